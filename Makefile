@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# rdmachan: top-level build.
+#
+#   make            build the kernel module(s) and the rdmachan tool
+#   make demo       install deps, build, boot the VM and show rdmachan working
+#   make check      install deps, build, run every test; ends "N passed, N failed"
+#   make deps       install the Debian packages the project needs
+#   make vm-shell   boot the test VM with an interactive shell
+#   make sparse     build with sparse (C=2)
+#   make checkpatch run checkpatch.pl --strict on module/ and uapi/
+#   make KDIR=...   build against another kernel tree
+
+KVER	?= $(shell scripts/kver.sh)
+KDIR	?= /lib/modules/$(KVER)/build
+WERROR	?= 1
+KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
+
+MODULE_SOURCES := $(wildcard module/*.c module/*.h) uapi/linux/rdmachan.h
+
+.PHONY: all modules tool deps demo check vm-shell sparse checkpatch clean \
+	unit-test
+
+all: modules tool
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
+
+tool:
+	$(MAKE) -C userspace-tool
+
+unit-test: tool
+	$(MAKE) -C userspace-tool test
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) C=2 modules
+
+checkpatch:
+	perl "$$(scripts/kernel-source.sh)/scripts/checkpatch.pl" --strict \
+		--no-tree --show-types -f $(MODULE_SOURCES)
+
+deps:
+	scripts/deps.sh
+
+demo: deps
+	$(MAKE) all
+	tests/vm/run-vm.sh --demo
+
+check: deps
+	$(MAKE) all
+	tests/run-all.sh
+
+vm-shell: all
+	tests/vm/run-vm.sh --shell
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C userspace-tool clean
+	rm -rf tests/vm/out

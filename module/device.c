@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: tracking of RDMA devices through an ib_client
+ *
+ * The RDMA core calls rdmachan_add_one() for every device present when the
+ * client registers and for every device registered later, and
+ * rdmachan_remove_one() when a device goes away (e.g. "rdma link delete")
+ * or the client unregisters.  Each device gets a struct rdmachan_device
+ * holding a PD.  Users take references; removal unlinks the device so no
+ * new reference can be taken, then waits for the existing ones to be
+ * dropped before the PD is freed and the ib_device may go.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "device.h"
+
+static LIST_HEAD(rdmachan_devices);
+static DEFINE_MUTEX(rdmachan_devices_lock);
+
+static int rdmachan_add_one(struct ib_device *ibdev);
+static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data);
+static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data);
+
+static struct ib_client rdmachan_ib_client = {
+	.name	= "rdmachan",
+	.add	= rdmachan_add_one,
+	.remove	= rdmachan_remove_one,
+	.rename	= rdmachan_rename_one,
+};
+
+static void rdmachan_device_release(struct kref *ref)
+{
+	struct rdmachan_device *dev =
+		container_of(ref, struct rdmachan_device, ref);
+
+	complete(&dev->released);
+}
+
+/**
+ * rdmachan_device_put() - drop a reference taken on a device
+ * @dev: the device
+ *
+ * Context: any context that may call complete().
+ */
+void rdmachan_device_put(struct rdmachan_device *dev)
+{
+	kref_put(&dev->ref, rdmachan_device_release);
+}
+
+/**
+ * rdmachan_device_get_by_name() - find a device and take a reference
+ * @name: RDMA device name, e.g. "rxe0"
+ *
+ * Context: process context, may sleep.
+ * Return: the device with a reference the caller must drop with
+ * rdmachan_device_put(), or NULL when no such device is known.
+ */
+struct rdmachan_device *rdmachan_device_get_by_name(const char *name)
+{
+	struct rdmachan_device *dev, *found = NULL;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(dev, &rdmachan_devices, list) {
+		if (!strcmp(dev->name, name)) {
+			kref_get(&dev->ref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&rdmachan_devices_lock);
+	return found;
+}
+
+/**
+ * rdmachan_device_for_each() - visit every known device in order of arrival
+ * @visit: called for each device with the list lock held
+ * @arg: passed to @visit
+ *
+ * Context: process context, may sleep.
+ */
+void rdmachan_device_for_each(rdmachan_device_visit_t visit, void *arg)
+{
+	struct rdmachan_device *dev;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(dev, &rdmachan_devices, list)
+		if (visit(dev, arg))
+			break;
+	mutex_unlock(&rdmachan_devices_lock);
+}
+
+/**
+ * rdmachan_device_count() - number of devices known
+ *
+ * Context: process context, may sleep.
+ */
+unsigned int rdmachan_device_count(void)
+{
+	struct rdmachan_device *dev;
+	unsigned int n = 0;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(dev, &rdmachan_devices, list)
+		n++;
+	mutex_unlock(&rdmachan_devices_lock);
+	return n;
+}
+
+static void rdmachan_event(struct ib_event_handler *handler,
+			   struct ib_event *event)
+{
+	struct rdmachan_device *dev =
+		container_of(handler, struct rdmachan_device, event_handler);
+
+	atomic_inc(&dev->async_events);
+	switch (event->event) {
+	case IB_EVENT_PORT_ACTIVE:
+	case IB_EVENT_PORT_ERR:
+	case IB_EVENT_LID_CHANGE:
+	case IB_EVENT_PKEY_CHANGE:
+	case IB_EVENT_SM_CHANGE:
+	case IB_EVENT_CLIENT_REREGISTER:
+	case IB_EVENT_GID_CHANGE:
+		dev_info_ratelimited(&handler->device->dev,
+				     "rdmachan: port %u: %s\n",
+				     event->element.port_num,
+				     ib_event_msg(event->event));
+		break;
+	case IB_EVENT_DEVICE_FATAL:
+		dev_err(&handler->device->dev, "rdmachan: %s\n",
+			ib_event_msg(event->event));
+		break;
+	default:
+		dev_dbg(&handler->device->dev, "rdmachan: event %s\n",
+			ib_event_msg(event->event));
+		break;
+	}
+}
+
+static int rdmachan_add_one(struct ib_device *ibdev)
+{
+	struct rdmachan_device *dev;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return -ENOMEM;
+
+	dev->ibdev = ibdev;
+	kref_init(&dev->ref);
+	init_completion(&dev->released);
+	atomic_set(&dev->async_events, 0);
+	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
+
+	dev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(dev->pd)) {
+		ret = PTR_ERR(dev->pd);
+		dev_err(&ibdev->dev, "rdmachan: cannot allocate PD: %d\n", ret);
+		kfree(dev);
+		return ret;
+	}
+	dev->max_inline_data = rdmachan_device_probe_inline(ibdev, dev->pd);
+
+	INIT_IB_EVENT_HANDLER(&dev->event_handler, ibdev, rdmachan_event);
+	ib_register_event_handler(&dev->event_handler);
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_add_tail(&dev->list, &rdmachan_devices);
+	mutex_unlock(&rdmachan_devices_lock);
+	ib_set_client_data(ibdev, &rdmachan_ib_client, dev);
+
+	dev_info(&ibdev->dev, "rdmachan: added, %u port(s), max inline %u\n",
+		 rdma_end_port(ibdev), dev->max_inline_data);
+	return 0;
+}
+
+static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct rdmachan_device *dev = client_data;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_del(&dev->list);
+	mutex_unlock(&rdmachan_devices_lock);
+
+	rdmachan_device_put(dev);
+	wait_for_completion(&dev->released);
+
+	ib_unregister_event_handler(&dev->event_handler);
+	ib_dealloc_pd(dev->pd);
+	dev_info(&ibdev->dev, "rdmachan: removed\n");
+	kfree(dev);
+}
+
+static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data)
+{
+	struct rdmachan_device *dev = client_data;
+
+	mutex_lock(&rdmachan_devices_lock);
+	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
+	mutex_unlock(&rdmachan_devices_lock);
+}
+
+/**
+ * rdmachan_device_init() - start tracking RDMA devices
+ *
+ * Return: 0 or a negative errno from ib_register_client().
+ */
+int rdmachan_device_init(void)
+{
+	return ib_register_client(&rdmachan_ib_client);
+}
+
+/**
+ * rdmachan_device_exit() - stop tracking; removes every device context
+ */
+void rdmachan_device_exit(void)
+{
+	ib_unregister_client(&rdmachan_ib_client);
+}

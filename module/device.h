@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: per-RDMA-device context, kept for every device the RDMA core
+ * reports to our ib_client.
+ */
+#ifndef RDMACHAN_DEVICE_H
+#define RDMACHAN_DEVICE_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <rdma/ib_verbs.h>
+
+/**
+ * struct rdmachan_device - what rdmachan keeps per RDMA device
+ * @list: entry in the device list, under rdmachan_devices_lock
+ * @ref: references; the list holds one, every user one more
+ * @released: completed when the last reference is dropped
+ * @ibdev: the RDMA device; valid until our ib_client remove returns,
+ *	which waits for every reference to be dropped
+ * @pd: protection domain every channel on this device uses (no
+ *	unsafe global rkey)
+ * @event_handler: receives the device's asynchronous events
+ * @name: copy of the device name, updated on rename under the list lock
+ * @max_inline_data: largest inline send an RC QP accepted when probed
+ * @async_events: number of asynchronous events seen
+ */
+struct rdmachan_device {
+	struct list_head	list;
+	struct kref		ref;
+	struct completion	released;
+	struct ib_device	*ibdev;
+	struct ib_pd		*pd;
+	struct ib_event_handler	event_handler;
+	char			name[IB_DEVICE_NAME_MAX];
+	u32			max_inline_data;
+	atomic_t		async_events;
+};
+
+int rdmachan_device_init(void);
+void rdmachan_device_exit(void);
+
+struct rdmachan_device *rdmachan_device_get_by_name(const char *name);
+void rdmachan_device_put(struct rdmachan_device *dev);
+unsigned int rdmachan_device_count(void);
+
+/**
+ * typedef rdmachan_device_visit_t - callback of rdmachan_device_for_each()
+ * @dev: the device, valid for the duration of the call
+ * @arg: the caller's argument
+ *
+ * Called with the device list lock held: must not sleep for long and must
+ * not touch user memory.  Return non-zero to stop the walk.
+ */
+typedef int (*rdmachan_device_visit_t)(struct rdmachan_device *dev,
+				       void *arg);
+void rdmachan_device_for_each(rdmachan_device_visit_t visit, void *arg);
+
+u32 rdmachan_device_probe_inline(struct ib_device *ibdev, struct ib_pd *pd);
+
+#endif /* RDMACHAN_DEVICE_H */

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: RDMA message and block channels over in-kernel verbs
+ *
+ * Module entry points: device tracking first, so that the control device
+ * never answers before the device list exists; torn down in reverse.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include <linux/rdmachan.h>
+
+#include "chardev.h"
+#include "device.h"
+
+static int __init rdmachan_init(void)
+{
+	int ret;
+
+	ret = rdmachan_device_init();
+	if (ret) {
+		pr_err("cannot register RDMA client: %d\n", ret);
+		return ret;
+	}
+	ret = rdmachan_chardev_init();
+	if (ret) {
+		rdmachan_device_exit();
+		return ret;
+	}
+	pr_info("loaded, ABI %d, %u RDMA device(s)\n", RDMACHAN_ABI_VERSION,
+		rdmachan_device_count());
+	return 0;
+}
+
+static void __exit rdmachan_exit(void)
+{
+	rdmachan_chardev_exit();
+	rdmachan_device_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(rdmachan_init);
+module_exit(rdmachan_exit);
+
+MODULE_DESCRIPTION("rdmachan: RDMA message and block channels over in-kernel verbs");
+MODULE_AUTHOR("rdmachan developers");
+MODULE_LICENSE("GPL");

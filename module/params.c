@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: module parameters
+ *
+ * Every numeric parameter carries its bounds, so a bad value given to
+ * insmod fails the load and a bad value written to
+ * /sys/module/rdmachan/parameters/ fails the write, both with -EINVAL
+ * and a log line, and the old value stays in force.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "params.h"
+
+/**
+ * rdmachan_uint_param_parse() - parse and bounds-check a parameter string
+ * @p: the parameter, for its bounds and base
+ * @str: the string given (may end in a newline, as from "echo")
+ * @out: where to store the value on success
+ *
+ * Return: 0 on success, -EINVAL for a malformed or out-of-range value,
+ * -ERANGE for a number that does not fit in 32 bits.
+ */
+int rdmachan_uint_param_parse(const struct rdmachan_uint_param *p,
+			      const char *str, unsigned int *out)
+{
+	unsigned int v;
+	int ret;
+
+	ret = kstrtouint(str, p->base, &v);
+	if (ret)
+		return ret;
+	if (v < p->min || v > p->max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int rdmachan_uint_param_set(const char *val,
+				   const struct kernel_param *kp)
+{
+	struct rdmachan_uint_param *p = kp->arg;
+	unsigned int v;
+	int ret;
+
+	ret = rdmachan_uint_param_parse(p, val, &v);
+	if (ret) {
+		if (p->base == 8)
+			pr_err("%s: invalid value '%.16s' (octal %o..%o)\n",
+			       kp->name, val, p->min, p->max);
+		else
+			pr_err("%s: invalid value '%.16s' (%u..%u)\n",
+			       kp->name, val, p->min, p->max);
+		return ret == -ERANGE ? -EINVAL : ret;
+	}
+	WRITE_ONCE(p->val, v);
+	return 0;
+}
+
+static int rdmachan_uint_param_get(char *buffer,
+				   const struct kernel_param *kp)
+{
+	const struct rdmachan_uint_param *p = kp->arg;
+
+	if (p->base == 8)
+		return sysfs_emit(buffer, "0%o\n", READ_ONCE(p->val));
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops rdmachan_uint_param_ops = {
+	.set = rdmachan_uint_param_set,
+	.get = rdmachan_uint_param_get,
+};
+
+static struct rdmachan_uint_param dev_mode = {
+	.val = 0600, .min = 0, .max = 0777, .base = 8,
+};
+module_param_cb(dev_mode, &rdmachan_uint_param_ops, &dev_mode, 0444);
+MODULE_PARM_DESC(dev_mode,
+		 "Permissions of /dev/rdmachan, octal, set at load (default 0600)");
+
+static struct rdmachan_uint_param queue_depth = {
+	.val = 128, .min = 2, .max = 16384, .base = 10,
+};
+module_param_cb(queue_depth, &rdmachan_uint_param_ops, &queue_depth, 0644);
+MODULE_PARM_DESC(queue_depth,
+		 "Default send/receive queue depth of new channels, 2..16384 (default 128)");
+
+static struct rdmachan_uint_param max_msg_size = {
+	.val = 65536, .min = 64, .max = 4 << 20, .base = 10,
+};
+module_param_cb(max_msg_size, &rdmachan_uint_param_ops, &max_msg_size, 0644);
+MODULE_PARM_DESC(max_msg_size,
+		 "Default largest message of new channels in bytes, 64..4194304 (default 65536)");
+
+static struct rdmachan_uint_param connect_timeout_ms = {
+	.val = 5000, .min = 100, .max = 600000, .base = 10,
+};
+module_param_cb(connect_timeout_ms, &rdmachan_uint_param_ops,
+		&connect_timeout_ms, 0644);
+MODULE_PARM_DESC(connect_timeout_ms,
+		 "Address/route resolution and connect timeout in ms, 100..600000 (default 5000)");
+
+/** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
+unsigned int rdmachan_param_dev_mode(void)
+{
+	return READ_ONCE(dev_mode.val);
+}
+
+/** rdmachan_param_queue_depth() - default queue depth of a new channel */
+unsigned int rdmachan_param_queue_depth(void)
+{
+	return READ_ONCE(queue_depth.val);
+}
+
+/** rdmachan_param_max_msg_size() - default largest message of a new channel */
+unsigned int rdmachan_param_max_msg_size(void)
+{
+	return READ_ONCE(max_msg_size.val);
+}
+
+/** rdmachan_param_connect_timeout_ms() - rdma_cm resolve/connect timeout */
+unsigned int rdmachan_param_connect_timeout_ms(void)
+{
+	return READ_ONCE(connect_timeout_ms.val);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: module parameters (defaults for new channels, device node mode)
+ */
+#ifndef RDMACHAN_PARAMS_H
+#define RDMACHAN_PARAMS_H
+
+#include <linux/types.h>
+
+/**
+ * struct rdmachan_uint_param - an unsigned module parameter with bounds
+ * @val: current value, read with READ_ONCE() (sysfs may change it)
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @base: number base for parsing and printing (8 or 10)
+ */
+struct rdmachan_uint_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+	unsigned int base;
+};
+
+int rdmachan_uint_param_parse(const struct rdmachan_uint_param *p,
+			      const char *str, unsigned int *out);
+
+unsigned int rdmachan_param_dev_mode(void);
+unsigned int rdmachan_param_queue_depth(void);
+unsigned int rdmachan_param_max_msg_size(void);
+unsigned int rdmachan_param_connect_timeout_ms(void);
+
+#endif /* RDMACHAN_PARAMS_H */

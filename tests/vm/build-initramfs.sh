@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# build-initramfs.sh KVER OUTPUT [EXTRA_MODULE_DIR]
+#
+# Build the test VM's initramfs (an uncompressed cpio archive): busybox,
+# the Debian kernel's RDMA and veth modules with their dependencies, the
+# rdmachan module(s), the rdmachan tool and test helpers, iproute2,
+# rdma-core and perftest tools with their shared libraries, the rxe verbs
+# provider, and the guest test scripts.  The tree is merged-/usr like
+# Debian 12.
+set -euo pipefail
+
+KVER=$1
+OUT=$2
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+MODDIR=/lib/modules/$KVER
+TOOL_BIN=${RDMACHAN_TOOL:-$TOP/userspace-tool/rdmachan}
+WORK=$(mktemp -d)
+ROOT=$WORK/root
+trap 'rm -rf "$WORK"' EXIT
+
+# Kernel modules the tests load, resolved with their dependencies.
+KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
+
+# Programs copied with their shared libraries.
+PROGRAMS="
+	/usr/bin/kmod
+	/usr/sbin/ip /usr/bin/rdma
+	/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/rping
+	/usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_write_bw
+	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
+	/usr/bin/ib_atomic_bw /usr/bin/jq
+"
+# Loaded with dlopen(), so ldd of the programs does not find them.
+DLOPENED="
+	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+	/usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+	/lib/x86_64-linux-gnu/libgcc_s.so.1
+"
+
+mkdir -p "$ROOT"/usr/{bin,sbin,lib,lib64,libexec/rdmachan} \
+	"$ROOT"/{dev,proc,sys,tmp,run,etc/libibverbs.d,tests,root}
+for d in bin sbin lib lib64; do
+	ln -s "usr/$d" "$ROOT/$d"
+done
+
+# copy_file SRC: copy a file to the same path under ROOT, resolving the
+# merged-/usr aliases (/lib -> /usr/lib) so that symlinks stay valid.
+copy_file() {
+	local src real dst
+	src=$1
+	real=$(readlink -f "$src")
+	dst=$ROOT$(printf '%s' "$real" | sed -E 's#^/(bin|sbin|lib|lib64)/#/usr/\1/#')
+	[ -e "$dst" ] && return 0
+	mkdir -p "$(dirname "$dst")"
+	cp "$real" "$dst"
+	# Keep the name the loader asks for when it is a symlink.
+	local want
+	want=$ROOT$(printf '%s' "$src" | sed -E 's#^/(bin|sbin|lib|lib64)/#/usr/\1/#')
+	if [ "$want" != "$dst" ] && [ ! -e "$want" ]; then
+		mkdir -p "$(dirname "$want")"
+		ln -s "$real" "$want"
+	fi
+}
+
+copy_with_libs() {
+	local f lib
+	copy_file "$1"
+	for lib in $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*' || true); do
+		copy_file "$lib"
+	done
+}
+
+for p in $PROGRAMS "$TOOL_BIN"; do
+	[ -e "$p" ] || { echo "build-initramfs: missing $p" >&2; exit 1; }
+done
+for p in $PROGRAMS; do
+	copy_with_libs "$p"
+done
+for p in $DLOPENED; do
+	[ -e "$p" ] && copy_with_libs "$p"
+done
+cp /etc/libibverbs.d/rxe.driver "$ROOT/etc/libibverbs.d/"
+[ -e /etc/libibverbs.d/siw.driver ] && cp /etc/libibverbs.d/siw.driver "$ROOT/etc/libibverbs.d/"
+
+# kmod is a multi-call binary.
+for t in modprobe insmod rmmod lsmod modinfo depmod; do
+	ln -sf ../bin/kmod "$ROOT/usr/sbin/$t"
+done
+
+# Our tool and test helpers.
+cp "$TOOL_BIN" "$ROOT/usr/bin/rdmachan"
+for h in "$TOP"/tests/vm/helpers/*; do
+	[ -x "$h" ] && [ -f "$h" ] && cp "$h" "$ROOT/usr/libexec/rdmachan/"
+done
+
+# busybox last: its applets only where no real program took the name.
+cp /bin/busybox "$ROOT/usr/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$ROOT/usr/bin/$a" ] || [ -e "$ROOT/usr/sbin/$a" ] ||
+		ln -s busybox "$ROOT/usr/bin/$a"
+done
+
+# Kernel modules: the dependency closure of KMODS, then ours, then depmod.
+mkdir -p "$ROOT$MODDIR"
+for m in $KMODS; do
+	modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+	mkdir -p "$ROOT$(dirname "$ko")"
+	cp "$ko" "$ROOT$ko"
+done
+cp "$MODDIR"/modules.order "$MODDIR"/modules.builtin* "$ROOT$MODDIR/"
+mkdir -p "$ROOT$MODDIR/extra"
+find "$TOP/module" -name '*.ko' -exec cp {} "$ROOT$MODDIR/extra/" \;
+if [ -n "${3:-}" ]; then
+	find "$3" -name '*.ko' -exec cp {} "$ROOT$MODDIR/extra/" \;
+fi
+# The tree uses /lib -> usr/lib; depmod wants the modules under the base.
+mkdir -p "$ROOT/usr/lib/modules"
+depmod -b "$ROOT" "$KVER"
+
+# Guest scripts.
+cp "$TOP/tests/vm/init" "$ROOT/init"
+chmod +x "$ROOT/init"
+cp "$TOP/tests/vm/lib.sh" "$ROOT/tests/"
+cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$ROOT/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+
+(cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"

@@ -1,0 +1,150 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest-side test library, sourced by every script in /tests/cases.
+#
+# Results go to fd 3 (the VM's second serial port, read by the host) as
+# KTAP: "ok N - what" / "not ok N - what", diagnostics as "# ..." lines,
+# and a closing plan "1..N" from done_testing.  They are echoed to the
+# console too, so a person watching sees them.
+
+RESULTS=${RESULTS:-/dev/ttyS1}
+exec 3>>"$RESULTS"
+
+# busybox sh runs its own applets before PATH: call real tools by path.
+IP=/usr/sbin/ip
+RDMA=/usr/bin/rdma
+MODPROBE=/usr/sbin/modprobe
+RMMOD=/usr/sbin/rmmod
+TOOL=/usr/bin/rdmachan
+HELPERS=/usr/libexec/rdmachan
+T_N=0
+
+t_result() {
+	T_N=$((T_N + 1))
+	echo "$1 $T_N - $2" >&3
+	echo "$1 $T_N - $2"
+}
+
+ok() { t_result ok "$*"; }
+not_ok() { t_result "not ok" "$*"; }
+
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /' >&3
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# check DESC CMD [ARGS...]: passes when CMD exits 0.
+check() {
+	_d=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$_d"
+	else
+		not_ok "$_d"
+		diag "command: $* (exit $?)"
+		diag "$_out"
+	fi
+}
+
+# check_fail DESC REGEX CMD [ARGS...]: passes when CMD exits non-zero and
+# its output (stdout and stderr) matches the extended regular expression.
+check_fail() {
+	_d=$1
+	_re=$2
+	shift 2
+	if _out=$("$@" 2>&1); then
+		not_ok "$_d"
+		diag "command: $* succeeded, expected failure"
+		diag "$_out"
+	elif printf '%s\n' "$_out" | grep -Eq -- "$_re"; then
+		ok "$_d"
+	else
+		not_ok "$_d"
+		diag "command: $* failed without matching /$_re/"
+		diag "$_out"
+	fi
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "expected: $2"
+		diag "actual:   $3"
+	fi
+}
+
+# wait_for SECONDS CMD [ARGS...]: retry CMD every 0.1 s until it succeeds.
+wait_for() {
+	_n=$(($1 * 10))
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+port_active() {
+	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null
+}
+
+# The standard fixture: two soft-RoCE devices on a veth pair, the two
+# "hosts" of every test.  crc32_generic must be there before rdma_rxe.
+rxe_modules_up() {
+	$MODPROBE crc32_generic && $MODPROBE rdma_rxe && $MODPROBE rdma_ucm &&
+		$MODPROBE ib_uverbs && $MODPROBE veth
+}
+
+veth_pair_up() {
+	$IP link show veth0 >/dev/null 2>&1 && return 0
+	$IP link add veth0 type veth peer name veth1 &&
+		$IP addr add 192.0.2.1/24 dev veth0 &&
+		$IP addr add 192.0.2.2/24 dev veth1 &&
+		$IP link set veth0 up && $IP link set veth1 up
+}
+
+# rxe_add NAME NETDEV: add a soft-RoCE device and wait for its port.
+rxe_add() {
+	$RDMA link add "$1" type rxe netdev "$2" && wait_for 10 port_active "$1"
+}
+
+rxe_del() {
+	$RDMA link delete "$1"
+}
+
+rxe_pair_up() {
+	rxe_modules_up && veth_pair_up && rxe_add rxe0 veth0 &&
+		rxe_add rxe1 veth1
+}
+
+rdmachan_load() {
+	$MODPROBE rdmachan "$@"
+}
+
+rdmachan_unload() {
+	$RMMOD rdmachan
+}
+
+module_loaded() {
+	[ -d "/sys/module/$1" ]
+}
+
+# Lines in the kernel log that fail any test run.
+KLOG_BAD='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|UBSAN:|KASAN:|suspected memory leak|circular locking|inconsistent lock state|refcount_t:|list_(add|del) corruption'
+
+# done_testing: check the kernel log and print the plan.  Every case ends
+# with it.
+done_testing() {
+	_bad=$(dmesg | grep -E "$KLOG_BAD")
+	if [ -z "$_bad" ]; then
+		ok "kernel log has no BUG/WARNING/Oops/lockdep/KASAN report"
+	else
+		not_ok "kernel log has no BUG/WARNING/Oops/lockdep/KASAN report"
+		diag "$(dmesg | tail -n 80)"
+	fi
+	echo "1..$T_N" >&3
+}

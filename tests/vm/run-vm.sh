@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# run-vm.sh [OPTIONS] --cases a,b,...   run guest test cases, results in --out
+# run-vm.sh [OPTIONS] --demo            run the demo, output on this terminal
+# run-vm.sh [OPTIONS] --shell           interactive shell on the VM console
+#
+# Options:
+#   --kernel FILE   kernel image (default: the Debian linux-image-amd64 one)
+#   --kver KVER     its module release (default: scripts/kver.sh)
+#   --initrd FILE   use this initramfs instead of building one
+#   --out DIR       where console.log and results.ktap go (default tests/vm/out/run)
+#   --timeout SEC   kill the VM after SEC seconds (default 300)
+#   --memory MB     guest memory (default 1024)
+#
+# The VM runs under qemu TCG (no KVM) with no network card: no packet can
+# leave it.  Serial port 0 is the console, serial port 1 carries results.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+KVER=
+KERNEL=
+INITRD=
+OUT=$TOP/tests/vm/out/run
+TIMEOUT=300
+MEMORY=1024
+MODE=
+CASES=
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) KERNEL=$2; shift ;;
+	--kver) KVER=$2; shift ;;
+	--initrd) INITRD=$2; shift ;;
+	--out) OUT=$2; shift ;;
+	--timeout) TIMEOUT=$2; shift ;;
+	--memory) MEMORY=$2; shift ;;
+	--cases) MODE=test; CASES=$2; shift ;;
+	--demo) MODE=demo ;;
+	--shell) MODE=shell ;;
+	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "run-vm.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$MODE" ] || { echo "run-vm.sh: need --cases, --demo or --shell" >&2; exit 2; }
+
+[ -n "$KVER" ] || KVER=$("$TOP/scripts/kver.sh")
+[ -n "$KERNEL" ] || KERNEL=/boot/vmlinuz-$KVER
+mkdir -p "$OUT"
+if [ -z "$INITRD" ]; then
+	INITRD=$TOP/tests/vm/out/initramfs-$KVER.cpio
+	"$TOP/tests/vm/build-initramfs.sh" "$KVER" "$INITRD"
+fi
+
+APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
+[ -n "$CASES" ] && APPEND="$APPEND rdmachan_cases=$CASES"
+
+QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2
+	-m "$MEMORY" -nic none -no-reboot -display none -monitor none
+	-kernel "$KERNEL" -initrd "$INITRD")
+
+case "$MODE" in
+test)
+	: > "$OUT/console.log"
+	: > "$OUT/results.ktap"
+	rc=0
+	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -append "$APPEND" \
+		-serial "file:$OUT/console.log" \
+		-serial "file:$OUT/results.ktap" </dev/null || rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "# VM killed after ${TIMEOUT}s timeout" >> "$OUT/results.ktap"
+	fi
+	exit "$rc"
+	;;
+demo)
+	exec timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -append "$APPEND" \
+		-serial stdio -serial null </dev/null
+	;;
+shell)
+	exec "${QEMU[@]}" -append "$APPEND" -serial mon:stdio -serial null
+	;;
+esac
