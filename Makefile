@@ -18,16 +18,19 @@ KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
 
 MODULE_SOURCES := $(wildcard module/*.c module/*.h) uapi/linux/rdmachan.h
 
-.PHONY: all modules tool deps demo check vm-shell sparse checkpatch clean \
+.PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
 	unit-test
 
-all: modules tool
+all: modules tool helpers
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
 
 tool:
 	$(MAKE) -C userspace-tool
+
+helpers:
+	$(MAKE) -C tests/vm/helpers
 
 unit-test: tool
 	$(MAKE) -C userspace-tool test
@@ -56,4 +59,5 @@ vm-shell: all
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace-tool clean
+	$(MAKE) -C tests/vm/helpers clean
 	rm -rf tests/vm/out

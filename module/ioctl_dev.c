@@ -24,8 +24,11 @@
 
 #define RDMACHAN_FEATURES	(RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY)
 
-/* Largest device list we snapshot in one call: a bound on the kernel copy */
-#define RDMACHAN_DEV_LIST_MAX	1024
+/*
+ * Devices may come and go between sizing the snapshot and taking it; retry
+ * a few times when more devices than allocated for appeared.
+ */
+#define RDMACHAN_DEV_LIST_TRIES	8
 
 long rdmachan_ioc_version(void __user *uarg)
 {
@@ -98,6 +101,7 @@ long rdmachan_ioc_dev_list(void __user *uarg)
 {
 	struct rdmachan_list_snapshot snap = {};
 	struct rdmachan_dev_list l;
+	unsigned int tries;
 	long ret = 0;
 
 	if (copy_from_user(&l, uarg, sizeof(l)))
@@ -111,14 +115,26 @@ long rdmachan_ioc_dev_list(void __user *uarg)
 		return rdmachan_ioc_inval("DEV_LIST", "capacity %u, no array",
 					  l.capacity);
 
-	snap.capacity = min_t(u32, l.capacity, RDMACHAN_DEV_LIST_MAX);
-	if (snap.capacity) {
-		snap.entries = kcalloc(snap.capacity, sizeof(*snap.entries),
-				       GFP_KERNEL);
-		if (!snap.entries)
-			return -ENOMEM;
+	for (tries = 0; tries < RDMACHAN_DEV_LIST_TRIES; tries++) {
+		snap.capacity = min(l.capacity, rdmachan_device_count());
+		snap.count = 0;
+		kfree(snap.entries);
+		snap.entries = NULL;
+		if (snap.capacity) {
+			snap.entries = kcalloc(snap.capacity,
+					       sizeof(*snap.entries),
+					       GFP_KERNEL);
+			if (!snap.entries)
+				return -ENOMEM;
+		}
+		rdmachan_device_for_each(rdmachan_list_visit, &snap);
+		if (snap.count <= snap.capacity || snap.capacity == l.capacity)
+			break;
 	}
-	rdmachan_device_for_each(rdmachan_list_visit, &snap);
+	if (tries == RDMACHAN_DEV_LIST_TRIES) {
+		ret = -EAGAIN;
+		goto out;
+	}
 
 	if (copy_to_user(u64_to_user_ptr(l.entries), snap.entries,
 			 array_size(min(snap.count, snap.capacity),

@@ -49,12 +49,15 @@ static int rdmachan_uint_param_set(const char *val,
 
 	ret = rdmachan_uint_param_parse(p, val, &v);
 	if (ret) {
+		/* Log the value as given, without echo's newline, at most 16 */
+		int len = min_t(size_t, strcspn(val, "\n"), 16);
+
 		if (p->base == 8)
-			pr_err("%s: invalid value '%.16s' (octal %o..%o)\n",
-			       kp->name, val, p->min, p->max);
+			pr_err("%s: invalid value '%.*s' (octal %o..%o)\n",
+			       kp->name, len, val, p->min, p->max);
 		else
-			pr_err("%s: invalid value '%.16s' (%u..%u)\n",
-			       kp->name, val, p->min, p->max);
+			pr_err("%s: invalid value '%.*s' (%u..%u)\n",
+			       kp->name, len, val, p->min, p->max);
 		return ret == -ERANGE ? -EINVAL : ret;
 	}
 	WRITE_ONCE(p->val, v);

@@ -37,11 +37,13 @@ diag() {
 check() {
 	_d=$1
 	shift
-	if _out=$("$@" 2>&1); then
+	_out=$("$@" 2>&1)
+	_rc=$?
+	if [ "$_rc" = 0 ]; then
 		ok "$_d"
 	else
 		not_ok "$_d"
-		diag "command: $* (exit $?)"
+		diag "command: $* (exit $_rc)"
 		diag "$_out"
 	fi
 }
@@ -147,4 +149,32 @@ done_testing() {
 		diag "$(dmesg | tail -n 80)"
 	fi
 	echo "1..$T_N" >&3
+}
+
+# run_checks CMD [ARGS...]: run a helper that prints "PASS what" or
+# "FAIL what: detail" lines and report each as a test.  A helper that
+# prints nothing, or exits non-zero without a FAIL line, is a failure too.
+run_checks() {
+	_out=$("$@" 2>&1)
+	_rc=$?
+	_seen=0
+	_failed=0
+	while IFS= read -r _line; do
+		case "$_line" in
+		PASS\ *) ok "${_line#PASS }"; _seen=1 ;;
+		FAIL\ *) not_ok "${_line#FAIL }"; _seen=1; _failed=1 ;;
+		*) [ -n "$_line" ] && diag "$_line" ;;
+		esac
+	done <<EOT
+$_out
+EOT
+	if [ "$_seen" = 0 ] || { [ "$_rc" != 0 ] && [ "$_failed" = 0 ]; }; then
+		not_ok "$1 ran to completion"
+		diag "exit status $_rc"
+	fi
+}
+
+# rdmachan_devices: names of the devices rdmachan lists, space-separated
+rdmachan_devices() {
+	$TOOL -j dev list | jq -r '[.[].name] | join(" ")'
 }
