@@ -30,6 +30,10 @@ static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_dev_list(uarg);
 	case RDMACHAN_IOC_DEV_QUERY:
 		return rdmachan_ioc_dev_query(uarg);
+	case RDMACHAN_IOC_CONNECT:
+		return rdmachan_ioc_connect(uarg);
+	case RDMACHAN_IOC_LISTEN:
+		return rdmachan_ioc_listen(uarg);
 	default:
 		return -ENOTTY;
 	}

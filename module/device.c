@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "chan.h"
 #include "device.h"
 
 static LIST_HEAD(rdmachan_devices);
@@ -154,6 +155,8 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	kref_init(&dev->ref);
 	init_completion(&dev->released);
 	atomic_set(&dev->async_events, 0);
+	INIT_LIST_HEAD(&dev->channels);
+	INIT_LIST_HEAD(&dev->listeners);
 	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
 
 	dev->pd = ib_alloc_pd(ibdev, 0);
@@ -178,13 +181,51 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	return 0;
 }
 
+/*
+ * Fail every channel and listener still using a device that goes away.
+ * Each teardown detaches its user from the device, under the list lock,
+ * so the loops end.
+ */
+static void rdmachan_device_kill_users(struct rdmachan_device *dev)
+{
+	struct rdmachan_listener *l;
+	struct rdmachan *ch;
+
+	for (;;) {
+		mutex_lock(&rdmachan_devices_lock);
+		ch = list_first_entry_or_null(&dev->channels, struct rdmachan,
+					      dev_node);
+		if (ch)
+			rdmachan_get(ch);
+		mutex_unlock(&rdmachan_devices_lock);
+		if (!ch)
+			break;
+		rdmachan_channel_device_removed(ch);
+		rdmachan_put(ch);
+	}
+	for (;;) {
+		mutex_lock(&rdmachan_devices_lock);
+		l = list_first_entry_or_null(&dev->listeners,
+					     struct rdmachan_listener, dev_node);
+		if (l)
+			rdmachan_listener_get(l);
+		mutex_unlock(&rdmachan_devices_lock);
+		if (!l)
+			break;
+		rdmachan_listener_device_removed(l);
+		rdmachan_listener_put(l);
+	}
+}
+
 static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct rdmachan_device *dev = client_data;
 
 	mutex_lock(&rdmachan_devices_lock);
-	list_del(&dev->list);
+	list_del_init(&dev->list);
 	mutex_unlock(&rdmachan_devices_lock);
+
+	rdmachan_device_kill_users(dev);
 
 	rdmachan_device_put(dev);
 	wait_for_completion(&dev->released);
@@ -193,6 +234,97 @@ static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data)
 	ib_dealloc_pd(dev->pd);
 	dev_info(&ibdev->dev, "rdmachan: removed\n");
 	kfree(dev);
+}
+
+static struct rdmachan_device *rdmachan_device_find(struct ib_device *ibdev)
+{
+	struct rdmachan_device *dev;
+
+	lockdep_assert_held(&rdmachan_devices_lock);
+	list_for_each_entry(dev, &rdmachan_devices, list)
+		if (dev->ibdev == ibdev)
+			return dev;
+	return NULL;
+}
+
+/**
+ * rdmachan_device_attach_channel() - reference a device for a channel
+ * @ibdev: the device the channel's rdma_cm_id is bound to
+ * @ch: the channel; put on the device's channel list
+ *
+ * Taking the reference and joining the list is atomic with respect to
+ * device removal: either removal will fail this channel, or this returns
+ * NULL because removal has begun.
+ *
+ * Context: process context.
+ * Return: the device, or NULL when rdmachan does not know @ibdev (any
+ * more).  Undo with rdmachan_device_detach_channel().
+ */
+struct rdmachan_device *rdmachan_device_attach_channel(struct ib_device *ibdev,
+						       struct rdmachan *ch)
+{
+	struct rdmachan_device *dev;
+
+	mutex_lock(&rdmachan_devices_lock);
+	dev = rdmachan_device_find(ibdev);
+	if (dev) {
+		kref_get(&dev->ref);
+		list_add_tail(&ch->dev_node, &dev->channels);
+		ch->dev = dev;
+	}
+	mutex_unlock(&rdmachan_devices_lock);
+	return dev;
+}
+
+/**
+ * rdmachan_device_detach_channel() - drop a channel's device reference
+ * @ch: a channel attached with rdmachan_device_attach_channel()
+ *
+ * Context: process context.
+ */
+void rdmachan_device_detach_channel(struct rdmachan *ch)
+{
+	struct rdmachan_device *dev = ch->dev;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_del_init(&ch->dev_node);
+	ch->dev = NULL;
+	mutex_unlock(&rdmachan_devices_lock);
+	rdmachan_device_put(dev);
+}
+
+/**
+ * rdmachan_device_attach_listener() - note a listener bound to a device
+ * @ibdev: the device its rdma_cm_id is bound to
+ * @l: the listener
+ *
+ * Context: process context.
+ * Return: false when the device is unknown or being removed.
+ */
+bool rdmachan_device_attach_listener(struct ib_device *ibdev,
+				     struct rdmachan_listener *l)
+{
+	struct rdmachan_device *dev;
+
+	mutex_lock(&rdmachan_devices_lock);
+	dev = rdmachan_device_find(ibdev);
+	if (dev)
+		list_add_tail(&l->dev_node, &dev->listeners);
+	mutex_unlock(&rdmachan_devices_lock);
+	return dev;
+}
+
+/**
+ * rdmachan_device_detach_listener() - undo rdmachan_device_attach_listener()
+ * @l: the listener; a no-op when it is not attached
+ *
+ * Context: process context.
+ */
+void rdmachan_device_detach_listener(struct rdmachan_listener *l)
+{
+	mutex_lock(&rdmachan_devices_lock);
+	list_del_init(&l->dev_node);
+	mutex_unlock(&rdmachan_devices_lock);
 }
 
 static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data)

@@ -24,6 +24,8 @@
  * @name: copy of the device name, updated on rename under the list lock
  * @max_inline_data: largest inline send an RC QP accepted when probed
  * @async_events: number of asynchronous events seen
+ * @channels: channels with resources on this device, under the list lock
+ * @listeners: listeners bound to this device, under the list lock
  */
 struct rdmachan_device {
 	struct list_head	list;
@@ -35,6 +37,8 @@ struct rdmachan_device {
 	char			name[IB_DEVICE_NAME_MAX];
 	u32			max_inline_data;
 	atomic_t		async_events;
+	struct list_head	channels;
+	struct list_head	listeners;
 };
 
 int rdmachan_device_init(void);
@@ -55,6 +59,19 @@ unsigned int rdmachan_device_count(void);
 typedef int (*rdmachan_device_visit_t)(struct rdmachan_device *dev,
 				       void *arg);
 void rdmachan_device_for_each(rdmachan_device_visit_t visit, void *arg);
+
+struct rdmachan;
+struct rdmachan_listener;
+struct rdmachan_device *rdmachan_device_attach_channel(struct ib_device *ibdev,
+						       struct rdmachan *ch);
+void rdmachan_device_detach_channel(struct rdmachan *ch);
+bool rdmachan_device_attach_listener(struct ib_device *ibdev,
+				     struct rdmachan_listener *l);
+void rdmachan_device_detach_listener(struct rdmachan_listener *l);
+
+/* Called for each user of a device being removed, from process context */
+void rdmachan_channel_device_removed(struct rdmachan *ch);
+void rdmachan_listener_device_removed(struct rdmachan_listener *l);
 
 u32 rdmachan_device_probe_inline(struct ib_device *ibdev, struct ib_pd *pd);
 

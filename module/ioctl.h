@@ -7,6 +7,7 @@
 
 #include <linux/compiler.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 
 /*
  * Reject a malformed ioctl argument: -EINVAL and a rate-limited log line
@@ -23,5 +24,7 @@
 long rdmachan_ioc_version(void __user *uarg);
 long rdmachan_ioc_dev_list(void __user *uarg);
 long rdmachan_ioc_dev_query(void __user *uarg);
+long rdmachan_ioc_connect(void __user *uarg);
+long rdmachan_ioc_listen(void __user *uarg);
 
 #endif /* RDMACHAN_IOCTL_H */

@@ -22,7 +22,8 @@
 #include "device.h"
 #include "ioctl.h"
 
-#define RDMACHAN_FEATURES	(RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY)
+#define RDMACHAN_FEATURES	(RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY | \
+				 RDMACHAN_FEAT_CHANNEL)
 
 /*
  * Devices may come and go between sizing the snapshot and taking it; retry
@@ -225,6 +226,11 @@ static void rdmachan_fill_dev_attrs(struct rdmachan_device *dev,
 	q->node_guid = be64_to_cpu(ibdev->node_guid);
 	q->sys_image_guid = be64_to_cpu(a->sys_image_guid);
 	ib_get_device_fw_str(ibdev, q->fw_ver);
+	/* As libibverbs: the numeric version when the driver has no string */
+	if (!q->fw_ver[0])
+		snprintf(q->fw_ver, sizeof(q->fw_ver), "%u.%u.%u",
+			 (u32)(a->fw_ver >> 32) & 0xffff,
+			 (u32)(a->fw_ver >> 16) & 0xffff, (u32)a->fw_ver & 0xffff);
 	q->vendor_id = a->vendor_id;
 	q->vendor_part_id = a->vendor_part_id;
 	q->hw_ver = a->hw_ver;

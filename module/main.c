@@ -11,32 +11,48 @@
 
 #include <linux/rdmachan.h>
 
+#include "chan.h"
 #include "chardev.h"
 #include "device.h"
+#include "sysfs.h"
 
 static int __init rdmachan_init(void)
 {
 	int ret;
 
+	ret = rdmachan_core_init();
+	if (ret)
+		return ret;
+	ret = rdmachan_sysfs_init();
+	if (ret)
+		goto out_core;
 	ret = rdmachan_device_init();
 	if (ret) {
 		pr_err("cannot register RDMA client: %d\n", ret);
-		return ret;
+		goto out_sysfs;
 	}
 	ret = rdmachan_chardev_init();
-	if (ret) {
-		rdmachan_device_exit();
-		return ret;
-	}
+	if (ret)
+		goto out_device;
 	pr_info("loaded, ABI %d, %u RDMA device(s)\n", RDMACHAN_ABI_VERSION,
 		rdmachan_device_count());
 	return 0;
+
+out_device:
+	rdmachan_device_exit();
+out_sysfs:
+	rdmachan_sysfs_exit();
+out_core:
+	rdmachan_core_exit();
+	return ret;
 }
 
 static void __exit rdmachan_exit(void)
 {
 	rdmachan_chardev_exit();
 	rdmachan_device_exit();
+	rdmachan_sysfs_exit();
+	rdmachan_core_exit();
 	pr_info("unloaded\n");
 }
 

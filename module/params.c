@@ -94,11 +94,11 @@ MODULE_PARM_DESC(queue_depth,
 		 "Default send/receive queue depth of new channels, 2..16384 (default 128)");
 
 static struct rdmachan_uint_param max_msg_size = {
-	.val = 65536, .min = 64, .max = 4 << 20, .base = 10,
+	.val = 65536, .min = 64, .max = 1 << 20, .base = 10,
 };
 module_param_cb(max_msg_size, &rdmachan_uint_param_ops, &max_msg_size, 0644);
 MODULE_PARM_DESC(max_msg_size,
-		 "Default largest message of new channels in bytes, 64..4194304 (default 65536)");
+		 "Default largest message of new channels in bytes, 64..1048576 (default 65536)");
 
 static struct rdmachan_uint_param connect_timeout_ms = {
 	.val = 5000, .min = 100, .max = 600000, .base = 10,
@@ -107,6 +107,13 @@ module_param_cb(connect_timeout_ms, &rdmachan_uint_param_ops,
 		&connect_timeout_ms, 0644);
 MODULE_PARM_DESC(connect_timeout_ms,
 		 "Address/route resolution and connect timeout in ms, 100..600000 (default 5000)");
+
+static struct rdmachan_uint_param keepalive_ms = {
+	.val = 1000, .min = 0, .max = 3600000, .base = 10,
+};
+module_param_cb(keepalive_ms, &rdmachan_uint_param_ops, &keepalive_ms, 0644);
+MODULE_PARM_DESC(keepalive_ms,
+		 "Probe an idle channel's peer every this many ms, 0..3600000, 0 = off (default 1000)");
 
 /** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
 unsigned int rdmachan_param_dev_mode(void)
@@ -124,6 +131,12 @@ unsigned int rdmachan_param_queue_depth(void)
 unsigned int rdmachan_param_max_msg_size(void)
 {
 	return READ_ONCE(max_msg_size.val);
+}
+
+/** rdmachan_param_keepalive_ms() - keepalive period, 0 for none */
+unsigned int rdmachan_param_keepalive_ms(void)
+{
+	return READ_ONCE(keepalive_ms.val);
 }
 
 /** rdmachan_param_connect_timeout_ms() - rdma_cm resolve/connect timeout */

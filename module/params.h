@@ -28,5 +28,6 @@ unsigned int rdmachan_param_dev_mode(void);
 unsigned int rdmachan_param_queue_depth(void);
 unsigned int rdmachan_param_max_msg_size(void);
 unsigned int rdmachan_param_connect_timeout_ms(void);
+unsigned int rdmachan_param_keepalive_ms(void);
 
 #endif /* RDMACHAN_PARAMS_H */

@@ -9,6 +9,11 @@
 # rdma-core and perftest tools with their shared libraries, the rxe verbs
 # provider, and the guest test scripts.  The tree is merged-/usr like
 # Debian 12.
+#
+# RDMACHAN_KERNEL=debug: for the debug test kernel of
+# scripts/test-kernel.sh instead (KVER is its release): its modules,
+# rdmachan.ko and rdmachan_kunit.ko built against it by
+# tests/kernel/build-modules.sh, and the guest scripts of the debug tier.
 set -euo pipefail
 
 KVER=$1
@@ -19,6 +24,34 @@ TOOL_BIN=${RDMACHAN_TOOL:-$TOP/userspace-tool/rdmachan}
 WORK=$(mktemp -d)
 ROOT=$WORK/root
 trap 'rm -rf "$WORK"' EXIT
+
+# --- Alternate kernel (RDMACHAN_KERNEL=debug) -------------------------------
+# MODBASE: where the kernel's /lib/modules lives on this machine ("" for
+# the installed Debian kernel); OURKOS: where our .ko files come from.
+MODBASE=
+MODPROBE_D=()
+OURKOS=$TOP/module
+case "${RDMACHAN_KERNEL:-stock}" in
+stock) ;;
+debug)
+	TKDIR=$("$TOP/scripts/test-kernel.sh" --print-dir) || exit 1
+	[ "$(cat "$TKDIR/kernelrelease")" = "$KVER" ] || {
+		echo "build-initramfs: KVER $KVER is not the debug kernel's ($(cat "$TKDIR/kernelrelease"))" >&2
+		exit 1
+	}
+	MODBASE=$TKDIR/modroot
+	MODPROBE_D=(-d "$MODBASE")
+	MODDIR=$MODBASE/lib/modules/$KVER
+	# RDMACHAN_DEBUG_KOS: .ko files built already (tests/run-debug.sh)
+	OURKOS=${RDMACHAN_DEBUG_KOS:-}
+	if [ -z "$OURKOS" ]; then
+		OURKOS=$TOP/tests/vm/out/debug-modules
+		"$TOP/tests/kernel/build-modules.sh" "$TKDIR/build" "$OURKOS" >/dev/null
+	fi
+	;;
+*) echo "build-initramfs: RDMACHAN_KERNEL must be stock or debug" >&2; exit 2 ;;
+esac
+# ---------------------------------------------------------------------------
 
 # Kernel modules the tests load, resolved with their dependencies.
 KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
@@ -103,18 +136,21 @@ for a in $(/bin/busybox --list); do
 done
 
 # Kernel modules: the dependency closure of KMODS, then ours, then depmod.
-mkdir -p "$ROOT$MODDIR"
+GUEST_MODDIR=/lib/modules/$KVER
+mkdir -p "$ROOT$GUEST_MODDIR"
 for m in $KMODS; do
-	modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+	modprobe "${MODPROBE_D[@]}" -S "$KVER" --show-depends "$m" |
+		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do
+	ko=${ko#"$MODBASE"}
 	mkdir -p "$ROOT$(dirname "$ko")"
-	cp "$ko" "$ROOT$ko"
+	cp "$MODBASE$ko" "$ROOT$ko"
 done
-cp "$MODDIR"/modules.order "$MODDIR"/modules.builtin* "$ROOT$MODDIR/"
-mkdir -p "$ROOT$MODDIR/extra"
-find "$TOP/module" -name '*.ko' -exec cp {} "$ROOT$MODDIR/extra/" \;
+cp "$MODDIR"/modules.order "$MODDIR"/modules.builtin* "$ROOT$GUEST_MODDIR/"
+mkdir -p "$ROOT$GUEST_MODDIR/extra"
+find "$OURKOS" -name '*.ko' -exec cp {} "$ROOT$GUEST_MODDIR/extra/" \;
 if [ -n "${3:-}" ]; then
-	find "$3" -name '*.ko' -exec cp {} "$ROOT$MODDIR/extra/" \;
+	find "$3" -name '*.ko' -exec cp {} "$ROOT$GUEST_MODDIR/extra/" \;
 fi
 # The tree uses /lib -> usr/lib; depmod wants the modules under the base.
 mkdir -p "$ROOT/usr/lib/modules"
@@ -125,6 +161,11 @@ cp "$TOP/tests/vm/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 cp "$TOP/tests/vm/lib.sh" "$ROOT/tests/"
 cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
+if [ "${RDMACHAN_KERNEL:-stock}" = debug ]; then
+	cp "$TOP"/tests/kernel/cases/*.sh "$TOP/tests/kunit/kunit.sh" "$ROOT/tests/cases/"
+	mkdir -p "$ROOT/tests/kunit"
+	cp "$TOP/tests/kunit/ktap.awk" "$ROOT/tests/kunit/"
+fi
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
 

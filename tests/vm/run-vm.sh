@@ -15,6 +15,10 @@
 #
 # The VM runs under qemu TCG (no KVM) with no network card: no packet can
 # leave it.  Serial port 0 is the console, serial port 1 carries results.
+#
+# RDMACHAN_KERNEL=debug boots the debug test kernel of scripts/test-kernel.sh
+# (build it first) instead of the Debian one: --kernel and --kver default
+# to it, and the initramfs carries its modules and the debug-tier scripts.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,13 +42,27 @@ while [ $# -gt 0 ]; do
 	--cases) MODE=test; CASES=$2; shift ;;
 	--demo) MODE=demo ;;
 	--shell) MODE=shell ;;
-	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-vm.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
 done
 [ -n "$MODE" ] || { echo "run-vm.sh: need --cases, --demo or --shell" >&2; exit 2; }
 
+# --- Alternate kernel (RDMACHAN_KERNEL=debug) -------------------------------
+EXTRA_APPEND=
+case "${RDMACHAN_KERNEL:-stock}" in
+stock) ;;
+debug)
+	TKDIR=$("$TOP/scripts/test-kernel.sh" --print-dir) || exit 1
+	[ -n "$KVER" ] || KVER=$(cat "$TKDIR/kernelrelease")
+	[ -n "$KERNEL" ] || KERNEL=$TKDIR/build/arch/x86/boot/bzImage
+	# Room for KUnit's KTAP and lockdep/KASAN reports in dmesg.
+	EXTRA_APPEND="log_buf_len=4M"
+	;;
+*) echo "run-vm.sh: RDMACHAN_KERNEL must be stock or debug" >&2; exit 2 ;;
+esac
+# ---------------------------------------------------------------------------
 [ -n "$KVER" ] || KVER=$("$TOP/scripts/kver.sh")
 [ -n "$KERNEL" ] || KERNEL=/boot/vmlinuz-$KVER
 mkdir -p "$OUT"
@@ -55,6 +73,7 @@ fi
 
 APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "$CASES" ] && APPEND="$APPEND rdmachan_cases=$CASES"
+[ -n "$EXTRA_APPEND" ] && APPEND="$APPEND $EXTRA_APPEND"
 
 QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2
 	-m "$MEMORY" -nic none -no-reboot -display none -monitor none

@@ -16,6 +16,7 @@
 #define _UAPI_LINUX_RDMACHAN_H
 
 #include <linux/ioctl.h>
+#include <linux/socket.h>
 #include <linux/types.h>
 
 #define RDMACHAN_ABI_VERSION	1
@@ -33,6 +34,7 @@
 enum rdmachan_feature {
 	RDMACHAN_FEAT_DEV_LIST	= 1ULL << 0,
 	RDMACHAN_FEAT_DEV_QUERY	= 1ULL << 1,
+	RDMACHAN_FEAT_CHANNEL	= 1ULL << 2,	/* CONNECT, LISTEN, channel fds */
 };
 
 /**
@@ -179,7 +181,8 @@ struct rdmachan_port_attr {
  * @node_type: out: enum rdmachan_node_type
  * @node_guid: out: node GUID, host byte order
  * @sys_image_guid: out: system image GUID, host byte order
- * @fw_ver: out: firmware version string, NUL-terminated ("" if none)
+ * @fw_ver: out: firmware version string, NUL-terminated; when the driver
+ *	has none, the numeric version as "major.minor.sub" (as libibverbs)
  * @vendor_id: out: IEEE OUI of the vendor
  * @vendor_part_id: out: vendor's part number
  * @hw_ver: out: hardware version
@@ -245,10 +248,226 @@ struct rdmachan_dev_query {
 	__u32 reserved[8];
 };
 
+/* ---- Message channels ------------------------------------------------ */
+
+/* Completion processing of a channel: rdmachan_chan_opts.poll_mode */
+enum rdmachan_chan_poll {
+	RDMACHAN_POLL_MODE_SOFTIRQ	= 0,
+	RDMACHAN_POLL_MODE_WORKQUEUE	= 1,
+	RDMACHAN_POLL_MODE_DIRECT	= 2,	/* busy-poll in read/write/poll */
+};
+
+/* Channel states: rdmachan_chan_info.state */
+enum rdmachan_chan_state {
+	RDMACHAN_STATE_CONNECTING	= 0,
+	RDMACHAN_STATE_CONNECTED	= 1,
+	RDMACHAN_STATE_DISCONNECTED	= 2,
+	RDMACHAN_STATE_FAILED		= 3,
+};
+
+/**
+ * struct rdmachan_chan_opts - what a new channel asks for; 0 = default
+ * @queue_depth: credits (receive buffers) per direction (module
+ *	parameter queue_depth); negotiated down to the peer's and device's
+ * @max_msg_size: largest message (parameter max_msg_size); negotiated
+ * @timeout_ms: connect bound (parameter connect_timeout_ms)
+ * @poll_mode: enum rdmachan_chan_poll
+ * @backlog: listeners: established connections not yet accepted
+ *	(default 128)
+ * @reserved: zero
+ */
+struct rdmachan_chan_opts {
+	__u32 queue_depth;
+	__u32 max_msg_size;
+	__u32 timeout_ms;
+	__u32 poll_mode;
+	__u32 backlog;
+	__u32 reserved;
+};
+
+/* Flags of CONNECT, LISTEN and ACCEPT: of the new file descriptor */
+#define RDMACHAN_FD_NONBLOCK	0x1U
+#define RDMACHAN_FD_CLOEXEC	0x2U
+
+/**
+ * struct rdmachan_connect - argument of RDMACHAN_IOC_CONNECT
+ * @size: sizeof(struct rdmachan_connect)
+ * @flags: RDMACHAN_FD_*
+ * @opts: channel options
+ * @dst: the peer (struct sockaddr_in or sockaddr_in6, with port)
+ * @src: local address to connect from; family AF_UNSPEC (0) for any
+ * @fd: out: the channel's file descriptor (also the return value)
+ * @reserved: zero
+ */
+struct rdmachan_connect {
+	__u32 size;
+	__u32 flags;
+	struct rdmachan_chan_opts opts;
+	struct __kernel_sockaddr_storage dst;
+	struct __kernel_sockaddr_storage src;
+	__s32 fd;
+	__u32 reserved[7];
+};
+
+/**
+ * struct rdmachan_listen - argument of RDMACHAN_IOC_LISTEN
+ * @size: sizeof(struct rdmachan_listen)
+ * @flags: RDMACHAN_FD_*
+ * @opts: options of the accepted channels, and the backlog
+ * @addr: in: address and port to listen on (port 0: any free port);
+ *	out: the bound address and port
+ * @fd: out: the listener's file descriptor (also the return value)
+ * @reserved: zero
+ */
+struct rdmachan_listen {
+	__u32 size;
+	__u32 flags;
+	struct rdmachan_chan_opts opts;
+	struct __kernel_sockaddr_storage addr;
+	__s32 fd;
+	__u32 reserved[7];
+};
+
+/**
+ * struct rdmachan_accept - argument of RDMACHAN_IOC_ACCEPT (listener fd)
+ * @size: sizeof(struct rdmachan_accept)
+ * @flags: RDMACHAN_FD_*; RDMACHAN_FD_NONBLOCK also makes the accept
+ *	itself fail with EAGAIN instead of waiting
+ * @fd: out: the channel's file descriptor (also the return value)
+ * @reserved0: zero
+ * @peer: out: the peer's address
+ * @reserved: zero
+ */
+struct rdmachan_accept {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 reserved0;
+	struct __kernel_sockaddr_storage peer;
+	__u32 reserved[8];
+};
+
+/* Flags of a message: rdmachan_user_msg.flags */
+#define RDMACHAN_MSG_IMM	0x1U	/* has an immediate value */
+/* Flags of SEND, RECV, SENDMMSG, RECVMMSG */
+#define RDMACHAN_MSG_DONTWAIT	0x2U	/* EAGAIN instead of waiting */
+
+/**
+ * struct rdmachan_user_msg - one message of SEND, RECV, SENDMMSG, RECVMMSG
+ * @buf: user pointer to the payload (send) or to room for it (receive)
+ * @len: send: payload bytes; receive: in: room at @buf, out: the
+ *	message's length
+ * @imm: the immediate value (send: with RDMACHAN_MSG_IMM; receive: set
+ *	when @flags has RDMACHAN_MSG_IMM)
+ * @flags: send: RDMACHAN_MSG_IMM; receive: out: RDMACHAN_MSG_IMM
+ * @reserved: zero
+ */
+struct rdmachan_user_msg {
+	__u64 buf;
+	__u32 len;
+	__u32 imm;
+	__u32 flags;
+	__u32 reserved;
+};
+
+/**
+ * struct rdmachan_mmsg - argument of SEND, RECV, SENDMMSG and RECVMMSG
+ * @size: sizeof(struct rdmachan_mmsg)
+ * @flags: RDMACHAN_MSG_DONTWAIT
+ * @msgs: user pointer to struct rdmachan_user_msg[@count]
+ * @count: messages to send, or most messages to receive
+ * @done: out: messages sent or received
+ * @reserved: zero
+ *
+ * SEND and RECV take exactly one message.  SENDMMSG posts as many of the
+ * messages as credits allow as one chained post, waiting (unless
+ * DONTWAIT) for the first credit only.  RECVMMSG waits (unless DONTWAIT)
+ * for one message and returns as many as are queued.  A receive whose
+ * room is too small fails with EMSGSIZE, the message stays queued and
+ * its length is reported in @len.
+ */
+struct rdmachan_mmsg {
+	__u32 size;
+	__u32 flags;
+	__u64 msgs;
+	__u32 count;
+	__u32 done;
+	__u32 reserved[4];
+};
+
+/**
+ * struct rdmachan_chan_info - argument of RDMACHAN_IOC_CHAN_INFO
+ * @size: sizeof(struct rdmachan_chan_info)
+ * @id: the channel's number (its sysfs name)
+ * @state: enum rdmachan_chan_state
+ * @error: negative errno when FAILED, else 0
+ * @active: 1 if this side connected, 0 if it accepted
+ * @poll_mode: enum rdmachan_chan_poll
+ * @queue_depth: negotiated credits per direction
+ * @max_msg_size: negotiated largest message
+ * @send_credits: messages that could be sent now
+ * @credits_to_return: credits owed to the peer, not yet returned
+ * @rx_queued: received messages waiting to be read
+ * @max_inline: the QP's inline limit
+ * @port_num: RDMA port
+ * @dev_name: RDMA device name ("" after teardown)
+ * @src: local address
+ * @dst: peer address
+ * @msgs_tx: messages sent
+ * @bytes_tx: payload bytes sent
+ * @msgs_rx: messages received
+ * @bytes_rx: payload bytes received
+ * @credit_stalls: sends that had to wait for a credit
+ * @credit_msgs_tx: explicit credit updates sent
+ * @keepalives_tx: keepalive probes sent
+ * @errors: work completions with an error
+ * @reserved: zero
+ */
+struct rdmachan_chan_info {
+	__u32 size;
+	__u32 id;
+	__u32 state;
+	__s32 error;
+	__u32 active;
+	__u32 poll_mode;
+	__u32 queue_depth;
+	__u32 max_msg_size;
+	__u32 send_credits;
+	__u32 credits_to_return;
+	__u32 rx_queued;
+	__u32 max_inline;
+	__u32 port_num;
+	__u32 reserved0;
+	char  dev_name[RDMACHAN_NAME_MAX];
+	struct __kernel_sockaddr_storage src;
+	struct __kernel_sockaddr_storage dst;
+	__u64 msgs_tx;
+	__u64 bytes_tx;
+	__u64 msgs_rx;
+	__u64 bytes_rx;
+	__u64 credit_stalls;
+	__u64 credit_msgs_tx;
+	__u64 keepalives_tx;
+	__u64 errors;
+	__u32 reserved[8];
+};
+
 #define RDMACHAN_IOC_MAGIC	0xDC
 
 #define RDMACHAN_IOC_VERSION	_IOWR(RDMACHAN_IOC_MAGIC, 0x00, struct rdmachan_version)
 #define RDMACHAN_IOC_DEV_LIST	_IOWR(RDMACHAN_IOC_MAGIC, 0x01, struct rdmachan_dev_list)
 #define RDMACHAN_IOC_DEV_QUERY	_IOWR(RDMACHAN_IOC_MAGIC, 0x02, struct rdmachan_dev_query)
+#define RDMACHAN_IOC_CONNECT	_IOWR(RDMACHAN_IOC_MAGIC, 0x10, struct rdmachan_connect)
+#define RDMACHAN_IOC_LISTEN	_IOWR(RDMACHAN_IOC_MAGIC, 0x11, struct rdmachan_listen)
+
+/* On a listener fd */
+#define RDMACHAN_IOC_ACCEPT	_IOWR(RDMACHAN_IOC_MAGIC, 0x20, struct rdmachan_accept)
+
+/* On a channel fd */
+#define RDMACHAN_IOC_SEND	_IOWR(RDMACHAN_IOC_MAGIC, 0x30, struct rdmachan_mmsg)
+#define RDMACHAN_IOC_RECV	_IOWR(RDMACHAN_IOC_MAGIC, 0x31, struct rdmachan_mmsg)
+#define RDMACHAN_IOC_SENDMMSG	_IOWR(RDMACHAN_IOC_MAGIC, 0x32, struct rdmachan_mmsg)
+#define RDMACHAN_IOC_RECVMMSG	_IOWR(RDMACHAN_IOC_MAGIC, 0x33, struct rdmachan_mmsg)
+#define RDMACHAN_IOC_CHAN_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x34, struct rdmachan_chan_info)
 
 #endif /* _UAPI_LINUX_RDMACHAN_H */

@@ -22,7 +22,7 @@ check_eq "a refused write leaves queue_depth unchanged" 128 "$(cat $PARAMS/queue
 check "queue_depth=256 is accepted" sh -c "echo 256 > $PARAMS/queue_depth"
 check_eq "queue_depth reads back 256" 256 "$(cat $PARAMS/queue_depth)"
 check_fail "max_msg_size=63 is refused" "Invalid argument" sh -c "echo 63 > $PARAMS/max_msg_size"
-check "max_msg_size=4194304 is accepted" sh -c "echo 4194304 > $PARAMS/max_msg_size"
+check "max_msg_size=1048576 is accepted" sh -c "echo 1048576 > $PARAMS/max_msg_size"
 check_fail "connect_timeout_ms=-1 is refused" "Invalid argument" sh -c "echo -1 > $PARAMS/connect_timeout_ms"
 check_eq "connect_timeout_ms defaults to 5000" 5000 "$(cat $PARAMS/connect_timeout_ms)"
 check_eq "dev_mode reads as octal 0600" 0600 "$(cat $PARAMS/dev_mode)"

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: private structures of channels and listeners
+ */
+#ifndef RDMACHAN_CHAN_H
+#define RDMACHAN_CHAN_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+
+#include "proto.h"
+#include "rdmachan.h"
+
+struct rdmachan_device;
+struct net;
+
+#define RDMACHAN_HDR_LEN	sizeof(struct rdmachan_wire_hdr)
+
+/* Both kinds of rdma_cm_id context start with this tag. */
+enum rdmachan_obj_kind {
+	RDMACHAN_OBJ_CHANNEL	= 0x43484e4c,	/* "CHNL" */
+	RDMACHAN_OBJ_LISTENER	= 0x4c53544e,	/* "LSTN" */
+};
+
+/**
+ * struct rdmachan_rx - a receive buffer
+ * @cqe: completion entry, done = rdmachan_rx_done
+ * @ch: the channel
+ * @buf: the buffer: header, then payload
+ * @dma: its DMA address
+ * @node: entry in rdmachan.rx_ready while the message waits for a reader
+ * @msg: what the receiver sees
+ */
+struct rdmachan_rx {
+	struct ib_cqe		cqe;
+	struct rdmachan		*ch;
+	void			*buf;
+	u64			dma;
+	struct list_head	node;
+	struct rdmachan_msg	msg;
+};
+
+/**
+ * struct rdmachan_tx - a send buffer
+ * @cqe: completion entry, done = rdmachan_tx_done
+ * @ch: the channel
+ * @buf: the buffer: header, then payload
+ * @dma: its DMA address
+ * @seq: for data slots, the data sequence number it carries
+ * @covers: for control slots, data slots posted before it (RC completes
+ *	in order, so its completion retires them all)
+ * @len: payload length
+ * @imm: immediate value, when @has_imm
+ * @has_imm: send as SEND_WITH_IMM
+ * @ready: filled and waiting to be posted in order
+ * @wr: the work request
+ * @sge: its one gather entry
+ */
+struct rdmachan_tx {
+	struct ib_cqe		cqe;
+	struct rdmachan		*ch;
+	void			*buf;
+	u64			dma;
+	u32			seq;
+	u32			covers;
+	u32			len;
+	u32			imm;
+	bool			has_imm;
+	bool			ready;
+	struct ib_send_wr	wr;
+	struct ib_sge		sge;
+};
+
+/* Control send slots: one credit update and one keepalive in flight */
+enum { RDMACHAN_CTRL_CREDIT, RDMACHAN_CTRL_KEEPALIVE, RDMACHAN_CTRL_SLOTS };
+
+/**
+ * struct rdmachan_stats - counters of a channel
+ * @msgs_tx: data messages sent
+ * @bytes_tx: payload bytes sent
+ * @msgs_rx: data messages received
+ * @bytes_rx: payload bytes received
+ * @credit_stalls: sends that had to wait for a credit
+ * @credit_msgs_tx: explicit credit updates sent
+ * @keepalives_tx: keepalive probes sent
+ * @errors: completions with an error
+ */
+struct rdmachan_stats {
+	atomic64_t msgs_tx;
+	atomic64_t bytes_tx;
+	atomic64_t msgs_rx;
+	atomic64_t bytes_rx;
+	atomic64_t credit_stalls;
+	atomic64_t credit_msgs_tx;
+	atomic64_t keepalives_tx;
+	atomic64_t errors;
+};
+
+/**
+ * struct rdmachan - a message channel
+ * @kind: RDMACHAN_OBJ_CHANNEL
+ * @id: number of the channel, unique while it exists (sysfs name)
+ * @ref: references: the user's one, plus transient ones
+ * @lock: protects the state, credits, rings and the rx_ready list
+ * @state: enum rdmachan_state
+ * @err: why the channel failed (negative errno), or 0
+ * @active: we connected (true) or accepted (false)
+ * @cm_id: the rdma_cm identifier; NULL after teardown
+ * @dev: the RDMA device, referenced while resources exist
+ * @dev_node: entry in the device's channel list
+ * @cq: completion queue of sends and receives
+ * @qp: the RC queue pair (cm_id->qp)
+ * @opts: what the user asked for, defaults filled in
+ * @local: offered parameters; @params: negotiated ones
+ * @params: negotiated queue depth and message size
+ * @max_inline: the QP's inline data limit
+ * @buf_size: header plus largest payload
+ * @nr_rx: receive buffers (posted depth plus control reserve)
+ * @rx: the receive buffers
+ * @tx: the data send ring, @tx_depth slots
+ * @tx_depth: data send slots
+ * @ctrl: the control send slots
+ * @ctrl_busy: bit per control slot in flight
+ * @tx_reserved: data slots handed to senders (counter)
+ * @tx_posted: data slots posted, in order (counter)
+ * @tx_completed: data slots known complete (counter)
+ * @sig_interval: every this many data sends is signalled
+ * @send_credits: data messages we may still send
+ * @credits_to_return: buffers reposted but not yet reported to the peer
+ * @credit_threshold: report credits explicitly when this many are owed
+ * @rx_ready: received messages not yet handed to the user, in order
+ * @rx_ready_count: their number
+ * @rx_seen: a message arrived since the last keepalive tick
+ * @delivering: a pushed delivery is running (keeps order)
+ * @wq: waiters for messages, credits and state changes
+ * @cm_done: completed when connection setup ends (either way)
+ * @teardown_mutex: serialises teardown
+ * @read_mutex: serialises readers of the channel's file, keeping order
+ * @dying: teardown has begun: the rdma_cm handler must not build
+ * @io_stopped: no more posting; set under @lock before the QP drains
+ * @peer_closed: the peer disconnected in order
+ * @torn_down: resources released
+ * @teardown_work: teardown requested from a context that cannot sleep
+ * @keepalive_work: periodic liveness probe
+ * @ops: the user's callbacks; @priv: the user's pointer
+ * @priv: the user's pointer
+ * @listener: passive channels until accepted
+ * @lnode: entry in the listener's pending or accept list
+ * @established: passive channel reached ESTABLISHED
+ * @src: local address; @dst: peer address
+ * @dst: peer address
+ * @stats: counters
+ * @sysfs_dev: its /sys/class/rdmachan device, or NULL
+ */
+struct rdmachan {
+	enum rdmachan_obj_kind	kind;
+	u32			id;
+	struct kref		ref;
+	spinlock_t		lock;	/* state, credits, rings, rx lists */
+	enum rdmachan_state	state;
+	int			err;
+	bool			active;
+
+	struct rdma_cm_id	*cm_id;
+	struct rdmachan_device	*dev;
+	struct list_head	dev_node;
+	struct ib_cq		*cq;
+	struct ib_qp		*qp;
+
+	struct rdmachan_opts	opts;
+	struct rdmachan_conn_params local;
+	struct rdmachan_conn_params params;
+	u32			max_inline;
+	u32			buf_size;
+
+	u32			nr_rx;
+	struct rdmachan_rx	*rx;
+	struct rdmachan_tx	*tx;
+	u32			tx_depth;
+	struct rdmachan_tx	ctrl[RDMACHAN_CTRL_SLOTS];
+	unsigned long		ctrl_busy;
+	u32			tx_reserved;
+	u32			tx_posted;
+	u32			tx_completed;
+	u32			sig_interval;
+
+	u32			send_credits;
+	u32			credits_to_return;
+	u32			credit_threshold;
+
+	struct list_head	rx_ready;
+	u32			rx_ready_count;
+	bool			rx_seen;
+	bool			delivering;
+
+	wait_queue_head_t	wq;
+	struct completion	cm_done;
+	struct mutex		teardown_mutex;	/* teardown vs. cm_id users */
+	struct mutex		read_mutex;	/* one reader copies at a time */
+	bool			dying;
+	bool			io_stopped;
+	bool			peer_closed;
+	bool			torn_down;
+	struct work_struct	teardown_work;
+	struct delayed_work	keepalive_work;
+
+	const struct rdmachan_ops *ops;
+	void			*priv;
+	struct rdmachan_listener *listener;
+	struct list_head	lnode;
+	bool			established;
+
+	struct sockaddr_storage	src;
+	struct sockaddr_storage	dst;
+	struct rdmachan_stats	stats;
+	struct device		*sysfs_dev;
+};
+
+/**
+ * struct rdmachan_listener - a listening endpoint
+ * @kind: RDMACHAN_OBJ_LISTENER
+ * @id: number of the listener, unique while it exists
+ * @ref: references
+ * @lock: protects the lists and counters
+ * @cm_id: the listening rdma_cm identifier
+ * @opts: options for accepted channels
+ * @pending: channels accepted by us, not yet established
+ * @ready: established channels waiting for rdmachan_accept()
+ * @nr_pending: length of @pending
+ * @nr_ready: length of @ready
+ * @closing: no more connections
+ * @err: why the listener failed (e.g. -ENODEV), or 0
+ * @wq: rdmachan_accept() and poll waiters
+ * @notify: the user's "connection pending" callback
+ * @priv: the user's pointer
+ * @addr: the bound address
+ * @accepted: connections handed out
+ * @rejected: connection requests refused
+ * @dev_node: entry in the bound device's listener list (or empty)
+ * @sysfs_dev: its /sys/class/rdmachan device, or NULL
+ */
+struct rdmachan_listener {
+	enum rdmachan_obj_kind	kind;
+	u32			id;
+	struct kref		ref;
+	spinlock_t		lock;	/* lists, counts, closing, cm_id */
+	struct rdma_cm_id	*cm_id;
+	struct rdmachan_opts	opts;
+	struct list_head	pending;
+	struct list_head	ready;
+	u32			nr_pending;
+	u32			nr_ready;
+	bool			closing;
+	int			err;
+	wait_queue_head_t	wq;
+	void			(*notify)(struct rdmachan_listener *l);
+	void			*priv;
+	struct sockaddr_storage	addr;
+	atomic64_t		accepted;
+	atomic64_t		rejected;
+	struct list_head	dev_node;
+	struct device		*sysfs_dev;
+};
+
+extern struct workqueue_struct *rdmachan_wq;
+
+/* chan_core.c */
+struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
+void rdmachan_get(struct rdmachan *ch);
+void rdmachan_put(struct rdmachan *ch);
+void rdmachan_set_failed(struct rdmachan *ch, int err);
+void rdmachan_set_disconnected(struct rdmachan *ch);
+void rdmachan_teardown(struct rdmachan *ch);
+void rdmachan_schedule_teardown(struct rdmachan *ch);
+void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in);
+int rdmachan_core_init(void);
+void rdmachan_core_exit(void);
+
+/* chan_qp.c */
+int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
+void rdmachan_release_resources(struct rdmachan *ch);
+int rdmachan_post_all_recvs(struct rdmachan *ch);
+
+/* chan_io.c */
+void rdmachan_start_io(struct rdmachan *ch);
+int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);
+void rdmachan_deliver(struct rdmachan *ch);
+int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
+		       unsigned int flags);
+int rdmachan_send_batch(struct rdmachan *ch,
+			int (*fill)(struct rdmachan *ch, struct rdmachan_tx *tx,
+				    u32 i, void *arg),
+			void *arg, u32 count, bool nonblock);
+bool rdmachan_writable(struct rdmachan *ch);
+bool rdmachan_readable(struct rdmachan *ch);
+struct rdmachan_rx *rdmachan_rx_peek(struct rdmachan *ch);
+void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx);
+int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock);
+void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmachan_keepalive_work(struct work_struct *work);
+
+/* chan_cm.c */
+int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
+			 const struct sockaddr *src,
+			 const struct rdmachan_opts *opts,
+			 const struct rdmachan_ops *ops, void *priv,
+			 struct rdmachan **chp);
+
+/* listener.c */
+int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
+			const struct rdmachan_opts *opts,
+			void (*pending)(struct rdmachan_listener *l),
+			void *priv, struct rdmachan_listener **lp);
+
+void rdmachan_listener_established(struct rdmachan_listener *l,
+				   struct rdmachan *ch);
+void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch);
+int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *ev);
+bool rdmachan_listener_has_ready(struct rdmachan_listener *l);
+void rdmachan_listener_get(struct rdmachan_listener *l);
+void rdmachan_listener_put(struct rdmachan_listener *l);
+
+/* chan_fd.c, listener_fd.c */
+int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
+			    struct file **filep);
+int rdmachan_listener_fd_create(struct rdmachan_listener *l,
+				unsigned int flags, struct file **filep);
+
+#endif /* RDMACHAN_CHAN_H */

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: connection management of channels through rdma_cm
+ *
+ * Active side: resolve address, resolve route, build QP and buffers,
+ * post receives, connect with our offer as private data; ESTABLISHED
+ * carries the negotiated parameters back.  The passive side is in
+ * listener.c.  Every rdma_cm event of an established channel ends here
+ * too: disconnection, failures, device removal, address change.
+ *
+ * The handler never destroys its own rdma_cm_id: teardown is scheduled
+ * on a workqueue, and teardown stops the handler (rdma_lock_handler and
+ * the dying flag) before it destroys anything.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inet.h>
+#include <linux/sched/signal.h>
+#include <net/net_namespace.h>
+
+#include "chan.h"
+#include "sysfs.h"
+#include "device.h"
+
+/* rdma_cm ACK timeout exponent: 4.096 us * 2^16 = 268 ms, 7 retries */
+#define RDMACHAN_ACK_TIMEOUT	16
+#define RDMACHAN_RETRY_COUNT	7
+#define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
+
+static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
+			     int status)
+{
+	pr_info_ratelimited("channel %u (%pISpc): %s (status %d)\n", ch->id,
+			    &ch->dst, what, status);
+	rdmachan_set_failed(ch, err);
+	complete(&ch->cm_done);
+}
+
+/**
+ * rdmachan_conn_param() - connect/accept parameters of a channel
+ * @ch: the channel, with a QP
+ * @pd: its private data
+ * @pd_len: length of @pd
+ * @param: the result
+ */
+static void rdmachan_conn_param(struct rdmachan *ch, const void *pd,
+				u8 pd_len, struct rdma_conn_param *param)
+{
+	const struct ib_device_attr *a = &ch->cm_id->device->attrs;
+
+	memset(param, 0, sizeof(*param));
+	param->private_data = pd;
+	param->private_data_len = pd_len;
+	param->responder_resources = min_t(int, a->max_qp_rd_atom, 16);
+	param->initiator_depth = min_t(int, a->max_qp_init_rd_atom, 16);
+	param->flow_control = 1;
+	param->retry_count = RDMACHAN_RETRY_COUNT;
+	param->rnr_retry_count = RDMACHAN_RNR_RETRY;
+}
+
+/* ROUTE_RESOLVED: build everything and send the connect request. */
+static int rdmachan_route_resolved(struct rdmachan *ch)
+{
+	struct rdmachan_wire_conn req;
+	struct rdma_conn_param param;
+	int ret;
+
+	ch->params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
+					 RDMACHAN_MAX_DEPTH);
+	ch->params.max_msg_size = ch->opts.max_msg_size;
+	ret = rdmachan_setup_resources(ch, ch->cm_id);
+	if (ret)
+		return ret;
+	ch->local = ch->params;
+	ret = rdmachan_post_all_recvs(ch);
+	if (ret)
+		return ret;
+
+	rdmachan_wire_conn_encode(&req, &ch->local);
+	rdmachan_conn_param(ch, &req, sizeof(req), &param);
+	return rdma_connect_locked(ch->cm_id, &param);
+}
+
+/* ESTABLISHED on the active side: adopt what the passive side decided. */
+static int rdmachan_active_established(struct rdmachan *ch,
+				       struct rdma_cm_event *ev)
+{
+	struct rdmachan_conn_params p;
+
+	if (rdmachan_wire_conn_decode(ev->param.conn.private_data,
+				      ev->param.conn.private_data_len, &p))
+		return -EPROTO;
+	if (p.queue_depth > ch->local.queue_depth ||
+	    p.max_msg_size > ch->local.max_msg_size)
+		return -EPROTO;
+	ch->params = p;
+	rdmachan_start_io(ch);
+	return 0;
+}
+
+static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
+{
+	const void *data;
+	u8 len = 0;
+	int reason;
+
+	data = rdma_consumer_reject_data(ch->cm_id, ev, &len);
+	reason = rdmachan_wire_rej_decode(data, len);
+	pr_info_ratelimited("channel %u: connection to %pISpc rejected: %s (%s)\n",
+			    ch->id, &ch->dst, rdmachan_rej_reason_str(reason),
+			    rdma_reject_msg(ch->cm_id, ev->status));
+	return reason == RDMACHAN_REJ_NO_RESOURCES ? -ENOMEM : -ECONNREFUSED;
+}
+
+/**
+ * rdmachan_cm_handler() - rdma_cm events of a channel's rdma_cm_id
+ * @id: the identifier; id->context is the channel
+ * @ev: the event
+ *
+ * Context: process context, with the identifier's handler mutex held.
+ * Return: 0; a channel's identifier is destroyed by teardown, never by
+ * returning non-zero.
+ */
+int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rdmachan *ch = id->context;
+	int ret;
+
+	if (ch->kind == RDMACHAN_OBJ_LISTENER)
+		return rdmachan_listener_cm_handler(id, ev);
+	pr_debug("channel %u: %s (status %d)%s\n", ch->id,
+		 rdma_event_msg(ev->event), ev->status,
+		 ch->dying ? ", ignored: closing" : "");
+	if (ch->dying)
+		return 0;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		ret = rdma_resolve_route(id, ch->opts.timeout_ms);
+		if (ret)
+			rdmachan_cm_fail(ch, ret, "route resolution", ret);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		ret = rdmachan_route_resolved(ch);
+		if (ret)
+			rdmachan_cm_fail(ch, ret, "connect", ret);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (!ch->active) {
+			rdmachan_start_io(ch);
+			rdmachan_listener_established(ch->listener, ch);
+			break;
+		}
+		ret = rdmachan_active_established(ch, ev);
+		if (ret) {
+			rdmachan_cm_fail(ch, ret, "bad connect reply", ret);
+			rdmachan_schedule_teardown(ch);
+			break;
+		}
+		complete(&ch->cm_done);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		rdmachan_cm_fail(ch, rdmachan_rejected(ch, ev), "rejected",
+				 ev->status);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		rdmachan_cm_fail(ch, ev->status < 0 ? ev->status : -EHOSTUNREACH,
+				 "address resolution failed", ev->status);
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		rdmachan_cm_fail(ch, ev->status < 0 ? ev->status : -ENETUNREACH,
+				 "route resolution failed", ev->status);
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		rdmachan_cm_fail(ch, ev->status == -ETIMEDOUT ? -ETIMEDOUT :
+				 -EHOSTUNREACH, "peer unreachable", ev->status);
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		rdmachan_cm_fail(ch, -ECONNRESET, "connection error",
+				 ev->status);
+		rdmachan_schedule_teardown(ch);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		/* Teardown drains what arrived first, then says DISCONNECTED */
+		ch->peer_closed = true;
+		complete(&ch->cm_done);
+		rdmachan_schedule_teardown(ch);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		rdmachan_cm_fail(ch, -ENODEV, "device removed", 0);
+		rdmachan_schedule_teardown(ch);
+		break;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		rdmachan_cm_fail(ch, -ENETRESET, "local address changed", 0);
+		rdmachan_schedule_teardown(ch);
+		break;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		break;
+	default:
+		pr_debug("channel %u: ignoring %s\n", ch->id,
+			 rdma_event_msg(ev->event));
+		break;
+	}
+	return 0;
+}
+
+static bool rdmachan_connect_ended(struct rdmachan *ch)
+{
+	return ch->state != RDMACHAN_CONNECTING;
+}
+
+/**
+ * rdmachan_connect_net() - rdmachan_connect() in a network namespace
+ * @net: the namespace addresses are resolved in
+ * @dst: the peer's address and port
+ * @src: a local address to connect from, or NULL
+ * @opts: options, or NULL for the module defaults
+ * @ops: callbacks, or NULL
+ * @priv: the user's pointer, see rdmachan_priv()
+ * @chp: the connected channel
+ *
+ * Return: as rdmachan_connect().
+ */
+int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
+			 const struct sockaddr *src,
+			 const struct rdmachan_opts *opts,
+			 const struct rdmachan_ops *ops, void *priv,
+			 struct rdmachan **chp)
+{
+	struct rdmachan_opts o;
+	struct rdma_cm_id *id;
+	struct rdmachan *ch;
+	long left;
+	int ret;
+
+	if (!dst || (dst->sa_family != AF_INET && dst->sa_family != AF_INET6))
+		return -EAFNOSUPPORT;
+	if (src && src->sa_family != AF_UNSPEC && src->sa_family != dst->sa_family)
+		return -EINVAL;
+	rdmachan_opts_fill(&o, opts);
+	if (o.poll_mode > RDMACHAN_POLL_DIRECT)
+		return -EINVAL;
+
+	ch = rdmachan_alloc(&o, true);
+	if (!ch)
+		return -ENOMEM;
+	ch->ops = ops;
+	ch->priv = priv;
+	memcpy(&ch->dst, dst, dst->sa_family == AF_INET ?
+	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+
+	id = rdma_create_id(net, rdmachan_cm_handler, ch, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
+		ret = PTR_ERR(id);
+		goto out_put;
+	}
+	ch->cm_id = id;
+	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
+
+	ret = rdma_resolve_addr(id, src && src->sa_family ?
+				(struct sockaddr *)src : NULL,
+				(struct sockaddr *)dst, o.timeout_ms);
+	if (ret)
+		goto out_close;
+
+	left = wait_event_interruptible_timeout(ch->wq,
+						rdmachan_connect_ended(ch),
+						msecs_to_jiffies(o.timeout_ms));
+	if (left < 0) {
+		ret = left;
+		goto out_close;
+	}
+	if (!left) {
+		pr_info_ratelimited("channel %u: connect to %pISpc timed out\n",
+				    ch->id, &ch->dst);
+		ret = -ETIMEDOUT;
+		goto out_close;
+	}
+	if (ch->state != RDMACHAN_CONNECTED) {
+		ret = ch->err ?: -ECONNRESET;
+		goto out_close;
+	}
+	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
+	rdmachan_sysfs_add_channel(ch);
+	*chp = ch;
+	return 0;
+
+out_close:
+	rdmachan_set_failed(ch, ret);
+	rdmachan_teardown(ch);
+out_put:
+	rdmachan_put(ch);
+	return ret;
+}
+
+/**
+ * rdmachan_connect() - open a channel to a listening peer
+ * @dst: the peer's IPv4 or IPv6 address and port
+ * @src: a local address to connect from, or NULL for any
+ * @opts: options, or NULL for the module defaults
+ * @ops: callbacks, or NULL (then pull messages with rdmachan_recv())
+ * @priv: the user's pointer, see rdmachan_priv()
+ * @chp: the connected channel, to be closed with rdmachan_close()
+ *
+ * Resolves the address and route, connects and waits, at most
+ * @opts->timeout_ms, until the channel is established.  Messages may
+ * reach &rdmachan_ops.recv before this returns.
+ *
+ * Context: process context, sleeps.
+ * Return: 0; -ETIMEDOUT; -ECONNREFUSED (no listener or refused);
+ * -EHOSTUNREACH or -ENETUNREACH; -ENODEV (no RDMA device for the route);
+ * -ENOMEM; -EINTR or -ERESTARTSYS on a signal; -EPROTO for a peer that
+ * answered nonsense.
+ */
+int rdmachan_connect(const struct sockaddr *dst, const struct sockaddr *src,
+		     const struct rdmachan_opts *opts,
+		     const struct rdmachan_ops *ops, void *priv,
+		     struct rdmachan **chp)
+{
+	return rdmachan_connect_net(&init_net, dst, src, opts, ops, priv, chp);
+}
+EXPORT_SYMBOL_GPL(rdmachan_connect);
+
+/**
+ * rdmachan_close() - disconnect and free a channel
+ * @ch: the channel; not to be used after this
+ *
+ * Waits (bounded by the channel's timeout) until the peer has
+ * acknowledged every message sent, disconnects, and releases everything.
+ * No callback runs after this returns.
+ *
+ * Context: process context, sleeps.
+ */
+void rdmachan_close(struct rdmachan *ch)
+{
+	rdmachan_sysfs_del_channel(ch);
+	rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms));
+	rdmachan_teardown(ch);
+	if (cancel_work_sync(&ch->teardown_work))
+		rdmachan_put(ch);
+	rdmachan_put(ch);
+}
+EXPORT_SYMBOL_GPL(rdmachan_close);
+
+/** rdmachan_get_state() - the channel's state, see enum rdmachan_state */
+enum rdmachan_state rdmachan_get_state(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->state);
+}
+EXPORT_SYMBOL_GPL(rdmachan_get_state);
+
+/** rdmachan_error() - why a FAILED channel failed (negative errno), or 0 */
+int rdmachan_error(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->err);
+}
+EXPORT_SYMBOL_GPL(rdmachan_error);
+
+/** rdmachan_priv() - the pointer given at connect or accept */
+void *rdmachan_priv(struct rdmachan *ch)
+{
+	return ch->priv;
+}
+EXPORT_SYMBOL_GPL(rdmachan_priv);
+
+/** rdmachan_max_msg_size() - the negotiated largest message, in bytes */
+u32 rdmachan_max_msg_size(struct rdmachan *ch)
+{
+	return ch->params.max_msg_size;
+}
+EXPORT_SYMBOL_GPL(rdmachan_max_msg_size);
+
+/** rdmachan_queue_depth() - the negotiated credits per direction */
+u32 rdmachan_queue_depth(struct rdmachan *ch)
+{
+	return ch->params.queue_depth;
+}
+EXPORT_SYMBOL_GPL(rdmachan_queue_depth);

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: channel life cycle - allocation, references, state, teardown
+ *
+ * A channel lives as long as its references: the user's (dropped by
+ * rdmachan_close()), a listener's until accept, and transient ones held by
+ * work items and device removal.  Its RDMA resources (rdma_cm_id, QP, CQ,
+ * DMA mappings, the device reference) are released earlier, by teardown,
+ * which runs once, in process context, when the user closes, the peer
+ * disconnects, the connection fails or the device goes away.  Received
+ * messages survive teardown: they can still be read.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/slab.h>
+
+#include "chan.h"
+#include "device.h"
+#include "params.h"
+
+struct workqueue_struct *rdmachan_wq;
+static DEFINE_IDA(rdmachan_chan_ida);
+
+/**
+ * rdmachan_opts_fill() - options with module defaults for what is unset
+ * @o: the result
+ * @in: what the user asked for (NULL: all defaults)
+ */
+void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
+{
+	if (in)
+		*o = *in;
+	else
+		memset(o, 0, sizeof(*o));
+	if (!o->queue_depth)
+		o->queue_depth = rdmachan_param_queue_depth();
+	if (!o->max_msg_size)
+		o->max_msg_size = rdmachan_param_max_msg_size();
+	if (!o->timeout_ms)
+		o->timeout_ms = rdmachan_param_connect_timeout_ms();
+	if (!o->backlog)
+		o->backlog = 128;
+}
+
+static void rdmachan_work_teardown(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(work, struct rdmachan, teardown_work);
+
+	rdmachan_teardown(ch);
+	rdmachan_put(ch);
+}
+
+/**
+ * rdmachan_alloc() - a new channel, CONNECTING, with one reference
+ * @opts: its options, defaults already filled in
+ * @active: we connect (true) or accept (false)
+ *
+ * Return: the channel or NULL when out of memory or channel numbers.
+ */
+struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
+{
+	struct rdmachan *ch;
+	int id;
+
+	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	if (!ch)
+		return NULL;
+	id = ida_alloc(&rdmachan_chan_ida, GFP_KERNEL);
+	if (id < 0) {
+		kfree(ch);
+		return NULL;
+	}
+	ch->kind = RDMACHAN_OBJ_CHANNEL;
+	ch->id = id;
+	ch->active = active;
+	ch->opts = *opts;
+	ch->state = RDMACHAN_CONNECTING;
+	kref_init(&ch->ref);
+	spin_lock_init(&ch->lock);
+	INIT_LIST_HEAD(&ch->dev_node);
+	INIT_LIST_HEAD(&ch->rx_ready);
+	INIT_LIST_HEAD(&ch->lnode);
+	init_waitqueue_head(&ch->wq);
+	init_completion(&ch->cm_done);
+	mutex_init(&ch->teardown_mutex);
+	mutex_init(&ch->read_mutex);
+	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
+	INIT_DELAYED_WORK(&ch->keepalive_work, rdmachan_keepalive_work);
+	return ch;
+}
+
+/**
+ * rdmachan_get() - take a reference on a channel
+ * @ch: the channel
+ */
+void rdmachan_get(struct rdmachan *ch)
+{
+	kref_get(&ch->ref);
+}
+
+static void rdmachan_free_buffers(struct rdmachan *ch)
+{
+	u32 i;
+
+	if (ch->rx)
+		for (i = 0; i < ch->nr_rx; i++)
+			kfree(ch->rx[i].buf);
+	if (ch->tx)
+		for (i = 0; i < ch->tx_depth; i++)
+			kfree(ch->tx[i].buf);
+	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
+		kfree(ch->ctrl[i].buf);
+	kfree(ch->rx);
+	kfree(ch->tx);
+}
+
+static void rdmachan_release(struct kref *ref)
+{
+	struct rdmachan *ch = container_of(ref, struct rdmachan, ref);
+
+	WARN_ON_ONCE(!ch->torn_down && ch->cm_id);
+	rdmachan_free_buffers(ch);
+	ida_free(&rdmachan_chan_ida, ch->id);
+	kfree(ch);
+}
+
+/**
+ * rdmachan_put() - drop a reference; the last frees the channel
+ * @ch: the channel
+ */
+void rdmachan_put(struct rdmachan *ch)
+{
+	kref_put(&ch->ref, rdmachan_release);
+}
+
+/**
+ * rdmachan_set_failed() - the channel failed; wake everybody waiting on it
+ * @ch: the channel
+ * @err: why, a negative errno; the first failure is kept
+ *
+ * Context: any.
+ */
+void rdmachan_set_failed(struct rdmachan *ch, int err)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state != RDMACHAN_FAILED) {
+		ch->state = RDMACHAN_FAILED;
+		ch->err = err;
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+/**
+ * rdmachan_set_disconnected() - orderly end; wake everybody waiting
+ * @ch: the channel; a FAILED channel stays FAILED
+ *
+ * Context: any.
+ */
+void rdmachan_set_disconnected(struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state == RDMACHAN_CONNECTING ||
+	    ch->state == RDMACHAN_CONNECTED)
+		ch->state = RDMACHAN_DISCONNECTED;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+/**
+ * rdmachan_schedule_teardown() - have teardown run in process context
+ * @ch: the channel
+ *
+ * Context: any; used by completion handlers and the rdma_cm handler,
+ * which must not destroy their own rdma_cm_id.
+ */
+void rdmachan_schedule_teardown(struct rdmachan *ch)
+{
+	rdmachan_get(ch);
+	if (!queue_work(rdmachan_wq, &ch->teardown_work))
+		rdmachan_put(ch);
+}
+
+/**
+ * rdmachan_teardown() - release the RDMA resources of a channel, once
+ * @ch: the channel
+ *
+ * Stops the rdma_cm handler from building anything, disconnects, drains
+ * the QP (so every receive that completed is queued for the reader), then
+ * frees QP, CQ, DMA mappings and rdma_cm_id and drops the device.  A
+ * channel still CONNECTED or CONNECTING ends DISCONNECTED.
+ *
+ * Context: process context; not from the channel's rdma_cm handler.
+ */
+void rdmachan_teardown(struct rdmachan *ch)
+{
+	struct rdmachan_listener *l;
+	enum rdmachan_state state;
+	unsigned long flags;
+
+	mutex_lock(&ch->teardown_mutex);
+	if (ch->torn_down) {
+		mutex_unlock(&ch->teardown_mutex);
+		return;
+	}
+
+	if (ch->cm_id) {
+		/* Wait out a running handler; later ones see @dying */
+		rdma_lock_handler(ch->cm_id);
+		ch->dying = true;
+		rdma_unlock_handler(ch->cm_id);
+	} else {
+		ch->dying = true;
+	}
+	cancel_delayed_work_sync(&ch->keepalive_work);
+
+	if (ch->cm_id && ch->qp)
+		rdma_disconnect(ch->cm_id);
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->io_stopped = true;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ch->qp)
+		ib_drain_qp(ch->qp);
+
+	rdmachan_release_resources(ch);
+	if (ch->cm_id) {
+		rdma_destroy_id(ch->cm_id);
+		ch->cm_id = NULL;
+	}
+	spin_lock_irqsave(&ch->lock, flags);
+	l = ch->listener;
+	if (l)
+		rdmachan_listener_get(l);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (l) {
+		rdmachan_listener_drop(l, ch);
+		rdmachan_listener_put(l);
+	}
+
+	rdmachan_set_disconnected(ch);
+	ch->torn_down = true;
+	spin_lock_irqsave(&ch->lock, flags);
+	state = ch->state;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	mutex_unlock(&ch->teardown_mutex);
+
+	if (ch->ops && ch->ops->state_change)
+		ch->ops->state_change(ch, state, ch->err);
+}
+
+/**
+ * rdmachan_channel_device_removed() - the channel's device goes away
+ * @ch: the channel
+ *
+ * Called by device removal before the device's PD is freed: the channel
+ * fails with -ENODEV and releases everything it holds on the device.
+ *
+ * Context: process context.
+ */
+void rdmachan_channel_device_removed(struct rdmachan *ch)
+{
+	rdmachan_set_failed(ch, -ENODEV);
+	rdmachan_teardown(ch);
+}
+
+/**
+ * rdmachan_core_init() - set up what every channel shares
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rdmachan_core_init(void)
+{
+	rdmachan_wq = alloc_workqueue("rdmachan", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	return rdmachan_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * rdmachan_core_exit() - undo rdmachan_core_init()
+ */
+void rdmachan_core_exit(void)
+{
+	destroy_workqueue(rdmachan_wq);
+}

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the file descriptor of a channel
+ *
+ * write() sends one message, read() receives one (too small a buffer:
+ * EMSGSIZE, the message stays queued), poll() reports readable, writable
+ * (a credit is free), hang-up and error; O_NONBLOCK applies to all.
+ * ioctls send with an immediate, receive with the immediate and length,
+ * batch many messages in one call, and report the channel's state and
+ * counters.  Closing the last reference closes the channel.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+
+#include <linux/rdmachan.h>
+
+#include "chan.h"
+#include "device.h"
+#include "ioctl.h"
+
+/* Most messages one SENDMMSG/RECVMMSG call handles */
+#define RDMACHAN_MMSG_MAX	1024
+
+static int rdmachan_chan_release(struct inode *inode, struct file *file)
+{
+	rdmachan_close(file->private_data);
+	return 0;
+}
+
+static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	struct rdmachan *ch = file->private_data;
+	struct rdmachan_rx *rx;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&ch->read_mutex))
+		return -ERESTARTSYS;
+	ret = rdmachan_wait_readable(ch, file->f_flags & O_NONBLOCK);
+	if (ret <= 0)
+		goto out;
+	rx = rdmachan_rx_peek(ch);
+	if (rx->msg.len > count) {
+		ret = -EMSGSIZE;
+	} else if (copy_to_user(buf, rx->msg.data, rx->msg.len)) {
+		ret = -EFAULT;
+	} else {
+		ret = rx->msg.len;
+		rdmachan_rx_consume(ch, rx);
+	}
+out:
+	mutex_unlock(&ch->read_mutex);
+	return ret;
+}
+
+static ssize_t rdmachan_chan_write_iter(struct kiocb *iocb,
+					struct iov_iter *from)
+{
+	struct rdmachan *ch = iocb->ki_filp->private_data;
+	size_t len = iov_iter_count(from);
+	unsigned int flags = 0;
+	int ret;
+
+	if (!len)
+		return 0;
+	if ((iocb->ki_flags & IOCB_NOWAIT) ||
+	    (iocb->ki_filp->f_flags & O_NONBLOCK))
+		flags |= RDMACHAN_SEND_NONBLOCK;
+	ret = rdmachan_send_iter(ch, from, 0, flags);
+	return ret ?: len;
+}
+
+static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
+{
+	struct rdmachan *ch = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &ch->wq, wait);
+	rdmachan_poll(ch, -1);
+	if (rdmachan_writable(ch))
+		mask |= EPOLLOUT | EPOLLWRNORM;
+	if (rdmachan_readable(ch))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	switch (READ_ONCE(ch->state)) {
+	case RDMACHAN_DISCONNECTED:
+		mask |= EPOLLRDHUP | EPOLLHUP;
+		break;
+	case RDMACHAN_FAILED:
+		mask |= EPOLLERR | EPOLLHUP;
+		break;
+	default:
+		break;
+	}
+	return mask;
+}
+
+static int rdmachan_mmsg_get(const char *ioc, void __user *uarg,
+			     struct rdmachan_mmsg *mm, bool single)
+{
+	if (copy_from_user(mm, uarg, sizeof(*mm)))
+		return -EFAULT;
+	if (mm->size != sizeof(*mm))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  mm->size, sizeof(*mm));
+	if (mm->flags & ~RDMACHAN_MSG_DONTWAIT)
+		return rdmachan_ioc_inval(ioc, "unknown flags 0x%x", mm->flags);
+	if (mm->done || memchr_inv(mm->reserved, 0, sizeof(mm->reserved)))
+		return rdmachan_ioc_inval(ioc, "non-zero reserved field");
+	if (single ? mm->count != 1 :
+		     !mm->count || mm->count > RDMACHAN_MMSG_MAX)
+		return rdmachan_ioc_inval(ioc, "count %u", mm->count);
+	if (!mm->msgs)
+		return rdmachan_ioc_inval(ioc, "no message array");
+	return 0;
+}
+
+static struct rdmachan_user_msg *rdmachan_msgs_get(const struct rdmachan_mmsg *mm)
+{
+	return memdup_user(u64_to_user_ptr(mm->msgs),
+			   array_size(mm->count, sizeof(struct rdmachan_user_msg)));
+}
+
+struct rdmachan_send_ctx {
+	const struct rdmachan_user_msg *msgs;
+};
+
+static int rdmachan_fill_user(struct rdmachan *ch, struct rdmachan_tx *tx,
+			      u32 i, void *arg)
+{
+	const struct rdmachan_user_msg *m = &((struct rdmachan_send_ctx *)arg)->msgs[i];
+
+	tx->len = m->len;
+	tx->imm = m->imm;
+	tx->has_imm = m->flags & RDMACHAN_MSG_IMM;
+	if (copy_from_user(tx->buf + RDMACHAN_HDR_LEN, u64_to_user_ptr(m->buf),
+			   m->len))
+		return -EFAULT;
+	return 0;
+}
+
+static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
+			      void __user *uarg, bool single)
+{
+	const char *ioc = single ? "SEND" : "SENDMMSG";
+	struct rdmachan_send_ctx ctx;
+	struct rdmachan_user_msg *msgs;
+	struct rdmachan_mmsg mm;
+	bool nonblock;
+	long ret;
+	u32 i;
+
+	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
+	if (ret)
+		return ret;
+	msgs = rdmachan_msgs_get(&mm);
+	if (IS_ERR(msgs))
+		return PTR_ERR(msgs);
+	for (i = 0; i < mm.count; i++) {
+		if ((msgs[i].flags & ~RDMACHAN_MSG_IMM) || msgs[i].reserved) {
+			ret = rdmachan_ioc_inval(ioc, "message %u: bad flags", i);
+			goto out;
+		}
+		if (msgs[i].len > rdmachan_max_msg_size(ch)) {
+			ret = -EMSGSIZE;
+			goto out;
+		}
+	}
+	nonblock = (mm.flags & RDMACHAN_MSG_DONTWAIT) ||
+		   (file->f_flags & O_NONBLOCK);
+	ctx.msgs = msgs;
+	ret = rdmachan_send_batch(ch, rdmachan_fill_user, &ctx, mm.count,
+				  nonblock);
+	if (ret > 0) {
+		mm.done = ret;
+		ret = put_user(mm.done,
+			       &((struct rdmachan_mmsg __user *)uarg)->done);
+	}
+out:
+	kfree(msgs);
+	return ret;
+}
+
+static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
+			      void __user *uarg, bool single)
+{
+	const char *ioc = single ? "RECV" : "RECVMMSG";
+	struct rdmachan_user_msg *msgs;
+	struct rdmachan_mmsg mm;
+	struct rdmachan_rx *rx;
+	bool nonblock;
+	long ret;
+	u32 n = 0;
+
+	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
+	if (ret)
+		return ret;
+	msgs = rdmachan_msgs_get(&mm);
+	if (IS_ERR(msgs))
+		return PTR_ERR(msgs);
+	if (mutex_lock_interruptible(&ch->read_mutex)) {
+		ret = -ERESTARTSYS;
+		goto out_free;
+	}
+	nonblock = (mm.flags & RDMACHAN_MSG_DONTWAIT) ||
+		   (file->f_flags & O_NONBLOCK);
+	ret = rdmachan_wait_readable(ch, nonblock);
+	if (ret <= 0) {
+		/* End of an orderly shutdown: nothing received, no error */
+		goto out_unlock;
+	}
+	ret = 0;
+	while (n < mm.count && (rx = rdmachan_rx_peek(ch))) {
+		struct rdmachan_user_msg *m = &msgs[n];
+
+		if (rx->msg.len > m->len) {
+			if (!n) {
+				m->len = rx->msg.len;
+				ret = -EMSGSIZE;
+				n = 1;	/* report the length wanted */
+			}
+			break;
+		}
+		if (copy_to_user(u64_to_user_ptr(m->buf), rx->msg.data,
+				 rx->msg.len)) {
+			if (!n)
+				ret = -EFAULT;
+			break;
+		}
+		m->len = rx->msg.len;
+		m->imm = rx->msg.imm;
+		m->flags = rx->msg.has_imm ? RDMACHAN_MSG_IMM : 0;
+		rdmachan_rx_consume(ch, rx);
+		n++;
+	}
+out_unlock:
+	mutex_unlock(&ch->read_mutex);
+	if (n && copy_to_user(u64_to_user_ptr(mm.msgs), msgs,
+			      array_size(n, sizeof(*msgs))))
+		ret = -EFAULT;
+	if (!ret || ret == -EMSGSIZE) {
+		mm.done = ret ? 0 : n;
+		if (put_user(mm.done,
+			     &((struct rdmachan_mmsg __user *)uarg)->done))
+			ret = -EFAULT;
+	}
+out_free:
+	kfree(msgs);
+	return ret;
+}
+
+static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
+{
+	struct rdmachan_chan_info *info;
+	unsigned long flags;
+	u32 size;
+	long ret = 0;
+
+	if (get_user(size, (u32 __user *)uarg))
+		return -EFAULT;
+	if (size != sizeof(*info))
+		return rdmachan_ioc_inval("CHAN_INFO", "size %u, expected %zu",
+					  size, sizeof(*info));
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	info->size = sizeof(*info);
+	info->id = ch->id;
+	spin_lock_irqsave(&ch->lock, flags);
+	info->state = ch->state;
+	info->error = ch->err;
+	info->send_credits = ch->send_credits;
+	info->credits_to_return = ch->credits_to_return;
+	info->rx_queued = ch->rx_ready_count;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	info->active = ch->active;
+	info->poll_mode = ch->opts.poll_mode;
+	info->queue_depth = ch->params.queue_depth;
+	info->max_msg_size = ch->params.max_msg_size;
+	info->max_inline = ch->max_inline;
+	mutex_lock(&ch->teardown_mutex);
+	if (ch->cm_id && ch->cm_id->device) {
+		strscpy(info->dev_name, dev_name(&ch->cm_id->device->dev),
+			sizeof(info->dev_name));
+		info->port_num = ch->cm_id->port_num;
+	}
+	mutex_unlock(&ch->teardown_mutex);
+	memcpy(&info->src, &ch->src, sizeof(info->src));
+	memcpy(&info->dst, &ch->dst, sizeof(info->dst));
+	info->msgs_tx = atomic64_read(&ch->stats.msgs_tx);
+	info->bytes_tx = atomic64_read(&ch->stats.bytes_tx);
+	info->msgs_rx = atomic64_read(&ch->stats.msgs_rx);
+	info->bytes_rx = atomic64_read(&ch->stats.bytes_rx);
+	info->credit_stalls = atomic64_read(&ch->stats.credit_stalls);
+	info->credit_msgs_tx = atomic64_read(&ch->stats.credit_msgs_tx);
+	info->keepalives_tx = atomic64_read(&ch->stats.keepalives_tx);
+	info->errors = atomic64_read(&ch->stats.errors);
+	if (copy_to_user(uarg, info, sizeof(*info)))
+		ret = -EFAULT;
+	kfree(info);
+	return ret;
+}
+
+static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	struct rdmachan *ch = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case RDMACHAN_IOC_SEND:
+		return rdmachan_ioc_send(ch, file, uarg, true);
+	case RDMACHAN_IOC_SENDMMSG:
+		return rdmachan_ioc_send(ch, file, uarg, false);
+	case RDMACHAN_IOC_RECV:
+		return rdmachan_ioc_recv(ch, file, uarg, true);
+	case RDMACHAN_IOC_RECVMMSG:
+		return rdmachan_ioc_recv(ch, file, uarg, false);
+	case RDMACHAN_IOC_CHAN_INFO:
+		return rdmachan_ioc_chan_info(ch, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations rdmachan_chan_fops = {
+	.owner		= THIS_MODULE,
+	.release	= rdmachan_chan_release,
+	.read		= rdmachan_chan_read,
+	.write_iter	= rdmachan_chan_write_iter,
+	.poll		= rdmachan_chan_poll,
+	.unlocked_ioctl	= rdmachan_chan_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.llseek		= no_llseek,
+};
+
+/**
+ * rdmachan_chan_fd_create() - a file for a channel
+ * @ch: the channel; the file takes over the caller's reference
+ * @flags: RDMACHAN_FD_NONBLOCK
+ * @filep: the file, for fd_install() once the caller commits
+ *
+ * Return: 0, or a negative errno (the channel is then still the
+ * caller's).
+ */
+int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
+			    struct file **filep)
+{
+	struct file *file;
+
+	file = anon_inode_getfile("[rdmachan]", &rdmachan_chan_fops, ch,
+				  O_RDWR | (flags & RDMACHAN_FD_NONBLOCK ?
+					    O_NONBLOCK : 0));
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	*filep = file;
+	return 0;
+}

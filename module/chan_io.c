@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the data path of a channel - sends, receives, credits,
+ * keepalive
+ *
+ * Credits.  Each side grants the other queue_depth credits: one per
+ * receive buffer for data.  A data send takes a credit; the receiver
+ * returns it when the message is released and its buffer reposted,
+ * piggybacked on its next data send or, once credit_threshold are owed,
+ * in an explicit CREDIT message.  Control messages (CREDIT, KEEPALIVE)
+ * take no credit: each side keeps RDMACHAN_CTRL_RECV spare receive
+ * buffers for them and has at most one of each kind in flight.
+ *
+ * Send ring.  A sender reserves a credit and a slot of the data send
+ * ring under the channel lock, fills the slot without the lock (copying
+ * from user memory may fault), and marks it ready; ready slots are then
+ * posted strictly in reservation order, as one chained work request list.
+ * Only every sig_interval-th send, and the one that fills the ring, is
+ * signalled; its completion frees every slot before it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+
+#include "chan.h"
+#include "device.h"
+#include "params.h"
+
+static struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
+{
+	return ch->cm_id->device;
+}
+
+static void rdmachan_fail_io(struct rdmachan *ch, int err)
+{
+	rdmachan_set_failed(ch, err);
+	rdmachan_schedule_teardown(ch);
+}
+
+/* Take the credits owed to the peer for a header.  Caller holds ch->lock. */
+static u16 rdmachan_take_credits(struct rdmachan *ch)
+{
+	u32 c = ch->credits_to_return;
+
+	ch->credits_to_return = 0;
+	return c;
+}
+
+/* Post one control message of kind @slot.  Caller holds ch->lock. */
+static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
+{
+	struct rdmachan_tx *tx = &ch->ctrl[slot];
+	struct rdmachan_wire_hdr *h = tx->buf;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	if (ch->io_stopped || ch->state != RDMACHAN_CONNECTED ||
+	    test_and_set_bit(slot, &ch->ctrl_busy))
+		return;
+
+	h->type = slot == RDMACHAN_CTRL_CREDIT ? RDMACHAN_MSG_CREDIT :
+						 RDMACHAN_MSG_KEEPALIVE;
+	h->flags = 0;
+	h->credits = cpu_to_be16(rdmachan_take_credits(ch));
+	h->len = 0;
+	/* RC completes in order: this completion retires every data send */
+	tx->covers = ch->tx_posted;
+	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
+				      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
+
+	sge.addr = tx->dma;
+	sge.length = RDMACHAN_HDR_LEN;
+	sge.lkey = ch->dev->pd->local_dma_lkey;
+	wr.wr_cqe = &tx->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	if (ch->max_inline >= RDMACHAN_HDR_LEN)
+		wr.send_flags |= IB_SEND_INLINE;
+
+	ret = ib_post_send(ch->qp, &wr, NULL);
+	if (ret) {
+		clear_bit(slot, &ch->ctrl_busy);
+		pr_err_ratelimited("channel %u: control post failed: %d\n",
+				   ch->id, ret);
+		rdmachan_fail_io(ch, ret);
+		return;
+	}
+	if (slot == RDMACHAN_CTRL_CREDIT)
+		atomic64_inc(&ch->stats.credit_msgs_tx);
+	else
+		atomic64_inc(&ch->stats.keepalives_tx);
+}
+
+static void rdmachan_post_recv_locked(struct rdmachan *ch,
+				      struct rdmachan_rx *rx)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	sge.addr = rx->dma;
+	sge.length = ch->buf_size;
+	sge.lkey = ch->dev->pd->local_dma_lkey;
+	wr.wr_cqe = &rx->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	ret = ib_post_recv(ch->qp, &wr, NULL);
+	if (ret) {
+		pr_err_ratelimited("channel %u: receive post failed: %d\n",
+				   ch->id, ret);
+		rdmachan_fail_io(ch, ret);
+	}
+}
+
+/**
+ * rdmachan_msg_release() - give a received message's buffer back
+ * @ch: the channel
+ * @msg: a message from &rdmachan_ops.recv or rdmachan_recv()
+ *
+ * The buffer is reposted and its credit returned to the sender.
+ *
+ * Context: any.
+ */
+void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct rdmachan_rx *rx = container_of(msg, struct rdmachan_rx, msg);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (!ch->io_stopped) {
+		rdmachan_post_recv_locked(ch, rx);
+		ch->credits_to_return++;
+		if (ch->credits_to_return >= ch->credit_threshold)
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+EXPORT_SYMBOL_GPL(rdmachan_msg_release);
+
+/**
+ * rdmachan_deliver() - push queued messages to the user's recv callback
+ * @ch: the channel
+ *
+ * One deliverer at a time, so messages are delivered in order.
+ *
+ * Context: any that the user's callback allows.
+ */
+void rdmachan_deliver(struct rdmachan *ch)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->delivering || !ch->ops || !ch->ops->recv || ch->listener) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	ch->delivering = true;
+	while ((rx = list_first_entry_or_null(&ch->rx_ready,
+					      struct rdmachan_rx, node))) {
+		list_del_init(&rx->node);
+		ch->rx_ready_count--;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		ch->ops->recv(ch, &rx->msg);
+		spin_lock_irqsave(&ch->lock, flags);
+	}
+	ch->delivering = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+static bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc,
+			   const char *what)
+{
+	if (likely(wc->status == IB_WC_SUCCESS))
+		return true;
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		atomic64_inc(&ch->stats.errors);
+		pr_info_ratelimited("channel %u: %s completion: %s (%d)\n",
+				    ch->id, what, ib_wc_status_msg(wc->status),
+				    wc->status);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	}
+	return false;
+}
+
+static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
+{
+	pr_err_ratelimited("channel %u: protocol error from peer: %s\n",
+			   ch->id, why);
+	atomic64_inc(&ch->stats.errors);
+	rdmachan_fail_io(ch, -EPROTO);
+}
+
+/* Receive completion: validate, take credits, queue or repost. */
+void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_rx *rx = container_of(wc->wr_cqe, struct rdmachan_rx,
+					      cqe);
+	struct rdmachan *ch = rx->ch;
+	struct rdmachan_wire_hdr *h = rx->buf;
+	unsigned long flags;
+	u32 credits, len;
+	bool wake;
+
+	if (!rdmachan_wc_ok(ch, wc, "receive"))
+		return;
+	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, ch->buf_size,
+				   DMA_FROM_DEVICE);
+	if (rdmachan_wire_hdr_check(h, wc->byte_len, ch->params.max_msg_size)) {
+		rdmachan_protocol_error(ch, "malformed header");
+		return;
+	}
+	credits = be16_to_cpu(h->credits);
+	len = be32_to_cpu(h->len);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (credits > ch->params.queue_depth - ch->send_credits) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, "more credits than granted");
+		return;
+	}
+	ch->send_credits += credits;
+	wake = credits;
+	ch->rx_seen = true;
+
+	if (h->type != RDMACHAN_MSG_DATA) {
+		if (!ch->io_stopped)
+			rdmachan_post_recv_locked(ch, rx);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (wake)
+			wake_up_all(&ch->wq);
+		return;
+	}
+
+	rx->msg.data = rx->buf + RDMACHAN_HDR_LEN;
+	rx->msg.len = len;
+	rx->msg.has_imm = wc->wc_flags & IB_WC_WITH_IMM;
+	rx->msg.imm = rx->msg.has_imm ? be32_to_cpu(wc->ex.imm_data) : 0;
+	list_add_tail(&rx->node, &ch->rx_ready);
+	ch->rx_ready_count++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	atomic64_inc(&ch->stats.msgs_rx);
+	atomic64_add(len, &ch->stats.bytes_rx);
+	if (ch->ops && ch->ops->recv)
+		rdmachan_deliver(ch);
+	wake_up_all(&ch->wq);
+}
+
+/* Data send completion (signalled, or an error): free the ring up to it. */
+void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
+					      cqe);
+	struct rdmachan *ch = tx->ch;
+	unsigned long flags;
+
+	if (!rdmachan_wc_ok(ch, wc, "send"))
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	if ((s32)(tx->seq + 1 - ch->tx_completed) > 0)
+		ch->tx_completed = tx->seq + 1;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+/* Control send completion: the slot is free again. */
+void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
+					      cqe);
+	struct rdmachan *ch = tx->ch;
+	unsigned long flags;
+
+	clear_bit(tx->seq, &ch->ctrl_busy);
+	if (!rdmachan_wc_ok(ch, wc, tx->seq == RDMACHAN_CTRL_CREDIT ?
+					"credit" : "keepalive"))
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	if ((s32)(tx->covers - ch->tx_completed) > 0)
+		ch->tx_completed = tx->covers;
+	if (ch->credits_to_return >= ch->credit_threshold)
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+/*
+ * Post every ready slot at the head of the ring, in order, as one chain.
+ * Caller holds ch->lock.
+ */
+static int rdmachan_commit_locked(struct rdmachan *ch)
+{
+	struct ib_send_wr *first = NULL, *last = NULL;
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	int ret;
+
+	while (ch->tx_posted != ch->tx_reserved) {
+		struct rdmachan_tx *tx = &ch->tx[ch->tx_posted % ch->tx_depth];
+		struct rdmachan_wire_hdr *h = tx->buf;
+		u32 bytes = RDMACHAN_HDR_LEN + tx->len;
+
+		if (!tx->ready)
+			break;
+		tx->ready = false;
+		tx->seq = ch->tx_posted++;
+
+		h->type = RDMACHAN_MSG_DATA;
+		h->flags = 0;
+		h->credits = cpu_to_be16(rdmachan_take_credits(ch));
+		h->len = cpu_to_be32(tx->len);
+		ib_dma_sync_single_for_device(ibdev, tx->dma, bytes,
+					      DMA_TO_DEVICE);
+
+		tx->sge.addr = tx->dma;
+		tx->sge.length = bytes;
+		tx->sge.lkey = ch->dev->pd->local_dma_lkey;
+		memset(&tx->wr, 0, sizeof(tx->wr));
+		tx->wr.wr_cqe = &tx->cqe;
+		tx->wr.sg_list = &tx->sge;
+		tx->wr.num_sge = 1;
+		if (tx->has_imm) {
+			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
+			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
+		} else {
+			tx->wr.opcode = IB_WR_SEND;
+		}
+		if (bytes <= ch->max_inline)
+			tx->wr.send_flags |= IB_SEND_INLINE;
+		if ((tx->seq + 1) % ch->sig_interval == 0 ||
+		    tx->seq + 1 - ch->tx_completed >= ch->tx_depth)
+			tx->wr.send_flags |= IB_SEND_SIGNALED;
+
+		if (last)
+			last->next = &tx->wr;
+		else
+			first = &tx->wr;
+		last = &tx->wr;
+	}
+	if (!first)
+		return 0;
+	ret = ib_post_send(ch->qp, first, NULL);
+	if (ret)
+		pr_err_ratelimited("channel %u: send post failed: %d\n", ch->id,
+				   ret);
+	return ret;
+}
+
+static bool rdmachan_can_reserve(struct rdmachan *ch)
+{
+	return ch->send_credits &&
+	       ch->tx_reserved - ch->tx_completed < ch->tx_depth;
+}
+
+/* The errno for a send on a channel that is not CONNECTED */
+static int rdmachan_send_state_err(struct rdmachan *ch)
+{
+	switch (ch->state) {
+	case RDMACHAN_CONNECTED:
+		return ch->io_stopped ? -ECONNRESET : 0;
+	case RDMACHAN_CONNECTING:
+		return -ENOTCONN;
+	case RDMACHAN_DISCONNECTED:
+		return -ECONNRESET;
+	default:
+		return ch->err ?: -ECONNRESET;
+	}
+}
+
+/**
+ * rdmachan_writable() - could a send take a credit and a slot now?
+ * @ch: the channel
+ */
+bool rdmachan_writable(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = !rdmachan_send_state_err(ch) && rdmachan_can_reserve(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+static bool rdmachan_send_wait_done(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || rdmachan_can_reserve(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_poll() - process completions of a channel now
+ * @ch: the channel
+ * @budget: most completions to process, -1 for all
+ *
+ * For RDMACHAN_POLL_DIRECT channels this is how completions are seen; for
+ * the others it returns 0 and does nothing.
+ *
+ * Context: process context, or any context that does not race with
+ * another poller of the same channel.
+ * Return: completions processed.
+ */
+int rdmachan_poll(struct rdmachan *ch, int budget)
+{
+	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT || !ch->cq ||
+	    ch->io_stopped)
+		return 0;
+	return ib_process_cq_direct(ch->cq, budget);
+}
+EXPORT_SYMBOL_GPL(rdmachan_poll);
+
+/*
+ * Wait until @cond(ch) holds: sleep, or busy-poll a DIRECT channel.
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+static int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *))
+{
+	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT)
+		return wait_event_interruptible(ch->wq, cond(ch));
+	while (!cond(ch)) {
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (!rdmachan_poll(ch, 16))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Reserve up to @want credits and ring slots.  Waits for at least one
+ * unless @nonblock.  Return: slots reserved (first is *first), or errno.
+ */
+static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
+			    u32 *first)
+{
+	unsigned long flags;
+	bool stalled = false;
+	u32 n;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ret = rdmachan_send_state_err(ch);
+		if (ret) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			return ret;
+		}
+		if (rdmachan_can_reserve(ch))
+			break;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (nonblock)
+			return -EAGAIN;
+		if (!stalled) {
+			atomic64_inc(&ch->stats.credit_stalls);
+			stalled = true;
+		}
+		ret = rdmachan_wait(ch, rdmachan_send_wait_done);
+		if (ret)
+			return ret;
+	}
+	n = min3(want, ch->send_credits,
+		 ch->tx_depth - (ch->tx_reserved - ch->tx_completed));
+	*first = ch->tx_reserved;
+	ch->tx_reserved += n;
+	ch->send_credits -= n;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return n;
+}
+
+/*
+ * Mark reserved slots [first, first + n) ready and post what can go.  A
+ * slot whose fill failed is given back when it is the newest reservation;
+ * otherwise it goes out as a credit-only message in its place and its
+ * credit is restored, since the peer returns none for control messages.
+ */
+static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
+{
+	unsigned long flags;
+	u32 i;
+	int ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (good < n && ch->tx_reserved == first + n) {
+		ch->send_credits += n - good;
+		ch->tx_reserved = first + good;
+		n = good;
+	}
+	for (i = 0; i < n; i++) {
+		struct rdmachan_tx *tx = &ch->tx[(first + i) % ch->tx_depth];
+
+		tx->ready = true;
+		if (i >= good) {
+			tx->len = 0;
+			tx->has_imm = false;
+		}
+	}
+	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ret && ret != -ECONNRESET)
+		rdmachan_fail_io(ch, ret);
+	return ret;
+}
+
+/**
+ * rdmachan_send() - send one message from kernel memory
+ * @ch: a connected channel
+ * @vec: the message, gathered from these pieces
+ * @nr_vec: number of pieces
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * The message is copied into a registered buffer and posted; on return
+ * the caller may reuse its memory.  Waits for a credit unless
+ * RDMACHAN_SEND_NONBLOCK.
+ *
+ * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
+ * Return: 0; -EMSGSIZE when larger than rdmachan_max_msg_size();
+ * -EAGAIN (non-blocking, no credit); -ENOTCONN, -ECONNRESET, -ENODEV or
+ * the channel's error when it is not connected; -ERESTARTSYS on a signal.
+ */
+int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
+		  unsigned int nr_vec, u32 imm, unsigned int flags)
+{
+	struct iov_iter from;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr_vec; i++)
+		len += vec[i].iov_len;
+	iov_iter_kvec(&from, WRITE, vec, nr_vec, len);
+	return rdmachan_send_iter(ch, &from, imm, flags);
+}
+EXPORT_SYMBOL_GPL(rdmachan_send);
+
+/**
+ * rdmachan_send_iter() - send one message from an iov_iter
+ * @ch: a connected channel
+ * @from: the message (user or kernel memory)
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Return: as rdmachan_send(); -EFAULT when user memory faults.
+ */
+int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
+		       unsigned int flags)
+{
+	size_t len = iov_iter_count(from);
+	struct rdmachan_tx *tx;
+	u32 first;
+	int ret;
+
+	if (len > ch->params.max_msg_size)
+		return -EMSGSIZE;
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
+	if (ret < 0)
+		return ret;
+
+	tx = &ch->tx[first % ch->tx_depth];
+	tx->len = len;
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
+		rdmachan_commit(ch, first, 1, 0);
+		return -EFAULT;
+	}
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats.msgs_tx);
+	atomic64_add(len, &ch->stats.bytes_tx);
+	return 0;
+}
+
+/**
+ * rdmachan_send_batch() - send several messages as one chained post
+ * @ch: a connected channel
+ * @fill: fills slot @i (sets len/imm/has_imm, copies the payload);
+ *	returns 0 or a negative errno
+ * @arg: passed to @fill
+ * @count: messages wanted
+ * @nonblock: do not wait for the first credit
+ *
+ * Return: messages sent (maybe fewer than @count when credits run out),
+ * or a negative errno when none could be.
+ */
+int rdmachan_send_batch(struct rdmachan *ch,
+			int (*fill)(struct rdmachan *ch, struct rdmachan_tx *tx,
+				    u32 i, void *arg),
+			void *arg, u32 count, bool nonblock)
+{
+	u32 first, i, good;
+	int n, ret = 0;
+
+	n = rdmachan_reserve(ch, count, nonblock, &first);
+	if (n <= 0)
+		return n;
+	for (good = 0; good < n; good++) {
+		ret = fill(ch, &ch->tx[(first + good) % ch->tx_depth], good,
+			   arg);
+		if (ret)
+			break;
+	}
+	rdmachan_commit(ch, first, n, good);
+	for (i = 0; i < good; i++) {
+		atomic64_inc(&ch->stats.msgs_tx);
+		atomic64_add(ch->tx[(first + i) % ch->tx_depth].len,
+			     &ch->stats.bytes_tx);
+	}
+	return good ? good : ret;
+}
+
+/**
+ * rdmachan_readable() - is a message waiting, or will none ever come?
+ * @ch: the channel
+ */
+bool rdmachan_readable(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = !list_empty(&ch->rx_ready) ||
+	      ch->state == RDMACHAN_FAILED || ch->torn_down ||
+	      ch->state == RDMACHAN_DISCONNECTED;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_rx_peek() - the oldest queued message, left queued
+ * @ch: the channel; callers serialise on ch->read_mutex
+ *
+ * Return: the message's buffer, or NULL when none is queued.
+ */
+struct rdmachan_rx *rdmachan_rx_peek(struct rdmachan *ch)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return rx;
+}
+
+/**
+ * rdmachan_rx_consume() - dequeue a peeked message and release it
+ * @ch: the channel
+ * @rx: what rdmachan_rx_peek() returned
+ */
+void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_del_init(&rx->node);
+	ch->rx_ready_count--;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_msg_release(ch, &rx->msg);
+}
+
+/**
+ * rdmachan_wait_readable() - wait for a message or the end
+ * @ch: the channel
+ * @nonblock: return -EAGAIN instead of waiting
+ *
+ * Return: 1 when a message is queued; 0 at the end of an orderly
+ * shutdown; the channel's error when it failed; -EAGAIN; -ERESTARTSYS.
+ */
+int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock)
+{
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (!list_empty(&ch->rx_ready))
+			ret = 1;
+		else if (ch->state == RDMACHAN_FAILED)
+			ret = ch->err ?: -ECONNRESET;
+		else if (ch->state == RDMACHAN_DISCONNECTED || ch->torn_down)
+			ret = 0;
+		else
+			ret = -EAGAIN;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (ret != -EAGAIN || nonblock)
+			return ret;
+		ret = rdmachan_wait(ch, rdmachan_readable);
+		if (ret)
+			return ret;
+	}
+}
+
+/**
+ * rdmachan_recv() - take the next message of a channel without recv callback
+ * @ch: the channel
+ * @msgp: the message, to be given back with rdmachan_msg_release()
+ * @flags: RDMACHAN_RECV_NONBLOCK
+ *
+ * Context: process context (any with RDMACHAN_RECV_NONBLOCK).
+ * Return: 0 and a message; -EPIPE after an orderly shutdown when every
+ * message has been taken; the channel's error (-ECONNRESET, -ENODEV, ...)
+ * when it failed; -EAGAIN; -ERESTARTSYS.
+ */
+int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
+		  unsigned int flags)
+{
+	struct rdmachan_rx *rx;
+	unsigned long irqflags;
+	int ret;
+
+	ret = rdmachan_wait_readable(ch, flags & RDMACHAN_RECV_NONBLOCK);
+	if (ret <= 0)
+		return ret ?: -EPIPE;
+	spin_lock_irqsave(&ch->lock, irqflags);
+	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
+	if (rx) {
+		list_del_init(&rx->node);
+		ch->rx_ready_count--;
+	}
+	spin_unlock_irqrestore(&ch->lock, irqflags);
+	if (!rx)
+		return -EAGAIN;
+	*msgp = &rx->msg;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_recv);
+
+static bool rdmachan_sends_flushed(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = (ch->tx_completed == ch->tx_posted && !ch->ctrl_busy) ||
+	      ch->state != RDMACHAN_CONNECTED || ch->io_stopped;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_flush_sends() - wait until the peer acknowledged every send
+ * @ch: the channel
+ * @timeout: bound, in jiffies
+ *
+ * Posts a signalled keepalive behind the last data send (RC completes in
+ * order) and waits for the ring to drain, so that closing right after
+ * sending loses nothing.
+ *
+ * Return: 0, or -ETIMEDOUT.
+ */
+int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	unsigned long flags;
+
+	while (!rdmachan_sends_flushed(ch)) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->tx_completed != ch->tx_posted)
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
+			rdmachan_poll(ch, -1);
+		else
+			wait_event_timeout(ch->wq, rdmachan_sends_flushed(ch),
+					   HZ / 10);
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Periodic probe: when nothing arrived for a period, send a keepalive. */
+void rdmachan_keepalive_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(to_delayed_work(work),
+					   struct rdmachan, keepalive_work);
+	unsigned int period = rdmachan_param_keepalive_ms();
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state != RDMACHAN_CONNECTED || ch->io_stopped) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	if (!ch->rx_seen && period)
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+	ch->rx_seen = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
+		rdmachan_poll(ch, -1);
+	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+			   msecs_to_jiffies(period ?: 1000));
+}
+
+/**
+ * rdmachan_start_io() - a channel became CONNECTED: set credits, start
+ *	the keepalive
+ * @ch: the channel, with negotiated ch->params
+ */
+void rdmachan_start_io(struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->send_credits = ch->params.queue_depth;
+	ch->credit_threshold = max_t(u32, 1, ch->params.queue_depth / 8);
+	if (ch->state == RDMACHAN_CONNECTING)
+		ch->state = RDMACHAN_CONNECTED;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));
+	wake_up_all(&ch->wq);
+}

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: a channel's queue pair, completion queue and buffers
+ *
+ * Each side posts queue_depth receive buffers for data plus
+ * RDMACHAN_CTRL_RECV for control messages, and keeps queue_depth data send
+ * buffers plus one per control message kind.  Buffers are kmalloc'ed and
+ * mapped with the ib_dma_* helpers (software devices have no DMA device).
+ * The send queue has room for every data and control send plus the drain
+ * marker, so posting never overflows it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "chan.h"
+#include "device.h"
+
+static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
+			enum dma_data_direction dir, u64 *dma)
+{
+	*dma = ib_dma_map_single(ibdev, buf, len, dir);
+	if (ib_dma_mapping_error(ibdev, *dma)) {
+		*dma = 0;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int rdmachan_alloc_buffers(struct rdmachan *ch)
+{
+	struct ib_device *ibdev = ch->dev->ibdev;
+	u32 i;
+	int ret;
+
+	ch->rx = kcalloc(ch->nr_rx, sizeof(*ch->rx), GFP_KERNEL);
+	ch->tx = kcalloc(ch->tx_depth, sizeof(*ch->tx), GFP_KERNEL);
+	if (!ch->rx || !ch->tx)
+		return -ENOMEM;
+
+	for (i = 0; i < ch->nr_rx; i++) {
+		struct rdmachan_rx *rx = &ch->rx[i];
+
+		rx->ch = ch;
+		rx->cqe.done = rdmachan_rx_done;
+		INIT_LIST_HEAD(&rx->node);
+		rx->buf = kmalloc(ch->buf_size, GFP_KERNEL);
+		if (!rx->buf)
+			return -ENOMEM;
+		ret = rdmachan_map(ibdev, rx->buf, ch->buf_size,
+				   DMA_FROM_DEVICE, &rx->dma);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < ch->tx_depth; i++) {
+		struct rdmachan_tx *tx = &ch->tx[i];
+
+		tx->ch = ch;
+		tx->cqe.done = rdmachan_tx_done;
+		tx->buf = kmalloc(ch->buf_size, GFP_KERNEL);
+		if (!tx->buf)
+			return -ENOMEM;
+		ret = rdmachan_map(ibdev, tx->buf, ch->buf_size, DMA_TO_DEVICE,
+				   &tx->dma);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++) {
+		struct rdmachan_tx *tx = &ch->ctrl[i];
+
+		tx->ch = ch;
+		tx->seq = i;
+		tx->cqe.done = rdmachan_ctrl_done;
+		tx->buf = kzalloc(RDMACHAN_HDR_LEN, GFP_KERNEL);
+		if (!tx->buf)
+			return -ENOMEM;
+		ret = rdmachan_map(ibdev, tx->buf, RDMACHAN_HDR_LEN,
+				   DMA_TO_DEVICE, &tx->dma);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void rdmachan_unmap_buffers(struct rdmachan *ch)
+{
+	struct ib_device *ibdev = ch->dev->ibdev;
+	u32 i;
+
+	if (ch->rx)
+		for (i = 0; i < ch->nr_rx; i++)
+			if (ch->rx[i].dma)
+				ib_dma_unmap_single(ibdev, ch->rx[i].dma,
+						    ch->buf_size,
+						    DMA_FROM_DEVICE);
+	if (ch->tx)
+		for (i = 0; i < ch->tx_depth; i++)
+			if (ch->tx[i].dma)
+				ib_dma_unmap_single(ibdev, ch->tx[i].dma,
+						    ch->buf_size,
+						    DMA_TO_DEVICE);
+	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
+		if (ch->ctrl[i].dma)
+			ib_dma_unmap_single(ibdev, ch->ctrl[i].dma,
+					    sizeof(struct rdmachan_wire_hdr),
+					    DMA_TO_DEVICE);
+}
+
+static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
+{
+	switch (mode) {
+	case RDMACHAN_POLL_WORKQUEUE:
+		return IB_POLL_WORKQUEUE;
+	case RDMACHAN_POLL_DIRECT:
+		return IB_POLL_DIRECT;
+	default:
+		return IB_POLL_SOFTIRQ;
+	}
+}
+
+/**
+ * rdmachan_setup_resources() - build CQ, QP and buffers for a channel
+ * @ch: the channel; ch->params holds the depth and size wanted, which are
+ *	lowered to what the device allows
+ * @cm_id: the rdma_cm_id, bound to a device
+ *
+ * Context: process context (the rdma_cm handler).
+ * Return: 0, -ENODEV when the device is unknown or going away, or another
+ * negative errno; on failure what was built is released by
+ * rdmachan_release_resources().
+ */
+int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
+{
+	struct ib_qp_init_attr attr = {};
+	struct rdmachan_device *dev;
+	struct ib_device *ibdev;
+	u32 max_wr, cqe;
+	int ret;
+
+	dev = rdmachan_device_attach_channel(cm_id->device, ch);
+	if (!dev)
+		return -ENODEV;
+	ibdev = dev->ibdev;
+
+	/* Room for control sends and the drain marker in every queue */
+	max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
+		       ibdev->attrs.max_cqe / 2);
+	if (max_wr < RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS + 4)
+		return -EOPNOTSUPP;
+	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS + 2;
+	ch->params.queue_depth = min(ch->params.queue_depth, max_wr);
+
+	ch->nr_rx = ch->params.queue_depth + RDMACHAN_CTRL_RECV;
+	ch->tx_depth = ch->params.queue_depth;
+	ch->buf_size = sizeof(struct rdmachan_wire_hdr) + ch->params.max_msg_size;
+	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
+
+	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2;
+	ch->cq = ib_alloc_cq(ibdev, ch, cqe, ch->id % ibdev->num_comp_vectors,
+			     rdmachan_poll_ctx(ch->opts.poll_mode));
+	if (IS_ERR(ch->cq)) {
+		ret = PTR_ERR(ch->cq);
+		ch->cq = NULL;
+		return ret;
+	}
+
+	attr.qp_context = ch;
+	attr.send_cq = ch->cq;
+	attr.recv_cq = ch->cq;
+	attr.qp_type = IB_QPT_RC;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.cap.max_send_wr = ch->tx_depth + RDMACHAN_CTRL_SLOTS + 1;
+	attr.cap.max_recv_wr = ch->nr_rx + 1;
+	attr.cap.max_send_sge = 1;
+	attr.cap.max_recv_sge = 1;
+	attr.cap.max_inline_data = min(dev->max_inline_data, ch->buf_size);
+	ret = rdma_create_qp(cm_id, dev->pd, &attr);
+	if (ret)
+		return ret;
+	ch->qp = cm_id->qp;
+	ch->max_inline = attr.cap.max_inline_data;
+
+	return rdmachan_alloc_buffers(ch);
+}
+
+/**
+ * rdmachan_release_resources() - undo rdmachan_setup_resources()
+ * @ch: the channel; its QP must be drained (or never used)
+ *
+ * Buffers stay allocated (a reader may still hold received messages);
+ * only their DMA mappings go.
+ *
+ * Context: process context.
+ */
+void rdmachan_release_resources(struct rdmachan *ch)
+{
+	if (ch->qp) {
+		rdma_destroy_qp(ch->cm_id);
+		ch->qp = NULL;
+	}
+	if (ch->cq) {
+		ib_free_cq(ch->cq);
+		ch->cq = NULL;
+	}
+	if (ch->dev) {
+		rdmachan_unmap_buffers(ch);
+		rdmachan_device_detach_channel(ch);
+	}
+}
+
+/**
+ * rdmachan_post_all_recvs() - post every receive buffer, in one chain
+ * @ch: the channel, with resources set up and nothing posted yet
+ *
+ * Return: 0 or the error of ib_post_recv().
+ */
+int rdmachan_post_all_recvs(struct rdmachan *ch)
+{
+	struct ib_recv_wr *wrs;
+	struct ib_sge *sges;
+	u32 i;
+	int ret;
+
+	wrs = kcalloc(ch->nr_rx, sizeof(*wrs), GFP_KERNEL);
+	sges = kcalloc(ch->nr_rx, sizeof(*sges), GFP_KERNEL);
+	if (!wrs || !sges) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < ch->nr_rx; i++) {
+		sges[i].addr = ch->rx[i].dma;
+		sges[i].length = ch->buf_size;
+		sges[i].lkey = ch->dev->pd->local_dma_lkey;
+		wrs[i].wr_cqe = &ch->rx[i].cqe;
+		wrs[i].sg_list = &sges[i];
+		wrs[i].num_sge = 1;
+		wrs[i].next = i + 1 < ch->nr_rx ? &wrs[i + 1] : NULL;
+	}
+	ret = ib_post_recv(ch->qp, wrs, NULL);
+out:
+	kfree(sges);
+	kfree(wrs);
+	return ret;
+}

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: listeners - the passive side of channel setup
+ *
+ * A connect request is checked (magic, version, parameters, backlog); if
+ * it passes, a channel is built on the request's rdma_cm_id with the
+ * negotiated parameters, its receives posted and the request accepted.
+ * When the connection is ESTABLISHED the channel moves to the ready list,
+ * where rdmachan_accept() takes it.  A refused request gets an rdmachan
+ * rejection with a reason and a log line.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/idr.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cm.h>
+
+#include "chan.h"
+#include "sysfs.h"
+#include "device.h"
+
+static DEFINE_IDA(rdmachan_listener_ida);
+
+void rdmachan_listener_get(struct rdmachan_listener *l)
+{
+	kref_get(&l->ref);
+}
+
+static void rdmachan_listener_release(struct kref *ref)
+{
+	struct rdmachan_listener *l =
+		container_of(ref, struct rdmachan_listener, ref);
+
+	ida_free(&rdmachan_listener_ida, l->id);
+	kfree(l);
+}
+
+void rdmachan_listener_put(struct rdmachan_listener *l)
+{
+	kref_put(&l->ref, rdmachan_listener_release);
+}
+
+static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
+			   enum rdmachan_rej_reason reason)
+{
+	struct rdmachan_wire_rej rej;
+
+	atomic64_inc(&l->rejected);
+	pr_info_ratelimited("listener %u: rejecting %pISpc: %s\n", l->id,
+			    &id->route.addr.dst_addr,
+			    rdmachan_rej_reason_str(reason));
+	rdmachan_wire_rej_encode(&rej, reason);
+	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+	/* Non-zero: rdma_cm destroys the request's identifier */
+	return 1;
+}
+
+/* CONNECT_REQUEST on the listening identifier: @id is the new one. */
+static int rdmachan_connect_request(struct rdmachan_listener *l,
+				    struct rdma_cm_id *id,
+				    struct rdma_cm_event *ev)
+{
+	struct rdmachan_conn_params remote;
+	struct rdmachan_wire_conn rep;
+	struct rdma_conn_param param;
+	enum rdmachan_rej_reason reason;
+	struct rdmachan *ch;
+	unsigned long flags;
+	int ret;
+
+	reason = rdmachan_wire_conn_decode(ev->param.conn.private_data,
+					   ev->param.conn.private_data_len,
+					   &remote);
+	if (reason)
+		return rdmachan_reject(l, id, reason);
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (l->closing)
+		reason = RDMACHAN_REJ_CLOSING;
+	else if (l->nr_pending + l->nr_ready >= l->opts.backlog)
+		reason = RDMACHAN_REJ_BACKLOG;
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (reason)
+		return rdmachan_reject(l, id, reason);
+
+	ch = rdmachan_alloc(&l->opts, false);
+	if (!ch)
+		return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
+	ch->local.queue_depth = clamp_t(u32, l->opts.queue_depth, 1,
+					RDMACHAN_MAX_DEPTH);
+	ch->local.max_msg_size = l->opts.max_msg_size;
+	rdmachan_negotiate(&ch->local, &remote, RDMACHAN_MAX_DEPTH,
+			   &ch->params);
+	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
+	memcpy(&ch->dst, &id->route.addr.dst_addr, sizeof(ch->dst));
+	ch->cm_id = id;
+
+	ret = rdmachan_setup_resources(ch, id);
+	if (!ret)
+		ret = rdmachan_post_all_recvs(ch);
+	if (ret) {
+		pr_info_ratelimited("listener %u: cannot set up a channel: %d\n",
+				    l->id, ret);
+		goto out_free;
+	}
+
+	rdmachan_listener_get(l);
+	ch->listener = l;
+	spin_lock_irqsave(&l->lock, flags);
+	list_add_tail(&ch->lnode, &l->pending);
+	l->nr_pending++;
+	spin_unlock_irqrestore(&l->lock, flags);
+	id->context = ch;
+
+	rdmachan_wire_conn_encode(&rep, &ch->params);
+	memset(&param, 0, sizeof(param));
+	param.private_data = &rep;
+	param.private_data_len = sizeof(rep);
+	param.responder_resources = min_t(int, id->device->attrs.max_qp_rd_atom, 16);
+	param.initiator_depth = min_t(int, id->device->attrs.max_qp_init_rd_atom, 16);
+	param.flow_control = 1;
+	param.rnr_retry_count = 7;
+	ret = rdma_accept(id, &param);
+	if (ret) {
+		pr_info_ratelimited("listener %u: accept failed: %d\n", l->id,
+				    ret);
+		id->context = l;
+		spin_lock_irqsave(&l->lock, flags);
+		list_del_init(&ch->lnode);
+		l->nr_pending--;
+		spin_unlock_irqrestore(&l->lock, flags);
+		ch->listener = NULL;
+		rdmachan_listener_put(l);
+		goto out_free;
+	}
+	return 0;
+
+out_free:
+	/* The identifier is rdma_cm's to destroy: we return non-zero */
+	ch->dying = true;
+	rdmachan_release_resources(ch);
+	ch->cm_id = NULL;
+	ch->torn_down = true;
+	rdmachan_put(ch);
+	return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
+}
+
+/**
+ * rdmachan_listener_cm_handler() - rdma_cm events of a listening identifier
+ * @id: the listening identifier, or for CONNECT_REQUEST the new one
+ * @ev: the event
+ *
+ * Return: non-zero to have rdma_cm destroy a refused request's identifier.
+ */
+int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
+				 struct rdma_cm_event *ev)
+{
+	struct rdmachan_listener *l = id->context;
+	unsigned long flags;
+
+	pr_debug("listener %u: %s (status %d)\n", l->id,
+		 rdma_event_msg(ev->event), ev->status);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return rdmachan_connect_request(l, id, ev);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		spin_lock_irqsave(&l->lock, flags);
+		l->err = -ENODEV;
+		spin_unlock_irqrestore(&l->lock, flags);
+		wake_up_all(&l->wq);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * rdmachan_listener_established() - a pending channel is connected
+ * @l: its listener
+ * @ch: the channel
+ */
+void rdmachan_listener_established(struct rdmachan_listener *l,
+				   struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (!l->closing && !list_empty(&ch->lnode)) {
+		ch->established = true;
+		list_move_tail(&ch->lnode, &l->ready);
+		l->nr_pending--;
+		l->nr_ready++;
+		queued = true;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (!queued)
+		return;
+	wake_up_all(&l->wq);
+	if (l->notify)
+		l->notify(l);
+}
+
+/**
+ * rdmachan_listener_drop() - take a channel off its listener's lists
+ * @l: the listener
+ * @ch: the channel; the listener's reference on it is dropped if it was
+ *	still listed, and the channel's on the listener
+ */
+void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool listed = false;
+
+	spin_lock_irqsave(&l->lock, flags);
+	if (!list_empty(&ch->lnode)) {
+		if (ch->established)
+			l->nr_ready--;
+		else
+			l->nr_pending--;
+		list_del_init(&ch->lnode);
+		listed = true;
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (!listed)
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->listener = NULL;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_listener_put(l);
+	rdmachan_put(ch);
+}
+
+/**
+ * rdmachan_listener_has_ready() - would rdmachan_accept() return at once?
+ * @l: the listener
+ */
+bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&l->lock, flags);
+	ret = l->nr_ready || l->closing || l->err;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_listen_net() - rdmachan_listen() in a network namespace
+ * @net: the namespace
+ * @addr: see rdmachan_listen()
+ * @opts: see rdmachan_listen()
+ * @pending: see rdmachan_listen()
+ * @priv: see rdmachan_listen()
+ * @lp: see rdmachan_listen()
+ *
+ * Return: as rdmachan_listen().
+ */
+int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
+			const struct rdmachan_opts *opts,
+			void (*pending)(struct rdmachan_listener *l),
+			void *priv, struct rdmachan_listener **lp)
+{
+	struct rdmachan_listener *l;
+	struct rdma_cm_id *id;
+	int ret;
+
+	if (!addr || (addr->sa_family != AF_INET &&
+		      addr->sa_family != AF_INET6))
+		return -EAFNOSUPPORT;
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	ret = ida_alloc(&rdmachan_listener_ida, GFP_KERNEL);
+	if (ret < 0) {
+		kfree(l);
+		return ret;
+	}
+	l->id = ret;
+	l->kind = RDMACHAN_OBJ_LISTENER;
+	kref_init(&l->ref);
+	spin_lock_init(&l->lock);
+	INIT_LIST_HEAD(&l->pending);
+	INIT_LIST_HEAD(&l->ready);
+	INIT_LIST_HEAD(&l->dev_node);
+	init_waitqueue_head(&l->wq);
+	rdmachan_opts_fill(&l->opts, opts);
+	l->notify = pending;
+	l->priv = priv;
+	ret = -EINVAL;
+	if (l->opts.poll_mode > RDMACHAN_POLL_DIRECT)
+		goto out_put;
+
+	id = rdma_create_id(net, rdmachan_cm_handler, l, RDMA_PS_TCP,
+			    IB_QPT_RC);
+	if (IS_ERR(id)) {
+		ret = PTR_ERR(id);
+		goto out_put;
+	}
+	l->cm_id = id;
+	rdma_set_ack_timeout(id, 16);
+	ret = rdma_bind_addr(id, (struct sockaddr *)addr);
+	if (ret)
+		goto out_destroy;
+	if (id->device && !rdmachan_device_attach_listener(id->device, l)) {
+		ret = -ENODEV;
+		goto out_destroy;
+	}
+	ret = rdma_listen(id, l->opts.backlog);
+	if (ret)
+		goto out_detach;
+	memcpy(&l->addr, &id->route.addr.src_addr, sizeof(l->addr));
+	rdmachan_sysfs_add_listener(l);
+	*lp = l;
+	return 0;
+
+out_detach:
+	rdmachan_device_detach_listener(l);
+out_destroy:
+	rdma_destroy_id(id);
+out_put:
+	rdmachan_listener_put(l);
+	return ret;
+}
+
+/**
+ * rdmachan_listen() - accept channels on an address
+ * @addr: IPv4 or IPv6 address and port; the any address listens on every
+ *	RDMA device, a specific one on the device that has it
+ * @opts: options for the channels accepted, or NULL for the defaults;
+ *	@opts->backlog bounds connections not yet accepted
+ * @pending: called (process context) when a connection is ready for
+ *	rdmachan_accept(); may be NULL
+ * @priv: the user's pointer, see rdmachan_listener_priv()
+ * @lp: the listener, to be closed with rdmachan_listener_close()
+ *
+ * Context: process context.
+ * Return: 0; -EADDRINUSE; -EADDRNOTAVAIL (no such local address);
+ * -EAFNOSUPPORT; -ENODEV; -ENOMEM.
+ */
+int rdmachan_listen(const struct sockaddr *addr,
+		    const struct rdmachan_opts *opts,
+		    void (*pending)(struct rdmachan_listener *l),
+		    void *priv, struct rdmachan_listener **lp)
+{
+	return rdmachan_listen_net(&init_net, addr, opts, pending, priv, lp);
+}
+EXPORT_SYMBOL_GPL(rdmachan_listen);
+
+/**
+ * rdmachan_accept() - take an established channel from a listener
+ * @l: the listener
+ * @ops: the new channel's callbacks, or NULL
+ * @priv: the new channel's user pointer
+ * @flags: RDMACHAN_ACCEPT_NONBLOCK
+ * @chp: the channel, to be closed with rdmachan_close()
+ *
+ * Messages that arrived before the accept are delivered (or left to
+ * rdmachan_recv()) in order.
+ *
+ * Context: process context.
+ * Return: 0; -EAGAIN; -ENODEV when the listener's device went away;
+ * -EINVAL when the listener is closing; -ERESTARTSYS on a signal.
+ */
+int rdmachan_accept(struct rdmachan_listener *l,
+		    const struct rdmachan_ops *ops, void *priv,
+		    unsigned int flags, struct rdmachan **chp)
+{
+	struct rdmachan *ch;
+	unsigned long irqflags;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&l->lock, irqflags);
+		ch = list_first_entry_or_null(&l->ready, struct rdmachan,
+					      lnode);
+		if (ch) {
+			list_del_init(&ch->lnode);
+			l->nr_ready--;
+		}
+		ret = l->err ?: l->closing ? -EINVAL : 0;
+		spin_unlock_irqrestore(&l->lock, irqflags);
+		if (ch)
+			break;
+		if (ret)
+			return ret;
+		if (flags & RDMACHAN_ACCEPT_NONBLOCK)
+			return -EAGAIN;
+		ret = wait_event_interruptible(l->wq,
+					       rdmachan_listener_has_ready(l));
+		if (ret)
+			return ret;
+	}
+
+	spin_lock_irqsave(&ch->lock, irqflags);
+	ch->ops = ops;
+	ch->priv = priv;
+	ch->listener = NULL;
+	spin_unlock_irqrestore(&ch->lock, irqflags);
+	atomic64_inc(&l->accepted);
+	rdmachan_listener_put(l);
+	rdmachan_deliver(ch);
+	rdmachan_sysfs_add_channel(ch);
+	*chp = ch;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_accept);
+
+static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
+{
+	struct rdmachan *ch;
+	unsigned long flags;
+	struct rdma_cm_id *id;
+
+	spin_lock_irqsave(&l->lock, flags);
+	l->closing = true;
+	if (err && !l->err)
+		l->err = err;
+	id = l->cm_id;
+	l->cm_id = NULL;
+	spin_unlock_irqrestore(&l->lock, flags);
+	wake_up_all(&l->wq);
+	if (id)
+		rdma_destroy_id(id);
+	rdmachan_device_detach_listener(l);
+
+	/* Close every channel not yet accepted */
+	for (;;) {
+		spin_lock_irqsave(&l->lock, flags);
+		ch = list_first_entry_or_null(&l->ready, struct rdmachan, lnode);
+		if (!ch)
+			ch = list_first_entry_or_null(&l->pending,
+						      struct rdmachan, lnode);
+		if (ch)
+			rdmachan_get(ch);
+		spin_unlock_irqrestore(&l->lock, flags);
+		if (!ch)
+			break;
+		rdmachan_teardown(ch);
+		rdmachan_listener_drop(l, ch);
+		rdmachan_put(ch);
+	}
+}
+
+/**
+ * rdmachan_listener_device_removed() - the listener's device goes away
+ * @l: a listener bound to an address of that device
+ *
+ * Context: process context.
+ */
+void rdmachan_listener_device_removed(struct rdmachan_listener *l)
+{
+	pr_info("listener %u (%pISpc): device removed\n", l->id, &l->addr);
+	rdmachan_listener_stop(l, -ENODEV);
+}
+
+/**
+ * rdmachan_listener_close() - stop listening and free a listener
+ * @l: the listener; connections not yet accepted are closed
+ *
+ * Context: process context.
+ */
+void rdmachan_listener_close(struct rdmachan_listener *l)
+{
+	rdmachan_sysfs_del_listener(l);
+	rdmachan_listener_stop(l, 0);
+	rdmachan_listener_put(l);
+}
+EXPORT_SYMBOL_GPL(rdmachan_listener_close);
+
+/**
+ * rdmachan_listener_priv() - the pointer given to rdmachan_listen()
+ * @l: the listener
+ */
+void *rdmachan_listener_priv(struct rdmachan_listener *l)
+{
+	return l->priv;
+}
+EXPORT_SYMBOL_GPL(rdmachan_listener_priv);

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: wire protocol encoding, decoding and validation
+ *
+ * Everything a peer sends is checked here before it is used: a malicious
+ * or broken peer gets its connection refused or the channel failed, never
+ * an out-of-bounds access.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "proto.h"
+
+/**
+ * rdmachan_wire_conn_encode() - build connect private data
+ * @w: the buffer to fill
+ * @p: the parameters to offer (request) or the negotiated ones (reply)
+ */
+void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,
+			       const struct rdmachan_conn_params *p)
+{
+	memset(w, 0, sizeof(*w));
+	w->magic = cpu_to_be32(RDMACHAN_WIRE_MAGIC);
+	w->version = cpu_to_be16(RDMACHAN_WIRE_VERSION);
+	w->queue_depth = cpu_to_be32(p->queue_depth);
+	w->max_msg_size = cpu_to_be32(p->max_msg_size);
+}
+
+/**
+ * rdmachan_wire_conn_decode() - validate and decode connect private data
+ * @data: the private data received (may be NULL)
+ * @len: its length; transports may pad it, so longer is accepted
+ * @p: the decoded parameters
+ *
+ * Return: RDMACHAN_REJ_NONE when valid, else the reason to reject with.
+ */
+enum rdmachan_rej_reason
+rdmachan_wire_conn_decode(const void *data, size_t len,
+			  struct rdmachan_conn_params *p)
+{
+	struct rdmachan_wire_conn w;
+
+	if (!data || len < sizeof(w))
+		return RDMACHAN_REJ_BAD_MAGIC;
+	memcpy(&w, data, sizeof(w));
+	if (be32_to_cpu(w.magic) != RDMACHAN_WIRE_MAGIC)
+		return RDMACHAN_REJ_BAD_MAGIC;
+	if (be16_to_cpu(w.version) != RDMACHAN_WIRE_VERSION)
+		return RDMACHAN_REJ_BAD_VERSION;
+	p->queue_depth = be32_to_cpu(w.queue_depth);
+	p->max_msg_size = be32_to_cpu(w.max_msg_size);
+	if (w.flags || p->queue_depth < 1 ||
+	    p->queue_depth > RDMACHAN_MAX_DEPTH || p->max_msg_size < 1)
+		return RDMACHAN_REJ_BAD_PARAMS;
+	return RDMACHAN_REJ_NONE;
+}
+
+/**
+ * rdmachan_wire_rej_encode() - build rejection private data
+ * @w: the buffer to fill
+ * @reason: why the request is refused
+ */
+void rdmachan_wire_rej_encode(struct rdmachan_wire_rej *w,
+			      enum rdmachan_rej_reason reason)
+{
+	w->magic = cpu_to_be32(RDMACHAN_WIRE_MAGIC);
+	w->version = cpu_to_be16(RDMACHAN_WIRE_VERSION);
+	w->reason = cpu_to_be16(reason);
+}
+
+/**
+ * rdmachan_wire_rej_decode() - the reason of an rdmachan rejection
+ * @data: the rejection's private data (may be NULL)
+ * @len: its length
+ *
+ * Return: the enum rdmachan_rej_reason, or -1 when the rejection did not
+ * come from an rdmachan peer (e.g. no listener on the port).
+ */
+int rdmachan_wire_rej_decode(const void *data, size_t len)
+{
+	struct rdmachan_wire_rej w;
+
+	if (!data || len < sizeof(w))
+		return -1;
+	memcpy(&w, data, sizeof(w));
+	if (be32_to_cpu(w.magic) != RDMACHAN_WIRE_MAGIC)
+		return -1;
+	return be16_to_cpu(w.reason);
+}
+
+/**
+ * rdmachan_rej_reason_str() - text for a rejection reason
+ * @reason: enum rdmachan_rej_reason, or -1 for a non-rdmachan rejection
+ */
+const char *rdmachan_rej_reason_str(int reason)
+{
+	switch (reason) {
+	case RDMACHAN_REJ_BAD_MAGIC:
+		return "not an rdmachan peer";
+	case RDMACHAN_REJ_BAD_VERSION:
+		return "protocol version not supported";
+	case RDMACHAN_REJ_BAD_PARAMS:
+		return "bad channel parameters";
+	case RDMACHAN_REJ_NO_RESOURCES:
+		return "no resources";
+	case RDMACHAN_REJ_BACKLOG:
+		return "accept queue full";
+	case RDMACHAN_REJ_CLOSING:
+		return "listener closing";
+	case -1:
+		return "no rdmachan listener";
+	default:
+		return "unknown reason";
+	}
+}
+
+/**
+ * rdmachan_negotiate() - the parameters both sides of a channel use
+ * @local: what this side offers
+ * @remote: what the peer offered
+ * @dev_max_depth: the deepest queue the device allows
+ * @out: the minimum of all three
+ */
+void rdmachan_negotiate(const struct rdmachan_conn_params *local,
+			const struct rdmachan_conn_params *remote,
+			u32 dev_max_depth, struct rdmachan_conn_params *out)
+{
+	out->queue_depth = min3(local->queue_depth, remote->queue_depth,
+				dev_max_depth);
+	out->queue_depth = clamp_t(u32, out->queue_depth, 1, RDMACHAN_MAX_DEPTH);
+	out->max_msg_size = min(local->max_msg_size, remote->max_msg_size);
+}
+
+/**
+ * rdmachan_wire_hdr_check() - validate a received message header
+ * @h: the header, at the start of the receive buffer
+ * @byte_len: bytes the receive completion reports
+ * @max_msg_size: the negotiated largest payload
+ *
+ * Return: 0 when the header is consistent, -EPROTO otherwise.
+ */
+int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
+			    u32 max_msg_size)
+{
+	u32 len;
+
+	if (byte_len < sizeof(*h))
+		return -EPROTO;
+	len = be32_to_cpu(h->len);
+	if (h->flags || len != byte_len - sizeof(*h))
+		return -EPROTO;
+	switch (h->type) {
+	case RDMACHAN_MSG_DATA:
+		return len <= max_msg_size ? 0 : -EPROTO;
+	case RDMACHAN_MSG_CREDIT:
+	case RDMACHAN_MSG_KEEPALIVE:
+		return len == 0 ? 0 : -EPROTO;
+	default:
+		return -EPROTO;
+	}
+}

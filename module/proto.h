@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: wire protocol of the message channel
+ *
+ * Connection setup carries struct rdmachan_wire_conn as rdma_cm private
+ * data in both the request and the reply, and struct rdmachan_wire_rej in
+ * a rejection.  Every SEND on an established channel starts with struct
+ * rdmachan_wire_hdr.  All fields are big-endian.  Described in
+ * Documentation/protocol.rst; the checks here are pure functions so they
+ * can be unit-tested.
+ */
+#ifndef RDMACHAN_PROTO_H
+#define RDMACHAN_PROTO_H
+
+#include <linux/types.h>
+
+#define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
+#define RDMACHAN_WIRE_VERSION	1
+
+/* Receive buffers each side posts beyond its credits, for control messages */
+#define RDMACHAN_CTRL_RECV	2
+
+/* Largest negotiable queue depth: credits travel in a 16-bit field */
+#define RDMACHAN_MAX_DEPTH	16384
+
+/**
+ * struct rdmachan_wire_conn - connect request and reply private data
+ * @magic: RDMACHAN_WIRE_MAGIC
+ * @version: RDMACHAN_WIRE_VERSION
+ * @flags: zero
+ * @queue_depth: request: receive buffers the requester offers (the
+ *	credits it grants); reply: the negotiated depth both sides use
+ * @max_msg_size: request: largest message the requester accepts; reply:
+ *	the negotiated largest message
+ * @features: feature bits (none defined in version 1)
+ * @reserved: zero
+ */
+struct rdmachan_wire_conn {
+	__be32 magic;
+	__be16 version;
+	__be16 flags;
+	__be32 queue_depth;
+	__be32 max_msg_size;
+	__be64 features;
+	__be32 reserved[2];
+};
+
+/* Why a connection request was refused: rdmachan_wire_rej.reason */
+enum rdmachan_rej_reason {
+	RDMACHAN_REJ_NONE		= 0,
+	RDMACHAN_REJ_BAD_MAGIC		= 1,	/* not an rdmachan peer */
+	RDMACHAN_REJ_BAD_VERSION	= 2,	/* protocol version unsupported */
+	RDMACHAN_REJ_BAD_PARAMS		= 3,	/* depth or size out of range */
+	RDMACHAN_REJ_NO_RESOURCES	= 4,	/* out of memory or QP resources */
+	RDMACHAN_REJ_BACKLOG		= 5,	/* listener's accept queue full */
+	RDMACHAN_REJ_CLOSING		= 6,	/* listener is closing */
+};
+
+/**
+ * struct rdmachan_wire_rej - private data of a rejection
+ * @magic: RDMACHAN_WIRE_MAGIC
+ * @version: RDMACHAN_WIRE_VERSION
+ * @reason: enum rdmachan_rej_reason
+ */
+struct rdmachan_wire_rej {
+	__be32 magic;
+	__be16 version;
+	__be16 reason;
+};
+
+/* rdmachan_wire_hdr.type */
+enum rdmachan_msg_type {
+	RDMACHAN_MSG_DATA	= 1,	/* a user message of @len bytes follows */
+	RDMACHAN_MSG_CREDIT	= 2,	/* only returns credits */
+	RDMACHAN_MSG_KEEPALIVE	= 3,	/* liveness probe; the RC ACK answers */
+};
+
+/**
+ * struct rdmachan_wire_hdr - header of every SEND
+ * @type: enum rdmachan_msg_type
+ * @flags: zero
+ * @credits: receive buffers the sender has reposted since it last said so
+ * @len: payload bytes after the header (0 for control messages)
+ */
+struct rdmachan_wire_hdr {
+	u8	type;
+	u8	flags;
+	__be16	credits;
+	__be32	len;
+};
+
+/**
+ * struct rdmachan_conn_params - negotiated or requested channel parameters
+ * @queue_depth: credits (receive buffers for data) per direction
+ * @max_msg_size: largest message payload in bytes
+ */
+struct rdmachan_conn_params {
+	u32 queue_depth;
+	u32 max_msg_size;
+};
+
+void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,
+			       const struct rdmachan_conn_params *p);
+enum rdmachan_rej_reason
+rdmachan_wire_conn_decode(const void *data, size_t len,
+			  struct rdmachan_conn_params *p);
+void rdmachan_wire_rej_encode(struct rdmachan_wire_rej *w,
+			      enum rdmachan_rej_reason reason);
+int rdmachan_wire_rej_decode(const void *data, size_t len);
+const char *rdmachan_rej_reason_str(int reason);
+void rdmachan_negotiate(const struct rdmachan_conn_params *local,
+			const struct rdmachan_conn_params *remote,
+			u32 dev_max_depth, struct rdmachan_conn_params *out);
+int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
+			    u32 max_msg_size);
+
+#endif /* RDMACHAN_PROTO_H */

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: in-kernel API of the RDMA message channel
+ *
+ * A channel is a reliable, ordered, flow-controlled message pipe between
+ * two hosts over an RC queue pair, set up with rdma_cm.  One message sent
+ * is one message received, in order, exactly once, or the channel fails
+ * and both ends are told.  The sender never posts more messages than the
+ * receiver has buffers for: each side grants the other "queue depth"
+ * credits and returns them as it consumes messages, so a receiver that
+ * holds on to messages slows the sender down instead of losing data.
+ *
+ * Messages are received either pushed, through &rdmachan_ops.recv, or
+ * pulled with rdmachan_recv().  Either way the receiver owns the message
+ * buffer until it calls rdmachan_msg_release(); holding messages holds
+ * credits.
+ */
+#ifndef RDMACHAN_H
+#define RDMACHAN_H
+
+#include <linux/bits.h>
+#include <linux/socket.h>
+#include <linux/types.h>
+#include <linux/uio.h>
+
+struct rdmachan;
+struct rdmachan_listener;
+
+/**
+ * enum rdmachan_poll_mode - where completions of a channel are processed
+ * @RDMACHAN_POLL_SOFTIRQ: in softirq context (lowest latency, default)
+ * @RDMACHAN_POLL_WORKQUEUE: in a workqueue (process context)
+ * @RDMACHAN_POLL_DIRECT: only when the user polls: rdmachan_poll() or a
+ *	blocking call on the channel busy-polls the completion queue
+ */
+enum rdmachan_poll_mode {
+	RDMACHAN_POLL_SOFTIRQ	= 0,
+	RDMACHAN_POLL_WORKQUEUE	= 1,
+	RDMACHAN_POLL_DIRECT	= 2,
+};
+
+/**
+ * enum rdmachan_state - life cycle of a channel
+ * @RDMACHAN_CONNECTING: resolving, connecting or waiting to be accepted
+ * @RDMACHAN_CONNECTED: messages flow
+ * @RDMACHAN_DISCONNECTED: either side closed in order; messages already
+ *	received can still be read
+ * @RDMACHAN_FAILED: the connection failed; rdmachan_error() says why
+ *	(-ECONNRESET peer lost, -ENODEV device removed, ...)
+ */
+enum rdmachan_state {
+	RDMACHAN_CONNECTING	= 0,
+	RDMACHAN_CONNECTED	= 1,
+	RDMACHAN_DISCONNECTED	= 2,
+	RDMACHAN_FAILED		= 3,
+};
+
+/**
+ * struct rdmachan_opts - what a channel asks for
+ * @queue_depth: credits (receive buffers) per direction; 0 for the
+ *	queue_depth module parameter.  Negotiated down to the peer's and
+ *	the device's limits.
+ * @max_msg_size: largest message in bytes; 0 for the max_msg_size module
+ *	parameter.  Negotiated down to the peer's.
+ * @timeout_ms: bound on address/route resolution and connection; 0 for
+ *	the connect_timeout_ms module parameter
+ * @poll_mode: enum rdmachan_poll_mode
+ * @backlog: listeners only: connections established but not yet
+ *	accepted, beyond which requests are rejected; 0 for 128
+ */
+struct rdmachan_opts {
+	u32 queue_depth;
+	u32 max_msg_size;
+	u32 timeout_ms;
+	u32 poll_mode;
+	u32 backlog;
+};
+
+/**
+ * struct rdmachan_msg - a received message, owned by the receiver until
+ *	rdmachan_msg_release()
+ * @data: the payload
+ * @len: payload bytes (may be 0)
+ * @imm: the immediate value, when @has_imm
+ * @has_imm: the sender used SEND_WITH_IMM
+ */
+struct rdmachan_msg {
+	const void *data;
+	u32 len;
+	u32 imm;
+	bool has_imm;
+};
+
+/**
+ * struct rdmachan_ops - callbacks of a channel's user
+ * @recv: a message arrived.  Called in the completion context of the
+ *	channel (softirq for RDMACHAN_POLL_SOFTIRQ): must not sleep.  The
+ *	callee owns @msg until it calls rdmachan_msg_release(), from any
+ *	context.  NULL: messages queue until rdmachan_recv() pulls them.
+ * @state_change: the channel became DISCONNECTED or FAILED (@err is
+ *	rdmachan_error()).  Called from process context; must not call
+ *	rdmachan_close().
+ *
+ * Both are optional.
+ */
+struct rdmachan_ops {
+	void (*recv)(struct rdmachan *ch, struct rdmachan_msg *msg);
+	void (*state_change)(struct rdmachan *ch, enum rdmachan_state state,
+			     int err);
+};
+
+/* Flags of rdmachan_send() */
+#define RDMACHAN_SEND_IMM	BIT(0)	/* send with immediate data */
+#define RDMACHAN_SEND_NONBLOCK	BIT(1)	/* -EAGAIN instead of waiting */
+
+/* Flags of rdmachan_recv() */
+#define RDMACHAN_RECV_NONBLOCK	BIT(0)	/* -EAGAIN instead of waiting */
+
+int rdmachan_connect(const struct sockaddr *dst, const struct sockaddr *src,
+		     const struct rdmachan_opts *opts,
+		     const struct rdmachan_ops *ops, void *priv,
+		     struct rdmachan **chp);
+void rdmachan_close(struct rdmachan *ch);
+
+int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
+		  unsigned int nr_vec, u32 imm, unsigned int flags);
+int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
+		  unsigned int flags);
+void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
+int rdmachan_poll(struct rdmachan *ch, int budget);
+
+enum rdmachan_state rdmachan_get_state(struct rdmachan *ch);
+int rdmachan_error(struct rdmachan *ch);
+void *rdmachan_priv(struct rdmachan *ch);
+u32 rdmachan_max_msg_size(struct rdmachan *ch);
+u32 rdmachan_queue_depth(struct rdmachan *ch);
+
+int rdmachan_listen(const struct sockaddr *addr,
+		    const struct rdmachan_opts *opts,
+		    void (*pending)(struct rdmachan_listener *l),
+		    void *priv, struct rdmachan_listener **lp);
+int rdmachan_accept(struct rdmachan_listener *l,
+		    const struct rdmachan_ops *ops, void *priv,
+		    unsigned int flags, struct rdmachan **chp);
+void rdmachan_listener_close(struct rdmachan_listener *l);
+void *rdmachan_listener_priv(struct rdmachan_listener *l);
+
+/* Flags of rdmachan_accept() */
+#define RDMACHAN_ACCEPT_NONBLOCK	BIT(0)
+
+#endif /* RDMACHAN_H */

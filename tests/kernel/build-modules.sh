@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# build-modules.sh KDIR OUTDIR
+#
+# Build rdmachan.ko and the KUnit module tests/kunit/rdmachan_kunit.ko
+# against KDIR (the debug test kernel's build tree, see
+# scripts/test-kernel.sh) and put the .ko files in OUTDIR.
+#
+# An out-of-tree build writes its objects next to the sources, so the
+# build runs in a private copy of the sources: the objects of the build
+# for the Debian kernel in the checkout are left alone.  W=1; the full
+# log is OUTDIR/build.log, its warnings OUTDIR/warnings.log.
+set -euo pipefail
+
+[ $# = 2 ] || { sed -n '3,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+KDIR=$1
+OUTDIR=$2
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+
+[ -f "$KDIR/Makefile" ] || { echo "build-modules.sh: $KDIR is no kernel build tree" >&2; exit 1; }
+WORK=$(mktemp -d /tmp/rdmachan-debug-modules.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+# Sources only: no objects of another build come along.
+(cd "$TOP" && find module uapi tests/kunit -type f \
+	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
+	cpio -0 -pdm --quiet "$WORK")
+printf 'obj-m += module/\nobj-m += tests/kunit/\n' > "$WORK/Kbuild"
+
+mkdir -p "$OUTDIR"
+rm -f "$OUTDIR"/*.ko
+if ! make -C "$KDIR" M="$WORK" W=1 -j"$(nproc)" modules > "$OUTDIR/build.log" 2>&1; then
+	tail -n 40 "$OUTDIR/build.log" >&2
+	echo "build-modules.sh: build against $KDIR failed (log: $OUTDIR/build.log)" >&2
+	exit 1
+fi
+grep -E '(warning|error):' "$OUTDIR/build.log" | sed "s|$WORK/||" > "$OUTDIR/warnings.log" || true
+find "$WORK" -name '*.ko' -exec cp {} "$OUTDIR/" \;
+ls "$OUTDIR"/*.ko

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Debug tier (guest side), run after a case in the same VM: unload
+# rdmachan if the case left it loaded (its teardown paths are checked
+# too), let kmemleak scan twice, and fail if it suspects any leak.
+. /tests/lib.sh
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+
+if module_loaded rdmachan; then
+	check "rdmachan unloads after the case" rdmachan_unload
+fi
+# kmemleak does not report objects younger than 5 s.
+sleep 6
+check "kmemleak scans" sh -c "echo scan > $KMEMLEAK && echo scan > $KMEMLEAK"
+leaks=$(cat $KMEMLEAK)
+if [ -z "$leaks" ]; then
+	ok "kmemleak suspects no leak"
+else
+	not_ok "kmemleak suspects no leak"
+	diag "$(printf '%s\n' "$leaks" | head -n 80)"
+fi
+done_testing

@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The rdmachan tool's channel commands against the real module: listen
+# (print, --echo, --sink), send, recv, connect, ping and bench, the
+# sysfs directories behind "stat", and the errors users will meet.
+. /tests/lib.sh
+
+SRV=192.0.2.1
+CLI=192.0.2.2
+T=/tmp/tool_chan
+mkdir -p $T
+
+# bg NAME CMD...: run CMD in the background, output in $T/NAME.out
+bg() {
+	_n=$1
+	shift
+	"$@" > "$T/$_n.out" 2> "$T/$_n.err" &
+	eval "PID_$_n=$!"
+}
+
+# listening PORT: a listener on PORT shows in sysfs
+listening() {
+	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+
+# send -> recv
+bg recv $TOOL recv $SRV:7001 -c 3
+wait_for 10 listening 7001
+check "send delivers three messages" $TOOL send $SRV:7001 --src $CLI alpha beta gamma
+wait $PID_recv
+check_eq "recv exits 0 after three messages" 0 "$?"
+check_eq "recv prints them in order" "alpha beta gamma" "$(tr '\n' ' ' < $T/recv.out | sed 's/ $//')"
+
+# send with an immediate; recv -j shows it
+bg recvj $TOOL -j recv $SRV:7002 -c 1
+wait_for 10 listening 7002
+check "send --imm succeeds" $TOOL send $SRV:7002 --src $CLI --imm 0x1234 hello
+wait $PID_recvj
+check_eq "recv -j reports data and immediate" "hello 4660" \
+	"$(jq -r '"\(.data) \(.imm)"' < $T/recvj.out)"
+
+# connect: lines of standard input become messages
+bg recv2 $TOOL recv $SRV:7003 -c 2
+wait_for 10 listening 7003
+check "connect sends standard input line by line" sh -c \
+	"printf 'one\ntwo\n' | $TOOL connect $SRV:7003 --src $CLI"
+wait $PID_recv2
+check_eq "connect's lines arrive" "one two" "$(tr '\n' ' ' < $T/recv2.out | sed 's/ $//')"
+
+# ping against listen --echo; sysfs shows the server side meanwhile
+bg echo $TOOL listen $SRV:7004 --echo
+wait_for 10 listening 7004
+check "ping -c 20 -i 0 gets 20 replies" sh -c \
+	"$TOOL ping $SRV:7004 --src $CLI -c 20 -i 0 -s 100 | grep -q '20 messages sent, 20 received'"
+j=$($TOOL -j ping $SRV:7004 --src $CLI -c 50 -i 0 -s 4k)
+check "ping -j: 50 replies, min <= p50 <= p99 <= max" sh -c "echo '$j' | jq -e \
+	'.sent == 50 and .received == 50 and .size == 4096 and .min_us > 0 and
+	 .min_us <= .p50_us and .p50_us <= .p99_us and .p99_us <= .max_us'"
+check_fail "ping of a message over the max size fails" "larger than the channel's max message size" \
+	$TOOL ping $SRV:7004 --src $CLI -c 1 -s 2M
+
+# a live channel in sysfs and in stat, with counters that match
+bg hold $TOOL ping $SRV:7004 --src $CLI -c 3 -i 1 -s 10
+wait_for 10 sh -c "grep -qs connected /sys/class/rdmachan/chan*/state"
+ch=$(grep -l "^$CLI:" /sys/class/rdmachan/chan*/src_addr 2>/dev/null | head -n 1)
+ch=${ch%/src_addr}
+check "a connected channel has a sysfs directory" test -n "$ch"
+check_eq "its state is connected" connected "$(cat $ch/state 2>/dev/null)"
+check_eq "its role is active" active "$(cat $ch/role 2>/dev/null)"
+check_eq "its destination is the listener" "$SRV:7004" "$(cat $ch/dst_addr 2>/dev/null)"
+check_eq "its device is rxe1" rxe1 "$(cat $ch/dev_name 2>/dev/null)"
+check_eq "its queue depth is the default" "$(cat /sys/module/rdmachan/parameters/queue_depth)" \
+	"$(cat $ch/queue_depth 2>/dev/null)"
+check "stat lists it" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $CLI:'"
+check "stat -j lists the listener" sh -c \
+	"$TOOL -j stat | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7004\")'"
+wait $PID_hold
+check_eq "the pinging channel sent 3 messages of 10 bytes (sysfs)" "3 30" \
+	"$(cat $ch/stats/msgs_tx $ch/stats/bytes_tx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" 
+kill $PID_echo
+wait $PID_echo
+check_eq "listen exits 0 on SIGTERM" 0 "$?"
+check "its sysfs directories are gone" sh -c "! ls /sys/class/rdmachan | grep -q ."
+
+# bench against listen --sink
+bg sink $TOOL listen $SRV:7005 --sink -n 1
+wait_for 10 listening 7005
+j=$($TOOL -j bench $SRV:7005 --src $CLI -t 2 -s 256 -q)
+check "bench -j reports a positive rate" sh -c "echo '$j' | jq -e \
+	'.messages > 0 and .msg_rate > 0 and .size == 256 and .bytes == .messages * 256'"
+wait $PID_sink
+check_eq "listen -n 1 exits 0 after the channel ended" 0 "$?"
+n=$(echo "$j" | jq .messages)
+check "the sink counted every message the bench sent" grep -q "after $n messages" $T/sink.err
+
+# errors
+check_fail "connect to a port with no listener" "Connection refused" \
+	$TOOL send $SRV:4999 --src $CLI x
+$TOOL ping nonsense >/dev/null 2>&1
+check_eq "a bad address is a usage error" 2 "$?"
+$TOOL ping $SRV -c 0 >/dev/null 2>&1
+check_eq "a zero count is a usage error" 2 "$?"
+$TOOL bench $SRV -t 1x >/dev/null 2>&1
+check_eq "a bad duration is a usage error" 2 "$?"
+$TOOL listen $SRV --depth 0 >/dev/null 2>&1
+check_eq "depth 0 is a usage error" 2 "$?"
+check_fail "listen on an address nobody has" "Cannot assign requested address" \
+	$TOOL listen 192.0.2.77:7006
+check_fail "stat of an unknown channel" "no such channel" $TOOL stat chan99999
+for c in listen connect send recv ping bench stat; do
+	check "$c --help exits 0" $TOOL $c --help
+done
+check "rdmachan unloads after the tool exited" rdmachan_unload
+done_testing

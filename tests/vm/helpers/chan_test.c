@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chan_test: message channel checks, both ends in one process.
+ *
+ * The listener binds 192.0.2.1 (rxe0); the client connects from
+ * 192.0.2.2 (rxe1).  Each subcommand prints "PASS what" / "FAIL what:
+ * detail" lines for the guest test library.
+ *
+ *   chan_test basic        sizes, immediates, EMSGSIZE, batches, info
+ *   chan_test stream N     N sequenced, checksummed messages, one way
+ *   chan_test backpressure credits, EAGAIN, slow reader, poll
+ *   chan_test close        peer close, listener close with pending
+ *   chan_test errors       no listener, unreachable, bad arguments
+ *   chan_test many N       N concurrent channels
+ *   chan_test devremove    rdma link delete under live channels
+ *   chan_test deadpeer     peer's link goes down: keepalive notices
+ *   chan_test hold         open a channel pair and wait for a signal
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "chanlib.h"
+
+#define SRV_IP	"192.0.2.1"
+#define CLI_IP	"192.0.2.2"
+
+static int ctl;
+
+struct pair {
+	int lfd, srv, cli, port;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int pair_open(struct pair *p, const struct rdmachan_chan_opts *opts)
+{
+	p->lfd = chan_listen(ctl, SRV_IP, 0, opts, 0, &p->port);
+	if (p->lfd < 0) {
+		report(0, "listen", "%s", strerror(errno));
+		return -1;
+	}
+	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, opts, 0);
+	if (p->cli < 0) {
+		report(0, "connect", "%s", strerror(errno));
+		return -1;
+	}
+	p->srv = chan_accept(p->lfd, 0);
+	if (p->srv < 0) {
+		report(0, "accept", "%s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void pair_close(struct pair *p)
+{
+	close(p->cli);
+	close(p->srv);
+	close(p->lfd);
+}
+
+static uint32_t csum(const unsigned char *b, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ *b++) * 16777619u;
+	return h;
+}
+
+static void fill(unsigned char *b, size_t n, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(seed * 31 + i * 7);
+}
+
+static void check_size(struct pair *p, unsigned int len, const char *what)
+{
+	unsigned char *out = malloc(len + 1), *in = malloc(len + 16);
+	char desc[128];
+	ssize_t w, r;
+
+	fill(out, len, len);
+	memset(in, 0, len + 16);
+	w = write(p->cli, out, len);
+	r = read(p->srv, in, len + 16);
+	snprintf(desc, sizeof(desc), "a %u-byte message (%s) arrives intact", len,
+		 what);
+	report(w == (ssize_t)len && r == (ssize_t)len && !memcmp(in, out, len),
+	       desc, "write %zd read %zd (%s)", w, r, strerror(errno));
+	free(out);
+	free(in);
+}
+
+static int cmd_basic(void)
+{
+	struct rdmachan_chan_info ci, si;
+	unsigned char buf[256], big[70000];
+	unsigned int imm = 0;
+	struct pair p;
+	int has_imm = 0, r, i, ok;
+	unsigned int inl;
+
+	if (pair_open(&p, NULL))
+		return 1;
+	report(p.port > 0, "listen on port 0 binds a free port", "port %d", p.port);
+	report(!chan_info(p.cli, &ci) && !chan_info(p.srv, &si),
+	       "CHAN_INFO answers on both ends", "%s", strerror(errno));
+	report(ci.state == RDMACHAN_STATE_CONNECTED &&
+	       si.state == RDMACHAN_STATE_CONNECTED,
+	       "both ends are CONNECTED", "states %u %u", ci.state, si.state);
+	report(ci.active == 1 && si.active == 0, "active/passive ends are told apart",
+	       "%u %u", ci.active, si.active);
+	report(ci.queue_depth == 128 && si.queue_depth == 128 &&
+	       ci.max_msg_size == 65536 && si.max_msg_size == 65536,
+	       "default depth 128 and size 65536 are negotiated",
+	       "%u/%u %u/%u", ci.queue_depth, si.queue_depth,
+	       ci.max_msg_size, si.max_msg_size);
+	report(!strcmp(ci.dev_name, "rxe1") && !strcmp(si.dev_name, "rxe0"),
+	       "client runs on rxe1, server on rxe0", "%s %s", ci.dev_name,
+	       si.dev_name);
+	report(ci.send_credits == 128, "the client starts with all credits",
+	       "%u", ci.send_credits);
+
+	inl = ci.max_inline > 8 ? ci.max_inline - 8 : 0;
+	check_size(&p, 1, "one byte");
+	if (inl) {
+		check_size(&p, inl - 1, "inline limit - 1");
+		check_size(&p, inl, "inline limit");
+		check_size(&p, inl + 1, "inline limit + 1");
+	}
+	check_size(&p, 4096, "a page");
+	check_size(&p, 65536, "the largest");
+	memset(big, 1, sizeof(big));
+	errno = 0;
+	r = write(p.cli, big, 65537);
+	report(r < 0 && errno == EMSGSIZE, "a message over the largest fails with EMSGSIZE",
+	       "write %d %s", r, strerror(errno));
+
+	/* Too small a read buffer: EMSGSIZE, the message stays queued */
+	fill(big, 1000, 9);
+	write(p.cli, big, 1000);
+	errno = 0;
+	r = read(p.srv, buf, 100);
+	report(r < 0 && errno == EMSGSIZE, "reading into too small a buffer fails with EMSGSIZE",
+	       "read %d %s", r, strerror(errno));
+	{
+		unsigned char in[1000];
+
+		r = read(p.srv, in, sizeof(in));
+		report(r == 1000 && !memcmp(in, big, 1000),
+		       "the message is kept after EMSGSIZE and read whole later",
+		       "read %d", r);
+	}
+
+	/* Immediate data */
+	r = chan_send_imm(p.cli, "imm", 3, 0xdeadbeef, 0);
+	report(!r, "SEND with an immediate succeeds", "%s", strerror(errno));
+	r = chan_recv_msg(p.srv, buf, sizeof(buf), &imm, &has_imm, 0);
+	report(r == 3 && has_imm && imm == 0xdeadbeef && !memcmp(buf, "imm", 3),
+	       "RECV reports the immediate 0xdeadbeef",
+	       "len %d has_imm %d imm 0x%x", r, has_imm, imm);
+	write(p.cli, "x", 1);
+	r = chan_recv_msg(p.srv, buf, sizeof(buf), &imm, &has_imm, 0);
+	report(r == 1 && !has_imm, "a plain message has no immediate",
+	       "len %d has_imm %d", r, has_imm);
+	r = chan_send_imm(p.srv, NULL, 0, 7, 0);
+	r = chan_recv_msg(p.cli, buf, sizeof(buf), &imm, &has_imm, 0);
+	report(r == 0 && has_imm && imm == 7,
+	       "an empty message with an immediate goes server to client",
+	       "len %d imm %u", r, imm);
+
+	/* Batches */
+	{
+		struct rdmachan_user_msg m[64];
+		uint32_t vals[64];
+		struct rdmachan_mmsg mm = { .size = sizeof(mm),
+			.msgs = (unsigned long)m, .count = 64 };
+		uint32_t got[64];
+		int total = 0;
+
+		for (i = 0; i < 64; i++) {
+			vals[i] = 1000 + i;
+			m[i] = (struct rdmachan_user_msg){
+				.buf = (unsigned long)&vals[i], .len = 4,
+				.imm = i, .flags = RDMACHAN_MSG_IMM };
+		}
+		r = ioctl(p.cli, RDMACHAN_IOC_SENDMMSG, &mm);
+		report(!r && mm.done == 64, "SENDMMSG posts 64 messages in one call",
+		       "ret %d done %u", r, mm.done);
+		ok = 1;
+		while (total < 64) {
+			struct rdmachan_mmsg rm = { .size = sizeof(rm),
+				.msgs = (unsigned long)m, .count = 64 };
+
+			for (i = 0; i < 64; i++)
+				m[i] = (struct rdmachan_user_msg){
+					.buf = (unsigned long)&got[total + i < 64 ? total + i : 0],
+					.len = 4 };
+			r = ioctl(p.srv, RDMACHAN_IOC_RECVMMSG, &rm);
+			if (r || !rm.done) {
+				ok = 0;
+				break;
+			}
+			for (i = 0; i < (int)rm.done; i++)
+				if (m[i].imm != (unsigned int)(total + i))
+					ok = 0;
+			total += rm.done;
+		}
+		for (i = 0; i < 64; i++)
+			if (got[i] != 1000u + i)
+				ok = 0;
+		report(ok && total == 64, "RECVMMSG returns the 64 in order with their immediates",
+		       "received %d", total);
+	}
+
+	report(!chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
+	       "CHAN_INFO counts the messages sent", "msgs_tx %llu errors %llu",
+	       (unsigned long long)ci.msgs_tx, (unsigned long long)ci.errors);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
+
+struct stream_arg {
+	int fd;
+	long n;
+	long bad;
+	long got;
+};
+
+static void *stream_reader(void *arg)
+{
+	struct stream_arg *a = arg;
+	unsigned char buf[4096];
+	long expect = 0;
+
+	while (expect < a->n) {
+		ssize_t r = read(a->fd, buf, sizeof(buf));
+		uint32_t seq, sum, len;
+
+		if (r < 12) {
+			a->bad++;
+			break;
+		}
+		memcpy(&seq, buf, 4);
+		memcpy(&len, buf + 4, 4);
+		memcpy(&sum, buf + 8, 4);
+		if (seq != expect || len != r - 12 || csum(buf + 12, len) != sum)
+			a->bad++;
+		expect++;
+		a->got++;
+	}
+	return NULL;
+}
+
+static int cmd_stream(long n)
+{
+	struct rdmachan_chan_info ci, si;
+	struct stream_arg a = {};
+	unsigned char buf[4096];
+	pthread_t t;
+	struct pair p;
+	long i, werr = 0;
+	char desc[128];
+
+	if (pair_open(&p, NULL))
+		return 1;
+	a.fd = p.srv;
+	a.n = n;
+	pthread_create(&t, NULL, stream_reader, &a);
+	for (i = 0; i < n; i++) {
+		uint32_t seq = i, len = 1 + (i * 131) % 1000, sum;
+
+		fill(buf + 12, len, i);
+		sum = csum(buf + 12, len);
+		memcpy(buf, &seq, 4);
+		memcpy(buf + 4, &len, 4);
+		memcpy(buf + 8, &sum, 4);
+		if (write(p.cli, buf, 12 + len) != (ssize_t)(12 + len))
+			werr++;
+	}
+	pthread_join(t, NULL);
+	snprintf(desc, sizeof(desc),
+		 "%ld messages arrive once each, in order, uncorrupted", n);
+	report(!werr && !a.bad && a.got == n, desc,
+	       "write errors %ld, bad %ld, received %ld", werr, a.bad, a.got);
+	chan_info(p.cli, &ci);
+	chan_info(p.srv, &si);
+	report(ci.msgs_tx == (unsigned long long)n &&
+	       si.msgs_rx == (unsigned long long)n,
+	       "counters agree with the traffic", "tx %llu rx %llu",
+	       (unsigned long long)ci.msgs_tx, (unsigned long long)si.msgs_rx);
+	report(si.credit_msgs_tx > 0,
+	       "one-way traffic returns credits in explicit credit messages",
+	       "credit messages %llu", (unsigned long long)si.credit_msgs_tx);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_backpressure(void)
+{
+	struct rdmachan_chan_opts o = { .queue_depth = 16, .max_msg_size = 1024 };
+	struct rdmachan_chan_info ci;
+	unsigned char buf[1024];
+	struct pollfd pfd;
+	struct pair p;
+	int sent = 0, r, i, ok;
+
+	if (pair_open(&p, &o))
+		return 1;
+	chan_info(p.cli, &ci);
+	report(ci.queue_depth == 16 && ci.max_msg_size == 1024,
+	       "requested depth 16 and size 1024 are negotiated", "%u %u",
+	       ci.queue_depth, ci.max_msg_size);
+
+	/* Nobody reads: exactly queue_depth messages go, then EAGAIN */
+	for (i = 0; i < 100; i++) {
+		r = chan_send_imm(p.cli, &i, 4, i, 1);
+		if (r)
+			break;
+		sent++;
+	}
+	report(sent == 16 && errno == EAGAIN,
+	       "an unread peer stops the sender after queue_depth messages with EAGAIN",
+	       "sent %d (%s)", sent, strerror(errno));
+	pfd = (struct pollfd){ .fd = p.cli, .events = POLLOUT };
+	report(poll(&pfd, 1, 0) == 0, "poll says not writable without credits",
+	       "revents 0x%x", pfd.revents);
+	pfd = (struct pollfd){ .fd = p.srv, .events = POLLIN };
+	report(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN),
+	       "poll says readable on the receiver", "revents 0x%x", pfd.revents);
+
+	/* Read everything: credits come back and the sender may go on */
+	ok = 1;
+	for (i = 0; i < 16; i++) {
+		unsigned int imm;
+		int has;
+
+		r = chan_recv_msg(p.srv, buf, sizeof(buf), &imm, &has, 0);
+		if (r != 4 || imm != (unsigned int)i)
+			ok = 0;
+	}
+	report(ok, "the 16 queued messages are read in order", "mismatch");
+	pfd = (struct pollfd){ .fd = p.cli, .events = POLLOUT };
+	report(poll(&pfd, 1, 2000) == 1 && (pfd.revents & POLLOUT),
+	       "returned credits make the sender writable again",
+	       "revents 0x%x", pfd.revents);
+
+	/* A blocking sender waits for a slow reader; nothing is lost */
+	if (fork() == 0) {
+		for (i = 0; i < 2000; i++) {
+			memset(buf, i & 0xff, 100);
+			memcpy(buf, &i, 4);
+			if (write(p.cli, buf, 100) != 100)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	ok = 1;
+	for (i = 0; i < 2000; i++) {
+		int v;
+
+		if (i % 200 == 0)
+			usleep(50000);
+		r = read(p.srv, buf, sizeof(buf));
+		memcpy(&v, buf, 4);
+		if (r != 100 || v != i)
+			ok = 0;
+	}
+	wait(&r);
+	report(ok && WIFEXITED(r) && !WEXITSTATUS(r),
+	       "2000 messages to a slow reader all arrive in order", "status %d", r);
+	chan_info(p.cli, &ci);
+	report(ci.credit_stalls > 0, "the sender stalled on credits",
+	       "stalls %llu", (unsigned long long)ci.credit_stalls);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_close(void)
+{
+	struct rdmachan_chan_info info;
+	unsigned char buf[64];
+	struct pollfd pfd;
+	struct pair p;
+	int i, r, ok, cli2, cli3, port;
+
+	/* Messages sent just before close are all delivered, then EOF */
+	if (pair_open(&p, NULL))
+		return 1;
+	for (i = 0; i < 10; i++)
+		write(p.cli, &i, sizeof(i));
+	close(p.cli);
+	ok = 1;
+	for (i = 0; i < 10; i++) {
+		int v = -1;
+
+		r = read(p.srv, &v, sizeof(v));
+		if (r != sizeof(v) || v != i)
+			ok = 0;
+	}
+	report(ok, "messages sent right before close all arrive", "lost some");
+	r = read(p.srv, buf, sizeof(buf));
+	report(r == 0, "then read returns 0 (orderly end)", "read %d %s", r,
+	       strerror(errno));
+	pfd = (struct pollfd){ .fd = p.srv, .events = POLLIN | POLLOUT };
+	poll(&pfd, 1, 0);
+	report(pfd.revents & POLLHUP, "poll reports POLLHUP", "revents 0x%x",
+	       pfd.revents);
+	errno = 0;
+	r = write(p.srv, "x", 1);
+	report(r < 0 && errno == ECONNRESET, "write to a closed peer fails with ECONNRESET",
+	       "write %d %s", r, strerror(errno));
+	chan_info(p.srv, &info);
+	report(info.state == RDMACHAN_STATE_DISCONNECTED, "the state is DISCONNECTED",
+	       "state %u", info.state);
+	close(p.srv);
+
+	/* Listener closed with connections not yet accepted */
+	cli2 = chan_connect(ctl, SRV_IP, p.port, CLI_IP, NULL, 0);
+	cli3 = chan_connect(ctl, SRV_IP, p.port, CLI_IP, NULL, 0);
+	report(cli2 >= 0 && cli3 >= 0, "two connections wait in the accept queue",
+	       "%s", strerror(errno));
+	pfd = (struct pollfd){ .fd = p.lfd, .events = POLLIN };
+	report(poll(&pfd, 1, 2000) == 1, "the listener polls readable", "revents 0x%x",
+	       pfd.revents);
+	close(p.lfd);
+	pfd = (struct pollfd){ .fd = cli2, .events = POLLIN };
+	poll(&pfd, 1, 5000);
+	r = read(cli2, buf, sizeof(buf));
+	report(r == 0 || (r < 0 && errno == ECONNRESET),
+	       "closing the listener ends its unaccepted connections",
+	       "read %d %s", r, strerror(errno));
+	close(cli2);
+	close(cli3);
+
+	/* A new listener on the same port works again */
+	r = chan_listen(ctl, SRV_IP, p.port, NULL, 0, &port);
+	report(r >= 0 && port == p.port, "the port can be listened on again",
+	       "%s", strerror(errno));
+	close(r);
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_errors(void)
+{
+	struct rdmachan_chan_opts o = { .timeout_ms = 2000 };
+	struct rdmachan_connect c;
+	double t0, dt;
+	int fd, lfd, lfd2;
+
+	t0 = now();
+	errno = 0;
+	fd = chan_connect(ctl, SRV_IP, 4999, CLI_IP, &o, 0);
+	dt = now() - t0;
+	report(fd < 0 && errno == ECONNREFUSED,
+	       "connect to a port with no listener fails with ECONNREFUSED",
+	       "fd %d %s after %.1fs", fd, strerror(errno), dt);
+	t0 = now();
+	errno = 0;
+	fd = chan_connect(ctl, "192.0.2.99", 5000, NULL, &o, 0);
+	dt = now() - t0;
+	report(fd < 0 && (errno == EHOSTUNREACH || errno == ETIMEDOUT ||
+			  errno == ENETUNREACH),
+	       "connect to an unreachable address fails with EHOSTUNREACH/ETIMEDOUT",
+	       "fd %d %s", fd, strerror(errno));
+	report(dt < 2.0 * 3 + 5, "and gives up within its bound", "took %.1fs", dt);
+	errno = 0;
+	fd = chan_connect(ctl, "198.51.100.1", 5000, NULL, &o, 0);
+	report(fd < 0 && (errno == ENETUNREACH || errno == EHOSTUNREACH ||
+			  errno == ETIMEDOUT || errno == ENODEV),
+	       "connect to a network with no route fails", "fd %d %s", fd,
+	       strerror(errno));
+
+	lfd = chan_listen(ctl, SRV_IP, 0, NULL, 0, &fd);
+	lfd2 = chan_listen(ctl, SRV_IP, fd, NULL, 0, NULL);
+	report(lfd >= 0 && lfd2 < 0 && errno == EADDRINUSE,
+	       "a second listener on the same port fails with EADDRINUSE",
+	       "%d %d %s", lfd, lfd2, strerror(errno));
+	close(lfd);
+	errno = 0;
+	fd = chan_listen(ctl, "192.0.2.77", 0, NULL, 0, NULL);
+	report(fd < 0 && errno == EADDRNOTAVAIL,
+	       "listening on an address nobody has fails with EADDRNOTAVAIL",
+	       "%d %s", fd, strerror(errno));
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	set_in4(&c.dst, SRV_IP, 0);
+	errno = 0;
+	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	       "CONNECT to port 0 fails with EINVAL", "%s", strerror(errno));
+	set_in4(&c.dst, SRV_IP, 5000);
+	c.opts.poll_mode = 9;
+	errno = 0;
+	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	       "CONNECT with a bad poll mode fails with EINVAL", "%s", strerror(errno));
+	c.opts.poll_mode = 0;
+	c.reserved[3] = 1;
+	errno = 0;
+	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	       "CONNECT with non-zero reserved fails with EINVAL", "%s", strerror(errno));
+	c.reserved[3] = 0;
+	c.dst.ss_family = 77;
+	errno = 0;
+	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	       "CONNECT to an unknown address family fails with EINVAL", "%s",
+	       strerror(errno));
+	errno = 0;
+	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, (void *)8) < 0 && errno == EFAULT,
+	       "CONNECT with a bad pointer fails with EFAULT", "%s", strerror(errno));
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_many(int n)
+{
+	struct rdmachan_chan_opts o = { .queue_depth = 16, .max_msg_size = 4096 };
+	int *cli = calloc(n, sizeof(int)), *srv = calloc(n, sizeof(int));
+	int lfd, port, i, ok = 1, opened = 0;
+	char desc[96];
+
+	lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &port);
+	for (i = 0; i < n; i++) {
+		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
+		srv[i] = cli[i] >= 0 ? chan_accept(lfd, 0) : -1;
+		if (cli[i] < 0 || srv[i] < 0)
+			break;
+		opened++;
+	}
+	snprintf(desc, sizeof(desc), "%d channels open at once", n);
+	report(opened == n, desc, "only %d (%s)", opened, strerror(errno));
+	for (i = 0; i < opened; i++)
+		if (write(cli[i], &i, sizeof(i)) != sizeof(i))
+			ok = 0;
+	for (i = opened - 1; i >= 0; i--) {
+		int v = -1;
+
+		if (read(srv[i], &v, sizeof(v)) != sizeof(v) || v != i)
+			ok = 0;
+	}
+	snprintf(desc, sizeof(desc), "each of the %d channels carries its own message", n);
+	report(ok, desc, "mismatch");
+	for (i = 0; i < opened; i++) {
+		close(cli[i]);
+		close(srv[i]);
+	}
+	close(lfd);
+	free(cli);
+	free(srv);
+	return chan_failures ? 1 : 0;
+}
+
+struct blocked {
+	int fd;
+	int ret;
+	int err;
+};
+
+static void *blocked_read(void *arg)
+{
+	struct blocked *b = arg;
+	char buf[64];
+
+	b->ret = read(b->fd, buf, sizeof(buf));
+	b->err = errno;
+	return NULL;
+}
+
+static int cmd_devremove(void)
+{
+	struct blocked bc = {}, bs = {};
+	struct rdmachan_chan_info info;
+	pthread_t tc, ts;
+	struct pair p;
+	int r;
+
+	if (pair_open(&p, NULL))
+		return 1;
+	write(p.cli, "queued", 6);
+	usleep(200000);
+	bc.fd = p.cli;
+	pthread_create(&tc, NULL, blocked_read, &bc);
+	usleep(200000);
+	r = system("/usr/bin/rdma link delete rxe1");
+	report(r == 0, "rdma link delete rxe1 under live channels", "status %d", r);
+	pthread_join(tc, NULL);
+	report(bc.ret < 0 && bc.err == ENODEV,
+	       "a reader blocked on the removed device wakes with ENODEV",
+	       "read %d %s", bc.ret, strerror(bc.err));
+	errno = 0;
+	r = write(p.cli, "x", 1);
+	report(r < 0 && errno == ENODEV, "writes on the removed device fail with ENODEV",
+	       "write %d %s", r, strerror(errno));
+	chan_info(p.cli, &info);
+	report(info.state == RDMACHAN_STATE_FAILED && info.error == -ENODEV &&
+	       !info.dev_name[0],
+	       "the channel is FAILED with ENODEV and holds no device",
+	       "state %u error %d dev '%s'", info.state, info.error, info.dev_name);
+
+	/* The other end: the message sent before is still readable, then the end */
+	{
+		char buf[64];
+
+		r = read(p.srv, buf, sizeof(buf));
+		report(r == 6 && !memcmp(buf, "queued", 6),
+		       "the peer still reads what arrived before", "read %d", r);
+		bs.fd = p.srv;
+		pthread_create(&ts, NULL, blocked_read, &bs);
+		pthread_join(ts, NULL);
+		report(bs.ret == 0 || (bs.ret < 0 && bs.err == ECONNRESET),
+		       "then the peer sees the end", "read %d %s", bs.ret,
+		       strerror(bs.err));
+	}
+	pair_close(&p);
+	report(1, "channel fds on a removed device close cleanly", "-");
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_deadpeer(void)
+{
+	struct blocked bs = {};
+	pthread_t ts;
+	struct pair p;
+	double t0;
+	int r;
+
+	if (pair_open(&p, NULL))
+		return 1;
+	bs.fd = p.srv;
+	pthread_create(&ts, NULL, blocked_read, &bs);
+	usleep(200000);
+	t0 = now();
+	r = system("/usr/sbin/ip link set veth1 down");
+	report(r == 0, "the client's link goes down", "status %d", r);
+	pthread_join(ts, NULL);
+	report(bs.ret < 0 && bs.err == ECONNRESET,
+	       "the server's blocked reader learns the peer is gone (ECONNRESET)",
+	       "read %d %s after %.1fs", bs.ret, strerror(bs.err), now() - t0);
+	printf("# detected after %.1f s\n", now() - t0);
+	pair_close(&p);
+	system("/usr/sbin/ip link set veth1 up");
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_hold(void)
+{
+	struct pair p;
+
+	if (pair_open(&p, NULL))
+		return 1;
+	printf("READY\n");
+	fflush(stdout);
+	pause();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: see the comment at the top of chan_test.c\n");
+		return 2;
+	}
+	ctl = ctl_open();
+	if (!strcmp(argv[1], "basic"))
+		return cmd_basic();
+	if (!strcmp(argv[1], "stream"))
+		return cmd_stream(argc > 2 ? atol(argv[2]) : 100000);
+	if (!strcmp(argv[1], "backpressure"))
+		return cmd_backpressure();
+	if (!strcmp(argv[1], "close"))
+		return cmd_close();
+	if (!strcmp(argv[1], "errors"))
+		return cmd_errors();
+	if (!strcmp(argv[1], "many"))
+		return cmd_many(argc > 2 ? atoi(argv[2]) : 64);
+	if (!strcmp(argv[1], "devremove"))
+		return cmd_devremove();
+	if (!strcmp(argv[1], "deadpeer"))
+		return cmd_deadpeer();
+	if (!strcmp(argv[1], "hold"))
+		return cmd_hold();
+	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
+	return 2;
+}

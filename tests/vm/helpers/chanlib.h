@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * chanlib.h: small wrappers around the /dev/rdmachan channel ioctls for
+ * the in-VM test helpers, and the PASS/FAIL reporting they share.
+ */
+#ifndef RDMACHAN_TEST_CHANLIB_H
+#define RDMACHAN_TEST_CHANLIB_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/rdmachan.h>
+
+static int chan_failures;
+
+/* report: print "PASS what" or "FAIL what: detail" (detail from fmt). */
+static inline void __attribute__((format(printf, 3, 4)))
+report(int ok, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("PASS %s\n", what);
+		return;
+	}
+	chan_failures++;
+	printf("FAIL %s: ", what);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static inline int ctl_open(void)
+{
+	int fd = open("/dev/" RDMACHAN_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror("open /dev/" RDMACHAN_DEVICE_NAME);
+		exit(1);
+	}
+	return fd;
+}
+
+/* set_in4: fill @ss with IPv4 address @ip (NULL: AF_UNSPEC) and @port. */
+static inline void set_in4(struct __kernel_sockaddr_storage *ss,
+			   const char *ip, int port)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!ip)
+		return;
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	if (inet_pton(AF_INET, ip, &sin->sin_addr) != 1) {
+		fprintf(stderr, "bad IPv4 address %s\n", ip);
+		exit(2);
+	}
+}
+
+static inline int chan_listen(int ctl, const char *ip, int port,
+			      const struct rdmachan_chan_opts *opts,
+			      unsigned int flags, int *bound_port)
+{
+	struct rdmachan_listen l;
+	int fd;
+
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.flags = flags;
+	if (opts)
+		l.opts = *opts;
+	set_in4(&l.addr, ip, port);
+	fd = ioctl(ctl, RDMACHAN_IOC_LISTEN, &l);
+	if (fd >= 0 && bound_port)
+		*bound_port = ntohs(((struct sockaddr_in *)&l.addr)->sin_port);
+	return fd;
+}
+
+static inline int chan_connect(int ctl, const char *ip, int port,
+			       const char *src_ip,
+			       const struct rdmachan_chan_opts *opts,
+			       unsigned int flags)
+{
+	struct rdmachan_connect c;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = flags;
+	if (opts)
+		c.opts = *opts;
+	set_in4(&c.dst, ip, port);
+	set_in4(&c.src, src_ip, 0);
+	return ioctl(ctl, RDMACHAN_IOC_CONNECT, &c);
+}
+
+static inline int chan_accept(int lfd, unsigned int flags)
+{
+	struct rdmachan_accept a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.flags = flags;
+	return ioctl(lfd, RDMACHAN_IOC_ACCEPT, &a);
+}
+
+static inline int chan_info(int fd, struct rdmachan_chan_info *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->size = sizeof(*ci);
+	return ioctl(fd, RDMACHAN_IOC_CHAN_INFO, ci) < 0 ? -1 : 0;
+}
+
+/* chan_send_imm: send one message with immediate @imm; 0 or -1/errno. */
+static inline int chan_send_imm(int fd, const void *buf, unsigned int len,
+				uint32_t imm, int dontwait)
+{
+	struct rdmachan_user_msg m = {
+		.buf = (uintptr_t)buf, .len = len, .imm = imm,
+		.flags = RDMACHAN_MSG_IMM,
+	};
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.flags = dontwait ? RDMACHAN_MSG_DONTWAIT : 0,
+	};
+
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+/*
+ * chan_recv_msg: receive one message into @buf (@room bytes); returns its
+ * length, its immediate in @imm when @has_imm is set, or -1/errno.
+ */
+static inline int chan_recv_msg(int fd, void *buf, unsigned int room,
+				unsigned int *imm, int *has_imm, int dontwait)
+{
+	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = room };
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.flags = dontwait ? RDMACHAN_MSG_DONTWAIT : 0,
+	};
+
+	if (ioctl(fd, RDMACHAN_IOC_RECV, &mm) < 0)
+		return -1;
+	*has_imm = !!(m.flags & RDMACHAN_MSG_IMM);
+	*imm = m.imm;
+	return m.len;
+}
+
+#endif /* RDMACHAN_TEST_CHANLIB_H */

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench.c: "rdmachan bench": message rate and bandwidth of one channel
+ * blasting batched messages at "rdmachan listen --sink".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "chan.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_int(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void bench_help(void)
+{
+	printf("Usage: rdmachan bench ADDR[:PORT] [-s SIZE] [-t DURATION] [-b BATCH] [-q] [OPTIONS]\n"
+	       "Send messages to \"rdmachan listen --sink\" as fast as credits allow,\n"
+	       "BATCH per RDMACHAN_IOC_SENDMMSG call; print a progress line each\n"
+	       "second (unless -q) and the message rate and bandwidth at the end.\n"
+	       "  -s, --size SIZE     message size (default 64)\n"
+	       "  -t, --time DUR      how long to send (default 5s)\n"
+	       "  -b, --batch N       messages per call (default 32)\n"
+	       "  -q, --quiet         no progress lines\n"
+	       CHAN_OPTS_HELP);
+}
+
+struct bench_result {
+	uint64_t size, depth, batch, msgs, stalls;
+	double secs;
+};
+
+static void report(const char *dst, const struct bench_result *r)
+{
+	double rate = r->secs > 0 ? r->msgs / r->secs : 0;
+	double bw = rate * r->size;
+
+	if (tool.json) {
+		struct json *j = &tool.j;
+
+		json_obj_open(j);
+		json_kv_str(j, "dst", dst);
+		json_kv_u64(j, "size", r->size);
+		json_kv_u64(j, "queue_depth", r->depth);
+		json_kv_u64(j, "batch", r->batch);
+		json_kv_double(j, "seconds", r->secs);
+		json_kv_u64(j, "messages", r->msgs);
+		json_kv_u64(j, "bytes", r->msgs * r->size);
+		json_kv_double(j, "msg_rate", rate);
+		json_kv_double(j, "mbytes_per_sec", bw / 1e6);
+		json_kv_double(j, "gbits_per_sec", bw * 8 / 1e9);
+		json_kv_u64(j, "credit_stalls", r->stalls);
+		json_obj_close(j);
+		json_end(j);
+		return;
+	}
+	printf("%s size %llu depth %llu batch %llu: %llu messages in %.2f s, %.0f msg/s, %.2f MB/s (%.3f Gb/s)\n",
+	       dst, (unsigned long long)r->size, (unsigned long long)r->depth,
+	       (unsigned long long)r->batch, (unsigned long long)r->msgs, r->secs,
+	       rate, bw / 1e6, bw * 8 / 1e9);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "time", required_argument, NULL, 't' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
+		CHAN_LONG_OPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t size = 64, time_ms = 5000, batch = 32, last_msgs = 0;
+	struct rdmachan_user_msg *msgs = NULL;
+	struct chan_args a = { 0 };
+	struct rdmachan_chan_info ci;
+	struct sockaddr_storage dst;
+	struct bench_result res = { 0 };
+	struct sigaction sa;
+	unsigned char *buf = NULL;
+	double t0, tick, t;
+	bool quiet = false;
+	char dstbuf[64];
+	int c, r, ctl, fd, ret = EXIT_OK;
+	uint64_t i;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = CMD_GETOPT(argc, argv, "+s:t:b:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_size(optarg, 0, 1U << 30, &size))
+				return tool_usage_err("bench", "invalid size '%s'", optarg);
+			break;
+		case 't':
+			if (parse_duration_ms(optarg, &time_ms) || !time_ms)
+				return tool_usage_err("bench", "invalid duration '%s'", optarg);
+			break;
+		case 'b':
+			if (parse_uint(optarg, 1, 1024, &batch))
+				return tool_usage_err("bench", "invalid batch '%s'", optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			bench_help();
+			return EXIT_OK;
+		default:
+			r = chan_opt("bench", c, optarg, &a);
+			if (r < 0)
+				return EXIT_USAGE;
+			if (!r)
+				return tool_usage_err("bench", "unknown or incomplete option '%s'",
+						      argv[optind - 2]);
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc != 1)
+		return tool_usage_err("bench", "one address expected");
+	if (parse_addr(argv[0], TOOL_DEFAULT_PORT, &dst))
+		return tool_usage_err("bench", "'%s' is not ADDR[:PORT]", argv[0]);
+	format_addr(&dst, dstbuf, sizeof(dstbuf));
+	ctl = ctl_open();
+	if (ctl < 0)
+		return EXIT_FAIL;
+	fd = chan_connect_to(ctl, &dst, &a);
+	close(ctl);
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (chan_get_info(fd, &ci)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
+	if (size > ci.max_msg_size) {
+		tool_err("size %llu is larger than the channel's max message size %u",
+			 (unsigned long long)size, ci.max_msg_size);
+		close(fd);
+		return EXIT_FAIL;
+	}
+	/* All messages of a batch share one buffer: the payload is not checked. */
+	buf = calloc(1, size + 1);
+	msgs = calloc(batch, sizeof(*msgs));
+	if (!buf || !msgs) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < batch; i++) {
+		msgs[i].buf = (uintptr_t)buf;
+		msgs[i].len = size;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	res.size = size;
+	res.depth = ci.queue_depth;
+	res.batch = batch;
+	t0 = now_sec();
+	tick = t0 + 1;
+	for (;;) {
+		struct rdmachan_mmsg mm = {
+			.size = sizeof(mm), .msgs = (uintptr_t)msgs, .count = batch,
+		};
+
+		t = now_sec();
+		if (interrupted || t - t0 >= time_ms / 1000.0)
+			break;
+		if (t >= tick) {
+			if (!quiet)
+				fprintf(stderr, "%6.1f s %12llu msgs %12.0f msg/s %10.2f MB/s\n",
+					t - t0, (unsigned long long)res.msgs,
+					(res.msgs - last_msgs) / (t - tick + 1),
+					(res.msgs - last_msgs) * size / (t - tick + 1) / 1e6);
+			last_msgs = res.msgs;
+			tick = t + 1;
+		}
+		if (ioctl(fd, RDMACHAN_IOC_SENDMMSG, &mm) < 0) {
+			if (errno == EINTR)
+				continue;
+			tool_err("send: %s", strerror(errno));
+			ret = EXIT_FAIL;
+			break;
+		}
+		res.msgs += mm.done;
+	}
+	res.secs = now_sec() - t0;
+	if (!chan_get_info(fd, &ci))
+		res.stalls = ci.credit_stalls;
+	report(dstbuf, &res);
+out:
+	free(msgs);
+	free(buf);
+	close(fd);
+	return ret;
+}

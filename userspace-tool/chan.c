@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chan.c: opening channels and listeners, and the options they share.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+#include "chan.h"
+
+double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int chan_opt(const char *cmd, int c, const char *arg, struct chan_args *a)
+{
+	uint64_t v;
+	int mode;
+
+	switch (c) {
+	case 'd':
+		if (parse_uint(arg, 1, 65535, &v))
+			goto bad;
+		a->opts.queue_depth = v;
+		return 1;
+	case 'm':
+		if (parse_size(arg, 1, 1U << 30, &v))
+			goto bad;
+		a->opts.max_msg_size = v;
+		return 1;
+	case CHAN_OPT_BASE + 0:
+		if (parse_duration_ms(arg, &v) || v == 0 || v > 3600000)
+			goto bad;
+		a->opts.timeout_ms = v;
+		return 1;
+	case CHAN_OPT_BASE + 1:
+		mode = parse_poll_mode(arg);
+		if (mode < 0)
+			goto bad;
+		a->opts.poll_mode = mode;
+		return 1;
+	case CHAN_OPT_BASE + 2:
+		if (parse_addr(arg, 0, &a->src))
+			goto bad;
+		return 1;
+	case CHAN_OPT_BASE + 3:
+		if (parse_uint(arg, 1, 65535, &v))
+			goto bad;
+		a->opts.backlog = v;
+		return 1;
+	default:
+		return 0;
+	}
+bad:
+	tool_usage_err(cmd, "invalid value '%s'", arg);
+	return -1;
+}
+
+/* Add a hint to the errno texts whose cause is not obvious. */
+static const char *hint(int err)
+{
+	switch (err) {
+	case ECONNREFUSED:
+		return " (no listener on that port?)";
+	case ETIMEDOUT:
+		return " (peer unreachable or not answering)";
+	case EADDRNOTAVAIL:
+		return " (address not configured on an RDMA-capable interface?)";
+	case ENODEV:
+		return " (no RDMA device for that address?)";
+	case EMSGSIZE:
+		return " (larger than the channel's max message size)";
+	default:
+		return "";
+	}
+}
+
+int chan_connect_to(int ctl, const struct sockaddr_storage *dst,
+		    const struct chan_args *a)
+{
+	struct rdmachan_connect c;
+	char buf[64];
+	int fd;
+
+	memset(&c, 0, sizeof(c));
+	c.size = sizeof(c);
+	c.flags = RDMACHAN_FD_CLOEXEC | (a->nonblock ? RDMACHAN_FD_NONBLOCK : 0);
+	c.opts = a->opts;
+	memcpy(&c.dst, dst, sizeof(c.dst));
+	memcpy(&c.src, &a->src, sizeof(c.src));
+	fd = ioctl(ctl, RDMACHAN_IOC_CONNECT, &c);
+	if (fd < 0) {
+		int e = errno;
+
+		format_addr(dst, buf, sizeof(buf));
+		tool_err("connect %s: %s%s", buf, strerror(e), hint(e));
+		errno = e;
+	}
+	return fd;
+}
+
+int chan_listen_on(int ctl, struct sockaddr_storage *addr,
+		   const struct chan_args *a)
+{
+	struct rdmachan_listen l;
+	char buf[64];
+	int fd;
+
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.flags = RDMACHAN_FD_CLOEXEC;
+	l.opts = a->opts;
+	memcpy(&l.addr, addr, sizeof(l.addr));
+	fd = ioctl(ctl, RDMACHAN_IOC_LISTEN, &l);
+	if (fd < 0) {
+		int e = errno;
+
+		format_addr(addr, buf, sizeof(buf));
+		tool_err("listen %s: %s%s", buf, strerror(e), hint(e));
+		errno = e;
+		return fd;
+	}
+	memcpy(addr, &l.addr, sizeof(l.addr));
+	return fd;
+}
+
+int chan_accept_one(int lfd, struct sockaddr_storage *peer)
+{
+	struct rdmachan_accept acc;
+	int fd;
+
+	memset(&acc, 0, sizeof(acc));
+	acc.size = sizeof(acc);
+	acc.flags = RDMACHAN_FD_CLOEXEC;
+	fd = ioctl(lfd, RDMACHAN_IOC_ACCEPT, &acc);
+	if (fd < 0) {
+		if (errno != EINTR && errno != EAGAIN)
+			tool_err("accept: %s", strerror(errno));
+		return fd;
+	}
+	if (peer)
+		memcpy(peer, &acc.peer, sizeof(acc.peer));
+	return fd;
+}
+
+int chan_get_info(int fd, struct rdmachan_chan_info *ci)
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->size = sizeof(*ci);
+	if (ioctl(fd, RDMACHAN_IOC_CHAN_INFO, ci) < 0) {
+		tool_err("channel info: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}

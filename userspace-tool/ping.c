@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ping.c: "rdmachan ping": round-trip times of messages echoed by
+ * "rdmachan listen --echo", printed like ping(8), with percentiles.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chan.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_int(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void ping_help(void)
+{
+	printf("Usage: rdmachan ping ADDR[:PORT] [-c COUNT] [-s SIZE] [-i INTERVAL] [-W TIMEOUT] [-q] [OPTIONS]\n"
+	       "Send messages to \"rdmachan listen --echo\" and time their replies.\n"
+	       "  -c, --count N       stop after N replies (default: until interrupted)\n"
+	       "  -s, --size SIZE     message size in bytes (default 64)\n"
+	       "  -i, --interval DUR  wait between messages (default 1s; 0: none)\n"
+	       "  -W, --wait DUR      give up on a reply after DUR (default 5s)\n"
+	       "  -q, --quiet         only the summary\n"
+	       CHAN_OPTS_HELP);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void fill(unsigned char *b, size_t n, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(seq * 131 + i);
+	if (n >= sizeof(seq))
+		memcpy(b, &seq, sizeof(seq));
+}
+
+static void summary(const char *dst, uint64_t size, uint64_t sent, double *rtt,
+		    uint64_t n)
+{
+	double sum = 0, min = 0, max = 0, p50, p99;
+	uint64_t i;
+
+	qsort(rtt, n, sizeof(*rtt), cmp_double);
+	for (i = 0; i < n; i++)
+		sum += rtt[i];
+	if (n) {
+		min = rtt[0];
+		max = rtt[n - 1];
+	}
+	p50 = percentile(rtt, n, 50);
+	p99 = percentile(rtt, n, 99);
+	if (tool.json) {
+		struct json *j = &tool.j;
+
+		json_obj_open(j);
+		json_kv_str(j, "dst", dst);
+		json_kv_u64(j, "size", size);
+		json_kv_u64(j, "sent", sent);
+		json_kv_u64(j, "received", n);
+		json_kv_double(j, "min_us", min);
+		json_kv_double(j, "avg_us", n ? sum / n : 0);
+		json_kv_double(j, "p50_us", p50);
+		json_kv_double(j, "p99_us", p99);
+		json_kv_double(j, "max_us", max);
+		json_obj_close(j);
+		json_end(j);
+		return;
+	}
+	printf("--- %s rdmachan ping statistics ---\n", dst);
+	printf("%llu messages sent, %llu received, %.0f%% without reply\n",
+	       (unsigned long long)sent, (unsigned long long)n,
+	       sent ? 100.0 * (sent - n) / sent : 0.0);
+	if (n)
+		printf("rtt min/avg/p50/p99/max = %.1f/%.1f/%.1f/%.1f/%.1f us\n",
+		       min, sum / n, p50, p99, max);
+}
+
+int cmd_ping(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "count", required_argument, NULL, 'c' },
+		{ "size", required_argument, NULL, 's' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "wait", required_argument, NULL, 'W' },
+		{ "quiet", no_argument, NULL, 'q' },
+		CHAN_LONG_OPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	uint64_t count = 0, size = 64, interval_ms = 1000, wait_ms = 5000, seq;
+	struct chan_args a = { 0 };
+	struct sockaddr_storage dst;
+	struct rdmachan_chan_info ci;
+	unsigned char *out = NULL, *in = NULL;
+	double *rtt = NULL;
+	size_t rtt_cap = 0;
+	uint64_t got = 0, sent = 0;
+	struct sigaction sa;
+	bool quiet = false;
+	char dstbuf[64];
+	int c, r, ctl, fd, ret = EXIT_OK;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = CMD_GETOPT(argc, argv, "+c:s:i:W:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+		switch (c) {
+		case 'c':
+			if (parse_uint(optarg, 1, UINT32_MAX, &count))
+				return tool_usage_err("ping", "invalid count '%s'", optarg);
+			break;
+		case 's':
+			if (parse_size(optarg, 0, 1U << 30, &size))
+				return tool_usage_err("ping", "invalid size '%s'", optarg);
+			break;
+		case 'i':
+			if (parse_duration_ms(optarg, &interval_ms))
+				return tool_usage_err("ping", "invalid interval '%s'", optarg);
+			break;
+		case 'W':
+			if (parse_duration_ms(optarg, &wait_ms) || !wait_ms)
+				return tool_usage_err("ping", "invalid wait '%s'", optarg);
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			ping_help();
+			return EXIT_OK;
+		default:
+			r = chan_opt("ping", c, optarg, &a);
+			if (r < 0)
+				return EXIT_USAGE;
+			if (!r)
+				return tool_usage_err("ping", "unknown or incomplete option '%s'",
+						      argv[optind - 2]);
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
+	if (argc != 1)
+		return tool_usage_err("ping", "one address expected");
+	if (parse_addr(argv[0], TOOL_DEFAULT_PORT, &dst))
+		return tool_usage_err("ping", "'%s' is not ADDR[:PORT]", argv[0]);
+	format_addr(&dst, dstbuf, sizeof(dstbuf));
+	ctl = ctl_open();
+	if (ctl < 0)
+		return EXIT_FAIL;
+	fd = chan_connect_to(ctl, &dst, &a);
+	close(ctl);
+	if (fd < 0)
+		return EXIT_FAIL;
+	if (chan_get_info(fd, &ci)) {
+		close(fd);
+		return EXIT_FAIL;
+	}
+	if (size > ci.max_msg_size) {
+		tool_err("size %llu is larger than the channel's max message size %u",
+			 (unsigned long long)size, ci.max_msg_size);
+		close(fd);
+		return EXIT_FAIL;
+	}
+	out = malloc(size + 1);
+	in = malloc(size + 1);
+	if (!out || !in) {
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (!quiet && !tool.json)
+		printf("PING %s: %llu bytes, queue depth %u\n", dstbuf,
+		       (unsigned long long)size, ci.queue_depth);
+
+	for (seq = 0; !interrupted && (!count || seq < count); seq++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double t0, us;
+		ssize_t n;
+
+		if (seq && interval_ms) {
+			struct timespec ts = { interval_ms / 1000,
+					       (interval_ms % 1000) * 1000000 };
+
+			nanosleep(&ts, NULL);
+			if (interrupted)
+				break;
+		}
+		fill(out, size, seq);
+		t0 = now_sec();
+		if (write(fd, out, size) != (ssize_t)size) {
+			tool_err("send: %s", strerror(errno));
+			ret = EXIT_FAIL;
+			break;
+		}
+		sent++;
+		r = poll(&p, 1, wait_ms);
+		if (r == 0) {
+			tool_err("no reply to seq %llu within %llu ms (is the peer \"listen --echo\"?)",
+				 (unsigned long long)seq, (unsigned long long)wait_ms);
+			ret = EXIT_FAIL;
+			break;
+		}
+		n = r < 0 ? -1 : read(fd, in, size + 1);
+		us = (now_sec() - t0) * 1e6;
+		if (n < 0 && errno == EINTR)
+			break;
+		if (n <= 0) {
+			tool_err("receive: %s", n ? strerror(errno) : "peer closed the channel");
+			ret = EXIT_FAIL;
+			break;
+		}
+		if ((size_t)n != size || memcmp(in, out, size)) {
+			tool_err("seq %llu: the reply differs from what was sent (%zd bytes)",
+				 (unsigned long long)seq, n);
+			ret = EXIT_FAIL;
+			break;
+		}
+		if (got == rtt_cap) {
+			double *nr;
+
+			rtt_cap = rtt_cap ? rtt_cap * 2 : 1024;
+			nr = realloc(rtt, rtt_cap * sizeof(*rtt));
+			if (!nr) {
+				ret = EXIT_FAIL;
+				break;
+			}
+			rtt = nr;
+		}
+		rtt[got++] = us;
+		if (!quiet && !tool.json)
+			printf("%llu bytes from %s: seq=%llu time=%.1f us\n",
+			       (unsigned long long)size, dstbuf,
+			       (unsigned long long)seq, us);
+	}
+	summary(dstbuf, size, sent, rtt, got);
+	if (got < sent)
+		ret = EXIT_FAIL;
+out:
+	free(rtt);
+	free(in);
+	free(out);
+	close(fd);
+	return ret;
+}

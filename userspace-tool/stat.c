@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * stat.c: "rdmachan stat": every channel and listener with its state and
+ * counters, read from sysfs (/sys/class/rdmachan/).
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+#define SYSFS_CLASS	"/sys/class/rdmachan"
+#define MAX_ATTRS	64
+
+struct attr {
+	char name[64];
+	char value[192];
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t lx = strcspn(x, "0123456789"), ly = strcspn(y, "0123456789");
+	int c = strncmp(x, y, lx < ly ? lx : ly);
+
+	if (c || lx != ly)
+		return c ? c : (lx < ly ? -1 : 1);
+	return atoi(x + lx) - atoi(y + ly);
+}
+
+static int cmp_attr(const void *a, const void *b)
+{
+	return strcmp(((const struct attr *)a)->name, ((const struct attr *)b)->name);
+}
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* read_attrs: the readable files of @dir (and of @dir/stats, prefixed). */
+static int read_attrs(const char *dir, const char *prefix, struct attr *at, int n)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return n;
+	while ((d = readdir(dp)) && n < MAX_ATTRS) {
+		FILE *f;
+		size_t len;
+
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "uevent") ||
+		    !strcmp(d->d_name, "subsystem") || !strcmp(d->d_name, "power") ||
+		    !strcmp(d->d_name, "device"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (!strcmp(d->d_name, "stats") && !*prefix) {
+			n = read_attrs(path, "", at, n);
+			continue;
+		}
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (strlen(prefix) + strlen(d->d_name) >= sizeof(at[n].name)) {
+			fclose(f);
+			continue;
+		}
+		strcpy(at[n].name, prefix);
+		strcat(at[n].name, d->d_name);
+		if (!fgets(at[n].value, sizeof(at[n].value), f))
+			at[n].value[0] = '\0';
+		fclose(f);
+		len = strlen(at[n].value);
+		while (len && isspace((unsigned char)at[n].value[len - 1]))
+			at[n].value[--len] = '\0';
+		n++;
+	}
+	closedir(dp);
+	return n;
+}
+
+static const char *get(const struct attr *at, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(at[i].name, name))
+			return at[i].value;
+	return "-";
+}
+
+static void show(const char *name, struct attr *at, int n)
+{
+	int i;
+
+	qsort(at, n, sizeof(*at), cmp_attr);
+	if (tool.json) {
+		json_obj_open(&tool.j);
+		json_kv_str(&tool.j, "name", name);
+		for (i = 0; i < n; i++) {
+			json_key(&tool.j, at[i].name);
+			if (is_number(at[i].value))
+				json_u64(&tool.j, strtoull(at[i].value, NULL, 10));
+			else
+				json_str(&tool.j, at[i].value);
+		}
+		json_obj_close(&tool.j);
+		return;
+	}
+	if (!strncmp(name, "listener", 8)) {
+		printf("%s: %s %s backlog %s pending %s accepted %s\n", name,
+		       get(at, n, "state"), get(at, n, "src_addr"),
+		       get(at, n, "backlog"), get(at, n, "pending"),
+		       get(at, n, "accepted"));
+		return;
+	}
+	printf("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
+	       get(at, n, "role"), get(at, n, "src_addr"), get(at, n, "dst_addr"),
+	       get(at, n, "dev_name"), get(at, n, "port_num"));
+	printf("    queue_depth %s max_msg_size %s max_inline %s send_credits %s credits_to_return %s rx_queued %s\n",
+	       get(at, n, "queue_depth"), get(at, n, "max_msg_size"),
+	       get(at, n, "max_inline"), get(at, n, "send_credits"),
+	       get(at, n, "credits_to_return"), get(at, n, "rx_queued"));
+	printf("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s\n",
+	       get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
+	       get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),
+	       get(at, n, "credit_msgs_tx"), get(at, n, "keepalives_tx"),
+	       get(at, n, "errors"));
+}
+
+static void stat_help(void)
+{
+	printf("Usage: rdmachan [-j [-p]] stat [NAME]\n"
+	       "Show every channel (chanN) and listener (listenerN) of rdmachan,\n"
+	       "or only NAME, with its state, addresses and counters, from\n"
+	       SYSFS_CLASS "/.\n");
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct attr *at;
+	char **names = NULL, path[512];
+	struct dirent *d;
+	int n = 0, cap = 0, i, found = 0;
+	DIR *dp;
+
+	if (argc >= 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help") ||
+			  !strcmp(argv[0], "help"))) {
+		stat_help();
+		return EXIT_OK;
+	}
+	if (argc > 1)
+		return tool_usage_err("stat", "unexpected argument '%s'", argv[1]);
+	if (argc == 1 && (strchr(argv[0], '/') || argv[0][0] == '.' ||
+			  argv[0][0] == '-' || strlen(argv[0]) > 64))
+		return tool_usage_err("stat", "'%.70s' is not a channel or listener name",
+				      argv[0]);
+	dp = opendir(SYSFS_CLASS);
+	if (!dp) {
+		tool_err("cannot read %s: %s (is rdmachan.ko loaded?)", SYSFS_CLASS,
+			 strerror(errno));
+		return EXIT_FAIL;
+	}
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (argc == 1 && strcmp(argv[0], d->d_name))
+			continue;
+		if (n == cap) {
+			char **nn;
+
+			cap = cap ? cap * 2 : 64;
+			nn = realloc(names, cap * sizeof(*names));
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[n] = strdup(d->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(dp);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_name);
+	at = calloc(MAX_ATTRS, sizeof(*at));
+	if (tool.json)
+		json_arr_open(&tool.j);
+	for (i = 0; at && i < n; i++) {
+		int na;
+
+		snprintf(path, sizeof(path), "%s/%s", SYSFS_CLASS, names[i]);
+		na = read_attrs(path, "", at, 0);
+		if (!na)
+			continue;	/* went away meanwhile */
+		show(names[i], at, na);
+		found++;
+	}
+	if (tool.json) {
+		json_arr_close(&tool.j);
+		json_end(&tool.j);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(at);
+	if (argc == 1 && !found) {
+		tool_err("%s: no such channel or listener", argv[0]);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * tool.h: internals shared by the rdmachan tool's source files.
+ */
+#ifndef RDMACHAN_TOOL_H
+#define RDMACHAN_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <linux/rdmachan.h>
+
+#include "json.h"
+
+#define TOOL_VERSION		"0.1.0"
+#define TOOL_DEFAULT_PORT	7470
+
+/* Exit codes, as iproute2: 0 success, 1 the operation failed, 2 usage. */
+#define EXIT_OK		0
+#define EXIT_FAIL	1
+#define EXIT_USAGE	2
+
+struct tool_opts {
+	bool json;
+	bool pretty;
+	const char *ctl_path;
+	struct json j;
+};
+
+extern struct tool_opts tool;
+
+/* Messages on stderr, prefixed "rdmachan: ". */
+void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tool_usage_err: tool_err plus a hint to --help; returns EXIT_USAGE. */
+int tool_usage_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- util.c: parsing and formatting, no I/O (unit-tested) ---------- */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_duration_ms(const char *s, uint64_t *out);
+int parse_addr(const char *s, int default_port, struct sockaddr_storage *ss);
+void format_addr(const void *ss, char *buf, size_t len);
+void format_guid(uint64_t guid, char *buf, size_t len);
+void format_gid(const uint8_t gid[16], char *buf, size_t len);
+const char *port_state_name(unsigned int state);
+const char *phys_state_name(unsigned int state);
+const char *node_type_name(unsigned int type);
+const char *link_layer_name(unsigned int ll);
+const char *protocol_name(unsigned int proto);
+const char *atomic_cap_name(unsigned int cap);
+const char *chan_state_name(unsigned int state);
+const char *poll_mode_name(unsigned int mode);
+int parse_poll_mode(const char *s);
+double speed_gbps(unsigned int speed);
+unsigned int width_lanes(unsigned int width);
+double percentile(const double *sorted, size_t n, double p);
+
+/* ---- ctl.c: /dev/rdmachan ------------------------------------------ */
+int ctl_open(void);
+int ctl_version(int ctl, struct rdmachan_version *v);
+int ctl_dev_list(int ctl, struct rdmachan_dev_entry **entries, unsigned int *count);
+int ctl_dev_query(int ctl, const char *name, struct rdmachan_dev_query *q,
+		  struct rdmachan_port_attr **ports);
+
+/* ---- commands ------------------------------------------------------- */
+int cmd_version(int argc, char **argv);
+int cmd_dev(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
+int cmd_connect(int argc, char **argv);
+int cmd_send(int argc, char **argv);
+int cmd_recv(int argc, char **argv);
+int cmd_ping(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+#endif /* RDMACHAN_TOOL_H */
