@@ -232,8 +232,13 @@ void rdmachan_teardown(struct rdmachan *ch)
 		rdma_destroy_id(ch->cm_id);
 		ch->cm_id = NULL;
 	}
+	/*
+	 * A connection not yet established leaves its listener; one waiting
+	 * for accept stays queued, so that what it received before the peer
+	 * went away is still read (then end of stream), as with sockets.
+	 */
 	spin_lock_irqsave(&ch->lock, flags);
-	l = ch->listener;
+	l = ch->established ? NULL : ch->listener;
 	if (l)
 		rdmachan_listener_get(l);
 	spin_unlock_irqrestore(&ch->lock, flags);

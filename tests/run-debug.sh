@@ -108,6 +108,37 @@ vm_run() {
 	fi
 }
 
+# kunit_crosscheck: keep the KTAP that the kunit VM copied to its console
+# (as the kernel printed it, with a top-level header added) in
+# kunit/kunit.ktap, and check that the kernel's own parser,
+# tools/testing/kunit/kunit.py parse, counts as many tests as we did and
+# sees them all pass.
+kunit_crosscheck() {
+	local dir=$OUT/kunit ktap=$OUT/kunit/kunit.ktap ours ran
+	local kunitpy=$TKDIR/src/tools/testing/kunit/kunit.py
+	tr -d '\r' < "$dir/console.log" |
+		sed -n '/^rdmachan-kunit-ktap begin/,/^rdmachan-kunit-ktap end/p' |
+		sed '1d;$d' > "$dir/raw.ktap"
+	{
+		echo "KTAP version 1"
+		echo "1..$(grep -cE '^(not )?ok ' "$dir/raw.ktap")"
+		cat "$dir/raw.ktap"
+	} > "$ktap"
+	rm -f "$dir/raw.ktap"
+	command -v python3 >/dev/null && [ -f "$kunitpy" ] || return 0
+	ours=$(grep -cE '^(not )?ok [0-9]+ - kunit: ' "$dir/results.ktap")
+	python3 "$kunitpy" parse "$ktap" > "$dir/kunit-parse.log" 2>&1
+	local rc=$?
+	ran=$(sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p' "$dir/kunit-parse.log")
+	if [ "$rc" = 0 ] && [ -n "$ran" ] && [ "$ran" = "$ours" ]; then
+		pass "debug/kunit: kunit.py parse agrees ($ran tests, all pass)"
+	else
+		fail "debug/kunit: kunit.py parse agrees ($ours tests here, kunit.py: ${ran:-none}, exit $rc)"
+		grep -E 'FAILED|ERROR|CRASHED|Testing complete' "$dir/kunit-parse.log" |
+			head -n 20 | sed 's/^/    /'
+	fi
+}
+
 if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
 	CASES="kunit $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
@@ -155,12 +186,7 @@ if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; th
 	for c in $CASES; do
 		vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
 	done
-	if [ -f "$OUT/kunit/console.log" ]; then
-		# The KTAP as the kernel printed it, for kunit.py parse.
-		tr -d '\r' < "$OUT/kunit/console.log" |
-			sed -n '/^rdmachan-kunit-ktap begin/,/^rdmachan-kunit-ktap end/p' |
-			sed '1d;$d' > "$OUT/kunit/kunit.ktap"
-	fi
+	[ -f "$OUT/kunit/console.log" ] && kunit_crosscheck
 else
 	fail "debug: initramfs builds"
 	tail -n 20 "$OUT/initramfs.log"

@@ -95,7 +95,7 @@ int cmd_bench(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+s:t:b:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "s:t:b:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, 0, 1U << 30, &size))

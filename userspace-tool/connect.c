@@ -80,20 +80,59 @@ static int recv_print(int fd, unsigned char *buf, size_t room)
 	return 0;
 }
 
+/* Standard input, split into lines with read(2): poll sees all of it. */
+struct line_buf {
+	char *buf;
+	size_t len, cap;
+};
+
+/*
+ * stdin_lines: read what standard input has and send each complete line
+ * (without its newline) as a message; a line as long as the channel's
+ * largest message is sent as it is.  Returns 0, 1 at the end of input
+ * (the last, unterminated, line sent), or -1 after an error.
+ */
+static int stdin_lines(int fd, struct line_buf *in)
+{
+	ssize_t n = read(0, in->buf + in->len, in->cap - in->len);
+	char *nl;
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : -1;
+	if (n == 0) {
+		if (in->len && send_one(fd, in->buf, in->len, false, 0))
+			return -1;
+		return 1;
+	}
+	in->len += n;
+	while ((nl = memchr(in->buf, '\n', in->len))) {
+		size_t line = nl - in->buf;
+
+		if (send_one(fd, in->buf, line, false, 0))
+			return -1;
+		in->len -= line + 1;
+		memmove(in->buf, nl + 1, in->len);
+	}
+	if (in->len == in->cap) {
+		if (send_one(fd, in->buf, in->len, false, 0))
+			return -1;
+		in->len = 0;
+	}
+	return 0;
+}
+
 int cmd_connect(int argc, char **argv)
 {
 	static const struct option longopts[] = { CHAN_LONG_OPTS, { NULL, 0, NULL, 0 } };
 	struct chan_args a = { 0 };
 	struct rdmachan_chan_info ci;
+	struct line_buf in = { 0 };
 	unsigned char *rbuf = NULL;
-	char *line = NULL;
-	size_t cap = 0;
 	int c, r, fd, usage, ret = EXIT_OK;
-	bool in_open = true;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+h" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		if (c == 'h') {
 			connect_help();
 			return EXIT_OK;
@@ -113,14 +152,17 @@ int cmd_connect(int argc, char **argv)
 	fd = open_to("connect", argv[0], &a, &usage);
 	if (fd < 0)
 		return usage ? usage : EXIT_FAIL;
-	if (chan_get_info(fd, &ci) || !(rbuf = malloc(ci.max_msg_size + 1))) {
+	if (chan_get_info(fd, &ci) || !(rbuf = malloc(ci.max_msg_size + 1)) ||
+	    !(in.buf = malloc(ci.max_msg_size))) {
+		free(rbuf);
 		close(fd);
 		return EXIT_FAIL;
 	}
+	in.cap = ci.max_msg_size;
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = fd, .events = POLLIN },
-			{ .fd = in_open ? 0 : -1, .events = POLLIN },
+			{ .fd = 0, .events = POLLIN },
 		};
 
 		if (poll(p, 2, -1) < 0) {
@@ -137,20 +179,14 @@ int cmd_connect(int argc, char **argv)
 			}
 		}
 		if (p[1].revents) {
-			ssize_t n = getline(&line, &cap, stdin);
-
-			if (n < 0) {
+			r = stdin_lines(fd, &in);
+			if (r) {
+				ret = r < 0 ? EXIT_FAIL : EXIT_OK;
 				break;	/* end of input: close */
-			}
-			if (n > 0 && line[n - 1] == '\n')
-				line[--n] = '\0';
-			if (send_one(fd, line, n, false, 0)) {
-				ret = EXIT_FAIL;
-				break;
 			}
 		}
 	}
-	free(line);
+	free(in.buf);
 	free(rbuf);
 	close(fd);
 	return ret;
@@ -181,7 +217,7 @@ int cmd_send(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+hr:" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "hr:" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			send_help();

@@ -384,7 +384,7 @@ int cmd_listen(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+esn:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "esn:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'e':
 			s.mode = MODE_ECHO;
@@ -433,7 +433,7 @@ int cmd_recv(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+c:h" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "c:h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_uint(optarg, 1, UINT64_MAX, &s.max_msgs))

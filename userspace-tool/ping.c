@@ -118,7 +118,7 @@ int cmd_ping(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "+c:s:i:W:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "c:s:i:W:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_uint(optarg, 1, UINT32_MAX, &count))

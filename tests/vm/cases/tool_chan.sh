@@ -11,11 +11,12 @@ CLI=192.0.2.2
 T=/tmp/tool_chan
 mkdir -p $T
 
-# bg NAME CMD...: run CMD in the background, output in $T/NAME.out
+# bg NAME CMD...: run CMD in the background (killed after 60 s, so that
+# a hang fails the case instead of stalling it), output in $T/NAME.out
 bg() {
 	_n=$1
 	shift
-	"$@" > "$T/$_n.out" 2> "$T/$_n.err" &
+	timeout 60 "$@" > "$T/$_n.out" 2> "$T/$_n.err" &
 	eval "PID_$_n=$!"
 }
 
@@ -41,7 +42,7 @@ wait_for 10 listening 7002
 check "send --imm succeeds" $TOOL send $SRV:7002 --src $CLI --imm 0x1234 hello
 wait $PID_recvj
 check_eq "recv -j reports data and immediate" "hello 4660" \
-	"$(jq -r '"\(.data) \(.imm)"' < $T/recvj.out)"
+	"$(jq -r 'select(.data) | "\(.data) \(.imm)"' < $T/recvj.out)"
 
 # connect: lines of standard input become messages
 bg recv2 $TOOL recv $SRV:7003 -c 2
@@ -57,40 +58,60 @@ wait_for 10 listening 7004
 check "ping -c 20 -i 0 gets 20 replies" sh -c \
 	"$TOOL ping $SRV:7004 --src $CLI -c 20 -i 0 -s 100 | grep -q '20 messages sent, 20 received'"
 j=$($TOOL -j ping $SRV:7004 --src $CLI -c 50 -i 0 -s 4k)
-check "ping -j: 50 replies, min <= p50 <= p99 <= max" sh -c "echo '$j' | jq -e \
+check "ping -j: 50 replies, min <= p50 <= p99 <= max" sh -c "test -n '$j' && echo '$j' | jq -e \
 	'.sent == 50 and .received == 50 and .size == 4096 and .min_us > 0 and
 	 .min_us <= .p50_us and .p50_us <= .p99_us and .p99_us <= .max_us'"
 check_fail "ping of a message over the max size fails" "larger than the channel's max message size" \
 	$TOOL ping $SRV:7004 --src $CLI -c 1 -s 2M
 
-# a live channel in sysfs and in stat, with counters that match
-bg hold $TOOL ping $SRV:7004 --src $CLI -c 3 -i 1 -s 10
-wait_for 10 sh -c "grep -qs connected /sys/class/rdmachan/chan*/state"
-ch=$(grep -l "^$CLI:" /sys/class/rdmachan/chan*/src_addr 2>/dev/null | head -n 1)
-ch=${ch%/src_addr}
-check "a connected channel has a sysfs directory" test -n "$ch"
-check_eq "its state is connected" connected "$(cat $ch/state 2>/dev/null)"
-check_eq "its role is active" active "$(cat $ch/role 2>/dev/null)"
-check_eq "its destination is the listener" "$SRV:7004" "$(cat $ch/dst_addr 2>/dev/null)"
-check_eq "its device is rxe1" rxe1 "$(cat $ch/dev_name 2>/dev/null)"
-check_eq "its queue depth is the default" "$(cat /sys/module/rdmachan/parameters/queue_depth)" \
-	"$(cat $ch/queue_depth 2>/dev/null)"
-check "stat lists it" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $CLI:'"
-check "stat -j lists the listener" sh -c \
-	"$TOOL -j stat | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7004\")'"
-wait $PID_hold
-check_eq "the pinging channel sent 3 messages of 10 bytes (sysfs)" "3 30" \
-	"$(cat $ch/stats/msgs_tx $ch/stats/bytes_tx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')" 
+# a live channel in sysfs and in stat, with counters that match: a
+# "connect" fed through a FIFO stays open while we look
 kill $PID_echo
 wait $PID_echo
 check_eq "listen exits 0 on SIGTERM" 0 "$?"
+bg printer $TOOL listen $SRV:7007
+wait_for 10 listening 7007
+mkfifo $T/in
+$TOOL connect $SRV:7007 --src $CLI < $T/in > $T/conn.out 2>&1 &
+PID_conn=$!
+exec 4> $T/in
+printf 'abcdefghij\nabcdefghij\nabcdefghij\n' >&4
+wait_for 10 sh -c "[ \$(wc -l < $T/printer.out) -ge 3 ]"
+ch=$(grep -l "^$SRV:7007\$" /sys/class/rdmachan/chan*/dst_addr 2>/dev/null | head -n 1)
+ch=${ch%/dst_addr}
+check "a connected channel has a sysfs directory" test -n "$ch"
+check_eq "its state is connected" connected "$(cat $ch/state 2>/dev/null)"
+check_eq "its role is active" active "$(cat $ch/role 2>/dev/null)"
+check_eq "its device is rxe1, port 1" "rxe1 1" "$(cat $ch/dev_name $ch/port_num 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+check_eq "its queue depth is the default" "$(cat /sys/module/rdmachan/parameters/queue_depth)" \
+	"$(cat $ch/queue_depth 2>/dev/null)"
+check_eq "it sent 3 messages, 30 bytes (sysfs)" "3 30" \
+	"$(cat $ch/stats/msgs_tx $ch/stats/bytes_tx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+cli_addr=$(cat $ch/src_addr 2>/dev/null)
+srv=$(grep -l "^$cli_addr\$" /sys/class/rdmachan/chan*/dst_addr 2>/dev/null | head -n 1)
+srv=${srv%/dst_addr}
+check_eq "the listening side is passive, on rxe0" "passive rxe0" \
+	"$(cat $srv/role $srv/dev_name 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+check_eq "it received 3 messages, 30 bytes (sysfs)" "3 30" \
+	"$(cat $srv/stats/msgs_rx $srv/stats/bytes_rx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+check "stat lists the client" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev rxe1 port 1'"
+check "stat -j agrees with sysfs" sh -c "$TOOL -j stat $(basename "$srv") | jq -e \
+	'.[0].msgs_rx == 3 and .[0].bytes_rx == 30 and .[0].role == \"passive\"'"
+check "stat -j lists the listener" sh -c \
+	"$TOOL -j stat | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
+exec 4>&-
+wait $PID_conn
+check_eq "connect exits 0 at the end of its input" 0 "$?"
+check "the client's directory goes when it closes" test ! -e "$ch"
+kill $PID_printer
+wait $PID_printer
 check "its sysfs directories are gone" sh -c "! ls /sys/class/rdmachan | grep -q ."
 
 # bench against listen --sink
 bg sink $TOOL listen $SRV:7005 --sink -n 1
 wait_for 10 listening 7005
 j=$($TOOL -j bench $SRV:7005 --src $CLI -t 2 -s 256 -q)
-check "bench -j reports a positive rate" sh -c "echo '$j' | jq -e \
+check "bench -j reports a positive rate" sh -c "test -n '$j' && echo '$j' | jq -e \
 	'.messages > 0 and .msg_rate > 0 and .size == 256 and .bytes == .messages * 256'"
 wait $PID_sink
 check_eq "listen -n 1 exits 0 after the channel ended" 0 "$?"
