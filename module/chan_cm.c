@@ -109,7 +109,17 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 	pr_info_ratelimited("channel %u: connection to %pISpc rejected: %s (%s)\n",
 			    ch->id, &ch->dst, rdmachan_rej_reason_str(reason),
 			    rdma_reject_msg(ch->cm_id, ev->status));
-	return reason == RDMACHAN_REJ_NO_RESOURCES ? -ENOMEM : -ECONNREFUSED;
+	switch (reason) {
+	case RDMACHAN_REJ_NO_RESOURCES:
+		return -ENOMEM;
+	case RDMACHAN_REJ_BAD_VERSION:
+		return -EPROTONOSUPPORT;
+	case RDMACHAN_REJ_BAD_MAGIC:
+	case RDMACHAN_REJ_BAD_PARAMS:
+		return -EPROTO;
+	default:	/* no listener, backlog full, listener closing */
+		return -ECONNREFUSED;
+	}
 }
 
 /**
@@ -308,10 +318,12 @@ out_put:
  * reach &rdmachan_ops.recv before this returns.
  *
  * Context: process context, sleeps.
- * Return: 0; -ETIMEDOUT; -ECONNREFUSED (no listener or refused);
- * -EHOSTUNREACH or -ENETUNREACH; -ENODEV (no RDMA device for the route);
- * -ENOMEM; -EINTR or -ERESTARTSYS on a signal; -EPROTO for a peer that
- * answered nonsense.
+ * Return: 0; -ETIMEDOUT; -ECONNREFUSED (no listener, backlog full or
+ * listener closing); -EHOSTUNREACH or -ENETUNREACH; -ENODEV (no RDMA
+ * device for the route); -ENOMEM (also when the peer lacked resources);
+ * -EPROTONOSUPPORT (the peer speaks another protocol version); -EPROTO
+ * (the peer refused our parameters or is not rdmachan); -EINTR or
+ * -ERESTARTSYS on a signal.
  */
 int rdmachan_connect(const struct sockaddr *dst, const struct sockaddr *src,
 		     const struct rdmachan_opts *opts,
