@@ -22,6 +22,17 @@ struct net;
 
 #define RDMACHAN_HDR_LEN	sizeof(struct rdmachan_wire_hdr)
 
+/*
+ * RC transport timers of both ends' QPs.  ACK timeout exponent: 4.096 us *
+ * 2^16 = 268 ms, 6 retries, so a peer that vanished fails the next send
+ * (or keepalive) within about 2 s.  Not 7: rxe retransmits forever with
+ * a retry count of 7.  The timeout is set on the passive side's cm_id
+ * too, as rdma_cm does not carry it over from the listener.
+ */
+#define RDMACHAN_ACK_TIMEOUT	16
+#define RDMACHAN_RETRY_COUNT	6
+#define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
+
 /* Both kinds of rdma_cm_id context start with this tag. */
 enum rdmachan_obj_kind {
 	RDMACHAN_OBJ_CHANNEL	= 0x43484e4c,	/* "CHNL" */

@@ -22,11 +22,6 @@
 #include "sysfs.h"
 #include "device.h"
 
-/* rdma_cm ACK timeout exponent: 4.096 us * 2^16 = 268 ms, 7 retries */
-#define RDMACHAN_ACK_TIMEOUT	16
-#define RDMACHAN_RETRY_COUNT	7
-#define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
-
 static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 			     int status)
 {
@@ -182,6 +177,13 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 				 "route resolution failed", ev->status);
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
+		if (rdmachan_get_state(ch) == RDMACHAN_CONNECTED) {
+			/* a CM exchange with the connected peer timed out */
+			rdmachan_cm_fail(ch, -ECONNRESET, "peer lost",
+					 ev->status);
+			rdmachan_schedule_teardown(ch);
+			break;
+		}
 		rdmachan_cm_fail(ch, ev->status == -ETIMEDOUT ? -ETIMEDOUT :
 				 -EHOSTUNREACH, "peer unreachable", ev->status);
 		break;

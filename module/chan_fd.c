@@ -22,6 +22,7 @@
 
 #include <linux/rdmachan.h>
 
+#include "bench.h"
 #include "chan.h"
 #include "device.h"
 #include "ioctl.h"
@@ -325,6 +326,8 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_recv(ch, file, uarg, false);
 	case RDMACHAN_IOC_CHAN_INFO:
 		return rdmachan_ioc_chan_info(ch, uarg);
+	case RDMACHAN_IOC_BENCH:
+		return rdmachan_ioc_bench(ch, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -20,6 +20,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/scatterlist.h>
 #include <linux/sched/signal.h>
 #include <linux/uio.h>
 
@@ -617,6 +618,99 @@ int rdmachan_send_batch(struct rdmachan *ch,
 	}
 	return good ? good : ret;
 }
+
+struct rdmachan_kvec_batch {
+	const struct kvec *msgs;
+	u32 imm;
+	bool has_imm;
+};
+
+static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
+			      u32 i, void *arg)
+{
+	const struct rdmachan_kvec_batch *b = arg;
+
+	tx->len = b->msgs[i].iov_len;
+	tx->imm = b->imm;
+	tx->has_imm = b->has_imm;
+	memcpy(tx->buf + RDMACHAN_HDR_LEN, b->msgs[i].iov_base, tx->len);
+	return 0;
+}
+
+/**
+ * rdmachan_send_msgs() - send several messages as one chained post
+ * @ch: a connected channel
+ * @msgs: the messages, one contiguous kernel buffer each
+ * @count: number of messages
+ * @imm: immediate value of every message, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Posts as many of the messages as there are credits for, in order, as
+ * one chained work request list.  Waits for the first credit only, unless
+ * RDMACHAN_SEND_NONBLOCK.
+ *
+ * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
+ * Return: messages sent (1 to @count), or a negative errno as
+ * rdmachan_send() when none could be.
+ */
+int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
+		       unsigned int count, u32 imm, unsigned int flags)
+{
+	struct rdmachan_kvec_batch b = {
+		.msgs = msgs, .imm = imm, .has_imm = flags & RDMACHAN_SEND_IMM,
+	};
+	unsigned int i;
+
+	if (!count)
+		return -EINVAL;
+	for (i = 0; i < count; i++)
+		if (msgs[i].iov_len > ch->params.max_msg_size)
+			return -EMSGSIZE;
+	return rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
+				   flags & RDMACHAN_SEND_NONBLOCK);
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_msgs);
+
+/**
+ * rdmachan_send_sg() - send one message gathered from a scatterlist
+ * @ch: a connected channel
+ * @sgl: the message's pages (kernel memory; need not be DMA-mapped)
+ * @nents: entries of @sgl
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Context and return: as rdmachan_send().
+ */
+int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
+		     unsigned int nents, u32 imm, unsigned int flags)
+{
+	struct rdmachan_tx *tx;
+	size_t len = 0;
+	struct scatterlist *sg;
+	unsigned int i;
+	u32 first;
+	int ret;
+
+	for_each_sg(sgl, sg, nents, i)
+		len += sg->length;
+	if (len > ch->params.max_msg_size)
+		return -EMSGSIZE;
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
+	if (ret < 0)
+		return ret;
+	tx = &ch->tx[first % ch->tx_depth];
+	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
+				    len);
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats.msgs_tx);
+	atomic64_add(len, &ch->stats.bytes_tx);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_sg);
 
 /**
  * rdmachan_readable() - is a message waiting, or will none ever come?

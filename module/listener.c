@@ -120,7 +120,9 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	param.responder_resources = min_t(int, id->device->attrs.max_qp_rd_atom, 16);
 	param.initiator_depth = min_t(int, id->device->attrs.max_qp_init_rd_atom, 16);
 	param.flow_control = 1;
-	param.rnr_retry_count = 7;
+	param.retry_count = RDMACHAN_RETRY_COUNT;
+	param.rnr_retry_count = RDMACHAN_RNR_RETRY;
+	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 	ret = rdma_accept(id, &param);
 	if (ret) {
 		pr_info_ratelimited("listener %u: accept failed: %d\n", l->id,
@@ -300,7 +302,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 		goto out_put;
 	}
 	l->cm_id = id;
-	rdma_set_ack_timeout(id, 16);
+	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 	ret = rdma_bind_addr(id, (struct sockaddr *)addr);
 	if (ret)
 		goto out_destroy;

@@ -25,6 +25,7 @@
 
 struct rdmachan;
 struct rdmachan_listener;
+struct scatterlist;
 
 /**
  * enum rdmachan_poll_mode - where completions of a channel are processed
@@ -124,6 +125,10 @@ void rdmachan_close(struct rdmachan *ch);
 
 int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 		  unsigned int nr_vec, u32 imm, unsigned int flags);
+int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
+		       unsigned int count, u32 imm, unsigned int flags);
+int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
+		     unsigned int nents, u32 imm, unsigned int flags);
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);

@@ -31,12 +31,15 @@ static void bench_help(void)
 	       "  -t, --time DUR      how long to send (default 5s)\n"
 	       "  -b, --batch N       messages per call (default 32)\n"
 	       "  -q, --quiet         no progress lines\n"
+	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH, BATCH per\n"
+	       "                      chained post) against \"listen --sink --kernel\"\n"
 	       CHAN_OPTS_HELP);
 }
 
 struct bench_result {
 	uint64_t size, depth, batch, msgs, stalls;
 	double secs;
+	bool kernel;
 };
 
 static void report(const char *dst, const struct bench_result *r)
@@ -52,6 +55,7 @@ static void report(const char *dst, const struct bench_result *r)
 		json_kv_u64(j, "size", r->size);
 		json_kv_u64(j, "queue_depth", r->depth);
 		json_kv_u64(j, "batch", r->batch);
+		json_kv_str(j, "mode", r->kernel ? "kernel" : "user");
 		json_kv_double(j, "seconds", r->secs);
 		json_kv_u64(j, "messages", r->msgs);
 		json_kv_u64(j, "bytes", r->msgs * r->size);
@@ -63,9 +67,10 @@ static void report(const char *dst, const struct bench_result *r)
 		json_end(j);
 		return;
 	}
-	printf("%s size %llu depth %llu batch %llu: %llu messages in %.2f s, %.0f msg/s, %.2f MB/s (%.3f Gb/s)\n",
+	printf("%s size %llu depth %llu batch %llu%s: %llu messages in %.2f s, %.0f msg/s, %.2f MB/s (%.3f Gb/s)\n",
 	       dst, (unsigned long long)r->size, (unsigned long long)r->depth,
-	       (unsigned long long)r->batch, (unsigned long long)r->msgs, r->secs,
+	       (unsigned long long)r->batch, r->kernel ? " in-kernel" : "",
+	       (unsigned long long)r->msgs, r->secs,
 	       rate, bw / 1e6, bw * 8 / 1e9);
 }
 
@@ -76,6 +81,7 @@ int cmd_bench(int argc, char **argv)
 		{ "time", required_argument, NULL, 't' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "kernel", no_argument, NULL, 'k' },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -95,7 +101,7 @@ int cmd_bench(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "s:t:b:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "s:t:b:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, 0, 1U << 30, &size))
@@ -111,6 +117,9 @@ int cmd_bench(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'k':
+			res.kernel = true;
 			break;
 		case 'h':
 			bench_help();
@@ -148,6 +157,29 @@ int cmd_bench(int argc, char **argv)
 		close(fd);
 		return EXIT_FAIL;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	res.size = size;
+	res.depth = ci.queue_depth;
+	res.batch = batch;
+	if (res.kernel) {
+		struct rdmachan_bench b = {
+			.mode = RDMACHAN_BENCH_BLAST, .msg_size = size,
+			.batch = batch < ci.queue_depth ? batch : ci.queue_depth,
+			.duration_ms = time_ms,
+		};
+
+		if (chan_bench(fd, &b)) {
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		res.batch = b.batch;
+		res.msgs = b.msgs;
+		res.secs = b.elapsed_ns / 1e9;
+		goto done;
+	}
 	/* All messages of a batch share one buffer: the payload is not checked. */
 	buf = calloc(1, size + 1);
 	msgs = calloc(batch, sizeof(*msgs));
@@ -159,14 +191,7 @@ int cmd_bench(int argc, char **argv)
 		msgs[i].buf = (uintptr_t)buf;
 		msgs[i].len = size;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 
-	res.size = size;
-	res.depth = ci.queue_depth;
-	res.batch = batch;
 	t0 = now_sec();
 	tick = t0 + 1;
 	for (;;) {
@@ -196,6 +221,7 @@ int cmd_bench(int argc, char **argv)
 		res.msgs += mm.done;
 	}
 	res.secs = now_sec() - t0;
+done:
 	if (!chan_get_info(fd, &ci))
 		res.stalls = ci.credit_stalls;
 	report(dstbuf, &res);

@@ -159,3 +159,16 @@ int chan_get_info(int fd, struct rdmachan_chan_info *ci)
 	}
 	return 0;
 }
+
+int chan_bench(int fd, struct rdmachan_bench *b)
+{
+	static const char *const modes[] = { "blast", "ping-pong", "sink", "echo" };
+
+	b->size = sizeof(*b);
+	if (ioctl(fd, RDMACHAN_IOC_BENCH, b) < 0) {
+		tool_err("in-kernel %s: %s", b->mode < 4 ? modes[b->mode] : "bench",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -48,6 +48,8 @@ int chan_listen_on(int ctl, struct sockaddr_storage *addr,
 		   const struct chan_args *a);
 int chan_accept_one(int lfd, struct sockaddr_storage *peer);
 int chan_get_info(int fd, struct rdmachan_chan_info *ci);
+/* run RDMACHAN_IOC_BENCH (@b filled but for its size); errors printed */
+int chan_bench(int fd, struct rdmachan_bench *b);
 double now_sec(void);
 
 /* run getopt_long on the command's arguments (argv[-1] is its name) */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "chan.h"
@@ -31,6 +32,7 @@ struct conn {
 	unsigned char *buf;
 	uint64_t rx_msgs, rx_bytes;
 	double t0;
+	double kernel_secs;	/* --kernel: the run's length, as measured there */
 };
 
 struct server {
@@ -41,8 +43,11 @@ struct server {
 	uint64_t max_msgs;	/* per channel, then close it; 0: unlimited */
 	uint64_t ended;
 	bool quiet;
+	bool kernel;		/* echo or sink in the kernel, a child per channel */
 	struct conn *conns[MAX_CONNS];
 	unsigned int nconns;
+	pid_t children[MAX_CONNS];
+	unsigned int nchildren;
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -89,7 +94,7 @@ static struct conn *conn_new(int fd, const struct sockaddr_storage *peer)
 
 static void conn_event(struct server *s, struct conn *c, const char *what, int err)
 {
-	double dt = now_sec() - c->t0;
+	double dt = s->kernel ? c->kernel_secs : now_sec() - c->t0;
 
 	if (s->quiet && !err && s->mode != MODE_SINK)
 		return;
@@ -229,6 +234,65 @@ static int conn_rx(struct server *s, unsigned int idx)
 	return 0;
 }
 
+/*
+ * --kernel: a child process runs the channel's echo or sink loop in the
+ * kernel (RDMACHAN_IOC_BENCH), which returns when the peer closes.
+ */
+static int serve_in_kernel(struct server *s, unsigned int idx)
+{
+	struct conn *c = s->conns[idx];
+	struct rdmachan_bench b = {
+		.mode = s->mode == MODE_ECHO ? RDMACHAN_BENCH_ECHO : RDMACHAN_BENCH_SINK,
+		.count = s->max_msgs,
+	};
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		tool_err("fork: %s", strerror(errno));
+		conn_end(s, idx, "closed", errno);
+		return 0;
+	}
+	if (!pid) {
+		int err = chan_bench(c->fd, &b) ? errno : 0;
+
+		c->rx_msgs = b.msgs;
+		c->rx_bytes = b.bytes;
+		c->kernel_secs = b.elapsed_ns / 1e9;
+		s->ended = 0;
+		conn_end(s, idx, err ? "failed" : b.count && b.msgs >= b.count ?
+			 "done" : "closed", err);
+		fflush(stdout);
+		_exit(err ? EXIT_FAIL : EXIT_OK);
+	}
+	s->children[s->nchildren++] = pid;
+	/* the child owns the channel now */
+	close(c->fd);
+	free(c->msgs);
+	free(c->buf);
+	free(c);
+	s->conns[idx] = s->conns[--s->nconns];
+	return 0;
+}
+
+/* Count the --kernel children that ended; with @wait, wait for them all. */
+static void reap_children(struct server *s, bool wait)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nchildren;) {
+		if (waitpid(s->children[i], NULL, wait ? 0 : WNOHANG) > 0 ||
+		    (wait && errno != EINTR)) {
+			s->children[i] = s->children[--s->nchildren];
+			s->ended++;
+		} else {
+			i++;
+		}
+	}
+}
+
 static int accept_new(struct server *s)
 {
 	struct sockaddr_storage peer;
@@ -255,6 +319,8 @@ static int accept_new(struct server *s)
 	s->conns[s->nconns++] = c;
 	if (!s->quiet)
 		conn_event(s, c, "accepted", 0);
+	if (s->kernel)
+		return serve_in_kernel(s, s->nconns - 1);
 	return 0;
 }
 
@@ -268,6 +334,7 @@ static int serve(struct server *s)
 	while (!stop_requested) {
 		bool accepting = !s->max_conns || accepted < s->max_conns;
 
+		reap_children(s, false);
 		if (s->max_conns && s->ended >= s->max_conns)
 			return EXIT_OK;
 		n = 0;
@@ -277,7 +344,7 @@ static int serve(struct server *s)
 			pfd[n].fd = s->conns[i]->fd;
 			pfd[n++].events = POLLIN;
 		}
-		r = poll(pfd, n, -1);
+		r = poll(pfd, n, s->nchildren ? 100 : -1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -289,11 +356,11 @@ static int serve(struct server *s)
 			return EXIT_FAIL;
 		}
 		if (pfd[0].revents & POLLIN) {
-			unsigned int before = s->nconns;
+			unsigned int before = s->nconns + s->nchildren;
 
 			if (accept_new(s))
 				return EXIT_FAIL;
-			accepted += s->nconns - before;
+			accepted += s->nconns + s->nchildren - before;
 		}
 		/* Walk backwards: conn_end moves the last entry into a hole. */
 		for (i = n - 1; i >= 1; i--) {
@@ -309,11 +376,14 @@ static int serve(struct server *s)
 
 static void listen_help(void)
 {
-	printf("Usage: rdmachan listen ADDR[:PORT] [--echo | --sink] [-n CONNS] [-q] [OPTIONS]\n"
+	printf("Usage: rdmachan listen ADDR[:PORT] [--echo | --sink [-k]] [-n CONNS] [-q] [OPTIONS]\n"
 	       "Accept channels on ADDR (port %d by default, 0 for any free port)\n"
 	       "and print each message received as a line (JSON lines with -j),\n"
 	       "or send it back (--echo, the server for \"rdmachan ping\"), or\n"
 	       "count and drop it (--sink, the server for \"rdmachan bench\").\n"
+	       "  -k, --kernel        echo or sink in the kernel (RDMACHAN_IOC_BENCH),\n"
+	       "                      one child process per channel: the server of\n"
+	       "                      \"ping --kernel\" and \"bench --kernel\"\n"
 	       "  -n, --conns N       exit after N channels have ended\n"
 	       "  -q, --quiet         no accept/close lines (sink totals stay)\n"
 	       CHAN_OPTS_HELP, TOOL_DEFAULT_PORT);
@@ -362,6 +432,9 @@ static int run_server(struct server *s, const char *addr, struct chan_args *a)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	ret = serve(s);
+	for (unsigned int i = 0; i < s->nchildren; i++)
+		kill(s->children[i], SIGTERM);
+	reap_children(s, true);
 	while (s->nconns)
 		conn_end(s, s->nconns - 1, "closed", 0);
 	close(s->lfd);
@@ -375,6 +448,7 @@ int cmd_listen(int argc, char **argv)
 		{ "sink", no_argument, NULL, 's' },
 		{ "conns", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "kernel", no_argument, NULL, 'k' },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -384,7 +458,7 @@ int cmd_listen(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "esn:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "esn:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'e':
 			s.mode = MODE_ECHO;
@@ -398,6 +472,9 @@ int cmd_listen(int argc, char **argv)
 			break;
 		case 'q':
 			s.quiet = true;
+			break;
+		case 'k':
+			s.kernel = true;
 			break;
 		case 'h':
 			listen_help();
@@ -416,6 +493,8 @@ int cmd_listen(int argc, char **argv)
 	if (argc != 1)
 		return tool_usage_err("listen", argc ? "one address expected" :
 				      "an address is needed");
+	if (s.kernel && s.mode == MODE_PRINT)
+		return tool_usage_err("listen", "--kernel needs --echo or --sink");
 	return run_server(&s, argv[0], &a);
 }
 

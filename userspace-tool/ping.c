@@ -31,6 +31,9 @@ static void ping_help(void)
 	       "  -i, --interval DUR  wait between messages (default 1s; 0: none)\n"
 	       "  -W, --wait DUR      give up on a reply after DUR (default 5s)\n"
 	       "  -q, --quiet         only the summary\n"
+	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH) against\n"
+	       "                      \"listen --echo --kernel\": back to back, no\n"
+	       "                      per-message lines; COUNT defaults to 10000\n"
 	       CHAN_OPTS_HELP);
 }
 
@@ -51,21 +54,32 @@ static void fill(unsigned char *b, size_t n, uint64_t seq)
 		memcpy(b, &seq, sizeof(seq));
 }
 
-static void summary(const char *dst, uint64_t size, uint64_t sent, double *rtt,
-		    uint64_t n)
+/* Round-trip times in microseconds */
+struct rtt_stats {
+	double min, avg, p50, p99, max;
+};
+
+static void rtt_stats_of(double *rtt, uint64_t n, struct rtt_stats *st)
 {
-	double sum = 0, min = 0, max = 0, p50, p99;
+	double sum = 0;
 	uint64_t i;
 
+	memset(st, 0, sizeof(*st));
+	if (!n)
+		return;
 	qsort(rtt, n, sizeof(*rtt), cmp_double);
 	for (i = 0; i < n; i++)
 		sum += rtt[i];
-	if (n) {
-		min = rtt[0];
-		max = rtt[n - 1];
-	}
-	p50 = percentile(rtt, n, 50);
-	p99 = percentile(rtt, n, 99);
+	st->min = rtt[0];
+	st->max = rtt[n - 1];
+	st->avg = sum / n;
+	st->p50 = percentile(rtt, n, 50);
+	st->p99 = percentile(rtt, n, 99);
+}
+
+static void summary(const char *dst, uint64_t size, uint64_t sent, uint64_t n,
+		    const struct rtt_stats *st, bool kernel)
+{
 	if (tool.json) {
 		struct json *j = &tool.j;
 
@@ -74,22 +88,44 @@ static void summary(const char *dst, uint64_t size, uint64_t sent, double *rtt,
 		json_kv_u64(j, "size", size);
 		json_kv_u64(j, "sent", sent);
 		json_kv_u64(j, "received", n);
-		json_kv_double(j, "min_us", min);
-		json_kv_double(j, "avg_us", n ? sum / n : 0);
-		json_kv_double(j, "p50_us", p50);
-		json_kv_double(j, "p99_us", p99);
-		json_kv_double(j, "max_us", max);
+		json_kv_str(j, "mode", kernel ? "kernel" : "user");
+		json_kv_double(j, "min_us", st->min);
+		json_kv_double(j, "avg_us", st->avg);
+		json_kv_double(j, "p50_us", st->p50);
+		json_kv_double(j, "p99_us", st->p99);
+		json_kv_double(j, "max_us", st->max);
 		json_obj_close(j);
 		json_end(j);
 		return;
 	}
-	printf("--- %s rdmachan ping statistics ---\n", dst);
+	printf("--- %s rdmachan ping statistics%s ---\n", dst,
+	       kernel ? " (in-kernel)" : "");
 	printf("%llu messages sent, %llu received, %.0f%% without reply\n",
 	       (unsigned long long)sent, (unsigned long long)n,
 	       sent ? 100.0 * (sent - n) / sent : 0.0);
 	if (n)
 		printf("rtt min/avg/p50/p99/max = %.1f/%.1f/%.1f/%.1f/%.1f us\n",
-		       min, sum / n, p50, p99, max);
+		       st->min, st->avg, st->p50, st->p99, st->max);
+}
+
+/* ping --kernel: the ping-pong loop runs in the kernel */
+static int ping_kernel(int fd, const char *dst, uint64_t count, uint64_t size)
+{
+	struct rdmachan_bench b = {
+		.mode = RDMACHAN_BENCH_PINGPONG, .msg_size = size,
+		.count = count ? count : 10000,
+	};
+	struct rtt_stats st;
+
+	if (chan_bench(fd, &b))
+		return EXIT_FAIL;
+	st.min = b.lat_min_ns / 1e3;
+	st.avg = b.lat_avg_ns / 1e3;
+	st.p50 = b.lat_p50_ns / 1e3;
+	st.p99 = b.lat_p99_ns / 1e3;
+	st.max = b.lat_max_ns / 1e3;
+	summary(dst, size, b.msgs, b.msgs, &st, true);
+	return EXIT_OK;
 }
 
 int cmd_ping(int argc, char **argv)
@@ -100,6 +136,7 @@ int cmd_ping(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "wait", required_argument, NULL, 'W' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "kernel", no_argument, NULL, 'k' },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
@@ -112,13 +149,14 @@ int cmd_ping(int argc, char **argv)
 	size_t rtt_cap = 0;
 	uint64_t got = 0, sent = 0;
 	struct sigaction sa;
-	bool quiet = false;
+	bool quiet = false, kernel = false;
+	struct rtt_stats st;
 	char dstbuf[64];
 	int c, r, ctl, fd, ret = EXIT_OK;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "c:s:i:W:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "c:s:i:W:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_uint(optarg, 1, UINT32_MAX, &count))
@@ -138,6 +176,9 @@ int cmd_ping(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'k':
+			kernel = true;
 			break;
 		case 'h':
 			ping_help();
@@ -175,16 +216,20 @@ int cmd_ping(int argc, char **argv)
 		close(fd);
 		return EXIT_FAIL;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (kernel) {
+		ret = ping_kernel(fd, dstbuf, count, size);
+		goto out;
+	}
 	out = malloc(size + 1);
 	in = malloc(size + 1);
 	if (!out || !in) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
 	if (!quiet && !tool.json)
 		printf("PING %s: %llu bytes, queue depth %u\n", dstbuf,
 		       (unsigned long long)size, ci.queue_depth);
@@ -249,7 +294,8 @@ int cmd_ping(int argc, char **argv)
 			       (unsigned long long)size, dstbuf,
 			       (unsigned long long)seq, us);
 	}
-	summary(dstbuf, size, sent, rtt, got);
+	rtt_stats_of(rtt, got, &st);
+	summary(dstbuf, size, sent, got, &st, false);
 	if (got < sent)
 		ret = EXIT_FAIL;
 out:

@@ -35,6 +35,7 @@ enum rdmachan_feature {
 	RDMACHAN_FEAT_DEV_LIST	= 1ULL << 0,
 	RDMACHAN_FEAT_DEV_QUERY	= 1ULL << 1,
 	RDMACHAN_FEAT_CHANNEL	= 1ULL << 2,	/* CONNECT, LISTEN, channel fds */
+	RDMACHAN_FEAT_BENCH	= 1ULL << 3,	/* RDMACHAN_IOC_BENCH */
 };
 
 /**
@@ -452,6 +453,62 @@ struct rdmachan_chan_info {
 	__u32 reserved[8];
 };
 
+/* rdmachan_bench.mode */
+enum rdmachan_bench_mode {
+	RDMACHAN_BENCH_BLAST	= 0,	/* send as fast as credits allow */
+	RDMACHAN_BENCH_PINGPONG	= 1,	/* send one, wait for its echo */
+	RDMACHAN_BENCH_SINK	= 2,	/* receive and drop */
+	RDMACHAN_BENCH_ECHO	= 3,	/* receive and send each back */
+};
+
+/**
+ * struct rdmachan_bench - argument of RDMACHAN_IOC_BENCH (channel fd)
+ * @size: sizeof(struct rdmachan_bench)
+ * @mode: enum rdmachan_bench_mode
+ * @msg_size: BLAST, PINGPONG: bytes per message (at most the channel's
+ *	max_msg_size)
+ * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16)
+ * @duration_ms: stop after this long; 0: no time limit (then @count, or
+ *	for SINK and ECHO the peer's close, or a signal ends the run)
+ * @reserved0: zero
+ * @count: stop after this many messages; 0: no limit
+ * @msgs: out: messages sent (BLAST, PINGPONG: round trips) or received
+ *	(SINK, ECHO)
+ * @bytes: out: payload bytes of @msgs
+ * @elapsed_ns: out: BLAST, PINGPONG: from start to the last message;
+ *	SINK, ECHO: from the first message received to the last
+ * @lat_min_ns: out: PINGPONG: shortest round trip
+ * @lat_avg_ns: out: PINGPONG: mean round trip
+ * @lat_p50_ns: out: PINGPONG: median round trip
+ * @lat_p99_ns: out: PINGPONG: 99th percentile round trip
+ * @lat_max_ns: out: PINGPONG: longest round trip
+ * @reserved: zero
+ *
+ * The whole run loops in the kernel over the in-kernel channel API, with
+ * no user/kernel crossing per message (like krping): the peer runs SINK
+ * against BLAST and ECHO against PINGPONG.  Completions are busy-polled
+ * on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a run
+ * early; its results are still returned.
+ */
+struct rdmachan_bench {
+	__u32 size;
+	__u32 mode;
+	__u32 msg_size;
+	__u32 batch;
+	__u32 duration_ms;
+	__u32 reserved0;
+	__u64 count;
+	__u64 msgs;
+	__u64 bytes;
+	__u64 elapsed_ns;
+	__u64 lat_min_ns;
+	__u64 lat_avg_ns;
+	__u64 lat_p50_ns;
+	__u64 lat_p99_ns;
+	__u64 lat_max_ns;
+	__u32 reserved[8];
+};
+
 #define RDMACHAN_IOC_MAGIC	0xDC
 
 #define RDMACHAN_IOC_VERSION	_IOWR(RDMACHAN_IOC_MAGIC, 0x00, struct rdmachan_version)
@@ -469,5 +526,6 @@ struct rdmachan_chan_info {
 #define RDMACHAN_IOC_SENDMMSG	_IOWR(RDMACHAN_IOC_MAGIC, 0x32, struct rdmachan_mmsg)
 #define RDMACHAN_IOC_RECVMMSG	_IOWR(RDMACHAN_IOC_MAGIC, 0x33, struct rdmachan_mmsg)
 #define RDMACHAN_IOC_CHAN_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x34, struct rdmachan_chan_info)
+#define RDMACHAN_IOC_BENCH	_IOWR(RDMACHAN_IOC_MAGIC, 0x35, struct rdmachan_bench)
 
 #endif /* _UAPI_LINUX_RDMACHAN_H */

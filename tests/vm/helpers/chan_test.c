@@ -13,7 +13,9 @@
  *   chan_test errors       no listener, unreachable, bad arguments
  *   chan_test many N       N concurrent channels
  *   chan_test devremove    rdma link delete under live channels
- *   chan_test deadpeer     peer's link goes down: keepalive notices
+ *   chan_test deadpeer     the peer vanishes silently: keepalive notices
+ *   chan_test bench        RDMACHAN_IOC_BENCH: blast/sink, ping-pong/echo,
+ *                          counters in sysfs, bad arguments
  *   chan_test hold         open a channel pair and wait for a signal
  */
 #define _GNU_SOURCE
@@ -629,10 +631,17 @@ static int cmd_devremove(void)
 	return chan_failures ? 1 : 0;
 }
 
+/*
+ * A peer that vanishes without a word: both neighbour entries point at a
+ * MAC nobody has, so every packet between the ends is silently dropped
+ * (links stay up, as when the far host dies or the network partitions).
+ * Only the keepalive's unanswered retries can tell; both blocked readers
+ * must learn ECONNRESET.  The case script restores the neighbours.
+ */
 static int cmd_deadpeer(void)
 {
-	struct blocked bs = {};
-	pthread_t ts;
+	struct blocked bs = {}, bc = {};
+	pthread_t ts, tc;
 	struct pair p;
 	double t0;
 	int r;
@@ -640,18 +649,212 @@ static int cmd_deadpeer(void)
 	if (pair_open(&p, NULL))
 		return 1;
 	bs.fd = p.srv;
+	bc.fd = p.cli;
 	pthread_create(&ts, NULL, blocked_read, &bs);
+	pthread_create(&tc, NULL, blocked_read, &bc);
 	usleep(200000);
 	t0 = now();
-	r = system("/usr/sbin/ip link set veth1 down");
-	report(r == 0, "the client's link goes down", "status %d", r);
+	r = system("/usr/sbin/ip neigh replace 192.0.2.2 lladdr 02:00:00:00:00:01 dev veth0 nud permanent && "
+		   "/usr/sbin/ip neigh replace 192.0.2.1 lladdr 02:00:00:00:00:02 dev veth1 nud permanent");
+	report(r == 0, "every packet between the ends is dropped from now on", "status %d", r);
 	pthread_join(ts, NULL);
 	report(bs.ret < 0 && bs.err == ECONNRESET,
 	       "the server's blocked reader learns the peer is gone (ECONNRESET)",
 	       "read %d %s after %.1fs", bs.ret, strerror(bs.err), now() - t0);
+	pthread_join(tc, NULL);
+	report(bc.ret < 0 && bc.err == ECONNRESET,
+	       "the client's blocked reader learns the peer is gone (ECONNRESET)",
+	       "read %d %s after %.1fs", bc.ret, strerror(bc.err), now() - t0);
 	printf("# detected after %.1f s\n", now() - t0);
+	errno = 0;
+	r = write(p.srv, "x", 1);
+	report(r < 0 && errno == ECONNRESET, "a write after the loss fails with ECONNRESET",
+	       "write %d %s", r, strerror(errno));
 	pair_close(&p);
-	system("/usr/sbin/ip link set veth1 up");
+	return chan_failures ? 1 : 0;
+}
+
+struct bench_thread {
+	int fd;
+	struct rdmachan_bench b;
+	int ret, err;
+};
+
+static void *bench_thread(void *arg)
+{
+	struct bench_thread *t = arg;
+
+	t->b.size = sizeof(t->b);
+	t->ret = ioctl(t->fd, RDMACHAN_IOC_BENCH, &t->b);
+	t->err = errno;
+	return NULL;
+}
+
+/* Run @c on the client end and @s on the server end at the same time. */
+static void bench_run(struct pair *p, struct bench_thread *c,
+		      struct bench_thread *s)
+{
+	pthread_t tc, ts;
+
+	c->fd = p->cli;
+	s->fd = p->srv;
+	pthread_create(&ts, NULL, bench_thread, s);
+	pthread_create(&tc, NULL, bench_thread, c);
+	pthread_join(tc, NULL);
+	pthread_join(ts, NULL);
+}
+
+static unsigned long long sysfs_stat(int fd, const char *name)
+{
+	struct rdmachan_chan_info info;
+	char path[128], buf[64] = "";
+	FILE *f;
+
+	chan_info(fd, &info);
+	snprintf(path, sizeof(path), "/sys/class/rdmachan/chan%u/stats/%s",
+		 info.id, name);
+	f = fopen(path, "r");
+	if (!f)
+		return ~0ULL;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strtoull(buf, NULL, 0);
+}
+
+/* RDMACHAN_IOC_BENCH with @b as given: 0 or the errno */
+static int bench_errno(int fd, struct rdmachan_bench *b)
+{
+	return ioctl(fd, RDMACHAN_IOC_BENCH, b) < 0 ? errno : 0;
+}
+
+static void bench_bad_args(struct pair *p, unsigned int depth, unsigned int max)
+{
+	struct rdmachan_bench b;
+	int e;
+
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b) - 8;
+	e = bench_errno(p->cli, &b);
+	report(e == EINVAL, "BENCH with a wrong size fails with EINVAL", "%s", strerror(e));
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.mode = 4;
+	e = bench_errno(p->cli, &b);
+	report(e == EINVAL, "BENCH with an unknown mode fails with EINVAL", "%s", strerror(e));
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.reserved[7] = 1;
+	e = bench_errno(p->cli, &b);
+	report(e == EINVAL, "BENCH with a reserved field set fails with EINVAL", "%s",
+	       strerror(e));
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.msgs = 1;
+	e = bench_errno(p->cli, &b);
+	report(e == EINVAL, "BENCH with an output field set fails with EINVAL", "%s",
+	       strerror(e));
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.msg_size = max + 1;
+	e = bench_errno(p->cli, &b);
+	report(e == EMSGSIZE, "BENCH with messages over the maximum fails with EMSGSIZE",
+	       "%s", strerror(e));
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.batch = depth + 1;
+	e = bench_errno(p->cli, &b);
+	report(e == EINVAL, "BENCH with a batch over the queue depth fails with EINVAL",
+	       "%s", strerror(e));
+	e = ioctl(p->cli, RDMACHAN_IOC_BENCH, (void *)8) < 0 ? errno : 0;
+	report(e == EFAULT, "BENCH with a bad pointer fails with EFAULT", "%s", strerror(e));
+}
+
+static int cmd_bench(void)
+{
+	struct bench_thread cli = {}, srv = {};
+	struct rdmachan_chan_info info;
+	unsigned long long tx, rx;
+	struct pair p;
+
+	if (pair_open(&p, NULL))
+		return 1;
+	chan_info(p.cli, &info);
+	bench_bad_args(&p, info.queue_depth, info.max_msg_size);
+
+	/* blast 20000 messages in batches of 8 against a sink */
+	cli.b.mode = RDMACHAN_BENCH_BLAST;
+	cli.b.msg_size = 100;
+	cli.b.batch = 8;
+	cli.b.count = 20000;
+	srv.b.mode = RDMACHAN_BENCH_SINK;
+	srv.b.count = 20000;
+	bench_run(&p, &cli, &srv);
+	report(cli.ret == 0 && cli.b.msgs == 20000 && cli.b.bytes == 2000000 &&
+	       cli.b.elapsed_ns > 0,
+	       "in-kernel blast sends exactly the 20000 messages asked for",
+	       "ret %d (%s) msgs %llu bytes %llu", cli.ret, strerror(cli.err),
+	       (unsigned long long)cli.b.msgs, (unsigned long long)cli.b.bytes);
+	report(srv.ret == 0 && srv.b.msgs == 20000 && srv.b.bytes == 2000000,
+	       "the in-kernel sink receives all 20000 of them",
+	       "ret %d (%s) msgs %llu bytes %llu", srv.ret, strerror(srv.err),
+	       (unsigned long long)srv.b.msgs, (unsigned long long)srv.b.bytes);
+	tx = sysfs_stat(p.cli, "msgs_tx");
+	rx = sysfs_stat(p.srv, "msgs_rx");
+	report(tx == 20000 && rx == 20000,
+	       "sysfs msgs_tx and msgs_rx count the 20000 messages",
+	       "msgs_tx %llu msgs_rx %llu", tx, rx);
+	tx = sysfs_stat(p.cli, "bytes_tx");
+	rx = sysfs_stat(p.srv, "bytes_rx");
+	report(tx == 2000000 && rx == 2000000,
+	       "sysfs bytes_tx and bytes_rx count their 2000000 bytes",
+	       "bytes_tx %llu bytes_rx %llu", tx, rx);
+
+	/* ping-pong 2000 round trips against an echo */
+	memset(&cli, 0, sizeof(cli));
+	memset(&srv, 0, sizeof(srv));
+	cli.b.mode = RDMACHAN_BENCH_PINGPONG;
+	cli.b.msg_size = 32;
+	cli.b.count = 2000;
+	srv.b.mode = RDMACHAN_BENCH_ECHO;
+	srv.b.count = 2000;
+	bench_run(&p, &cli, &srv);
+	report(cli.ret == 0 && cli.b.msgs == 2000 && srv.ret == 0 && srv.b.msgs == 2000,
+	       "in-kernel ping-pong makes 2000 round trips through the echo",
+	       "ping ret %d (%s) msgs %llu; echo ret %d (%s) msgs %llu",
+	       cli.ret, strerror(cli.err), (unsigned long long)cli.b.msgs,
+	       srv.ret, strerror(srv.err), (unsigned long long)srv.b.msgs);
+	report(cli.b.lat_min_ns > 0 && cli.b.lat_min_ns <= cli.b.lat_p50_ns &&
+	       cli.b.lat_p50_ns <= cli.b.lat_p99_ns && cli.b.lat_p99_ns <= cli.b.lat_max_ns &&
+	       cli.b.lat_min_ns <= cli.b.lat_avg_ns && cli.b.lat_avg_ns <= cli.b.lat_max_ns,
+	       "round-trip statistics are ordered: min <= p50 <= p99 <= max, min <= avg <= max",
+	       "min %llu avg %llu p50 %llu p99 %llu max %llu",
+	       (unsigned long long)cli.b.lat_min_ns, (unsigned long long)cli.b.lat_avg_ns,
+	       (unsigned long long)cli.b.lat_p50_ns, (unsigned long long)cli.b.lat_p99_ns,
+	       (unsigned long long)cli.b.lat_max_ns);
+	printf("# in-kernel ping-pong rtt min %.1f avg %.1f p99 %.1f us\n",
+	       cli.b.lat_min_ns / 1e3, cli.b.lat_avg_ns / 1e3, cli.b.lat_p99_ns / 1e3);
+
+	/* a sink without limits ends at the peer's close, with its count */
+	memset(&srv, 0, sizeof(srv));
+	srv.fd = p.srv;
+	srv.b.mode = RDMACHAN_BENCH_SINK;
+	{
+		pthread_t ts;
+		int i;
+
+		pthread_create(&ts, NULL, bench_thread, &srv);
+		for (i = 0; i < 100; i++)
+			write(p.cli, "0123456789", 10);
+		close(p.cli);
+		pthread_join(ts, NULL);
+	}
+	report(srv.ret == 0 && srv.b.msgs == 100 && srv.b.bytes == 1000,
+	       "an unlimited sink ends at the peer's close with every message counted",
+	       "ret %d (%s) msgs %llu", srv.ret, strerror(srv.err),
+	       (unsigned long long)srv.b.msgs);
+	close(p.srv);
+	close(p.lfd);
 	return chan_failures ? 1 : 0;
 }
 
@@ -692,6 +895,8 @@ int main(int argc, char **argv)
 		return cmd_devremove();
 	if (!strcmp(argv[1], "deadpeer"))
 		return cmd_deadpeer();
+	if (!strcmp(argv[1], "bench"))
+		return cmd_bench();
 	if (!strcmp(argv[1], "hold"))
 		return cmd_hold();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);

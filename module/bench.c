@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the in-kernel benchmark (RDMACHAN_IOC_BENCH on a channel fd)
+ *
+ * Like krping, the whole run loops in the kernel, so what it measures is
+ * the transport and not the user/kernel crossings of the tool: BLAST
+ * sends batches of messages as fast as credits allow against a SINK that
+ * receives and drops them, PINGPONG sends one message and waits for it
+ * to come back from an ECHO.  It is written against the public API of
+ * rdmachan.h only, and so is also the example of an in-kernel user.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+
+#include <linux/rdmachan.h>
+
+#include "bench.h"
+#include "ioctl.h"
+#include "rdmachan.h"
+
+/* Round trips whose latency is kept for the percentiles (4 MiB) */
+#define RDMACHAN_BENCH_MAX_SAMPLES	(1U << 20)
+#define RDMACHAN_BENCH_DEFAULT_BATCH	16
+
+struct rdmachan_bench_run {
+	struct rdmachan *ch;
+	struct rdmachan_bench *b;
+	u64 deadline;		/* ktime_get_ns() to stop at, 0: none */
+	void *payload;
+	u32 *samples;
+	u32 nr_samples;
+};
+
+/* Has the run reached its count or time limit (or been interrupted)? */
+static bool rdmachan_bench_over(const struct rdmachan_bench_run *r)
+{
+	const struct rdmachan_bench *b = r->b;
+
+	if (b->count && b->msgs >= b->count)
+		return true;
+	if (r->deadline && ktime_get_ns() >= r->deadline)
+		return true;
+	return signal_pending(current);
+}
+
+/* A signal ends a run; what it measured so far is still the result. */
+static int rdmachan_bench_end(int ret)
+{
+	return ret == -ERESTARTSYS ? 0 : ret;
+}
+
+static int rdmachan_bench_blast(struct rdmachan_bench_run *r)
+{
+	struct rdmachan_bench *b = r->b;
+	struct kvec *vec;
+	u64 start = ktime_get_ns();
+	unsigned int i, want;
+	int ret = 0;
+
+	vec = kcalloc(b->batch, sizeof(*vec), GFP_KERNEL);
+	if (!vec)
+		return -ENOMEM;
+	for (i = 0; i < b->batch; i++) {
+		vec[i].iov_base = r->payload;
+		vec[i].iov_len = b->msg_size;
+	}
+	while (!rdmachan_bench_over(r)) {
+		want = b->batch;
+		if (b->count && b->count - b->msgs < want)
+			want = b->count - b->msgs;
+		ret = rdmachan_send_msgs(r->ch, vec, want, 0, 0);
+		if (ret < 0)
+			break;
+		b->msgs += ret;
+		b->bytes += (u64)ret * b->msg_size;
+		ret = 0;
+		cond_resched();
+	}
+	b->elapsed_ns = ktime_get_ns() - start;
+	kfree(vec);
+	return rdmachan_bench_end(ret);
+}
+
+static int rdmachan_bench_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile @p of the sorted samples */
+static u64 rdmachan_bench_pct(const struct rdmachan_bench_run *r,
+			      unsigned int p)
+{
+	u32 rank = DIV_ROUND_UP(r->nr_samples * p, 100);
+
+	return r->samples[rank ? rank - 1 : 0];
+}
+
+static void rdmachan_bench_latency(struct rdmachan_bench_run *r, u64 sum)
+{
+	struct rdmachan_bench *b = r->b;
+
+	if (!b->msgs)
+		return;
+	b->lat_avg_ns = div64_u64(sum, b->msgs);
+	sort(r->samples, r->nr_samples, sizeof(u32), rdmachan_bench_cmp_u32,
+	     NULL);
+	b->lat_p50_ns = rdmachan_bench_pct(r, 50);
+	b->lat_p99_ns = rdmachan_bench_pct(r, 99);
+}
+
+static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
+{
+	struct rdmachan_bench *b = r->b;
+	struct kvec vec = { .iov_base = r->payload, .iov_len = b->msg_size };
+	struct rdmachan_msg *msg;
+	u64 start = ktime_get_ns(), t0, rtt, sum = 0;
+	int ret = 0;
+
+	while (!rdmachan_bench_over(r)) {
+		t0 = ktime_get_ns();
+		ret = rdmachan_send(r->ch, &vec, 1, 0, 0);
+		if (ret)
+			break;
+		ret = rdmachan_recv(r->ch, &msg, 0);
+		if (ret)
+			break;
+		rtt = ktime_get_ns() - t0;
+		if (msg->len != b->msg_size) {
+			pr_warn_ratelimited("bench: echo of %u bytes came back as %u\n",
+					    b->msg_size, msg->len);
+			rdmachan_msg_release(r->ch, msg);
+			ret = -EPROTO;
+			break;
+		}
+		rdmachan_msg_release(r->ch, msg);
+		if (!b->msgs || rtt < b->lat_min_ns)
+			b->lat_min_ns = rtt;
+		b->lat_max_ns = max(b->lat_max_ns, rtt);
+		if (r->nr_samples < RDMACHAN_BENCH_MAX_SAMPLES)
+			r->samples[r->nr_samples++] = min_t(u64, rtt, U32_MAX);
+		sum += rtt;
+		b->msgs++;
+		b->bytes += b->msg_size;
+	}
+	b->elapsed_ns = ktime_get_ns() - start;
+	rdmachan_bench_latency(r, sum);
+	return rdmachan_bench_end(ret);
+}
+
+/*
+ * SINK and ECHO: take messages until the limits, or the peer's orderly
+ * close (-EPIPE), which is how a run against BLAST or PINGPONG ends.
+ */
+static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
+{
+	struct rdmachan_bench *b = r->b;
+	struct rdmachan_msg *msg;
+	u64 first = 0, last = 0;
+	struct kvec vec;
+	int ret;
+
+	while (!rdmachan_bench_over(r)) {
+		ret = rdmachan_recv(r->ch, &msg, 0);
+		if (ret)
+			break;
+		if (!first)
+			first = ktime_get_ns();
+		if (echo) {
+			vec.iov_base = (void *)msg->data;
+			vec.iov_len = msg->len;
+			ret = rdmachan_send(r->ch, &vec, 1, msg->imm,
+					    msg->has_imm ? RDMACHAN_SEND_IMM : 0);
+		}
+		b->msgs++;
+		b->bytes += msg->len;
+		rdmachan_msg_release(r->ch, msg);
+		last = ktime_get_ns();
+		if (ret)
+			break;
+	}
+	b->elapsed_ns = last - first;
+	return ret == -EPIPE ? 0 : rdmachan_bench_end(ret);
+}
+
+static int rdmachan_bench_check(struct rdmachan *ch, struct rdmachan_bench *b)
+{
+	static const char ioc[] = "RDMACHAN_IOC_BENCH";
+	u32 depth = rdmachan_queue_depth(ch);
+	unsigned int i;
+
+	if (b->size != sizeof(*b))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  b->size, sizeof(*b));
+	if (b->reserved0 || b->msgs || b->bytes || b->elapsed_ns ||
+	    b->lat_min_ns || b->lat_avg_ns || b->lat_p50_ns || b->lat_p99_ns ||
+	    b->lat_max_ns)
+		return rdmachan_ioc_inval(ioc, "output or reserved fields set");
+	for (i = 0; i < ARRAY_SIZE(b->reserved); i++)
+		if (b->reserved[i])
+			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	if (b->mode > RDMACHAN_BENCH_ECHO)
+		return rdmachan_ioc_inval(ioc, "unknown mode %u", b->mode);
+	if ((b->mode == RDMACHAN_BENCH_BLAST ||
+	     b->mode == RDMACHAN_BENCH_PINGPONG) &&
+	    b->msg_size > rdmachan_max_msg_size(ch))
+		return -EMSGSIZE;
+	if (b->mode == RDMACHAN_BENCH_BLAST) {
+		if (!b->batch)
+			b->batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH,
+					 depth);
+		if (b->batch > depth)
+			return rdmachan_ioc_inval(ioc, "batch %u > queue depth %u",
+						  b->batch, depth);
+	}
+	return 0;
+}
+
+/**
+ * rdmachan_ioc_bench() - RDMACHAN_IOC_BENCH: run a benchmark on a channel
+ * @ch: the channel of the file
+ * @uarg: struct rdmachan_bench
+ *
+ * Context: process context; sleeps for the length of the run.
+ * Return: 0 with the results copied out, or a negative errno.
+ */
+long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
+{
+	struct rdmachan_bench b;
+	struct rdmachan_bench_run r = { .ch = ch, .b = &b };
+	int ret;
+
+	if (copy_from_user(&b, uarg, sizeof(b)))
+		return -EFAULT;
+	ret = rdmachan_bench_check(ch, &b);
+	if (ret)
+		return ret;
+	if (b.duration_ms)
+		r.deadline = ktime_get_ns() + (u64)b.duration_ms * NSEC_PER_MSEC;
+
+	switch (b.mode) {
+	case RDMACHAN_BENCH_BLAST:
+	case RDMACHAN_BENCH_PINGPONG:
+		r.payload = kvmalloc(max(b.msg_size, 1U), GFP_KERNEL);
+		if (!r.payload)
+			return -ENOMEM;
+		memset(r.payload, 0xa5, b.msg_size);
+		if (b.mode == RDMACHAN_BENCH_BLAST) {
+			ret = rdmachan_bench_blast(&r);
+			break;
+		}
+		r.samples = kvmalloc_array(b.count ? min_t(u64, b.count,
+					   RDMACHAN_BENCH_MAX_SAMPLES) :
+					   RDMACHAN_BENCH_MAX_SAMPLES,
+					   sizeof(u32), GFP_KERNEL);
+		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
+		break;
+	default:
+		ret = rdmachan_bench_serve(&r, b.mode == RDMACHAN_BENCH_ECHO);
+	}
+	kvfree(r.samples);
+	kvfree(r.payload);
+	if (ret)
+		return ret;
+	return copy_to_user(uarg, &b, sizeof(b)) ? -EFAULT : 0;
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Channels meeting trouble: a peer that vanishes silently (keepalive
+# notices),
+# "rdma link delete" of the device under live channels (waiters woken
+# with ENODEV, fds still closable), and rmmod refused while a channel fd
+# is open, allowed after the last close.
+. /tests/lib.sh
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads with a 200 ms keepalive" rdmachan_load keepalive_ms=200
+run_checks $HELPERS/chan_test deadpeer
+check "the neighbours are restored" wire_neighbours_up
+check "no channel is left after the dead-peer run" \
+	sh -c '! ls /sys/class/rdmachan | grep -q chan'
+
+# rmmod while a process holds channel fds
+$HELPERS/chan_test hold > /tmp/hold.out 2>&1 &
+holder=$!
+check "a process holds a connected channel pair" wait_for 10 grep -q READY /tmp/hold.out
+check_eq "two channels are listed in sysfs" 2 "$(ls /sys/class/rdmachan | grep -c '^chan')"
+check_fail "rmmod is refused while channel fds are open" "in use" $RMMOD rdmachan
+check "the module is still loaded" module_loaded rdmachan
+check_eq "the refused rmmod left the channels connected" "connected connected" \
+	"$(cat /sys/class/rdmachan/chan*/state | tr '\n' ' ' | sed 's/ $//')"
+kill $holder
+wait $holder 2>/dev/null
+check "the channels go away when the holder dies" \
+	wait_for 10 sh -c '! ls /sys/class/rdmachan | grep -q chan'
+check "rmmod succeeds after the last close" rdmachan_unload
+
+check "rdmachan loads again" rdmachan_load
+run_checks $HELPERS/chan_test devremove
+check "no channel is left after the device removal" \
+	sh -c '! ls /sys/class/rdmachan | grep -q chan'
+check_eq "the removed device's rdmachan context is gone" rxe0 "$(rdmachan_devices)"
+check "rdmachan unloads after the device removal" rdmachan_unload
+done_testing
