@@ -11,6 +11,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
@@ -26,7 +27,7 @@
 #include "rdmachan.h"
 
 /* Round trips whose latency is kept for the percentiles (4 MiB) */
-#define RDMACHAN_BENCH_MAX_SAMPLES	(1U << 20)
+#define RDMACHAN_BENCH_MAX_SAMPLES	BIT(20)
 #define RDMACHAN_BENCH_DEFAULT_BATCH	16
 
 struct rdmachan_bench_run {
@@ -236,6 +237,7 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 {
 	struct rdmachan_bench b;
 	struct rdmachan_bench_run r = { .ch = ch, .b = &b };
+	u32 nr;
 	int ret;
 
 	if (copy_from_user(&b, uarg, sizeof(b)))
@@ -257,10 +259,10 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 			ret = rdmachan_bench_blast(&r);
 			break;
 		}
-		r.samples = kvmalloc_array(b.count ? min_t(u64, b.count,
-					   RDMACHAN_BENCH_MAX_SAMPLES) :
-					   RDMACHAN_BENCH_MAX_SAMPLES,
-					   sizeof(u32), GFP_KERNEL);
+		nr = RDMACHAN_BENCH_MAX_SAMPLES;
+		if (b.count && b.count < nr)
+			nr = b.count;
+		r.samples = kvmalloc_array(nr, sizeof(u32), GFP_KERNEL);
 		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
 		break;
 	default:

@@ -832,7 +832,7 @@ static int cmd_bench(void)
 	       (unsigned long long)cli.b.lat_min_ns, (unsigned long long)cli.b.lat_avg_ns,
 	       (unsigned long long)cli.b.lat_p50_ns, (unsigned long long)cli.b.lat_p99_ns,
 	       (unsigned long long)cli.b.lat_max_ns);
-	printf("# in-kernel ping-pong rtt min %.1f avg %.1f p99 %.1f us\n",
+	printf("in-kernel ping-pong rtt min %.1f avg %.1f p99 %.1f us\n",
 	       cli.b.lat_min_ns / 1e3, cli.b.lat_avg_ns / 1e3, cli.b.lat_p99_ns / 1e3);
 
 	/* a sink without limits ends at the peer's close, with its count */
