@@ -7,6 +7,7 @@
 #   make check      install deps, build, run every test; ends "N passed, N failed"
 #   make deps       install the Debian packages the project needs
 #   make vm-shell   boot the test VM with an interactive shell
+#   make bench      rdmachan vs perftest in the VM: a table of ratios
 #   make sparse     build with sparse (C=2)
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
 #   make KDIR=...   build against another kernel tree
@@ -20,7 +21,7 @@ MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.c module/*.h)) \
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test
+	unit-test bench
 
 all: modules tool helpers
 
@@ -56,6 +57,9 @@ check: deps
 
 vm-shell: all
 	tests/vm/run-vm.sh --shell
+
+bench: all
+	scripts/bench.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

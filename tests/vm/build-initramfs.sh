@@ -161,6 +161,8 @@ cp "$TOP/tests/vm/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 cp "$TOP/tests/vm/lib.sh" "$ROOT/tests/"
 cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
+# Guest halves of the benchmark scripts (scripts/bench.sh), not tests.
+cp "$TOP"/tests/bench/*.sh "$ROOT/tests/cases/"
 if [ "${RDMACHAN_KERNEL:-stock}" = debug ]; then
 	cp "$TOP"/tests/kernel/cases/*.sh "$TOP/tests/kunit/kunit.sh" "$ROOT/tests/cases/"
 	mkdir -p "$ROOT/tests/kunit"

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# bench.sh: rdmachan against perftest, in one VM run on the same soft-RoCE
+# pair (rxe0 <-> rxe1 over a veth pair), printed as a table of ratios.
+# A benchmark, not a test: nothing here passes or fails on speed.
+#
+#   message rate / bandwidth  ib_send_bw -R   vs  rdmachan bench --kernel
+#                                                 and tool-driven bench
+#                                                 (SENDMMSG batches of 32)
+#   latency (one way)         ib_send_lat -R  vs  rdmachan ping --kernel
+#                                                 (busy-polled and softirq)
+#                                                 and tool ping -i 0
+#
+# Sizes 64 B and 4 KiB, queue depth 128.  Environment: BENCH_SECS (per
+# bandwidth run, default 4), BENCH_PINGS (round trips, default 5000).
+# The raw figures stay in tests/vm/out/bench/results.ktap.
+#
+# Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
+# latency <= 1.05x, tool-driven batched rate >= 0.8x.  Under qemu TCG the
+# absolute numbers are far below hardware; only the ratios mean anything.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$TOP/tests/vm/out/bench
+cd "$TOP"
+make -s all >/dev/null
+tests/vm/run-vm.sh --cases bench_msg --out "$OUT" --timeout 1200 || true
+R=$OUT/results.ktap
+
+val() { awk -v k="$1" '$1 == "RESULT" && $2 == k { print $3 }' "$R" | tr -d '\r'; }
+
+if ! grep -q '^RESULT ' "$R"; then
+	echo "bench.sh: no results; see $OUT/console.log" >&2
+	exit 1
+fi
+
+# row LABEL OURS BASE UNIT HIGHER_IS_BETTER(1/0)
+row() {
+	awk -v l="$1" -v a="$2" -v b="$3" -v u="$4" -v h="$5" 'BEGIN {
+		r = (b > 0) ? a / b : 0
+		printf "%-44s %12.2f %12.2f %-6s %6.2fx%s\n", l, a, b, u, r,
+			(h ? "" : " (lower is better)")
+	}'
+}
+
+echo
+printf "%-44s %12s %12s %-6s %7s\n" "rdmachan vs perftest (same VM, rxe)" "rdmachan" "perftest" "unit" "ratio"
+for s in 64 4096; do
+	pr=$(val "perftest_send_rate_$s")
+	pb=$(val "perftest_send_bw_${s}_MBps")
+	row "in-kernel message rate, ${s} B" "$(val "kernel_send_rate_$s")" "$pr" "msg/s" 1
+	row "in-kernel bandwidth, ${s} B" "$(val "kernel_send_bw_${s}_MBps")" "$pb" "MB/s" 1
+	row "tool-driven (batched) message rate, ${s} B" "$(val "tool_send_rate_$s")" "$pr" "msg/s" 1
+	row "tool-driven (batched) bandwidth, ${s} B" "$(val "tool_send_bw_${s}_MBps")" "$pb" "MB/s" 1
+done
+pl=$(val perftest_send_lat_64_typical_us)
+row "in-kernel latency p50, busy-poll, 64 B" "$(val kernel_lat_64_direct_p50_us)" "$pl" "us" 0
+row "in-kernel latency p50, softirq, 64 B" "$(val kernel_lat_64_softirq_p50_us)" "$pl" "us" 0
+row "tool ping latency p50, busy-poll, 64 B" "$(val tool_lat_64_p50_us)" "$pl" "us" 0
+pa=$(val perftest_send_lat_64_avg_us)
+row "in-kernel latency avg, busy-poll, 64 B" "$(val kernel_lat_64_direct_avg_us)" "$pa" "us" 0
+echo
+echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."

@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest half of scripts/bench.sh (not a test): message rate, bandwidth and
+# latency of perftest (ib_send_bw / ib_send_lat over rdma_cm) and of
+# rdmachan (in-kernel bench, tool-driven bench) on the same rxe pair in
+# the same VM.  Each figure is one line "RESULT NAME VALUE" on the results
+# port, read by the host script.
+. /tests/lib.sh
+
+SRV=192.0.2.1
+CLI=192.0.2.2
+SECS=${BENCH_SECS:-4}
+PINGS=${BENCH_PINGS:-5000}
+T=/tmp/bench
+mkdir -p $T
+
+result() { echo "RESULT $1 $2" >&3; }
+
+listening() {
+	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
+}
+
+# perftest_bw SIZE: ib_send_bw over rdma_cm, depth 128; MsgRate is Mpps
+perftest_bw() {
+	timeout 60 ib_send_bw -R -d rxe0 -s "$1" -D "$SECS" > $T/pt_srv.out 2>&1 &
+	sleep 1
+	timeout 60 ib_send_bw -R -d rxe1 -s "$1" -D "$SECS" $SRV > $T/pt_cli.out 2>&1
+	wait
+	# "#bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]"
+	awk -v s="$1" '$1 == s && NF >= 5 { print $4, $5 * 1e6; exit }' $T/pt_cli.out
+}
+
+# perftest_lat SIZE: ib_send_lat over rdma_cm; one-way t_typical and t_avg
+perftest_lat() {
+	timeout 60 ib_send_lat -R -d rxe0 -s "$1" -n "$PINGS" > $T/ptl_srv.out 2>&1 &
+	sleep 1
+	timeout 60 ib_send_lat -R -d rxe1 -s "$1" -n "$PINGS" $SRV > $T/ptl_cli.out 2>&1
+	wait
+	# "#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%"
+	awk -v s="$1" '$1 == s && NF >= 6 { print $5, $6; exit }' $T/ptl_cli.out
+}
+
+# rdmachan_bw SIZE PORT KERNEL_SENDER: one bench run against a kernel
+# sink, both ends busy-polling their completion queues as perftest does
+rdmachan_bw() {
+	_k=
+	[ "$3" = 1 ] && _k=--kernel
+	timeout 60 $TOOL -j listen $SRV:$2 --sink --kernel -n 1 -q --poll direct \
+		> $T/sink.out 2>&1 &
+	wait_for 10 listening "$2"
+	timeout 60 $TOOL -j bench $SRV:$2 --src $CLI -s "$1" -t "${SECS}s" -b 32 -d 128 -q $_k \
+		--poll direct > $T/bench.out 2>&1
+	wait
+	# the rate that arrived, as the sink measured it
+	jq -r 'select(.event == "closed") | "\(.bytes / .seconds / 1e6) \(.messages / .seconds)"' \
+		$T/sink.out
+}
+
+# rdmachan_lat PORT POLL: in-kernel ping-pong; one-way p50 and avg (RTT/2)
+rdmachan_lat() {
+	timeout 60 $TOOL -j listen $SRV:$1 --echo --kernel -n 1 -q --poll "$2" > $T/echo.out 2>&1 &
+	wait_for 10 listening "$1"
+	timeout 60 $TOOL -j ping $SRV:$1 --src $CLI --kernel -c "$PINGS" -s 64 --poll "$2" \
+		> $T/ping.out 2>&1
+	wait
+	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/ping.out
+}
+
+# rdmachan_user_lat PORT: tool ping (user space both ends); one-way p50, avg
+rdmachan_user_lat() {
+	timeout 60 $TOOL -j listen $SRV:$1 --echo -n 1 -q --poll direct > $T/uecho.out 2>&1 &
+	wait_for 10 listening "$1"
+	timeout 60 $TOOL -j ping $SRV:$1 --src $CLI -c "$PINGS" -i 0 -s 64 -q --poll direct \
+		> $T/uping.out 2>&1
+	wait
+	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/uping.out ||
+		cat $T/uping.out $T/uecho.out >&2
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+
+port=7200
+for size in 64 4096; do
+	set -- $(perftest_bw $size)
+	result "perftest_send_bw_${size}_MBps" "${1:-0}"
+	result "perftest_send_rate_${size}" "${2:-0}"
+	port=$((port + 1))
+	set -- $(rdmachan_bw $size $port 1)
+	result "kernel_send_bw_${size}_MBps" "${1:-0}"
+	result "kernel_send_rate_${size}" "${2:-0}"
+	port=$((port + 1))
+	set -- $(rdmachan_bw $size $port 0)
+	result "tool_send_bw_${size}_MBps" "${1:-0}"
+	result "tool_send_rate_${size}" "${2:-0}"
+done
+set -- $(perftest_lat 64)
+result perftest_send_lat_64_typical_us "${1:-0}"
+result perftest_send_lat_64_avg_us "${2:-0}"
+port=$((port + 1))
+set -- $(rdmachan_lat $port direct)
+result kernel_lat_64_direct_p50_us "${1:-0}"
+result kernel_lat_64_direct_avg_us "${2:-0}"
+port=$((port + 1))
+set -- $(rdmachan_lat $port softirq)
+result kernel_lat_64_softirq_p50_us "${1:-0}"
+result kernel_lat_64_softirq_avg_us "${2:-0}"
+port=$((port + 1))
+set -- $(rdmachan_user_lat $port)
+result tool_lat_64_p50_us "${1:-0}"
+result tool_lat_64_avg_us "${2:-0}"
+check "rdmachan unloads" rdmachan_unload
+done_testing
