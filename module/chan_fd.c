@@ -15,7 +15,9 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/ktime.h>
 #include <linux/poll.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -79,12 +81,18 @@ static ssize_t rdmachan_chan_write_iter(struct kiocb *iocb,
 	return ret ?: len;
 }
 
-static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
+/*
+ * A blocking poll() on a RDMACHAN_POLL_DIRECT channel busy-polls its
+ * completion queue (as a blocking read or write does) for up to this
+ * long, then sleeps; asleep, it is woken by the keepalive tick, which
+ * polls the queue of such channels too.
+ */
+#define RDMACHAN_DIRECT_SPIN_NS	NSEC_PER_SEC
+
+static __poll_t rdmachan_chan_events(struct rdmachan *ch)
 {
-	struct rdmachan *ch = file->private_data;
 	__poll_t mask = 0;
 
-	poll_wait(file, &ch->wq, wait);
 	rdmachan_poll(ch, -1);
 	if (rdmachan_writable(ch))
 		mask |= EPOLLOUT | EPOLLWRNORM;
@@ -99,6 +107,27 @@ static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 		break;
 	default:
 		break;
+	}
+	return mask;
+}
+
+static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
+{
+	struct rdmachan *ch = file->private_data;
+	__poll_t want = poll_requested_events(wait) | EPOLLERR | EPOLLHUP;
+	__poll_t mask;
+	u64 deadline;
+
+	poll_wait(file, &ch->wq, wait);
+	mask = rdmachan_chan_events(ch);
+	if ((mask & want) || ch->opts.poll_mode != RDMACHAN_POLL_DIRECT ||
+	    poll_does_not_wait(wait))
+		return mask;
+	deadline = ktime_get_ns() + RDMACHAN_DIRECT_SPIN_NS;
+	while (!(mask & want) && !signal_pending(current) &&
+	       ktime_get_ns() < deadline) {
+		cond_resched();
+		mask = rdmachan_chan_events(ch);
 	}
 	return mask;
 }

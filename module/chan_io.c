@@ -39,6 +39,28 @@ static void rdmachan_fail_io(struct rdmachan *ch, int err)
 	rdmachan_schedule_teardown(ch);
 }
 
+/*
+ * Software providers (rxe, siw) do the work of a post in a tasklet.  From
+ * process context that tasklet would wait for ksoftirqd; with bottom
+ * halves disabled around the post it runs as soon as they are enabled
+ * again, right here, which takes a scheduler round trip off every
+ * message.  Harmless for hardware providers.  Not possible where
+ * interrupts are off (the caller's own lock): then the tasklet is late.
+ */
+static bool rdmachan_bh_off(void)
+{
+	if (in_hardirq() || irqs_disabled())
+		return false;
+	local_bh_disable();
+	return true;
+}
+
+static void rdmachan_bh_on(bool was_turned_off)
+{
+	if (was_turned_off)
+		local_bh_enable();
+}
+
 /* Take the credits owed to the peer for a header.  Caller holds ch->lock. */
 static u16 rdmachan_take_credits(struct rdmachan *ch)
 {
@@ -129,6 +151,7 @@ static void rdmachan_post_recv_locked(struct rdmachan *ch,
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rdmachan_rx *rx = container_of(msg, struct rdmachan_rx, msg);
+	bool bh = rdmachan_bh_off();
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
@@ -139,6 +162,7 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
 }
 EXPORT_SYMBOL_GPL(rdmachan_msg_release);
 
@@ -485,6 +509,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
  */
 static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 {
+	bool bh = rdmachan_bh_off();
 	unsigned long flags;
 	u32 i;
 	int ret;
@@ -506,6 +531,7 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 	}
 	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
 	if (ret && ret != -ECONNRESET)
 		rdmachan_fail_io(ch, ret);
 	return ret;

@@ -21,24 +21,38 @@ listening() {
 	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
 }
 
-# perftest_bw SIZE: ib_send_bw over rdma_cm, depth 128; MsgRate is Mpps
-perftest_bw() {
-	timeout 60 ib_send_bw -R -d rxe0 -s "$1" -D "$SECS" > $T/pt_srv.out 2>&1 &
-	sleep 1
-	timeout 60 ib_send_bw -R -d rxe1 -s "$1" -D "$SECS" $SRV > $T/pt_cli.out 2>&1
-	wait
-	# "#bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]"
-	awk -v s="$1" '$1 == s && NF >= 5 { print $4, $5 * 1e6; exit }' $T/pt_cli.out
+# perftest RESULT_AWK PROGRAM ARGS...: run a perftest server on rxe0 and
+# its client on rxe1; print what RESULT_AWK extracts from the client's
+# report.  perftest's client sometimes starts before its server listens
+# (and then fails or crashes), so a run without a report is repeated.
+perftest() {
+	_awk=$1
+	_prog=$2
+	shift 2
+	for _try in 1 2 3; do
+		timeout 60 $_prog -R -d rxe0 "$@" > $T/pt_srv.out 2>&1 &
+		sleep 2
+		timeout 60 $_prog -R -d rxe1 "$@" $SRV > $T/pt_cli.out 2>&1
+		wait
+		_r=$(awk "$_awk" $T/pt_cli.out)
+		[ -n "$_r" ] && break
+		cat $T/pt_cli.out >&2
+	done
+	echo "$_r"
 }
 
-# perftest_lat SIZE: ib_send_lat over rdma_cm; one-way t_typical and t_avg
+# perftest_bw SIZE: ib_send_bw, depth 128: average MB/s and msg/s
+# ("#bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]")
+perftest_bw() {
+	perftest "\$1 == $1 && NF >= 5 { print \$4, \$5 * 1e6; exit }" \
+		ib_send_bw -s "$1" -D "$SECS"
+}
+
+# perftest_lat SIZE: ib_send_lat; one-way t_typical and t_avg in us
+# ("#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%")
 perftest_lat() {
-	timeout 60 ib_send_lat -R -d rxe0 -s "$1" -n "$PINGS" > $T/ptl_srv.out 2>&1 &
-	sleep 1
-	timeout 60 ib_send_lat -R -d rxe1 -s "$1" -n "$PINGS" $SRV > $T/ptl_cli.out 2>&1
-	wait
-	# "#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%"
-	awk -v s="$1" '$1 == s && NF >= 6 { print $5, $6; exit }' $T/ptl_cli.out
+	perftest "\$1 == $1 && NF >= 6 { print \$5, \$6; exit }" \
+		ib_send_lat -s "$1" -n "$PINGS"
 }
 
 # rdmachan_bw SIZE PORT KERNEL_SENDER: one bench run against a kernel
