@@ -8,6 +8,10 @@
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named), each in a
 #      freshly booted VM with the rxe-on-veth fixture
+#   4. without CASEs: the debug tier, tests/run-debug.sh (KUnit and every
+#      VM case again on the debug kernel with KASAN, lockdep, kmemleak;
+#      builds that kernel first when it is not cached).
+#      RDMACHAN_DEBUG_TIER=0 leaves it out.
 #
 # Expects "make all" to have run (make check does it).  Logs of each VM
 # case are kept in tests/vm/out/<case>/.
@@ -98,10 +102,27 @@ vm_case() {
 	fi
 }
 
+# debug_tier: tests/run-debug.sh, its results counted with ours
+debug_tier() {
+	local line tail=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) pass "${line#ok - }" ;;
+		"not ok - "*) fail "${line#not ok - }" ;;
+		# its own list of failures and totals: ours follow
+		"Failed:") tail=1 ;;
+		*" passed, "*" failed") ;;
+		*) [ "$tail" = 1 ] || echo "$line" ;;
+		esac
+	done < <(tests/run-debug.sh 2>&1)
+}
+
+DEBUG_TIER=0
 if [ $# -eq 0 ]; then
 	static_checks
 	unit_tests
 	CASES=$(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')
+	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-1}
 else
 	CASES="$*"
 fi
@@ -116,6 +137,7 @@ else
 	fail "vm: initramfs builds"
 	tail -n 20 "$OUT/initramfs.log"
 fi
+[ "$DEBUG_TIER" = 0 ] || debug_tier
 
 if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
 	echo

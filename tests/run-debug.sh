@@ -13,7 +13,9 @@
 #   3. kunit (tests/kunit/kunit.sh): one VM loads rdmachan_kunit.ko;
 #      every KUnit test case (every parameter of a parameterized one) is
 #      one test; the raw KTAP is kept in tests/vm/out/debug/kunit/kunit.ktap
-#   4. the VM cases of tests/vm/cases
+#   4. fault_inject (tests/kernel/cases/fault_inject.sh: channel setup and
+#      teardown under failslab and fail_page_alloc), then the VM cases of
+#      tests/vm/cases
 #   3 and 4 run each in a fresh VM, between kmemleak_clear and
 #   kmemleak_check (tests/kernel/cases), so a leak fails too.  CASE names
 #   "kunit" or a case of tests/vm/cases; the default is all of them.
@@ -141,7 +143,7 @@ kunit_crosscheck() {
 
 if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
-	CASES="kunit $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
+	CASES="kunit fault_inject $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
 else
 	CASES="$*"
 fi

@@ -17,10 +17,6 @@ mkdir -p $T
 
 result() { echo "RESULT $1 $2" >&3; }
 
-listening() {
-	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
-}
-
 # perftest RESULT_AWK PROGRAM ARGS...: run a perftest server on rxe0 and
 # its client on rxe1; print what RESULT_AWK extracts from the client's
 # report.  perftest's client sometimes starts before its server listens

@@ -207,6 +207,21 @@ EOT
 	fi
 }
 
+# listening PORT: an rdmachan listener on PORT shows in sysfs
+listening() {
+	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
+}
+
+# bg NAME CMD...: run CMD in the background, killed after 60 s so that a
+# hang fails the case instead of stalling it; its output goes to
+# $T/NAME.out and $T/NAME.err, its pid to $PID_NAME.
+bg() {
+	_n=$1
+	shift
+	timeout 60 "$@" > "${T:-/tmp}/$_n.out" 2> "${T:-/tmp}/$_n.err" &
+	eval "PID_$_n=$!"
+}
+
 # rdmachan_devices: names of the devices rdmachan lists, space-separated
 rdmachan_devices() {
 	$TOOL -j dev list | jq -r '[.[].name] | join(" ")'

@@ -12,17 +12,6 @@ CLI=192.0.2.2
 T=/tmp/chan_bench
 mkdir -p $T
 
-bg() {
-	_n=$1
-	shift
-	timeout 60 "$@" > "$T/$_n.out" 2> "$T/$_n.err" &
-	eval "PID_$_n=$!"
-}
-
-listening() {
-	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 run_checks $HELPERS/chan_test bench

@@ -35,7 +35,6 @@ $TOOL -j -p dev show rxe1
 
 SRV=192.0.2.1
 CLI=192.0.2.2
-listening() { grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr; }
 
 step "rdmachan recv $SRV:7000 -c 3  &  rdmachan send $SRV:7000 --src $CLI hello RDMA world"
 timeout 30 $TOOL recv $SRV:7000 -c 3 &

@@ -11,20 +11,6 @@ CLI=192.0.2.2
 T=/tmp/tool_chan
 mkdir -p $T
 
-# bg NAME CMD...: run CMD in the background (killed after 60 s, so that
-# a hang fails the case instead of stalling it), output in $T/NAME.out
-bg() {
-	_n=$1
-	shift
-	timeout 60 "$@" > "$T/$_n.out" 2> "$T/$_n.err" &
-	eval "PID_$_n=$!"
-}
-
-# listening PORT: a listener on PORT shows in sysfs
-listening() {
-	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 

@@ -16,6 +16,7 @@
  *   chan_test deadpeer     the peer vanishes silently: keepalive notices
  *   chan_test bench        RDMACHAN_IOC_BENCH: blast/sink, ping-pong/echo,
  *                          counters in sysfs, bad arguments
+ *   chan_test faultloop N  N channel setups/teardowns under failslab
  *   chan_test hold         open a channel pair and wait for a signal
  */
 #define _GNU_SOURCE
@@ -858,6 +859,125 @@ static int cmd_bench(void)
 	return chan_failures ? 1 : 0;
 }
 
+/*
+ * faultloop N: N cycles of listen, connect, accept, one message and
+ * close while failslab fails some of this process's kernel allocations
+ * (fault_on/fault_off switch /proc/self/make-it-fail; the case script
+ * sets the probability).  Every call must succeed or fail with a clean
+ * errno, nothing may hang; the injection must have hit at least once.
+ */
+static int fail_fd = -1;
+
+static void fault_set(int on)
+{
+	if (fail_fd >= 0 && pwrite(fail_fd, on ? "1" : "0", 1, 0) != 1)
+		perror("make-it-fail");
+}
+
+struct fault_stats {
+	unsigned int calls, ok, errs[256];
+	int unexpected;
+	char first_unexpected[96];
+};
+
+static void fault_note(struct fault_stats *st, const char *what, int ret)
+{
+	static const int clean[] = {
+		ENOMEM, ECONNREFUSED, ETIMEDOUT, ECONNRESET, EAGAIN, EPROTO,
+		ENOTCONN, EHOSTUNREACH, ENETUNREACH, EINTR, ENOBUFS, EPIPE,
+	};
+	int e = errno;
+	size_t i;
+
+	st->calls++;
+	if (ret >= 0) {
+		st->ok++;
+		return;
+	}
+	st->errs[e & 255]++;
+	for (i = 0; i < sizeof(clean) / sizeof(clean[0]); i++)
+		if (clean[i] == e)
+			return;
+	if (!st->unexpected++)
+		snprintf(st->first_unexpected, sizeof(st->first_unexpected),
+			 "%s: %s", what, strerror(e));
+}
+
+static int cmd_faultloop(int n)
+{
+	struct rdmachan_chan_opts opts = { .timeout_ms = 2000 };
+	struct fault_stats st = {};
+	struct rdmachan_bench b;
+	int i, lfd, cli, srv, port, r, failed = 0;
+	char buf[8];
+
+	fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
+	if (fail_fd < 0) {
+		report(0, "open /proc/self/make-it-fail", "%s", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct pollfd pfd;
+
+		cli = srv = -1;
+		/* every other listener is set up without injection, so that
+		 * the later steps are reached at high probabilities too */
+		fault_set(i & 1);
+		lfd = chan_listen(ctl, SRV_IP, 0, &opts, 0, &port);
+		fault_note(&st, "listen", lfd);
+		fault_set(1);
+		if (lfd < 0)
+			goto next;
+		cli = chan_connect(ctl, SRV_IP, port, CLI_IP, &opts, 0);
+		fault_note(&st, "connect", cli);
+		pfd.fd = lfd;
+		pfd.events = POLLIN;
+		if (cli >= 0 && poll(&pfd, 1, 2000) == 1) {
+			srv = chan_accept(lfd, RDMACHAN_FD_NONBLOCK);
+			fault_note(&st, "accept", srv);
+		}
+		if (cli >= 0 && srv >= 0) {
+			r = write(cli, "fault", 5);
+			fault_note(&st, "write", r);
+			pfd.fd = srv;
+			if (r == 5 && poll(&pfd, 1, 2000) == 1) {
+				r = read(srv, buf, sizeof(buf));
+				fault_note(&st, "read", r);
+			}
+			/* 64 KiB payloads: page allocations in this task */
+			memset(&b, 0, sizeof(b));
+			b.size = sizeof(b);
+			b.mode = RDMACHAN_BENCH_BLAST;
+			b.msg_size = 65536;
+			b.count = 2;
+			r = ioctl(cli, RDMACHAN_IOC_BENCH, &b);
+			fault_note(&st, "bench", r);
+		}
+next:
+		if (srv >= 0)
+			close(srv);
+		if (cli >= 0)
+			close(cli);
+		if (lfd >= 0)
+			close(lfd);
+		fault_set(0);
+	}
+	for (i = 0; i < 256; i++)
+		if (st.errs[i]) {
+			printf("errno %s: %u\n", strerror(i), st.errs[i]);
+			failed += st.errs[i];
+		}
+	printf("%u calls, %u succeeded\n", st.calls, st.ok);
+	report(!st.unexpected,
+	       "every call under failslab succeeded or failed with a clean errno",
+	       "%d unexpected, first %s", st.unexpected, st.first_unexpected);
+	report(failed > 0, "the injected failures reached rdmachan's calls",
+	       "%u calls, none failed", st.calls);
+	close(fail_fd);
+	fail_fd = -1;
+	return chan_failures ? 1 : 0;
+}
+
 static int cmd_hold(void)
 {
 	struct pair p;
@@ -897,6 +1017,8 @@ int main(int argc, char **argv)
 		return cmd_deadpeer();
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench();
+	if (!strcmp(argv[1], "faultloop"))
+		return cmd_faultloop(argc > 2 ? atoi(argv[2]) : 20);
 	if (!strcmp(argv[1], "hold"))
 		return cmd_hold();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
