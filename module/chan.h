@@ -89,7 +89,12 @@ struct rdmachan_tx {
 };
 
 /* Control send slots: one credit update and one keepalive in flight */
-enum { RDMACHAN_CTRL_CREDIT, RDMACHAN_CTRL_KEEPALIVE, RDMACHAN_CTRL_SLOTS };
+enum {
+	RDMACHAN_CTRL_CREDIT,
+	RDMACHAN_CTRL_KEEPALIVE,
+	RDMACHAN_CTRL_CLOSE,
+	RDMACHAN_CTRL_SLOTS
+};
 
 /**
  * struct rdmachan_stats - counters of a channel
@@ -142,6 +147,8 @@ struct rdmachan_stats {
  * @tx_posted: data slots posted, in order (counter)
  * @tx_completed: data slots known complete (counter)
  * @sig_interval: every this many data sends is signalled
+ * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
+ *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
  * @send_credits: data messages we may still send
  * @credits_to_return: buffers reposted but not yet reported to the peer
  * @credit_threshold: report credits explicitly when this many are owed
@@ -155,7 +162,9 @@ struct rdmachan_stats {
  * @read_mutex: serialises readers of the channel's file, keeping order
  * @dying: teardown has begun: the rdma_cm handler must not build
  * @io_stopped: no more posting; set under @lock before the QP drains
- * @peer_closed: the peer disconnected in order
+ * @peer_closed: the peer disconnected
+ * @peer_said_close: the peer sent CLOSE before disconnecting: an orderly
+ *	end (without it a disconnect means the peer failed)
  * @torn_down: resources released
  * @teardown_work: teardown requested from a context that cannot sleep
  * @keepalive_work: periodic liveness probe
@@ -200,6 +209,7 @@ struct rdmachan {
 	u32			tx_posted;
 	u32			tx_completed;
 	u32			sig_interval;
+	bool			imm_inband;
 
 	u32			send_credits;
 	u32			credits_to_return;
@@ -217,6 +227,7 @@ struct rdmachan {
 	bool			dying;
 	bool			io_stopped;
 	bool			peer_closed;
+	bool			peer_said_close;
 	bool			torn_down;
 	struct work_struct	teardown_work;
 	struct delayed_work	keepalive_work;
@@ -301,6 +312,7 @@ int rdmachan_post_all_recvs(struct rdmachan *ch);
 /* chan_io.c */
 void rdmachan_start_io(struct rdmachan *ch);
 int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);
+int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout);
 void rdmachan_deliver(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);

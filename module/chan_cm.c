@@ -193,6 +193,16 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		rdmachan_schedule_teardown(ch);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
+		/*
+		 * A peer that got our accept may send, close and disconnect
+		 * before ESTABLISHED reaches us (its RTU overtaken or lost):
+		 * the connection was established all the same, and what it
+		 * sent is to be read.
+		 */
+		if (!ch->active && !READ_ONCE(ch->established) && ch->listener) {
+			rdmachan_start_io(ch);
+			rdmachan_listener_established(ch->listener, ch);
+		}
 		/* Teardown drains what arrived first, then says DISCONNECTED */
 		ch->peer_closed = true;
 		complete(&ch->cm_done);
@@ -349,7 +359,8 @@ EXPORT_SYMBOL_GPL(rdmachan_connect);
 void rdmachan_close(struct rdmachan *ch)
 {
 	rdmachan_sysfs_del_channel(ch);
-	rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms));
+	if (!rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms)))
+		rdmachan_say_close(ch, msecs_to_jiffies(ch->opts.timeout_ms));
 	rdmachan_teardown(ch);
 	if (cancel_work_sync(&ch->teardown_work))
 		rdmachan_put(ch);

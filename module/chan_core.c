@@ -247,6 +247,16 @@ void rdmachan_teardown(struct rdmachan *ch)
 		rdmachan_listener_put(l);
 	}
 
+	/*
+	 * The QP is drained, so a CLOSE the peer sent has been seen.  A
+	 * disconnect without it means the peer failed (its device went
+	 * away, its side of the transport broke), not that it closed.
+	 */
+	if (ch->peer_closed && !ch->peer_said_close) {
+		pr_info_ratelimited("channel %u (%pISpc): peer disconnected without closing\n",
+				    ch->id, &ch->dst);
+		rdmachan_set_failed(ch, -ECONNRESET);
+	}
 	rdmachan_set_disconnected(ch);
 	ch->torn_down = true;
 	spin_lock_irqsave(&ch->lock, flags);

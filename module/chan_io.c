@@ -40,6 +40,26 @@ static void rdmachan_fail_io(struct rdmachan *ch, int err)
 }
 
 /*
+ * A post failed, with ch->lock held.  After the peer's CLOSE the QP may
+ * already be in the error state (iWARP refuses posts then): that is the
+ * orderly end under way, not a failure.
+ */
+static void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
+					int err)
+{
+	if (ch->peer_said_close)
+		return;
+	pr_err_ratelimited("channel %u: %s post failed: %d\n", ch->id, what,
+			   err);
+	if (ch->state != RDMACHAN_FAILED) {
+		ch->state = RDMACHAN_FAILED;
+		ch->err = -ECONNRESET;
+	}
+	wake_up_all(&ch->wq);
+	rdmachan_schedule_teardown(ch);
+}
+
+/*
  * Software providers (rxe, siw) do the work of a post in a tasklet.  From
  * process context that tasklet would wait for ksoftirqd; with bottom
  * halves disabled around the post it runs as soon as they are enabled
@@ -70,6 +90,18 @@ static u16 rdmachan_take_credits(struct rdmachan *ch)
 	return c;
 }
 
+static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
+	[RDMACHAN_CTRL_CREDIT]		= RDMACHAN_MSG_CREDIT,
+	[RDMACHAN_CTRL_KEEPALIVE]	= RDMACHAN_MSG_KEEPALIVE,
+	[RDMACHAN_CTRL_CLOSE]		= RDMACHAN_MSG_CLOSE,
+};
+
+static const char *const rdmachan_ctrl_name[RDMACHAN_CTRL_SLOTS] = {
+	[RDMACHAN_CTRL_CREDIT]		= "credit",
+	[RDMACHAN_CTRL_KEEPALIVE]	= "keepalive",
+	[RDMACHAN_CTRL_CLOSE]		= "close",
+};
+
 /* Post one control message of kind @slot.  Caller holds ch->lock. */
 static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 {
@@ -83,8 +115,7 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	    test_and_set_bit(slot, &ch->ctrl_busy))
 		return;
 
-	h->type = slot == RDMACHAN_CTRL_CREDIT ? RDMACHAN_MSG_CREDIT :
-						 RDMACHAN_MSG_KEEPALIVE;
+	h->type = rdmachan_ctrl_type[slot];
 	h->flags = 0;
 	h->credits = cpu_to_be16(rdmachan_take_credits(ch));
 	h->len = 0;
@@ -107,9 +138,7 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	ret = ib_post_send(ch->qp, &wr, NULL);
 	if (ret) {
 		clear_bit(slot, &ch->ctrl_busy);
-		pr_err_ratelimited("channel %u: control post failed: %d\n",
-				   ch->id, ret);
-		rdmachan_fail_io(ch, ret);
+		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);
 		return;
 	}
 	if (slot == RDMACHAN_CTRL_CREDIT)
@@ -132,11 +161,8 @@ static void rdmachan_post_recv_locked(struct rdmachan *ch,
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	ret = ib_post_recv(ch->qp, &wr, NULL);
-	if (ret) {
-		pr_err_ratelimited("channel %u: receive post failed: %d\n",
-				   ch->id, ret);
-		rdmachan_fail_io(ch, ret);
-	}
+	if (ret)
+		rdmachan_post_failed_locked(ch, "receive", ret);
 }
 
 /**
@@ -253,6 +279,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ch->rx_seen = true;
 
 	if (h->type != RDMACHAN_MSG_DATA) {
+		if (h->type == RDMACHAN_MSG_CLOSE)
+			ch->peer_said_close = true;
 		if (!ch->io_stopped)
 			rdmachan_post_recv_locked(ch, rx);
 		spin_unlock_irqrestore(&ch->lock, flags);
@@ -263,8 +291,17 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	rx->msg.data = rx->buf + RDMACHAN_HDR_LEN;
 	rx->msg.len = len;
-	rx->msg.has_imm = wc->wc_flags & IB_WC_WITH_IMM;
-	rx->msg.imm = rx->msg.has_imm ? be32_to_cpu(wc->ex.imm_data) : 0;
+	if (h->flags & RDMACHAN_HDR_F_IMM) {
+		__be32 imm;
+
+		memcpy(&imm, rx->buf + RDMACHAN_HDR_LEN + len, sizeof(imm));
+		rx->msg.has_imm = true;
+		rx->msg.imm = be32_to_cpu(imm);
+	} else {
+		rx->msg.has_imm = wc->wc_flags & IB_WC_WITH_IMM;
+		rx->msg.imm = rx->msg.has_imm ?
+			      be32_to_cpu(wc->ex.imm_data) : 0;
+	}
 	list_add_tail(&rx->node, &ch->rx_ready);
 	ch->rx_ready_count++;
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -302,8 +339,7 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	unsigned long flags;
 
 	clear_bit(tx->seq, &ch->ctrl_busy);
-	if (!rdmachan_wc_ok(ch, wc, tx->seq == RDMACHAN_CTRL_CREDIT ?
-					"credit" : "keepalive"))
+	if (!rdmachan_wc_ok(ch, wc, rdmachan_ctrl_name[tx->seq]))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
 	if ((s32)(tx->covers - ch->tx_completed) > 0)
@@ -338,6 +374,13 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		h->flags = 0;
 		h->credits = cpu_to_be16(rdmachan_take_credits(ch));
 		h->len = cpu_to_be32(tx->len);
+		if (tx->has_imm && ch->imm_inband) {
+			__be32 imm = cpu_to_be32(tx->imm);
+
+			h->flags = RDMACHAN_HDR_F_IMM;
+			memcpy(tx->buf + bytes, &imm, sizeof(imm));
+			bytes += sizeof(imm);
+		}
 		ib_dma_sync_single_for_device(ibdev, tx->dma, bytes,
 					      DMA_TO_DEVICE);
 
@@ -348,7 +391,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->wr.wr_cqe = &tx->cqe;
 		tx->wr.sg_list = &tx->sge;
 		tx->wr.num_sge = 1;
-		if (tx->has_imm) {
+		if (tx->has_imm && !ch->imm_inband) {
 			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
 			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
 		} else {
@@ -532,8 +575,11 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
-	if (ret && ret != -ECONNRESET)
-		rdmachan_fail_io(ch, ret);
+	if (ret && ret != -ECONNRESET) {
+		/* the QP refused the post: it is broken or already closing */
+		rdmachan_fail_io(ch, -ECONNRESET);
+		ret = -ECONNRESET;
+	}
 	return ret;
 }
 
@@ -892,6 +938,46 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 			rdmachan_poll(ch, -1);
 		else
 			wait_event_timeout(ch->wq, rdmachan_sends_flushed(ch),
+					   HZ / 10);
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static bool rdmachan_close_said(struct rdmachan *ch)
+{
+	return !test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy) ||
+	       READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
+	       READ_ONCE(ch->io_stopped);
+}
+
+/**
+ * rdmachan_say_close() - tell the peer this is an orderly close
+ * @ch: the channel, its sends flushed
+ * @timeout: bound, in jiffies
+ *
+ * Sends CLOSE and waits until the peer acknowledged it, so that the
+ * peer's receive queue holds it before the disconnect: the peer then
+ * reports an orderly end, not a failure.
+ *
+ * Return: 0, or -ETIMEDOUT.
+ */
+int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	unsigned long flags;
+	bool bh = rdmachan_bh_off();
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CLOSE);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	while (!rdmachan_close_said(ch)) {
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
+			rdmachan_poll(ch, -1);
+		else
+			wait_event_timeout(ch->wq, rdmachan_close_said(ch),
 					   HZ / 10);
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;

@@ -152,7 +152,11 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 
 	ch->nr_rx = ch->params.queue_depth + RDMACHAN_CTRL_RECV;
 	ch->tx_depth = ch->params.queue_depth;
-	ch->buf_size = sizeof(struct rdmachan_wire_hdr) + ch->params.max_msg_size;
+	/* room for an in-band immediate after the largest payload */
+	ch->buf_size = sizeof(struct rdmachan_wire_hdr) + ch->params.max_msg_size +
+		       RDMACHAN_IMM_TRAILER;
+	/* iWARP has no SEND_WITH_IMM: immediates go in band */
+	ch->imm_inband = rdma_protocol_iwarp(ibdev, cm_id->port_num);
 	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
 
 	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2;

@@ -143,18 +143,24 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 			    u32 max_msg_size)
 {
-	u32 len;
+	u32 len, trailer = 0;
 
 	if (byte_len < sizeof(*h))
 		return -EPROTO;
 	len = be32_to_cpu(h->len);
-	if (h->flags || len != byte_len - sizeof(*h))
+	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
+		trailer = RDMACHAN_IMM_TRAILER;
+	else if (h->flags)
+		return -EPROTO;
+	if (byte_len - sizeof(*h) < trailer ||
+	    len != byte_len - sizeof(*h) - trailer)
 		return -EPROTO;
 	switch (h->type) {
 	case RDMACHAN_MSG_DATA:
 		return len <= max_msg_size ? 0 : -EPROTO;
 	case RDMACHAN_MSG_CREDIT:
 	case RDMACHAN_MSG_KEEPALIVE:
+	case RDMACHAN_MSG_CLOSE:
 		return len == 0 ? 0 : -EPROTO;
 	default:
 		return -EPROTO;

@@ -17,8 +17,12 @@
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
 #define RDMACHAN_WIRE_VERSION	1
 
-/* Receive buffers each side posts beyond its credits, for control messages */
-#define RDMACHAN_CTRL_RECV	2
+/*
+ * Receive buffers each side posts beyond its credits, for control
+ * messages: one per kind (CREDIT, KEEPALIVE, CLOSE), each kind at most
+ * once in flight
+ */
+#define RDMACHAN_CTRL_RECV	3
 
 /* Largest negotiable queue depth: credits travel in a 16-bit field */
 #define RDMACHAN_MAX_DEPTH	16384
@@ -73,12 +77,21 @@ enum rdmachan_msg_type {
 	RDMACHAN_MSG_DATA	= 1,	/* a user message of @len bytes follows */
 	RDMACHAN_MSG_CREDIT	= 2,	/* only returns credits */
 	RDMACHAN_MSG_KEEPALIVE	= 3,	/* liveness probe; the RC ACK answers */
+	RDMACHAN_MSG_CLOSE	= 4,	/* orderly close: nothing follows */
 };
+
+/*
+ * rdmachan_wire_hdr.flags of a DATA message: its 32-bit immediate travels
+ * in band, big-endian, in the 4 bytes after the payload.  Used by senders
+ * whose transport has no SEND_WITH_IMM (iWARP); receivers accept both.
+ */
+#define RDMACHAN_HDR_F_IMM	0x01
+#define RDMACHAN_IMM_TRAILER	4
 
 /**
  * struct rdmachan_wire_hdr - header of every SEND
  * @type: enum rdmachan_msg_type
- * @flags: zero
+ * @flags: RDMACHAN_HDR_F_IMM (DATA only) or zero
  * @credits: receive buffers the sender has reposted since it last said so
  * @len: payload bytes after the header (0 for control messages)
  */

@@ -13,6 +13,9 @@
 #   3. kunit (tests/kunit/kunit.sh): one VM loads rdmachan_kunit.ko;
 #      every KUnit test case (every parameter of a parameterized one) is
 #      one test; the raw KTAP is kept in tests/vm/out/debug/kunit/kunit.ktap
+#   5. the channel cases (chan_basic, chan_faults, chan_bench, tool_chan)
+#      once more over soft-iWARP (siw) instead of rxe, as debug/siw-CASE;
+#      "siw-CASE" names one of them
 #   4. fault_inject (tests/kernel/cases/fault_inject.sh: channel setup and
 #      teardown under failslab and fail_page_alloc), then the VM cases of
 #      tests/vm/cases
@@ -90,8 +93,8 @@ count_cases() {
 vm_run() {
 	local name=$1 scripts=$2 dir=$OUT/$1
 	mkdir -p "$dir"
-	"$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" --kver "$KVER" \
-		--out "$dir" --timeout "$TIMEOUT" --cases "$scripts" \
+	RDMACHAN_APPEND=${3:-} "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
+		--kver "$KVER" --out "$dir" --timeout "$TIMEOUT" --cases "$scripts" \
 		> "$dir/run.log" 2>&1
 	local rc=$?
 	local before=$FAILED
@@ -141,11 +144,19 @@ kunit_crosscheck() {
 	fi
 }
 
+SIW_CASES=
 if [ $# -eq 0 ]; then
+	SIW_CASES="chan_basic chan_faults chan_bench tool_chan"
 	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
 	CASES="kunit fault_inject $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
 else
-	CASES="$*"
+	CASES=
+	for c in "$@"; do
+		case "$c" in
+		siw-*) SIW_CASES="$SIW_CASES ${c#siw-}" ;;
+		*) CASES="$CASES $c" ;;
+		esac
+	done
 fi
 
 # 1. The debug kernel.
@@ -187,6 +198,10 @@ INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
 	for c in $CASES; do
 		vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
+	done
+	# The channel cases again over soft-iWARP (siw) instead of rxe
+	for c in $SIW_CASES; do
+		vm_run "siw-$c" "kmemleak_clear,$c,kmemleak_check" rdmachan_rdma=siw
 	done
 	[ -f "$OUT/kunit/console.log" ] && kunit_crosscheck
 else

@@ -53,8 +53,11 @@ debug)
 esac
 # ---------------------------------------------------------------------------
 
-# Kernel modules the tests load, resolved with their dependencies.
+# Kernel modules the tests load, resolved with their dependencies; siw
+# (soft-iWARP) only where the kernel has it (the debug kernel, not
+# Debian's).
 KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
+OPTIONAL_KMODS="siw"
 
 # Programs copied with their shared libraries.
 PROGRAMS="
@@ -138,6 +141,10 @@ done
 # Kernel modules: the dependency closure of KMODS, then ours, then depmod.
 GUEST_MODDIR=/lib/modules/$KVER
 mkdir -p "$ROOT$GUEST_MODDIR"
+for m in $OPTIONAL_KMODS; do
+	modprobe "${MODPROBE_D[@]}" -S "$KVER" --show-depends "$m" >/dev/null 2>&1 &&
+		KMODS="$KMODS $m"
+done
 for m in $KMODS; do
 	modprobe "${MODPROBE_D[@]}" -S "$KVER" --show-depends "$m" |
 		awk '$1 == "insmod" { print $2 }'

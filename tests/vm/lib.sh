@@ -19,6 +19,15 @@ TOOL=/usr/bin/rdmachan
 HELPERS=/usr/libexec/rdmachan
 T_N=0
 
+# The software RDMA driver of the fixture: rxe (RoCE, the default) or siw
+# (iWARP), from the kernel command line (rdmachan_rdma=siw).  Its two
+# devices are $DEV0 on veth0 (192.0.2.1) and $DEV1 on veth1 (192.0.2.2);
+# the C helpers read the same names from the environment.
+RDMA_DRIVER=${rdmachan_rdma:-rxe}
+DEV0=${RDMA_DRIVER}0
+DEV1=${RDMA_DRIVER}1
+export DEV0 DEV1 RDMA_DRIVER
+
 t_result() {
 	T_N=$((T_N + 1))
 	echo "$1 $T_N - $2" >&3
@@ -97,8 +106,15 @@ port_active() {
 # The standard fixture: two soft-RoCE devices on a veth pair, the two
 # "hosts" of every test.  crc32_generic must be there before rdma_rxe.
 rxe_modules_up() {
-	$MODPROBE crc32_generic && $MODPROBE rdma_rxe && $MODPROBE rdma_ucm &&
-		$MODPROBE ib_uverbs && $MODPROBE veth
+	if [ "$RDMA_DRIVER" = siw ]; then
+		$MODPROBE siw || return 1
+		# iWARP rides on TCP: a vanished peer is noticed when TCP gives
+		# up retransmitting, after about 3 s with 3 retries (not 15 min)
+		echo 3 > /proc/sys/net/ipv4/tcp_retries2
+	else
+		$MODPROBE crc32_generic && $MODPROBE rdma_rxe || return 1
+	fi
+	$MODPROBE rdma_ucm && $MODPROBE ib_uverbs && $MODPROBE veth
 }
 
 # Both addresses are local to this one network namespace, so by default
@@ -142,9 +158,11 @@ veth_pair_up() {
 		wire_routes_up
 }
 
-# rxe_add NAME NETDEV: add a soft-RoCE device and wait for its port.
+# rxe_add NAME NETDEV: add a software RDMA device ($RDMA_DRIVER: rxe
+# unless the VM runs the siw tier) and wait for its port.
 rxe_add() {
-	$RDMA link add "$1" type rxe netdev "$2" && wait_for 10 port_active "$1"
+	$RDMA link add "$1" type "$RDMA_DRIVER" netdev "$2" &&
+		wait_for 10 port_active "$1"
 }
 
 rxe_del() {
@@ -152,8 +170,8 @@ rxe_del() {
 }
 
 rxe_pair_up() {
-	rxe_modules_up && veth_pair_up && rxe_add rxe0 veth0 &&
-		rxe_add rxe1 veth1
+	rxe_modules_up && veth_pair_up && rxe_add $DEV0 veth0 &&
+		rxe_add $DEV1 veth1
 }
 
 rdmachan_load() {

@@ -16,6 +16,9 @@
 # The VM runs under qemu TCG (no KVM) with no network card: no packet can
 # leave it.  Serial port 0 is the console, serial port 1 carries results.
 #
+# RDMACHAN_APPEND adds to the kernel command line (e.g. rdmachan_rdma=siw,
+# which the guest's fixture reads).
+#
 # RDMACHAN_KERNEL=debug boots the debug test kernel of scripts/test-kernel.sh
 # (build it first) instead of the Debian one: --kernel and --kver default
 # to it, and the initramfs carries its modules and the debug-tier scripts.
@@ -74,6 +77,7 @@ fi
 APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "$CASES" ] && APPEND="$APPEND rdmachan_cases=$CASES"
 [ -n "$EXTRA_APPEND" ] && APPEND="$APPEND $EXTRA_APPEND"
+[ -n "${RDMACHAN_APPEND:-}" ] && APPEND="$APPEND $RDMACHAN_APPEND"
 
 QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2
 	-m "$MEMORY" -nic none -no-reboot -display none -monitor none

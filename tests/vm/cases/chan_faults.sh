@@ -34,6 +34,6 @@ check "rdmachan loads again" rdmachan_load
 run_checks $HELPERS/chan_test devremove
 check "no channel is left after the device removal" \
 	sh -c '! ls /sys/class/rdmachan | grep -q chan'
-check_eq "the removed device's rdmachan context is gone" rxe0 "$(rdmachan_devices)"
+check_eq "the removed device's rdmachan context is gone" $DEV0 "$(rdmachan_devices)"
 check "rdmachan unloads after the device removal" rdmachan_unload
 done_testing

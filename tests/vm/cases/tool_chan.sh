@@ -68,7 +68,7 @@ ch=${ch%/dst_addr}
 check "a connected channel has a sysfs directory" test -n "$ch"
 check_eq "its state is connected" connected "$(cat $ch/state 2>/dev/null)"
 check_eq "its role is active" active "$(cat $ch/role 2>/dev/null)"
-check_eq "its device is rxe1, port 1" "rxe1 1" "$(cat $ch/dev_name $ch/port_num 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
+check_eq "its device is $DEV1, port 1" "$DEV1 1" "$(cat $ch/dev_name $ch/port_num 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
 check_eq "its queue depth is the default" "$(cat /sys/module/rdmachan/parameters/queue_depth)" \
 	"$(cat $ch/queue_depth 2>/dev/null)"
 check_eq "it sent 3 messages, 30 bytes (sysfs)" "3 30" \
@@ -76,11 +76,11 @@ check_eq "it sent 3 messages, 30 bytes (sysfs)" "3 30" \
 cli_addr=$(cat $ch/src_addr 2>/dev/null)
 srv=$(grep -l "^$cli_addr\$" /sys/class/rdmachan/chan*/dst_addr 2>/dev/null | head -n 1)
 srv=${srv%/dst_addr}
-check_eq "the listening side is passive, on rxe0" "passive rxe0" \
+check_eq "the listening side is passive, on $DEV0" "passive $DEV0" \
 	"$(cat $srv/role $srv/dev_name 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
 check_eq "it received 3 messages, 30 bytes (sysfs)" "3 30" \
 	"$(cat $srv/stats/msgs_rx $srv/stats/bytes_rx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
-check "stat lists the client" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev rxe1 port 1'"
+check "stat lists the client" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev $DEV1 port 1'"
 check "stat -j agrees with sysfs" sh -c "$TOOL -j stat $(basename "$srv") | jq -e \
 	'.[0].msgs_rx == 3 and .[0].bytes_rx == 30 and .[0].role == \"passive\"'"
 check "stat -j lists the listener" sh -c \

@@ -2,8 +2,8 @@
 /*
  * chan_test: message channel checks, both ends in one process.
  *
- * The listener binds 192.0.2.1 (rxe0); the client connects from
- * 192.0.2.2 (rxe1).  Each subcommand prints "PASS what" / "FAIL what:
+ * The listener binds 192.0.2.1 ($DEV0, rxe0 by default); the client
+ * connects from 192.0.2.2 ($DEV1, rxe1).  Each subcommand prints "PASS what" / "FAIL what:
  * detail" lines for the guest test library.
  *
  *   chan_test basic        sizes, immediates, EMSGSIZE, batches, info
@@ -33,6 +33,14 @@
 #define CLI_IP	"192.0.2.2"
 
 static int ctl;
+
+/* the RDMA devices of the fixture (tests/vm/lib.sh exports them) */
+static const char *dev_name_env(const char *var, const char *dflt)
+{
+	const char *v = getenv(var);
+
+	return v && *v ? v : dflt;
+}
 
 struct pair {
 	int lfd, srv, cli, port;
@@ -132,8 +140,9 @@ static int cmd_basic(void)
 	       "default depth 128 and size 65536 are negotiated",
 	       "%u/%u %u/%u", ci.queue_depth, si.queue_depth,
 	       ci.max_msg_size, si.max_msg_size);
-	report(!strcmp(ci.dev_name, "rxe1") && !strcmp(si.dev_name, "rxe0"),
-	       "client runs on rxe1, server on rxe0", "%s %s", ci.dev_name,
+	report(!strcmp(ci.dev_name, dev_name_env("DEV1", "rxe1")) &&
+	       !strcmp(si.dev_name, dev_name_env("DEV0", "rxe0")),
+	       "client runs on DEV1, server on DEV0", "%s %s", ci.dev_name,
 	       si.dev_name);
 	report(ci.send_credits == 128, "the client starts with all credits",
 	       "%u", ci.send_credits);
@@ -597,8 +606,14 @@ static int cmd_devremove(void)
 	bc.fd = p.cli;
 	pthread_create(&tc, NULL, blocked_read, &bc);
 	usleep(200000);
-	r = system("/usr/bin/rdma link delete rxe1");
-	report(r == 0, "rdma link delete rxe1 under live channels", "status %d", r);
+	{
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd), "/usr/bin/rdma link delete %s",
+			 dev_name_env("DEV1", "rxe1"));
+		r = system(cmd);
+	}
+	report(r == 0, "rdma link delete DEV1 under live channels", "status %d", r);
 	pthread_join(tc, NULL);
 	report(bc.ret < 0 && bc.err == ENODEV,
 	       "a reader blocked on the removed device wakes with ENODEV",
