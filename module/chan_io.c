@@ -930,13 +930,18 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 	unsigned long flags;
 
 	while (!rdmachan_sends_flushed(ch)) {
+		bool bh = rdmachan_bh_off();
+
 		spin_lock_irqsave(&ch->lock, flags);
 		if (ch->tx_completed != ch->tx_posted)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
-		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
-			rdmachan_poll(ch, -1);
-		else
+		rdmachan_bh_on(bh);
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+			/* let ksoftirqd run a provider's deferred work */
+			if (!rdmachan_poll(ch, -1))
+				cond_resched();
+		} else
 			wait_event_timeout(ch->wq, rdmachan_sends_flushed(ch),
 					   HZ / 10);
 		if (time_after(jiffies, deadline))
@@ -974,9 +979,10 @@ int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	while (!rdmachan_close_said(ch)) {
-		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
-			rdmachan_poll(ch, -1);
-		else
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+			if (!rdmachan_poll(ch, -1))
+				cond_resched();
+		} else
 			wait_event_timeout(ch->wq, rdmachan_close_said(ch),
 					   HZ / 10);
 		if (time_after(jiffies, deadline))
@@ -992,16 +998,19 @@ void rdmachan_keepalive_work(struct work_struct *work)
 					   struct rdmachan, keepalive_work);
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
+	bool bh = rdmachan_bh_off();
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state != RDMACHAN_CONNECTED || ch->io_stopped) {
 		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_bh_on(bh);
 		return;
 	}
 	if (!ch->rx_seen && period)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	ch->rx_seen = false;
 	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
 		rdmachan_poll(ch, -1);
 	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,

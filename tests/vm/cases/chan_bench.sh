@@ -30,6 +30,19 @@ check_eq "the kernel sink received every message sent" "$sent" "$got"
 check_eq "bench reports the in-kernel mode" kernel "$(jq -r .mode $T/bench.json)"
 diag "in-kernel blast: $(jq -c '{size, batch, messages, msg_rate, mbytes_per_sec}' $T/bench.json)"
 
+# the same with both ends busy-polling (DIRECT): the close after the run
+# must still flush every send and end in order
+bg sinkd $TOOL -j listen $SRV:7105 --sink --kernel -n 1 -q --poll direct
+wait_for 10 listening 7105
+check "bench --kernel --poll direct runs for a second" sh -c \
+	"$TOOL -j bench $SRV:7105 --src $CLI --kernel -t 1s -s 64 -b 32 --poll direct > $T/benchd.json"
+wait $PID_sinkd
+check_eq "the busy-polled kernel sink ends in order after the close" closed \
+	"$(jq -r 'select(.chan) | .event' $T/sinkd.out)"
+check_eq "the busy-polled kernel sink received every message sent" \
+	"$(jq -r .messages $T/benchd.json)" \
+	"$(jq -r 'select(.event == "closed") | .messages' $T/sinkd.out)"
+
 # user-space bench against the kernel sink: both sides agree too
 bg sink2 $TOOL -j listen $SRV:7102 --sink --kernel -n 1 -q
 wait_for 10 listening 7102
