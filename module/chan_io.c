@@ -901,6 +901,22 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv);
 
+/*
+ * One round of a bounded wait for @cond: busy-poll a DIRECT channel
+ * (yielding when idle, so that a provider's deferred work can run), or
+ * sleep up to 100 ms.
+ */
+static void rdmachan_wait_round(struct rdmachan *ch,
+				bool (*cond)(struct rdmachan *))
+{
+	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+		if (!rdmachan_poll(ch, -1))
+			cond_resched();
+	} else {
+		wait_event_timeout(ch->wq, cond(ch), HZ / 10);
+	}
+}
+
 static bool rdmachan_sends_flushed(struct rdmachan *ch)
 {
 	unsigned long flags;
@@ -937,13 +953,7 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
-		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
-			/* let ksoftirqd run a provider's deferred work */
-			if (!rdmachan_poll(ch, -1))
-				cond_resched();
-		} else
-			wait_event_timeout(ch->wq, rdmachan_sends_flushed(ch),
-					   HZ / 10);
+		rdmachan_wait_round(ch, rdmachan_sends_flushed);
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
 	}
@@ -979,12 +989,7 @@ int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	while (!rdmachan_close_said(ch)) {
-		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
-			if (!rdmachan_poll(ch, -1))
-				cond_resched();
-		} else
-			wait_event_timeout(ch->wq, rdmachan_close_said(ch),
-					   HZ / 10);
+		rdmachan_wait_round(ch, rdmachan_close_said);
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
 	}
