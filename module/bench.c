@@ -192,39 +192,6 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 	return ret == -EPIPE ? 0 : rdmachan_bench_end(ret);
 }
 
-static int rdmachan_bench_check(struct rdmachan *ch, struct rdmachan_bench *b)
-{
-	static const char ioc[] = "RDMACHAN_IOC_BENCH";
-	u32 depth = rdmachan_queue_depth(ch);
-	unsigned int i;
-
-	if (b->size != sizeof(*b))
-		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
-					  b->size, sizeof(*b));
-	if (b->reserved0 || b->msgs || b->bytes || b->elapsed_ns ||
-	    b->lat_min_ns || b->lat_avg_ns || b->lat_p50_ns || b->lat_p99_ns ||
-	    b->lat_max_ns)
-		return rdmachan_ioc_inval(ioc, "output or reserved fields set");
-	for (i = 0; i < ARRAY_SIZE(b->reserved); i++)
-		if (b->reserved[i])
-			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
-	if (b->mode > RDMACHAN_BENCH_ECHO)
-		return rdmachan_ioc_inval(ioc, "unknown mode %u", b->mode);
-	if ((b->mode == RDMACHAN_BENCH_BLAST ||
-	     b->mode == RDMACHAN_BENCH_PINGPONG) &&
-	    b->msg_size > rdmachan_max_msg_size(ch))
-		return -EMSGSIZE;
-	if (b->mode == RDMACHAN_BENCH_BLAST) {
-		if (!b->batch)
-			b->batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH,
-					 depth);
-		if (b->batch > depth)
-			return rdmachan_ioc_inval(ioc, "batch %u > queue depth %u",
-						  b->batch, depth);
-	}
-	return 0;
-}
-
 /**
  * rdmachan_ioc_bench() - RDMACHAN_IOC_BENCH: run a benchmark on a channel
  * @ch: the channel of the file
@@ -237,14 +204,18 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 {
 	struct rdmachan_bench b;
 	struct rdmachan_bench_run r = { .ch = ch, .b = &b };
+	u32 depth = rdmachan_queue_depth(ch);
 	u32 nr;
 	int ret;
 
 	if (copy_from_user(&b, uarg, sizeof(b)))
 		return -EFAULT;
-	ret = rdmachan_bench_check(ch, &b);
+	ret = rdmachan_check_bench(&b, depth, rdmachan_max_msg_size(ch));
 	if (ret)
 		return ret;
+	/* BLAST's default batch: never more than the depth, as checked */
+	if (b.mode == RDMACHAN_BENCH_BLAST && !b.batch)
+		b.batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH, depth);
 	if (b.duration_ms)
 		r.deadline = ktime_get_ns() + (u64)b.duration_ms * NSEC_PER_MSEC;
 

@@ -14,6 +14,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "chan_state.h"
+#include "credit.h"
 #include "proto.h"
 #include "rdmachan.h"
 
@@ -32,6 +34,9 @@ struct net;
 #define RDMACHAN_ACK_TIMEOUT	16
 #define RDMACHAN_RETRY_COUNT	6
 #define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
+
+/* Bit of rdmachan.poll_lock */
+#define RDMACHAN_POLLING	0
 
 /* Both kinds of rdma_cm_id context start with this tag. */
 enum rdmachan_obj_kind {
@@ -69,6 +74,8 @@ struct rdmachan_rx {
  * @len: payload length
  * @imm: immediate value, when @has_imm
  * @has_imm: send as SEND_WITH_IMM
+ * @credit_only: the sender failed to fill this reserved slot: it goes
+ *	out as a CREDIT message, which the peer does not deliver
  * @ready: filled and waiting to be posted in order
  * @wr: the work request
  * @sge: its one gather entry
@@ -83,6 +90,7 @@ struct rdmachan_tx {
 	u32			len;
 	u32			imm;
 	bool			has_imm;
+	bool			credit_only;
 	bool			ready;
 	struct ib_send_wr	wr;
 	struct ib_sge		sge;
@@ -146,12 +154,12 @@ struct rdmachan_stats {
  * @tx_reserved: data slots handed to senders (counter)
  * @tx_posted: data slots posted, in order (counter)
  * @tx_completed: data slots known complete (counter)
+ * @poll_lock: bit RDMACHAN_POLLING is held by the one thread processing a
+ *	DIRECT channel's CQ; teardown takes it for good before the drain
  * @sig_interval: every this many data sends is signalled
  * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
  *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
- * @send_credits: data messages we may still send
- * @credits_to_return: buffers reposted but not yet reported to the peer
- * @credit_threshold: report credits explicitly when this many are owed
+ * @credits: credits we may spend and credits we owe the peer
  * @rx_ready: received messages not yet handed to the user, in order
  * @rx_ready_count: their number
  * @rx_seen: a message arrived since the last keepalive tick
@@ -208,12 +216,11 @@ struct rdmachan {
 	u32			tx_reserved;
 	u32			tx_posted;
 	u32			tx_completed;
+	unsigned long		poll_lock;
 	u32			sig_interval;
 	bool			imm_inband;
 
-	u32			send_credits;
-	u32			credits_to_return;
-	u32			credit_threshold;
+	struct rdmachan_credits	credits;
 
 	struct list_head	rx_ready;
 	u32			rx_ready_count;
@@ -296,6 +303,8 @@ extern struct workqueue_struct *rdmachan_wq;
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
 void rdmachan_get(struct rdmachan *ch);
 void rdmachan_put(struct rdmachan *ch);
+bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
+			   int err);
 void rdmachan_set_failed(struct rdmachan *ch, int err);
 void rdmachan_set_disconnected(struct rdmachan *ch);
 void rdmachan_teardown(struct rdmachan *ch);

@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/idr.h>
 #include <linux/slab.h>
 
@@ -135,6 +136,28 @@ void rdmachan_put(struct rdmachan *ch)
 }
 
 /**
+ * rdmachan_event_locked() - move a channel along its life cycle
+ * @ch: the channel, with ch->lock held
+ * @ev: what happened
+ * @err: for RDMACHAN_EV_FAILED, why (a negative errno)
+ *
+ * Applies rdmachan_state_next(); a channel entering FAILED keeps @err.
+ * Return: whether the state changed.
+ */
+bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
+			   int err)
+{
+	enum rdmachan_state next = rdmachan_state_next(ch->state, ev);
+
+	if (next == ch->state)
+		return false;
+	if (next == RDMACHAN_FAILED)
+		ch->err = err;
+	ch->state = next;
+	return true;
+}
+
+/**
  * rdmachan_set_failed() - the channel failed; wake everybody waiting on it
  * @ch: the channel
  * @err: why, a negative errno; the first failure is kept
@@ -146,10 +169,7 @@ void rdmachan_set_failed(struct rdmachan *ch, int err)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->state != RDMACHAN_FAILED) {
-		ch->state = RDMACHAN_FAILED;
-		ch->err = err;
-	}
+	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, err);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 }
@@ -165,9 +185,7 @@ void rdmachan_set_disconnected(struct rdmachan *ch)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->state == RDMACHAN_CONNECTING ||
-	    ch->state == RDMACHAN_CONNECTED)
-		ch->state = RDMACHAN_DISCONNECTED;
+	rdmachan_event_locked(ch, RDMACHAN_EV_CLOSED, 0);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 }
@@ -224,6 +242,13 @@ void rdmachan_teardown(struct rdmachan *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->io_stopped = true;
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/*
+	 * A DIRECT channel's user may be polling right now: wait for it,
+	 * and keep the bit, so that nobody polls during the drain (which
+	 * polls a DIRECT CQ itself) or after the CQ is freed.
+	 */
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
+		usleep_range(50, 100);
 	if (ch->qp)
 		ib_drain_qp(ch->qp);
 

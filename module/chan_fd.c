@@ -29,9 +29,6 @@
 #include "device.h"
 #include "ioctl.h"
 
-/* Most messages one SENDMMSG/RECVMMSG call handles */
-#define RDMACHAN_MMSG_MAX	1024
-
 static int rdmachan_chan_release(struct inode *inode, struct file *file)
 {
 	rdmachan_close(file->private_data);
@@ -98,16 +95,7 @@ static __poll_t rdmachan_chan_events(struct rdmachan *ch)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	if (rdmachan_readable(ch))
 		mask |= EPOLLIN | EPOLLRDNORM;
-	switch (READ_ONCE(ch->state)) {
-	case RDMACHAN_DISCONNECTED:
-		mask |= EPOLLRDHUP | EPOLLHUP;
-		break;
-	case RDMACHAN_FAILED:
-		mask |= EPOLLERR | EPOLLHUP;
-		break;
-	default:
-		break;
-	}
+	mask |= rdmachan_state_poll_events(READ_ONCE(ch->state));
 	return mask;
 }
 
@@ -137,19 +125,7 @@ static int rdmachan_mmsg_get(const char *ioc, void __user *uarg,
 {
 	if (copy_from_user(mm, uarg, sizeof(*mm)))
 		return -EFAULT;
-	if (mm->size != sizeof(*mm))
-		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
-					  mm->size, sizeof(*mm));
-	if (mm->flags & ~RDMACHAN_MSG_DONTWAIT)
-		return rdmachan_ioc_inval(ioc, "unknown flags 0x%x", mm->flags);
-	if (mm->done || memchr_inv(mm->reserved, 0, sizeof(mm->reserved)))
-		return rdmachan_ioc_inval(ioc, "non-zero reserved field");
-	if (single ? mm->count != 1 :
-		     !mm->count || mm->count > RDMACHAN_MMSG_MAX)
-		return rdmachan_ioc_inval(ioc, "count %u", mm->count);
-	if (!mm->msgs)
-		return rdmachan_ioc_inval(ioc, "no message array");
-	return 0;
+	return rdmachan_check_mmsg(ioc, mm, single);
 }
 
 static struct rdmachan_user_msg *rdmachan_msgs_get(const struct rdmachan_mmsg *mm)
@@ -194,10 +170,9 @@ static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
 	if (IS_ERR(msgs))
 		return PTR_ERR(msgs);
 	for (i = 0; i < mm.count; i++) {
-		if ((msgs[i].flags & ~RDMACHAN_MSG_IMM) || msgs[i].reserved) {
-			ret = rdmachan_ioc_inval(ioc, "message %u: bad flags", i);
+		ret = rdmachan_check_user_msg(ioc, &msgs[i], i);
+		if (ret)
 			goto out;
-		}
 		if (msgs[i].len > rdmachan_max_msg_size(ch)) {
 			ret = -EMSGSIZE;
 			goto out;
@@ -295,9 +270,9 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 
 	if (get_user(size, (u32 __user *)uarg))
 		return -EFAULT;
-	if (size != sizeof(*info))
-		return rdmachan_ioc_inval("CHAN_INFO", "size %u, expected %zu",
-					  size, sizeof(*info));
+	ret = rdmachan_check_chan_info(size);
+	if (ret)
+		return ret;
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
@@ -306,8 +281,8 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	spin_lock_irqsave(&ch->lock, flags);
 	info->state = ch->state;
 	info->error = ch->err;
-	info->send_credits = ch->send_credits;
-	info->credits_to_return = ch->credits_to_return;
+	info->send_credits = ch->credits.avail;
+	info->credits_to_return = ch->credits.owed;
 	info->rx_queued = ch->rx_ready_count;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	info->active = ch->active;

@@ -6,10 +6,11 @@
  * Credits.  Each side grants the other queue_depth credits: one per
  * receive buffer for data.  A data send takes a credit; the receiver
  * returns it when the message is released and its buffer reposted,
- * piggybacked on its next data send or, once credit_threshold are owed,
- * in an explicit CREDIT message.  Control messages (CREDIT, KEEPALIVE)
- * take no credit: each side keeps RDMACHAN_CTRL_RECV spare receive
- * buffers for them and has at most one of each kind in flight.
+ * piggybacked on its next data send or, once a threshold is owed,
+ * in an explicit CREDIT message (arithmetic in credit.h).  Control
+ * messages (CREDIT, KEEPALIVE, CLOSE) take no credit: each side keeps
+ * RDMACHAN_CTRL_RECV spare receive buffers for them and has at most one
+ * of each kind in flight.
  *
  * Send ring.  A sender reserves a credit and a slot of the data send
  * ring under the channel lock, fills the slot without the lock (copying
@@ -51,10 +52,7 @@ static void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
 		return;
 	pr_err_ratelimited("channel %u: %s post failed: %d\n", ch->id, what,
 			   err);
-	if (ch->state != RDMACHAN_FAILED) {
-		ch->state = RDMACHAN_FAILED;
-		ch->err = -ECONNRESET;
-	}
+	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, -ECONNRESET);
 	wake_up_all(&ch->wq);
 	rdmachan_schedule_teardown(ch);
 }
@@ -79,15 +77,6 @@ static void rdmachan_bh_on(bool was_turned_off)
 {
 	if (was_turned_off)
 		local_bh_enable();
-}
-
-/* Take the credits owed to the peer for a header.  Caller holds ch->lock. */
-static u16 rdmachan_take_credits(struct rdmachan *ch)
-{
-	u32 c = ch->credits_to_return;
-
-	ch->credits_to_return = 0;
-	return c;
 }
 
 static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
@@ -117,7 +106,7 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 
 	h->type = rdmachan_ctrl_type[slot];
 	h->flags = 0;
-	h->credits = cpu_to_be16(rdmachan_take_credits(ch));
+	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 	h->len = 0;
 	/* RC completes in order: this completion retires every data send */
 	tx->covers = ch->tx_posted;
@@ -183,8 +172,7 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 	spin_lock_irqsave(&ch->lock, flags);
 	if (!ch->io_stopped) {
 		rdmachan_post_recv_locked(ch, rx);
-		ch->credits_to_return++;
-		if (ch->credits_to_return >= ch->credit_threshold)
+		if (rdmachan_credits_owe_one(&ch->credits))
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -269,12 +257,11 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	len = be32_to_cpu(h->len);
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (credits > ch->params.queue_depth - ch->send_credits) {
+	if (rdmachan_credits_grant(&ch->credits, credits)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_protocol_error(ch, "more credits than granted");
 		return;
 	}
-	ch->send_credits += credits;
 	wake = credits;
 	ch->rx_seen = true;
 
@@ -344,7 +331,7 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&ch->lock, flags);
 	if ((s32)(tx->covers - ch->tx_completed) > 0)
 		ch->tx_completed = tx->covers;
-	if (ch->credits_to_return >= ch->credit_threshold)
+	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
@@ -371,8 +358,14 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->seq = ch->tx_posted++;
 
 		h->type = RDMACHAN_MSG_DATA;
+		if (tx->credit_only) {
+			/* not delivered, so the peer returns no credit */
+			h->type = RDMACHAN_MSG_CREDIT;
+			tx->credit_only = false;
+			rdmachan_credits_refund(&ch->credits, 1);
+		}
 		h->flags = 0;
-		h->credits = cpu_to_be16(rdmachan_take_credits(ch));
+		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 		h->len = cpu_to_be32(tx->len);
 		if (tx->has_imm && ch->imm_inband) {
 			__be32 imm = cpu_to_be32(tx->imm);
@@ -420,23 +413,14 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 
 static bool rdmachan_can_reserve(struct rdmachan *ch)
 {
-	return ch->send_credits &&
+	return ch->credits.avail &&
 	       ch->tx_reserved - ch->tx_completed < ch->tx_depth;
 }
 
 /* The errno for a send on a channel that is not CONNECTED */
 static int rdmachan_send_state_err(struct rdmachan *ch)
 {
-	switch (ch->state) {
-	case RDMACHAN_CONNECTED:
-		return ch->io_stopped ? -ECONNRESET : 0;
-	case RDMACHAN_CONNECTING:
-		return -ENOTCONN;
-	case RDMACHAN_DISCONNECTED:
-		return -ECONNRESET;
-	default:
-		return ch->err ?: -ECONNRESET;
-	}
+	return rdmachan_state_send_err(ch->state, ch->io_stopped, ch->err);
 }
 
 /**
@@ -471,18 +455,28 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
  * @budget: most completions to process, -1 for all
  *
  * For RDMACHAN_POLL_DIRECT channels this is how completions are seen; for
- * the others it returns 0 and does nothing.
+ * the others it returns 0 and does nothing.  One thread polls a channel
+ * at a time: a caller that finds another one polling (a blocking call
+ * busy-polling, the keepalive's fallback poll) returns 0 at once, as it
+ * does once teardown has begun.
  *
- * Context: process context, or any context that does not race with
- * another poller of the same channel.
+ * Context: any context that may run the channel's recv callback.
  * Return: completions processed.
  */
 int rdmachan_poll(struct rdmachan *ch, int budget)
 {
-	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT || !ch->cq ||
-	    ch->io_stopped)
+	struct ib_cq *cq;
+	int n = 0;
+
+	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT ||
+	    test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
 		return 0;
-	return ib_process_cq_direct(ch->cq, budget);
+	/* teardown takes the bit before it drains and frees the CQ */
+	cq = READ_ONCE(ch->cq);
+	if (cq && !READ_ONCE(ch->io_stopped))
+		n = ib_process_cq_direct(cq, budget);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	return n;
 }
 EXPORT_SYMBOL_GPL(rdmachan_poll);
 
@@ -535,20 +529,23 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 		if (ret)
 			return ret;
 	}
-	n = min3(want, ch->send_credits,
-		 ch->tx_depth - (ch->tx_reserved - ch->tx_completed));
+	n = rdmachan_credits_spend(&ch->credits, want,
+				   ch->tx_depth -
+				   (ch->tx_reserved - ch->tx_completed));
 	*first = ch->tx_reserved;
 	ch->tx_reserved += n;
-	ch->send_credits -= n;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return n;
 }
 
 /*
  * Mark reserved slots [first, first + n) ready and post what can go.  A
- * slot whose fill failed is given back when it is the newest reservation;
- * otherwise it goes out as a credit-only message in its place and its
- * credit is restored, since the peer returns none for control messages.
+ * slot whose fill failed (a fault copying from user memory) is given back
+ * when it is the newest reservation.  Otherwise a later sender's slot
+ * follows it in the ring, so it goes out in its place as a CREDIT message,
+ * which the peer does not deliver, and its credit is refunded, since the
+ * peer returns none for control messages.  The peer may then briefly see
+ * one message more than its buffers (an RNR retry, never a loss).
  */
 static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 {
@@ -559,7 +556,7 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (good < n && ch->tx_reserved == first + n) {
-		ch->send_credits += n - good;
+		rdmachan_credits_refund(&ch->credits, n - good);
 		ch->tx_reserved = first + good;
 		n = good;
 	}
@@ -570,6 +567,7 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 		if (i >= good) {
 			tx->len = 0;
 			tx->has_imm = false;
+			tx->credit_only = true;
 		}
 	}
 	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
@@ -795,8 +793,8 @@ bool rdmachan_readable(struct rdmachan *ch)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ret = !list_empty(&ch->rx_ready) ||
-	      ch->state == RDMACHAN_FAILED || ch->torn_down ||
-	      ch->state == RDMACHAN_DISCONNECTED;
+	      rdmachan_state_read_end(ch->state, ch->torn_down,
+				      ch->err) != -EAGAIN;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -851,12 +849,9 @@ int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock)
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!list_empty(&ch->rx_ready))
 			ret = 1;
-		else if (ch->state == RDMACHAN_FAILED)
-			ret = ch->err ?: -ECONNRESET;
-		else if (ch->state == RDMACHAN_DISCONNECTED || ch->torn_down)
-			ret = 0;
 		else
-			ret = -EAGAIN;
+			ret = rdmachan_state_read_end(ch->state, ch->torn_down,
+						      ch->err);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (ret != -EAGAIN || nonblock)
 			return ret;
@@ -1032,10 +1027,8 @@ void rdmachan_start_io(struct rdmachan *ch)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->send_credits = ch->params.queue_depth;
-	ch->credit_threshold = max_t(u32, 1, ch->params.queue_depth / 8);
-	if (ch->state == RDMACHAN_CONNECTING)
-		ch->state = RDMACHAN_CONNECTED;
+	rdmachan_credits_init(&ch->credits, ch->params.queue_depth);
+	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
 			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));

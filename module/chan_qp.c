@@ -134,6 +134,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	struct ib_qp_init_attr attr = {};
 	struct rdmachan_device *dev;
 	struct ib_device *ibdev;
+	struct ib_cq *cq;
 	u32 max_wr, cqe;
 	int ret;
 
@@ -160,13 +161,12 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
 
 	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2;
-	ch->cq = ib_alloc_cq(ibdev, ch, cqe, ch->id % ibdev->num_comp_vectors,
-			     rdmachan_poll_ctx(ch->opts.poll_mode));
-	if (IS_ERR(ch->cq)) {
-		ret = PTR_ERR(ch->cq);
-		ch->cq = NULL;
-		return ret;
-	}
+	cq = ib_alloc_cq(ibdev, ch, cqe, ch->id % ibdev->num_comp_vectors,
+			 rdmachan_poll_ctx(ch->opts.poll_mode));
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	/* published whole: rdmachan_poll() may look at it any time */
+	WRITE_ONCE(ch->cq, cq);
 
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq;

@@ -2,10 +2,11 @@
 /*
  * rdmachan: device ioctls of /dev/rdmachan - VERSION, DEV_LIST, DEV_QUERY
  *
- * Arguments are copied in whole, checked (size, reserved fields, strings),
- * answered from kernel-side copies built in zeroed memory, and copied out
- * only after every lock and device reference is dropped: a faulting or
- * stalled user buffer can never hold up device removal.
+ * Arguments are copied in whole, checked (size, reserved fields, strings:
+ * ioctl_check.c), answered from kernel-side copies built in zeroed
+ * memory, and copied out only after every lock and device reference is
+ * dropped: a faulting or stalled user buffer can never hold up device
+ * removal.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,15 +35,13 @@
 long rdmachan_ioc_version(void __user *uarg)
 {
 	struct rdmachan_version v;
+	int ret;
 
 	if (copy_from_user(&v, uarg, sizeof(v)))
 		return -EFAULT;
-	if (v.size != sizeof(v))
-		return rdmachan_ioc_inval("VERSION", "size %u, expected %zu",
-					  v.size, sizeof(v));
-	if (v.abi_version || v.features || v.device_count ||
-	    memchr_inv(v.reserved, 0, sizeof(v.reserved)))
-		return rdmachan_ioc_inval("VERSION", "non-zero reserved field");
+	ret = rdmachan_check_version(&v);
+	if (ret)
+		return ret;
 
 	memset(&v, 0, sizeof(v));
 	v.size = sizeof(v);
@@ -107,14 +106,9 @@ long rdmachan_ioc_dev_list(void __user *uarg)
 
 	if (copy_from_user(&l, uarg, sizeof(l)))
 		return -EFAULT;
-	if (l.size != sizeof(l))
-		return rdmachan_ioc_inval("DEV_LIST", "size %u, expected %zu",
-					  l.size, sizeof(l));
-	if (l.count || memchr_inv(l.reserved, 0, sizeof(l.reserved)))
-		return rdmachan_ioc_inval("DEV_LIST", "non-zero reserved field");
-	if (l.capacity && !l.entries)
-		return rdmachan_ioc_inval("DEV_LIST", "capacity %u, no array",
-					  l.capacity);
+	ret = rdmachan_check_dev_list(&l);
+	if (ret)
+		return ret;
 
 	for (tries = 0; tries < RDMACHAN_DEV_LIST_TRIES; tries++) {
 		snap.capacity = min(l.capacity, rdmachan_device_count());
@@ -268,20 +262,9 @@ long rdmachan_ioc_dev_query(void __user *uarg)
 
 	if (copy_from_user(&in, uarg, sizeof(in)))
 		return -EFAULT;
-	if (in.size != sizeof(in))
-		return rdmachan_ioc_inval("DEV_QUERY", "size %u, expected %zu",
-					  in.size, sizeof(in));
-	if (strnlen(in.name, sizeof(in.name)) == sizeof(in.name))
-		return rdmachan_ioc_inval("DEV_QUERY", "name not terminated");
-	if (!in.name[0])
-		return rdmachan_ioc_inval("DEV_QUERY", "empty name");
-	if (in.port_capacity && !in.ports)
-		return rdmachan_ioc_inval("DEV_QUERY", "port_capacity %u, no array",
-					  in.port_capacity);
-	if (memchr_inv(&in.port_count, 0,
-		       sizeof(in) - offsetof(struct rdmachan_dev_query,
-					     port_count)))
-		return rdmachan_ioc_inval("DEV_QUERY", "non-zero output or reserved field");
+	ret = rdmachan_check_dev_query(&in);
+	if (ret)
+		return ret;
 
 	q = kzalloc(sizeof(*q), GFP_KERNEL);
 	if (!q)

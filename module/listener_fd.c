@@ -52,15 +52,9 @@ static long rdmachan_ioc_accept(struct rdmachan_listener *l, struct file *lf,
 
 	if (copy_from_user(&a, uarg, sizeof(a)))
 		return -EFAULT;
-	if (a.size != sizeof(a))
-		return rdmachan_ioc_inval("ACCEPT", "size %u, expected %zu",
-					  a.size, sizeof(a));
-	if (a.flags & ~(RDMACHAN_FD_NONBLOCK | RDMACHAN_FD_CLOEXEC))
-		return rdmachan_ioc_inval("ACCEPT", "unknown flags 0x%x",
-					  a.flags);
-	if (a.fd || a.reserved0 || memchr_inv(&a.peer, 0, sizeof(a.peer)) ||
-	    memchr_inv(a.reserved, 0, sizeof(a.reserved)))
-		return rdmachan_ioc_inval("ACCEPT", "non-zero reserved field");
+	ret = rdmachan_check_accept(&a);
+	if (ret)
+		return ret;
 
 	fd = get_unused_fd_flags(O_RDWR |
 				 (a.flags & RDMACHAN_FD_CLOEXEC ? O_CLOEXEC : 0));

@@ -31,8 +31,9 @@ struct scatterlist;
  * enum rdmachan_poll_mode - where completions of a channel are processed
  * @RDMACHAN_POLL_SOFTIRQ: in softirq context (lowest latency, default)
  * @RDMACHAN_POLL_WORKQUEUE: in a workqueue (process context)
- * @RDMACHAN_POLL_DIRECT: only when the user polls: rdmachan_poll() or a
- *	blocking call on the channel busy-polls the completion queue
+ * @RDMACHAN_POLL_DIRECT: when the user polls: rdmachan_poll() or a
+ *	blocking call on the channel busy-polls the completion queue (and
+ *	the keepalive work polls once per period, one poller at a time)
  */
 enum rdmachan_poll_mode {
 	RDMACHAN_POLL_SOFTIRQ	= 0,
@@ -95,9 +96,11 @@ struct rdmachan_msg {
 /**
  * struct rdmachan_ops - callbacks of a channel's user
  * @recv: a message arrived.  Called in the completion context of the
- *	channel (softirq for RDMACHAN_POLL_SOFTIRQ): must not sleep.  The
- *	callee owns @msg until it calls rdmachan_msg_release(), from any
- *	context.  NULL: messages queue until rdmachan_recv() pulls them.
+ *	channel (softirq for RDMACHAN_POLL_SOFTIRQ, the polling thread for
+ *	RDMACHAN_POLL_DIRECT): must not sleep or call rdmachan_close().
+ *	The callee owns @msg until it calls rdmachan_msg_release(), from
+ *	any context, before rdmachan_close().  NULL: messages queue until
+ *	rdmachan_recv() pulls them.
  * @state_change: the channel became DISCONNECTED or FAILED (@err is
  *	rdmachan_error()).  Called from process context; must not call
  *	rdmachan_close().

@@ -136,8 +136,8 @@ static DEVICE_ATTR_RO(name)
 RDMACHAN_CHAN_U32_ATTR(queue_depth, ch->params.queue_depth);
 RDMACHAN_CHAN_U32_ATTR(max_msg_size, ch->params.max_msg_size);
 RDMACHAN_CHAN_U32_ATTR(max_inline, ch->max_inline);
-RDMACHAN_CHAN_U32_ATTR(send_credits, ch->send_credits);
-RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits_to_return);
+RDMACHAN_CHAN_U32_ATTR(send_credits, ch->credits.avail);
+RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits.owed);
 RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->rx_ready_count);
 
 static struct attribute *rdmachan_chan_attrs[] = {

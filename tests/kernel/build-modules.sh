@@ -3,9 +3,9 @@
 #
 # build-modules.sh KDIR OUTDIR
 #
-# Build rdmachan.ko and the KUnit module tests/kunit/rdmachan_kunit.ko
-# against KDIR (the debug test kernel's build tree, see
-# scripts/test-kernel.sh) and put the .ko files in OUTDIR.
+# Build rdmachan.ko and the KUnit modules of tests/kunit (in one tree, so
+# that rdmachan_chan_kunit.ko links against rdmachan.ko) against KDIR (the
+# debug test kernel, see scripts/test-kernel.sh); put the .ko in OUTDIR.
 #
 # An out-of-tree build writes its objects next to the sources, so the
 # build runs in a private copy of the sources: the objects of the build

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Channels meeting trouble: a peer that vanishes silently (keepalive
-# notices),
+# notices), user buffers that fault in the middle of a batch,
 # "rdma link delete" of the device under live channels (waiters woken
 # with ENODEV, fds still closable), and rmmod refused while a channel fd
 # is open, allowed after the last close.
@@ -14,6 +14,9 @@ run_checks $HELPERS/chan_test deadpeer
 check "the neighbours are restored" wire_neighbours_up
 check "no channel is left after the dead-peer run" \
 	sh -c '! ls /sys/class/rdmachan | grep -q chan'
+
+# user buffers that fault, alone and among another thread's sends
+run_checks $HELPERS/chan_test efault
 
 # rmmod while a process holds channel fds
 $HELPERS/chan_test hold > /tmp/hold.out 2>&1 &

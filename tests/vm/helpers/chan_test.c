@@ -18,6 +18,8 @@
  *                          counters in sysfs, bad arguments
  *   chan_test faultloop N  N channel setups/teardowns under failslab
  *   chan_test hold         open a channel pair and wait for a signal
+ *   chan_test efault       faulting user buffers, alone and among other
+ *                          senders: nothing sent for them, no credit lost
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -1005,6 +1007,193 @@ static int cmd_hold(void)
 	return 0;
 }
 
+/*
+ * efault: a message whose user buffer faults is not sent and nothing
+ * takes its place - alone, and while another thread's sends follow it in
+ * the send ring (its slot then goes out as a CREDIT message).  Every
+ * message carries its sender's tag and index; the reader checks that
+ * none is missing, repeated, reordered or empty, and that afterwards
+ * the sender's credits plus the receiver's owed credits make the depth.
+ */
+#define EFAULT_ROUNDS	3000
+#define EFAULT_BAD_PTR	((uintptr_t)8)
+
+/* volatile: the compiler must not see that it points nowhere */
+static void *volatile efault_bad_ptr = (void *)EFAULT_BAD_PTR;
+
+struct efault_sender {
+	int fd;
+	int bad;			/* sends batches with a faulting message */
+	unsigned long sent;
+	unsigned long partial;		/* batches that stopped at the fault */
+	int err;
+};
+
+static unsigned int efault_msg(unsigned char *b, uint32_t tag, uint32_t i)
+{
+	unsigned int len = 16 + i % 48;
+
+	memcpy(b, &tag, 4);
+	memcpy(b + 4, &i, 4);
+	fill(b + 8, len - 8, i ^ tag);
+	return len;
+}
+
+static void *efault_send(void *arg)
+{
+	struct efault_sender *c = arg;
+	unsigned char b0[64], b2[64];
+	uint32_t tag = c->bad ? 0xbad0 : 0x600d;
+	int i;
+
+	for (i = 0; i < EFAULT_ROUNDS; i++) {
+		struct rdmachan_user_msg m[3] = {};
+		struct rdmachan_mmsg mm = {
+			.size = sizeof(mm), .msgs = (uintptr_t)m,
+		};
+
+		m[0].buf = (uintptr_t)b0;
+		m[0].len = efault_msg(b0, tag, c->sent);
+		mm.count = 1;
+		if (c->bad) {
+			m[1].buf = EFAULT_BAD_PTR;
+			m[1].len = 16;
+			m[2].buf = (uintptr_t)b2;
+			m[2].len = efault_msg(b2, tag, c->sent + 1);
+			mm.count = 3;
+		}
+		if (ioctl(c->fd, RDMACHAN_IOC_SENDMMSG, &mm) < 0) {
+			c->err = errno;
+			break;
+		}
+		c->sent += mm.done;
+		if (c->bad && mm.done == 1)
+			c->partial++;
+		if (mm.done != 1) {
+			c->err = EPROTO;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Read everything; check tags, order and contents.  Returns messages read. */
+static unsigned long efault_read_all(int fd, unsigned long *per_tag, int *bad)
+{
+	unsigned char in[128], want[64];
+	unsigned long n = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	for (;;) {
+		uint32_t tag, i;
+		unsigned int wlen;
+		ssize_t r;
+		int slot;
+
+		r = read(fd, in, sizeof(in));
+		if (r < 0 && errno == EAGAIN) {
+			if (poll(&pfd, 1, 3000) <= 0)
+				return n;
+			continue;
+		}
+		if (r < 16) {
+			report(0, "every message read is a whole message",
+			       "read %zd (%s) after %lu messages", r,
+			       strerror(errno), n);
+			*bad = 1;
+			return n;
+		}
+		memcpy(&tag, in, 4);
+		memcpy(&i, in + 4, 4);
+		slot = tag == 0xbad0 ? 0 : tag == 0x600d ? 1 : -1;
+		wlen = slot < 0 ? 0 : efault_msg(want, tag, i);
+		if (slot < 0 || i != per_tag[slot] || r != (ssize_t)wlen ||
+		    memcmp(in, want, wlen)) {
+			if (!*bad)
+				report(0, "messages arrive whole and in order",
+				       "message %lu: tag %#x index %u len %zd, expected index %lu",
+				       n, tag, i, r,
+				       slot < 0 ? 0 : per_tag[slot]);
+			*bad = 1;
+		}
+		if (slot >= 0)
+			per_tag[slot] = i + 1;
+		n++;
+	}
+}
+
+static int efault_credits_add_up(struct pair *p, unsigned int depth)
+{
+	struct rdmachan_chan_info ci, si;
+
+	if (chan_info(p->cli, &ci) || chan_info(p->srv, &si))
+		return 0;
+	return ci.state == RDMACHAN_STATE_CONNECTED &&
+	       si.state == RDMACHAN_STATE_CONNECTED &&
+	       ci.send_credits + si.credits_to_return == depth;
+}
+
+static int cmd_efault(void)
+{
+	struct rdmachan_chan_opts opts = { .queue_depth = 32 };
+	struct efault_sender bad = { .bad = 1 }, good = {};
+	unsigned long per_tag[2] = {}, got;
+	struct rdmachan_chan_info ci;
+	pthread_t tb, tg;
+	struct pair p;
+	int flags, broken = 0, r;
+	char buf[64];
+
+	if (pair_open(&p, &opts))
+		return 1;
+	flags = fcntl(p.srv, F_GETFL);
+	fcntl(p.srv, F_SETFL, flags | O_NONBLOCK);
+
+	/* alone: nothing is sent, the reservation is given back */
+	r = write(p.cli, efault_bad_ptr, 16);
+	report(r < 0 && errno == EFAULT, "a write from a bad pointer fails with EFAULT",
+	       "write %d (%s)", r, strerror(errno));
+	usleep(200000);
+	r = read(p.srv, buf, sizeof(buf));
+	report(r < 0 && errno == EAGAIN, "nothing arrives for the faulting write",
+	       "read %d (%s)", r, strerror(errno));
+	report(!chan_info(p.cli, &ci) && ci.send_credits == ci.queue_depth,
+	       "the faulting write took no credit", "%u of %u credits",
+	       ci.send_credits, ci.queue_depth);
+
+	/* two senders; one's batches fault in the middle */
+	bad.fd = good.fd = p.cli;
+	pthread_create(&tb, NULL, efault_send, &bad);
+	pthread_create(&tg, NULL, efault_send, &good);
+	got = efault_read_all(p.srv, per_tag, &broken);
+	pthread_join(tb, NULL);
+	pthread_join(tg, NULL);
+	got += efault_read_all(p.srv, per_tag, &broken);
+
+	report(!bad.err && bad.partial == EFAULT_ROUNDS,
+	       "every faulting batch sends the messages before the fault only",
+	       "%lu of %d partial (%s)", bad.partial, EFAULT_ROUNDS,
+	       strerror(bad.err));
+	report(!good.err && good.sent == EFAULT_ROUNDS,
+	       "the other sender's messages all go out", "%lu sent (%s)",
+	       good.sent, strerror(good.err));
+	report(!broken && per_tag[0] == bad.sent && per_tag[1] == good.sent &&
+	       got == bad.sent + good.sent,
+	       "every message sent arrives once, in order, intact, and nothing else",
+	       "read %lu; faulting sender %lu sent, %lu read; other %lu sent, %lu read",
+	       got, bad.sent, per_tag[0], good.sent, per_tag[1]);
+	report(efault_credits_add_up(&p, ci.queue_depth),
+	       "no credit was created or lost: sender's plus receiver's owed make the depth",
+	       "see CHAN_INFO");
+	r = write(p.cli, "after", 5);
+	usleep(100000);
+	memset(buf, 0, sizeof(buf));
+	report(r == 5 && read(p.srv, buf, sizeof(buf)) == 5 && !memcmp(buf, "after", 5),
+	       "the channel still works afterwards", "write %d, read '%s'", r, buf);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -1036,6 +1225,8 @@ int main(int argc, char **argv)
 		return cmd_faultloop(argc > 2 ? atoi(argv[2]) : 20);
 	if (!strcmp(argv[1], "hold"))
 		return cmd_hold();
+	if (!strcmp(argv[1], "efault"))
+		return cmd_efault();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
 }

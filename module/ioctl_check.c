@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: checks of ioctl arguments, after they were copied in
+ *
+ * Every ioctl of /dev/rdmachan, of a listener fd and of a channel fd
+ * copies its argument struct in whole and hands it to one of these
+ * checks before using any of it: size, flags, reserved and output
+ * fields, strings, addresses and option bounds.  They are pure functions
+ * of the struct (no user memory, no device or channel), so that
+ * tests/kunit/ioctl_kunit.c can walk every field to and past its bounds.
+ * A malformed argument fails with -EINVAL and a rate-limited log line
+ * (rdmachan_ioc_inval()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/kernel.h>
+#include <linux/stddef.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include <linux/rdmachan.h>
+
+#include "ioctl.h"
+#include "proto.h"
+#include "rdmachan.h"
+
+#define RDMACHAN_FD_FLAGS	(RDMACHAN_FD_NONBLOCK | RDMACHAN_FD_CLOEXEC)
+
+/* VERSION: only @size may be set on input. */
+int rdmachan_check_version(const struct rdmachan_version *v)
+{
+	if (v->size != sizeof(*v))
+		return rdmachan_ioc_inval("VERSION", "size %u, expected %zu",
+					  v->size, sizeof(*v));
+	if (v->abi_version || v->features || v->device_count ||
+	    memchr_inv(v->reserved, 0, sizeof(v->reserved)))
+		return rdmachan_ioc_inval("VERSION", "non-zero reserved field");
+	return 0;
+}
+
+/* DEV_LIST: output and reserved fields zero, an array when capacity. */
+int rdmachan_check_dev_list(const struct rdmachan_dev_list *l)
+{
+	if (l->size != sizeof(*l))
+		return rdmachan_ioc_inval("DEV_LIST", "size %u, expected %zu",
+					  l->size, sizeof(*l));
+	if (l->count || memchr_inv(l->reserved, 0, sizeof(l->reserved)))
+		return rdmachan_ioc_inval("DEV_LIST", "non-zero reserved field");
+	if (l->capacity && !l->entries)
+		return rdmachan_ioc_inval("DEV_LIST", "capacity %u, no array",
+					  l->capacity);
+	return 0;
+}
+
+/* DEV_QUERY: a terminated, non-empty name; output fields zero. */
+int rdmachan_check_dev_query(const struct rdmachan_dev_query *q)
+{
+	if (q->size != sizeof(*q))
+		return rdmachan_ioc_inval("DEV_QUERY", "size %u, expected %zu",
+					  q->size, sizeof(*q));
+	if (strnlen(q->name, sizeof(q->name)) == sizeof(q->name))
+		return rdmachan_ioc_inval("DEV_QUERY", "name not terminated");
+	if (!q->name[0])
+		return rdmachan_ioc_inval("DEV_QUERY", "empty name");
+	if (q->port_capacity && !q->ports)
+		return rdmachan_ioc_inval("DEV_QUERY", "port_capacity %u, no array",
+					  q->port_capacity);
+	if (memchr_inv(&q->port_count, 0,
+		       sizeof(*q) - offsetof(struct rdmachan_dev_query,
+					     port_count)))
+		return rdmachan_ioc_inval("DEV_QUERY", "non-zero output or reserved field");
+	return 0;
+}
+
+/* Check an address from user space; @any allows AF_UNSPEC. */
+static int rdmachan_check_addr(const char *ioc, const char *what,
+			       const struct __kernel_sockaddr_storage *ss,
+			       bool any, bool need_port)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+
+	switch (ss->ss_family) {
+	case AF_UNSPEC:
+		if (any && !memchr_inv(ss, 0, sizeof(*ss)))
+			return 0;
+		break;
+	case AF_INET:
+		if (!need_port || sin->sin_port)
+			return 0;
+		return rdmachan_ioc_inval(ioc, "%s: port 0", what);
+	case AF_INET6:
+		if (!need_port || sin6->sin6_port)
+			return 0;
+		return rdmachan_ioc_inval(ioc, "%s: port 0", what);
+	default:
+		break;
+	}
+	return rdmachan_ioc_inval(ioc, "%s: address family %u", what,
+				  ss->ss_family);
+}
+
+/* Check channel options from user space and convert them to @out. */
+static int rdmachan_check_opts(const char *ioc,
+			       const struct rdmachan_chan_opts *o,
+			       struct rdmachan_opts *out)
+{
+	if (o->reserved)
+		return rdmachan_ioc_inval(ioc, "non-zero reserved option");
+	if (o->poll_mode > RDMACHAN_POLL_MODE_DIRECT)
+		return rdmachan_ioc_inval(ioc, "poll_mode %u", o->poll_mode);
+	if (o->queue_depth > RDMACHAN_MAX_DEPTH)
+		return rdmachan_ioc_inval(ioc, "queue_depth %u > %u",
+					  o->queue_depth, RDMACHAN_MAX_DEPTH);
+	if (o->max_msg_size > (1U << 20))
+		return rdmachan_ioc_inval(ioc, "max_msg_size %u > 1048576",
+					  o->max_msg_size);
+	if (o->timeout_ms > 600000)
+		return rdmachan_ioc_inval(ioc, "timeout_ms %u > 600000",
+					  o->timeout_ms);
+	out->queue_depth = o->queue_depth;
+	out->max_msg_size = o->max_msg_size;
+	out->timeout_ms = o->timeout_ms;
+	out->poll_mode = o->poll_mode;
+	out->backlog = o->backlog;
+	return 0;
+}
+
+/* CONNECT: flags, reserved, options (to @opts), dst with port, src. */
+int rdmachan_check_connect(const struct rdmachan_connect *c,
+			   struct rdmachan_opts *opts)
+{
+	int ret;
+
+	if (c->size != sizeof(*c))
+		return rdmachan_ioc_inval("CONNECT", "size %u, expected %zu",
+					  c->size, sizeof(*c));
+	if (c->flags & ~RDMACHAN_FD_FLAGS)
+		return rdmachan_ioc_inval("CONNECT", "unknown flags 0x%x",
+					  c->flags);
+	if (c->fd || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return rdmachan_ioc_inval("CONNECT", "non-zero reserved field");
+	ret = rdmachan_check_opts("CONNECT", &c->opts, opts);
+	if (!ret)
+		ret = rdmachan_check_addr("CONNECT", "dst", &c->dst, false, true);
+	if (!ret)
+		ret = rdmachan_check_addr("CONNECT", "src", &c->src, true, false);
+	return ret;
+}
+
+/* LISTEN: flags, reserved, options (to @opts), address, backlog. */
+int rdmachan_check_listen(const struct rdmachan_listen *c,
+			  struct rdmachan_opts *opts)
+{
+	int ret;
+
+	if (c->size != sizeof(*c))
+		return rdmachan_ioc_inval("LISTEN", "size %u, expected %zu",
+					  c->size, sizeof(*c));
+	if (c->flags & ~RDMACHAN_FD_FLAGS)
+		return rdmachan_ioc_inval("LISTEN", "unknown flags 0x%x",
+					  c->flags);
+	if (c->fd || memchr_inv(c->reserved, 0, sizeof(c->reserved)))
+		return rdmachan_ioc_inval("LISTEN", "non-zero reserved field");
+	ret = rdmachan_check_opts("LISTEN", &c->opts, opts);
+	if (!ret)
+		ret = rdmachan_check_addr("LISTEN", "addr", &c->addr, false,
+					  false);
+	if (ret)
+		return ret;
+	if (opts->backlog > 65536)
+		return rdmachan_ioc_inval("LISTEN", "backlog %u > 65536",
+					  opts->backlog);
+	return 0;
+}
+
+/* ACCEPT: flags; fd, peer and reserved fields zero. */
+int rdmachan_check_accept(const struct rdmachan_accept *a)
+{
+	if (a->size != sizeof(*a))
+		return rdmachan_ioc_inval("ACCEPT", "size %u, expected %zu",
+					  a->size, sizeof(*a));
+	if (a->flags & ~RDMACHAN_FD_FLAGS)
+		return rdmachan_ioc_inval("ACCEPT", "unknown flags 0x%x",
+					  a->flags);
+	if (a->fd || a->reserved0 || memchr_inv(&a->peer, 0, sizeof(a->peer)) ||
+	    memchr_inv(a->reserved, 0, sizeof(a->reserved)))
+		return rdmachan_ioc_inval("ACCEPT", "non-zero reserved field");
+	return 0;
+}
+
+/* SEND, RECV (@single: one message), SENDMMSG, RECVMMSG: the header. */
+int rdmachan_check_mmsg(const char *ioc, const struct rdmachan_mmsg *mm,
+			bool single)
+{
+	if (mm->size != sizeof(*mm))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  mm->size, sizeof(*mm));
+	if (mm->flags & ~RDMACHAN_MSG_DONTWAIT)
+		return rdmachan_ioc_inval(ioc, "unknown flags 0x%x", mm->flags);
+	if (mm->done || memchr_inv(mm->reserved, 0, sizeof(mm->reserved)))
+		return rdmachan_ioc_inval(ioc, "non-zero reserved field");
+	if (single ? mm->count != 1 :
+		     !mm->count || mm->count > RDMACHAN_MMSG_MAX)
+		return rdmachan_ioc_inval(ioc, "count %u", mm->count);
+	if (!mm->msgs)
+		return rdmachan_ioc_inval(ioc, "no message array");
+	return 0;
+}
+
+/* SEND, SENDMMSG: flags and reserved field of message @i. */
+int rdmachan_check_user_msg(const char *ioc, const struct rdmachan_user_msg *m,
+			    u32 i)
+{
+	if ((m->flags & ~RDMACHAN_MSG_IMM) || m->reserved)
+		return rdmachan_ioc_inval(ioc, "message %u: bad flags", i);
+	return 0;
+}
+
+/* CHAN_INFO: the size the caller gave (the rest is output only). */
+int rdmachan_check_chan_info(u32 size)
+{
+	if (size != sizeof(struct rdmachan_chan_info))
+		return rdmachan_ioc_inval("CHAN_INFO", "size %u, expected %zu",
+					  size, sizeof(struct rdmachan_chan_info));
+	return 0;
+}
+
+/* BENCH on a channel of @depth credits and @max_msg_size; batch 0 passes. */
+int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
+			 u32 max_msg_size)
+{
+	static const char ioc[] = "RDMACHAN_IOC_BENCH";
+	unsigned int i;
+
+	if (b->size != sizeof(*b))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  b->size, sizeof(*b));
+	if (b->reserved0 || b->msgs || b->bytes || b->elapsed_ns ||
+	    b->lat_min_ns || b->lat_avg_ns || b->lat_p50_ns || b->lat_p99_ns ||
+	    b->lat_max_ns)
+		return rdmachan_ioc_inval(ioc, "output or reserved fields set");
+	for (i = 0; i < ARRAY_SIZE(b->reserved); i++)
+		if (b->reserved[i])
+			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	if (b->mode > RDMACHAN_BENCH_ECHO)
+		return rdmachan_ioc_inval(ioc, "unknown mode %u", b->mode);
+	if ((b->mode == RDMACHAN_BENCH_BLAST ||
+	     b->mode == RDMACHAN_BENCH_PINGPONG) &&
+	    b->msg_size > max_msg_size)
+		return -EMSGSIZE;
+	if (b->mode == RDMACHAN_BENCH_BLAST && b->batch > depth)
+		return rdmachan_ioc_inval(ioc, "batch %u > queue depth %u",
+					  b->batch, depth);
+	return 0;
+}

@@ -1,0 +1,1668 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_chan_kunit.ko: KUnit suite "rdmachan_chan", rdmachan's exported
+ * in-kernel API (module/rdmachan.h) over the soft-RoCE fixture of the test
+ * VM: rxe0 on veth0 (192.0.2.1) and rxe1 on veth1 (192.0.2.2), set up by
+ * tests/kunit/kunit.sh before this module is loaded.  Unlike the pure
+ * logic suites it links against rdmachan.ko's exported symbols only.
+ *
+ * Every test listens on 192.0.2.1 (a port of its own), connects from
+ * 192.0.2.2 and accepts, then checks what a userspace script cannot see:
+ * the context callbacks run in, messages as the API hands them over
+ * (contents, order, immediates), credits, error codes, and allocation
+ * failures forced in the caller's thread with failslab.
+ *
+ * Nothing waits unbounded: waits have timeouts, and a call that blocks by
+ * design (rdmachan_recv(), rdmachan_accept(), rdmachan_send() without
+ * RDMACHAN_*_NONBLOCK) runs under a watchdog that signals the test thread,
+ * so a hang fails the test with -ERESTARTSYS instead of stalling the VM.
+ * Whatever a test set up is closed by ct_exit(), also after a failed
+ * assertion.
+ *
+ * kunit.sh loads rdmachan with keepalive_ms=3600000: the keepalive tick
+ * also polls RDMACHAN_POLL_DIRECT channels, which would make the check
+ * that such a channel delivers only through the caller's rdmachan_poll()
+ * depend on timing.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/in.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/scatterlist.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include "../../module/rdmachan.h"
+
+#define CT_IP_SERVER	0xc0000201	/* 192.0.2.1, rxe0 */
+#define CT_IP_CLIENT	0xc0000202	/* 192.0.2.2, rxe1 */
+
+/* One port per test, so that one test's leftovers cannot fail another */
+enum {
+	CT_PORT_REFUSED = 18600,
+	CT_PORT_CLOSED_LISTENER,
+	CT_PORT_ACCEPT,
+	CT_PORT_EXCHANGE_SOFTIRQ,
+	CT_PORT_EXCHANGE_WORKQUEUE,
+	CT_PORT_DIRECT,
+	CT_PORT_PULL,
+	CT_PORT_MSGSIZE,
+	CT_PORT_CREDITS,
+	CT_PORT_CLOSE_PULL,
+	CT_PORT_CLOSE_PUSH,
+	CT_PORT_FAULT_ENOMEM,
+	CT_PORT_FAULT_NTH_LISTEN,
+	CT_PORT_FAULT_NTH_CONNECT,
+	CT_PORT_ABORT,
+};
+
+#define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
+#define CT_SHORT	(HZ / 4)	/* for calls that must block */
+#define CT_MAX_MSGS	64
+#define CT_MAX_HELD	16
+#define CT_NTH_MAX	400
+
+/* Channel slots of a test */
+enum { CT_SRV, CT_CLI, CT_NR };
+
+/**
+ * struct ct_sink - what a channel's callbacks saw (its rdmachan_priv())
+ * @lock: protects the rest
+ * @wq: woken on every callback
+ * @seen_ch: the channel of the last callback
+ * @msgs: messages pushed to &rdmachan_ops.recv, held (not released) in
+ *	order until the test released them
+ * @nr: messages pushed
+ * @nr_released: messages of @msgs the test released
+ * @overflow: messages released at once for lack of room
+ * @ctx_hardirq: recv callbacks in hard interrupt context
+ * @ctx_softirq: recv callbacks serving a softirq
+ * @ctx_bh: recv callbacks with bottom halves off (or serving a softirq)
+ * @ctx_task: recv callbacks in task context
+ * @ctx_irqs_off: recv callbacks with interrupts off
+ * @ctx_poller: recv callbacks inside rdmachan_poll() of the test thread
+ * @poller: the test thread, while it polls
+ * @polling: the test thread is in rdmachan_poll()
+ * @nr_state: state_change callbacks
+ * @state: the last state reported
+ * @err: the last error reported
+ * @state_task: every state_change ran in task context, interrupts on
+ * @state_preempt: preempt_count() in the last state_change
+ * @nr_at_state: messages pushed before the last state_change
+ * @state_done: completed by state_change
+ */
+struct ct_sink {
+	spinlock_t lock;	/* everything below */
+	wait_queue_head_t wq;
+	struct rdmachan *seen_ch;
+	struct rdmachan_msg *msgs[CT_MAX_MSGS];
+	unsigned int nr;
+	unsigned int nr_released;
+	unsigned int overflow;
+	unsigned int ctx_hardirq;
+	unsigned int ctx_softirq;
+	unsigned int ctx_bh;
+	unsigned int ctx_task;
+	unsigned int ctx_irqs_off;
+	unsigned int ctx_poller;
+	struct task_struct *poller;
+	bool polling;
+	unsigned int nr_state;
+	enum rdmachan_state state;
+	int err;
+	bool state_task;
+	unsigned int state_preempt;
+	unsigned int nr_at_state;
+	struct completion state_done;
+};
+
+/**
+ * struct ct_lrec - what a listener's pending callback saw
+ * @nr: calls
+ * @not_task: calls outside task context
+ * @wq: woken on every call
+ */
+struct ct_lrec {
+	atomic_t nr;
+	atomic_t not_task;
+	wait_queue_head_t wq;
+};
+
+/**
+ * struct ct_ctx - one test's objects, closed by ct_exit() in every case
+ * @test: the test
+ * @l: its listener, or NULL
+ * @lrec: @l's rdmachan_listener_priv()
+ * @ch: its channels (CT_SRV accepted, CT_CLI connected), or NULL
+ * @sink: @ch's rdmachan_priv()
+ * @held_ch: channel of the pulled messages in @held
+ * @held: messages pulled and not yet released
+ * @nr_held: entries of @held
+ * @release_from: @release_work releases @held from this index on
+ * @release_work: releases messages from another context, later
+ * @send_work: sends one message from another context, later
+ * @work_ch: @send_work's channel
+ * @work_buf: its payload
+ * @work_len: its length
+ * @work_k: its number (for the payload pattern)
+ * @work_ret: what rdmachan_send() returned
+ * @wd_timer: the watchdog of blocking calls
+ * @wd_task: the thread it signals
+ * @wd_fired: it fired
+ */
+struct ct_ctx {
+	struct kunit *test;
+	struct rdmachan_listener *l;
+	struct ct_lrec lrec;
+	struct rdmachan *ch[CT_NR];
+	struct ct_sink sink[CT_NR];
+	struct rdmachan *held_ch;
+	struct rdmachan_msg *held[CT_MAX_HELD];
+	unsigned int nr_held;
+	unsigned int release_from;
+	struct delayed_work release_work;
+	struct delayed_work send_work;
+	struct rdmachan *work_ch;
+	void *work_buf;
+	u32 work_len;
+	u32 work_k;
+	int work_ret;
+	struct timer_list wd_timer;
+	struct task_struct *wd_task;
+	bool wd_fired;
+};
+
+/* ---- payloads ------------------------------------------------------- */
+
+/* Byte @j of message @k sent in direction @dir (0: to the server) */
+static u8 ct_byte(u32 dir, u32 k, u32 j)
+{
+	return (u8)(dir * 101 + k * 31 + j * 7 + (j >> 8));
+}
+
+static void ct_fill(void *buf, u32 len, u32 dir, u32 k)
+{
+	u8 *p = buf;
+	u32 j;
+
+	for (j = 0; j < len; j++)
+		p[j] = ct_byte(dir, k, j);
+}
+
+/**
+ * struct ct_exp - a message a receiver must see
+ * @k: its number in the sender's sequence (the payload pattern)
+ * @len: payload bytes
+ * @has_imm: sent with an immediate
+ * @imm: the immediate
+ */
+struct ct_exp {
+	u32 k;
+	u32 len;
+	bool has_imm;
+	u32 imm;
+};
+
+static void ct_expect_msg(struct kunit *test, const struct rdmachan_msg *m,
+			  u32 dir, const struct ct_exp *e, unsigned int idx)
+{
+	const u8 *p;
+	u32 j;
+
+	KUNIT_EXPECT_EQ_MSG(test, m->len, e->len, "message %u (k=%u)", idx,
+			    e->k);
+	KUNIT_EXPECT_EQ_MSG(test, m->has_imm, e->has_imm, "message %u (k=%u)",
+			    idx, e->k);
+	if (e->has_imm && m->has_imm)
+		KUNIT_EXPECT_EQ_MSG(test, m->imm, e->imm, "message %u (k=%u)",
+				    idx, e->k);
+	if (m->len != e->len)
+		return;
+	if (e->len)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, m->data, "message %u", idx);
+	if (!m->data)
+		return;
+	p = m->data;
+	for (j = 0; j < e->len; j++) {
+		if (p[j] != ct_byte(dir, e->k, j)) {
+			KUNIT_FAIL(test,
+				   "message %u (k=%u, %u bytes): byte %u is 0x%02x, want 0x%02x",
+				   idx, e->k, e->len, j, p[j],
+				   ct_byte(dir, e->k, j));
+			return;
+		}
+	}
+}
+
+/* ---- callbacks ------------------------------------------------------ */
+
+static void ct_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct ct_sink *s = rdmachan_priv(ch);
+	bool hard = in_hardirq(), soft = in_serving_softirq();
+	bool bh = in_softirq(), task = in_task(), irqs = irqs_disabled();
+	unsigned long flags;
+	bool keep;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->seen_ch = ch;
+	s->ctx_hardirq += hard;
+	s->ctx_softirq += soft;
+	s->ctx_bh += bh;
+	s->ctx_task += task;
+	s->ctx_irqs_off += irqs;
+	if (s->polling && s->poller == current)
+		s->ctx_poller++;
+	keep = s->nr < CT_MAX_MSGS;
+	if (keep)
+		s->msgs[s->nr++] = msg;
+	else
+		s->overflow++;
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (!keep)
+		rdmachan_msg_release(ch, msg);
+	wake_up_all(&s->wq);
+}
+
+static void ct_state_change(struct rdmachan *ch, enum rdmachan_state state,
+			    int err)
+{
+	struct ct_sink *s = rdmachan_priv(ch);
+	bool task = in_task() && !irqs_disabled();
+	unsigned int pc = preempt_count();
+	unsigned long flags;
+
+	spin_lock_irqsave(&s->lock, flags);
+	s->seen_ch = ch;
+	s->state = state;
+	s->err = err;
+	s->state_task = (s->nr_state ? s->state_task : true) && task;
+	s->state_preempt = pc;
+	s->nr_at_state = s->nr;
+	s->nr_state++;
+	spin_unlock_irqrestore(&s->lock, flags);
+	complete(&s->state_done);
+	wake_up_all(&s->wq);
+}
+
+static void ct_pending(struct rdmachan_listener *l)
+{
+	struct ct_lrec *r = rdmachan_listener_priv(l);
+
+	if (!in_task() || irqs_disabled())
+		atomic_inc(&r->not_task);
+	atomic_inc(&r->nr);
+	wake_up_all(&r->wq);
+}
+
+static const struct rdmachan_ops ct_push_ops = {
+	.recv = ct_recv,
+	.state_change = ct_state_change,
+};
+
+/* rdmachan_recv() pulls; state changes are still reported */
+static const struct rdmachan_ops ct_pull_ops = {
+	.state_change = ct_state_change,
+};
+
+static unsigned int ct_sink_nr(struct ct_sink *s)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&s->lock, flags);
+	n = s->nr;
+	spin_unlock_irqrestore(&s->lock, flags);
+	return n;
+}
+
+/* Wait until @s holds @n pushed messages; false on timeout. */
+static bool ct_sink_wait(struct ct_sink *s, unsigned int n)
+{
+	return wait_event_timeout(s->wq, ct_sink_nr(s) >= n, CT_TIMEOUT) > 0;
+}
+
+/* Release every pushed message of @s not released yet. */
+static void ct_sink_release(struct ct_sink *s, struct rdmachan *ch)
+{
+	struct rdmachan_msg *msg;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&s->lock, flags);
+		msg = s->nr_released < s->nr ? s->msgs[s->nr_released++] : NULL;
+		spin_unlock_irqrestore(&s->lock, flags);
+		if (!msg)
+			return;
+		rdmachan_msg_release(ch, msg);
+	}
+}
+
+/* Check the @n messages @s holds against @exp, then release them. */
+static void ct_sink_check(struct kunit *test, struct ct_sink *s,
+			  struct rdmachan *ch, u32 dir,
+			  const struct ct_exp *exp, unsigned int n)
+{
+	unsigned int i;
+
+	KUNIT_EXPECT_TRUE_MSG(test, ct_sink_wait(s, n),
+			      "%u of %u messages pushed in time", ct_sink_nr(s),
+			      n);
+	KUNIT_EXPECT_EQ(test, ct_sink_nr(s), n);
+	KUNIT_EXPECT_EQ(test, s->overflow, 0U);
+	for (i = 0; i < n && i < ct_sink_nr(s); i++)
+		ct_expect_msg(test, s->msgs[i], dir, &exp[i], i);
+	if (ct_sink_nr(s))
+		KUNIT_EXPECT_PTR_EQ(test, s->seen_ch, ch);
+	ct_sink_release(s, ch);
+}
+
+/* ---- the watchdog of blocking calls ----------------------------------- */
+
+static void ct_wd_fire(struct timer_list *t)
+{
+	struct ct_ctx *c = from_timer(c, t, wd_timer);
+
+	WRITE_ONCE(c->wd_fired, true);
+	send_sig(SIGUSR1, c->wd_task, 1);
+}
+
+/* Signal this thread after @timeout jiffies unless ct_wd_disarm() first. */
+static void ct_wd_arm(struct ct_ctx *c, unsigned long timeout)
+{
+	allow_signal(SIGUSR1);
+	c->wd_task = get_task_struct(current);
+	WRITE_ONCE(c->wd_fired, false);
+	mod_timer(&c->wd_timer, jiffies + timeout);
+}
+
+/* Return: the watchdog fired (the call it guarded was interrupted). */
+static bool ct_wd_disarm(struct ct_ctx *c)
+{
+	del_timer_sync(&c->wd_timer);
+	if (c->wd_task) {
+		put_task_struct(c->wd_task);
+		c->wd_task = NULL;
+	}
+	flush_signals(current);
+	disallow_signal(SIGUSR1);
+	return READ_ONCE(c->wd_fired);
+}
+
+/* ---- setting up and tearing down ---------------------------------------- */
+
+static void ct_release_work(struct work_struct *work)
+{
+	struct ct_ctx *c = container_of(to_delayed_work(work), struct ct_ctx,
+					release_work);
+
+	while (c->nr_held > c->release_from)
+		rdmachan_msg_release(c->held_ch, c->held[--c->nr_held]);
+}
+
+static void ct_send_work(struct work_struct *work)
+{
+	struct ct_ctx *c = container_of(to_delayed_work(work), struct ct_ctx,
+					send_work);
+	struct kvec v = { .iov_base = c->work_buf, .iov_len = c->work_len };
+
+	c->work_ret = rdmachan_send(c->work_ch, &v, 1, c->work_k,
+				    RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK);
+}
+
+static int ct_init(struct kunit *test)
+{
+	struct ct_ctx *c;
+	unsigned int i;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->test = test;
+	atomic_set(&c->lrec.nr, 0);
+	atomic_set(&c->lrec.not_task, 0);
+	init_waitqueue_head(&c->lrec.wq);
+	for (i = 0; i < CT_NR; i++) {
+		spin_lock_init(&c->sink[i].lock);
+		init_waitqueue_head(&c->sink[i].wq);
+		init_completion(&c->sink[i].state_done);
+	}
+	INIT_DELAYED_WORK(&c->release_work, ct_release_work);
+	INIT_DELAYED_WORK(&c->send_work, ct_send_work);
+	timer_setup(&c->wd_timer, ct_wd_fire, 0);
+	test->priv = c;
+	return 0;
+}
+
+static void ct_close(struct ct_ctx *c, unsigned int slot)
+{
+	struct rdmachan *ch = c->ch[slot];
+
+	if (!ch)
+		return;
+	if (c->held_ch == ch) {
+		while (c->nr_held)
+			rdmachan_msg_release(ch, c->held[--c->nr_held]);
+		c->held_ch = NULL;
+	}
+	ct_sink_release(&c->sink[slot], ch);
+	c->ch[slot] = NULL;
+	rdmachan_close(ch);
+}
+
+static void ct_close_listener(struct ct_ctx *c)
+{
+	if (c->l) {
+		rdmachan_listener_close(c->l);
+		c->l = NULL;
+	}
+}
+
+/* Runs after every test, also one that failed an assertion. */
+static void ct_exit(struct kunit *test)
+{
+	struct ct_ctx *c = test->priv;
+	unsigned int i;
+
+	if (!c)
+		return;
+#if IS_ENABLED(CONFIG_FAULT_INJECTION)
+	current->make_it_fail = 0;
+	current->fail_nth = 0;
+#endif
+	del_timer_sync(&c->wd_timer);
+	if (c->wd_task) {
+		put_task_struct(c->wd_task);
+		c->wd_task = NULL;
+	}
+	cancel_delayed_work_sync(&c->send_work);
+	cancel_delayed_work_sync(&c->release_work);
+	for (i = 0; i < CT_NR; i++)
+		ct_close(c, i);
+	ct_close_listener(c);
+}
+
+static void ct_addr(struct sockaddr_in *sin, u32 ip, u16 port)
+{
+	memset(sin, 0, sizeof(*sin));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = cpu_to_be32(ip);
+	sin->sin_port = cpu_to_be16(port);
+}
+
+static int ct_listen(struct ct_ctx *c, u16 port,
+		     const struct rdmachan_opts *opts)
+{
+	struct rdmachan_listener *l = NULL;
+	struct sockaddr_in sin;
+	int ret;
+
+	ct_addr(&sin, CT_IP_SERVER, port);
+	ret = rdmachan_listen((struct sockaddr *)&sin, opts, ct_pending,
+			      &c->lrec, &l);
+	if (!ret)
+		c->l = l;
+	return ret;
+}
+
+/* Connect from 192.0.2.2 to 192.0.2.1:@port into channel slot @slot. */
+static int ct_connect(struct ct_ctx *c, u16 port,
+		      const struct rdmachan_opts *opts,
+		      const struct rdmachan_ops *ops, unsigned int slot)
+{
+	struct sockaddr_in dst, src;
+	struct rdmachan *ch = NULL;
+	int ret;
+
+	ct_addr(&dst, CT_IP_SERVER, port);
+	ct_addr(&src, CT_IP_CLIENT, 0);
+	ret = rdmachan_connect((struct sockaddr *)&dst, (struct sockaddr *)&src,
+			       opts, ops, &c->sink[slot], &ch);
+	if (!ret)
+		c->ch[slot] = ch;
+	return ret;
+}
+
+/* Accept into slot @slot, polling without blocking, bounded. */
+static int ct_accept(struct ct_ctx *c, const struct rdmachan_ops *ops,
+		     unsigned int slot)
+{
+	unsigned long deadline = jiffies + CT_TIMEOUT;
+	struct rdmachan *ch = NULL;
+	int ret;
+
+	for (;;) {
+		ret = rdmachan_accept(c->l, ops, &c->sink[slot],
+				      RDMACHAN_ACCEPT_NONBLOCK, &ch);
+		if (ret != -EAGAIN || time_after(jiffies, deadline))
+			break;
+		usleep_range(1000, 2000);
+	}
+	if (!ret)
+		c->ch[slot] = ch;
+	return ret;
+}
+
+/* Listen on @port, connect (CT_CLI) and accept (CT_SRV); asserts. */
+static void ct_pair(struct kunit *test, u16 port,
+		    const struct rdmachan_opts *lopts,
+		    const struct rdmachan_ops *sops,
+		    const struct rdmachan_opts *copts,
+		    const struct rdmachan_ops *cops)
+{
+	struct ct_ctx *c = test->priv;
+
+	KUNIT_ASSERT_EQ_MSG(test, ct_listen(c, port, lopts), 0,
+			    "listen on 192.0.2.1:%u", port);
+	KUNIT_ASSERT_EQ_MSG(test, ct_connect(c, port, copts, cops, CT_CLI), 0,
+			    "connect 192.0.2.2 -> 192.0.2.1:%u", port);
+	KUNIT_ASSERT_EQ_MSG(test, ct_accept(c, sops, CT_SRV), 0,
+			    "accept on 192.0.2.1:%u", port);
+	KUNIT_ASSERT_NOT_NULL(test, c->ch[CT_SRV]);
+	KUNIT_ASSERT_NOT_NULL(test, c->ch[CT_CLI]);
+}
+
+/*
+ * Pull the next message, without blocking but waiting up to CT_TIMEOUT;
+ * a DIRECT channel is polled meanwhile.  Return: as rdmachan_recv().
+ */
+static int ct_pull(struct rdmachan *ch, struct rdmachan_msg **msg,
+		   bool direct)
+{
+	unsigned long deadline = jiffies + CT_TIMEOUT;
+	int ret;
+
+	for (;;) {
+		ret = rdmachan_recv(ch, msg, RDMACHAN_RECV_NONBLOCK);
+		if (ret != -EAGAIN || time_after(jiffies, deadline))
+			return ret;
+		if (direct)
+			rdmachan_poll(ch, -1);
+		usleep_range(500, 1000);
+	}
+}
+
+/* Pull @n messages and check them against @exp, releasing each. */
+static void ct_pull_check(struct kunit *test, struct rdmachan *ch, u32 dir,
+			  const struct ct_exp *exp, unsigned int n)
+{
+	struct rdmachan_msg *msg;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ct_pull(ch, &msg, false);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "pulling message %u of %u",
+				    i, n);
+		if (ret)
+			return;
+		ct_expect_msg(test, msg, dir, &exp[i], i);
+		rdmachan_msg_release(ch, msg);
+	}
+}
+
+/* A buffer of @len bytes (at least one) holding message @k's payload */
+static void *ct_payload(struct kunit *test, u32 len, u32 dir, u32 k)
+{
+	void *buf = kunit_kmalloc(test, len ?: 1, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	ct_fill(buf, len, dir, k);
+	return buf;
+}
+
+/* ---- the standard sequence ----------------------------------------------- */
+
+#define CT_SCRIPT_LEN	10
+
+/*
+ * Send the standard sequence on @ch in direction @dir: sizes 0, 1 and
+ * @max, with and without an immediate, through rdmachan_send() (one and
+ * two pieces), rdmachan_send_msgs() and rdmachan_send_sg() (three
+ * entries); @exp gets what the receiver must see, in order.
+ */
+static void ct_send_script(struct kunit *test, struct rdmachan *ch, u32 dir,
+			   u32 max, struct ct_exp *exp)
+{
+	static const u32 imm_flags = RDMACHAN_SEND_IMM;
+	struct scatterlist sg[3];
+	struct kvec v[3];
+	u32 a, b, k = 0;
+	void *buf;
+	int i;
+
+	KUNIT_ASSERT_GT(test, max, 200U);
+
+	/* rdmachan_send(): 0 bytes, no immediate */
+	buf = ct_payload(test, 0, dir, k);
+	v[0] = (struct kvec){ .iov_base = buf, .iov_len = 0 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(ch, v, 1, 0, 0), 0);
+	exp[k] = (struct ct_exp){ k, 0, false, 0 };
+	k++;
+
+	/* 1 byte, immediate 1 */
+	buf = ct_payload(test, 1, dir, k);
+	v[0] = (struct kvec){ .iov_base = buf, .iov_len = 1 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(ch, v, 1, 1, imm_flags), 0);
+	exp[k] = (struct ct_exp){ k, 1, true, 1 };
+	k++;
+
+	/* @max bytes from two pieces, immediate 0xdeadbeef */
+	buf = ct_payload(test, max, dir, k);
+	v[0] = (struct kvec){ .iov_base = buf, .iov_len = 100 };
+	v[1] = (struct kvec){ .iov_base = buf + 100, .iov_len = max - 100 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(ch, v, 2, 0xdeadbeef, imm_flags),
+			0);
+	exp[k] = (struct ct_exp){ k, max, true, 0xdeadbeef };
+	k++;
+
+	/* rdmachan_send_msgs(): 0, 1 and @max bytes, immediate 0x42 each */
+	for (i = 0; i < 3; i++) {
+		u32 len = i == 0 ? 0 : i == 1 ? 1 : max;
+
+		v[i] = (struct kvec){ .iov_base = ct_payload(test, len, dir, k + i),
+				      .iov_len = len };
+		exp[k + i] = (struct ct_exp){ k + i, len, true, 0x42 };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(ch, v, 3, 0x42, imm_flags), 3);
+	k += 3;
+
+	/* two more without immediate */
+	for (i = 0; i < 2; i++) {
+		u32 len = 17 + 16 * i;
+
+		v[i] = (struct kvec){ .iov_base = ct_payload(test, len, dir, k + i),
+				      .iov_len = len };
+		exp[k + i] = (struct ct_exp){ k + i, len, false, 0 };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(ch, v, 2, 0, 0), 2);
+	k += 2;
+
+	/* rdmachan_send_sg(): @max bytes in three entries, immediate */
+	buf = ct_payload(test, max, dir, k);
+	a = max / 3;
+	b = max / 3 + 5;
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], buf, a);
+	sg_set_buf(&sg[1], buf + a, b);
+	sg_set_buf(&sg[2], buf + a + b, max - a - b);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(ch, sg, 3, 0xfeedf00d,
+					       imm_flags), 0);
+	exp[k] = (struct ct_exp){ k, max, true, 0xfeedf00d };
+	k++;
+
+	/* 1 byte in one entry, no immediate */
+	buf = ct_payload(test, 1, dir, k);
+	sg_init_table(sg, 1);
+	sg_set_buf(&sg[0], buf, 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(ch, sg, 1, 0, 0), 0);
+	exp[k] = (struct ct_exp){ k, 1, false, 0 };
+	k++;
+
+	KUNIT_ASSERT_EQ(test, k, (u32)CT_SCRIPT_LEN);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/*
+ * Connecting to a port nobody listens on is refused with -ECONNREFUSED,
+ * also right after a listener on it was closed; no channel is returned.
+ */
+static void chan_test_connect_refused(struct kunit *test)
+{
+	struct ct_ctx *c = test->priv;
+	struct sockaddr_in dst, src;
+	struct rdmachan *ch = NULL;
+
+	ct_addr(&dst, CT_IP_SERVER, CT_PORT_REFUSED);
+	ct_addr(&src, CT_IP_CLIENT, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_connect((struct sockaddr *)&dst,
+					       (struct sockaddr *)&src, NULL,
+					       NULL, NULL, &ch), -ECONNREFUSED);
+	KUNIT_EXPECT_NULL(test, ch);
+
+	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_CLOSED_LISTENER, NULL), 0);
+	ct_close_listener(c);
+	ct_addr(&dst, CT_IP_SERVER, CT_PORT_CLOSED_LISTENER);
+	KUNIT_EXPECT_EQ(test, rdmachan_connect((struct sockaddr *)&dst,
+					       (struct sockaddr *)&src, NULL,
+					       NULL, NULL, &ch), -ECONNREFUSED);
+	KUNIT_EXPECT_NULL(test, ch);
+}
+
+/*
+ * Listen, connect from 192.0.2.2, accept: both ends CONNECTED with the
+ * negotiated (smaller) depth and message size, their priv pointers, the
+ * listener's pending callback in process context; a second listener on
+ * the address is refused; accept without a connection returns -EAGAIN
+ * (non-blocking) or waits (until a signal: -ERESTARTSYS).  One message
+ * each way over the new channel.
+ */
+static void chan_test_connect_accept(struct kunit *test)
+{
+	struct rdmachan_opts lopts = { .queue_depth = 8, .max_msg_size = 4096 };
+	struct rdmachan_opts copts = { .queue_depth = 16, .max_msg_size = 8192 };
+	struct ct_ctx *c = test->priv;
+	struct rdmachan_listener *l2 = NULL;
+	struct rdmachan *ch = NULL, *srv, *cli;
+	struct ct_exp e = { 0, 64, true, 7 };
+	struct sockaddr_in sin;
+	struct kvec v;
+	bool fired;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_ACCEPT, &lopts), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rdmachan_listener_priv(c->l),
+			    (void *)&c->lrec);
+
+	ct_addr(&sin, CT_IP_SERVER, CT_PORT_ACCEPT);
+	KUNIT_EXPECT_EQ(test, rdmachan_listen((struct sockaddr *)&sin, NULL,
+					      NULL, NULL, &l2), -EADDRINUSE);
+	KUNIT_EXPECT_NULL(test, l2);
+	if (l2)
+		rdmachan_listener_close(l2);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(c->l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK, &ch),
+			-EAGAIN);
+	ct_wd_arm(c, CT_SHORT);
+	ret = rdmachan_accept(c->l, NULL, NULL, 0, &ch);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ERESTARTSYS);
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_NULL(test, ch);
+
+	KUNIT_ASSERT_EQ(test, ct_connect(c, CT_PORT_ACCEPT, &copts, NULL,
+					 CT_CLI), 0);
+	cli = c->ch[CT_CLI];
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_TRUE(test, wait_event_timeout(c->lrec.wq,
+						   atomic_read(&c->lrec.nr) > 0,
+						   CT_TIMEOUT) > 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->lrec.nr), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->lrec.not_task), 0);
+
+	/* pending was called: the connection is there to take at once */
+	ret = rdmachan_accept(c->l, NULL, &c->sink[CT_SRV],
+			      RDMACHAN_ACCEPT_NONBLOCK, &ch);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	c->ch[CT_SRV] = ch;
+	srv = ch;
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(c->l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK, &ch),
+			-EAGAIN);
+	KUNIT_EXPECT_PTR_EQ(test, ch, srv);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_error(srv), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_error(cli), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rdmachan_priv(srv), (void *)&c->sink[CT_SRV]);
+	KUNIT_EXPECT_PTR_EQ(test, rdmachan_priv(cli), (void *)&c->sink[CT_CLI]);
+	KUNIT_EXPECT_EQ(test, rdmachan_queue_depth(srv), 8U);
+	KUNIT_EXPECT_EQ(test, rdmachan_queue_depth(cli), 8U);
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(srv), 4096U);
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(cli), 4096U);
+
+	v = (struct kvec){ .iov_base = ct_payload(test, 64, 0, 0),
+			   .iov_len = 64 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 7, RDMACHAN_SEND_IMM),
+			0);
+	ct_pull_check(test, srv, 0, &e, 1);
+	v.iov_base = ct_payload(test, 64, 1, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 7, RDMACHAN_SEND_IMM),
+			0);
+	ct_pull_check(test, cli, 1, &e, 1);
+}
+
+/**
+ * struct ct_mode - a completion context to test
+ * @name: shown as the parameter
+ * @mode: enum rdmachan_poll_mode
+ * @port: the test's port
+ */
+struct ct_mode {
+	const char *name;
+	u32 mode;
+	u16 port;
+};
+
+static const struct ct_mode ct_modes[] = {
+	{ "softirq", RDMACHAN_POLL_SOFTIRQ, CT_PORT_EXCHANGE_SOFTIRQ },
+	{ "workqueue", RDMACHAN_POLL_WORKQUEUE, CT_PORT_EXCHANGE_WORKQUEUE },
+};
+
+static void ct_mode_desc(const struct ct_mode *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_mode, ct_modes, ct_mode_desc);
+
+/* Where a recv callback of @mode must run: check @s's record of @n. */
+static void ct_expect_ctx(struct kunit *test, struct ct_sink *s, u32 mode,
+			  unsigned int n, const char *end)
+{
+	KUNIT_EXPECT_EQ_MSG(test, s->ctx_hardirq, 0U, "%s", end);
+	KUNIT_EXPECT_EQ_MSG(test, s->ctx_irqs_off, 0U, "%s", end);
+	if (mode == RDMACHAN_POLL_SOFTIRQ) {
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_softirq, n,
+				    "%s: recv in softirq", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_task, 0U, "%s", end);
+	} else {
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_task, n,
+				    "%s: recv in process context", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_softirq, 0U, "%s", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_bh, 0U,
+				    "%s: bottom halves on", end);
+	}
+}
+
+/*
+ * Push mode, SOFTIRQ and WORKQUEUE: the standard sequence each way
+ * arrives complete and in order through &rdmachan_ops.recv, which runs
+ * serving a softirq (RDMACHAN_POLL_SOFTIRQ) or in process context with
+ * bottom halves on (RDMACHAN_POLL_WORKQUEUE), never with interrupts off.
+ */
+static void chan_test_exchange(struct kunit *test)
+{
+	const struct ct_mode *m = test->param_value;
+	struct rdmachan_opts opts = {
+		.queue_depth = 16, .max_msg_size = 4096, .poll_mode = m->mode,
+	};
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[2][CT_SCRIPT_LEN];
+	struct rdmachan *srv, *cli;
+
+	ct_pair(test, m->port, &opts, &ct_push_ops, &opts, &ct_push_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_EQ(test, rdmachan_max_msg_size(cli), 4096U);
+
+	ct_send_script(test, cli, 0, 4096, exp[0]);
+	ct_send_script(test, srv, 1, 4096, exp[1]);
+	ct_sink_check(test, &c->sink[CT_SRV], srv, 0, exp[0], CT_SCRIPT_LEN);
+	ct_sink_check(test, &c->sink[CT_CLI], cli, 1, exp[1], CT_SCRIPT_LEN);
+	ct_expect_ctx(test, &c->sink[CT_SRV], m->mode, CT_SCRIPT_LEN,
+		      "accepted end");
+	ct_expect_ctx(test, &c->sink[CT_CLI], m->mode, CT_SCRIPT_LEN,
+		      "connected end");
+	KUNIT_EXPECT_EQ(test, c->sink[CT_SRV].nr_state, 0U);
+	KUNIT_EXPECT_EQ(test, c->sink[CT_CLI].nr_state, 0U);
+}
+
+/*
+ * RDMACHAN_POLL_DIRECT (the accepted end): nothing is delivered while
+ * nobody polls; rdmachan_poll() delivers, in the calling thread, at most
+ * @budget completions a call, in order; rdmachan_poll() of a channel
+ * that is not DIRECT returns 0.  The DIRECT end sends too.
+ */
+static void chan_test_direct(struct kunit *test)
+{
+	struct rdmachan_opts lopts = {
+		.queue_depth = 16, .max_msg_size = 4096,
+		.poll_mode = RDMACHAN_POLL_DIRECT,
+	};
+	struct rdmachan_opts copts = { .queue_depth = 16, .max_msg_size = 4096 };
+	static const u32 lens[] = { 1, 4096, 0 };
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_SRV];
+	struct ct_exp exp[ARRAY_SIZE(lens)];
+	unsigned long deadline;
+	struct rdmachan *srv, *cli;
+	struct kvec v;
+	unsigned int i;
+	int n, polled = 0, over_budget = 0;
+
+	ct_pair(test, CT_PORT_DIRECT, &lopts, &ct_push_ops, &copts,
+		&ct_push_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		v = (struct kvec){ .iov_base = ct_payload(test, lens[i], 0, i),
+				   .iov_len = lens[i] };
+		KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 100 + i,
+						    RDMACHAN_SEND_IMM), 0);
+		exp[i] = (struct ct_exp){ i, lens[i], true, 100 + i };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_poll(cli, -1), 0);
+
+	/* Nobody polls: nothing may arrive */
+	msleep(300);
+	KUNIT_EXPECT_EQ_MSG(test, ct_sink_nr(s), 0U,
+			    "delivered without rdmachan_poll()");
+
+	s->poller = current;
+	deadline = jiffies + CT_TIMEOUT;
+	while (ct_sink_nr(s) < ARRAY_SIZE(lens) &&
+	       time_before(jiffies, deadline)) {
+		WRITE_ONCE(s->polling, true);
+		n = rdmachan_poll(srv, 1);
+		WRITE_ONCE(s->polling, false);
+		if (n < 0 || n > 1)
+			over_budget++;
+		if (n > 0)
+			polled += n;
+		else
+			usleep_range(500, 1000);
+	}
+	KUNIT_EXPECT_EQ(test, over_budget, 0);
+	KUNIT_EXPECT_GE(test, polled, (int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_poller, (unsigned int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_task, (unsigned int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_bh, 0U);
+	ct_sink_check(test, s, srv, 0, exp, ARRAY_SIZE(lens));
+
+	/* The DIRECT end sends; the SOFTIRQ end receives in softirq */
+	for (i = 0; i < 2; i++) {
+		v = (struct kvec){ .iov_base = ct_payload(test, 1000 + i, 1, i),
+				   .iov_len = 1000 + i };
+		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 0,
+						    RDMACHAN_SEND_NONBLOCK), 0);
+		exp[i] = (struct ct_exp){ i, 1000 + i, false, 0 };
+	}
+	ct_sink_check(test, &c->sink[CT_CLI], cli, 1, exp, 2);
+	ct_expect_ctx(test, &c->sink[CT_CLI], RDMACHAN_POLL_SOFTIRQ, 2,
+		      "connected end");
+}
+
+/*
+ * Pull mode (no recv callback): rdmachan_recv() with
+ * RDMACHAN_RECV_NONBLOCK returns -EAGAIN while nothing is queued and a
+ * blocking one waits (until a signal: -ERESTARTSYS) or until a message
+ * sent later arrives; the standard sequence arrives complete and in
+ * order both ways.
+ */
+static void chan_test_pull(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 16, .max_msg_size = 4096 };
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[CT_SCRIPT_LEN];
+	struct ct_exp late = { CT_SCRIPT_LEN, 33, true, CT_SCRIPT_LEN };
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	bool fired;
+	int ret;
+
+	ct_pair(test, CT_PORT_PULL, &opts, NULL, &opts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+	ct_wd_arm(c, CT_SHORT);
+	ret = rdmachan_recv(srv, &msg, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ERESTARTSYS);
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_NULL(test, msg);
+
+	ct_send_script(test, cli, 0, 4096, exp);
+	ct_pull_check(test, srv, 0, exp, CT_SCRIPT_LEN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+
+	/* A blocked reader is woken by a message sent later */
+	c->work_ch = cli;
+	c->work_len = late.len;
+	c->work_k = late.k;
+	c->work_buf = ct_payload(test, late.len, 0, late.k);
+	c->work_ret = 1;
+	schedule_delayed_work(&c->send_work, HZ / 5);
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_recv(srv, &msg, 0);
+	fired = ct_wd_disarm(c);
+	flush_delayed_work(&c->send_work);
+	KUNIT_EXPECT_EQ(test, c->work_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, fired);
+	if (!ret) {
+		ct_expect_msg(test, msg, 0, &late, CT_SCRIPT_LEN);
+		rdmachan_msg_release(srv, msg);
+	}
+
+	ct_send_script(test, srv, 1, 4096, exp);
+	ct_pull_check(test, cli, 1, exp, CT_SCRIPT_LEN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+}
+
+/*
+ * Message size: negotiated down to the listener's 4096 although the
+ * connecting end asked for 8192; larger sends fail with -EMSGSIZE through
+ * every sender (rdmachan_send_msgs() sends none of a batch with one
+ * oversize message) and take no credit; exactly max_msg_size passes.
+ */
+static void chan_test_msgsize(struct kunit *test)
+{
+	struct rdmachan_opts lopts = { .queue_depth = 4, .max_msg_size = 4096 };
+	struct rdmachan_opts copts = { .queue_depth = 4, .max_msg_size = 8192 };
+	static const struct ct_exp exp[4] = {
+		{ 10, 4096, false, 0 }, { 11, 1, false, 0 },
+		{ 12, 0, false, 0 }, { 13, 4096, true, 5 },
+	};
+	const u32 nb = RDMACHAN_SEND_NONBLOCK;
+	struct ct_ctx *c = test->priv;
+	struct scatterlist sg[2];
+	struct rdmachan *srv, *cli;
+	struct kvec v[2];
+	void *big;
+	int i;
+
+	ct_pair(test, CT_PORT_MSGSIZE, &lopts, NULL, &copts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(cli), 4096U);
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(srv), 4096U);
+	KUNIT_EXPECT_EQ(test, rdmachan_queue_depth(cli), 4U);
+
+	big = ct_payload(test, 8192, 0, 0);
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, nb), -EMSGSIZE);
+	v[0].iov_len = 8192;
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, 0), -EMSGSIZE);
+	/* two pieces adding up to one byte too many */
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 4000 };
+	v[1] = (struct kvec){ .iov_base = big + 4000, .iov_len = 97 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 2, 0, 0), -EMSGSIZE);
+	/* a batch with one oversize message sends nothing */
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 1 };
+	v[1] = (struct kvec){ .iov_base = big, .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, v, 2, 0, 0), -EMSGSIZE);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], big, 4000);
+	sg_set_buf(&sg[1], big + 4000, 97);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, sg, 2, 0, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	/* All four credits are still there; then there are none */
+	for (i = 0; i < 4; i++) {
+		v[0] = (struct kvec){
+			.iov_base = ct_payload(test, exp[i].len, 0, exp[i].k),
+			.iov_len = exp[i].len,
+		};
+		KUNIT_EXPECT_EQ_MSG(test, rdmachan_send(cli, v, 1, exp[i].imm,
+							nb | (exp[i].has_imm ?
+							RDMACHAN_SEND_IMM : 0)),
+				    0, "send %d", i);
+	}
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 1 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, nb), -EAGAIN);
+	ct_pull_check(test, srv, 0, exp, 4);
+
+	/* and the other way */
+	v[0] = (struct kvec){ .iov_base = ct_payload(test, 4097, 1, 10),
+			      .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(srv, v, 1, 0, 0), -EMSGSIZE);
+	v[0].iov_len = 4096;
+	KUNIT_EXPECT_EQ(test, rdmachan_send(srv, v, 1, 0, 0), 0);
+	ct_pull_check(test, cli, 1, exp, 1);
+}
+
+/*
+ * Credits: a receiver that holds its messages stops the sender.  With
+ * depth 4, rdmachan_send_msgs() of 6 sends 4; then every non-blocking
+ * sender returns -EAGAIN and a blocking one waits (until a signal:
+ * -ERESTARTSYS).  Each released message returns one credit; a sender
+ * blocked for one is woken when the receiver releases later, from
+ * another context.  Nothing is lost or reordered on the way.
+ */
+static void chan_test_credits(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 4, .max_msg_size = 256 };
+	const u32 nb = RDMACHAN_SEND_NONBLOCK;
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[6];
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	struct scatterlist sg;
+	unsigned long deadline;
+	struct kvec v[6];
+	bool fired;
+	int i, ret;
+
+	ct_pair(test, CT_PORT_CREDITS, &opts, NULL, &opts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_EQ(test, rdmachan_queue_depth(cli), 4U);
+
+	for (i = 0; i < 6; i++) {
+		v[i] = (struct kvec){ .iov_base = ct_payload(test, 8 + i, 0, i),
+				      .iov_len = 8 + i };
+		exp[i] = (struct ct_exp){ i, 8 + i, false, 0 };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, v, 6, 0, nb), 4);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v[4], 1, 0, nb), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, &v[4], 2, 0, nb),
+			-EAGAIN);
+	sg_init_one(&sg, v[4].iov_base, v[4].iov_len);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, &sg, 1, 0, nb), -EAGAIN);
+	ct_wd_arm(c, CT_SHORT);
+	ret = rdmachan_send(cli, &v[4], 1, 0, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ERESTARTSYS);
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	/* The receiver takes the four and holds them */
+	c->held_ch = srv;
+	for (i = 0; i < 4; i++) {
+		ret = ct_pull(srv, &msg, false);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "pulling message %d", i);
+		ct_expect_msg(test, msg, 0, &exp[i], i);
+		c->held[c->nr_held++] = msg;
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+
+	/* One released: one credit comes back, one more message goes */
+	rdmachan_msg_release(srv, c->held[0]);
+	c->held[0] = c->held[--c->nr_held];
+	deadline = jiffies + CT_TIMEOUT;
+	do {
+		ret = rdmachan_send(cli, &v[4], 1, 0, nb);
+		if (ret == -EAGAIN)
+			usleep_range(500, 1000);
+	} while (ret == -EAGAIN && time_before(jiffies, deadline));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v[5], 1, 0, nb), -EAGAIN);
+
+	/* A blocked sender is woken by credits released later, elsewhere */
+	c->release_from = 0;
+	schedule_delayed_work(&c->release_work, HZ / 5);
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_send(cli, &v[5], 1, 0, 0);
+	fired = ct_wd_disarm(c);
+	flush_delayed_work(&c->release_work);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, fired);
+	KUNIT_EXPECT_EQ(test, c->nr_held, 0U);
+
+	ct_pull_check(test, srv, 0, &exp[4], 2);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+}
+
+/**
+ * struct ct_close_case - how the surviving end receives
+ * @name: shown as the parameter
+ * @push: it has a recv callback (else it pulls)
+ * @port: the test's port
+ */
+struct ct_close_case {
+	const char *name;
+	bool push;
+	u16 port;
+};
+
+static const struct ct_close_case ct_close_cases[] = {
+	{ "pull", false, CT_PORT_CLOSE_PULL },
+	{ "push", true, CT_PORT_CLOSE_PUSH },
+};
+
+static void ct_close_desc(const struct ct_close_case *cc, char *desc)
+{
+	strscpy(desc, cc->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_close, ct_close_cases, ct_close_desc);
+
+/*
+ * Orderly close: the accepted end sends three messages and closes at
+ * once.  Nothing is lost: the connected end gets all three (pushed before
+ * its state_change, or pulled after it), then state_change DISCONNECTED
+ * with error 0, once, in process context; rdmachan_get_state() says
+ * DISCONNECTED and rdmachan_error() 0; rdmachan_recv() then returns
+ * -EPIPE, blocking or not, and every sender -ECONNRESET.  Closing the
+ * disconnected end calls no callback again.
+ */
+static void chan_test_close(struct kunit *test)
+{
+	const struct ct_close_case *cc = test->param_value;
+	struct rdmachan_opts opts = { .queue_depth = 16, .max_msg_size = 4096 };
+	static const u32 lens[] = { 1, 4096, 0 };
+	const struct rdmachan_ops *ops = cc->push ? &ct_push_ops : &ct_pull_ops;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI], *ss = &c->sink[CT_SRV];
+	struct ct_exp exp[ARRAY_SIZE(lens)];
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	struct scatterlist sg;
+	struct kvec v;
+	unsigned int i;
+	bool fired;
+	int ret;
+
+	ct_pair(test, cc->port, &opts, &ct_pull_ops, &opts, ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		v = (struct kvec){ .iov_base = ct_payload(test, lens[i], 1, i),
+				   .iov_len = lens[i] };
+		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 0, 0), 0);
+		exp[i] = (struct ct_exp){ i, lens[i], false, 0 };
+	}
+	ct_close(c, CT_SRV);
+	/* its own close may report DISCONNECTED, but nothing else */
+	KUNIT_EXPECT_LE(test, ss->nr_state, 1U);
+	if (ss->nr_state) {
+		KUNIT_EXPECT_EQ(test, ss->state, RDMACHAN_DISCONNECTED);
+		KUNIT_EXPECT_EQ(test, ss->err, 0);
+		KUNIT_EXPECT_TRUE(test, ss->state_task);
+	}
+
+	KUNIT_ASSERT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&s->state_done,
+							  CT_TIMEOUT) > 0,
+			      "state_change after the peer closed");
+	KUNIT_EXPECT_EQ(test, s->nr_state, 1U);
+	KUNIT_EXPECT_EQ(test, s->state, RDMACHAN_DISCONNECTED);
+	KUNIT_EXPECT_EQ(test, s->err, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, s->state_task,
+			      "state_change in process context");
+	KUNIT_EXPECT_EQ_MSG(test, s->state_preempt, 0U,
+			    "state_change may sleep (preempt_count)");
+	KUNIT_EXPECT_PTR_EQ(test, s->seen_ch, cli);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_DISCONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_error(cli), 0);
+
+	if (cc->push) {
+		KUNIT_EXPECT_EQ_MSG(test, s->nr_at_state,
+				    (unsigned int)ARRAY_SIZE(lens),
+				    "messages pushed before DISCONNECTED");
+		ct_sink_check(test, s, cli, 1, exp, ARRAY_SIZE(lens));
+	} else {
+		ct_pull_check(test, cli, 1, exp, ARRAY_SIZE(lens));
+		KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg,
+						    RDMACHAN_RECV_NONBLOCK),
+				-EPIPE);
+		ct_wd_arm(c, CT_TIMEOUT);
+		ret = rdmachan_recv(cli, &msg, 0);
+		fired = ct_wd_disarm(c);
+		KUNIT_EXPECT_EQ(test, ret, -EPIPE);
+		KUNIT_EXPECT_FALSE(test, fired);
+	}
+
+	v = (struct kvec){ .iov_base = ct_payload(test, 8, 0, 0), .iov_len = 8 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0, 0), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0,
+					    RDMACHAN_SEND_NONBLOCK),
+			-ECONNRESET);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, &v, 1, 0, 0),
+			-ECONNRESET);
+	sg_init_one(&sg, v.iov_base, v.iov_len);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, &sg, 1, 0, 0), -ECONNRESET);
+
+	ct_close(c, CT_CLI);
+	KUNIT_EXPECT_EQ(test, s->nr_state, 1U);
+}
+
+/*
+ * A listener closed with a connection not yet accepted closes it (see
+ * rdmachan_listener_close()) without the CLOSE of an orderly end: the
+ * connected end fails.  state_change reports FAILED with -ECONNRESET,
+ * once, in process context; rdmachan_error() says -ECONNRESET, and
+ * rdmachan_recv() (blocking or not) and every sender return it.
+ */
+static void chan_test_abort(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 1024 };
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *cli;
+	struct kvec v;
+	bool fired;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_ABORT, &opts), 0);
+	KUNIT_ASSERT_EQ(test, ct_connect(c, CT_PORT_ABORT, &opts, &ct_pull_ops,
+					 CT_CLI), 0);
+	cli = c->ch[CT_CLI];
+	KUNIT_EXPECT_TRUE(test, wait_event_timeout(c->lrec.wq,
+						   atomic_read(&c->lrec.nr) > 0,
+						   CT_TIMEOUT) > 0);
+	ct_close_listener(c);
+
+	KUNIT_ASSERT_TRUE_MSG(test,
+			      wait_for_completion_timeout(&s->state_done,
+							  CT_TIMEOUT) > 0,
+			      "state_change after the listener closed");
+	KUNIT_EXPECT_EQ(test, s->nr_state, 1U);
+	KUNIT_EXPECT_EQ(test, s->state, RDMACHAN_FAILED);
+	KUNIT_EXPECT_EQ(test, s->err, -ECONNRESET);
+	KUNIT_EXPECT_TRUE(test, s->state_task);
+	KUNIT_EXPECT_EQ(test, s->state_preempt, 0U);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_FAILED);
+	KUNIT_EXPECT_EQ(test, rdmachan_error(cli), -ECONNRESET);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg, RDMACHAN_RECV_NONBLOCK),
+			-ECONNRESET);
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_recv(cli, &msg, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ECONNRESET);
+	KUNIT_EXPECT_FALSE(test, fired);
+	KUNIT_EXPECT_NULL(test, msg);
+	v = (struct kvec){ .iov_base = ct_payload(test, 8, 0, 0), .iov_len = 8 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0, 0), -ECONNRESET);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, &v, 1, 0,
+						 RDMACHAN_SEND_NONBLOCK),
+			-ECONNRESET);
+
+	ct_close(c, CT_CLI);
+	KUNIT_EXPECT_EQ(test, s->nr_state, 1U);
+}
+
+#if IS_ENABLED(CONFIG_FAILSLAB)
+/*
+ * Is failslab set up as kunit.sh does it (every allocation of a task with
+ * make_it_fail fails, GFP_KERNEL included)?
+ */
+static bool ct_failslab_armed(void)
+{
+	void *p;
+
+	current->make_it_fail = 1;
+	p = kmalloc(32, GFP_KERNEL | __GFP_NOWARN);
+	current->make_it_fail = 0;
+	kfree(p);
+	return !p;
+}
+
+/* Does fail_nth reach GFP_KERNEL slab allocations (ignore-gfp-wait=N)? */
+static bool ct_fail_nth_works(void)
+{
+	void *p;
+
+	current->fail_nth = 1;
+	p = kmalloc(32, GFP_KERNEL | __GFP_NOWARN);
+	current->fail_nth = 0;
+	kfree(p);
+	return !p;
+}
+
+/* One message each way over a fresh pair: the error path left no harm. */
+static void ct_pair_works(struct kunit *test, u16 port)
+{
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 1024 };
+	struct ct_ctx *c = test->priv;
+	struct ct_exp e = { 3, 1024, true, 3 };
+	struct kvec v;
+
+	if (!c->l)
+		KUNIT_ASSERT_EQ(test, ct_listen(c, port, &opts), 0);
+	KUNIT_ASSERT_EQ(test, ct_connect(c, port, &opts, NULL, CT_CLI), 0);
+	KUNIT_ASSERT_EQ(test, ct_accept(c, NULL, CT_SRV), 0);
+	v = (struct kvec){ .iov_base = ct_payload(test, 1024, 0, 3),
+			   .iov_len = 1024 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(c->ch[CT_CLI], &v, 1, 3,
+					    RDMACHAN_SEND_IMM), 0);
+	ct_pull_check(test, c->ch[CT_SRV], 0, &e, 1);
+	v.iov_base = ct_payload(test, 1024, 1, 3);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(c->ch[CT_SRV], &v, 1, 3,
+					    RDMACHAN_SEND_IMM), 0);
+	ct_pull_check(test, c->ch[CT_CLI], 1, &e, 1);
+}
+
+/* A connection to listener c->l comes through (after fail_nth=@n). */
+static void ct_listener_works(struct kunit *test,
+			      const struct rdmachan_opts *opts, unsigned int n)
+{
+	struct ct_ctx *c = test->priv;
+	int ret;
+
+	ret = ct_connect(c, CT_PORT_FAULT_NTH_LISTEN, opts, NULL, CT_CLI);
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "fail_nth=%u: connect", n);
+	if (!ret)
+		KUNIT_EXPECT_EQ_MSG(test, ct_accept(c, NULL, CT_SRV), 0,
+				    "fail_nth=%u: accept", n);
+	ct_close(c, CT_SRV);
+	ct_close(c, CT_CLI);
+}
+#endif
+
+/*
+ * failslab fails every allocation of this thread (task-filter with
+ * make_it_fail): rdmachan_listen() and rdmachan_connect() return -ENOMEM
+ * and hand out nothing; the listener's port is not left bound, the
+ * listener sees no connection, and a normal listen, connect and
+ * exchange work right after (kmemleak checks for leaks after the VM's
+ * tests).
+ */
+static void chan_test_fault_enomem(struct kunit *test)
+{
+#if IS_ENABLED(CONFIG_FAILSLAB)
+	struct ct_ctx *c = test->priv;
+	struct rdmachan_listener *l = NULL;
+	struct rdmachan *ch = NULL;
+	struct sockaddr_in dst, src;
+	int ret;
+
+	if (!ct_failslab_armed())
+		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+
+	ct_addr(&dst, CT_IP_SERVER, CT_PORT_FAULT_ENOMEM);
+	ct_addr(&src, CT_IP_CLIENT, 0);
+	current->make_it_fail = 1;
+	ret = rdmachan_listen((struct sockaddr *)&dst, NULL, NULL, NULL, &l);
+	current->make_it_fail = 0;
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_NULL(test, l);
+	if (!ret)
+		rdmachan_listener_close(l);
+
+	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_FAULT_ENOMEM, NULL), 0);
+	current->make_it_fail = 1;
+	ret = rdmachan_connect((struct sockaddr *)&dst, (struct sockaddr *)&src,
+			       NULL, NULL, NULL, &ch);
+	current->make_it_fail = 0;
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	KUNIT_EXPECT_NULL(test, ch);
+	if (!ret)
+		rdmachan_close(ch);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(c->l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK, &ch),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->lrec.nr), 0);
+
+	ct_pair_works(test, CT_PORT_FAULT_ENOMEM);
+#else
+	kunit_skip(test, "needs CONFIG_FAILSLAB");
+#endif
+}
+
+/*
+ * Systematic fault injection (current->fail_nth): for n = 1, 2, ... the
+ * n-th fault-injection point that rdmachan_listen() reaches in this
+ * thread fails, until a call reaches none.  Each call returns 0 or a
+ * negative errno and hands out nothing when it fails; a listener it
+ * returns despite the fault (e.g. without its sysfs directory) accepts a
+ * connection; afterwards a normal pair works.
+ */
+static void chan_test_fault_nth_listen(struct kunit *test)
+{
+#if IS_ENABLED(CONFIG_FAILSLAB)
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 1024 };
+	struct ct_ctx *c = test->priv;
+	unsigned int n, left = 0, failed = 0, enomem = 0;
+	struct sockaddr_in sin;
+	int ret;
+
+	if (!ct_fail_nth_works())
+		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+
+	ct_addr(&sin, CT_IP_SERVER, CT_PORT_FAULT_NTH_LISTEN);
+	for (n = 1; n <= CT_NTH_MAX; n++) {
+		struct rdmachan_listener *l = NULL;
+
+		current->fail_nth = n;
+		ret = rdmachan_listen((struct sockaddr *)&sin, &opts,
+				      ct_pending, &c->lrec, &l);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+		if (ret) {
+			KUNIT_EXPECT_LT_MSG(test, ret, 0, "fail_nth=%u", n);
+			KUNIT_EXPECT_GE_MSG(test, ret, -MAX_ERRNO,
+					    "fail_nth=%u", n);
+			KUNIT_EXPECT_NULL_MSG(test, l, "fail_nth=%u", n);
+			failed++;
+			enomem += ret == -ENOMEM;
+			if (ret != -ENOMEM)
+				kunit_info(test, "fail_nth=%u: rdmachan_listen() = %d\n",
+					   n, ret);
+			if (left)
+				KUNIT_FAIL(test, "fail_nth=%u: %d with no fault",
+					   n, ret);
+		} else if (l) {
+			c->l = l;
+			if (!left)	/* returned despite the fault */
+				ct_listener_works(test, &opts, n);
+			ct_close_listener(c);
+		} else {
+			KUNIT_FAIL(test, "fail_nth=%u: 0 and no listener", n);
+		}
+		if (left)
+			break;
+	}
+	kunit_info(test, "rdmachan_listen(): %u fault points, %u failed calls (%u -ENOMEM)\n",
+		   n - 1, failed, enomem);
+	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)CT_NTH_MAX,
+			    "no clean call in %d", CT_NTH_MAX);
+	KUNIT_EXPECT_GT(test, enomem, 0U);
+
+	ct_pair_works(test, CT_PORT_FAULT_NTH_LISTEN);
+#else
+	kunit_skip(test, "needs CONFIG_FAILSLAB");
+#endif
+}
+
+/*
+ * The same for rdmachan_connect() to a live listener (the work done in
+ * this thread: allocation, rdma_cm identifier, address resolution, sysfs;
+ * the rest runs in rdma_cm's workers).  A connect that succeeds despite
+ * the fault is accepted, used and closed; one that fails leaves nothing
+ * on the listener.
+ */
+static void chan_test_fault_nth_connect(struct kunit *test)
+{
+#if IS_ENABLED(CONFIG_FAILSLAB)
+	struct rdmachan_opts opts = {
+		.queue_depth = 8, .max_msg_size = 1024, .timeout_ms = 3000,
+	};
+	struct ct_ctx *c = test->priv;
+	unsigned int n, left = 0, failed = 0, enomem = 0;
+	struct sockaddr_in dst, src;
+	struct ct_exp e = { 1, 10, false, 0 };
+	struct kvec v;
+	int ret;
+
+	if (!ct_fail_nth_works())
+		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+
+	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_FAULT_NTH_CONNECT, &opts),
+			0);
+	ct_addr(&dst, CT_IP_SERVER, CT_PORT_FAULT_NTH_CONNECT);
+	ct_addr(&src, CT_IP_CLIENT, 0);
+	v = (struct kvec){ .iov_base = ct_payload(test, 10, 0, 1),
+			   .iov_len = 10 };
+	for (n = 1; n <= CT_NTH_MAX; n++) {
+		struct rdmachan *ch = NULL;
+
+		current->fail_nth = n;
+		ret = rdmachan_connect((struct sockaddr *)&dst,
+				       (struct sockaddr *)&src, &opts, NULL,
+				       &c->sink[CT_CLI], &ch);
+		left = current->fail_nth;
+		current->fail_nth = 0;
+		if (ret) {
+			KUNIT_EXPECT_LT_MSG(test, ret, 0, "fail_nth=%u", n);
+			KUNIT_EXPECT_GE_MSG(test, ret, -MAX_ERRNO,
+					    "fail_nth=%u", n);
+			KUNIT_EXPECT_NULL_MSG(test, ch, "fail_nth=%u", n);
+			failed++;
+			enomem += ret == -ENOMEM;
+			if (ret != -ENOMEM)
+				kunit_info(test, "fail_nth=%u: rdmachan_connect() = %d\n",
+					   n, ret);
+			if (left)
+				KUNIT_FAIL(test, "fail_nth=%u: %d with no fault",
+					   n, ret);
+			if (left)
+				break;
+			continue;
+		}
+		KUNIT_EXPECT_NOT_NULL(test, ch);
+		if (!ch)
+			break;
+		c->ch[CT_CLI] = ch;
+		ret = ct_accept(c, NULL, CT_SRV);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "fail_nth=%u: accept", n);
+		if (!ret) {
+			KUNIT_EXPECT_EQ(test, rdmachan_send(ch, &v, 1, 0, 0), 0);
+			ct_pull_check(test, c->ch[CT_SRV], 0, &e, 1);
+		}
+		ct_close(c, CT_SRV);
+		ct_close(c, CT_CLI);
+		if (left)
+			break;
+	}
+	kunit_info(test, "rdmachan_connect(): %u fault points, %u failed calls (%u -ENOMEM)\n",
+		   n - 1, failed, enomem);
+	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)CT_NTH_MAX,
+			    "no clean call in %d", CT_NTH_MAX);
+	KUNIT_EXPECT_GT(test, enomem, 0U);
+
+	/* Nothing failed half-way is left on the listener */
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(c->l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK,
+					      &c->ch[CT_SRV]), -EAGAIN);
+	ct_pair_works(test, CT_PORT_FAULT_NTH_CONNECT);
+#else
+	kunit_skip(test, "needs CONFIG_FAILSLAB");
+#endif
+}
+
+static struct kunit_case chan_cases[] = {
+	KUNIT_CASE(chan_test_connect_refused),
+	KUNIT_CASE(chan_test_connect_accept),
+	KUNIT_CASE_PARAM(chan_test_exchange, ct_mode_gen_params),
+	KUNIT_CASE(chan_test_direct),
+	KUNIT_CASE(chan_test_pull),
+	KUNIT_CASE(chan_test_msgsize),
+	KUNIT_CASE(chan_test_credits),
+	KUNIT_CASE_PARAM(chan_test_close, ct_close_gen_params),
+	KUNIT_CASE(chan_test_abort),
+	KUNIT_CASE(chan_test_fault_enomem),
+	KUNIT_CASE(chan_test_fault_nth_listen),
+	KUNIT_CASE(chan_test_fault_nth_connect),
+	{}
+};
+
+static struct kunit_suite chan_suite = {
+	.name = "rdmachan_chan",
+	.init = ct_init,
+	.exit = ct_exit,
+	.test_cases = chan_cases,
+};
+
+kunit_test_suite(chan_suite);
+
+MODULE_DESCRIPTION("KUnit tests of rdmachan's in-kernel channel API over soft-RoCE");
+MODULE_LICENSE("GPL");

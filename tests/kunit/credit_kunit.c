@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite for module/credit.h: the credit accounting of a channel,
+ * case by case and as a model of two ends exchanging messages, where no
+ * credit may ever be created or lost.
+ */
+#include "../../module/credit.h"
+#include "../../module/proto.h"
+
+#include <kunit/test.h>
+#include <linux/prandom.h>
+#include <linux/string.h>
+
+static const u32 depths[] = { 2, 3, 7, 8, 9, 16, 128, 1000, RDMACHAN_MAX_DEPTH };
+
+static void depth_desc(const u32 *d, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "depth %u", *d);
+}
+
+KUNIT_ARRAY_PARAM(depth, depths, depth_desc);
+
+/* A new connection: everything available, nothing owed, threshold >= 1 */
+static void credit_test_init(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rdmachan_credits c;
+
+	memset(&c, 0xa5, sizeof(c));
+	rdmachan_credits_init(&c, depth);
+	KUNIT_EXPECT_EQ(test, c.depth, depth);
+	KUNIT_EXPECT_EQ(test, c.avail, depth);
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+	KUNIT_EXPECT_EQ(test, c.threshold, max_t(u32, 1, depth / 8));
+	KUNIT_EXPECT_GE(test, c.threshold, 1U);
+	KUNIT_EXPECT_LE(test, c.threshold, depth);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+}
+
+/**
+ * struct spend_case - one rdmachan_credits_spend() call
+ * @name: what the case shows
+ * @avail: credits available before
+ * @want: credits asked for
+ * @room: free send slots
+ * @spent: the expected result
+ */
+struct spend_case {
+	const char *name;
+	u32 avail;
+	u32 want;
+	u32 room;
+	u32 spent;
+};
+
+static const struct spend_case spend_cases[] = {
+	{ "want fewer than available", 16, 4, 16, 4 },
+	{ "want all", 16, 16, 16, 16 },
+	{ "want more than available", 16, 17, 100, 16 },
+	{ "ring smaller than credits", 16, 16, 5, 5 },
+	{ "ring full", 16, 4, 0, 0 },
+	{ "no credit", 0, 4, 16, 0 },
+	{ "want none", 16, 0, 16, 0 },
+	{ "want U32_MAX", 16, U32_MAX, U32_MAX, 16 },
+};
+
+static void spend_case_desc(const struct spend_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(spend, spend_cases, spend_case_desc);
+
+static void credit_test_spend(struct kunit *test)
+{
+	const struct spend_case *sc = test->param_value;
+	struct rdmachan_credits c;
+
+	rdmachan_credits_init(&c, 16);
+	c.avail = sc->avail;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_spend(&c, sc->want, sc->room),
+			sc->spent);
+	KUNIT_EXPECT_EQ(test, c.avail, sc->avail - sc->spent);
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+}
+
+/* The peer may return what was spent, never more */
+static void credit_test_grant_bounds(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rdmachan_credits c;
+	u32 spent;
+
+	rdmachan_credits_init(&c, depth);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 0), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 1), -EPROTO);
+	KUNIT_EXPECT_EQ(test, c.avail, depth);
+
+	spent = rdmachan_credits_spend(&c, depth / 2 + 1, depth);
+	KUNIT_ASSERT_EQ(test, spent, depth / 2 + 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, spent + 1), -EPROTO);
+	KUNIT_EXPECT_EQ(test, c.avail, depth - spent);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, U16_MAX), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, U32_MAX), -EPROTO);
+	KUNIT_EXPECT_EQ(test, c.avail, depth - spent);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, spent - 1), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 2), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 1), 0);
+	KUNIT_EXPECT_EQ(test, c.avail, depth);
+
+	/* all spent, all returned in one header */
+	KUNIT_ASSERT_EQ(test, rdmachan_credits_spend(&c, depth, depth), depth);
+	KUNIT_EXPECT_EQ(test, c.avail, 0U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, depth + 1), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, depth), 0);
+	KUNIT_EXPECT_EQ(test, c.avail, depth);
+}
+
+/* Credits of unposted messages come back, never beyond the depth */
+static void credit_test_refund(struct kunit *test)
+{
+	struct rdmachan_credits c;
+
+	rdmachan_credits_init(&c, 8);
+	KUNIT_ASSERT_EQ(test, rdmachan_credits_spend(&c, 5, 8), 5U);
+	rdmachan_credits_refund(&c, 2);
+	KUNIT_EXPECT_EQ(test, c.avail, 5U);
+	rdmachan_credits_refund(&c, 3);
+	KUNIT_EXPECT_EQ(test, c.avail, 8U);
+	rdmachan_credits_refund(&c, 1);
+	KUNIT_EXPECT_EQ(test, c.avail, 8U);
+	rdmachan_credits_refund(&c, U32_MAX);
+	KUNIT_EXPECT_EQ(test, c.avail, 8U);
+}
+
+/* An explicit report is due exactly at the threshold; taking clears it */
+static void credit_test_owe_and_report(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rdmachan_credits c;
+	u32 i;
+
+	rdmachan_credits_init(&c, depth);
+	for (i = 1; i < c.threshold; i++) {
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+	}
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_owe_one(&c));
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_report_due(&c));
+	KUNIT_EXPECT_EQ(test, c.owed, c.threshold);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)c.threshold);
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), 0);
+
+	/* every buffer reposted and nothing sent: the whole depth owed */
+	for (i = 0; i < depth; i++)
+		rdmachan_credits_owe_one(&c);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)depth);
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+}
+
+/* More owed than granted cannot happen, but never overflows the field */
+static void credit_test_take_owed_clamped(struct kunit *test)
+{
+	struct rdmachan_credits c;
+
+	rdmachan_credits_init(&c, RDMACHAN_MAX_DEPTH);
+	c.owed = RDMACHAN_MAX_DEPTH + 5;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c),
+			(u16)RDMACHAN_MAX_DEPTH);
+	KUNIT_EXPECT_EQ(test, c.owed, 5U);
+	KUNIT_EXPECT_LE(test, (u32)RDMACHAN_MAX_DEPTH, (u32)U16_MAX);
+}
+
+/*
+ * One direction of a channel as a model: A sends data to B; B holds some
+ * messages, releases them (reposting, so owing a credit), and returns the
+ * credits owed piggybacked on its own sends or in CREDIT messages once
+ * the threshold is reached; A takes them in when B's headers arrive.
+ * At every step no credit is created or lost:
+ *
+ *   A.avail + data in flight + held by B + B.owed + in flight back = depth
+ *
+ * and A never sends without a credit, B never receives into a buffer it
+ * does not have, and every grant is accepted.
+ */
+struct credit_model {
+	struct rdmachan_credits a;	/* A's view: what it may send */
+	struct rdmachan_credits b;	/* B's view: what it owes */
+	u32 data_in_flight;
+	u32 held;
+	u32 back_in_flight[4];		/* credit headers on the way to A */
+	u32 nr_back;
+	u32 credit_msgs;
+	u32 piggybacked;
+	u32 stalls;
+};
+
+static u32 model_back_total(const struct credit_model *m)
+{
+	u32 i, sum = 0;
+
+	for (i = 0; i < m->nr_back; i++)
+		sum += m->back_in_flight[i];
+	return sum;
+}
+
+static void model_send_back(struct credit_model *m, u32 n)
+{
+	if (m->nr_back < ARRAY_SIZE(m->back_in_flight)) {
+		m->back_in_flight[m->nr_back++] = n;
+	} else {
+		/* in-order wire: merge into the newest header on the way */
+		m->back_in_flight[m->nr_back - 1] += n;
+	}
+}
+
+static void credit_test_model(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rnd_state rnd;
+	struct credit_model *m;
+	u32 step;
+
+	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	prandom_seed_state(&rnd, 0x5243483131ULL + depth);
+	rdmachan_credits_init(&m->a, depth);
+	rdmachan_credits_init(&m->b, depth);
+
+	for (step = 0; step < 20000; step++) {
+		u32 op = prandom_u32_state(&rnd) % 100;
+		u32 n;
+
+		if (op < 40) {
+			/* A sends a burst */
+			n = 1 + prandom_u32_state(&rnd) % max_t(u32, 8, depth / 4);
+			n = rdmachan_credits_spend(&m->a, n, U32_MAX);
+			if (!n)
+				m->stalls++;
+			m->data_in_flight += n;
+		} else if (op < 60 && m->data_in_flight) {
+			/* B receives: every message lands in a free buffer */
+			n = 1 + prandom_u32_state(&rnd) % m->data_in_flight;
+			m->data_in_flight -= n;
+			m->held += n;
+			KUNIT_ASSERT_LE(test, m->held + m->b.owed +
+					model_back_total(m), depth);
+		} else if (op < 80 && m->held) {
+			/* B releases some: reposted, credits owed */
+			for (n = 1 + prandom_u32_state(&rnd) % m->held; n; n--) {
+				m->held--;
+				if (rdmachan_credits_owe_one(&m->b)) {
+					model_send_back(m,
+							rdmachan_credits_take_owed(&m->b));
+					m->credit_msgs++;
+				}
+			}
+		} else if (op < 88 && step >= 10000) {
+			/*
+			 * B sends data of its own, in the second half only (the
+			 * first is one-way traffic): credits piggybacked
+			 */
+			n = rdmachan_credits_take_owed(&m->b);
+			if (n) {
+				model_send_back(m, n);
+				m->piggybacked++;
+			}
+		} else if (m->nr_back) {
+			/* A receives B's oldest header */
+			KUNIT_ASSERT_EQ(test,
+					rdmachan_credits_grant(&m->a,
+							       m->back_in_flight[0]),
+					0);
+			m->nr_back--;
+			memmove(&m->back_in_flight[0], &m->back_in_flight[1],
+				m->nr_back * sizeof(m->back_in_flight[0]));
+		}
+		KUNIT_ASSERT_EQ_MSG(test, m->a.avail + m->data_in_flight +
+				    m->held + m->b.owed + model_back_total(m),
+				    depth, "credit created or lost at step %u",
+				    step);
+		KUNIT_ASSERT_LE(test, m->a.avail, depth);
+	}
+	/*
+	 * Credits came back in CREDIT messages and, unless every repost
+	 * reaches the threshold at once, piggybacked too.
+	 */
+	KUNIT_EXPECT_GT(test, m->credit_msgs, 0U);
+	if (m->b.threshold > 1)
+		KUNIT_EXPECT_GT(test, m->piggybacked, 0U);
+	kunit_info(test, "depth %u: %u credit messages, %u piggybacked, %u stalls\n",
+		   depth, m->credit_msgs, m->piggybacked, m->stalls);
+}
+
+static struct kunit_case credit_cases[] = {
+	KUNIT_CASE_PARAM(credit_test_init, depth_gen_params),
+	KUNIT_CASE_PARAM(credit_test_spend, spend_gen_params),
+	KUNIT_CASE_PARAM(credit_test_grant_bounds, depth_gen_params),
+	KUNIT_CASE(credit_test_refund),
+	KUNIT_CASE_PARAM(credit_test_owe_and_report, depth_gen_params),
+	KUNIT_CASE(credit_test_take_owed_clamped),
+	KUNIT_CASE_PARAM(credit_test_model, depth_gen_params),
+	{}
+};
+
+static struct kunit_suite credit_suite = {
+	.name = "rdmachan_credit",
+	.test_cases = credit_cases,
+};
+
+kunit_test_suite(credit_suite);
