@@ -173,6 +173,9 @@ struct rdmachan_stats {
  * @peer_closed: the peer disconnected
  * @peer_said_close: the peer sent CLOSE before disconnecting: an orderly
  *	end (without it a disconnect means the peer failed)
+ * @close_sent: our CLOSE was posted (at most once)
+ * @close_handshake: iWARP: a send completion does not mean delivery, so
+ *	CLOSE is answered with CLOSE, and the closing side waits for it
  * @torn_down: resources released
  * @teardown_work: teardown requested from a context that cannot sleep
  * @keepalive_work: periodic liveness probe
@@ -235,6 +238,8 @@ struct rdmachan {
 	bool			io_stopped;
 	bool			peer_closed;
 	bool			peer_said_close;
+	bool			close_sent;
+	bool			close_handshake;
 	bool			torn_down;
 	struct work_struct	teardown_work;
 	struct delayed_work	keepalive_work;

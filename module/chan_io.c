@@ -101,6 +101,7 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	int ret;
 
 	if (ch->io_stopped || ch->state != RDMACHAN_CONNECTED ||
+	    (slot == RDMACHAN_CTRL_CLOSE && ch->close_sent) ||
 	    test_and_set_bit(slot, &ch->ctrl_busy))
 		return;
 
@@ -132,8 +133,10 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	}
 	if (slot == RDMACHAN_CTRL_CREDIT)
 		atomic64_inc(&ch->stats.credit_msgs_tx);
-	else
+	else if (slot == RDMACHAN_CTRL_KEEPALIVE)
 		atomic64_inc(&ch->stats.keepalives_tx);
+	else
+		ch->close_sent = true;
 }
 
 static void rdmachan_post_recv_locked(struct rdmachan *ch,
@@ -266,8 +269,14 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ch->rx_seen = true;
 
 	if (h->type != RDMACHAN_MSG_DATA) {
-		if (h->type == RDMACHAN_MSG_CLOSE)
+		if (h->type == RDMACHAN_MSG_CLOSE) {
 			ch->peer_said_close = true;
+			wake = true;
+			/* iWARP: the closing side waits for our CLOSE */
+			if (ch->close_handshake)
+				rdmachan_post_ctrl_locked(ch,
+							  RDMACHAN_CTRL_CLOSE);
+		}
 		if (!ch->io_stopped)
 			rdmachan_post_recv_locked(ch, rx);
 		spin_unlock_irqrestore(&ch->lock, flags);
@@ -957,9 +966,12 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 
 static bool rdmachan_close_said(struct rdmachan *ch)
 {
-	return !test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy) ||
-	       READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
-	       READ_ONCE(ch->io_stopped);
+	if (READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
+	    READ_ONCE(ch->io_stopped))
+		return true;
+	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy))
+		return false;
+	return !ch->close_handshake || READ_ONCE(ch->peer_said_close);
 }
 
 /**
@@ -969,7 +981,10 @@ static bool rdmachan_close_said(struct rdmachan *ch)
  *
  * Sends CLOSE and waits until the peer acknowledged it, so that the
  * peer's receive queue holds it before the disconnect: the peer then
- * reports an orderly end, not a failure.
+ * reports an orderly end, not a failure.  On iWARP a send completion
+ * only means the data left (siw: was queued on the TCP socket, which
+ * the disconnect may then reset), so there the peer answers CLOSE with
+ * its own CLOSE and this waits for that.
  *
  * Return: 0, or -ETIMEDOUT.
  */

@@ -158,6 +158,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		       RDMACHAN_IMM_TRAILER;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
 	ch->imm_inband = rdma_protocol_iwarp(ibdev, cm_id->port_num);
+	/* ... nor a send completion that means delivery */
+	ch->close_handshake = ch->imm_inband;
 	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
 
 	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2;
