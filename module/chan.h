@@ -6,11 +6,13 @@
 #define RDMACHAN_CHAN_H
 
 #include <linux/completion.h>
+#include <linux/interrupt.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
@@ -34,6 +36,13 @@ struct net;
 #define RDMACHAN_ACK_TIMEOUT	16
 #define RDMACHAN_RETRY_COUNT	6
 #define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
+
+/*
+ * Send queue room for one-sided work requests (RDMA ops, fast
+ * registrations, invalidations): one call's ops at most, plus room for
+ * registrations beside them.
+ */
+#define RDMACHAN_RDMA_SLOTS	(2 * RDMACHAN_MAX_RDMA_OPS)
 
 /* Bit of rdmachan.poll_lock */
 #define RDMACHAN_POLLING	0
@@ -138,12 +147,15 @@ struct rdmachan_stats {
  * @cm_id: the rdma_cm identifier; NULL after teardown
  * @dev: the RDMA device, referenced while resources exist
  * @dev_node: entry in the device's channel list
+ * @pd: the channel's own protection domain: its registrations are
+ *	reachable through its QP only
  * @cq: completion queue of sends and receives
  * @qp: the RC queue pair (cm_id->qp)
  * @opts: what the user asked for, defaults filled in
  * @local: offered parameters; @params: negotiated ones
  * @params: negotiated queue depth and message size
  * @max_inline: the QP's inline data limit
+ * @max_send_sge: the QP's gather limit (one-sided ops)
  * @buf_size: header plus largest payload
  * @nr_rx: receive buffers (posted depth plus control reserve)
  * @rx: the receive buffers
@@ -159,6 +171,10 @@ struct rdmachan_stats {
  * @sig_interval: every this many data sends is signalled
  * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
  *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
+ * @rdma_slots: send queue slots taken by one-sided work requests
+ * @mr_mutex: protects @mrs and @mr_handles
+ * @mrs: every registration of the channel (struct rdmachan_mr.node)
+ * @mr_handles: user registrations by handle
  * @credits: credits we may spend and credits we owe the peer
  * @rx_ready: received messages not yet handed to the user, in order
  * @rx_ready_count: their number
@@ -173,6 +189,8 @@ struct rdmachan_stats {
  * @peer_closed: the peer disconnected
  * @peer_said_close: the peer sent CLOSE before disconnecting: an orderly
  *	end (without it a disconnect means the peer failed)
+ * @iwarp: the transport is iWARP
+ * @has_atomics: the device does atomics
  * @close_sent: our CLOSE was posted (at most once)
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it
@@ -201,6 +219,7 @@ struct rdmachan {
 	struct rdma_cm_id	*cm_id;
 	struct rdmachan_device	*dev;
 	struct list_head	dev_node;
+	struct ib_pd		*pd;
 	struct ib_cq		*cq;
 	struct ib_qp		*qp;
 
@@ -208,6 +227,7 @@ struct rdmachan {
 	struct rdmachan_conn_params local;
 	struct rdmachan_conn_params params;
 	u32			max_inline;
+	u32			max_send_sge;
 	u32			buf_size;
 
 	u32			nr_rx;
@@ -222,6 +242,11 @@ struct rdmachan {
 	unsigned long		poll_lock;
 	u32			sig_interval;
 	bool			imm_inband;
+	u32			rdma_slots;
+
+	struct mutex		mr_mutex;	/* mrs, mr_handles */
+	struct list_head	mrs;
+	struct xarray		mr_handles;
 
 	struct rdmachan_credits	credits;
 
@@ -238,6 +263,8 @@ struct rdmachan {
 	bool			io_stopped;
 	bool			peer_closed;
 	bool			peer_said_close;
+	bool			iwarp;
+	bool			has_atomics;
 	bool			close_sent;
 	bool			close_handshake;
 	bool			torn_down;
@@ -302,7 +329,68 @@ struct rdmachan_listener {
 	struct device		*sysfs_dev;
 };
 
+/**
+ * struct rdmachan_mr - a memory registration of a channel
+ * @ch: the channel (its PD and QP)
+ * @node: entry in rdmachan.mrs
+ * @handle: user registrations: the handle; 0 for kernel ones
+ * @access: RDMACHAN_ACCESS_*
+ * @length: bytes
+ * @ibmr: the fast-registration MR; NULL once released
+ * @sgt: user registrations: the table of the pinned pages
+ * @sgl: the memory (@sgt's or the kernel caller's)
+ * @nents: entries of @sgl
+ * @dma_nents: entries mapped
+ * @pages: user registrations: the pinned pages
+ * @npages: their number
+ * @mm: user registrations: whose RLIMIT_MEMLOCK the pages are charged to
+ * @kbuf_sg: kernel buffers: their scatterlist, built here
+ * @users: operations in flight on it, plus one while registered
+ * @released: the RDMA resources are gone (deregistered, or the
+ *	channel was torn down)
+ */
+struct rdmachan_mr {
+	struct rdmachan		*ch;
+	struct list_head	node;
+	u32			handle;
+	u32			access;
+	u64			length;
+	struct ib_mr		*ibmr;
+	struct sg_table		sgt;
+	struct scatterlist	*sgl;
+	int			nents;
+	int			dma_nents;
+	struct page		**pages;
+	unsigned long		npages;
+	struct mm_struct	*mm;
+	struct scatterlist	*kbuf_sg;
+	atomic_t		users;
+	bool			released;
+};
+
 extern struct workqueue_struct *rdmachan_wq;
+
+/*
+ * Software providers (rxe, siw) do the work of a post in a tasklet.  From
+ * process context that tasklet would wait for ksoftirqd; with bottom
+ * halves disabled around the post it runs as soon as they are enabled
+ * again, right here, which takes a scheduler round trip off every
+ * message.  Harmless for hardware providers.  Not possible where
+ * interrupts are off (the caller's own lock): then the tasklet is late.
+ */
+static inline bool rdmachan_bh_off(void)
+{
+	if (in_hardirq() || irqs_disabled())
+		return false;
+	local_bh_disable();
+	return true;
+}
+
+static inline void rdmachan_bh_on(bool was_turned_off)
+{
+	if (was_turned_off)
+		local_bh_enable();
+}
 
 /* chan_core.c */
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
@@ -324,6 +412,8 @@ void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
 
 /* chan_io.c */
+void rdmachan_fail_io(struct rdmachan *ch, int err);
+int rdmachan_send_state_err(struct rdmachan *ch);
 void rdmachan_start_io(struct rdmachan *ch);
 int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);
 int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout);
@@ -343,6 +433,29 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_keepalive_work(struct work_struct *work);
+
+/* mr.c */
+int rdmachan_mr_usable(struct rdmachan *ch);
+struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle);
+void rdmachan_mr_put(struct rdmachan_mr *mr);
+int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
+			 u32 access, struct rdmachan_mr **mrp);
+int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle);
+void rdmachan_mr_dereg_all(struct rdmachan *ch);
+void rdmachan_mr_release_all(struct rdmachan *ch);
+void rdmachan_mr_free_all(struct rdmachan *ch);
+int rdmachan_mr_read(struct rdmachan_mr *mr, u64 offset, void *buf, u32 len);
+
+/* rdma.c */
+struct rdmachan_rdma_req;
+struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch,
+						  u32 nr);
+int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req);
+struct ib_send_wr *rdmachan_rdma_req_wr(struct rdmachan_rdma_req *req,
+					u32 i);
+int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i);
+void rdmachan_rdma_req_put(struct rdmachan_rdma_req *req);
+int rdmachan_wc_errno(enum ib_wc_status status);
 
 /* chan_cm.c */
 int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);

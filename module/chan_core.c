@@ -86,6 +86,9 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	init_completion(&ch->cm_done);
 	mutex_init(&ch->teardown_mutex);
 	mutex_init(&ch->read_mutex);
+	mutex_init(&ch->mr_mutex);
+	INIT_LIST_HEAD(&ch->mrs);
+	xa_init_flags(&ch->mr_handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
 	INIT_DELAYED_WORK(&ch->keepalive_work, rdmachan_keepalive_work);
 	return ch;
@@ -121,6 +124,7 @@ static void rdmachan_release(struct kref *ref)
 	struct rdmachan *ch = container_of(ref, struct rdmachan, ref);
 
 	WARN_ON_ONCE(!ch->torn_down && ch->cm_id);
+	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->id);
 	kfree(ch);

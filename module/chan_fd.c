@@ -28,9 +28,12 @@
 #include "chan.h"
 #include "device.h"
 #include "ioctl.h"
+#include "ioctl_rdma.h"
 
 static int rdmachan_chan_release(struct inode *inode, struct file *file)
 {
+	/* invalidate the rkeys while the QP still works */
+	rdmachan_mr_dereg_all(file->private_data);
 	rdmachan_close(file->private_data);
 	return 0;
 }
@@ -241,7 +244,8 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 		}
 		m->len = rx->msg.len;
 		m->imm = rx->msg.imm;
-		m->flags = rx->msg.has_imm ? RDMACHAN_MSG_IMM : 0;
+		m->flags = (rx->msg.has_imm ? RDMACHAN_MSG_IMM : 0) |
+			   (rx->msg.rdma_imm ? RDMACHAN_MSG_RDMA_IMM : 0);
 		rdmachan_rx_consume(ch, rx);
 		n++;
 	}
@@ -332,6 +336,12 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_chan_info(ch, uarg);
 	case RDMACHAN_IOC_BENCH:
 		return rdmachan_ioc_bench(ch, uarg);
+	case RDMACHAN_IOC_REG_MR:
+		return rdmachan_ioc_reg_mr(ch, uarg);
+	case RDMACHAN_IOC_DEREG_MR:
+		return rdmachan_ioc_dereg_mr(ch, uarg);
+	case RDMACHAN_IOC_RDMA:
+		return rdmachan_ioc_rdma(ch, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -34,7 +34,7 @@ static struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 	return ch->cm_id->device;
 }
 
-static void rdmachan_fail_io(struct rdmachan *ch, int err)
+void rdmachan_fail_io(struct rdmachan *ch, int err)
 {
 	rdmachan_set_failed(ch, err);
 	rdmachan_schedule_teardown(ch);
@@ -55,28 +55,6 @@ static void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
 	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, -ECONNRESET);
 	wake_up_all(&ch->wq);
 	rdmachan_schedule_teardown(ch);
-}
-
-/*
- * Software providers (rxe, siw) do the work of a post in a tasklet.  From
- * process context that tasklet would wait for ksoftirqd; with bottom
- * halves disabled around the post it runs as soon as they are enabled
- * again, right here, which takes a scheduler round trip off every
- * message.  Harmless for hardware providers.  Not possible where
- * interrupts are off (the caller's own lock): then the tasklet is late.
- */
-static bool rdmachan_bh_off(void)
-{
-	if (in_hardirq() || irqs_disabled())
-		return false;
-	local_bh_disable();
-	return true;
-}
-
-static void rdmachan_bh_on(bool was_turned_off)
-{
-	if (was_turned_off)
-		local_bh_enable();
 }
 
 static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
@@ -116,7 +94,7 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 
 	sge.addr = tx->dma;
 	sge.length = RDMACHAN_HDR_LEN;
-	sge.lkey = ch->dev->pd->local_dma_lkey;
+	sge.lkey = ch->pd->local_dma_lkey;
 	wr.wr_cqe = &tx->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -148,7 +126,7 @@ static void rdmachan_post_recv_locked(struct rdmachan *ch,
 
 	sge.addr = rx->dma;
 	sge.length = ch->buf_size;
-	sge.lkey = ch->dev->pd->local_dma_lkey;
+	sge.lkey = ch->pd->local_dma_lkey;
 	wr.wr_cqe = &rx->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
@@ -237,6 +215,40 @@ static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
 	rdmachan_fail_io(ch, -EPROTO);
 }
 
+/* Queue a received message for the reader and push it to the user. */
+static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->rx_seen = true;
+	list_add_tail(&rx->node, &ch->rx_ready);
+	ch->rx_ready_count++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	atomic64_inc(&ch->stats.msgs_rx);
+	atomic64_add(rx->msg.len, &ch->stats.bytes_rx);
+	if (ch->ops && ch->ops->recv)
+		rdmachan_deliver(ch);
+	wake_up_all(&ch->wq);
+}
+
+/*
+ * The peer's RDMA WRITE_WITH_IMM took a receive buffer (and a credit,
+ * returned when it is released) but carries no header: it reaches the
+ * reader as an empty message flagged rdma_imm.
+ */
+static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
+				 u32 imm)
+{
+	rx->msg.data = rx->buf;
+	rx->msg.len = 0;
+	rx->msg.imm = imm;
+	rx->msg.has_imm = true;
+	rx->msg.rdma_imm = true;
+	rdmachan_rx_queue(ch, rx);
+}
+
 /* Receive completion: validate, take credits, queue or repost. */
 void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -250,6 +262,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (!rdmachan_wc_ok(ch, wc, "receive"))
 		return;
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		rdmachan_rx_rdma_imm(ch, rx, be32_to_cpu(wc->ex.imm_data));
+		return;
+	}
 	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, ch->buf_size,
 				   DMA_FROM_DEVICE);
 	if (rdmachan_wire_hdr_check(h, wc->byte_len, ch->params.max_msg_size)) {
@@ -298,15 +314,9 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rx->msg.imm = rx->msg.has_imm ?
 			      be32_to_cpu(wc->ex.imm_data) : 0;
 	}
-	list_add_tail(&rx->node, &ch->rx_ready);
-	ch->rx_ready_count++;
+	rx->msg.rdma_imm = false;
 	spin_unlock_irqrestore(&ch->lock, flags);
-
-	atomic64_inc(&ch->stats.msgs_rx);
-	atomic64_add(len, &ch->stats.bytes_rx);
-	if (ch->ops && ch->ops->recv)
-		rdmachan_deliver(ch);
-	wake_up_all(&ch->wq);
+	rdmachan_rx_queue(ch, rx);
 }
 
 /* Data send completion (signalled, or an error): free the ring up to it. */
@@ -388,7 +398,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 
 		tx->sge.addr = tx->dma;
 		tx->sge.length = bytes;
-		tx->sge.lkey = ch->dev->pd->local_dma_lkey;
+		tx->sge.lkey = ch->pd->local_dma_lkey;
 		memset(&tx->wr, 0, sizeof(tx->wr));
 		tx->wr.wr_cqe = &tx->cqe;
 		tx->wr.sg_list = &tx->sge;
@@ -427,7 +437,7 @@ static bool rdmachan_can_reserve(struct rdmachan *ch)
 }
 
 /* The errno for a send on a channel that is not CONNECTED */
-static int rdmachan_send_state_err(struct rdmachan *ch)
+int rdmachan_send_state_err(struct rdmachan *ch)
 {
 	return rdmachan_state_send_err(ch->state, ch->io_stopped, ch->err);
 }

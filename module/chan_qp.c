@@ -146,9 +146,11 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* Room for control sends and the drain marker in every queue */
 	max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
 		       ibdev->attrs.max_cqe / 2);
-	if (max_wr < RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS + 4)
+	if (max_wr < RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
+		     RDMACHAN_RDMA_SLOTS + 4)
 		return -EOPNOTSUPP;
-	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS + 2;
+	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
+		  RDMACHAN_RDMA_SLOTS + 2;
 	ch->params.queue_depth = min(ch->params.queue_depth, max_wr);
 
 	ch->nr_rx = ch->params.queue_depth + RDMACHAN_CTRL_RECV;
@@ -156,13 +158,28 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* room for an in-band immediate after the largest payload */
 	ch->buf_size = sizeof(struct rdmachan_wire_hdr) + ch->params.max_msg_size +
 		       RDMACHAN_IMM_TRAILER;
+	ch->iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
+	ch->has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
-	ch->imm_inband = rdma_protocol_iwarp(ibdev, cm_id->port_num);
+	ch->imm_inband = ch->iwarp;
 	/* ... nor a send completion that means delivery */
-	ch->close_handshake = ch->imm_inband;
+	ch->close_handshake = ch->iwarp;
 	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
 
-	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2;
+	/*
+	 * A protection domain of its own: what is registered on this
+	 * channel is reachable through this channel's QP only, never from
+	 * another connection on the same device.
+	 */
+	ch->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(ch->pd)) {
+		ret = PTR_ERR(ch->pd);
+		ch->pd = NULL;
+		return ret;
+	}
+
+	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2 +
+	      RDMACHAN_RDMA_SLOTS;
 	cq = ib_alloc_cq(ibdev, ch, cqe, ch->id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
@@ -175,16 +192,19 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.recv_cq = ch->cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = ch->tx_depth + RDMACHAN_CTRL_SLOTS + 1;
+	attr.cap.max_send_wr = ch->tx_depth + RDMACHAN_CTRL_SLOTS + 1 +
+			       RDMACHAN_RDMA_SLOTS;
 	attr.cap.max_recv_wr = ch->nr_rx + 1;
-	attr.cap.max_send_sge = 1;
+	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
+				      ibdev->attrs.max_send_sge);
 	attr.cap.max_recv_sge = 1;
 	attr.cap.max_inline_data = min(dev->max_inline_data, ch->buf_size);
-	ret = rdma_create_qp(cm_id, dev->pd, &attr);
+	ret = rdma_create_qp(cm_id, ch->pd, &attr);
 	if (ret)
 		return ret;
 	ch->qp = cm_id->qp;
 	ch->max_inline = attr.cap.max_inline_data;
+	ch->max_send_sge = attr.cap.max_send_sge;
 
 	return rdmachan_alloc_buffers(ch);
 }
@@ -204,12 +224,17 @@ void rdmachan_release_resources(struct rdmachan *ch)
 		rdma_destroy_qp(ch->cm_id);
 		ch->qp = NULL;
 	}
+	rdmachan_mr_release_all(ch);
 	if (ch->cq) {
 		ib_free_cq(ch->cq);
 		ch->cq = NULL;
 	}
 	if (ch->dev) {
 		rdmachan_unmap_buffers(ch);
+		if (ch->pd) {
+			ib_dealloc_pd(ch->pd);
+			ch->pd = NULL;
+		}
 		rdmachan_device_detach_channel(ch);
 	}
 }
@@ -236,7 +261,7 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	for (i = 0; i < ch->nr_rx; i++) {
 		sges[i].addr = ch->rx[i].dma;
 		sges[i].length = ch->buf_size;
-		sges[i].lkey = ch->dev->pd->local_dma_lkey;
+		sges[i].lkey = ch->pd->local_dma_lkey;
 		wrs[i].wr_cqe = &ch->rx[i].cqe;
 		wrs[i].sg_list = &sges[i];
 		wrs[i].num_sge = 1;

@@ -18,6 +18,10 @@ struct rdmachan_dev_query;
 struct rdmachan_listen;
 struct rdmachan_mmsg;
 struct rdmachan_opts;
+struct rdmachan_rdma;
+struct rdmachan_rdma_op;
+struct rdmachan_reg_mr;
+struct rdmachan_dereg_mr;
 struct rdmachan_user_msg;
 struct rdmachan_version;
 
@@ -70,6 +74,15 @@ int rdmachan_check_chan_info(u32 size);
  */
 int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
 			 u32 max_msg_size);
+
+/* REG_MR: size, access (rules of the verbs model), length, outputs zero */
+int rdmachan_check_reg_mr(const struct rdmachan_reg_mr *r);
+/* DEREG_MR: size, reserved zero */
+int rdmachan_check_dereg_mr(const struct rdmachan_dereg_mr *d);
+/* RDMA: size, flags, count, array, reserved zero */
+int rdmachan_check_rdma(const struct rdmachan_rdma *r);
+/* RDMA: operation @i: opcode, flags, segments, atomic alignment, reserved */
+int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i);
 
 long rdmachan_ioc_version(void __user *uarg);
 long rdmachan_ioc_dev_list(void __user *uarg);

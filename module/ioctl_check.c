@@ -257,3 +257,108 @@ int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
 					  b->batch, depth);
 	return 0;
 }
+
+int rdmachan_check_reg_mr(const struct rdmachan_reg_mr *r)
+{
+	static const char ioc[] = "RDMACHAN_IOC_REG_MR";
+	unsigned int i;
+
+	if (r->size != sizeof(*r))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  r->size, sizeof(*r));
+	if (r->access & ~RDMACHAN_ACCESS_ALL)
+		return rdmachan_ioc_inval(ioc, "unknown access bits %#x",
+					  r->access & ~RDMACHAN_ACCESS_ALL);
+	if ((r->access & (RDMACHAN_ACCESS_REMOTE_WRITE |
+			  RDMACHAN_ACCESS_REMOTE_ATOMIC)) &&
+	    !(r->access & RDMACHAN_ACCESS_LOCAL_WRITE))
+		return rdmachan_ioc_inval(ioc, "remote write or atomic rights without local write");
+	if (!r->length)
+		return rdmachan_ioc_inval(ioc, "length 0");
+	if (r->addr + r->length < r->addr)
+		return rdmachan_ioc_inval(ioc, "address range wraps");
+	if (r->handle || r->reserved0 || r->remote.addr || r->remote.length ||
+	    r->remote.rkey || r->remote.reserved)
+		return rdmachan_ioc_inval(ioc, "output or reserved fields set");
+	for (i = 0; i < ARRAY_SIZE(r->reserved); i++)
+		if (r->reserved[i])
+			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	return 0;
+}
+
+int rdmachan_check_dereg_mr(const struct rdmachan_dereg_mr *d)
+{
+	static const char ioc[] = "RDMACHAN_IOC_DEREG_MR";
+	unsigned int i;
+
+	if (d->size != sizeof(*d))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  d->size, sizeof(*d));
+	for (i = 0; i < ARRAY_SIZE(d->reserved); i++)
+		if (d->reserved[i])
+			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	return 0;
+}
+
+int rdmachan_check_rdma(const struct rdmachan_rdma *r)
+{
+	static const char ioc[] = "RDMACHAN_IOC_RDMA";
+	unsigned int i;
+
+	if (r->size != sizeof(*r))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  r->size, sizeof(*r));
+	if (r->flags)
+		return rdmachan_ioc_inval(ioc, "unknown flags %#x", r->flags);
+	if (!r->count || r->count > RDMACHAN_MAX_RDMA_OPS)
+		return rdmachan_ioc_inval(ioc, "count %u, not 1 to %u",
+					  r->count, RDMACHAN_MAX_RDMA_OPS);
+	if (!r->ops)
+		return rdmachan_ioc_inval(ioc, "no ops array");
+	for (i = 0; i < ARRAY_SIZE(r->reserved); i++)
+		if (r->reserved[i])
+			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	return 0;
+}
+
+int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i)
+{
+	static const char ioc[] = "RDMACHAN_IOC_RDMA";
+	bool write = op->opcode == RDMACHAN_OP_WRITE ||
+		     op->opcode == RDMACHAN_OP_WRITE_IMM;
+	bool atomic = op->opcode == RDMACHAN_OP_FETCH_ADD ||
+		      op->opcode == RDMACHAN_OP_CMP_SWAP;
+	unsigned int k;
+
+	if (op->opcode > RDMACHAN_OP_CMP_SWAP)
+		return rdmachan_ioc_inval(ioc, "op %u: unknown opcode %u", i,
+					  op->opcode);
+	if (op->flags & ~(RDMACHAN_OPF_SIGNALED | RDMACHAN_OPF_SOLICITED |
+			  RDMACHAN_OPF_INLINE | RDMACHAN_OPF_FENCE))
+		return rdmachan_ioc_inval(ioc, "op %u: unknown flags %#x", i,
+					  op->flags);
+	if ((op->flags & RDMACHAN_OPF_INLINE) && !write)
+		return rdmachan_ioc_inval(ioc, "op %u: inline on a non-write", i);
+	if ((op->flags & RDMACHAN_OPF_SOLICITED) &&
+	    op->opcode != RDMACHAN_OP_WRITE_IMM)
+		return rdmachan_ioc_inval(ioc, "op %u: solicited without an immediate",
+					  i);
+	if (op->nr_sge > RDMACHAN_MAX_SGE || (!op->nr_sge && !write))
+		return rdmachan_ioc_inval(ioc, "op %u: %u segments", i,
+					  op->nr_sge);
+	if (op->nr_sge && !op->sgl)
+		return rdmachan_ioc_inval(ioc, "op %u: no segment array", i);
+	if (atomic && op->nr_sge != 1)
+		return rdmachan_ioc_inval(ioc, "op %u: an atomic takes one segment",
+					  i);
+	if (atomic && op->remote_addr % 8)
+		return rdmachan_ioc_inval(ioc, "op %u: unaligned atomic address",
+					  i);
+	if (op->reserved0)
+		return rdmachan_ioc_inval(ioc, "op %u: reserved0 set", i);
+	for (k = 0; k < ARRAY_SIZE(op->reserved); k++)
+		if (op->reserved[k])
+			return rdmachan_ioc_inval(ioc, "op %u: reserved[%u] set",
+						  i, k);
+	return 0;
+}

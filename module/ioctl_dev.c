@@ -24,7 +24,8 @@
 #include "ioctl.h"
 
 #define RDMACHAN_FEATURES	(RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY | \
-				 RDMACHAN_FEAT_CHANNEL | RDMACHAN_FEAT_BENCH)
+				 RDMACHAN_FEAT_CHANNEL | RDMACHAN_FEAT_BENCH | \
+				 RDMACHAN_FEAT_RDMA)
 
 /*
  * Devices may come and go between sizing the snapshot and taking it; retry

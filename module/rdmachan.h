@@ -23,7 +23,10 @@
 #include <linux/types.h>
 #include <linux/uio.h>
 
+#include <linux/rdmachan.h>	/* RDMACHAN_ACCESS_*, RDMACHAN_OP*_ */
+
 struct rdmachan;
+struct rdmachan_mr;
 struct rdmachan_listener;
 struct scatterlist;
 
@@ -85,12 +88,15 @@ struct rdmachan_opts {
  * @len: payload bytes (may be 0)
  * @imm: the immediate value, when @has_imm
  * @has_imm: the sender used SEND_WITH_IMM
+ * @rdma_imm: not a message: the peer's RDMA WRITE_WITH_IMM completed
+ *	(@len 0, @imm its immediate); what it wrote is in place
  */
 struct rdmachan_msg {
 	const void *data;
 	u32 len;
 	u32 imm;
 	bool has_imm;
+	bool rdma_imm;
 };
 
 /**
@@ -152,6 +158,63 @@ int rdmachan_accept(struct rdmachan_listener *l,
 		    unsigned int flags, struct rdmachan **chp);
 void rdmachan_listener_close(struct rdmachan_listener *l);
 void *rdmachan_listener_priv(struct rdmachan_listener *l);
+
+/**
+ * struct rdmachan_seg - a local segment of a one-sided operation
+ * @mr: the registration it lies in, of the same channel
+ * @offset: from the registration's first byte
+ * @length: bytes
+ */
+struct rdmachan_seg {
+	struct rdmachan_mr *mr;
+	u64 offset;
+	u32 length;
+};
+
+/**
+ * struct rdmachan_op - a one-sided operation for rdmachan_rdma()
+ * @opcode: enum rdmachan_rdma_opcode (RDMACHAN_OP_WRITE, ...)
+ * @flags: RDMACHAN_OPF_* (signaled, solicited, inline, fence)
+ * @segs: local segments: WRITE gathers from them; READ scatters into
+ *	them (local write rights, and remote write on iWARP); an atomic
+ *	takes one 8-byte segment for the old value (local write)
+ * @nr_segs: up to RDMACHAN_MAX_SGE and the device's limit; 0 only for
+ *	a zero-length WRITE
+ * @imm: WRITE_IMM: the immediate the peer receives
+ * @remote_addr: the peer's address (its struct rdmachan_remote_mr.addr
+ *	plus an offset); 8-byte aligned for atomics
+ * @rkey: the peer's remote key
+ * @compare_add: FETCH_ADD: the addend; CMP_SWAP: the value compared
+ * @swap: CMP_SWAP: the value stored when equal
+ * @result: out: atomics: the old value
+ * @status: out: 0 or the operation's negative errno
+ * @wc_status: out: its verbs completion status (enum ib_wc_status)
+ */
+struct rdmachan_op {
+	u32 opcode;
+	u32 flags;
+	const struct rdmachan_seg *segs;
+	u32 nr_segs;
+	u32 imm;
+	u64 remote_addr;
+	u32 rkey;
+	u64 compare_add;
+	u64 swap;
+	u64 result;
+	int status;
+	u32 wc_status;
+};
+
+int rdmachan_mr_reg_kbuf(struct rdmachan *ch, void *buf, size_t len,
+			 u32 access, struct rdmachan_mr **mrp);
+int rdmachan_mr_reg_sg(struct rdmachan *ch, struct scatterlist *sgl,
+		       unsigned int nents, u32 access,
+		       struct rdmachan_mr **mrp);
+void rdmachan_mr_remote(const struct rdmachan_mr *mr,
+			struct rdmachan_remote_mr *desc);
+void rdmachan_mr_dereg(struct rdmachan_mr *mr);
+int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
+		  unsigned int count);
 
 /* Flags of rdmachan_accept() */
 #define RDMACHAN_ACCEPT_NONBLOCK	BIT(0)

@@ -13,7 +13,8 @@
 #   3. kunit (tests/kunit/kunit.sh): one VM loads rdmachan_kunit.ko;
 #      every KUnit test case (every parameter of a parameterized one) is
 #      one test; the raw KTAP is kept in tests/vm/out/debug/kunit/kunit.ktap
-#   5. the channel cases (chan_basic, chan_faults, chan_bench, tool_chan)
+#   5. the channel cases (chan_basic, chan_faults, chan_bench, tool_chan,
+#      rdma_ops)
 #      once more over soft-iWARP (siw) instead of rxe, as debug/siw-CASE;
 #      "siw-CASE" names one of them
 #   4. fault_inject (tests/kernel/cases/fault_inject.sh: channel setup and
@@ -168,7 +169,7 @@ kunit_crosscheck() {
 
 SIW_CASES=
 if [ $# -eq 0 ]; then
-	SIW_CASES="chan_basic chan_faults chan_bench tool_chan"
+	SIW_CASES="chan_basic chan_faults chan_bench tool_chan rdma_ops"
 	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
 	CASES="kunit fault_inject $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
 else

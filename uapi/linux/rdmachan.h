@@ -36,6 +36,7 @@ enum rdmachan_feature {
 	RDMACHAN_FEAT_DEV_QUERY	= 1ULL << 1,
 	RDMACHAN_FEAT_CHANNEL	= 1ULL << 2,	/* CONNECT, LISTEN, channel fds */
 	RDMACHAN_FEAT_BENCH	= 1ULL << 3,	/* RDMACHAN_IOC_BENCH */
+	RDMACHAN_FEAT_RDMA	= 1ULL << 4,	/* REG_MR, DEREG_MR, RDMA */
 };
 
 /**
@@ -350,6 +351,8 @@ struct rdmachan_accept {
 
 /* Flags of a message: rdmachan_user_msg.flags */
 #define RDMACHAN_MSG_IMM	0x1U	/* has an immediate value */
+/* received: not a message but the peer's RDMA WRITE_WITH_IMM (@len 0) */
+#define RDMACHAN_MSG_RDMA_IMM	0x4U
 /* Flags of SEND, RECV, SENDMMSG, RECVMMSG */
 #define RDMACHAN_MSG_DONTWAIT	0x2U	/* EAGAIN instead of waiting */
 
@@ -509,6 +512,166 @@ struct rdmachan_bench {
 	__u32 reserved[8];
 };
 
+/* Access rights of a registration: rdmachan_reg_mr.access */
+#define RDMACHAN_ACCESS_LOCAL_WRITE	0x1U	/* READ results, atomics land here */
+#define RDMACHAN_ACCESS_REMOTE_WRITE	0x2U	/* the peer may WRITE here */
+#define RDMACHAN_ACCESS_REMOTE_READ	0x4U	/* the peer may READ from here */
+#define RDMACHAN_ACCESS_REMOTE_ATOMIC	0x8U	/* the peer may use atomics */
+#define RDMACHAN_ACCESS_ALL		0xfU
+
+/**
+ * struct rdmachan_remote_mr - what the peer needs to reach a registration
+ * @addr: address of the registration's first byte in the peer's
+ *	operations (remote_addr = @addr + offset); not a pointer of ours
+ * @length: bytes registered
+ * @rkey: the remote key; valid until the registration is released
+ * @reserved: zero
+ *
+ * An application passes this to its peer, e.g. in a message.
+ */
+struct rdmachan_remote_mr {
+	__u64 addr;
+	__u64 length;
+	__u32 rkey;
+	__u32 reserved;
+};
+
+/**
+ * struct rdmachan_reg_mr - argument of RDMACHAN_IOC_REG_MR (channel fd)
+ * @size: sizeof(struct rdmachan_reg_mr)
+ * @access: RDMACHAN_ACCESS_*; remote write and remote atomic need local
+ *	write too (EINVAL otherwise)
+ * @addr: user pointer to the buffer; any alignment
+ * @length: bytes, 1 to the module parameter max_mr_size
+ * @handle: out: names the registration in RDMA ops and DEREG_MR
+ * @reserved0: zero
+ * @remote: out: what the peer needs to access it
+ * @reserved: zero
+ *
+ * The pages are pinned (charged to RLIMIT_MEMLOCK unless CAP_IPC_LOCK)
+ * and registered with exactly the rights asked for, through a fast
+ * registration work request on the channel's queue pair.
+ */
+struct rdmachan_reg_mr {
+	__u32 size;
+	__u32 access;
+	__u64 addr;
+	__u64 length;
+	__u32 handle;
+	__u32 reserved0;
+	struct rdmachan_remote_mr remote;
+	__u32 reserved[6];
+};
+
+/**
+ * struct rdmachan_dereg_mr - argument of RDMACHAN_IOC_DEREG_MR
+ * @size: sizeof(struct rdmachan_dereg_mr)
+ * @handle: the registration
+ * @reserved: zero
+ *
+ * Invalidates the remote key before the pages are unpinned: the peer's
+ * later accesses fail.
+ */
+struct rdmachan_dereg_mr {
+	__u32 size;
+	__u32 handle;
+	__u32 reserved[6];
+};
+
+/**
+ * struct rdmachan_sge - a local segment of an RDMA operation
+ * @handle: the registration it lies in
+ * @length: bytes
+ * @offset: from the registration's first byte
+ */
+struct rdmachan_sge {
+	__u32 handle;
+	__u32 length;
+	__u64 offset;
+};
+
+/* rdmachan_rdma_op.opcode */
+enum rdmachan_rdma_opcode {
+	RDMACHAN_OP_WRITE	= 0,	/* local segments -> remote */
+	RDMACHAN_OP_WRITE_IMM	= 1,	/* the same, plus an immediate */
+	RDMACHAN_OP_READ	= 2,	/* remote -> local segments */
+	RDMACHAN_OP_FETCH_ADD	= 3,	/* 8 bytes, old value to local */
+	RDMACHAN_OP_CMP_SWAP	= 4,	/* 8 bytes, old value to local */
+};
+
+/* rdmachan_rdma_op.flags: the send flags of the verbs model */
+#define RDMACHAN_OPF_SIGNALED	0x1U	/* a completion of its own */
+#define RDMACHAN_OPF_SOLICITED	0x2U	/* WRITE_IMM: wake a solicited reader */
+#define RDMACHAN_OPF_INLINE	0x4U	/* WRITE(_IMM): copy data into the WR */
+#define RDMACHAN_OPF_FENCE	0x8U	/* wait for earlier READs and atomics */
+
+/* Most local segments of one operation, and operations of one call */
+#define RDMACHAN_MAX_SGE	16
+#define RDMACHAN_MAX_RDMA_OPS	64
+
+/**
+ * struct rdmachan_rdma_op - one operation of RDMACHAN_IOC_RDMA
+ * @opcode: enum rdmachan_rdma_opcode
+ * @flags: RDMACHAN_OPF_*
+ * @sgl: user pointer to struct rdmachan_sge[@nr_sge]: WRITE gathers from
+ *	them, READ scatters into them (they need local write), an atomic
+ *	takes one 8-byte segment for the old value (local write)
+ * @nr_sge: 1 to RDMACHAN_MAX_SGE (and the device's limit); WRITE may
+ *	have 0 for a zero-length write
+ * @imm: WRITE_IMM: the immediate the peer receives
+ * @remote_addr: the peer's address (struct rdmachan_remote_mr.addr plus
+ *	an offset); 8-byte aligned for atomics
+ * @rkey: the peer's remote key
+ * @reserved0: zero
+ * @compare_add: FETCH_ADD: the addend; CMP_SWAP: the value compared
+ * @swap: CMP_SWAP: the value stored when equal
+ * @result: out: atomics: the old value at @remote_addr
+ * @status: out: 0, or the negative errno of the failed operation
+ *	(-ECANCELED: flushed after an earlier failure)
+ * @wc_status: out: the verbs completion status (enum ib_wc_status)
+ * @reserved: zero
+ */
+struct rdmachan_rdma_op {
+	__u32 opcode;
+	__u32 flags;
+	__u64 sgl;
+	__u32 nr_sge;
+	__u32 imm;
+	__u64 remote_addr;
+	__u32 rkey;
+	__u32 reserved0;
+	__u64 compare_add;
+	__u64 swap;
+	__u64 result;
+	__s32 status;
+	__u32 wc_status;
+	__u32 reserved[4];
+};
+
+/**
+ * struct rdmachan_rdma - argument of RDMACHAN_IOC_RDMA (channel fd)
+ * @size: sizeof(struct rdmachan_rdma)
+ * @flags: zero
+ * @ops: user pointer to struct rdmachan_rdma_op[@count]
+ * @count: 1 to RDMACHAN_MAX_RDMA_OPS
+ * @done: out: operations that completed successfully, in order
+ * @reserved: zero
+ *
+ * Every operation is checked first (handles, bounds, alignment, rights,
+ * device support); then all are posted as one chain, and the call waits
+ * for their completion.  Returns 0 when all succeeded, else the errno of
+ * the first that failed, with each one's @status filled in.  A remote
+ * access error breaks the connection (RC semantics): the channel fails.
+ */
+struct rdmachan_rdma {
+	__u32 size;
+	__u32 flags;
+	__u64 ops;
+	__u32 count;
+	__u32 done;
+	__u32 reserved[4];
+};
+
 #define RDMACHAN_IOC_MAGIC	0xDC
 
 #define RDMACHAN_IOC_VERSION	_IOWR(RDMACHAN_IOC_MAGIC, 0x00, struct rdmachan_version)
@@ -527,5 +690,8 @@ struct rdmachan_bench {
 #define RDMACHAN_IOC_RECVMMSG	_IOWR(RDMACHAN_IOC_MAGIC, 0x33, struct rdmachan_mmsg)
 #define RDMACHAN_IOC_CHAN_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x34, struct rdmachan_chan_info)
 #define RDMACHAN_IOC_BENCH	_IOWR(RDMACHAN_IOC_MAGIC, 0x35, struct rdmachan_bench)
+#define RDMACHAN_IOC_REG_MR	_IOWR(RDMACHAN_IOC_MAGIC, 0x40, struct rdmachan_reg_mr)
+#define RDMACHAN_IOC_DEREG_MR	_IOWR(RDMACHAN_IOC_MAGIC, 0x41, struct rdmachan_dereg_mr)
+#define RDMACHAN_IOC_RDMA	_IOWR(RDMACHAN_IOC_MAGIC, 0x42, struct rdmachan_rdma)
 
 #endif /* _UAPI_LINUX_RDMACHAN_H */

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: memory registrations of a channel
+ *
+ * Memory is registered through fast registration (FRWR): an MR from
+ * ib_alloc_mr() in the channel's own protection domain, mapped with
+ * ib_map_mr_sg() and made valid by an IB_WR_REG_MR work request on the
+ * channel's QP with exactly the rights asked for.  Nothing else of the
+ * host is reachable: there is no global rkey, and a registration of one
+ * channel cannot be reached through another channel's QP.
+ *
+ * Deregistration waits for the operations in flight on it, posts
+ * IB_WR_LOCAL_INV (the rkey is dead before anything else happens), then
+ * deregisters the MR, unmaps and unpins.  When the channel is torn down
+ * the QP is gone: ib_dereg_mr() alone invalidates then.
+ *
+ * User memory is pinned with pin_user_pages_fast(FOLL_LONGTERM) and
+ * charged to the caller's RLIMIT_MEMLOCK (account_locked_vm(), which
+ * CAP_IPC_LOCK bypasses).
+ *
+ * Registrations and deregistrations hold the channel's mr_mutex
+ * throughout; teardown takes it to release what is left, after the QP
+ * drained, so neither sees the PD or QP go away under it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/scatterlist.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "chan.h"
+#include "device.h"
+
+/* Registrations a channel holds at most */
+#define RDMACHAN_MAX_MRS	4096
+
+static int rdmachan_ib_access(u32 access)
+{
+	int ib = 0;
+
+	if (access & RDMACHAN_ACCESS_LOCAL_WRITE)
+		ib |= IB_ACCESS_LOCAL_WRITE;
+	if (access & RDMACHAN_ACCESS_REMOTE_WRITE)
+		ib |= IB_ACCESS_REMOTE_WRITE;
+	if (access & RDMACHAN_ACCESS_REMOTE_READ)
+		ib |= IB_ACCESS_REMOTE_READ;
+	if (access & RDMACHAN_ACCESS_REMOTE_ATOMIC)
+		ib |= IB_ACCESS_REMOTE_ATOMIC;
+	return ib;
+}
+
+/* What the device and the verbs rules allow: 0, -EINVAL or -EOPNOTSUPP */
+static int rdmachan_mr_check_access(struct rdmachan *ch, u32 access)
+{
+	if (access & ~RDMACHAN_ACCESS_ALL)
+		return -EINVAL;
+	/* remote writes and atomics store into local memory */
+	if ((access & (RDMACHAN_ACCESS_REMOTE_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & RDMACHAN_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if ((access & RDMACHAN_ACCESS_REMOTE_ATOMIC) && !ch->has_atomics)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Pages of PAGE_SIZE that @sgl spans: what ib_alloc_mr() must allow */
+static u32 rdmachan_sg_pages(struct scatterlist *sgl, int nents)
+{
+	struct scatterlist *sg;
+	u32 n = 0;
+	int i;
+
+	for_each_sg(sgl, sg, nents, i)
+		n += DIV_ROUND_UP(offset_in_page(sg->offset) + sg->length,
+				  PAGE_SIZE);
+	return n;
+}
+
+/**
+ * rdmachan_mr_usable() - may the channel's QP and PD be used?
+ * @ch: the channel
+ *
+ * Return: 0, or the errno a send would get.
+ */
+int rdmachan_mr_usable(struct rdmachan *ch)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret ?: (ch->pd ? 0 : -ENOTCONN);
+}
+
+/*
+ * Start a registration: take mr_mutex (teardown then keeps the PD and
+ * device until it is dropped) and check the channel and @access.
+ */
+static int rdmachan_mr_begin(struct rdmachan *ch, u32 access)
+{
+	int ret;
+
+	mutex_lock(&ch->mr_mutex);
+	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
+	if (ret)
+		mutex_unlock(&ch->mr_mutex);
+	return ret;
+}
+
+/* Post one work request built by @fill and wait for it. */
+static int rdmachan_mr_post_one(struct rdmachan *ch,
+				void (*fill)(struct ib_send_wr *wr,
+					     struct rdmachan_mr *mr),
+				struct rdmachan_mr *mr)
+{
+	struct rdmachan_rdma_req *req;
+	int ret;
+
+	req = rdmachan_rdma_req_alloc(ch, 1);
+	if (!req)
+		return -ENOMEM;
+	fill(rdmachan_rdma_req_wr(req, 0), mr);
+	ret = rdmachan_rdma_post_wait(req);
+	if (!ret)
+		ret = rdmachan_rdma_req_status(req, 0);
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
+
+static void rdmachan_fill_reg(struct ib_send_wr *wr, struct rdmachan_mr *mr)
+{
+	struct ib_reg_wr *reg = container_of(wr, struct ib_reg_wr, wr);
+
+	wr->opcode = IB_WR_REG_MR;
+	reg->mr = mr->ibmr;
+	reg->key = mr->ibmr->rkey;
+	reg->access = rdmachan_ib_access(mr->access);
+}
+
+static void rdmachan_fill_inv(struct ib_send_wr *wr, struct rdmachan_mr *mr)
+{
+	wr->opcode = IB_WR_LOCAL_INV;
+	wr->ex.invalidate_rkey = mr->ibmr->rkey;
+}
+
+/* Map @mr->sgl, build its MR and make it valid.  mr_mutex held. */
+static int rdmachan_mr_register(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+	struct ib_device *ibdev;
+	u32 pages;
+	int n, ret;
+
+	ibdev = ch->dev->ibdev;
+	pages = rdmachan_sg_pages(mr->sgl, mr->nents);
+	if (pages > ibdev->attrs.max_fast_reg_page_list_len) {
+		pr_info_ratelimited("channel %u: registration of %u pages is over %s's limit of %u\n",
+				    ch->id, pages, dev_name(&ibdev->dev),
+				    ibdev->attrs.max_fast_reg_page_list_len);
+		return -E2BIG;
+	}
+	mr->dma_nents = ib_dma_map_sg(ibdev, mr->sgl, mr->nents,
+				      DMA_BIDIRECTIONAL);
+	if (!mr->dma_nents)
+		return -ENOMEM;
+	mr->ibmr = ib_alloc_mr(ch->pd, IB_MR_TYPE_MEM_REG, pages);
+	if (IS_ERR(mr->ibmr)) {
+		ret = PTR_ERR(mr->ibmr);
+		mr->ibmr = NULL;
+		goto unmap;
+	}
+	n = ib_map_mr_sg(mr->ibmr, mr->sgl, mr->dma_nents, NULL, PAGE_SIZE);
+	if (n != mr->dma_nents) {
+		/* a kernel scatterlist with holes between its pages */
+		ret = n < 0 ? n : -EINVAL;
+		goto dereg;
+	}
+	/* a fresh key each time: an old rkey never comes back to life */
+	ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
+	ret = rdmachan_mr_post_one(ch, rdmachan_fill_reg, mr);
+	if (ret)
+		goto dereg;
+	atomic_set(&mr->users, 1);
+	return 0;
+
+dereg:
+	ib_dereg_mr(mr->ibmr);
+	mr->ibmr = NULL;
+unmap:
+	ib_dma_unmap_sg(ibdev, mr->sgl, mr->nents, DMA_BIDIRECTIONAL);
+	mr->dma_nents = 0;
+	return ret;
+}
+
+static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
+{
+	bool dirty = mr->access & (RDMACHAN_ACCESS_LOCAL_WRITE |
+				   RDMACHAN_ACCESS_REMOTE_WRITE |
+				   RDMACHAN_ACCESS_REMOTE_ATOMIC);
+
+	if (mr->pages) {
+		unpin_user_pages_dirty_lock(mr->pages, mr->npages, dirty);
+		kvfree(mr->pages);
+		mr->pages = NULL;
+	}
+	if (mr->mm) {
+		account_locked_vm(mr->mm, mr->npages, false);
+		mmdrop(mr->mm);
+		mr->mm = NULL;
+	}
+}
+
+/*
+ * Undo the registration: wait out the operations on it, invalidate the
+ * rkey (when the QP still works), deregister, unmap, unpin.  mr_mutex
+ * held.
+ */
+static void rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate)
+{
+	struct rdmachan *ch = mr->ch;
+	int ret;
+
+	if (mr->released)
+		return;
+	while (atomic_read(&mr->users) > 1)
+		if (!rdmachan_poll(ch, -1))
+			wait_var_event_timeout(&mr->users,
+					       atomic_read(&mr->users) <= 1,
+					       HZ / 10);
+	if (invalidate && !rdmachan_mr_usable(ch)) {
+		ret = rdmachan_mr_post_one(ch, rdmachan_fill_inv, mr);
+		if (ret && ret != -ECONNRESET)
+			pr_info_ratelimited("channel %u: invalidating rkey %#x failed: %d\n",
+					    ch->id, mr->ibmr->rkey, ret);
+	}
+	ib_dereg_mr(mr->ibmr);
+	mr->ibmr = NULL;
+	ib_dma_unmap_sg(ch->dev->ibdev, mr->sgl, mr->nents, DMA_BIDIRECTIONAL);
+	mr->dma_nents = 0;
+	rdmachan_mr_unpin(mr);
+	sg_free_table(&mr->sgt);
+	mr->released = true;
+}
+
+static struct rdmachan_mr *rdmachan_mr_alloc(struct rdmachan *ch, u32 access)
+{
+	struct rdmachan_mr *mr;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return NULL;
+	mr->ch = ch;
+	mr->access = access;
+	INIT_LIST_HEAD(&mr->node);
+	return mr;
+}
+
+/*
+ * Register @mr (its sgl set up) and list it; drops the mr_mutex taken by
+ * rdmachan_mr_begin().  Return: 0 or errno.
+ */
+static int rdmachan_mr_add(struct rdmachan *ch, struct rdmachan_mr *mr,
+			   bool user)
+{
+	int ret;
+
+	ret = rdmachan_mr_register(mr);
+	if (!ret && user) {
+		ret = xa_alloc(&ch->mr_handles, &mr->handle, mr,
+			       XA_LIMIT(1, RDMACHAN_MAX_MRS), GFP_KERNEL);
+		if (ret) {
+			rdmachan_mr_unregister(mr, true);
+			ret = ret == -EBUSY ? -ENOSPC : ret;
+		}
+	}
+	if (!ret)
+		list_add_tail(&mr->node, &ch->mrs);
+	mutex_unlock(&ch->mr_mutex);
+	return ret;
+}
+
+/**
+ * rdmachan_mr_reg_user() - pin and register user memory
+ * @ch: a connected channel
+ * @addr: user address, any alignment
+ * @length: bytes, not 0
+ * @access: RDMACHAN_ACCESS_*
+ * @mrp: the registration, with its handle
+ *
+ * Context: process context of the memory's owner.
+ * Return: 0; -EINVAL (bad rights, length), -E2BIG (over the device's
+ * fast-registration limit), -ENOMEM (also over RLIMIT_MEMLOCK), -EFAULT
+ * (memory not there or not writable), -ENOSPC (too many registrations),
+ * -EOPNOTSUPP (atomics on a device without), -ENOTCONN, -ECONNRESET.
+ */
+int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
+			 u32 access, struct rdmachan_mr **mrp)
+{
+	const unsigned int gup = FOLL_LONGTERM;
+	struct rdmachan_mr *mr;
+	unsigned long npages;
+	long pinned;
+	int ret;
+
+	if (!length || addr + length < addr)
+		return -EINVAL;
+	ret = rdmachan_mr_begin(ch, access);
+	if (ret)
+		return ret;
+	npages = (offset_in_page(addr) + length + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	if (npages > ch->dev->ibdev->attrs.max_fast_reg_page_list_len) {
+		ret = -E2BIG;
+		goto unlock;
+	}
+	ret = -ENOMEM;
+	mr = rdmachan_mr_alloc(ch, access);
+	if (!mr)
+		goto unlock;
+	mr->length = length;
+	mr->npages = npages;
+
+	ret = account_locked_vm(current->mm, npages, true);
+	if (ret)
+		goto free;
+	mr->mm = current->mm;
+	mmgrab(mr->mm);
+
+	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
+	if (!mr->pages) {
+		ret = -ENOMEM;
+		goto unpin;
+	}
+	/*
+	 * Pin for writing even when only reading: a read-only pin of memory
+	 * not yet written pins the shared zero page (or a page about to be
+	 * copied on write), and the caller's later writes would never reach
+	 * the registration.  Memory that cannot be written (a read-only
+	 * mapping) is pinned read-only, for WRITE sources and remote reads.
+	 */
+	pinned = pin_user_pages_fast(addr & PAGE_MASK, npages,
+				     gup | FOLL_WRITE, mr->pages);
+	if (pinned == -EFAULT && !(access & ~RDMACHAN_ACCESS_REMOTE_READ))
+		pinned = pin_user_pages_fast(addr & PAGE_MASK, npages, gup,
+					     mr->pages);
+	if (pinned != npages) {
+		if (pinned > 0)
+			unpin_user_pages(mr->pages, pinned);
+		kvfree(mr->pages);
+		mr->pages = NULL;
+		ret = pinned < 0 ? pinned : -EFAULT;
+		goto unpin;
+	}
+	ret = sg_alloc_table_from_pages(&mr->sgt, mr->pages, npages,
+					offset_in_page(addr), length,
+					GFP_KERNEL);
+	if (ret)
+		goto unpin;
+	mr->sgl = mr->sgt.sgl;
+	mr->nents = mr->sgt.orig_nents;
+
+	ret = rdmachan_mr_add(ch, mr, true);
+	if (ret)
+		goto free_table;
+	*mrp = mr;
+	return 0;
+
+free_table:
+	sg_free_table(&mr->sgt);
+	rdmachan_mr_unpin(mr);
+	kfree(mr);
+	return ret;
+unpin:
+	rdmachan_mr_unpin(mr);
+free:
+	kfree(mr);
+unlock:
+	mutex_unlock(&ch->mr_mutex);
+	return ret;
+}
+
+/**
+ * rdmachan_mr_reg_sg() - register kernel memory described by a scatterlist
+ * @ch: a connected channel
+ * @sgl: the memory, not yet DMA-mapped; every entry but the first starts
+ *	on a page and every entry but the last ends on one
+ * @nents: entries of @sgl
+ * @access: RDMACHAN_ACCESS_*
+ * @mrp: the registration
+ *
+ * @sgl must stay valid until rdmachan_mr_dereg().  Deregister every
+ * registration before rdmachan_close(); the close releases what is left.
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or a negative errno (see rdmachan_mr_reg_user()).
+ */
+int rdmachan_mr_reg_sg(struct rdmachan *ch, struct scatterlist *sgl,
+		       unsigned int nents, u32 access,
+		       struct rdmachan_mr **mrp)
+{
+	struct rdmachan_mr *mr;
+	struct scatterlist *sg;
+	u64 length = 0;
+	unsigned int i;
+	int ret;
+
+	if (!nents)
+		return -EINVAL;
+	for_each_sg(sgl, sg, nents, i)
+		length += sg->length;
+	if (!length)
+		return -EINVAL;
+	ret = rdmachan_mr_begin(ch, access);
+	if (ret)
+		return ret;
+	mr = rdmachan_mr_alloc(ch, access);
+	if (!mr) {
+		mutex_unlock(&ch->mr_mutex);
+		return -ENOMEM;
+	}
+	mr->length = length;
+	mr->sgl = sgl;
+	mr->nents = nents;
+	ret = rdmachan_mr_add(ch, mr, false);
+	if (ret) {
+		kfree(mr);
+		return ret;
+	}
+	*mrp = mr;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_mr_reg_sg);
+
+/**
+ * rdmachan_mr_reg_kbuf() - register a kernel buffer
+ * @ch: a connected channel
+ * @buf: kmalloc()ed, page-allocator or vmalloc()ed memory
+ * @len: bytes, not 0
+ * @access: RDMACHAN_ACCESS_*
+ * @mrp: the registration
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or a negative errno (see rdmachan_mr_reg_user()).
+ */
+int rdmachan_mr_reg_kbuf(struct rdmachan *ch, void *buf, size_t len,
+			 u32 access, struct rdmachan_mr **mrp)
+{
+	unsigned long i, npages, start = (unsigned long)buf & PAGE_MASK;
+	struct rdmachan_mr *mr;
+	struct page **pages;
+	int ret;
+
+	if (!len || (!is_vmalloc_addr(buf) && !virt_addr_valid(buf)))
+		return -EINVAL;
+	npages = (offset_in_page(buf) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for (i = 0; i < npages; i++) {
+		void *p = (void *)(start + i * PAGE_SIZE);
+
+		pages[i] = is_vmalloc_addr(buf) ? vmalloc_to_page(p) :
+						  virt_to_page(p);
+	}
+	mr = rdmachan_mr_alloc(ch, access);
+	if (!mr) {
+		kvfree(pages);
+		return -ENOMEM;
+	}
+	mr->length = len;
+	ret = sg_alloc_table_from_pages(&mr->sgt, pages, npages,
+					offset_in_page(buf), len, GFP_KERNEL);
+	kvfree(pages);
+	if (ret)
+		goto free;
+	mr->sgl = mr->sgt.sgl;
+	mr->nents = mr->sgt.orig_nents;
+	ret = rdmachan_mr_begin(ch, access);
+	if (!ret)
+		ret = rdmachan_mr_add(ch, mr, false);
+	if (ret) {
+		sg_free_table(&mr->sgt);
+		goto free;
+	}
+	*mrp = mr;
+	return 0;
+free:
+	kfree(mr);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_mr_reg_kbuf);
+
+/**
+ * rdmachan_mr_dereg() - invalidate and release a kernel registration
+ * @mr: from rdmachan_mr_reg_sg() or rdmachan_mr_reg_kbuf()
+ *
+ * Waits for operations in flight on @mr, then invalidates its rkey: the
+ * peer's later accesses fail.  Call it before rdmachan_close().
+ *
+ * Context: process context, sleeps.
+ */
+void rdmachan_mr_dereg(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+
+	mutex_lock(&ch->mr_mutex);
+	rdmachan_mr_unregister(mr, true);
+	list_del(&mr->node);
+	mutex_unlock(&ch->mr_mutex);
+	kfree(mr);
+}
+EXPORT_SYMBOL_GPL(rdmachan_mr_dereg);
+
+/**
+ * rdmachan_mr_remote() - what the peer needs to access a registration
+ * @mr: the registration
+ * @desc: filled with its address, length and rkey
+ */
+void rdmachan_mr_remote(const struct rdmachan_mr *mr,
+			struct rdmachan_remote_mr *desc)
+{
+	memset(desc, 0, sizeof(*desc));
+	if (!mr->ibmr)
+		return;
+	desc->addr = mr->ibmr->iova;
+	desc->length = mr->length;
+	desc->rkey = mr->ibmr->rkey;
+}
+EXPORT_SYMBOL_GPL(rdmachan_mr_remote);
+
+/**
+ * rdmachan_mr_get_user() - look up a user registration for an operation
+ * @ch: the channel
+ * @handle: its handle
+ *
+ * Return: the registration, which stays registered until
+ * rdmachan_mr_put(); NULL when there is none.
+ */
+struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle)
+{
+	struct rdmachan_mr *mr;
+
+	mutex_lock(&ch->mr_mutex);
+	mr = xa_load(&ch->mr_handles, handle);
+	if (mr && !mr->released)
+		atomic_inc(&mr->users);
+	else
+		mr = NULL;
+	mutex_unlock(&ch->mr_mutex);
+	return mr;
+}
+
+/**
+ * rdmachan_mr_put() - an operation on @mr ended
+ * @mr: the registration
+ *
+ * Context: any.
+ */
+void rdmachan_mr_put(struct rdmachan_mr *mr)
+{
+	if (atomic_dec_return(&mr->users) <= 1)
+		wake_up_var(&mr->users);
+}
+
+/**
+ * rdmachan_mr_dereg_user() - RDMACHAN_IOC_DEREG_MR
+ * @ch: the channel
+ * @handle: the registration
+ *
+ * Return: 0, or -ENOENT when there is no such registration.
+ */
+int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
+{
+	struct rdmachan_mr *mr;
+
+	mutex_lock(&ch->mr_mutex);
+	mr = xa_erase(&ch->mr_handles, handle);
+	if (mr) {
+		rdmachan_mr_unregister(mr, true);
+		list_del(&mr->node);
+	}
+	mutex_unlock(&ch->mr_mutex);
+	kfree(mr);
+	return mr ? 0 : -ENOENT;
+}
+
+/**
+ * rdmachan_mr_dereg_all() - deregister every user registration
+ * @ch: the channel, whose file is being released
+ */
+void rdmachan_mr_dereg_all(struct rdmachan *ch)
+{
+	struct rdmachan_mr *mr;
+	unsigned long handle;
+
+	mutex_lock(&ch->mr_mutex);
+	xa_for_each(&ch->mr_handles, handle, mr) {
+		xa_erase(&ch->mr_handles, handle);
+		rdmachan_mr_unregister(mr, true);
+		list_del(&mr->node);
+		kfree(mr);
+	}
+	mutex_unlock(&ch->mr_mutex);
+}
+
+/**
+ * rdmachan_mr_release_all() - teardown: release every registration's
+ *	RDMA resources and pages; the objects stay until the channel goes
+ * @ch: the channel, its QP drained and destroyed
+ */
+void rdmachan_mr_release_all(struct rdmachan *ch)
+{
+	struct rdmachan_mr *mr;
+
+	mutex_lock(&ch->mr_mutex);
+	list_for_each_entry(mr, &ch->mrs, node)
+		rdmachan_mr_unregister(mr, false);
+	mutex_unlock(&ch->mr_mutex);
+}
+
+/**
+ * rdmachan_mr_free_all() - free what rdmachan_mr_release_all() left
+ * @ch: the channel, last reference gone
+ */
+void rdmachan_mr_free_all(struct rdmachan *ch)
+{
+	struct rdmachan_mr *mr, *next;
+
+	list_for_each_entry_safe(mr, next, &ch->mrs, node) {
+		if (!mr->handle)
+			pr_warn("channel %u: a kernel registration was not deregistered before close\n",
+				ch->id);
+		rdmachan_mr_unregister(mr, false);
+		kfree(mr);
+	}
+	xa_destroy(&ch->mr_handles);
+}
+
+/**
+ * rdmachan_mr_read() - copy bytes out of a registration
+ * @mr: the registration, held by the caller
+ * @offset: from its first byte
+ * @buf: destination
+ * @len: bytes
+ *
+ * Return: 0, or -EINVAL outside the registration or once released.
+ */
+int rdmachan_mr_read(struct rdmachan_mr *mr, u64 offset, void *buf, u32 len)
+{
+	if (mr->released || offset > mr->length || len > mr->length - offset)
+		return -EINVAL;
+	if (sg_pcopy_to_buffer(mr->sgl, mr->nents, buf, len, offset) != len)
+		return -EINVAL;
+	return 0;
+}

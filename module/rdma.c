@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: one-sided operations - RDMA WRITE (with immediate), READ,
+ * atomics - and the posting of every one-sided work request
+ *
+ * A request is a chain of work requests posted at once.  It takes send
+ * queue room from the channel's RDMACHAN_RDMA_SLOTS (and, for each
+ * WRITE_WITH_IMM, a message credit: it consumes one of the peer's receive
+ * buffers), is posted under the channel lock, and ends with the
+ * completion of its last work request, which is always signalled: RC
+ * completes in order, so that one retires every unsignalled one before
+ * it, and a failure completes with an error even when unsignalled (the
+ * ones after it are flushed).
+ *
+ * The waiter and the posted chain each hold a reference, so a waiter
+ * killed by a signal leaves the request to the completion, which then
+ * frees it and drops its registrations.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+
+#include "chan.h"
+#include "device.h"
+
+/**
+ * struct rdmachan_rdma_wr - one work request of a request
+ * @cqe: its completion entry
+ * @req: the request
+ * @wr: the work request, of the kind of its opcode
+ * @sge: its gather/scatter list
+ * @mr: registrations it holds (rdmachan_mr_put() when the request ends)
+ * @nr_mr: entries of @mr
+ * @inline_buf: an INLINE write's data, gathered here
+ * @status: 0, or the errno of its completion
+ * @wc_status: the verbs status of its completion
+ * @completed: a completion came for it
+ */
+struct rdmachan_rdma_wr {
+	struct ib_cqe		cqe;
+	struct rdmachan_rdma_req *req;
+	union {
+		struct ib_send_wr	send;
+		struct ib_rdma_wr	rdma;
+		struct ib_atomic_wr	atomic;
+		struct ib_reg_wr	reg;
+	} wr;
+	struct ib_sge		sge[RDMACHAN_MAX_SGE];
+	struct rdmachan_mr	*mr[RDMACHAN_MAX_SGE];
+	u32			nr_mr;
+	void			*inline_buf;
+	int			status;
+	u32			wc_status;
+	bool			completed;
+};
+
+/**
+ * struct rdmachan_rdma_req - a chain of one-sided work requests
+ * @ch: the channel
+ * @done: completed by the last work request's completion
+ * @ref: the waiter's and the posted chain's
+ * @nr: work requests
+ * @posted: work requests that reached the send queue
+ * @credits: message credits taken (WRITE_WITH_IMM)
+ * @w: the work requests
+ */
+struct rdmachan_rdma_req {
+	struct rdmachan		*ch;
+	struct completion	done;
+	refcount_t		ref;
+	u32			nr;
+	u32			posted;
+	u32			credits;
+	struct rdmachan_rdma_wr	w[];
+};
+
+/**
+ * rdmachan_wc_errno() - the errno of a work completion status
+ * @status: the verbs status
+ *
+ * Return: 0 for success; -EACCES for protection and access errors (bad
+ * rkey, missing rights, out of bounds), -ECANCELED for flushed work,
+ * -ETIMEDOUT for retries exhausted, -EREMOTEIO for other remote errors,
+ * -EIO otherwise.
+ */
+int rdmachan_wc_errno(enum ib_wc_status status)
+{
+	switch (status) {
+	case IB_WC_SUCCESS:
+		return 0;
+	case IB_WC_LOC_PROT_ERR:
+	case IB_WC_LOC_ACCESS_ERR:
+	case IB_WC_REM_ACCESS_ERR:
+	case IB_WC_MW_BIND_ERR:
+		return -EACCES;
+	case IB_WC_LOC_LEN_ERR:
+		return -EMSGSIZE;
+	case IB_WC_WR_FLUSH_ERR:
+		return -ECANCELED;
+	case IB_WC_RETRY_EXC_ERR:
+	case IB_WC_RNR_RETRY_EXC_ERR:
+	case IB_WC_RESP_TIMEOUT_ERR:
+		return -ETIMEDOUT;
+	case IB_WC_REM_INV_REQ_ERR:
+	case IB_WC_REM_OP_ERR:
+	case IB_WC_REM_ABORT_ERR:
+	case IB_WC_REM_INV_RD_REQ_ERR:
+	case IB_WC_BAD_RESP_ERR:
+		return -EREMOTEIO;
+	default:
+		return -EIO;
+	}
+}
+
+static void rdmachan_rdma_req_free(struct rdmachan_rdma_req *req)
+{
+	u32 i, j;
+
+	for (i = 0; i < req->nr; i++) {
+		for (j = 0; j < req->w[i].nr_mr; j++)
+			rdmachan_mr_put(req->w[i].mr[j]);
+		kfree(req->w[i].inline_buf);
+	}
+	rdmachan_put(req->ch);
+	kvfree(req);
+}
+
+/**
+ * rdmachan_rdma_req_put() - drop a reference to a request
+ * @req: the request
+ *
+ * Context: any.
+ */
+void rdmachan_rdma_req_put(struct rdmachan_rdma_req *req)
+{
+	if (refcount_dec_and_test(&req->ref))
+		rdmachan_rdma_req_free(req);
+}
+
+static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_rdma_wr *w = container_of(wc->wr_cqe,
+						  struct rdmachan_rdma_wr, cqe);
+	struct rdmachan_rdma_req *req = w->req;
+	struct rdmachan *ch = req->ch;
+	unsigned long flags;
+
+	w->completed = true;
+	w->wc_status = wc->status;
+	w->status = rdmachan_wc_errno(wc->status);
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
+		/* the QP is in the error state now: the channel is lost */
+		atomic64_inc(&ch->stats.errors);
+		pr_info_ratelimited("channel %u: one-sided operation (opcode %d) failed: %s (%d)\n",
+				    ch->id, w->wr.send.opcode,
+				    ib_wc_status_msg(wc->status), wc->status);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	}
+	if (w != &req->w[req->nr - 1])
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->rdma_slots -= req->posted;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+	complete(&req->done);
+	rdmachan_rdma_req_put(req);
+}
+
+/**
+ * rdmachan_rdma_req_alloc() - a request of @nr work requests
+ * @ch: the channel
+ * @nr: 1 to RDMACHAN_MAX_RDMA_OPS
+ *
+ * Each work request's wr_cqe is set; the caller fills in the rest,
+ * through rdmachan_rdma_req_wr().
+ *
+ * Return: the request, or NULL without memory.
+ */
+struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
+{
+	struct rdmachan_rdma_req *req;
+	u32 i;
+
+	req = kvzalloc(struct_size(req, w, nr), GFP_KERNEL);
+	if (!req)
+		return NULL;
+	rdmachan_get(ch);
+	req->ch = ch;
+	req->nr = nr;
+	init_completion(&req->done);
+	refcount_set(&req->ref, 1);
+	for (i = 0; i < nr; i++) {
+		struct rdmachan_rdma_wr *w = &req->w[i];
+
+		w->req = req;
+		w->cqe.done = rdmachan_rdma_done;
+		w->wr.send.wr_cqe = &w->cqe;
+		w->wr.send.sg_list = w->sge;
+		if (i + 1 < nr)
+			w->wr.send.next = &req->w[i + 1].wr.send;
+	}
+	req->w[nr - 1].wr.send.send_flags |= IB_SEND_SIGNALED;
+	return req;
+}
+
+/** rdmachan_rdma_req_wr() - work request @i of @req, to be filled in */
+struct ib_send_wr *rdmachan_rdma_req_wr(struct rdmachan_rdma_req *req, u32 i)
+{
+	return &req->w[i].wr.send;
+}
+
+/**
+ * rdmachan_rdma_req_status() - how work request @i ended
+ * @req: a request that ended
+ * @i: which
+ *
+ * Return: 0, its completion's errno, or -ECANCELED when it never ran
+ * (not posted, or flushed without a completion of its own).
+ */
+int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
+{
+	u32 k;
+
+	if (req->w[i].completed)
+		return req->w[i].status;
+	if (i >= req->posted)
+		return -ECANCELED;
+	/* unsignalled: it ran if the chain ended and nothing before failed */
+	if (!req->w[req->nr - 1].completed)
+		return -ECANCELED;
+	for (k = 0; k < i; k++)
+		if (req->w[k].status)
+			return -ECANCELED;
+	return 0;
+}
+
+static bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
+{
+	return ch->rdma_slots + nr <= RDMACHAN_RDMA_SLOTS &&
+	       ch->credits.avail >= credits;
+}
+
+static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || rdmachan_rdma_room(ch, nr, credits);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/* Wait for room and post.  Return: 0, or errno with nothing posted. */
+static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
+{
+	struct rdmachan *ch = req->ch;
+	const struct ib_send_wr *bad = NULL;
+	unsigned long flags;
+	bool bh;
+	u32 i;
+	int ret;
+
+	for (;;) {
+		bh = rdmachan_bh_off();
+		spin_lock_irqsave(&ch->lock, flags);
+		ret = rdmachan_send_state_err(ch);
+		if (ret || rdmachan_rdma_room(ch, req->nr, req->credits))
+			break;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_bh_on(bh);
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			if (!rdmachan_poll(ch, -1))
+				cond_resched();
+			continue;
+		}
+		ret = wait_event_interruptible(ch->wq,
+					       rdmachan_rdma_can_post(ch, req->nr,
+								      req->credits));
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		goto unlock;
+	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
+	ret = ib_post_send(ch->qp, &req->w[0].wr.send, &bad);
+	if (ret) {
+		/* what was posted before @bad completes; the rest never runs */
+		for (i = 0; i < req->nr && &req->w[i].wr.send != bad; i++)
+			;
+		req->posted = i;
+		rdmachan_credits_refund(&ch->credits, req->credits);
+	} else {
+		req->posted = req->nr;
+	}
+	ch->rdma_slots += req->posted;
+unlock:
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	if (ret && req->posted) {
+		/* a chain cut short: its end never completes; the QP is broken */
+		pr_err_ratelimited("channel %u: one-sided post failed after %u of %u: %d\n",
+				   ch->id, req->posted, req->nr, ret);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	}
+	return ret;
+}
+
+/*
+ * A chain cut short: wait for the teardown, whose drain completes what
+ * was posted, then give back the slots and the chain's reference.
+ */
+static void rdmachan_rdma_abandon(struct rdmachan_rdma_req *req)
+{
+	struct rdmachan *ch = req->ch;
+	unsigned long flags;
+
+	while (!READ_ONCE(ch->torn_down))
+		msleep(20);
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->rdma_slots -= req->posted;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_rdma_req_put(req);
+}
+
+/**
+ * rdmachan_rdma_post_wait() - post a request and wait for its end
+ * @req: a request, filled in
+ *
+ * Waits uninterruptibly but for a fatal signal: the completion comes
+ * within the transport's retry time, or from the drain at teardown.
+ *
+ * Return: 0 when it ran (each work request's own status then says how
+ * it ended), or an errno with nothing posted, or -EINTR when killed
+ * (the request then ends on its own).
+ */
+int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req)
+{
+	struct rdmachan *ch = req->ch;
+	int ret;
+
+	refcount_inc(&req->ref);	/* the chain's */
+	ret = rdmachan_rdma_post(req);
+	if (ret) {
+		if (req->posted) {
+			rdmachan_rdma_abandon(req);
+			return 0;
+		}
+		refcount_dec(&req->ref);
+		return ret;
+	}
+	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+		while (!completion_done(&req->done)) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			if (!rdmachan_poll(ch, -1))
+				cond_resched();
+		}
+		return 0;
+	}
+	return wait_for_completion_killable(&req->done) ? -EINTR : 0;
+}
+
+/* Check a local segment and fill its ib_sge. */
+static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
+			     const struct rdmachan_seg *seg, u32 need,
+			     struct ib_sge *sge)
+{
+	struct rdmachan_mr *mr = seg->mr;
+
+	if (!mr || mr->ch != ch)
+		return -EINVAL;
+	if (seg->offset > mr->length || seg->length > mr->length - seg->offset)
+		return -EINVAL;
+	if ((mr->access & need) != need)
+		return -EACCES;
+	atomic_inc(&mr->users);
+	w->mr[w->nr_mr++] = mr;
+	if (mr->released || !mr->ibmr)
+		return -ECONNRESET;
+	sge->addr = mr->ibmr->iova + seg->offset;
+	sge->length = seg->length;
+	sge->lkey = mr->ibmr->lkey;
+	return 0;
+}
+
+/* INLINE: the provider copies from kernel addresses, so gather here */
+static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
+				const struct rdmachan_op *op)
+{
+	u32 i, len = 0;
+	int ret;
+
+	for (i = 0; i < op->nr_segs; i++)
+		len += op->segs[i].length;
+	if (len > ch->max_inline)
+		return -EINVAL;
+	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
+	if (!w->inline_buf)
+		return -ENOMEM;
+	len = 0;
+	for (i = 0; i < op->nr_segs; i++) {
+		ret = rdmachan_mr_read(op->segs[i].mr, op->segs[i].offset,
+				       w->inline_buf + len,
+				       op->segs[i].length);
+		if (ret)
+			return ret;
+		len += op->segs[i].length;
+	}
+	w->sge[0].addr = (uintptr_t)w->inline_buf;
+	w->sge[0].length = len;
+	w->sge[0].lkey = 0;
+	w->wr.send.num_sge = len ? 1 : 0;
+	return 0;
+}
+
+/* What the local segments of @op must allow */
+static u32 rdmachan_rdma_local_need(struct rdmachan *ch, u32 opcode)
+{
+	switch (opcode) {
+	case RDMACHAN_OP_READ:
+		/* iWARP: a READ's sink is written by the peer's response */
+		return RDMACHAN_ACCESS_LOCAL_WRITE |
+		       (ch->iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0);
+	case RDMACHAN_OP_FETCH_ADD:
+	case RDMACHAN_OP_CMP_SWAP:
+		return RDMACHAN_ACCESS_LOCAL_WRITE;
+	default:
+		return 0;
+	}
+}
+
+/* Check @op against the channel and device, and build its work request. */
+static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
+			       const struct rdmachan_op *op)
+{
+	struct ib_send_wr *wr = &w->wr.send;
+	bool atomic = op->opcode == RDMACHAN_OP_FETCH_ADD ||
+		      op->opcode == RDMACHAN_OP_CMP_SWAP;
+	u32 need = rdmachan_rdma_local_need(ch, op->opcode);
+	u32 i;
+	int ret;
+
+	if (op->opcode > RDMACHAN_OP_CMP_SWAP ||
+	    op->flags & ~(RDMACHAN_OPF_SIGNALED | RDMACHAN_OPF_SOLICITED |
+			  RDMACHAN_OPF_INLINE | RDMACHAN_OPF_FENCE))
+		return -EINVAL;
+	if (op->nr_segs > ch->max_send_sge ||
+	    (!op->nr_segs && op->opcode != RDMACHAN_OP_WRITE &&
+	     op->opcode != RDMACHAN_OP_WRITE_IMM))
+		return -EINVAL;
+	if ((op->flags & RDMACHAN_OPF_INLINE) &&
+	    op->opcode != RDMACHAN_OP_WRITE && op->opcode != RDMACHAN_OP_WRITE_IMM)
+		return -EINVAL;
+	if ((op->flags & RDMACHAN_OPF_SOLICITED) &&
+	    op->opcode != RDMACHAN_OP_WRITE_IMM)
+		return -EINVAL;
+	if (atomic) {
+		if (!ch->has_atomics)
+			return -EOPNOTSUPP;
+		if (op->nr_segs != 1 || op->segs[0].length != sizeof(u64) ||
+		    !IS_ALIGNED(op->remote_addr, sizeof(u64)))
+			return -EINVAL;
+	}
+	if (op->opcode == RDMACHAN_OP_WRITE_IMM && ch->iwarp)
+		return -EOPNOTSUPP;
+
+	for (i = 0; i < op->nr_segs; i++) {
+		ret = rdmachan_rdma_seg(ch, w, &op->segs[i], need, &w->sge[i]);
+		if (ret)
+			return ret;
+		if (atomic && !IS_ALIGNED(w->sge[i].addr, sizeof(u64)))
+			return -EINVAL;
+	}
+	wr->num_sge = op->nr_segs;
+	if (op->flags & RDMACHAN_OPF_INLINE) {
+		ret = rdmachan_rdma_inline(ch, w, op);
+		if (ret)
+			return ret;
+		wr->send_flags |= IB_SEND_INLINE;
+	}
+	if (op->flags & RDMACHAN_OPF_SIGNALED)
+		wr->send_flags |= IB_SEND_SIGNALED;
+	if (op->flags & RDMACHAN_OPF_SOLICITED)
+		wr->send_flags |= IB_SEND_SOLICITED;
+	if (op->flags & RDMACHAN_OPF_FENCE)
+		wr->send_flags |= IB_SEND_FENCE;
+
+	switch (op->opcode) {
+	case RDMACHAN_OP_WRITE:
+		wr->opcode = IB_WR_RDMA_WRITE;
+		break;
+	case RDMACHAN_OP_WRITE_IMM:
+		wr->opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+		wr->ex.imm_data = cpu_to_be32(op->imm);
+		break;
+	case RDMACHAN_OP_READ:
+		wr->opcode = IB_WR_RDMA_READ;
+		break;
+	case RDMACHAN_OP_FETCH_ADD:
+		wr->opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+		w->wr.atomic.compare_add = op->compare_add;
+		break;
+	default:
+		wr->opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+		w->wr.atomic.compare_add = op->compare_add;
+		w->wr.atomic.swap = op->swap;
+		break;
+	}
+	if (atomic) {
+		w->wr.atomic.remote_addr = op->remote_addr;
+		w->wr.atomic.rkey = op->rkey;
+	} else {
+		w->wr.rdma.remote_addr = op->remote_addr;
+		w->wr.rdma.rkey = op->rkey;
+	}
+	return 0;
+}
+
+/**
+ * rdmachan_rdma() - run one-sided operations
+ * @ch: a connected channel
+ * @ops: the operations; each one's @status and @wc_status are set, and
+ *	an atomic's @result (the old value, also stored in its segment)
+ * @count: 1 to RDMACHAN_MAX_RDMA_OPS
+ *
+ * Every operation is checked first; then all are posted as one chain
+ * (the last one always signalled), and the call waits for them.  A
+ * WRITE_WITH_IMM takes a message credit (the peer receives it), waiting
+ * for one like rdmachan_send().  A remote access error breaks the
+ * connection (RC semantics): the channel fails after reporting it.
+ *
+ * Context: process context, sleeps.
+ * Return: 0 when every operation succeeded, else the errno of the first
+ * that failed: -EINVAL (a bad operation: nothing was posted), -EACCES
+ * (local rights, or the peer refused: bad rkey, rights, bounds),
+ * -EOPNOTSUPP (atomics or WRITE_WITH_IMM the transport lacks),
+ * -ECANCELED, -ETIMEDOUT, -EREMOTEIO, -ENOTCONN, -ECONNRESET,
+ * -ERESTARTSYS (a signal while waiting for room: nothing posted),
+ * -EINTR (killed while they run).
+ */
+int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
+		  unsigned int count)
+{
+	struct rdmachan_rdma_req *req;
+	u32 i, credits = 0;
+	int ret, first = 0;
+
+	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
+		return -EINVAL;
+	req = rdmachan_rdma_req_alloc(ch, count);
+	if (!req)
+		return -ENOMEM;
+	/* teardown releases registrations under mr_mutex: not while we look */
+	mutex_lock(&ch->mr_mutex);
+	ret = rdmachan_mr_usable(ch);
+	for (i = 0; i < count && !ret; i++) {
+		ops[i].status = 0;
+		ops[i].wc_status = IB_WC_SUCCESS;
+		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
+		if (ret)
+			ops[i].status = ret;
+		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
+	}
+	mutex_unlock(&ch->mr_mutex);
+	if (ret)
+		goto out;
+	req->credits = credits;
+	ret = rdmachan_rdma_post_wait(req);
+	if (ret)
+		goto out;
+	for (i = 0; i < count; i++) {
+		ops[i].status = rdmachan_rdma_req_status(req, i);
+		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
+				   ops[i].status ? IB_WC_WR_FLUSH_ERR :
+				   IB_WC_SUCCESS;
+		if (!ops[i].status && (ops[i].opcode == RDMACHAN_OP_FETCH_ADD ||
+				       ops[i].opcode == RDMACHAN_OP_CMP_SWAP))
+			rdmachan_mr_read(ops[i].segs[0].mr, ops[i].segs[0].offset,
+					 &ops[i].result, sizeof(u64));
+		if (ops[i].status && !first)
+			first = ops[i].status;
+	}
+	ret = first;
+out:
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_rdma);

@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# One-sided RDMA (issue 4): registration arguments, WRITE and READ data
+# integrity from 1 B to 4 MiB (unaligned, multi-SGE, softirq and
+# busy-polled), WRITE_WITH_IMM, fence, atomics, unsignalled chains,
+# refused accesses that leave memory untouched, concurrent fetch-adds,
+# and a process killed with registrations outstanding.
+. /tests/lib.sh
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+run_checks $HELPERS/rdma_test args
+run_checks $HELPERS/rdma_test data
+run_checks $HELPERS/rdma_test data direct
+run_checks $HELPERS/rdma_test access
+run_checks $HELPERS/rdma_test fadd 8 2000
+run_checks $HELPERS/rdma_test kill
+check "no registration outlives its channel (rdmachan unloads)" rdmachan_unload
+done_testing

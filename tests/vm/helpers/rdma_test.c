@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdma_test: one-sided RDMA checks, both ends in one process, so every
+ * byte can be checked where it landed.
+ *
+ * The listener binds 192.0.2.1, the client connects from 192.0.2.2.
+ * Each subcommand prints "PASS what" / "FAIL what: detail" lines.
+ *
+ *   rdma_test args [direct]  bad arguments of REG_MR, DEREG_MR and RDMA
+ *   rdma_test data [direct]  WRITE and READ integrity, 1 B to 4 MiB,
+ *                            unaligned, multi-SGE; WRITE_WITH_IMM; fence;
+ *                            atomics; unsignalled batches
+ *   rdma_test access         writes without rights, past the end, with a
+ *                            stale rkey: refused, memory untouched
+ *   rdma_test fadd T N       T channels fetch-add N times each at once
+ *   rdma_test kill           a process killed with registrations and
+ *                            operations in flight leaves no pinned page
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "chanlib.h"
+
+#define SRV_IP	"192.0.2.1"
+#define CLI_IP	"192.0.2.2"
+
+static int ctl;
+static int iwarp;
+
+struct pair {
+	int lfd, srv, cli, port;
+};
+
+static int pair_open(struct pair *p, unsigned int poll_mode)
+{
+	struct rdmachan_chan_opts o = { .poll_mode = poll_mode };
+
+	p->lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &p->port);
+	if (p->lfd < 0)
+		return -1;
+	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, &o, 0);
+	if (p->cli < 0)
+		return -1;
+	p->srv = chan_accept(p->lfd, 0);
+	return p->srv < 0 ? -1 : 0;
+}
+
+static void pair_close(struct pair *p)
+{
+	close(p->cli);
+	close(p->srv);
+	close(p->lfd);
+}
+
+static int reg(int fd, void *buf, uint64_t len, unsigned int access,
+	       struct rdmachan_reg_mr *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->access = access;
+	r->addr = (uintptr_t)buf;
+	r->length = len;
+	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
+}
+
+static int dereg(int fd, uint32_t handle)
+{
+	struct rdmachan_dereg_mr d = { .size = sizeof(d), .handle = handle };
+
+	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d);
+}
+
+static int rdma(int fd, struct rdmachan_rdma_op *ops, uint32_t count,
+		uint32_t *done)
+{
+	struct rdmachan_rdma r = {
+		.size = sizeof(r), .ops = (uintptr_t)ops, .count = count,
+	};
+	int ret = ioctl(fd, RDMACHAN_IOC_RDMA, &r);
+
+	if (done)
+		*done = r.done;
+	return ret;
+}
+
+static void op_set(struct rdmachan_rdma_op *op, uint32_t opcode,
+		   struct rdmachan_sge *sg, uint32_t nr,
+		   const struct rdmachan_reg_mr *remote, uint64_t roff)
+{
+	memset(op, 0, sizeof(*op));
+	op->opcode = opcode;
+	op->sgl = (uintptr_t)sg;
+	op->nr_sge = nr;
+	op->remote_addr = remote->remote.addr + roff;
+	op->rkey = remote->remote.rkey;
+}
+
+static void fill(unsigned char *b, size_t n, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b[i] = (unsigned char)(seed * 131 + i * 7 + (i >> 9));
+}
+
+static void *map(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	return p;
+}
+
+static int expect_errno(int ret, int err)
+{
+	return ret < 0 && errno == err;
+}
+
+/* ---- args ------------------------------------------------------------ */
+
+static int cmd_args(unsigned int poll_mode)
+{
+	struct rdmachan_reg_mr r, good, ro;
+	struct rdmachan_rdma_op op;
+	struct rdmachan_sge sg;
+	struct rdmachan_rdma rr;
+	struct pair p;
+	char *buf = map(1 << 20);
+	int ret;
+
+	if (pair_open(&p, poll_mode)) {
+		report(0, "channel pair", "%s", strerror(errno));
+		return 1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r) - 1;
+	r.addr = (uintptr_t)buf;
+	r.length = 4096;
+	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
+	report(expect_errno(reg(p.srv, buf, 4096, 0x10, &r), EINVAL),
+	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
+	       strerror(errno));
+	report(expect_errno(reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r),
+			    EINVAL),
+	       "REG_MR: remote write without local write fails with EINVAL",
+	       "%s", strerror(errno));
+	report(expect_errno(reg(p.srv, buf, 0, 0, &r), EINVAL),
+	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.addr = (uintptr_t)buf;
+	r.length = 4096;
+	r.reserved[5] = 1;
+	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	       "REG_MR with a reserved field set fails with EINVAL", "%s",
+	       strerror(errno));
+	report(expect_errno(reg(p.srv, (void *)16, 4096, 0, &r), EFAULT),
+	       "REG_MR of unmapped memory fails with EFAULT", "%s",
+	       strerror(errno));
+	ret = reg(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
+	report(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
+	       "REG_MR over the device's fast-registration limit fails (E2BIG)",
+	       "%s", strerror(errno));
+	report(!reg(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
+	       good.handle && good.remote.rkey && good.remote.length == 4096,
+	       "REG_MR returns a handle and a remote descriptor", "%s",
+	       strerror(errno));
+	report(!reg(p.cli, buf + 8192, 4096, 0, &ro),
+	       "REG_MR with no rights (a WRITE source) works", "%s",
+	       strerror(errno));
+	report(expect_errno(dereg(p.srv, 999), ENOENT),
+	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
+	       strerror(errno));
+
+	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
+	memset(&rr, 0, sizeof(rr));
+	rr.size = sizeof(rr);
+	rr.ops = (uintptr_t)&op;
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	       "RDMA with count 0 fails with EINVAL", "%s", strerror(errno));
+	rr.count = RDMACHAN_MAX_RDMA_OPS + 1;
+	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	       "RDMA with too many ops fails with EINVAL", "%s", strerror(errno));
+	rr.count = 1;
+	rr.flags = 1;
+	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	       "RDMA with unknown flags fails with EINVAL", "%s", strerror(errno));
+	rr.flags = 0;
+	rr.ops = 16;
+	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EFAULT),
+	       "RDMA with a bad ops pointer fails with EFAULT", "%s",
+	       strerror(errno));
+	op.opcode = 9;
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "RDMA with an unknown opcode fails with EINVAL", "%s",
+	       strerror(errno));
+	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
+	op.flags = RDMACHAN_OPF_INLINE;
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "an inline READ fails with EINVAL", "%s", strerror(errno));
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	op.flags = RDMACHAN_OPF_SOLICITED;
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "a solicited WRITE without an immediate fails with EINVAL",
+	       "%s", strerror(errno));
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "an op with too many segments fails with EINVAL", "%s",
+	       strerror(errno));
+	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "an atomic at an unaligned address fails with EINVAL", "%s",
+	       strerror(errno));
+	sg.handle = 4242;
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), ENOENT),
+	       "an op on an unknown registration fails with ENOENT", "%s",
+	       strerror(errno));
+	sg = (struct rdmachan_sge){ .handle = ro.handle, .offset = 4000,
+				    .length = 97 };
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL) &&
+	       op.status == -EINVAL,
+	       "a local segment past the registration fails with EINVAL",
+	       "%s status %d", strerror(errno), op.status);
+	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
+	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EACCES),
+	       "a READ into memory without local write fails with EACCES",
+	       "%s", strerror(errno));
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	op.reserved[2] = 1;
+	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	       "an op with a reserved field set fails with EINVAL", "%s",
+	       strerror(errno));
+	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	report(!rdma(p.cli, &op, 1, NULL) && !op.status,
+	       "after all that the channel still writes", "%s status %d",
+	       strerror(errno), op.status);
+	report(!dereg(p.srv, good.handle) && !dereg(p.cli, ro.handle),
+	       "DEREG_MR of both registrations works", "%s", strerror(errno));
+	report(expect_errno(dereg(p.srv, good.handle), ENOENT),
+	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
+	pair_close(&p);
+	munmap(buf, 1 << 20);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- data ------------------------------------------------------------ */
+
+#define DATA_MAX	(4u << 20)
+
+/*
+ * The largest registration the device takes: its fast-registration page
+ * list (rxe 2 MiB, siw 1 MiB); found by trying.
+ */
+static uint64_t max_reg(int fd, void *buf)
+{
+	struct rdmachan_reg_mr r;
+	uint64_t len;
+
+	for (len = DATA_MAX; len >= 4096; len /= 2)
+		if (!reg(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
+			dereg(fd, r.handle);
+			return len;
+		}
+	return 0;
+}
+
+/*
+ * Move @len bytes from the client's @src (at @soff) to the server's @dst
+ * (at @doff) by WRITE, or back by READ, over registrations of at most
+ * @chunk bytes each on both sides, with the local side split in @nseg
+ * segments per op.  Return: whether every byte landed, and nothing else.
+ */
+static int xfer(struct pair *p, int read_op, size_t len, size_t soff,
+		size_t doff, uint64_t chunk, unsigned int nseg, char *why,
+		size_t whylen)
+{
+	unsigned char *cbase = map(DATA_MAX + 16384),
+		      *sbase = map(DATA_MAX + 16384);
+	unsigned char *cli = cbase + 4096, *srv = sbase + 4096;
+	unsigned int cl_access = read_op ? RDMACHAN_ACCESS_LOCAL_WRITE |
+				 (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0) : 0;
+	unsigned int sv_access = read_op ? RDMACHAN_ACCESS_REMOTE_READ :
+				 RDMACHAN_ACCESS_LOCAL_WRITE |
+				 RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct rdmachan_rdma_op ops[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_sge sg[RDMACHAN_MAX_RDMA_OPS][RDMACHAN_MAX_SGE];
+	struct rdmachan_reg_mr creg[8], sreg[8];
+	unsigned char *from, *to;
+	unsigned int nr = 0, i, k, n;
+	size_t off;
+	uint32_t done;
+	int ok = 1;
+
+	from = read_op ? srv + doff : cli + soff;
+	to = read_op ? cli + soff : srv + doff;
+	fill(from, len, (uint32_t)len);
+	memset(to - 1, 0x5a, len + 2);
+	for (off = 0; off < len; off += chunk, nr++) {
+		size_t c = len - off < chunk ? len - off : chunk;
+
+		if (reg(p->cli, cli + soff + off, c, cl_access, &creg[nr]) ||
+		    reg(p->srv, srv + doff + off, c, sv_access, &sreg[nr])) {
+			snprintf(why, whylen, "register %zu bytes: %s", c,
+				 strerror(errno));
+			return 0;
+		}
+		n = c < nseg ? 1 : nseg;
+		op_set(&ops[nr], read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE,
+		       sg[nr], n, &sreg[nr], 0);
+		for (k = 0; k < n; k++) {
+			size_t a = c * k / n, b = c * (k + 1) / n;
+
+			sg[nr][k] = (struct rdmachan_sge){
+				.handle = creg[nr].handle, .offset = a,
+				.length = (uint32_t)(b - a) };
+		}
+	}
+	if (rdma(p->cli, ops, nr, &done) || done != nr) {
+		snprintf(why, whylen, "RDMA: %s, done %u of %u, status %d wc %u",
+			 strerror(errno), done, nr, ops[0].status,
+			 ops[0].wc_status);
+		ok = 0;
+	} else if (memcmp(from, to, len)) {
+		snprintf(why, whylen, "data differs");
+		ok = 0;
+	} else if (to[-1] != 0x5a || to[len] != 0x5a) {
+		snprintf(why, whylen, "bytes around the target changed");
+		ok = 0;
+	}
+	for (i = 0; i < nr; i++) {
+		dereg(p->cli, creg[i].handle);
+		dereg(p->srv, sreg[i].handle);
+	}
+	munmap(cbase, DATA_MAX + 16384);
+	munmap(sbase, DATA_MAX + 16384);
+	return ok;
+}
+
+static void data_sizes(struct pair *p, uint64_t chunk)
+{
+	static const size_t sizes[] = { 1, 7, 64, 4095, 4096, 4097, 65536 + 13,
+					 1 << 20, 4u << 20 };
+	char what[160], why[160];
+	unsigned int i, r;
+
+	for (r = 0; r < 2; r++)
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+			size_t len = sizes[i], soff = (i * 13) % 4096,
+			       doff = (i * 29 + 1) % 4096;
+			unsigned int nseg = i % 2 ? 4 : 1;
+
+			why[0] = 0;
+			snprintf(what, sizeof(what),
+				 "%s of %zu bytes (offsets %zu/%zu, %u segment%s) lands exactly",
+				 r ? "READ" : "WRITE", len, soff, doff, nseg,
+				 nseg > 1 ? "s" : "");
+			report(xfer(p, r, len, soff, doff, chunk, nseg, why,
+				    sizeof(why)), what, "%s", why);
+		}
+}
+
+static void data_write_imm(struct pair *p)
+{
+	unsigned char *cli = map(8192), *srv = map(8192), msg[16];
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_user_msg um = { .buf = (uintptr_t)msg,
+					.len = sizeof(msg) };
+	struct rdmachan_mmsg mm = { .size = sizeof(mm), .msgs = (uintptr_t)&um,
+				    .count = 1 };
+	struct rdmachan_rdma_op op;
+	struct rdmachan_sge sg;
+	int ret;
+
+	reg(p->cli, cli, 4096, 0, &cr);
+	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
+	fill(cli, 100, 77);
+	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 100 };
+	op_set(&op, RDMACHAN_OP_WRITE_IMM, &sg, 1, &sr, 50);
+	op.imm = 0xabcd1234;
+	op.flags = RDMACHAN_OPF_SOLICITED;
+	ret = rdma(p->cli, &op, 1, NULL);
+	if (iwarp) {
+		report(expect_errno(ret, EOPNOTSUPP),
+		       "WRITE_WITH_IMM over iWARP fails with EOPNOTSUPP", "%s",
+		       strerror(errno));
+		goto out;
+	}
+	report(!ret && !op.status, "WRITE_WITH_IMM completes", "%s status %d",
+	       strerror(errno), op.status);
+	ret = ioctl(p->srv, RDMACHAN_IOC_RECV, &mm);
+	report(!ret && mm.done == 1 && um.len == 0 &&
+	       (um.flags & RDMACHAN_MSG_RDMA_IMM) && (um.flags & RDMACHAN_MSG_IMM) &&
+	       um.imm == 0xabcd1234 && !memcmp(srv + 50, cli, 100),
+	       "the peer reads the immediate once its data is in place",
+	       "%s done %u len %u flags %#x imm %#x", strerror(errno), mm.done,
+	       um.len, um.flags, um.imm);
+	mm.flags = RDMACHAN_MSG_DONTWAIT;
+	um.len = sizeof(msg);
+	um.flags = 0;
+	mm.done = 0;
+	ret = ioctl(p->srv, RDMACHAN_IOC_RECV, &mm);
+	report(expect_errno(ret, EAGAIN),
+	       "the immediate arrives exactly once",
+	       "ret %d (%s) done %u len %u flags %#x imm %#x", ret,
+	       strerror(errno), mm.done, um.len, um.flags, um.imm);
+out:
+	dereg(p->cli, cr.handle);
+	dereg(p->srv, sr.handle);
+	munmap(cli, 8192);
+	munmap(srv, 8192);
+}
+
+static void data_fence(struct pair *p)
+{
+	uint64_t *cli = map(8192), *srv = map(8192);
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_rdma_op ops[2];
+	struct rdmachan_sge sg[2];
+	unsigned int round, bad = 0;
+	int ret = 0;
+
+	reg(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
+	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    RDMACHAN_ACCESS_REMOTE_WRITE | RDMACHAN_ACCESS_REMOTE_READ, &sr);
+	for (round = 0; round < 200 && !ret; round++) {
+		srv[0] = round;
+		cli[0] = ~0ull;
+		cli[1] = round + 1000;
+		sg[0] = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
+		sg[1] = (struct rdmachan_sge){ .handle = cr.handle, .offset = 8,
+					       .length = 8 };
+		op_set(&ops[0], RDMACHAN_OP_READ, &sg[0], 1, &sr, 0);
+		op_set(&ops[1], RDMACHAN_OP_WRITE, &sg[1], 1, &sr, 0);
+		ops[1].flags = RDMACHAN_OPF_FENCE;
+		ret = rdma(p->cli, ops, 2, NULL);
+		if (cli[0] != round || srv[0] != round + 1000)
+			bad++;
+	}
+	report(!ret && !bad,
+	       "a fenced WRITE after a READ of the same place: the READ sees the old value (200 rounds)",
+	       "%s, %u rounds wrong", strerror(errno), bad);
+	dereg(p->cli, cr.handle);
+	dereg(p->srv, sr.handle);
+	munmap(cli, 8192);
+	munmap(srv, 8192);
+}
+
+static void data_atomics(struct pair *p)
+{
+	uint64_t *cli = map(8192), *srv = map(8192);
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_rdma_op op;
+	struct rdmachan_sge sg;
+	int ret;
+
+	reg(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr);
+	ret = reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+		  RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr);
+	if (iwarp) {
+		report(expect_errno(ret, EOPNOTSUPP),
+		       "registering for remote atomics over iWARP fails with EOPNOTSUPP",
+		       "%s", strerror(errno));
+		sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
+		op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
+		report(expect_errno(rdma(p->cli, &op, 1, NULL), EOPNOTSUPP),
+		       "FETCH_ADD over iWARP fails with EOPNOTSUPP", "%s",
+		       strerror(errno));
+		goto out;
+	}
+	srv[1] = 40;
+	sg = (struct rdmachan_sge){ .handle = cr.handle, .offset = 16,
+				    .length = 8 };
+	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &sr, 8);
+	op.compare_add = 2;
+	ret = rdma(p->cli, &op, 1, NULL);
+	report(!ret && op.result == 40 && cli[2] == 40 && srv[1] == 42,
+	       "FETCH_ADD returns the old value and adds",
+	       "%s result %llu local %llu remote %llu", strerror(errno),
+	       (unsigned long long)op.result, (unsigned long long)cli[2],
+	       (unsigned long long)srv[1]);
+	op_set(&op, RDMACHAN_OP_CMP_SWAP, &sg, 1, &sr, 8);
+	op.compare_add = 42;
+	op.swap = 7;
+	ret = rdma(p->cli, &op, 1, NULL);
+	report(!ret && op.result == 42 && srv[1] == 7,
+	       "CMP_SWAP that matches swaps and returns the old value",
+	       "%s result %llu remote %llu", strerror(errno),
+	       (unsigned long long)op.result, (unsigned long long)srv[1]);
+	op.compare_add = 42;
+	op.swap = 9;
+	ret = rdma(p->cli, &op, 1, NULL);
+	report(!ret && op.result == 7 && srv[1] == 7,
+	       "CMP_SWAP that does not match leaves the value and returns it",
+	       "%s result %llu remote %llu", strerror(errno),
+	       (unsigned long long)op.result, (unsigned long long)srv[1]);
+	dereg(p->srv, sr.handle);
+out:
+	dereg(p->cli, cr.handle);
+	munmap(cli, 8192);
+	munmap(srv, 8192);
+}
+
+/* 20000 WRITEs, 64 per call, none asking for a completion */
+static void data_unsignalled(struct pair *p)
+{
+	uint32_t *cli = map(8192), *srv = map(8192);
+	struct rdmachan_rdma_op ops[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_sge sg[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_reg_mr cr, sr;
+	unsigned int n = 0, i;
+	uint32_t done;
+	int ret = 0;
+
+	reg(p->cli, cli, 4096, 0, &cr);
+	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
+	while (n < 20000 && !ret) {
+		for (i = 0; i < RDMACHAN_MAX_RDMA_OPS; i++) {
+			cli[i] = n + i;
+			sg[i] = (struct rdmachan_sge){ .handle = cr.handle,
+						       .offset = 4 * i,
+						       .length = 4 };
+			op_set(&ops[i], RDMACHAN_OP_WRITE, &sg[i], 1, &sr, 4 * i);
+			if (i % 8 == 0)
+				ops[i].flags = RDMACHAN_OPF_INLINE;
+		}
+		ret = rdma(p->cli, ops, RDMACHAN_MAX_RDMA_OPS, &done);
+		n += done;
+	}
+	for (i = 0; i < RDMACHAN_MAX_RDMA_OPS && !ret; i++)
+		if (srv[i] != cli[i]) {
+			printf("# word %u: %u, expected %u\n", i, srv[i], cli[i]);
+			ret = -1;
+		}
+	report(!ret && n >= 20000,
+	       "20000 unsignalled WRITEs (some inline) in chains of 64 all land",
+	       "%s after %u", strerror(errno), n);
+	dereg(p->cli, cr.handle);
+	dereg(p->srv, sr.handle);
+	munmap(cli, 8192);
+	munmap(srv, 8192);
+}
+
+static int cmd_data(unsigned int poll_mode)
+{
+	unsigned char *probe = map(DATA_MAX);
+	struct pair p;
+	uint64_t chunk;
+
+	if (pair_open(&p, poll_mode)) {
+		report(0, "channel pair", "%s", strerror(errno));
+		return 1;
+	}
+	chunk = max_reg(p.cli, probe);
+	munmap(probe, DATA_MAX);
+	report(chunk >= 65536, "the device registers at least 64 KiB at once",
+	       "largest %llu", (unsigned long long)chunk);
+	printf("# largest registration: %llu bytes\n", (unsigned long long)chunk);
+	/* a registration need not start on a page: room for the offsets */
+	data_sizes(&p, chunk / 2);
+	data_write_imm(&p);
+	data_fence(&p);
+	data_atomics(&p);
+	data_unsignalled(&p);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- access ---------------------------------------------------------- */
+
+/*
+ * One refused access on a fresh pair: the op fails with EACCES, the
+ * target is untouched, and the channel has failed (RC semantics).
+ */
+static void access_case(const char *what, unsigned int sv_access,
+			uint64_t roff, uint32_t len, int stale, int read_op)
+{
+	unsigned char *cli = map(8192), *srv = map(8192);
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_rdma_op op;
+	struct rdmachan_sge sg;
+	char buf[8];
+	struct pair p;
+	int ret, untouched, i;
+
+	if (pair_open(&p, 0)) {
+		report(0, what, "channel pair: %s", strerror(errno));
+		return;
+	}
+	memset(srv, 0x33, 8192);
+	fill(cli, 4096, 5);
+	reg(p.cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
+	reg(p.srv, srv, 4096, sv_access, &sr);
+	if (stale)
+		dereg(p.srv, sr.handle);
+	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = len };
+	op_set(&op, read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE, &sg, 1,
+	       &sr, roff);
+	ret = rdma(p.cli, &op, 1, NULL);
+	untouched = 1;
+	for (i = 0; i < 8192; i++)
+		if (srv[i] != 0x33)
+			untouched = 0;
+	report(ret < 0 && op.status < 0 && untouched,
+	       what, "ret %d (%s) status %d wc %u untouched %d", ret,
+	       strerror(errno), op.status, op.wc_status, untouched);
+	/* the connection is gone after a remote access error */
+	ret = (int)read(p.cli, buf, sizeof(buf));
+	if (ret >= 0 || errno != ECONNRESET)
+		printf("# after \"%s\": read %d (%s)\n", what, ret,
+		       strerror(errno));
+	if (!stale)
+		dereg(p.srv, sr.handle);
+	dereg(p.cli, cr.handle);
+	pair_close(&p);
+	munmap(cli, 8192);
+	munmap(srv, 8192);
+}
+
+static int cmd_access(void)
+{
+	unsigned int rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+			  RDMACHAN_ACCESS_REMOTE_WRITE |
+			  RDMACHAN_ACCESS_REMOTE_READ;
+
+	access_case("a WRITE into memory registered without remote write is refused, memory untouched",
+		    RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_READ,
+		    0, 64, 0, 0);
+	access_case("a WRITE past the end of the registration is refused, memory untouched",
+		    rw, 4096 - 32, 64, 0, 0);
+	access_case("a WRITE with an rkey deregistered before is refused, memory untouched",
+		    rw, 0, 64, 1, 0);
+	access_case("a READ of memory registered without remote read is refused",
+		    RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE,
+		    0, 64, 0, 1);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- fadd ------------------------------------------------------------ */
+
+struct adder {
+	int fd;
+	uint32_t rkey;
+	uint64_t raddr;
+	unsigned int n;
+	uint64_t *olds;
+	int err;
+};
+
+static void *adder_run(void *arg)
+{
+	struct adder *a = arg;
+	struct rdmachan_rdma_op ops[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_sge sg[RDMACHAN_MAX_RDMA_OPS];
+	uint64_t *res = map(4096);
+	struct rdmachan_reg_mr cr;
+	unsigned int done = 0, i, k;
+
+	if (reg(a->fd, res, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr)) {
+		a->err = errno;
+		return NULL;
+	}
+	while (done < a->n) {
+		k = a->n - done < 16 ? a->n - done : 16;
+		for (i = 0; i < k; i++) {
+			sg[i] = (struct rdmachan_sge){ .handle = cr.handle,
+						       .offset = 8 * i,
+						       .length = 8 };
+			memset(&ops[i], 0, sizeof(ops[i]));
+			ops[i].opcode = RDMACHAN_OP_FETCH_ADD;
+			ops[i].sgl = (uintptr_t)&sg[i];
+			ops[i].nr_sge = 1;
+			ops[i].remote_addr = a->raddr;
+			ops[i].rkey = a->rkey;
+			ops[i].compare_add = 1;
+		}
+		if (rdma(a->fd, ops, k, NULL)) {
+			a->err = errno;
+			break;
+		}
+		for (i = 0; i < k; i++)
+			a->olds[done + i] = ops[i].result;
+		done += k;
+	}
+	dereg(a->fd, cr.handle);
+	return NULL;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int cmd_fadd(int t, int n)
+{
+	struct rdmachan_chan_opts o = { 0 };
+	uint64_t *counter = map(4096), *all;
+	struct rdmachan_reg_mr sr[16];
+	struct adder a[16];
+	pthread_t th[16];
+	int lfd, port, cli[16], srv[16], i, dup = 0, err = 0;
+
+	if (t > 16)
+		t = 16;
+	lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &port);
+	all = calloc((size_t)t * n, sizeof(*all));
+	for (i = 0; i < t; i++) {
+		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
+		srv[i] = chan_accept(lfd, 0);
+		if (cli[i] < 0 || srv[i] < 0 ||
+		    reg(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+			RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr[i])) {
+			report(iwarp && errno == EOPNOTSUPP,
+			       "atomics: EOPNOTSUPP over iWARP", "channel %d: %s",
+			       i, strerror(errno));
+			return chan_failures ? 1 : 0;
+		}
+		a[i] = (struct adder){ .fd = cli[i], .rkey = sr[i].remote.rkey,
+				       .raddr = sr[i].remote.addr, .n = n,
+				       .olds = all + (size_t)i * n };
+	}
+	for (i = 0; i < t; i++)
+		pthread_create(&th[i], NULL, adder_run, &a[i]);
+	for (i = 0; i < t; i++) {
+		pthread_join(th[i], NULL);
+		if (a[i].err)
+			err = a[i].err;
+	}
+	qsort(all, (size_t)t * n, sizeof(*all), cmp_u64);
+	for (i = 0; i < t * n; i++)
+		if (all[i] != (uint64_t)i)
+			dup++;
+	report(!err && counter[0] == (uint64_t)t * n,
+	       "concurrent FETCH_ADDs from every channel end on the exact sum",
+	       "%s: counter %llu, expected %llu", strerror(err),
+	       (unsigned long long)counter[0], (unsigned long long)t * n);
+	report(!err && !dup,
+	       "every FETCH_ADD saw a different old value, 0 to the sum - 1",
+	       "%d old values out of place", dup);
+	for (i = 0; i < t; i++) {
+		dereg(srv[i], sr[i].handle);
+		close(cli[i]);
+		close(srv[i]);
+	}
+	close(lfd);
+	free(all);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- kill ------------------------------------------------------------ */
+
+static long vmstat(const char *name)
+{
+	char line[128];
+	size_t n = strlen(name);
+	long v = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			v = atol(line + n + 1);
+	fclose(f);
+	return v;
+}
+
+static long pins_held(void)
+{
+	return vmstat("nr_foll_pin_acquired") - vmstat("nr_foll_pin_released");
+}
+
+/* The child: register, then write in a loop until killed. */
+static void kill_child(int ready)
+{
+	unsigned char *cli = map(1 << 20), *srv = map(1 << 20);
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_rdma_op op;
+	struct rdmachan_sge sg;
+	struct pair p;
+	int i;
+
+	if (pair_open(&p, 0))
+		_exit(1);
+	memset(cli, 1, 1 << 20);
+	memset(srv, 2, 1 << 20);
+	for (i = 0; i < 8; i++)
+		if (reg(p.cli, cli + i * 65536, 65536, 0, &cr) ||
+		    reg(p.srv, srv + i * 65536, 65536,
+			RDMACHAN_ACCESS_LOCAL_WRITE |
+			RDMACHAN_ACCESS_REMOTE_WRITE, &sr))
+			_exit(1);
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 65536 };
+	for (;;) {
+		op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &sr, 0);
+		if (rdma(p.cli, &op, 1, NULL))
+			_exit(1);
+	}
+}
+
+static int cmd_kill(void)
+{
+	long before = pins_held(), during, after = 0;
+	int fds[2], status, i;
+	pid_t pid;
+	char c;
+
+	if (before < 0) {
+		report(0, "pin counters in /proc/vmstat", "none");
+		return 1;
+	}
+	if (pipe(fds))
+		return 1;
+	pid = fork();
+	if (!pid) {
+		close(fds[0]);
+		kill_child(fds[1]);
+	}
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 1) {
+		report(0, "a child registers 16 buffers", "it failed");
+		return 1;
+	}
+	usleep(300000);
+	during = pins_held();
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	for (i = 0; i < 100; i++) {
+		after = pins_held();
+		if (after == before)
+			break;
+		usleep(100000);
+	}
+	report(during - before >= 200,
+	       "a child holding 16 registrations of 64 KiB pins their pages",
+	       "pins %ld before, %ld during", before, during);
+	report(WIFSIGNALED(status) && after <= before,
+	       "killed while writing, it leaves no page pinned",
+	       "pins %ld before, %ld after", before, after);
+	return chan_failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = getenv("DEV0");
+	unsigned int direct;
+
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: see the comment at the top of rdma_test.c\n");
+		return 2;
+	}
+	iwarp = dev && !strncmp(dev, "siw", 3);
+	direct = argc > 2 && !strcmp(argv[2], "direct") ?
+		 RDMACHAN_POLL_MODE_DIRECT : 0;
+	ctl = ctl_open();
+	if (!strcmp(argv[1], "args"))
+		return cmd_args(direct);
+	if (!strcmp(argv[1], "data"))
+		return cmd_data(direct);
+	if (!strcmp(argv[1], "access"))
+		return cmd_access();
+	if (!strcmp(argv[1], "fadd"))
+		return cmd_fadd(argc > 2 ? atoi(argv[2]) : 8,
+				argc > 3 ? atoi(argv[3]) : 1000);
+	if (!strcmp(argv[1], "kill"))
+		return cmd_kill();
+	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
+	return 2;
+}
