@@ -259,9 +259,9 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 	struct rdmachan *ch = req->ch;
 	const struct ib_send_wr *bad = NULL;
 	unsigned long flags;
+	int ret, post_err = 0;
 	bool bh;
 	u32 i;
-	int ret;
 
 	for (;;) {
 		bh = rdmachan_bh_off();
@@ -288,6 +288,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
 	ret = ib_post_send(ch->qp, &req->w[0].wr.send, &bad);
+	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */
 		for (i = 0; i < req->nr && &req->w[i].wr.send != bad; i++)
@@ -301,8 +302,14 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
-	if (ret && req->posted) {
-		/* a chain cut short: its end never completes; the QP is broken */
+	if (post_err) {
+		/*
+		 * Every operation was checked against the device's limits,
+		 * so the provider refusing one is a bug, and what it left
+		 * behind is not to be trusted (siw keeps the refused slot
+		 * busy: its send queue is full from then on).  A chain cut
+		 * short never completes either.  Fail the channel.
+		 */
 		pr_err_ratelimited("channel %u: one-sided post failed after %u of %u: %d\n",
 				   ch->id, req->posted, req->nr, ret);
 		rdmachan_fail_io(ch, -ECONNRESET);
@@ -450,6 +457,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 			  RDMACHAN_OPF_INLINE | RDMACHAN_OPF_FENCE))
 		return -EINVAL;
 	if (op->nr_segs > ch->max_send_sge ||
+	    (op->opcode == RDMACHAN_OP_READ && op->nr_segs > ch->max_sge_rd) ||
 	    (!op->nr_segs && op->opcode != RDMACHAN_OP_WRITE &&
 	     op->opcode != RDMACHAN_OP_WRITE_IMM))
 		return -EINVAL;
@@ -521,6 +529,34 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	return 0;
 }
 
+/*
+ * iWARP completes a WRITE once it is handed to the transport, not when
+ * it is placed in the peer's memory.  A zero-length READ after the
+ * WRITEs is answered only after the peer placed them (it handles its
+ * stream in order), so the chain ends with one: its completion is the
+ * proof every WRITE landed.  It names the last WRITE's rkey and address;
+ * a zero-length READ touches no memory at either end.
+ */
+static void rdmachan_rdma_flush_build(struct rdmachan *ch,
+				      struct rdmachan_rdma_req *req,
+				      const struct rdmachan_op *ops, u32 count)
+{
+	struct rdmachan_rdma_wr *w = &req->w[count];
+	u32 i;
+
+	w->sge[0].addr = 0;
+	w->sge[0].length = 0;
+	w->sge[0].lkey = ch->pd->local_dma_lkey;
+	w->wr.send.num_sge = 1;
+	w->wr.send.opcode = IB_WR_RDMA_READ;
+	for (i = 0; i < count; i++) {
+		if (ops[i].opcode != RDMACHAN_OP_WRITE)
+			continue;
+		w->wr.rdma.remote_addr = ops[i].remote_addr;
+		w->wr.rdma.rkey = ops[i].rkey;
+	}
+}
+
 /**
  * rdmachan_rdma() - run one-sided operations
  * @ch: a connected channel
@@ -533,6 +569,11 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
  * WRITE_WITH_IMM takes a message credit (the peer receives it), waiting
  * for one like rdmachan_send().  A remote access error breaks the
  * connection (RC semantics): the channel fails after reporting it.
+ *
+ * When it returns 0, every WRITE is in the peer's memory: on iWARP, where
+ * a WRITE completes once sent, the chain ends with a zero-length READ
+ * that the peer answers only after placing them.  A READ scatters into
+ * at most the device's max_sge_rd segments (1 on iWARP).
  *
  * Context: process context, sleeps.
  * Return: 0 when every operation succeeded, else the errno of the first
@@ -547,12 +588,16 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		  unsigned int count)
 {
 	struct rdmachan_rdma_req *req;
-	u32 i, credits = 0;
+	u32 i, credits = 0, flush = 0;
 	int ret, first = 0;
 
 	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
 		return -EINVAL;
-	req = rdmachan_rdma_req_alloc(ch, count);
+	if (ch->iwarp)
+		for (i = 0; i < count; i++)
+			if (ops[i].opcode == RDMACHAN_OP_WRITE)
+				flush = 1;
+	req = rdmachan_rdma_req_alloc(ch, count + flush);
 	if (!req)
 		return -ENOMEM;
 	/* teardown releases registrations under mr_mutex: not while we look */
@@ -569,6 +614,8 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	mutex_unlock(&ch->mr_mutex);
 	if (ret)
 		goto out;
+	if (flush)
+		rdmachan_rdma_flush_build(ch, req, ops, count);
 	req->credits = credits;
 	ret = rdmachan_rdma_post_wait(req);
 	if (ret)
@@ -578,6 +625,15 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
 				   ops[i].status ? IB_WC_WR_FLUSH_ERR :
 				   IB_WC_SUCCESS;
+		if (flush && !ops[i].status &&
+		    ops[i].opcode == RDMACHAN_OP_WRITE &&
+		    rdmachan_rdma_req_status(req, count)) {
+			/* sent, but not known to be placed */
+			ops[i].status = rdmachan_rdma_req_status(req, count);
+			ops[i].wc_status = req->w[count].completed ?
+					   req->w[count].wc_status :
+					   IB_WC_WR_FLUSH_ERR;
+		}
 		if (!ops[i].status && (ops[i].opcode == RDMACHAN_OP_FETCH_ADD ||
 				       ops[i].opcode == RDMACHAN_OP_CMP_SWAP))
 			rdmachan_mr_read(ops[i].segs[0].mr, ops[i].segs[0].offset,

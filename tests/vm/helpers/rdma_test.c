@@ -33,6 +33,7 @@ static int iwarp;
 
 struct pair {
 	int lfd, srv, cli, port;
+	struct rdmachan_chan_info info;	/* the client's */
 };
 
 static int pair_open(struct pair *p, unsigned int poll_mode)
@@ -46,7 +47,9 @@ static int pair_open(struct pair *p, unsigned int poll_mode)
 	if (p->cli < 0)
 		return -1;
 	p->srv = chan_accept(p->lfd, 0);
-	return p->srv < 0 ? -1 : 0;
+	if (p->srv < 0 || chan_info(p->cli, &p->info))
+		return -1;
+	return 0;
 }
 
 static void pair_close(struct pair *p)
@@ -144,26 +147,31 @@ static int cmd_args(unsigned int poll_mode)
 	r.size = sizeof(r) - 1;
 	r.addr = (uintptr_t)buf;
 	r.length = 4096;
-	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 4096, 0x10, &r), EINVAL),
+	ret = reg(p.srv, buf, 4096, 0x10, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
 	       strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r),
-			    EINVAL),
+	ret = reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR: remote write without local write fails with EINVAL",
 	       "%s", strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 0, 0, &r), EINVAL),
+	ret = reg(p.srv, buf, 0, 0, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	r.addr = (uintptr_t)buf;
 	r.length = 4096;
 	r.reserved[5] = 1;
-	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
-	report(expect_errno(reg(p.srv, (void *)16, 4096, 0, &r), EFAULT),
+	ret = reg(p.srv, (void *)16, 4096, 0, &r);
+	report(expect_errno(ret, EFAULT),
 	       "REG_MR of unmapped memory fails with EFAULT", "%s",
 	       strerror(errno));
 	ret = reg(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
@@ -177,7 +185,8 @@ static int cmd_args(unsigned int poll_mode)
 	report(!reg(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
-	report(expect_errno(dereg(p.srv, 999), ENOENT),
+	ret = dereg(p.srv, 999);
+	report(expect_errno(ret, ENOENT),
 	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
 	       strerror(errno));
 
@@ -186,61 +195,98 @@ static int cmd_args(unsigned int poll_mode)
 	rr.size = sizeof(rr);
 	rr.ops = (uintptr_t)&op;
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with count 0 fails with EINVAL", "%s", strerror(errno));
 	rr.count = RDMACHAN_MAX_RDMA_OPS + 1;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with too many ops fails with EINVAL", "%s", strerror(errno));
 	rr.count = 1;
 	rr.flags = 1;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with unknown flags fails with EINVAL", "%s", strerror(errno));
 	rr.flags = 0;
 	rr.ops = 16;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EFAULT),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EFAULT),
 	       "RDMA with a bad ops pointer fails with EFAULT", "%s",
 	       strerror(errno));
 	op.opcode = 9;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with an unknown opcode fails with EINVAL", "%s",
 	       strerror(errno));
 	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_INLINE;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an inline READ fails with EINVAL", "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_SOLICITED;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "a solicited WRITE without an immediate fails with EINVAL",
 	       "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an op with too many segments fails with EINVAL", "%s",
 	       strerror(errno));
+	report(p.info.max_send_sge >= 1 && p.info.max_sge_rd >= 1 &&
+	       p.info.max_sge_rd <= p.info.max_send_sge &&
+	       p.info.max_reg_pages >= 1 && (!iwarp || p.info.max_sge_rd == 1),
+	       "CHAN_INFO reports the gather, READ scatter and registration limits",
+	       "max_send_sge %u max_sge_rd %u max_reg_pages %u",
+	       p.info.max_send_sge, p.info.max_sge_rd, p.info.max_reg_pages);
+	if (p.info.max_sge_rd < p.info.max_send_sge) {
+		struct rdmachan_sge sgs[RDMACHAN_MAX_SGE];
+		unsigned int k;
+
+		for (k = 0; k <= p.info.max_sge_rd; k++)
+			sgs[k] = (struct rdmachan_sge){ .handle = good.handle,
+							.offset = 8 * k,
+							.length = 8 };
+		op_set(&op, RDMACHAN_OP_READ, sgs, p.info.max_sge_rd + 1,
+		       &good, 0);
+		ret = rdma(p.cli, &op, 1, NULL);
+		report(expect_errno(ret, EINVAL),
+		       "a READ into more segments than max_sge_rd fails with EINVAL",
+		       "%s", strerror(errno));
+	} else {
+		printf("# max_sge_rd %u: a READ may use every segment\n",
+		       p.info.max_sge_rd);
+	}
 	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an atomic at an unaligned address fails with EINVAL", "%s",
 	       strerror(errno));
 	sg.handle = 4242;
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), ENOENT),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, ENOENT),
 	       "an op on an unknown registration fails with ENOENT", "%s",
 	       strerror(errno));
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .offset = 4000,
 				    .length = 97 };
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL) &&
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL) &&
 	       op.status == -EINVAL,
 	       "a local segment past the registration fails with EINVAL",
 	       "%s status %d", strerror(errno), op.status);
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
 	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EACCES),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EACCES),
 	       "a READ into memory without local write fails with EACCES",
 	       "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.reserved[2] = 1;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an op with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
@@ -249,7 +295,8 @@ static int cmd_args(unsigned int poll_mode)
 	       strerror(errno), op.status);
 	report(!dereg(p.srv, good.handle) && !dereg(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
-	report(expect_errno(dereg(p.srv, good.handle), ENOENT),
+	ret = dereg(p.srv, good.handle);
+	report(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
 	pair_close(&p);
 	munmap(buf, 1 << 20);
@@ -361,6 +408,10 @@ static void data_sizes(struct pair *p, uint64_t chunk)
 			size_t len = sizes[i], soff = (i * 13) % 4096,
 			       doff = (i * 29 + 1) % 4096;
 			unsigned int nseg = i % 2 ? 4 : 1;
+
+			/* a READ's sink: at most max_sge_rd (1 on iWARP) */
+			if (r && nseg > p->info.max_sge_rd)
+				nseg = p->info.max_sge_rd;
 
 			why[0] = 0;
 			snprintf(what, sizeof(what),
@@ -477,7 +528,8 @@ static void data_atomics(struct pair *p)
 		       "%s", strerror(errno));
 		sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
 		op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
-		report(expect_errno(rdma(p->cli, &op, 1, NULL), EOPNOTSUPP),
+		ret = rdma(p->cli, &op, 1, NULL);
+		report(expect_errno(ret, EOPNOTSUPP),
 		       "FETCH_ADD over iWARP fails with EOPNOTSUPP", "%s",
 		       strerror(errno));
 		goto out;
@@ -571,6 +623,12 @@ static int cmd_data(unsigned int poll_mode)
 	report(chunk >= 65536, "the device registers at least 64 KiB at once",
 	       "largest %llu", (unsigned long long)chunk);
 	printf("# largest registration: %llu bytes\n", (unsigned long long)chunk);
+	report(chunk == DATA_MAX ||
+	       (chunk <= p.info.max_reg_pages * 4096ull &&
+		chunk * 2 > p.info.max_reg_pages * 4096ull),
+	       "the largest registration is what CHAN_INFO's max_reg_pages says",
+	       "largest %llu, max_reg_pages %u", (unsigned long long)chunk,
+	       p.info.max_reg_pages);
 	/* a registration need not start on a page: room for the offsets */
 	data_sizes(&p, chunk / 2);
 	data_write_imm(&p);
