@@ -529,34 +529,6 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	return 0;
 }
 
-/*
- * iWARP completes a WRITE once it is handed to the transport, not when
- * it is placed in the peer's memory.  A zero-length READ after the
- * WRITEs is answered only after the peer placed them (it handles its
- * stream in order), so the chain ends with one: its completion is the
- * proof every WRITE landed.  It names the last WRITE's rkey and address;
- * a zero-length READ touches no memory at either end.
- */
-static void rdmachan_rdma_flush_build(struct rdmachan *ch,
-				      struct rdmachan_rdma_req *req,
-				      const struct rdmachan_op *ops, u32 count)
-{
-	struct rdmachan_rdma_wr *w = &req->w[count];
-	u32 i;
-
-	w->sge[0].addr = 0;
-	w->sge[0].length = 0;
-	w->sge[0].lkey = ch->pd->local_dma_lkey;
-	w->wr.send.num_sge = 1;
-	w->wr.send.opcode = IB_WR_RDMA_READ;
-	for (i = 0; i < count; i++) {
-		if (ops[i].opcode != RDMACHAN_OP_WRITE)
-			continue;
-		w->wr.rdma.remote_addr = ops[i].remote_addr;
-		w->wr.rdma.rkey = ops[i].rkey;
-	}
-}
-
 /**
  * rdmachan_rdma() - run one-sided operations
  * @ch: a connected channel
@@ -570,10 +542,11 @@ static void rdmachan_rdma_flush_build(struct rdmachan *ch,
  * for one like rdmachan_send().  A remote access error breaks the
  * connection (RC semantics): the channel fails after reporting it.
  *
- * When it returns 0, every WRITE is in the peer's memory: on iWARP, where
- * a WRITE completes once sent, the chain ends with a zero-length READ
- * that the peer answers only after placing them.  A READ scatters into
- * at most the device's max_sge_rd segments (1 on iWARP).
+ * A WRITE's completion means the peer has it on InfiniBand and RoCE; on
+ * iWARP only that the transport took it: there, the peer sees the data
+ * once it receives a message sent after the WRITE (or after a later READ
+ * completed).  A READ scatters into at most the device's max_sge_rd
+ * segments (1 on iWARP).
  *
  * Context: process context, sleeps.
  * Return: 0 when every operation succeeded, else the errno of the first
@@ -588,16 +561,12 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		  unsigned int count)
 {
 	struct rdmachan_rdma_req *req;
-	u32 i, credits = 0, flush = 0;
+	u32 i, credits = 0;
 	int ret, first = 0;
 
 	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
 		return -EINVAL;
-	if (ch->iwarp)
-		for (i = 0; i < count; i++)
-			if (ops[i].opcode == RDMACHAN_OP_WRITE)
-				flush = 1;
-	req = rdmachan_rdma_req_alloc(ch, count + flush);
+	req = rdmachan_rdma_req_alloc(ch, count);
 	if (!req)
 		return -ENOMEM;
 	/* teardown releases registrations under mr_mutex: not while we look */
@@ -614,8 +583,6 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	mutex_unlock(&ch->mr_mutex);
 	if (ret)
 		goto out;
-	if (flush)
-		rdmachan_rdma_flush_build(ch, req, ops, count);
 	req->credits = credits;
 	ret = rdmachan_rdma_post_wait(req);
 	if (ret)
@@ -625,15 +592,6 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
 				   ops[i].status ? IB_WC_WR_FLUSH_ERR :
 				   IB_WC_SUCCESS;
-		if (flush && !ops[i].status &&
-		    ops[i].opcode == RDMACHAN_OP_WRITE &&
-		    rdmachan_rdma_req_status(req, count)) {
-			/* sent, but not known to be placed */
-			ops[i].status = rdmachan_rdma_req_status(req, count);
-			ops[i].wc_status = req->w[count].completed ?
-					   req->w[count].wc_status :
-					   IB_WC_WR_FLUSH_ERR;
-		}
 		if (!ops[i].status && (ops[i].opcode == RDMACHAN_OP_FETCH_ADD ||
 				       ops[i].opcode == RDMACHAN_OP_CMP_SWAP))
 			rdmachan_mr_read(ops[i].segs[0].mr, ops[i].segs[0].offset,
