@@ -156,6 +156,8 @@ struct rdmachan_stats {
  * @params: negotiated queue depth and message size
  * @max_inline: the QP's inline data limit
  * @max_send_sge: the QP's gather limit (one-sided ops)
+ * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
+ * @max_reg_pages: pages one registration may span (fast-registration limit)
  * @buf_size: header plus largest payload
  * @nr_rx: receive buffers (posted depth plus control reserve)
  * @rx: the receive buffers
@@ -228,6 +230,8 @@ struct rdmachan {
 	struct rdmachan_conn_params params;
 	u32			max_inline;
 	u32			max_send_sge;
+	u32			max_sge_rd;
+	u32			max_reg_pages;
 	u32			buf_size;
 
 	u32			nr_rx;

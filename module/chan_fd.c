@@ -311,6 +311,9 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->credit_msgs_tx = atomic64_read(&ch->stats.credit_msgs_tx);
 	info->keepalives_tx = atomic64_read(&ch->stats.keepalives_tx);
 	info->errors = atomic64_read(&ch->stats.errors);
+	info->max_send_sge = ch->max_send_sge;
+	info->max_sge_rd = ch->max_sge_rd;
+	info->max_reg_pages = ch->max_reg_pages;
 	if (copy_to_user(uarg, info, sizeof(*info)))
 		ret = -EFAULT;
 	kfree(info);

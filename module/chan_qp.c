@@ -205,6 +205,10 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->qp = cm_id->qp;
 	ch->max_inline = attr.cap.max_inline_data;
 	ch->max_send_sge = attr.cap.max_send_sge;
+	/* a READ's sink: one segment on iWARP (RFC 5040: one sink STag) */
+	ch->max_sge_rd = clamp_t(u32, ibdev->attrs.max_sge_rd, 1,
+				 ch->max_send_sge);
+	ch->max_reg_pages = ibdev->attrs.max_fast_reg_page_list_len;
 
 	return rdmachan_alloc_buffers(ch);
 }

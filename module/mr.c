@@ -157,10 +157,10 @@ static int rdmachan_mr_register(struct rdmachan_mr *mr)
 
 	ibdev = ch->dev->ibdev;
 	pages = rdmachan_sg_pages(mr->sgl, mr->nents);
-	if (pages > ibdev->attrs.max_fast_reg_page_list_len) {
+	if (pages > ch->max_reg_pages) {
 		pr_info_ratelimited("channel %u: registration of %u pages is over %s's limit of %u\n",
 				    ch->id, pages, dev_name(&ibdev->dev),
-				    ibdev->attrs.max_fast_reg_page_list_len);
+				    ch->max_reg_pages);
 		return -E2BIG;
 	}
 	mr->dma_nents = ib_dma_map_sg(ibdev, mr->sgl, mr->nents,
@@ -312,7 +312,7 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	if (ret)
 		return ret;
 	npages = (offset_in_page(addr) + length + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	if (npages > ch->dev->ibdev->attrs.max_fast_reg_page_list_len) {
+	if (npages > ch->max_reg_pages) {
 		ret = -E2BIG;
 		goto unlock;
 	}

@@ -259,9 +259,9 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 	struct rdmachan *ch = req->ch;
 	const struct ib_send_wr *bad = NULL;
 	unsigned long flags;
+	int ret, post_err = 0;
 	bool bh;
 	u32 i;
-	int ret;
 
 	for (;;) {
 		bh = rdmachan_bh_off();
@@ -288,6 +288,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
 	ret = ib_post_send(ch->qp, &req->w[0].wr.send, &bad);
+	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */
 		for (i = 0; i < req->nr && &req->w[i].wr.send != bad; i++)
@@ -301,8 +302,14 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
-	if (ret && req->posted) {
-		/* a chain cut short: its end never completes; the QP is broken */
+	if (post_err) {
+		/*
+		 * Every operation was checked against the device's limits,
+		 * so the provider refusing one is a bug, and what it left
+		 * behind is not to be trusted (siw keeps the refused slot
+		 * busy: its send queue is full from then on).  A chain cut
+		 * short never completes either.  Fail the channel.
+		 */
 		pr_err_ratelimited("channel %u: one-sided post failed after %u of %u: %d\n",
 				   ch->id, req->posted, req->nr, ret);
 		rdmachan_fail_io(ch, -ECONNRESET);
@@ -450,6 +457,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 			  RDMACHAN_OPF_INLINE | RDMACHAN_OPF_FENCE))
 		return -EINVAL;
 	if (op->nr_segs > ch->max_send_sge ||
+	    (op->opcode == RDMACHAN_OP_READ && op->nr_segs > ch->max_sge_rd) ||
 	    (!op->nr_segs && op->opcode != RDMACHAN_OP_WRITE &&
 	     op->opcode != RDMACHAN_OP_WRITE_IMM))
 		return -EINVAL;
@@ -533,6 +541,12 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
  * WRITE_WITH_IMM takes a message credit (the peer receives it), waiting
  * for one like rdmachan_send().  A remote access error breaks the
  * connection (RC semantics): the channel fails after reporting it.
+ *
+ * A WRITE's completion means the peer has it on InfiniBand and RoCE; on
+ * iWARP only that the transport took it: there, the peer sees the data
+ * once it receives a message sent after the WRITE (or after a later READ
+ * completed).  A READ scatters into at most the device's max_sge_rd
+ * segments (1 on iWARP).
  *
  * Context: process context, sleeps.
  * Return: 0 when every operation succeeded, else the errno of the first

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * bench.c: "rdmachan bench": message rate and bandwidth of one channel
- * blasting batched messages at "rdmachan listen --sink".
+ * blasting batched messages at "rdmachan listen --sink"; with --op
+ * write|read, RDMA ops against "rdmachan reg" (bench_rdma.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,9 @@
 #include <unistd.h>
 
 #include "chan.h"
+#ifdef RDMACHAN_IOC_RDMA
+#include "rdma.h"
+#endif
 
 static volatile sig_atomic_t interrupted;
 
@@ -23,13 +27,19 @@ static void on_int(int sig)
 
 static void bench_help(void)
 {
-	printf("Usage: rdmachan bench ADDR[:PORT] [-s SIZE] [-t DURATION] [-b BATCH] [-q] [OPTIONS]\n"
+	printf("Usage: rdmachan bench ADDR[:PORT] [--op send|write|read] [-s SIZE] [-t DURATION]\n"
+	       "                      [-c COUNT] [-b BATCH] [-q] [OPTIONS]\n"
 	       "Send messages to \"rdmachan listen --sink\" as fast as credits allow,\n"
 	       "BATCH per RDMACHAN_IOC_SENDMMSG call; print a progress line each\n"
 	       "second (unless -q) and the message rate and bandwidth at the end.\n"
-	       "  -s, --size SIZE     message size (default 64)\n"
-	       "  -t, --time DUR      how long to send (default 5s)\n"
-	       "  -b, --batch N       messages per call (default 32)\n"
+	       "With --op write or read: RDMA WRITEs or READs of SIZE bytes against\n"
+	       "\"rdmachan reg\", spread over its buffer, BATCH per RDMACHAN_IOC_RDMA.\n"
+	       "      --op OP         send (default), write or read\n"
+	       "  -s, --size SIZE     message or op size (default 64)\n"
+	       "  -t, --time DUR      how long to run (default 5s, unless -c)\n"
+	       "  -c, --count N       stop after N messages or ops\n"
+	       "  -b, --batch N       messages per call (default 32), or ops per call\n"
+	       "                      (default 16, at most 64)\n"
 	       "  -q, --quiet         no progress lines\n"
 	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH, BATCH per\n"
 	       "                      chained post) against \"listen --sink --kernel\"\n"
@@ -52,6 +62,7 @@ static void report(const char *dst, const struct bench_result *r)
 
 		json_obj_open(j);
 		json_kv_str(j, "dst", dst);
+		json_kv_str(j, "op", "send");
 		json_kv_u64(j, "size", r->size);
 		json_kv_u64(j, "queue_depth", r->depth);
 		json_kv_u64(j, "batch", r->batch);
@@ -82,10 +93,12 @@ int cmd_bench(int argc, char **argv)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "op", required_argument, NULL, 'o' },
+		{ "count", required_argument, NULL, 'c' },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	uint64_t size = 64, time_ms = 5000, batch = 32, last_msgs = 0;
+	uint64_t size = 64, time_ms = 5000, batch = 0, count = 0, last_msgs = 0;
 	struct rdmachan_user_msg *msgs = NULL;
 	struct chan_args a = { 0 };
 	struct rdmachan_chan_info ci;
@@ -94,14 +107,15 @@ int cmd_bench(int argc, char **argv)
 	struct sigaction sa;
 	unsigned char *buf = NULL;
 	double t0, tick, t;
-	bool quiet = false;
+	bool quiet = false, has_time = false;
+	const char *op = "send";
 	char dstbuf[64];
 	int c, r, ctl, fd, ret = EXIT_OK;
 	uint64_t i;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = CMD_GETOPT(argc, argv, "s:t:b:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "s:t:c:b:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, 0, 1U << 30, &size))
@@ -110,6 +124,18 @@ int cmd_bench(int argc, char **argv)
 		case 't':
 			if (parse_duration_ms(optarg, &time_ms) || !time_ms)
 				return tool_usage_err("bench", "invalid duration '%s'", optarg);
+			has_time = true;
+			break;
+		case 'c':
+			if (parse_uint(optarg, 1, UINT64_MAX, &count))
+				return tool_usage_err("bench", "invalid count '%s'", optarg);
+			break;
+		case 'o':
+			if (strcmp(optarg, "send") && strcmp(optarg, "write") &&
+			    strcmp(optarg, "read"))
+				return tool_usage_err("bench", "invalid op '%s' (send, write or read)",
+						      optarg);
+			op = optarg;
 			break;
 		case 'b':
 			if (parse_uint(optarg, 1, 1024, &batch))
@@ -137,6 +163,30 @@ int cmd_bench(int argc, char **argv)
 	argv += optind - 1;
 	if (argc != 1)
 		return tool_usage_err("bench", "one address expected");
+	if (count && !has_time)
+		time_ms = 0;	/* -c alone: no time limit */
+	if (strcmp(op, "send")) {
+#ifdef RDMACHAN_IOC_RDMA
+		struct bench_rdma_args b = {
+			.addr = argv[0], .chan = &a, .read = !strcmp(op, "read"),
+			.size = size, .batch = batch ? batch : 16,
+			.time_ms = time_ms, .count = count, .quiet = quiet,
+		};
+
+		if (res.kernel)
+			return tool_usage_err("bench", "--kernel goes with --op send only");
+		if (b.batch > RDMACHAN_MAX_RDMA_OPS)
+			return tool_usage_err("bench", "--op %s: at most %d ops per call",
+					      op, RDMACHAN_MAX_RDMA_OPS);
+		if (!size)
+			return tool_usage_err("bench", "--op %s: the size must be at least 1", op);
+		return bench_rdma(&b);
+#else
+		return tool_usage_err("bench", "--op %s: built without the RDMA ABI", op);
+#endif
+	}
+	if (!batch)
+		batch = 32;
 	if (parse_addr(argv[0], TOOL_DEFAULT_PORT, &dst))
 		return tool_usage_err("bench", "'%s' is not ADDR[:PORT]", argv[0]);
 	format_addr(&dst, dstbuf, sizeof(dstbuf));
@@ -168,7 +218,7 @@ int cmd_bench(int argc, char **argv)
 		struct rdmachan_bench b = {
 			.mode = RDMACHAN_BENCH_BLAST, .msg_size = size,
 			.batch = batch < ci.queue_depth ? batch : ci.queue_depth,
-			.duration_ms = time_ms,
+			.duration_ms = time_ms, .count = count,
 		};
 
 		if (chan_bench(fd, &b)) {
@@ -200,8 +250,11 @@ int cmd_bench(int argc, char **argv)
 		};
 
 		t = now_sec();
-		if (interrupted || t - t0 >= time_ms / 1000.0)
+		if (interrupted || (time_ms && t - t0 >= time_ms / 1000.0) ||
+		    (count && res.msgs >= count))
 			break;
+		if (count && count - res.msgs < batch)
+			mm.count = count - res.msgs;
 		if (t >= tick) {
 			if (!quiet)
 				fprintf(stderr, "%6.1f s %12llu msgs %12.0f msg/s %10.2f MB/s\n",

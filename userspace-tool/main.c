@@ -9,6 +9,18 @@
 #include <string.h>
 
 #include "tool.h"
+#ifdef RDMACHAN_IOC_RDMA
+#include "rdma.h"
+#define RDMA_USAGE \
+	"  reg ADDR[:PORT] --size SIZE  serve a registered buffer to write,\n" \
+	"                               read, atomic and bench --op\n" \
+	"  write ADDR[:PORT] [...]      one RDMA WRITE to a reg server\n" \
+	"  read ADDR[:PORT] --len N     one RDMA READ from a reg server\n" \
+	"  atomic fadd|cswap ADDR[:PORT] [...]\n" \
+	"                               RDMA atomics on a reg server's buffer\n"
+#else
+#define RDMA_USAGE ""
+#endif
 
 struct tool_opts tool = {
 	.ctl_path = "/dev/" RDMACHAN_DEVICE_NAME,
@@ -57,7 +69,8 @@ static void usage(FILE *out)
 		"  recv ADDR[:PORT] [...]       accept one channel, print its messages\n"
 		"  ping ADDR[:PORT] [...]       round-trip times against listen --echo\n"
 		"  bench ADDR[:PORT] [...]      message rate and bandwidth against\n"
-		"                               listen --sink\n"
+		"                               listen --sink (--op write|read: reg)\n"
+		RDMA_USAGE
 		"  stat [ID]                    channels and their counters (sysfs)\n"
 		"Each object takes --help.  Default port: %d.\n", TOOL_DEFAULT_PORT);
 }
@@ -74,6 +87,12 @@ static const struct {
 	{ "recv", cmd_recv },
 	{ "ping", cmd_ping },
 	{ "bench", cmd_bench },
+#ifdef RDMACHAN_IOC_RDMA
+	{ "reg", cmd_reg },
+	{ "write", cmd_write },
+	{ "read", cmd_read },
+	{ "atomic", cmd_atomic },
+#endif
 	{ "stat", cmd_stat },
 };
 

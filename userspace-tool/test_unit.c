@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_unit.c: host-side unit tests of the rdmachan tool's argument
- * parsing (util.c) and output formatting (util.c, json.c); TAP output.
+ * parsing (util.c, rdma_util.c) and output formatting (util.c,
+ * rdma_util.c, json.c); TAP output.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -12,6 +13,9 @@
 #include <string.h>
 
 #include "tool.h"
+#ifdef RDMACHAN_IOC_RDMA
+#include "rdma.h"
+#endif
 
 static int test_num, failed;
 
@@ -148,6 +152,217 @@ static void test_percentile(void)
 	ok(percentile(v, 0, 50) == 0, "percentile of none is 0");
 }
 
+#ifdef RDMACHAN_IOC_RDMA
+static void test_mr_desc(void)
+{
+	struct rdmachan_remote_mr mr = {
+		.addr = 0x7f0012345678ULL, .length = 1048576, .rkey = 0xabcd1234,
+	}, out;
+	const char *bad[] = {
+		"",
+		"rdmachan-mr",
+		"rdmachan-mr addr=0x10 length=4",
+		"rdmachan-mr addr=0x10 length=4 rkey=0x1 ",
+		"rdmachan-mr addr=0x10 length=4 rkey=0x1 extra",
+		"rdmachan-mr addr=0x10  length=4 rkey=0x1",
+		"rdmachan-mr addr=10 length=4 rkey=0x1",
+		"rdmachan-mr addr=0x length=4 rkey=0x1",
+		"rdmachan-mr addr=0x0x10 length=4 rkey=0x1",
+		"rdmachan-mr addr=0x10 length=-4 rkey=0x1",
+		"rdmachan-mr addr=0x10 length=0x4 rkey=0x1",
+		"rdmachan-mr addr=0x10 length=4 rkey=0xg",
+		"rdmachan-mr length=4 addr=0x10 rkey=0x1",
+		"rdmachan-mr error EINVAL",
+		"RDMACHAN-MR addr=0x10 length=4 rkey=0x1",
+	};
+	char buf[MR_DESC_MAX];
+	const char *s;
+	unsigned int i;
+	int n;
+
+	n = mr_desc_format(&mr, buf, sizeof(buf));
+	ok(n > 0 && !strcmp(buf, "rdmachan-mr addr=0x7f0012345678 length=1048576 rkey=0xabcd1234"),
+	   "descriptor format: %s", buf);
+	memset(&out, 0xff, sizeof(out));
+	ok(!mr_desc_parse(buf, n, &out) && out.addr == mr.addr &&
+	   out.length == mr.length && out.rkey == mr.rkey && !out.reserved,
+	   "descriptor round trip");
+	mr = (struct rdmachan_remote_mr){ .addr = UINT64_MAX, .length = UINT64_MAX,
+					  .rkey = UINT32_MAX };
+	n = mr_desc_format(&mr, buf, sizeof(buf));
+	ok(n > 0 && !mr_desc_parse(buf, n, &out) && out.addr == UINT64_MAX &&
+	   out.length == UINT64_MAX && out.rkey == UINT32_MAX,
+	   "descriptor round trip at the limits");
+	ok(mr_desc_format(&mr, buf, 20) == -ENOSPC, "descriptor format: too small");
+	s = "rdmachan-mr addr=0xABC length=7 rkey=0x0 and more";
+	ok(!mr_desc_parse(s, strlen("rdmachan-mr addr=0xABC length=7 rkey=0x0"), &out) &&
+	   out.addr == 0xabc && out.length == 7 && out.rkey == 0,
+	   "descriptor parse takes the message length, upper-case hex");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(mr_desc_parse(bad[i], strlen(bad[i]), &out) == -EINVAL,
+		   "descriptor parse rejects \"%s\"", bad[i]);
+	s = "rdmachan-mr addr=0x10 length=4 rkey=0x100000000";
+	ok(mr_desc_parse(s, strlen(s), &out) == -ERANGE, "descriptor rkey above 32 bits");
+	s = "rdmachan-mr addr=0x10000000000000000 length=4 rkey=0x1";
+	ok(mr_desc_parse(s, strlen(s), &out) == -ERANGE, "descriptor addr above 64 bits");
+	s = "rdmachan-mr addr=0x10 length=18446744073709551616 rkey=0x1";
+	ok(mr_desc_parse(s, strlen(s), &out) == -ERANGE, "descriptor length above 64 bits");
+	ok(mr_desc_parse("rdmachan-mr addr=0x1\0 length=4 rkey=0x1", 39, &out) == -EINVAL,
+	   "descriptor with a NUL inside");
+	memset(buf, 'a', sizeof(buf));
+	ok(mr_desc_parse(buf, sizeof(buf), &out) == -EINVAL, "descriptor too long");
+}
+
+static void test_mr_req(void)
+{
+	struct mr_req r;
+
+	mr_req_parse("dereg", 5, &r);
+	ok(r.type == MR_REQ_DEREG, "request dereg");
+	mr_req_parse("dereg\n", 6, &r);
+	ok(r.type == MR_REQ_DEREG, "request dereg with a newline");
+	mr_req_parse("sum", 3, &r);
+	ok(r.type == MR_REQ_SUM, "request sum");
+	mr_req_parse("summary", 3, &r);
+	ok(r.type == MR_REQ_SUM, "request: the message length counts");
+	mr_req_parse("peek 16 8", 9, &r);
+	ok(r.type == MR_REQ_PEEK && r.off == 16 && r.len == 8, "request peek 16 8");
+	mr_req_parse("peek 0x1000 4096", 16, &r);
+	ok(r.type == MR_REQ_PEEK && r.off == 4096 && r.len == 4096, "request peek in hex");
+	mr_req_parse("peek 16", 7, &r);
+	ok(r.type == MR_REQ_UNKNOWN, "request peek without a length");
+	mr_req_parse("peek 1 2 3", 10, &r);
+	ok(r.type == MR_REQ_UNKNOWN, "request peek with junk");
+	mr_req_parse("peek -1 2", 9, &r);
+	ok(r.type == MR_REQ_UNKNOWN, "request peek negative");
+	mr_req_parse("sums", 4, &r);
+	ok(r.type == MR_REQ_UNKNOWN, "request sums is unknown");
+	mr_req_parse("", 0, &r);
+	ok(r.type == MR_REQ_UNKNOWN, "empty request is unknown");
+}
+
+static void test_access(void)
+{
+	uint32_t a = 0;
+	char buf[80];
+
+	ok(!parse_access_list("all", &a) && a == RDMACHAN_ACCESS_ALL, "access all");
+	ok(!parse_access_list("local-write,remote-write", &a) &&
+	   a == (RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE),
+	   "access local-write,remote-write");
+	ok(!parse_access_list("remote-read", &a) && a == RDMACHAN_ACCESS_REMOTE_READ,
+	   "access remote-read");
+	ok(!parse_access_list("remote-atomic,local-write", &a) &&
+	   a == (RDMACHAN_ACCESS_REMOTE_ATOMIC | RDMACHAN_ACCESS_LOCAL_WRITE),
+	   "access remote-atomic,local-write");
+	ok(!parse_access_list("none", &a) && a == 0, "access none");
+	a = 99;
+	ok(parse_access_list("", &a) == -EINVAL && a == 99, "access: empty list");
+	ok(parse_access_list("local-write,,remote-read", &a) == -EINVAL,
+	   "access: empty item");
+	ok(parse_access_list("local-write,", &a) == -EINVAL, "access: trailing comma");
+	ok(parse_access_list("remote", &a) == -EINVAL, "access: a prefix is no name");
+	ok(parse_access_list("remote-writes", &a) == -EINVAL, "access: unknown name");
+	format_access(RDMACHAN_ACCESS_ALL, buf, sizeof(buf));
+	ok(!strcmp(buf, "local-write,remote-write,remote-read,remote-atomic"),
+	   "format access all: %s", buf);
+	format_access(RDMACHAN_ACCESS_REMOTE_READ, buf, sizeof(buf));
+	ok(!strcmp(buf, "remote-read"), "format access remote-read");
+	format_access(0, buf, sizeof(buf));
+	ok(!strcmp(buf, "none"), "format access none");
+}
+
+static void test_names(void)
+{
+	static const char *const wc[] = {
+		"SUCCESS", "LOC_LEN_ERR", "LOC_QP_OP_ERR", "LOC_EEC_OP_ERR",
+		"LOC_PROT_ERR", "WR_FLUSH_ERR", "MW_BIND_ERR", "BAD_RESP_ERR",
+		"LOC_ACCESS_ERR", "REM_INV_REQ_ERR", "REM_ACCESS_ERR", "REM_OP_ERR",
+		"RETRY_EXC_ERR", "RNR_RETRY_EXC_ERR", "LOC_RDD_VIOL_ERR",
+		"REM_INV_RD_REQ_ERR", "REM_ABORT_ERR", "INV_EECN_ERR",
+		"INV_EEC_STATE_ERR", "FATAL_ERR", "RESP_TIMEOUT_ERR", "GENERAL_ERR",
+	};
+	unsigned int i, good = 0;
+
+	for (i = 0; i < 22; i++)
+		good += !strcmp(wc_status_name(i), wc[i]);
+	ok(good == 22, "wc_status names 0..21 in order");
+	ok(!strcmp(wc_status_name(10), "REM_ACCESS_ERR"), "wc_status 10 is REM_ACCESS_ERR");
+	ok(!strcmp(wc_status_name(22), "unknown") &&
+	   !strcmp(wc_status_name(UINT32_MAX), "unknown"), "wc_status 22 is unknown");
+	ok(!strcmp(errno_name(EACCES), "EACCES") && !strcmp(errno_name(-EACCES), "EACCES"),
+	   "errno name EACCES, either sign");
+	ok(!strcmp(errno_name(-EOPNOTSUPP), "EOPNOTSUPP"), "errno name EOPNOTSUPP");
+	ok(!strcmp(errno_name(ECANCELED), "ECANCELED"), "errno name ECANCELED");
+	ok(errno_name(0) == NULL, "errno name of 0 is NULL");
+	ok(!strcmp(errno_name(9999), "unknown"), "errno name 9999 is unknown");
+}
+
+static void test_fnv(void)
+{
+	unsigned char zero[4096] = { 0 };
+	unsigned char le[8] = { 0x2a, 0, 0, 0, 0, 0, 0, 0x80 };
+	char hex[20];
+
+	ok(fnv1a64(FNV64_INIT, "", 0) == 0xcbf29ce484222325ULL, "fnv1a64 of nothing");
+	ok(fnv1a64(FNV64_INIT, "a", 1) == 0xaf63dc4c8601ec8cULL, "fnv1a64 of \"a\"");
+	ok(fnv1a64(FNV64_INIT, "foobar", 6) == 0x85944171f73967e8ULL, "fnv1a64 of \"foobar\"");
+	ok(fnv1a64(fnv1a64(FNV64_INIT, "foo", 3), "bar", 3) == 0x85944171f73967e8ULL,
+	   "fnv1a64 in two steps");
+	ok(fnv1a64(FNV64_INIT, zero, sizeof(zero)) == 0xb93a0c83ce3b6325ULL,
+	   "fnv1a64 of 4096 zeros");
+	ok(le64_load(le) == 0x800000000000002aULL, "le64_load");
+	format_hex(le, 3, hex, sizeof(hex));
+	ok(!strcmp(hex, "2a0000"), "format_hex");
+	format_hex(le, 8, hex, 7);
+	ok(!strcmp(hex, "2a0000"), "format_hex truncates to whole bytes");
+}
+
+static void test_sge_split(void)
+{
+	struct rdmachan_sge sge[RDMACHAN_MAX_SGE];
+	unsigned char data[10], buf[256], back[10];
+	unsigned int i;
+	int64_t span;
+
+	span = sge_split(10, 3, 0, 64, sge);
+	ok(span == 138 && sge[0].length == 4 && sge[1].length == 3 && sge[2].length == 3 &&
+	   sge[0].offset == 0 && sge[1].offset == 68 && sge[2].offset == 135,
+	   "sge_split 10 bytes in 3 with gaps of 64");
+	span = sge_split(10, 1, 64, 64, sge);
+	ok(span == 74 && sge[0].length == 10 && sge[0].offset == 64, "sge_split in 1, from 64");
+	span = sge_split(16, 16, 0, 0, sge);
+	ok(span == 16 && sge[15].length == 1 && sge[15].offset == 15, "sge_split 16 in 16, no gaps");
+	ok(sge_split(10, 0, 0, 64, sge) == -EINVAL, "sge_split in 0");
+	ok(sge_split(3, 4, 0, 64, sge) == -EINVAL, "sge_split more segments than bytes");
+	ok(sge_split(100, RDMACHAN_MAX_SGE + 1, 0, 64, sge) == -EINVAL,
+	   "sge_split more than RDMACHAN_MAX_SGE");
+	ok(sge_split(1ULL << 33, 1, 0, 0, sge) == -EINVAL, "sge_split: a segment above 4 GiB");
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = i + 1;
+	memset(buf, SGE_POISON, sizeof(buf));
+	span = sge_split(sizeof(data), 3, 0, 64, sge);
+	sge_pack(buf, data, sge, 3);
+	ok(buf[0] == 1 && buf[3] == 4 && buf[4] == SGE_POISON && buf[68] == 5 &&
+	   buf[71] == SGE_POISON && buf[135] == 8 && buf[137] == 10 && buf[138] == SGE_POISON,
+	   "sge_pack lays the data out with gaps");
+	memset(back, 0, sizeof(back));
+	sge_unpack(back, buf, sge, 3);
+	ok(!memcmp(back, data, sizeof(data)), "sge_unpack gathers it back");
+}
+
+static void test_parse_offset(void)
+{
+	uint64_t v = 0;
+
+	ok(!parse_offset("4k", &v) && v == 4096, "offset 4k");
+	ok(!parse_offset("0x10", &v) && v == 16, "offset 0x10");
+	ok(!parse_offset("12", &v) && v == 12, "offset 12");
+	ok(parse_offset("x", &v) == -EINVAL && parse_offset("-8", &v) == -EINVAL,
+	   "offset rejects junk");
+}
+#endif /* RDMACHAN_IOC_RDMA */
+
 /* render: run @fn with a JSON writer on a memory stream, return its text. */
 static char *render(void (*fn)(struct json *), bool pretty)
 {
@@ -229,6 +444,15 @@ int main(void)
 	test_format();
 	test_percentile();
 	test_json();
+#ifdef RDMACHAN_IOC_RDMA
+	test_mr_desc();
+	test_mr_req();
+	test_access();
+	test_names();
+	test_fnv();
+	test_sge_split();
+	test_parse_offset();
+#endif
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

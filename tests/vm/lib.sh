@@ -18,6 +18,7 @@ RMMOD=/usr/sbin/rmmod
 TOOL=/usr/bin/rdmachan
 HELPERS=/usr/libexec/rdmachan
 T_N=0
+T_FAILED=0
 
 # The software RDMA driver of the fixture: rxe (RoCE, the default) or siw
 # (iWARP), from the kernel command line (rdmachan_rdma=siw).  Its two
@@ -35,7 +36,7 @@ t_result() {
 }
 
 ok() { t_result ok "$*"; }
-not_ok() { t_result "not ok" "$*"; }
+not_ok() { T_FAILED=$((T_FAILED + 1)); t_result "not ok" "$*"; }
 
 diag() {
 	printf '%s\n' "$*" | sed 's/^/# /' >&3
@@ -193,11 +194,14 @@ KLOG_BAD='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|
 # with it.
 done_testing() {
 	_bad=$(dmesg | grep -E "$KLOG_BAD")
-	if [ -z "$_bad" ]; then
-		ok "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)"
-	else
+	if [ -n "$_bad" ]; then
 		not_ok "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)"
 		diag "$(dmesg | tail -n 80)"
+	else
+		ok "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)"
+		# what the module and the drivers said, for failures above
+		[ "$T_FAILED" -eq 0 ] ||
+			diag "$(dmesg | grep -E 'rdmachan|rxe|siw' | tail -n 40)"
 	fi
 	echo "1..$T_N" >&3
 }

@@ -414,6 +414,10 @@ struct rdmachan_mmsg {
  * @rx_queued: received messages waiting to be read
  * @max_inline: the QP's inline limit
  * @port_num: RDMA port
+ * @max_send_sge: segments one one-sided operation may gather
+ * @max_sge_rd: segments a READ may scatter into (1 on iWARP)
+ * @max_reg_pages: pages one registration may span (the device's
+ *	fast-registration limit)
  * @dev_name: RDMA device name ("" after teardown)
  * @src: local address
  * @dst: peer address
@@ -453,7 +457,10 @@ struct rdmachan_chan_info {
 	__u64 credit_msgs_tx;
 	__u64 keepalives_tx;
 	__u64 errors;
-	__u32 reserved[8];
+	__u32 max_send_sge;
+	__u32 max_sge_rd;
+	__u32 max_reg_pages;
+	__u32 reserved[5];
 };
 
 /* rdmachan_bench.mode */

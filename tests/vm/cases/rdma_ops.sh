@@ -16,5 +16,6 @@ run_checks $HELPERS/rdma_test data direct
 run_checks $HELPERS/rdma_test access
 run_checks $HELPERS/rdma_test fadd 8 2000
 run_checks $HELPERS/rdma_test kill
+run_checks $HELPERS/rdma_test memlock
 check "no registration outlives its channel (rdmachan unloads)" rdmachan_unload
 done_testing

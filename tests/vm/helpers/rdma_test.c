@@ -15,12 +15,15 @@
  *   rdma_test fadd T N       T channels fetch-add N times each at once
  *   rdma_test kill           a process killed with registrations and
  *                            operations in flight leaves no pinned page
+ *   rdma_test memlock        registrations are charged to RLIMIT_MEMLOCK
+ *                            of a process without CAP_IPC_LOCK
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "chanlib.h"
@@ -33,6 +36,7 @@ static int iwarp;
 
 struct pair {
 	int lfd, srv, cli, port;
+	struct rdmachan_chan_info info;	/* the client's */
 };
 
 static int pair_open(struct pair *p, unsigned int poll_mode)
@@ -46,7 +50,9 @@ static int pair_open(struct pair *p, unsigned int poll_mode)
 	if (p->cli < 0)
 		return -1;
 	p->srv = chan_accept(p->lfd, 0);
-	return p->srv < 0 ? -1 : 0;
+	if (p->srv < 0 || chan_info(p->cli, &p->info))
+		return -1;
+	return 0;
 }
 
 static void pair_close(struct pair *p)
@@ -99,6 +105,23 @@ static void op_set(struct rdmachan_rdma_op *op, uint32_t opcode,
 	op->rkey = remote->remote.rkey;
 }
 
+/*
+ * The client's WRITEs are in the server's memory once the server has
+ * received a message the client sent after them.  On InfiniBand and RoCE
+ * their completion says so already; iWARP completes a WRITE when the
+ * transport takes it.
+ */
+static int peer_sync(struct pair *p)
+{
+	char c = 's';
+
+	if (write(p->cli, &c, 1) != 1 || read(p->srv, &c, 1) != 1) {
+		printf("# sync message: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void fill(unsigned char *b, size_t n, uint32_t seed)
 {
 	size_t i;
@@ -144,26 +167,31 @@ static int cmd_args(unsigned int poll_mode)
 	r.size = sizeof(r) - 1;
 	r.addr = (uintptr_t)buf;
 	r.length = 4096;
-	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 4096, 0x10, &r), EINVAL),
+	ret = reg(p.srv, buf, 4096, 0x10, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
 	       strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r),
-			    EINVAL),
+	ret = reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR: remote write without local write fails with EINVAL",
 	       "%s", strerror(errno));
-	report(expect_errno(reg(p.srv, buf, 0, 0, &r), EINVAL),
+	ret = reg(p.srv, buf, 0, 0, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
 	r.addr = (uintptr_t)buf;
 	r.length = 4096;
 	r.reserved[5] = 1;
-	report(expect_errno(ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r), EINVAL),
+	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
+	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
-	report(expect_errno(reg(p.srv, (void *)16, 4096, 0, &r), EFAULT),
+	ret = reg(p.srv, (void *)16, 4096, 0, &r);
+	report(expect_errno(ret, EFAULT),
 	       "REG_MR of unmapped memory fails with EFAULT", "%s",
 	       strerror(errno));
 	ret = reg(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
@@ -177,7 +205,8 @@ static int cmd_args(unsigned int poll_mode)
 	report(!reg(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
-	report(expect_errno(dereg(p.srv, 999), ENOENT),
+	ret = dereg(p.srv, 999);
+	report(expect_errno(ret, ENOENT),
 	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
 	       strerror(errno));
 
@@ -186,61 +215,98 @@ static int cmd_args(unsigned int poll_mode)
 	rr.size = sizeof(rr);
 	rr.ops = (uintptr_t)&op;
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with count 0 fails with EINVAL", "%s", strerror(errno));
 	rr.count = RDMACHAN_MAX_RDMA_OPS + 1;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with too many ops fails with EINVAL", "%s", strerror(errno));
 	rr.count = 1;
 	rr.flags = 1;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EINVAL),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with unknown flags fails with EINVAL", "%s", strerror(errno));
 	rr.flags = 0;
 	rr.ops = 16;
-	report(expect_errno(ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr), EFAULT),
+	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
+	report(expect_errno(ret, EFAULT),
 	       "RDMA with a bad ops pointer fails with EFAULT", "%s",
 	       strerror(errno));
 	op.opcode = 9;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "RDMA with an unknown opcode fails with EINVAL", "%s",
 	       strerror(errno));
 	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_INLINE;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an inline READ fails with EINVAL", "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_SOLICITED;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "a solicited WRITE without an immediate fails with EINVAL",
 	       "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an op with too many segments fails with EINVAL", "%s",
 	       strerror(errno));
+	report(p.info.max_send_sge >= 1 && p.info.max_sge_rd >= 1 &&
+	       p.info.max_sge_rd <= p.info.max_send_sge &&
+	       p.info.max_reg_pages >= 1 && (!iwarp || p.info.max_sge_rd == 1),
+	       "CHAN_INFO reports the gather, READ scatter and registration limits",
+	       "max_send_sge %u max_sge_rd %u max_reg_pages %u",
+	       p.info.max_send_sge, p.info.max_sge_rd, p.info.max_reg_pages);
+	if (p.info.max_sge_rd < p.info.max_send_sge) {
+		struct rdmachan_sge sgs[RDMACHAN_MAX_SGE];
+		unsigned int k;
+
+		for (k = 0; k <= p.info.max_sge_rd; k++)
+			sgs[k] = (struct rdmachan_sge){ .handle = good.handle,
+							.offset = 8 * k,
+							.length = 8 };
+		op_set(&op, RDMACHAN_OP_READ, sgs, p.info.max_sge_rd + 1,
+		       &good, 0);
+		ret = rdma(p.cli, &op, 1, NULL);
+		report(expect_errno(ret, EINVAL),
+		       "a READ into more segments than max_sge_rd fails with EINVAL",
+		       "%s", strerror(errno));
+	} else {
+		printf("# max_sge_rd %u: a READ may use every segment\n",
+		       p.info.max_sge_rd);
+	}
 	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an atomic at an unaligned address fails with EINVAL", "%s",
 	       strerror(errno));
 	sg.handle = 4242;
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), ENOENT),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, ENOENT),
 	       "an op on an unknown registration fails with ENOENT", "%s",
 	       strerror(errno));
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .offset = 4000,
 				    .length = 97 };
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL) &&
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL) &&
 	       op.status == -EINVAL,
 	       "a local segment past the registration fails with EINVAL",
 	       "%s status %d", strerror(errno), op.status);
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
 	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EACCES),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EACCES),
 	       "a READ into memory without local write fails with EACCES",
 	       "%s", strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.reserved[2] = 1;
-	report(expect_errno(rdma(p.cli, &op, 1, NULL), EINVAL),
+	ret = rdma(p.cli, &op, 1, NULL);
+	report(expect_errno(ret, EINVAL),
 	       "an op with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
@@ -249,7 +315,8 @@ static int cmd_args(unsigned int poll_mode)
 	       strerror(errno), op.status);
 	report(!dereg(p.srv, good.handle) && !dereg(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
-	report(expect_errno(dereg(p.srv, good.handle), ENOENT),
+	ret = dereg(p.srv, good.handle);
+	report(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
 	pair_close(&p);
 	munmap(buf, 1 << 20);
@@ -333,6 +400,9 @@ static int xfer(struct pair *p, int read_op, size_t len, size_t soff,
 			 strerror(errno), done, nr, ops[0].status,
 			 ops[0].wc_status);
 		ok = 0;
+	} else if (!read_op && peer_sync(p)) {
+		snprintf(why, whylen, "no sync message after the WRITEs");
+		ok = 0;
 	} else if (memcmp(from, to, len)) {
 		snprintf(why, whylen, "data differs");
 		ok = 0;
@@ -361,6 +431,10 @@ static void data_sizes(struct pair *p, uint64_t chunk)
 			size_t len = sizes[i], soff = (i * 13) % 4096,
 			       doff = (i * 29 + 1) % 4096;
 			unsigned int nseg = i % 2 ? 4 : 1;
+
+			/* a READ's sink: at most max_sge_rd (1 on iWARP) */
+			if (r && nseg > p->info.max_sge_rd)
+				nseg = p->info.max_sge_rd;
 
 			why[0] = 0;
 			snprintf(what, sizeof(what),
@@ -448,6 +522,8 @@ static void data_fence(struct pair *p)
 		op_set(&ops[1], RDMACHAN_OP_WRITE, &sg[1], 1, &sr, 0);
 		ops[1].flags = RDMACHAN_OPF_FENCE;
 		ret = rdma(p->cli, ops, 2, NULL);
+		if (!ret)
+			ret = peer_sync(p);
 		if (cli[0] != round || srv[0] != round + 1000)
 			bad++;
 	}
@@ -477,7 +553,8 @@ static void data_atomics(struct pair *p)
 		       "%s", strerror(errno));
 		sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
 		op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
-		report(expect_errno(rdma(p->cli, &op, 1, NULL), EOPNOTSUPP),
+		ret = rdma(p->cli, &op, 1, NULL);
+		report(expect_errno(ret, EOPNOTSUPP),
 		       "FETCH_ADD over iWARP fails with EOPNOTSUPP", "%s",
 		       strerror(errno));
 		goto out;
@@ -542,6 +619,8 @@ static void data_unsignalled(struct pair *p)
 		ret = rdma(p->cli, ops, RDMACHAN_MAX_RDMA_OPS, &done);
 		n += done;
 	}
+	if (!ret)
+		ret = peer_sync(p);
 	for (i = 0; i < RDMACHAN_MAX_RDMA_OPS && !ret; i++)
 		if (srv[i] != cli[i]) {
 			printf("# word %u: %u, expected %u\n", i, srv[i], cli[i]);
@@ -571,6 +650,12 @@ static int cmd_data(unsigned int poll_mode)
 	report(chunk >= 65536, "the device registers at least 64 KiB at once",
 	       "largest %llu", (unsigned long long)chunk);
 	printf("# largest registration: %llu bytes\n", (unsigned long long)chunk);
+	report(chunk == DATA_MAX ||
+	       (chunk <= p.info.max_reg_pages * 4096ull &&
+		chunk * 2 > p.info.max_reg_pages * 4096ull),
+	       "the largest registration is what CHAN_INFO's max_reg_pages says",
+	       "largest %llu, max_reg_pages %u", (unsigned long long)chunk,
+	       p.info.max_reg_pages);
 	/* a registration need not start on a page: room for the offsets */
 	data_sizes(&p, chunk / 2);
 	data_write_imm(&p);
@@ -583,9 +668,28 @@ static int cmd_data(unsigned int poll_mode)
 
 /* ---- access ---------------------------------------------------------- */
 
+/* Wait up to 10 s for @fd's channel to fail; return whether it did. */
+static int chan_fails(int fd)
+{
+	struct rdmachan_chan_info ci;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (chan_info(fd, &ci) || ci.state == RDMACHAN_STATE_FAILED ||
+		    ci.state == RDMACHAN_STATE_DISCONNECTED)
+			return 1;
+		usleep(100000);
+	}
+	return 0;
+}
+
 /*
- * One refused access on a fresh pair: the op fails with EACCES, the
+ * One refused access on a fresh pair: the op fails with an error, the
  * target is untouched, and the channel has failed (RC semantics).
+ *
+ * Over iWARP a WRITE completes once the transport took it, so the
+ * refusal may come after the call returned 0: then the peer must never
+ * receive the message sent after it (the peer tears the stream down).
  */
 static void access_case(const char *what, unsigned int sv_access,
 			uint64_t roff, uint32_t len, int stale, int read_op)
@@ -594,9 +698,9 @@ static void access_case(const char *what, unsigned int sv_access,
 	struct rdmachan_reg_mr cr, sr;
 	struct rdmachan_rdma_op op;
 	struct rdmachan_sge sg;
-	char buf[8];
 	struct pair p;
-	int ret, untouched, i;
+	int ret, err, untouched, refused, failed, i;
+	char c = 's';
 
 	if (pair_open(&p, 0)) {
 		report(0, what, "channel pair: %s", strerror(errno));
@@ -613,18 +717,22 @@ static void access_case(const char *what, unsigned int sv_access,
 	op_set(&op, read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE, &sg, 1,
 	       &sr, roff);
 	ret = rdma(p.cli, &op, 1, NULL);
+	err = ret < 0 ? errno : 0;
+	refused = ret < 0 && op.status < 0;
+	if (!ret && iwarp && !read_op) {
+		/* the server's read fails once the stream is torn down */
+		if (write(p.cli, &c, 1) != 1 || read(p.srv, &c, 1) != 1)
+			refused = 1;
+	}
 	untouched = 1;
 	for (i = 0; i < 8192; i++)
 		if (srv[i] != 0x33)
 			untouched = 0;
-	report(ret < 0 && op.status < 0 && untouched,
-	       what, "ret %d (%s) status %d wc %u untouched %d", ret,
-	       strerror(errno), op.status, op.wc_status, untouched);
 	/* the connection is gone after a remote access error */
-	ret = (int)read(p.cli, buf, sizeof(buf));
-	if (ret >= 0 || errno != ECONNRESET)
-		printf("# after \"%s\": read %d (%s)\n", what, ret,
-		       strerror(errno));
+	failed = chan_fails(p.cli);
+	report(refused && untouched && failed,
+	       what, "ret %d (%s) status %d wc %u untouched %d channel failed %d",
+	       ret, strerror(err), op.status, op.wc_status, untouched, failed);
 	if (!stale)
 		dereg(p.srv, sr.handle);
 	dereg(p.cli, cr.handle);
@@ -646,9 +754,18 @@ static int cmd_access(void)
 		    rw, 4096 - 32, 64, 0, 0);
 	access_case("a WRITE with an rkey deregistered before is refused, memory untouched",
 		    rw, 0, 64, 1, 0);
-	access_case("a READ of memory registered without remote read is refused",
-		    RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE,
-		    0, 64, 0, 1);
+	/*
+	 * siw (Linux 6.1) checks a READ response's source with no rights
+	 * (siw_qp_sq_proc_tx(): siw_check_sgl_tx(.., 0)): it lets the peer
+	 * read memory registered without remote read.  Not a case rdmachan
+	 * can test there; rxe (and hardware) refuse it.
+	 */
+	if (iwarp)
+		printf("# siw does not enforce remote read rights: READ refusal tested on rxe only\n");
+	else
+		access_case("a READ of memory registered without remote read is refused",
+			    RDMACHAN_ACCESS_LOCAL_WRITE |
+			    RDMACHAN_ACCESS_REMOTE_WRITE, 0, 64, 0, 1);
 	return chan_failures ? 1 : 0;
 }
 
@@ -860,6 +977,66 @@ static int cmd_kill(void)
 	return chan_failures ? 1 : 0;
 }
 
+/* ---- memlock --------------------------------------------------------- */
+
+/*
+ * Pinned pages are charged to RLIMIT_MEMLOCK: a process without
+ * CAP_IPC_LOCK (here: root's channels, handed to a child that became
+ * "nobody") registers up to its limit and gets ENOMEM past it; a
+ * deregistration gives the room back.
+ */
+static int memlock_child(struct pair *p, char *buf)
+{
+	struct rlimit rl = { .rlim_cur = 256 << 10, .rlim_max = 256 << 10 };
+	struct rdmachan_reg_mr a, b, c;
+	int ret;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) || setuid(65534)) {
+		report(0, "the child drops to nobody with a 256 KiB RLIMIT_MEMLOCK",
+		       "%s", strerror(errno));
+		return 1;
+	}
+	ret = reg(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
+	report(!ret, "without CAP_IPC_LOCK, 192 KiB of a 256 KiB limit registers",
+	       "%s", strerror(errno));
+	ret = reg(p->cli, buf + (192 << 10), 128 << 10,
+		  RDMACHAN_ACCESS_LOCAL_WRITE, &b);
+	report(expect_errno(ret, ENOMEM),
+	       "128 KiB more, over RLIMIT_MEMLOCK, fails with ENOMEM",
+	       "ret %d %s", ret, strerror(errno));
+	ret = reg(p->cli, buf + (192 << 10), 64 << 10,
+		  RDMACHAN_ACCESS_LOCAL_WRITE, &c);
+	report(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
+	       strerror(errno));
+	ret = dereg(p->cli, a.handle);
+	if (!ret)
+		ret = reg(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
+			  &b);
+	report(!ret, "a deregistration gives its pages back to the limit", "%s",
+	       strerror(errno));
+	return chan_failures ? 1 : 0;
+}
+
+static int cmd_memlock(void)
+{
+	char *buf = map(1 << 20);
+	struct pair p;
+	int status;
+	pid_t pid;
+
+	if (pair_open(&p, 0)) {
+		report(0, "channel pair", "%s", strerror(errno));
+		return 1;
+	}
+	memset(buf, 1, 1 << 20);
+	pid = fork();
+	if (!pid)
+		exit(memlock_child(&p, buf));
+	waitpid(pid, &status, 0);
+	pair_close(&p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = getenv("DEV0");
@@ -886,6 +1063,8 @@ int main(int argc, char **argv)
 				argc > 3 ? atoi(argv[3]) : 1000);
 	if (!strcmp(argv[1], "kill"))
 		return cmd_kill();
+	if (!strcmp(argv[1], "memlock"))
+		return cmd_memlock();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
 }
