@@ -60,6 +60,8 @@ int chan_recv_timed(int fd, void *buf, uint32_t room, int timeout_ms,
 		    struct rdmachan_user_msg *m);
 /* send one message, waiting for a credit; 0 or -errno (-EINTR too) */
 int chan_send_msg(int fd, const void *buf, size_t len);
+/* the same, but -EAGAIN instead of waiting for a credit */
+int chan_send_nowait(int fd, const void *buf, size_t len);
 int chan_send_str(int fd, const char *s);
 
 int mr_reg(int fd, void *addr, uint64_t len, uint32_t access,

@@ -59,14 +59,24 @@ int chan_recv_timed(int fd, void *buf, uint32_t room, int timeout_ms,
 	}
 }
 
-int chan_send_msg(int fd, const void *buf, size_t len)
+static int chan_send_flags(int fd, const void *buf, size_t len, uint32_t flags)
 {
 	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = len };
 	struct rdmachan_mmsg mm = {
-		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.size = sizeof(mm), .flags = flags, .msgs = (uintptr_t)&m, .count = 1,
 	};
 
 	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -errno : 0;
+}
+
+int chan_send_msg(int fd, const void *buf, size_t len)
+{
+	return chan_send_flags(fd, buf, len, 0);
+}
+
+int chan_send_nowait(int fd, const void *buf, size_t len)
+{
+	return chan_send_flags(fd, buf, len, RDMACHAN_MSG_DONTWAIT);
 }
 
 int chan_send_str(int fd, const char *s)
