@@ -210,11 +210,17 @@ int rdma_client_buf(struct rdma_client *cl, uint64_t len)
 	memset(p, 0, len);
 	err = mr_reg(cl->fd, p, len, RDMACHAN_ACCESS_LOCAL_WRITE |
 		     RDMACHAN_ACCESS_REMOTE_WRITE, &r);
-	if (err) {
+	if (err == -E2BIG && cl->ci.max_reg_pages) {
+		tool_err("register %llu bytes: %s (%s); more pages than one registration of %s maps (%u)",
+			 (unsigned long long)len, strerror(-err), errno_name(err),
+			 cl->ci.dev_name, cl->ci.max_reg_pages);
+	} else if (err) {
 		tool_err("register %llu bytes: %s (%s)%s", (unsigned long long)len,
 			 strerror(-err), errno_name(err),
 			 err == -E2BIG ? "; more pages than one registration maps" :
 			 err == -ENOMEM ? "; over RLIMIT_MEMLOCK (ulimit -l)?" : "");
+	}
+	if (err) {
 		free(p);
 		return -1;
 	}
