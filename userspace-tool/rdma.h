@@ -122,11 +122,17 @@ uint32_t rdma_rkey(const struct rdma_client *cl, const struct rdma_target *t);
  * failure, the ops not done that have no completion (refused before
  * posting, or not run) get wc_status RDMA_WC_NONE; when the kernel
  * refused the arguments as a whole (no @status set), they all get
- * -errno as their @status.
+ * -errno as their @status; when it refused one op (nothing was posted),
+ * the others get -ECANCELED and @done is 0.
  */
 #define RDMA_WC_NONE	UINT32_MAX
 int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned int *done);
-/* the op that failed first after the @done that succeeded */
+/* rdma_results_fix: what rdma_submit does to the results of a failed
+ * call (@err, @done as the kernel returned them); returns @done fixed */
+unsigned int rdma_results_fix(struct rdmachan_rdma_op *ops, unsigned int n,
+			      unsigned int done, int err);
+/* the op that failed first after the @done that succeeded (one that
+ * failed on its own before one that was only cancelled) */
 unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
 			    unsigned int done);
 /* "status", "error", "wc_status" of @op (each after @prefix) into the open JSON object */

@@ -288,7 +288,6 @@ int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned i
 	struct rdmachan_rdma r = {
 		.size = sizeof(r), .ops = (uintptr_t)ops, .count = n,
 	};
-	bool filled = false;
 	unsigned int i;
 	int err;
 
@@ -302,29 +301,8 @@ int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned i
 		return 0;
 	}
 	err = errno;
-	if (r.done > n)
-		r.done = 0;
-	for (i = r.done; i < n; i++)
-		filled |= ops[i].status != 0;
-	for (i = r.done; i < n; i++) {
-		if (!filled)		/* the arguments were refused */
-			ops[i].status = -err;
-		if (!ops[i].wc_status)	/* no completion: refused or not run */
-			ops[i].wc_status = RDMA_WC_NONE;
-	}
-	*done = r.done;
+	*done = rdma_results_fix(ops, n, r.done, err);
 	return err;
-}
-
-unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
-			    unsigned int done)
-{
-	unsigned int i;
-
-	for (i = done; i < n; i++)
-		if (ops[i].status)
-			return i;
-	return done < n ? done : n - 1;
 }
 
 void rdma_op_json(const char *prefix, const struct rdmachan_rdma_op *op)
@@ -356,7 +334,9 @@ static const char *op_hint(const struct rdmachan_rdma_op *op)
 			"; the RDMA device has no atomics" :
 			"; not supported by the RDMA device";
 	case ECANCELED:
-		return "; flushed after an earlier failure";
+		return op->wc_status == RDMA_WC_NONE ?
+			"; not run: another operation of the call was refused" :
+			"; flushed after an earlier failure";
 	case EINVAL:
 		if (op->opcode >= RDMACHAN_OP_FETCH_ADD && (op->remote_addr & 7))
 			return "; atomics need an 8-byte aligned remote address";
