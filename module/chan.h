@@ -83,8 +83,8 @@ struct rdmachan_rx {
  * @len: payload length
  * @imm: immediate value, when @has_imm
  * @has_imm: send as SEND_WITH_IMM
- * @credit_only: the sender failed to fill this reserved slot: it goes
- *	out as a CREDIT message, which the peer does not deliver
+ * @pad: the sender failed to fill this reserved slot: it goes out as a
+ *	PAD message, which takes its credit but is not delivered
  * @ready: filled and waiting to be posted in order
  * @wr: the work request
  * @sge: its one gather entry
@@ -99,7 +99,7 @@ struct rdmachan_tx {
 	u32			len;
 	u32			imm;
 	bool			has_imm;
-	bool			credit_only;
+	bool			pad;
 	bool			ready;
 	struct ib_send_wr	wr;
 	struct ib_sge		sge;

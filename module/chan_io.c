@@ -293,8 +293,14 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 				rdmachan_post_ctrl_locked(ch,
 							  RDMACHAN_CTRL_CLOSE);
 		}
-		if (!ch->io_stopped)
+		if (!ch->io_stopped) {
 			rdmachan_post_recv_locked(ch, rx);
+			/* a PAD took a credit like DATA: return it */
+			if (h->type == RDMACHAN_MSG_PAD &&
+			    rdmachan_credits_owe_one(&ch->credits))
+				rdmachan_post_ctrl_locked(ch,
+							  RDMACHAN_CTRL_CREDIT);
+		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (wake)
 			wake_up_all(&ch->wq);
@@ -376,13 +382,8 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->ready = false;
 		tx->seq = ch->tx_posted++;
 
-		h->type = RDMACHAN_MSG_DATA;
-		if (tx->credit_only) {
-			/* not delivered, so the peer returns no credit */
-			h->type = RDMACHAN_MSG_CREDIT;
-			tx->credit_only = false;
-			rdmachan_credits_refund(&ch->credits, 1);
-		}
+		h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
+		tx->pad = false;
 		h->flags = 0;
 		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 		h->len = cpu_to_be32(tx->len);
@@ -561,10 +562,12 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
  * Mark reserved slots [first, first + n) ready and post what can go.  A
  * slot whose fill failed (a fault copying from user memory) is given back
  * when it is the newest reservation.  Otherwise a later sender's slot
- * follows it in the ring, so it goes out in its place as a CREDIT message,
- * which the peer does not deliver, and its credit is refunded, since the
- * peer returns none for control messages.  The peer may then briefly see
- * one message more than its buffers (an RNR retry, never a loss).
+ * follows it in the ring, so it goes out in its place as a PAD message:
+ * that takes the slot's credit and a receive buffer like a DATA message,
+ * and the peer reposts the buffer and returns the credit without
+ * delivering anything.  (Refunding the credit instead would let the peer
+ * see more messages than it has buffers for, which iWARP, having no RNR
+ * retry, answers by terminating the connection.)
  */
 static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 {
@@ -586,7 +589,7 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 		if (i >= good) {
 			tx->len = 0;
 			tx->has_imm = false;
-			tx->credit_only = true;
+			tx->pad = true;
 		}
 	}
 	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);

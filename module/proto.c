@@ -161,6 +161,7 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	case RDMACHAN_MSG_CREDIT:
 	case RDMACHAN_MSG_KEEPALIVE:
 	case RDMACHAN_MSG_CLOSE:
+	case RDMACHAN_MSG_PAD:
 		return len == 0 ? 0 : -EPROTO;
 	default:
 		return -EPROTO;

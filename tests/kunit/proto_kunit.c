@@ -381,7 +381,12 @@ static const struct hdr_case hdr_cases[] = {
 	{ "type CLOSE", RDMACHAN_MSG_CLOSE, 0, 0, 0, H, 4096, 0 },
 	{ "type CLOSE with a payload", RDMACHAN_MSG_CLOSE, 0, 0, 1, H + 1, 4096,
 	  -EPROTO },
-	{ "type CLOSE + 1", RDMACHAN_MSG_CLOSE + 1, 0, 0, 0, H, 4096, -EPROTO },
+	{ "type PAD", RDMACHAN_MSG_PAD, 0, 0, 0, H, 4096, 0 },
+	{ "type PAD with a payload", RDMACHAN_MSG_PAD, 0, 0, 1, H + 1, 4096,
+	  -EPROTO },
+	{ "flags F_IMM on PAD", RDMACHAN_MSG_PAD, 0x01, 0, 0, H + 4, 4096,
+	  -EPROTO },
+	{ "type PAD + 1", RDMACHAN_MSG_PAD + 1, 0, 0, 0, H, 4096, -EPROTO },
 	{ "type 0x81", 0x81, 0, 0, 0, H, 4096, -EPROTO },
 	{ "type 0xff", 0xff, 0, 0, 0, H, 4096, -EPROTO },
 	/* flags; F_IMM: a 4-byte immediate after a DATA payload */

@@ -1010,7 +1010,7 @@ static int cmd_hold(void)
 /*
  * efault: a message whose user buffer faults is not sent and nothing
  * takes its place - alone, and while another thread's sends follow it in
- * the send ring (its slot then goes out as a CREDIT message).  Every
+ * the send ring (its slot then goes out as a PAD message).  Every
  * message carries its sender's tag and index; the reader checks that
  * none is missing, repeated, reordered or empty, and that afterwards
  * the sender's credits plus the receiver's owed credits make the depth.
