@@ -78,8 +78,7 @@ enum rdmachan_msg_type {
 	RDMACHAN_MSG_CREDIT	= 2,	/* only returns credits */
 	RDMACHAN_MSG_KEEPALIVE	= 3,	/* liveness probe; the RC ACK answers */
 	RDMACHAN_MSG_CLOSE	= 4,	/* orderly close: nothing follows */
-	RDMACHAN_MSG_PAD	= 5,	/* a withdrawn data slot: takes a
-					 * credit, is not delivered */
+	RDMACHAN_MSG_PAD	= 5,	/* withdrawn slot: credit, no data */
 };
 
 /*
