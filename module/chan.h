@@ -83,6 +83,7 @@ struct rdmachan_rx {
  * @len: payload length
  * @imm: immediate value, when @has_imm
  * @has_imm: send as SEND_WITH_IMM
+ * @solicited: send with IB_SEND_SOLICITED
  * @pad: the sender failed to fill this reserved slot: it goes out as a
  *	PAD message, which takes its credit but is not delivered
  * @ready: filled and waiting to be posted in order
@@ -99,6 +100,7 @@ struct rdmachan_tx {
 	u32			len;
 	u32			imm;
 	bool			has_imm;
+	bool			solicited;
 	bool			pad;
 	bool			ready;
 	struct ib_send_wr	wr;
@@ -123,6 +125,7 @@ enum {
  * @credit_msgs_tx: explicit credit updates sent
  * @keepalives_tx: keepalive probes sent
  * @errors: completions with an error
+ * @solicited_events: solicited events of a SOLICITED channel
  */
 struct rdmachan_stats {
 	atomic64_t msgs_tx;
@@ -133,6 +136,7 @@ struct rdmachan_stats {
 	atomic64_t credit_msgs_tx;
 	atomic64_t keepalives_tx;
 	atomic64_t errors;
+	atomic64_t solicited_events;
 };
 
 /**
@@ -149,7 +153,11 @@ struct rdmachan_stats {
  * @dev_node: entry in the device's channel list
  * @pd: the channel's own protection domain: its registrations are
  *	reachable through its QP only
- * @cq: completion queue of sends and receives
+ * @cq: completion queue of sends, and of receives unless @rcq
+ * @rcq: RDMACHAN_POLL_SOLICITED: the receive completion queue, armed for
+ *	solicited events and polled by rdmachan_poll() (one poller at a
+ *	time, bit RDMACHAN_POLLING)
+ * @rcq_work: processes the receive queue after a solicited event
  * @qp: the RC queue pair (cm_id->qp)
  * @opts: what the user asked for, defaults filled in
  * @local: offered parameters; @params: negotiated ones
@@ -169,7 +177,8 @@ struct rdmachan_stats {
  * @tx_posted: data slots posted, in order (counter)
  * @tx_completed: data slots known complete (counter)
  * @poll_lock: bit RDMACHAN_POLLING is held by the one thread processing a
- *	DIRECT channel's CQ; teardown takes it for good before the drain
+ *	DIRECT channel's CQ (a SOLICITED channel's @rcq); teardown takes it
+ *	for good before the drain
  * @sig_interval: every this many data sends is signalled
  * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
  *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
@@ -180,6 +189,9 @@ struct rdmachan_stats {
  * @credits: credits we may spend and credits we owe the peer
  * @rx_ready: received messages not yet handed to the user, in order
  * @rx_ready_count: their number
+ * @rx_pending: SOLICITED: received messages not yet handed to the user,
+ *	waiting for a solicited event (or a read), in order
+ * @rx_pending_count: their number
  * @rx_seen: a message arrived since the last keepalive tick
  * @delivering: a pushed delivery is running (keeps order)
  * @wq: waiters for messages, credits and state changes
@@ -223,6 +235,8 @@ struct rdmachan {
 	struct list_head	dev_node;
 	struct ib_pd		*pd;
 	struct ib_cq		*cq;
+	struct ib_cq		*rcq;
+	struct work_struct	rcq_work;
 	struct ib_qp		*qp;
 
 	struct rdmachan_opts	opts;
@@ -256,6 +270,8 @@ struct rdmachan {
 
 	struct list_head	rx_ready;
 	u32			rx_ready_count;
+	struct list_head	rx_pending;
+	u32			rx_pending_count;
 	bool			rx_seen;
 	bool			delivering;
 
@@ -437,6 +453,13 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_keepalive_work(struct work_struct *work);
+
+/* chan_solicited.c */
+int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
+			u32 cqe, int vector);
+void rdmachan_rcq_destroy(struct rdmachan *ch);
+void rdmachan_rx_hand_over(struct rdmachan *ch);
+void rdmachan_rx_take_arrived(struct rdmachan *ch);
 
 /* mr.c */
 int rdmachan_mr_usable(struct rdmachan *ch);

@@ -81,6 +81,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->dev_node);
 	INIT_LIST_HEAD(&ch->rx_ready);
+	INIT_LIST_HEAD(&ch->rx_pending);
 	INIT_LIST_HEAD(&ch->lnode);
 	init_waitqueue_head(&ch->wq);
 	init_completion(&ch->cm_done);
@@ -257,6 +258,8 @@ void rdmachan_teardown(struct rdmachan *ch)
 		ib_drain_qp(ch->qp);
 
 	rdmachan_release_resources(ch);
+	/* SOLICITED: what arrived is the reader's now */
+	rdmachan_rx_hand_over(ch);
 	if (ch->cm_id) {
 		rdma_destroy_id(ch->cm_id);
 		ch->cm_id = NULL;

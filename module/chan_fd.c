@@ -149,6 +149,7 @@ static int rdmachan_fill_user(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->len = m->len;
 	tx->imm = m->imm;
 	tx->has_imm = m->flags & RDMACHAN_MSG_IMM;
+	tx->solicited = m->flags & RDMACHAN_MSG_SOLICITED;
 	if (copy_from_user(tx->buf + RDMACHAN_HDR_LEN, u64_to_user_ptr(m->buf),
 			   m->len))
 		return -EFAULT;

@@ -222,12 +222,20 @@ static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->rx_seen = true;
-	list_add_tail(&rx->node, &ch->rx_ready);
-	ch->rx_ready_count++;
+	if (ch->rcq) {
+		/* SOLICITED: parked until a solicited event or a read */
+		list_add_tail(&rx->node, &ch->rx_pending);
+		ch->rx_pending_count++;
+	} else {
+		list_add_tail(&rx->node, &ch->rx_ready);
+		ch->rx_ready_count++;
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	atomic64_inc(&ch->stats.msgs_rx);
 	atomic64_add(rx->msg.len, &ch->stats.bytes_rx);
+	if (ch->rcq)
+		return;
 	if (ch->ops && ch->ops->recv)
 		rdmachan_deliver(ch);
 	wake_up_all(&ch->wq);
@@ -412,6 +420,9 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		}
 		if (bytes <= ch->max_inline)
 			tx->wr.send_flags |= IB_SEND_INLINE;
+		if (tx->solicited)
+			tx->wr.send_flags |= IB_SEND_SOLICITED;
+		tx->solicited = false;
 		if ((tx->seq + 1) % ch->sig_interval == 0 ||
 		    tx->seq + 1 - ch->tx_completed >= ch->tx_depth)
 			tx->wr.send_flags |= IB_SEND_SIGNALED;
@@ -474,8 +485,11 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
  * @ch: the channel
  * @budget: most completions to process, -1 for all
  *
- * For RDMACHAN_POLL_DIRECT channels this is how completions are seen; for
- * the others it returns 0 and does nothing.  One thread polls a channel
+ * For RDMACHAN_POLL_DIRECT channels this is how completions are seen.  On
+ * RDMACHAN_POLL_SOLICITED channels it processes the receive queue: the
+ * peer's credits are taken at once, its messages wait for a solicited
+ * event or rdmachan_recv().  On the others it returns 0 and does
+ * nothing.  One thread polls a channel
  * at a time: a caller that finds another one polling (a blocking call
  * busy-polling, the keepalive's fallback poll) returns 0 at once, as it
  * does once teardown has begun.
@@ -488,11 +502,13 @@ int rdmachan_poll(struct rdmachan *ch, int budget)
 	struct ib_cq *cq;
 	int n = 0;
 
-	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT ||
+	if ((ch->opts.poll_mode != RDMACHAN_POLL_DIRECT &&
+	     ch->opts.poll_mode != RDMACHAN_POLL_SOLICITED) ||
 	    test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
 		return 0;
 	/* teardown takes the bit before it drains and frees the CQ */
-	cq = READ_ONCE(ch->cq);
+	cq = ch->opts.poll_mode == RDMACHAN_POLL_DIRECT ? READ_ONCE(ch->cq) :
+							 READ_ONCE(ch->rcq);
 	if (cq && !READ_ONCE(ch->io_stopped))
 		n = ib_process_cq_direct(cq, budget);
 	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
@@ -506,6 +522,17 @@ EXPORT_SYMBOL_GPL(rdmachan_poll);
  */
 static int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *))
 {
+	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
+	    cond != rdmachan_readable) {
+		/* credits come in on the receive queue, which raises no event */
+		while (!cond(ch)) {
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			rdmachan_poll(ch, -1);
+			wait_event_interruptible_timeout(ch->wq, cond(ch), 1);
+		}
+		return 0;
+	}
 	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT)
 		return wait_event_interruptible(ch->wq, cond(ch));
 	while (!cond(ch)) {
@@ -525,7 +552,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			    u32 *first)
 {
 	unsigned long flags;
-	bool stalled = false;
+	bool stalled = false, polled = false;
 	u32 n;
 	int ret;
 
@@ -539,8 +566,14 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 		if (rdmachan_can_reserve(ch))
 			break;
 		spin_unlock_irqrestore(&ch->lock, flags);
-		if (nonblock)
+		if (nonblock) {
+			/* SOLICITED: credits may wait in the receive queue */
+			if (!polled && rdmachan_poll(ch, -1)) {
+				polled = true;
+				continue;
+			}
 			return -EAGAIN;
+		}
 		if (!stalled) {
 			atomic64_inc(&ch->stats.credit_stalls);
 			stalled = true;
@@ -589,6 +622,7 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 		if (i >= good) {
 			tx->len = 0;
 			tx->has_imm = false;
+			tx->solicited = false;
 			tx->pad = true;
 		}
 	}
@@ -661,6 +695,7 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	tx->len = len;
 	tx->imm = imm;
 	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
 	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
 		rdmachan_commit(ch, first, 1, 0);
 		return -EFAULT;
@@ -713,8 +748,10 @@ int rdmachan_send_batch(struct rdmachan *ch,
 
 struct rdmachan_kvec_batch {
 	const struct kvec *msgs;
+	u32 count;
 	u32 imm;
 	bool has_imm;
+	bool solicited;
 };
 
 static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
@@ -725,6 +762,8 @@ static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->len = b->msgs[i].iov_len;
 	tx->imm = b->imm;
 	tx->has_imm = b->has_imm;
+	/* the last message of the batch raises the solicited event */
+	tx->solicited = b->solicited && i + 1 == b->count;
 	memcpy(tx->buf + RDMACHAN_HDR_LEN, b->msgs[i].iov_base, tx->len);
 	return 0;
 }
@@ -749,7 +788,9 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 		       unsigned int count, u32 imm, unsigned int flags)
 {
 	struct rdmachan_kvec_batch b = {
-		.msgs = msgs, .imm = imm, .has_imm = flags & RDMACHAN_SEND_IMM,
+		.msgs = msgs, .count = count, .imm = imm,
+		.has_imm = flags & RDMACHAN_SEND_IMM,
+		.solicited = flags & RDMACHAN_SEND_SOLICITED,
 	};
 	unsigned int i;
 
@@ -795,6 +836,7 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 				    len);
 	tx->imm = imm;
 	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
 	ret = rdmachan_commit(ch, first, 1, 1);
 	if (ret)
 		return ret;
@@ -867,6 +909,7 @@ int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock)
 	unsigned long flags;
 	int ret;
 
+	rdmachan_rx_take_arrived(ch);
 	for (;;) {
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!list_empty(&ch->rx_ready))
@@ -929,6 +972,10 @@ static void rdmachan_wait_round(struct rdmachan *ch,
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
 		if (!rdmachan_poll(ch, -1))
 			cond_resched();
+	} else if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+		/* the peer's answer lands on a queue that raises no event */
+		rdmachan_poll(ch, -1);
+		wait_event_timeout(ch->wq, cond(ch), 1);
 	} else {
 		wait_event_timeout(ch->wq, cond(ch), HZ / 10);
 	}
@@ -1039,8 +1086,8 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	ch->rx_seen = false;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
-	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
-		rdmachan_poll(ch, -1);
+	/* DIRECT: the fallback poll; SOLICITED: credits and keepalives */
+	rdmachan_poll(ch, -1);
 	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
 			   msecs_to_jiffies(period ?: 1000));
 }

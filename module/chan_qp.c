@@ -113,7 +113,7 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 		return IB_POLL_WORKQUEUE;
 	case RDMACHAN_POLL_DIRECT:
 		return IB_POLL_DIRECT;
-	default:
+	default:	/* SOFTIRQ; SOLICITED: its sends */
 		return IB_POLL_SOFTIRQ;
 	}
 }
@@ -186,10 +186,16 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		return PTR_ERR(cq);
 	/* published whole: rdmachan_poll() may look at it any time */
 	WRITE_ONCE(ch->cq, cq);
+	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+		ret = rdmachan_rcq_create(ch, ibdev, ch->nr_rx + 1,
+					  ch->id % ibdev->num_comp_vectors);
+		if (ret)
+			return ret;
+	}
 
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq;
-	attr.recv_cq = ch->cq;
+	attr.recv_cq = ch->rcq ?: ch->cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.cap.max_send_wr = ch->tx_depth + RDMACHAN_CTRL_SLOTS + 1 +
@@ -229,6 +235,7 @@ void rdmachan_release_resources(struct rdmachan *ch)
 		ch->qp = NULL;
 	}
 	rdmachan_mr_release_all(ch);
+	rdmachan_rcq_destroy(ch);
 	if (ch->cq) {
 		ib_free_cq(ch->cq);
 		ch->cq = NULL;

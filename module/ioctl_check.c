@@ -110,7 +110,7 @@ static int rdmachan_check_opts(const char *ioc,
 {
 	if (o->reserved)
 		return rdmachan_ioc_inval(ioc, "non-zero reserved option");
-	if (o->poll_mode > RDMACHAN_POLL_MODE_DIRECT)
+	if (o->poll_mode > RDMACHAN_POLL_MODE_SOLICITED)
 		return rdmachan_ioc_inval(ioc, "poll_mode %u", o->poll_mode);
 	if (o->queue_depth > RDMACHAN_MAX_DEPTH)
 		return rdmachan_ioc_inval(ioc, "queue_depth %u > %u",
@@ -215,7 +215,8 @@ int rdmachan_check_mmsg(const char *ioc, const struct rdmachan_mmsg *mm,
 int rdmachan_check_user_msg(const char *ioc, const struct rdmachan_user_msg *m,
 			    u32 i)
 {
-	if ((m->flags & ~RDMACHAN_MSG_IMM) || m->reserved)
+	if ((m->flags & ~(RDMACHAN_MSG_IMM | RDMACHAN_MSG_SOLICITED)) ||
+	    m->reserved)
 		return rdmachan_ioc_inval(ioc, "message %u: bad flags", i);
 	return 0;
 }

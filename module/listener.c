@@ -292,7 +292,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	l->notify = pending;
 	l->priv = priv;
 	ret = -EINVAL;
-	if (l->opts.poll_mode > RDMACHAN_POLL_DIRECT)
+	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED)
 		goto out_put;
 
 	id = rdma_create_id(net, rdmachan_cm_handler, l, RDMA_PS_TCP,

@@ -278,6 +278,14 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 				cond_resched();
 			continue;
 		}
+		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+			/* credits land on a receive queue that raises no event */
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			if (!rdmachan_poll(ch, -1))
+				schedule_timeout_interruptible(1);
+			continue;
+		}
 		ret = wait_event_interruptible(ch->wq,
 					       rdmachan_rdma_can_post(ch, req->nr,
 								      req->credits));

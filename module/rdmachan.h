@@ -37,11 +37,22 @@ struct scatterlist;
  * @RDMACHAN_POLL_DIRECT: when the user polls: rdmachan_poll() or a
  *	blocking call on the channel busy-polls the completion queue (and
  *	the keepalive work polls once per period, one poller at a time)
+ * @RDMACHAN_POLL_SOLICITED: event-driven, waking for solicited messages
+ *	only: the receive completion queue is armed with IB_CQ_SOLICITED,
+ *	so received messages are handed to the user (queued for
+ *	rdmachan_recv(), pushed to &rdmachan_ops.recv, waking waiters)
+ *	when a solicited message arrives (RDMACHAN_SEND_SOLICITED, or an
+ *	RDMA WRITE_WITH_IMM with RDMACHAN_OPF_SOLICITED), together with
+ *	every message before it; rdmachan_recv() also takes what has
+ *	arrived before it waits.  Sends complete in softirq context.
+ *	Needs a device that raises solicited events for receives (not
+ *	siw: -EOPNOTSUPP).
  */
 enum rdmachan_poll_mode {
 	RDMACHAN_POLL_SOFTIRQ	= 0,
 	RDMACHAN_POLL_WORKQUEUE	= 1,
 	RDMACHAN_POLL_DIRECT	= 2,
+	RDMACHAN_POLL_SOLICITED	= 3,
 };
 
 /**
@@ -122,6 +133,8 @@ struct rdmachan_ops {
 /* Flags of rdmachan_send() */
 #define RDMACHAN_SEND_IMM	BIT(0)	/* send with immediate data */
 #define RDMACHAN_SEND_NONBLOCK	BIT(1)	/* -EAGAIN instead of waiting */
+/* raise a solicited event at the receiver (IB_SEND_SOLICITED) */
+#define RDMACHAN_SEND_SOLICITED	BIT(2)
 
 /* Flags of rdmachan_recv() */
 #define RDMACHAN_RECV_NONBLOCK	BIT(0)	/* -EAGAIN instead of waiting */

@@ -30,6 +30,7 @@ static const char *const rdmachan_poll_names[] = {
 	[RDMACHAN_POLL_SOFTIRQ]		= "softirq",
 	[RDMACHAN_POLL_WORKQUEUE]	= "workqueue",
 	[RDMACHAN_POLL_DIRECT]		= "direct",
+	[RDMACHAN_POLL_SOLICITED]	= "solicited",
 };
 
 /* ---- channels -------------------------------------------------------- */
@@ -195,6 +196,7 @@ static RDMACHAN_STAT_ATTR(credit_stalls);
 static RDMACHAN_STAT_ATTR(credit_msgs_tx);
 static RDMACHAN_STAT_ATTR(keepalives_tx);
 static RDMACHAN_STAT_ATTR(errors);
+static RDMACHAN_STAT_ATTR(solicited_events);
 
 static struct attribute *rdmachan_stats_attrs[] = {
 	&rdmachan_stat_msgs_tx.attr.attr,
@@ -205,6 +207,7 @@ static struct attribute *rdmachan_stats_attrs[] = {
 	&rdmachan_stat_credit_msgs_tx.attr.attr,
 	&rdmachan_stat_keepalives_tx.attr.attr,
 	&rdmachan_stat_errors.attr.attr,
+	&rdmachan_stat_solicited_events.attr.attr,
 	NULL
 };
 

@@ -14,7 +14,7 @@
 #      every KUnit test case (every parameter of a parameterized one) is
 #      one test; the raw KTAP is kept in tests/vm/out/debug/kunit/kunit.ktap
 #   5. the channel cases (chan_basic, chan_faults, chan_bench, tool_chan,
-#      rdma_ops)
+#      rdma_ops, solicited)
 #      once more over soft-iWARP (siw) instead of rxe, as debug/siw-CASE;
 #      "siw-CASE" names one of them
 #   4. fault_inject (tests/kernel/cases/fault_inject.sh: channel setup and
@@ -169,7 +169,7 @@ kunit_crosscheck() {
 
 SIW_CASES=
 if [ $# -eq 0 ]; then
-	SIW_CASES="chan_basic chan_faults chan_bench tool_chan rdma_ops"
+	SIW_CASES="chan_basic chan_faults chan_bench tool_chan rdma_ops solicited"
 	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
 	CASES="kunit fault_inject $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
 else

@@ -32,7 +32,7 @@ struct chan_args {
 	"  -d, --depth N       queue depth (credits) to ask for\n" \
 	"  -m, --max-msg SIZE  largest message to ask for (e.g. 4k)\n" \
 	"      --timeout DUR   connect timeout (e.g. 2s, 500ms)\n" \
-	"      --poll MODE     completions: softirq, workqueue or direct\n" \
+	"      --poll MODE     completions: softirq, workqueue, direct or solicited\n" \
 	"      --src ADDR      local address to connect from\n" \
 	"      --backlog N     listen: connections waiting for accept\n"
 

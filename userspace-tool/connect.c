@@ -14,11 +14,12 @@
 
 #include "chan.h"
 
-static int send_one(int fd, const void *buf, size_t len, bool has_imm, uint32_t imm)
+/* @flags: RDMACHAN_MSG_IMM (with @imm), RDMACHAN_MSG_SOLICITED */
+static int send_one(int fd, const void *buf, size_t len, unsigned int flags,
+		    uint32_t imm)
 {
 	struct rdmachan_user_msg m = {
-		.buf = (uintptr_t)buf, .len = len, .imm = imm,
-		.flags = has_imm ? RDMACHAN_MSG_IMM : 0,
+		.buf = (uintptr_t)buf, .len = len, .imm = imm, .flags = flags,
 	};
 	struct rdmachan_mmsg mm = {
 		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
@@ -100,7 +101,7 @@ static int stdin_lines(int fd, struct line_buf *in)
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? 0 : -1;
 	if (n == 0) {
-		if (in->len && send_one(fd, in->buf, in->len, false, 0))
+		if (in->len && send_one(fd, in->buf, in->len, 0, 0))
 			return -1;
 		return 1;
 	}
@@ -108,13 +109,13 @@ static int stdin_lines(int fd, struct line_buf *in)
 	while ((nl = memchr(in->buf, '\n', in->len))) {
 		size_t line = nl - in->buf;
 
-		if (send_one(fd, in->buf, line, false, 0))
+		if (send_one(fd, in->buf, line, 0, 0))
 			return -1;
 		in->len -= line + 1;
 		memmove(in->buf, nl + 1, in->len);
 	}
 	if (in->len == in->cap) {
-		if (send_one(fd, in->buf, in->len, false, 0))
+		if (send_one(fd, in->buf, in->len, 0, 0))
 			return -1;
 		in->len = 0;
 	}
@@ -194,10 +195,12 @@ int cmd_connect(int argc, char **argv)
 
 static void send_help(void)
 {
-	printf("Usage: rdmachan send ADDR[:PORT] [--imm N] [-r REPEAT] [OPTIONS] [MSG...]\n"
+	printf("Usage: rdmachan send ADDR[:PORT] [--imm N] [--solicited] [-r REPEAT] [OPTIONS] [MSG...]\n"
 	       "Open a channel, send each MSG (or, without any, each line of\n"
 	       "standard input) as one message, and close it once all were sent.\n"
 	       "      --imm N         send with 32-bit immediate N (SEND_WITH_IMM)\n"
+	       "      --solicited     send as solicited messages: they wake a peer\n"
+	       "                      in poll mode solicited\n"
 	       "  -r, --repeat N      send the messages N times\n"
 	       CHAN_OPTS_HELP);
 }
@@ -206,13 +209,14 @@ int cmd_send(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "imm", required_argument, NULL, 'i' },
+		{ "solicited", no_argument, NULL, 'S' },
 		{ "repeat", required_argument, NULL, 'r' },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct chan_args a = { 0 };
 	uint64_t imm = 0, repeat = 1, rep, sent = 0;
-	bool has_imm = false;
+	unsigned int flags = 0;
 	int c, r, i, fd, usage, ret = EXIT_OK;
 
 	optind = 1;
@@ -225,7 +229,10 @@ int cmd_send(int argc, char **argv)
 		case 'i':
 			if (parse_uint(optarg, 0, UINT32_MAX, &imm))
 				return tool_usage_err("send", "invalid immediate '%s'", optarg);
-			has_imm = true;
+			flags |= RDMACHAN_MSG_IMM;
+			break;
+		case 'S':
+			flags |= RDMACHAN_MSG_SOLICITED;
 			break;
 		case 'r':
 			if (parse_uint(optarg, 1, UINT32_MAX, &repeat))
@@ -251,7 +258,7 @@ int cmd_send(int argc, char **argv)
 	for (rep = 0; rep < repeat && ret == EXIT_OK; rep++) {
 		if (argc > 1) {
 			for (i = 1; i < argc && ret == EXIT_OK; i++) {
-				if (send_one(fd, argv[i], strlen(argv[i]), has_imm, imm))
+				if (send_one(fd, argv[i], strlen(argv[i]), flags, imm))
 					ret = EXIT_FAIL;
 				else
 					sent++;
@@ -264,7 +271,7 @@ int cmd_send(int argc, char **argv)
 			while (ret == EXIT_OK && (n = getline(&line, &cap, stdin)) >= 0) {
 				if (n > 0 && line[n - 1] == '\n')
 					line[--n] = '\0';
-				if (send_one(fd, line, n, has_imm, imm))
+				if (send_one(fd, line, n, flags, imm))
 					ret = EXIT_FAIL;
 				else
 					sent++;

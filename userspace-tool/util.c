@@ -284,7 +284,9 @@ const char *chan_state_name(unsigned int state)
 	return NAME(names, state);
 }
 
-static const char *const poll_mode_names[] = { "softirq", "workqueue", "direct" };
+static const char *const poll_mode_names[] = {
+	"softirq", "workqueue", "direct", "solicited",
+};
 
 const char *poll_mode_name(unsigned int mode)
 {

@@ -257,6 +257,11 @@ enum rdmachan_chan_poll {
 	RDMACHAN_POLL_MODE_SOFTIRQ	= 0,
 	RDMACHAN_POLL_MODE_WORKQUEUE	= 1,
 	RDMACHAN_POLL_MODE_DIRECT	= 2,	/* busy-poll in read/write/poll */
+	/*
+	 * Waiters (poll, epoll, blocking read) wake for solicited messages
+	 * only; a read also takes what has arrived before it.  Not on siw.
+	 */
+	RDMACHAN_POLL_MODE_SOLICITED	= 3,
 };
 
 /* Channel states: rdmachan_chan_info.state */
@@ -353,6 +358,8 @@ struct rdmachan_accept {
 #define RDMACHAN_MSG_IMM	0x1U	/* has an immediate value */
 /* received: not a message but the peer's RDMA WRITE_WITH_IMM (@len 0) */
 #define RDMACHAN_MSG_RDMA_IMM	0x4U
+/* send: wake the peer's solicited waiters (IB_SEND_SOLICITED) */
+#define RDMACHAN_MSG_SOLICITED	0x8U
 /* Flags of SEND, RECV, SENDMMSG, RECVMMSG */
 #define RDMACHAN_MSG_DONTWAIT	0x2U	/* EAGAIN instead of waiting */
 
@@ -363,7 +370,8 @@ struct rdmachan_accept {
  *	message's length
  * @imm: the immediate value (send: with RDMACHAN_MSG_IMM; receive: set
  *	when @flags has RDMACHAN_MSG_IMM)
- * @flags: send: RDMACHAN_MSG_IMM; receive: out: RDMACHAN_MSG_IMM
+ * @flags: send: RDMACHAN_MSG_IMM, RDMACHAN_MSG_SOLICITED; receive: out:
+ *	RDMACHAN_MSG_IMM, RDMACHAN_MSG_RDMA_IMM
  * @reserved: zero
  */
 struct rdmachan_user_msg {

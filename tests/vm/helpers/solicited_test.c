@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * solicited_test: channels in RDMACHAN_POLL_MODE_SOLICITED (waking for
+ * solicited messages only), as a KTAP-style list of checks.
+ *
+ * The server's channel is SOLICITED, the client's is not.  The client
+ * sends bursts whose last message is solicited (RDMACHAN_MSG_SOLICITED);
+ * the server's waiters (poll, a blocking read) must sleep through the
+ * unsolicited messages and wake for the solicited one, which brings the
+ * whole burst, in order.  A read takes what has arrived without waiting
+ * for the event.  Credits keep flowing both ways, and an RDMA
+ * WRITE_WITH_IMM with RDMACHAN_OPF_SOLICITED wakes the server too.
+ *
+ * Over siw (DEV0=siw...), which raises no solicited event for receives,
+ * a SOLICITED channel must be refused with EOPNOTSUPP instead.
+ *
+ *   solicited_test
+ */
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "chanlib.h"
+
+#define SRV_IP	"192.0.2.1"
+#define CLI_IP	"192.0.2.2"
+/* long enough for a message to arrive; waiters must still sleep */
+#define QUIET_MS	300
+#define DEPTH		16
+
+static int ctl;
+
+struct pair {
+	int lfd, srv, cli, port;
+};
+
+static int pair_open(struct pair *p)
+{
+	struct rdmachan_chan_opts so = {
+		.poll_mode = RDMACHAN_POLL_MODE_SOLICITED, .queue_depth = DEPTH,
+	};
+	struct rdmachan_chan_opts co = { .queue_depth = DEPTH };
+
+	p->lfd = chan_listen(ctl, SRV_IP, 0, &so, 0, &p->port);
+	if (p->lfd < 0)
+		return -1;
+	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, &co, 0);
+	if (p->cli < 0)
+		return -1;
+	p->srv = chan_accept(p->lfd, 0);
+	return p->srv < 0 ? -1 : 0;
+}
+
+static void pair_close(struct pair *p)
+{
+	close(p->cli);
+	close(p->srv);
+	close(p->lfd);
+}
+
+/* Send message number @i (4 bytes) with @flags; 0 or -1/errno. */
+static int send_num(int fd, uint32_t i, unsigned int flags)
+{
+	struct rdmachan_user_msg m = {
+		.buf = (uintptr_t)&i, .len = sizeof(i), .flags = flags,
+	};
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+	};
+
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+static int readable_within(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	return poll(&pfd, 1, ms) == 1 && (pfd.revents & POLLIN);
+}
+
+static ssize_t recv_nb(int fd, uint32_t *v)
+{
+	unsigned int imm;
+	int has_imm;
+
+	return chan_recv_msg(fd, v, sizeof(*v), &imm, &has_imm, 1);
+}
+
+/* Read messages until EAGAIN; each must be the next number. */
+static int read_in_order(int fd, uint32_t *next)
+{
+	int n = 0;
+
+	for (;;) {
+		uint32_t v;
+		ssize_t r = recv_nb(fd, &v);
+
+		if (r < 0)
+			return errno == EAGAIN ? n : -1;
+		if (r != sizeof(v) || v != *next)
+			return -1;
+		(*next)++;
+		n++;
+	}
+}
+
+struct blocked_read {
+	int fd;
+	ssize_t ret;
+	uint32_t v;
+	volatile int done;
+};
+
+static void *blocked_read(void *arg)
+{
+	struct blocked_read *b = arg;
+
+	b->ret = read(b->fd, &b->v, sizeof(b->v));
+	b->done = 1;
+	return NULL;
+}
+
+static void check_waiters(struct pair *p)
+{
+	struct rdmachan_chan_info si = {};
+	struct blocked_read b = { .fd = p->srv };
+	pthread_t t;
+	uint32_t next = 0, i;
+	int ok, n;
+
+	report(!chan_info(p->srv, &si) &&
+	       si.poll_mode == RDMACHAN_POLL_MODE_SOLICITED,
+	       "the accepted channel is in poll mode solicited", "poll_mode %u",
+	       si.poll_mode);
+
+	/* a burst of three, then its solicited end */
+	ok = 1;
+	for (i = 0; i < 3; i++)
+		ok &= !send_num(p->cli, i, 0);
+	report(ok, "three unsolicited messages are sent", "%s",
+	       strerror(errno));
+	report(!readable_within(p->srv, QUIET_MS),
+	       "poll sleeps through unsolicited messages", "POLLIN");
+	report(!chan_info(p->srv, &si) && si.rx_queued == 0,
+	       "they are not handed over before the event", "rx_queued %u",
+	       si.rx_queued);
+	report(!send_num(p->cli, 3, RDMACHAN_MSG_SOLICITED),
+	       "a solicited message is sent", "%s", strerror(errno));
+	report(readable_within(p->srv, 5000),
+	       "the solicited message wakes poll", "no POLLIN");
+	n = read_in_order(p->srv, &next);
+	report(n == 4, "the burst arrives whole and in order, the solicited message last",
+	       "read %d, next %u", n, next);
+
+	/* a blocking read sleeps through unsolicited messages */
+	pthread_create(&t, NULL, blocked_read, &b);
+	usleep(QUIET_MS * 1000);
+	ok = !send_num(p->cli, 4, 0) && !send_num(p->cli, 5, 0);
+	usleep(QUIET_MS * 1000);
+	report(ok && !b.done, "a blocking read sleeps through unsolicited messages",
+	       "done %d ret %zd", b.done, b.ret);
+	send_num(p->cli, 6, RDMACHAN_MSG_SOLICITED);
+	pthread_join(t, NULL);
+	report(b.ret == sizeof(b.v) && b.v == 4,
+	       "the solicited message wakes it with the first of the burst",
+	       "ret %zd value %u", b.ret, b.v);
+	next = 5;
+	n = read_in_order(p->srv, &next);
+	report(n == 2, "the rest of the burst follows in order", "read %d", n);
+
+	/* a read takes what has arrived, solicited or not */
+	send_num(p->cli, 7, 0);
+	usleep(QUIET_MS * 1000);
+	report(!readable_within(p->srv, 0), "nothing is readable for poll", "POLLIN");
+	n = read_in_order(p->srv, &next);
+	report(n == 1, "a non-blocking read takes what has arrived", "read %d", n);
+}
+
+struct stream {
+	int fd;
+	uint32_t count;
+	int err;
+};
+
+/* Send @count numbers; every 8th and the last one solicited. */
+static void *stream_send(void *arg)
+{
+	struct stream *s = arg;
+	uint32_t i;
+
+	for (i = 0; i < s->count; i++) {
+		unsigned int f = (i % 8 == 7 || i + 1 == s->count) ?
+				 RDMACHAN_MSG_SOLICITED : 0;
+
+		if (send_num(s->fd, i, f)) {
+			s->err = errno;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void check_credits(struct pair *p)
+{
+	struct stream s = { .fd = p->cli, .count = DEPTH * 50 };
+	uint32_t next = 0, got = 0;
+	pthread_t t;
+	int n, bad = 0;
+
+	/* into the SOLICITED side: the reader wakes on solicited ends */
+	pthread_create(&t, NULL, stream_send, &s);
+	while (got < s.count && readable_within(p->srv, 5000)) {
+		n = read_in_order(p->srv, &next);
+		if (n < 0) {
+			bad = 1;
+			break;
+		}
+		got += n;
+	}
+	pthread_join(t, NULL);
+	report(!s.err && !bad && got == s.count,
+	       "a stream of 50x the queue depth reaches a solicited reader in order",
+	       "%u of %u (%s)%s", got, s.count, strerror(s.err),
+	       bad ? ", out of order" : "");
+
+	/* out of the SOLICITED side: its credits come back without events */
+	s = (struct stream){ .fd = p->srv, .count = DEPTH * 50 };
+	next = 0;
+	got = 0;
+	bad = 0;
+	pthread_create(&t, NULL, stream_send, &s);
+	while (got < s.count && readable_within(p->cli, 5000)) {
+		n = read_in_order(p->cli, &next);
+		if (n < 0) {
+			bad = 1;
+			break;
+		}
+		got += n;
+	}
+	pthread_join(t, NULL);
+	report(!s.err && !bad && got == s.count,
+	       "a solicited channel's sends get their credits back (50x the depth)",
+	       "%u of %u (%s)%s", got, s.count, strerror(s.err),
+	       bad ? ", out of order" : "");
+}
+
+static int reg(int fd, void *buf, uint64_t len, unsigned int access,
+	       struct rdmachan_reg_mr *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->access = access;
+	r->addr = (uintptr_t)buf;
+	r->length = len;
+	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
+}
+
+static int write_imm(struct pair *p, const struct rdmachan_reg_mr *cr,
+		     const struct rdmachan_reg_mr *sr, uint32_t imm,
+		     unsigned int flags)
+{
+	struct rdmachan_sge sg = { .handle = cr->handle, .length = 64 };
+	struct rdmachan_rdma_op op = {
+		.opcode = RDMACHAN_OP_WRITE_IMM, .flags = flags,
+		.sgl = (uintptr_t)&sg, .nr_sge = 1, .imm = imm,
+		.remote_addr = sr->remote.addr, .rkey = sr->remote.rkey,
+	};
+	struct rdmachan_rdma r = {
+		.size = sizeof(r), .ops = (uintptr_t)&op, .count = 1,
+	};
+
+	return ioctl(p->cli, RDMACHAN_IOC_RDMA, &r) < 0 || op.status ? -1 : 0;
+}
+
+static void check_write_imm(struct pair *p)
+{
+	struct rdmachan_reg_mr cr, sr;
+	unsigned char *buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned int imm = 0;
+	int has_imm = 0, r1, r2;
+	uint32_t v;
+
+	if (buf == MAP_FAILED ||
+	    reg(p->cli, buf, 4096, 0, &cr) ||
+	    reg(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+		RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
+		report(0, "registrations for WRITE_WITH_IMM", "%s",
+		       strerror(errno));
+		return;
+	}
+	r1 = write_imm(p, &cr, &sr, 0x1111, 0);
+	report(!r1 && !readable_within(p->srv, QUIET_MS),
+	       "an unsolicited WRITE_WITH_IMM wakes no waiter", "ret %d", r1);
+	r2 = write_imm(p, &cr, &sr, 0x2222, RDMACHAN_OPF_SOLICITED);
+	report(!r2 && readable_within(p->srv, 5000),
+	       "a solicited WRITE_WITH_IMM wakes poll", "ret %d", r2);
+	r1 = chan_recv_msg(p->srv, &v, sizeof(v), &imm, &has_imm, 1);
+	report(r1 == 0 && has_imm && imm == 0x1111,
+	       "the unsolicited immediate comes first", "ret %d imm %#x", r1, imm);
+	r1 = chan_recv_msg(p->srv, &v, sizeof(v), &imm, &has_imm, 1);
+	report(r1 == 0 && has_imm && imm == 0x2222,
+	       "then the solicited one", "ret %d imm %#x", r1, imm);
+	munmap(buf, 8192);
+}
+
+static int check_siw_refuses(void)
+{
+	struct rdmachan_chan_opts so = {
+		.poll_mode = RDMACHAN_POLL_MODE_SOLICITED,
+	};
+	struct rdmachan_chan_opts co = {};
+	int port, lfd, cli;
+
+	lfd = chan_listen(ctl, SRV_IP, 0, &co, 0, &port);
+	cli = chan_connect(ctl, SRV_IP, port, CLI_IP, &so, 0);
+	report(lfd >= 0 && cli < 0 && errno == EOPNOTSUPP,
+	       "siw: a SOLICITED channel is refused with EOPNOTSUPP",
+	       "connect %d (%s)", cli, strerror(errno));
+	if (cli >= 0)
+		close(cli);
+	close(lfd);
+	return chan_failures ? 1 : 0;
+}
+
+int main(void)
+{
+	const char *dev = getenv("DEV0");
+	struct pair p;
+
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ctl = ctl_open();
+	if (dev && !strncmp(dev, "siw", 3))
+		return check_siw_refuses();
+	if (pair_open(&p)) {
+		report(0, "a solicited channel pair connects", "%s",
+		       strerror(errno));
+		return 1;
+	}
+	check_waiters(&p);
+	check_credits(&p);
+	check_write_imm(&p);
+	pair_close(&p);
+	return chan_failures ? 1 : 0;
+}
