@@ -31,8 +31,8 @@
 
 #include "chanlib.h"
 
-#define SRV_IP	"192.0.2.1"
-#define CLI_IP	"192.0.2.2"
+#define SRV_IP	CHAN_SRV_IP
+#define CLI_IP	CHAN_CLI_IP
 
 static int ctl;
 
@@ -44,10 +44,6 @@ static const char *dev_name_env(const char *var, const char *dflt)
 	return v && *v ? v : dflt;
 }
 
-struct pair {
-	int lfd, srv, cli, port;
-};
-
 static double now(void)
 {
 	struct timespec ts;
@@ -56,31 +52,13 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int pair_open(struct pair *p, const struct rdmachan_chan_opts *opts)
+/* both ends with @opts; a failure is reported */
+static int pair_open(struct chan_pair *p, const struct rdmachan_chan_opts *opts)
 {
-	p->lfd = chan_listen(ctl, SRV_IP, 0, opts, 0, &p->port);
-	if (p->lfd < 0) {
-		report(0, "listen", "%s", strerror(errno));
-		return -1;
-	}
-	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, opts, 0);
-	if (p->cli < 0) {
-		report(0, "connect", "%s", strerror(errno));
-		return -1;
-	}
-	p->srv = chan_accept(p->lfd, 0);
-	if (p->srv < 0) {
-		report(0, "accept", "%s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void pair_close(struct pair *p)
-{
-	close(p->cli);
-	close(p->srv);
-	close(p->lfd);
+	if (!chan_pair_open(ctl, p, opts, opts))
+		return 0;
+	report(0, p->failed, "%s", strerror(errno));
+	return -1;
 }
 
 static uint32_t csum(const unsigned char *b, size_t n)
@@ -100,7 +78,7 @@ static void fill(unsigned char *b, size_t n, uint32_t seed)
 		b[i] = (unsigned char)(seed * 31 + i * 7);
 }
 
-static void check_size(struct pair *p, unsigned int len, const char *what)
+static void check_size(struct chan_pair *p, unsigned int len, const char *what)
 {
 	unsigned char *out = malloc(len + 1), *in = malloc(len + 16);
 	char desc[128];
@@ -123,7 +101,7 @@ static int cmd_basic(void)
 	struct rdmachan_chan_info ci, si;
 	unsigned char buf[256], big[70000];
 	unsigned int imm = 0;
-	struct pair p;
+	struct chan_pair p;
 	int has_imm = 0, r, i, ok;
 	unsigned int inl;
 
@@ -244,7 +222,7 @@ static int cmd_basic(void)
 	report(!chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
 	       "CHAN_INFO counts the messages sent", "msgs_tx %llu errors %llu",
 	       (unsigned long long)ci.msgs_tx, (unsigned long long)ci.errors);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 
@@ -286,7 +264,7 @@ static int cmd_stream(long n)
 	struct stream_arg a = {};
 	unsigned char buf[4096];
 	pthread_t t;
-	struct pair p;
+	struct chan_pair p;
 	long i, werr = 0;
 	char desc[128];
 
@@ -320,7 +298,7 @@ static int cmd_stream(long n)
 	report(si.credit_msgs_tx > 0,
 	       "one-way traffic returns credits in explicit credit messages",
 	       "credit messages %llu", (unsigned long long)si.credit_msgs_tx);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 
@@ -330,7 +308,7 @@ static int cmd_backpressure(void)
 	struct rdmachan_chan_info ci;
 	unsigned char buf[1024];
 	struct pollfd pfd;
-	struct pair p;
+	struct chan_pair p;
 	int sent = 0, r, i, ok;
 
 	if (pair_open(&p, &o))
@@ -400,7 +378,7 @@ static int cmd_backpressure(void)
 	chan_info(p.cli, &ci);
 	report(ci.credit_stalls > 0, "the sender stalled on credits",
 	       "stalls %llu", (unsigned long long)ci.credit_stalls);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 
@@ -409,7 +387,7 @@ static int cmd_close(void)
 	struct rdmachan_chan_info info;
 	unsigned char buf[64];
 	struct pollfd pfd;
-	struct pair p;
+	struct chan_pair p;
 	int i, r, ok, cli2, cli3, port;
 
 	/* Messages sent just before close are all delivered, then EOF */
@@ -598,7 +576,7 @@ static int cmd_devremove(void)
 	struct blocked bc = {}, bs = {};
 	struct rdmachan_chan_info info;
 	pthread_t tc, ts;
-	struct pair p;
+	struct chan_pair p;
 	int r;
 
 	if (pair_open(&p, NULL))
@@ -644,7 +622,7 @@ static int cmd_devremove(void)
 		       "then the peer sees the end", "read %d %s", bs.ret,
 		       strerror(bs.err));
 	}
-	pair_close(&p);
+	chan_pair_close(&p);
 	report(1, "channel fds on a removed device close cleanly", "-");
 	return chan_failures ? 1 : 0;
 }
@@ -660,7 +638,7 @@ static int cmd_deadpeer(void)
 {
 	struct blocked bs = {}, bc = {};
 	pthread_t ts, tc;
-	struct pair p;
+	struct chan_pair p;
 	double t0;
 	int r;
 
@@ -688,7 +666,7 @@ static int cmd_deadpeer(void)
 	r = write(p.srv, "x", 1);
 	report(r < 0 && errno == ECONNRESET, "a write after the loss fails with ECONNRESET",
 	       "write %d %s", r, strerror(errno));
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 
@@ -709,7 +687,7 @@ static void *bench_thread(void *arg)
 }
 
 /* Run @c on the client end and @s on the server end at the same time. */
-static void bench_run(struct pair *p, struct bench_thread *c,
+static void bench_run(struct chan_pair *p, struct bench_thread *c,
 		      struct bench_thread *s)
 {
 	pthread_t tc, ts;
@@ -746,7 +724,7 @@ static int bench_errno(int fd, struct rdmachan_bench *b)
 	return ioctl(fd, RDMACHAN_IOC_BENCH, b) < 0 ? errno : 0;
 }
 
-static void bench_bad_args(struct pair *p, unsigned int depth, unsigned int max)
+static void bench_bad_args(struct chan_pair *p, unsigned int depth, unsigned int max)
 {
 	struct rdmachan_bench b;
 	int e;
@@ -793,7 +771,7 @@ static int cmd_bench(void)
 	struct bench_thread cli = {}, srv = {};
 	struct rdmachan_chan_info info;
 	unsigned long long tx, rx;
-	struct pair p;
+	struct chan_pair p;
 
 	if (pair_open(&p, NULL))
 		return 1;
@@ -997,7 +975,7 @@ next:
 
 static int cmd_hold(void)
 {
-	struct pair p;
+	struct chan_pair p;
 
 	if (pair_open(&p, NULL))
 		return 1;
@@ -1122,7 +1100,7 @@ static unsigned long efault_read_all(int fd, unsigned long *per_tag, int *bad)
 	}
 }
 
-static int efault_credits_add_up(struct pair *p, unsigned int depth)
+static int efault_credits_add_up(struct chan_pair *p, unsigned int depth)
 {
 	struct rdmachan_chan_info ci, si;
 
@@ -1140,7 +1118,7 @@ static int cmd_efault(void)
 	unsigned long per_tag[2] = {}, got;
 	struct rdmachan_chan_info ci;
 	pthread_t tb, tg;
-	struct pair p;
+	struct chan_pair p;
 	int flags, broken = 0, r;
 	char buf[64];
 
@@ -1190,7 +1168,7 @@ static int cmd_efault(void)
 	memset(buf, 0, sizeof(buf));
 	report(r == 5 && read(p.srv, buf, sizeof(buf)) == 5 && !memcmp(buf, "after", 5),
 	       "the channel still works afterwards", "write %d, read '%s'", r, buf);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 

@@ -121,6 +121,72 @@ static inline int chan_info(int fd, struct rdmachan_chan_info *ci)
 	return ioctl(fd, RDMACHAN_IOC_CHAN_INFO, ci) < 0 ? -1 : 0;
 }
 
+/* The fixture's two ends: the server's and the client's address */
+#define CHAN_SRV_IP	"192.0.2.1"
+#define CHAN_CLI_IP	"192.0.2.2"
+
+/*
+ * struct chan_pair: a listener on CHAN_SRV_IP, a channel connected to it
+ * from CHAN_CLI_IP, and the server's end of that channel
+ */
+struct chan_pair {
+	int lfd, srv, cli, port;
+	struct rdmachan_chan_info info;	/* the client's, once connected */
+	const char *failed;		/* the step that failed */
+};
+
+/*
+ * chan_pair_open: listen with @srv_opts (the accepted end gets them),
+ * connect with @cli_opts, accept.  0, or -1 with errno and p->failed.
+ */
+static inline int chan_pair_open(int ctl, struct chan_pair *p,
+				 const struct rdmachan_chan_opts *srv_opts,
+				 const struct rdmachan_chan_opts *cli_opts)
+{
+	memset(p, 0, sizeof(*p));
+	p->srv = p->cli = -1;
+	p->failed = "listen";
+	p->lfd = chan_listen(ctl, CHAN_SRV_IP, 0, srv_opts, 0, &p->port);
+	if (p->lfd < 0)
+		return -1;
+	p->failed = "connect";
+	p->cli = chan_connect(ctl, CHAN_SRV_IP, p->port, CHAN_CLI_IP,
+			      cli_opts, 0);
+	if (p->cli < 0)
+		return -1;
+	p->failed = "accept";
+	p->srv = chan_accept(p->lfd, 0);
+	if (p->srv < 0)
+		return -1;
+	p->failed = "CHAN_INFO";
+	if (chan_info(p->cli, &p->info))
+		return -1;
+	p->failed = NULL;
+	return 0;
+}
+
+static inline void chan_pair_close(struct chan_pair *p)
+{
+	if (p->cli >= 0)
+		close(p->cli);
+	if (p->srv >= 0)
+		close(p->srv);
+	if (p->lfd >= 0)
+		close(p->lfd);
+}
+
+/* reg_mr: register @len bytes at @buf on channel @fd; the ioctl's return */
+static inline int reg_mr(int fd, void *buf, uint64_t len, unsigned int access,
+			 struct rdmachan_reg_mr *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->size = sizeof(*r);
+	r->access = access;
+	r->addr = (uintptr_t)buf;
+	r->length = len;
+	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
+}
+
 /* chan_send_imm: send one message with immediate @imm; 0 or -1/errno. */
 static inline int chan_send_imm(int fd, const void *buf, unsigned int len,
 				uint32_t imm, int dontwait)

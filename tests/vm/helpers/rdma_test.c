@@ -28,49 +28,18 @@
 
 #include "chanlib.h"
 
-#define SRV_IP	"192.0.2.1"
-#define CLI_IP	"192.0.2.2"
+#define SRV_IP	CHAN_SRV_IP
+#define CLI_IP	CHAN_CLI_IP
 
 static int ctl;
 static int iwarp;
 
-struct pair {
-	int lfd, srv, cli, port;
-	struct rdmachan_chan_info info;	/* the client's */
-};
-
-static int pair_open(struct pair *p, unsigned int poll_mode)
+/* both ends in @poll_mode */
+static int pair_open(struct chan_pair *p, unsigned int poll_mode)
 {
 	struct rdmachan_chan_opts o = { .poll_mode = poll_mode };
 
-	p->lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &p->port);
-	if (p->lfd < 0)
-		return -1;
-	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, &o, 0);
-	if (p->cli < 0)
-		return -1;
-	p->srv = chan_accept(p->lfd, 0);
-	if (p->srv < 0 || chan_info(p->cli, &p->info))
-		return -1;
-	return 0;
-}
-
-static void pair_close(struct pair *p)
-{
-	close(p->cli);
-	close(p->srv);
-	close(p->lfd);
-}
-
-static int reg(int fd, void *buf, uint64_t len, unsigned int access,
-	       struct rdmachan_reg_mr *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	r->access = access;
-	r->addr = (uintptr_t)buf;
-	r->length = len;
-	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
+	return chan_pair_open(ctl, p, &o, &o);
 }
 
 static int dereg(int fd, uint32_t handle)
@@ -111,7 +80,7 @@ static void op_set(struct rdmachan_rdma_op *op, uint32_t opcode,
  * their completion says so already; iWARP completes a WRITE when the
  * transport takes it.
  */
-static int peer_sync(struct pair *p)
+static int peer_sync(struct chan_pair *p)
 {
 	char c = 's';
 
@@ -155,7 +124,7 @@ static int cmd_args(unsigned int poll_mode)
 	struct rdmachan_rdma_op op;
 	struct rdmachan_sge sg;
 	struct rdmachan_rdma rr;
-	struct pair p;
+	struct chan_pair p;
 	char *buf = map(1 << 20);
 	int ret;
 
@@ -170,15 +139,15 @@ static int cmd_args(unsigned int poll_mode)
 	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
 	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
-	ret = reg(p.srv, buf, 4096, 0x10, &r);
+	ret = reg_mr(p.srv, buf, 4096, 0x10, &r);
 	report(expect_errno(ret, EINVAL),
 	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
 	       strerror(errno));
-	ret = reg(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
+	ret = reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
 	report(expect_errno(ret, EINVAL),
 	       "REG_MR: remote write without local write fails with EINVAL",
 	       "%s", strerror(errno));
-	ret = reg(p.srv, buf, 0, 0, &r);
+	ret = reg_mr(p.srv, buf, 0, 0, &r);
 	report(expect_errno(ret, EINVAL),
 	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
 	memset(&r, 0, sizeof(r));
@@ -190,19 +159,19 @@ static int cmd_args(unsigned int poll_mode)
 	report(expect_errno(ret, EINVAL),
 	       "REG_MR with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
-	ret = reg(p.srv, (void *)16, 4096, 0, &r);
+	ret = reg_mr(p.srv, (void *)16, 4096, 0, &r);
 	report(expect_errno(ret, EFAULT),
 	       "REG_MR of unmapped memory fails with EFAULT", "%s",
 	       strerror(errno));
-	ret = reg(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
+	ret = reg_mr(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
 	report(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
 	       "REG_MR over the device's fast-registration limit fails (E2BIG)",
 	       "%s", strerror(errno));
-	report(!reg(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
+	report(!reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
 	       good.handle && good.remote.rkey && good.remote.length == 4096,
 	       "REG_MR returns a handle and a remote descriptor", "%s",
 	       strerror(errno));
-	report(!reg(p.cli, buf + 8192, 4096, 0, &ro),
+	report(!reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
 	ret = dereg(p.srv, 999);
@@ -318,7 +287,7 @@ static int cmd_args(unsigned int poll_mode)
 	ret = dereg(p.srv, good.handle);
 	report(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
-	pair_close(&p);
+	chan_pair_close(&p);
 	munmap(buf, 1 << 20);
 	return chan_failures ? 1 : 0;
 }
@@ -337,7 +306,7 @@ static uint64_t max_reg(int fd, void *buf)
 	uint64_t len;
 
 	for (len = DATA_MAX; len >= 4096; len /= 2)
-		if (!reg(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
+		if (!reg_mr(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
 			dereg(fd, r.handle);
 			return len;
 		}
@@ -350,7 +319,7 @@ static uint64_t max_reg(int fd, void *buf)
  * @chunk bytes each on both sides, with the local side split in @nseg
  * segments per op.  Return: whether every byte landed, and nothing else.
  */
-static int xfer(struct pair *p, int read_op, size_t len, size_t soff,
+static int xfer(struct chan_pair *p, int read_op, size_t len, size_t soff,
 		size_t doff, uint64_t chunk, unsigned int nseg, char *why,
 		size_t whylen)
 {
@@ -378,8 +347,8 @@ static int xfer(struct pair *p, int read_op, size_t len, size_t soff,
 	for (off = 0; off < len; off += chunk, nr++) {
 		size_t c = len - off < chunk ? len - off : chunk;
 
-		if (reg(p->cli, cli + soff + off, c, cl_access, &creg[nr]) ||
-		    reg(p->srv, srv + doff + off, c, sv_access, &sreg[nr])) {
+		if (reg_mr(p->cli, cli + soff + off, c, cl_access, &creg[nr]) ||
+		    reg_mr(p->srv, srv + doff + off, c, sv_access, &sreg[nr])) {
 			snprintf(why, whylen, "register %zu bytes: %s", c,
 				 strerror(errno));
 			return 0;
@@ -419,7 +388,7 @@ static int xfer(struct pair *p, int read_op, size_t len, size_t soff,
 	return ok;
 }
 
-static void data_sizes(struct pair *p, uint64_t chunk)
+static void data_sizes(struct chan_pair *p, uint64_t chunk)
 {
 	static const size_t sizes[] = { 1, 7, 64, 4095, 4096, 4097, 65536 + 13,
 					 1 << 20, 4u << 20 };
@@ -446,7 +415,7 @@ static void data_sizes(struct pair *p, uint64_t chunk)
 		}
 }
 
-static void data_write_imm(struct pair *p)
+static void data_write_imm(struct chan_pair *p)
 {
 	unsigned char *cli = map(8192), *srv = map(8192), msg[16];
 	struct rdmachan_reg_mr cr, sr;
@@ -458,8 +427,8 @@ static void data_write_imm(struct pair *p)
 	struct rdmachan_sge sg;
 	int ret;
 
-	reg(p->cli, cli, 4096, 0, &cr);
-	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p->cli, cli, 4096, 0, &cr);
+	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
 	fill(cli, 100, 77);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 100 };
@@ -498,7 +467,7 @@ out:
 	munmap(srv, 8192);
 }
 
-static void data_fence(struct pair *p)
+static void data_fence(struct chan_pair *p)
 {
 	uint64_t *cli = map(8192), *srv = map(8192);
 	struct rdmachan_reg_mr cr, sr;
@@ -507,9 +476,9 @@ static void data_fence(struct pair *p)
 	unsigned int round, bad = 0;
 	int ret = 0;
 
-	reg(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
-	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE | RDMACHAN_ACCESS_REMOTE_READ, &sr);
 	for (round = 0; round < 200 && !ret; round++) {
 		srv[0] = round;
@@ -536,7 +505,7 @@ static void data_fence(struct pair *p)
 	munmap(srv, 8192);
 }
 
-static void data_atomics(struct pair *p)
+static void data_atomics(struct chan_pair *p)
 {
 	uint64_t *cli = map(8192), *srv = map(8192);
 	struct rdmachan_reg_mr cr, sr;
@@ -544,8 +513,8 @@ static void data_atomics(struct pair *p)
 	struct rdmachan_sge sg;
 	int ret;
 
-	reg(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr);
-	ret = reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr);
+	ret = reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		  RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr);
 	if (iwarp) {
 		report(expect_errno(ret, EOPNOTSUPP),
@@ -593,7 +562,7 @@ out:
 }
 
 /* 20000 WRITEs, 64 per call, none asking for a completion */
-static void data_unsignalled(struct pair *p)
+static void data_unsignalled(struct chan_pair *p)
 {
 	uint32_t *cli = map(8192), *srv = map(8192);
 	struct rdmachan_rdma_op ops[RDMACHAN_MAX_RDMA_OPS];
@@ -603,8 +572,8 @@ static void data_unsignalled(struct pair *p)
 	uint32_t done;
 	int ret = 0;
 
-	reg(p->cli, cli, 4096, 0, &cr);
-	reg(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p->cli, cli, 4096, 0, &cr);
+	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
 	while (n < 20000 && !ret) {
 		for (i = 0; i < RDMACHAN_MAX_RDMA_OPS; i++) {
@@ -638,7 +607,7 @@ static void data_unsignalled(struct pair *p)
 static int cmd_data(unsigned int poll_mode)
 {
 	unsigned char *probe = map(DATA_MAX);
-	struct pair p;
+	struct chan_pair p;
 	uint64_t chunk;
 
 	if (pair_open(&p, poll_mode)) {
@@ -662,7 +631,7 @@ static int cmd_data(unsigned int poll_mode)
 	data_fence(&p);
 	data_atomics(&p);
 	data_unsignalled(&p);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
 
@@ -698,7 +667,7 @@ static void access_case(const char *what, unsigned int sv_access,
 	struct rdmachan_reg_mr cr, sr;
 	struct rdmachan_rdma_op op;
 	struct rdmachan_sge sg;
-	struct pair p;
+	struct chan_pair p;
 	int ret, err, untouched, refused, failed, i;
 	char c = 's';
 
@@ -708,9 +677,9 @@ static void access_case(const char *what, unsigned int sv_access,
 	}
 	memset(srv, 0x33, 8192);
 	fill(cli, 4096, 5);
-	reg(p.cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	reg_mr(p.cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
-	reg(p.srv, srv, 4096, sv_access, &sr);
+	reg_mr(p.srv, srv, 4096, sv_access, &sr);
 	if (stale)
 		dereg(p.srv, sr.handle);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = len };
@@ -736,7 +705,7 @@ static void access_case(const char *what, unsigned int sv_access,
 	if (!stale)
 		dereg(p.srv, sr.handle);
 	dereg(p.cli, cr.handle);
-	pair_close(&p);
+	chan_pair_close(&p);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -789,7 +758,7 @@ static void *adder_run(void *arg)
 	struct rdmachan_reg_mr cr;
 	unsigned int done = 0, i, k;
 
-	if (reg(a->fd, res, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr)) {
+	if (reg_mr(a->fd, res, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr)) {
 		a->err = errno;
 		return NULL;
 	}
@@ -843,7 +812,7 @@ static int cmd_fadd(int t, int n)
 		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
 		srv[i] = chan_accept(lfd, 0);
 		if (cli[i] < 0 || srv[i] < 0 ||
-		    reg(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+		    reg_mr(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 			RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr[i])) {
 			report(iwarp && errno == EOPNOTSUPP,
 			       "atomics: EOPNOTSUPP over iWARP", "channel %d: %s",
@@ -912,7 +881,7 @@ static void kill_child(int ready)
 	struct rdmachan_reg_mr cr, sr;
 	struct rdmachan_rdma_op op;
 	struct rdmachan_sge sg;
-	struct pair p;
+	struct chan_pair p;
 	int i;
 
 	if (pair_open(&p, 0))
@@ -920,8 +889,8 @@ static void kill_child(int ready)
 	memset(cli, 1, 1 << 20);
 	memset(srv, 2, 1 << 20);
 	for (i = 0; i < 8; i++)
-		if (reg(p.cli, cli + i * 65536, 65536, 0, &cr) ||
-		    reg(p.srv, srv + i * 65536, 65536,
+		if (reg_mr(p.cli, cli + i * 65536, 65536, 0, &cr) ||
+		    reg_mr(p.srv, srv + i * 65536, 65536,
 			RDMACHAN_ACCESS_LOCAL_WRITE |
 			RDMACHAN_ACCESS_REMOTE_WRITE, &sr))
 			_exit(1);
@@ -985,7 +954,7 @@ static int cmd_kill(void)
  * "nobody") registers up to its limit and gets ENOMEM past it; a
  * deregistration gives the room back.
  */
-static int memlock_child(struct pair *p, char *buf)
+static int memlock_child(struct chan_pair *p, char *buf)
 {
 	struct rlimit rl = { .rlim_cur = 256 << 10, .rlim_max = 256 << 10 };
 	struct rdmachan_reg_mr a, b, c;
@@ -996,21 +965,21 @@ static int memlock_child(struct pair *p, char *buf)
 		       "%s", strerror(errno));
 		return 1;
 	}
-	ret = reg(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
+	ret = reg_mr(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
 	report(!ret, "without CAP_IPC_LOCK, 192 KiB of a 256 KiB limit registers",
 	       "%s", strerror(errno));
-	ret = reg(p->cli, buf + (192 << 10), 128 << 10,
+	ret = reg_mr(p->cli, buf + (192 << 10), 128 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &b);
 	report(expect_errno(ret, ENOMEM),
 	       "128 KiB more, over RLIMIT_MEMLOCK, fails with ENOMEM",
 	       "ret %d %s", ret, strerror(errno));
-	ret = reg(p->cli, buf + (192 << 10), 64 << 10,
+	ret = reg_mr(p->cli, buf + (192 << 10), 64 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &c);
 	report(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
 	       strerror(errno));
 	ret = dereg(p->cli, a.handle);
 	if (!ret)
-		ret = reg(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
+		ret = reg_mr(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
 			  &b);
 	report(!ret, "a deregistration gives its pages back to the limit", "%s",
 	       strerror(errno));
@@ -1020,7 +989,7 @@ static int memlock_child(struct pair *p, char *buf)
 static int cmd_memlock(void)
 {
 	char *buf = map(1 << 20);
-	struct pair p;
+	struct chan_pair p;
 	int status;
 	pid_t pid;
 
@@ -1033,7 +1002,7 @@ static int cmd_memlock(void)
 	if (!pid)
 		exit(memlock_child(&p, buf));
 	waitpid(pid, &status, 0);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 

@@ -25,40 +25,20 @@
 
 #include "chanlib.h"
 
-#define SRV_IP	"192.0.2.1"
-#define CLI_IP	"192.0.2.2"
 /* long enough for a message to arrive; waiters must still sleep */
 #define QUIET_MS	300
 #define DEPTH		16
 
 static int ctl;
 
-struct pair {
-	int lfd, srv, cli, port;
-};
-
-static int pair_open(struct pair *p)
+static int pair_open(struct chan_pair *p)
 {
 	struct rdmachan_chan_opts so = {
 		.poll_mode = RDMACHAN_POLL_MODE_SOLICITED, .queue_depth = DEPTH,
 	};
 	struct rdmachan_chan_opts co = { .queue_depth = DEPTH };
 
-	p->lfd = chan_listen(ctl, SRV_IP, 0, &so, 0, &p->port);
-	if (p->lfd < 0)
-		return -1;
-	p->cli = chan_connect(ctl, SRV_IP, p->port, CLI_IP, &co, 0);
-	if (p->cli < 0)
-		return -1;
-	p->srv = chan_accept(p->lfd, 0);
-	return p->srv < 0 ? -1 : 0;
-}
-
-static void pair_close(struct pair *p)
-{
-	close(p->cli);
-	close(p->srv);
-	close(p->lfd);
+	return chan_pair_open(ctl, p, &so, &co);
 }
 
 /* Send message number @i (4 bytes) with @flags; 0 or -1/errno. */
@@ -123,7 +103,7 @@ static void *blocked_read(void *arg)
 	return NULL;
 }
 
-static void check_waiters(struct pair *p)
+static void check_waiters(struct chan_pair *p)
 {
 	struct rdmachan_chan_info si = {};
 	struct blocked_read b = { .fd = p->srv };
@@ -203,62 +183,42 @@ static void *stream_send(void *arg)
 	return NULL;
 }
 
-static void check_credits(struct pair *p)
+/* Stream 50x the depth from @from to @to; 0 when all arrive in order. */
+static int stream_through(int from, int to, char *why, size_t room)
 {
-	struct stream s = { .fd = p->cli, .count = DEPTH * 50 };
+	struct stream s = { .fd = from, .count = DEPTH * 50 };
 	uint32_t next = 0, got = 0;
 	pthread_t t;
-	int n, bad = 0;
+	int n = 0;
+
+	pthread_create(&t, NULL, stream_send, &s);
+	while (got < s.count && readable_within(to, 5000)) {
+		n = read_in_order(to, &next);
+		if (n < 0)
+			break;
+		got += n;
+	}
+	pthread_join(t, NULL);
+	snprintf(why, room, "%u of %u (%s)%s", got, s.count, strerror(s.err),
+		 n < 0 ? ", out of order" : "");
+	return s.err || n < 0 || got != s.count ? -1 : 0;
+}
+
+static void check_credits(struct chan_pair *p)
+{
+	char why[128];
 
 	/* into the SOLICITED side: the reader wakes on solicited ends */
-	pthread_create(&t, NULL, stream_send, &s);
-	while (got < s.count && readable_within(p->srv, 5000)) {
-		n = read_in_order(p->srv, &next);
-		if (n < 0) {
-			bad = 1;
-			break;
-		}
-		got += n;
-	}
-	pthread_join(t, NULL);
-	report(!s.err && !bad && got == s.count,
+	report(!stream_through(p->cli, p->srv, why, sizeof(why)),
 	       "a stream of 50x the queue depth reaches a solicited reader in order",
-	       "%u of %u (%s)%s", got, s.count, strerror(s.err),
-	       bad ? ", out of order" : "");
-
+	       "%s", why);
 	/* out of the SOLICITED side: its credits come back without events */
-	s = (struct stream){ .fd = p->srv, .count = DEPTH * 50 };
-	next = 0;
-	got = 0;
-	bad = 0;
-	pthread_create(&t, NULL, stream_send, &s);
-	while (got < s.count && readable_within(p->cli, 5000)) {
-		n = read_in_order(p->cli, &next);
-		if (n < 0) {
-			bad = 1;
-			break;
-		}
-		got += n;
-	}
-	pthread_join(t, NULL);
-	report(!s.err && !bad && got == s.count,
+	report(!stream_through(p->srv, p->cli, why, sizeof(why)),
 	       "a solicited channel's sends get their credits back (50x the depth)",
-	       "%u of %u (%s)%s", got, s.count, strerror(s.err),
-	       bad ? ", out of order" : "");
+	       "%s", why);
 }
 
-static int reg(int fd, void *buf, uint64_t len, unsigned int access,
-	       struct rdmachan_reg_mr *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	r->access = access;
-	r->addr = (uintptr_t)buf;
-	r->length = len;
-	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
-}
-
-static int write_imm(struct pair *p, const struct rdmachan_reg_mr *cr,
+static int write_imm(struct chan_pair *p, const struct rdmachan_reg_mr *cr,
 		     const struct rdmachan_reg_mr *sr, uint32_t imm,
 		     unsigned int flags)
 {
@@ -275,7 +235,7 @@ static int write_imm(struct pair *p, const struct rdmachan_reg_mr *cr,
 	return ioctl(p->cli, RDMACHAN_IOC_RDMA, &r) < 0 || op.status ? -1 : 0;
 }
 
-static void check_write_imm(struct pair *p)
+static void check_write_imm(struct chan_pair *p)
 {
 	struct rdmachan_reg_mr cr, sr;
 	unsigned char *buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
@@ -285,8 +245,8 @@ static void check_write_imm(struct pair *p)
 	uint32_t v;
 
 	if (buf == MAP_FAILED ||
-	    reg(p->cli, buf, 4096, 0, &cr) ||
-	    reg(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    reg_mr(p->cli, buf, 4096, 0, &cr) ||
+	    reg_mr(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
 		report(0, "registrations for WRITE_WITH_IMM", "%s",
 		       strerror(errno));
@@ -315,8 +275,8 @@ static int check_siw_refuses(void)
 	struct rdmachan_chan_opts co = {};
 	int port, lfd, cli;
 
-	lfd = chan_listen(ctl, SRV_IP, 0, &co, 0, &port);
-	cli = chan_connect(ctl, SRV_IP, port, CLI_IP, &so, 0);
+	lfd = chan_listen(ctl, CHAN_SRV_IP, 0, &co, 0, &port);
+	cli = chan_connect(ctl, CHAN_SRV_IP, port, CHAN_CLI_IP, &so, 0);
 	report(lfd >= 0 && cli < 0 && errno == EOPNOTSUPP,
 	       "siw: a SOLICITED channel is refused with EOPNOTSUPP",
 	       "connect %d (%s)", cli, strerror(errno));
@@ -329,7 +289,7 @@ static int check_siw_refuses(void)
 int main(void)
 {
 	const char *dev = getenv("DEV0");
-	struct pair p;
+	struct chan_pair p;
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -344,6 +304,6 @@ int main(void)
 	check_waiters(&p);
 	check_credits(&p);
 	check_write_imm(&p);
-	pair_close(&p);
+	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
