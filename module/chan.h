@@ -183,6 +183,11 @@ struct rdmachan_stats {
  * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
  *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
  * @rdma_slots: send queue slots taken by one-sided work requests
+ * @rdma_reap: outcomes of asynchronous RDMACHAN_IOC_RDMA calls, waiting
+ *	to be reaped (struct rdmachan_rdma_async, in submission order)
+ * @rdma_reap_ready: operations whose outcome is on @rdma_reap
+ * @rdma_async_ops: asynchronous operations running or not reaped
+ * @reap_mutex: serialises reapers, so one may copy out without @lock
  * @mr_mutex: protects @mrs and @mr_handles
  * @mrs: every registration of the channel (struct rdmachan_mr.node)
  * @mr_handles: user registrations by handle
@@ -262,6 +267,10 @@ struct rdmachan {
 	bool			imm_inband;
 	u32			rdma_slots;
 
+	struct list_head	rdma_reap;
+	u32			rdma_reap_ready;
+	u32			rdma_async_ops;
+	struct mutex		reap_mutex;	/* reapers of rdma_reap */
 	struct mutex		mr_mutex;	/* mrs, mr_handles */
 	struct list_head	mrs;
 	struct xarray		mr_handles;

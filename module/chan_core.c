@@ -88,6 +88,8 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	mutex_init(&ch->teardown_mutex);
 	mutex_init(&ch->read_mutex);
 	mutex_init(&ch->mr_mutex);
+	mutex_init(&ch->reap_mutex);
+	INIT_LIST_HEAD(&ch->rdma_reap);
 	INIT_LIST_HEAD(&ch->mrs);
 	xa_init_flags(&ch->mr_handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);

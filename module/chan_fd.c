@@ -32,9 +32,15 @@
 
 static int rdmachan_chan_release(struct inode *inode, struct file *file)
 {
+	struct rdmachan *ch = file->private_data;
+
+	rdmachan_get(ch);
 	/* invalidate the rkeys while the QP still works */
-	rdmachan_mr_dereg_all(file->private_data);
-	rdmachan_close(file->private_data);
+	rdmachan_mr_dereg_all(ch);
+	rdmachan_close(ch);
+	/* torn down: every asynchronous call has ended */
+	rdmachan_rdma_reap_release(ch);
+	rdmachan_put(ch);
 	return 0;
 }
 
@@ -98,6 +104,8 @@ static __poll_t rdmachan_chan_events(struct rdmachan *ch)
 		mask |= EPOLLOUT | EPOLLWRNORM;
 	if (rdmachan_readable(ch))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	if (rdmachan_rdma_reapable(ch))
+		mask |= EPOLLPRI;
 	mask |= rdmachan_state_poll_events(READ_ONCE(ch->state));
 	return mask;
 }
@@ -346,6 +354,8 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_dereg_mr(ch, uarg);
 	case RDMACHAN_IOC_RDMA:
 		return rdmachan_ioc_rdma(ch, uarg);
+	case RDMACHAN_IOC_RDMA_REAP:
+		return rdmachan_ioc_rdma_reap(ch, uarg);
 	default:
 		return -ENOTTY;
 	}

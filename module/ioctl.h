@@ -81,6 +81,7 @@ int rdmachan_check_reg_mr(const struct rdmachan_reg_mr *r);
 int rdmachan_check_dereg_mr(const struct rdmachan_dereg_mr *d);
 /* RDMA: size, flags, count, array, reserved zero */
 int rdmachan_check_rdma(const struct rdmachan_rdma *r);
+int rdmachan_check_rdma_reap(const struct rdmachan_rdma_reap *r);
 /* RDMA: operation @i: opcode, flags, segments, atomic alignment, reserved */
 int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i);
 

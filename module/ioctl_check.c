@@ -309,7 +309,7 @@ int rdmachan_check_rdma(const struct rdmachan_rdma *r)
 	if (r->size != sizeof(*r))
 		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
 					  r->size, sizeof(*r));
-	if (r->flags)
+	if (r->flags & ~RDMACHAN_RDMA_ASYNC)
 		return rdmachan_ioc_inval(ioc, "unknown flags %#x", r->flags);
 	if (!r->count || r->count > RDMACHAN_MAX_RDMA_OPS)
 		return rdmachan_ioc_inval(ioc, "count %u, not 1 to %u",
@@ -319,6 +319,25 @@ int rdmachan_check_rdma(const struct rdmachan_rdma *r)
 	for (i = 0; i < ARRAY_SIZE(r->reserved); i++)
 		if (r->reserved[i])
 			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
+	return 0;
+}
+
+int rdmachan_check_rdma_reap(const struct rdmachan_rdma_reap *r)
+{
+	static const char ioc[] = "RDMACHAN_IOC_RDMA_REAP";
+
+	if (r->size != sizeof(*r))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  r->size, sizeof(*r));
+	if (r->flags & ~RDMACHAN_REAP_DONTWAIT)
+		return rdmachan_ioc_inval(ioc, "unknown flags %#x", r->flags);
+	if (!r->count || r->count > RDMACHAN_MAX_ASYNC_OPS)
+		return rdmachan_ioc_inval(ioc, "count %u, not 1 to %u",
+					  r->count, RDMACHAN_MAX_ASYNC_OPS);
+	if (!r->cqes)
+		return rdmachan_ioc_inval(ioc, "no cqes array");
+	if (memchr_inv(r->reserved, 0, sizeof(r->reserved)))
+		return rdmachan_ioc_inval(ioc, "reserved field set");
 	return 0;
 }
 

@@ -52,14 +52,6 @@ long rdmachan_ioc_dereg_mr(struct rdmachan *ch, void __user *uarg)
 	return rdmachan_mr_dereg_user(ch, d.handle);
 }
 
-/* Everything one RDMA call needs, allocated at once */
-struct rdmachan_rdma_call {
-	struct rdmachan_rdma_op uops[RDMACHAN_MAX_RDMA_OPS];
-	struct rdmachan_op ops[RDMACHAN_MAX_RDMA_OPS];
-	struct rdmachan_sge usges[RDMACHAN_MAX_SGE];
-	struct rdmachan_seg segs[RDMACHAN_MAX_RDMA_OPS][RDMACHAN_MAX_SGE];
-};
-
 /* Copy in op @i's segments and look up (hold) their registrations. */
 static int rdmachan_rdma_segs(struct rdmachan *ch,
 			      struct rdmachan_rdma_call *c, u32 i)
@@ -131,9 +123,21 @@ long rdmachan_ioc_rdma(struct rdmachan *ch, void __user *uarg)
 			goto put;
 	}
 
-	ret = rdmachan_rdma(ch, c->ops, r.count);
-	if (ret == -EINTR)
-		goto put;
+	if (r.flags & RDMACHAN_RDMA_ASYNC) {
+		ret = rdmachan_ioc_rdma_async(ch, c, r.count);
+		if (!ret) {
+			r.done = r.count;
+			if (copy_to_user(uarg, &r, sizeof(r)))
+				ret = -EFAULT;
+			goto put;
+		}
+		if (ret == -ENOBUFS || ret == -ENOMEM)
+			goto put;
+	} else {
+		ret = rdmachan_rdma(ch, c->ops, r.count);
+		if (ret == -EINTR)
+			goto put;
+	}
 	for (i = 0, done = 0; i < r.count; i++) {
 		c->uops[i].status = c->ops[i].status;
 		c->uops[i].wc_status = c->ops[i].wc_status;

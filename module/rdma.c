@@ -64,6 +64,10 @@ struct rdmachan_rdma_wr {
  * @nr: work requests
  * @posted: work requests that reached the send queue
  * @credits: message credits taken (WRITE_WITH_IMM)
+ * @ops: rdmachan_rdma_submit(): the operations, told their outcome at
+ *	the end
+ * @end: rdmachan_rdma_submit(): called once at the end
+ * @ctx: for @end
  * @w: the work requests
  */
 struct rdmachan_rdma_req {
@@ -73,6 +77,9 @@ struct rdmachan_rdma_req {
 	u32			nr;
 	u32			posted;
 	u32			credits;
+	struct rdmachan_op	*ops;
+	rdmachan_rdma_end_t	end;
+	void			*ctx;
 	struct rdmachan_rdma_wr	w[];
 };
 
@@ -139,6 +146,51 @@ void rdmachan_rdma_req_put(struct rdmachan_rdma_req *req)
 		rdmachan_rdma_req_free(req);
 }
 
+/*
+ * The outcome of each operation of an ended request: its status, verbs
+ * status and an atomic's old value.  Return: the first error, or 0.
+ */
+static int rdmachan_rdma_results(struct rdmachan_rdma_req *req,
+				 struct rdmachan_op *ops, u32 count)
+{
+	int first = 0;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		ops[i].status = rdmachan_rdma_req_status(req, i);
+		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
+				   ops[i].status ? IB_WC_WR_FLUSH_ERR :
+				   IB_WC_SUCCESS;
+		if (!ops[i].status && (ops[i].opcode == RDMACHAN_OP_FETCH_ADD ||
+				       ops[i].opcode == RDMACHAN_OP_CMP_SWAP))
+			rdmachan_mr_read(ops[i].segs[0].mr, ops[i].segs[0].offset,
+					 &ops[i].result, sizeof(u64));
+		if (ops[i].status && !first)
+			first = ops[i].status;
+	}
+	return first;
+}
+
+/* Nothing of the call ran: no operation may look done. */
+static void rdmachan_rdma_refused(struct rdmachan_op *ops, u32 count)
+{
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		if (!ops[i].status)
+			ops[i].status = -ECANCELED;
+		ops[i].wc_status = IB_WC_WR_FLUSH_ERR;
+	}
+}
+
+/* rdmachan_rdma_submit(): tell the submitter, once */
+static void rdmachan_rdma_end(struct rdmachan_rdma_req *req)
+{
+	int err = rdmachan_rdma_results(req, req->ops, req->nr);
+
+	req->end(req->ops, req->nr, err, req->ctx);
+}
+
 static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmachan_rdma_wr *w = container_of(wc->wr_cqe,
@@ -164,6 +216,8 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	ch->rdma_slots -= req->posted;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	if (req->end)
+		rdmachan_rdma_end(req);
 	complete(&req->done);
 	rdmachan_rdma_req_put(req);
 }
@@ -537,6 +591,48 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	return 0;
 }
 
+/*
+ * Check every operation and build the request of @count operations.
+ * Return: 0 and *@reqp, or the errno of the first bad operation (in its
+ * status, the others -ECANCELED), nothing posted.
+ */
+static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
+				 unsigned int count,
+				 struct rdmachan_rdma_req **reqp)
+{
+	struct rdmachan_rdma_req *req;
+	u32 i, credits = 0;
+	int ret;
+
+	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
+		return -EINVAL;
+	req = rdmachan_rdma_req_alloc(ch, count);
+	if (!req) {
+		rdmachan_rdma_refused(ops, count);
+		return -ENOMEM;
+	}
+	/* teardown releases registrations under mr_mutex: not while we look */
+	mutex_lock(&ch->mr_mutex);
+	ret = rdmachan_mr_usable(ch);
+	for (i = 0; i < count && !ret; i++) {
+		ops[i].status = 0;
+		ops[i].wc_status = IB_WC_SUCCESS;
+		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
+		if (ret)
+			ops[i].status = ret;
+		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
+	}
+	mutex_unlock(&ch->mr_mutex);
+	if (ret) {
+		rdmachan_rdma_refused(ops, count);
+		rdmachan_rdma_req_put(req);
+		return ret;
+	}
+	req->credits = credits;
+	*reqp = req;
+	return 0;
+}
+
 /**
  * rdmachan_rdma() - run one-sided operations
  * @ch: a connected channel
@@ -569,57 +665,71 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		  unsigned int count)
 {
 	struct rdmachan_rdma_req *req;
-	u32 i, credits = 0;
-	int ret, first = 0;
+	int ret;
 
-	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
-		return -EINVAL;
-	req = rdmachan_rdma_req_alloc(ch, count);
-	if (!req)
-		return -ENOMEM;
-	/* teardown releases registrations under mr_mutex: not while we look */
-	mutex_lock(&ch->mr_mutex);
-	ret = rdmachan_mr_usable(ch);
-	for (i = 0; i < count && !ret; i++) {
-		ops[i].status = 0;
-		ops[i].wc_status = IB_WC_SUCCESS;
-		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
-		if (ret)
-			ops[i].status = ret;
-		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
-	}
-	mutex_unlock(&ch->mr_mutex);
+	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
 	if (ret)
-		goto refused;
-	req->credits = credits;
+		return ret;
 	ret = rdmachan_rdma_post_wait(req);
-	if (ret == -EINTR)
-		goto out;
-	if (ret)
-		goto refused;
-	for (i = 0; i < count; i++) {
-		ops[i].status = rdmachan_rdma_req_status(req, i);
-		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
-				   ops[i].status ? IB_WC_WR_FLUSH_ERR :
-				   IB_WC_SUCCESS;
-		if (!ops[i].status && (ops[i].opcode == RDMACHAN_OP_FETCH_ADD ||
-				       ops[i].opcode == RDMACHAN_OP_CMP_SWAP))
-			rdmachan_mr_read(ops[i].segs[0].mr, ops[i].segs[0].offset,
-					 &ops[i].result, sizeof(u64));
-		if (ops[i].status && !first)
-			first = ops[i].status;
-	}
-	ret = first;
-	goto out;
-refused:
-	/* nothing ran: no operation may look done */
-	for (i = 0; i < count; i++) {
-		if (!ops[i].status)
-			ops[i].status = -ECANCELED;
-		ops[i].wc_status = IB_WC_WR_FLUSH_ERR;
-	}
-out:
+	if (ret && ret != -EINTR)
+		rdmachan_rdma_refused(ops, count);
+	else if (!ret)
+		ret = rdmachan_rdma_results(req, ops, count);
 	rdmachan_rdma_req_put(req);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_rdma);
+
+/**
+ * rdmachan_rdma_submit() - start one-sided operations, learn their end later
+ * @ch: a connected channel
+ * @ops: the operations, as for rdmachan_rdma(); they must stay valid
+ *	until @end has run, which fills in their outcome
+ * @count: 1 to RDMACHAN_MAX_RDMA_OPS
+ * @end: called once when every operation has ended, with @ops, @count,
+ *	the first error (0 when all succeeded) and @ctx
+ * @ctx: for @end
+ *
+ * The asynchronous rdmachan_rdma(): checks and posts as it does (waiting
+ * for send queue room and WRITE_WITH_IMM credits), then returns.  @end
+ * runs in the channel's completion context (softirq, a workqueue, or
+ * the thread polling a RDMACHAN_POLL_DIRECT channel; process context
+ * when the post was cut short) and must not sleep; it may run before
+ * this returns.  A channel's teardown flushes what is still posted, so
+ * @end runs for every call that returned 0, at the latest when the
+ * channel is torn down.  Several calls may be in flight at once; each
+ * one's operations run in order, and calls in the order submitted.
+ *
+ * Context: process context, sleeps.
+ * Return: 0 (@end will run), or the errno of rdmachan_rdma() for a call
+ * refused with nothing posted (@end will not run; each operation's
+ * @status says why, -ECANCELED for those that were fine).
+ */
+int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
+			 unsigned int count, rdmachan_rdma_end_t end,
+			 void *ctx)
+{
+	struct rdmachan_rdma_req *req;
+	int ret;
+
+	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
+	if (ret)
+		return ret;
+	req->ops = ops;
+	req->end = end;
+	req->ctx = ctx;
+	refcount_inc(&req->ref);	/* the chain's */
+	ret = rdmachan_rdma_post(req);
+	if (ret && req->posted) {
+		/* cut short: the last one never completes; end it here */
+		rdmachan_rdma_abandon(req);
+		rdmachan_rdma_end(req);
+		ret = 0;
+	} else if (ret) {
+		refcount_dec(&req->ref);
+		rdmachan_rdma_refused(ops, count);
+	}
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_rdma_submit);

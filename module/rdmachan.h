@@ -229,6 +229,19 @@ void rdmachan_mr_dereg(struct rdmachan_mr *mr);
 int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 		  unsigned int count);
 
+/**
+ * typedef rdmachan_rdma_end_t - the end of a rdmachan_rdma_submit() call
+ * @ops: the call's operations, their outcome filled in
+ * @count: their number
+ * @err: the first operation's error, or 0 when all succeeded
+ * @ctx: the submitter's pointer
+ */
+typedef void (*rdmachan_rdma_end_t)(struct rdmachan_op *ops,
+				    unsigned int count, int err, void *ctx);
+int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
+			 unsigned int count, rdmachan_rdma_end_t end,
+			 void *ctx);
+
 /* Flags of rdmachan_accept() */
 #define RDMACHAN_ACCEPT_NONBLOCK	BIT(0)
 

@@ -644,6 +644,8 @@ enum rdmachan_rdma_opcode {
  * @status: out: 0, or the negative errno of the failed operation
  *	(-ECANCELED: flushed after an earlier failure)
  * @wc_status: out: the verbs completion status (enum ib_wc_status)
+ * @user_data: RDMACHAN_RDMA_ASYNC: returned in the operation's
+ *	struct rdmachan_rdma_cqe; otherwise ignored
  * @reserved: zero
  */
 struct rdmachan_rdma_op {
@@ -660,16 +662,24 @@ struct rdmachan_rdma_op {
 	__u64 result;
 	__s32 status;
 	__u32 wc_status;
-	__u32 reserved[4];
+	__u64 user_data;
+	__u32 reserved[2];
 };
+
+/* rdmachan_rdma.flags: post and return; reap the outcome later */
+#define RDMACHAN_RDMA_ASYNC	0x1U
+
+/* Most asynchronous operations a channel holds, running or not reaped */
+#define RDMACHAN_MAX_ASYNC_OPS	1024
 
 /**
  * struct rdmachan_rdma - argument of RDMACHAN_IOC_RDMA (channel fd)
  * @size: sizeof(struct rdmachan_rdma)
- * @flags: zero
+ * @flags: RDMACHAN_RDMA_ASYNC or zero
  * @ops: user pointer to struct rdmachan_rdma_op[@count]
  * @count: 1 to RDMACHAN_MAX_RDMA_OPS
- * @done: out: operations that completed successfully, in order
+ * @done: out: operations that completed successfully, in order;
+ *	RDMACHAN_RDMA_ASYNC: operations posted (@count)
  * @reserved: zero
  *
  * Every operation is checked first (handles, bounds, alignment, rights,
@@ -677,6 +687,13 @@ struct rdmachan_rdma_op {
  * for their completion.  Returns 0 when all succeeded, else the errno of
  * the first that failed, with each one's @status filled in.  A remote
  * access error breaks the connection (RC semantics): the channel fails.
+ *
+ * With RDMACHAN_RDMA_ASYNC the call returns once the chain is posted;
+ * each operation's outcome is then reaped as a struct rdmachan_rdma_cqe
+ * (RDMACHAN_IOC_RDMA_REAP; poll() reports EPOLLPRI while one waits).
+ * A refused call (nothing posted) fails as without the flag, each
+ * operation's @status saying why.  ENOBUFS: the channel already holds
+ * RDMACHAN_MAX_ASYNC_OPS asynchronous operations, running or not reaped.
  */
 struct rdmachan_rdma {
 	__u32 size;
@@ -685,6 +702,51 @@ struct rdmachan_rdma {
 	__u32 count;
 	__u32 done;
 	__u32 reserved[4];
+};
+
+/**
+ * struct rdmachan_rdma_cqe - the outcome of one asynchronous operation
+ * @user_data: the operation's @user_data
+ * @result: atomics: the old value
+ * @status: 0, or the negative errno (as struct rdmachan_rdma_op.status)
+ * @wc_status: the verbs completion status (enum ib_wc_status)
+ * @opcode: the operation's opcode
+ * @reserved: zero
+ */
+struct rdmachan_rdma_cqe {
+	__u64 user_data;
+	__u64 result;
+	__s32 status;
+	__u32 wc_status;
+	__u32 opcode;
+	__u32 reserved;
+};
+
+/* rdmachan_rdma_reap.flags: EAGAIN instead of waiting */
+#define RDMACHAN_REAP_DONTWAIT	0x1U
+
+/**
+ * struct rdmachan_rdma_reap - argument of RDMACHAN_IOC_RDMA_REAP
+ * @size: sizeof(struct rdmachan_rdma_reap)
+ * @flags: RDMACHAN_REAP_DONTWAIT or zero
+ * @cqes: user pointer to room for struct rdmachan_rdma_cqe[@count]
+ * @count: 1 to RDMACHAN_MAX_ASYNC_OPS
+ * @done: out: outcomes returned, in the order of the operations
+ * @pending: out: asynchronous operations still running or not reaped
+ * @reserved: zero
+ *
+ * Waits (interruptibly; not with DONTWAIT: EAGAIN) until an outcome is
+ * there, then returns as many as fit.  With nothing running and nothing
+ * to reap it returns at once, @done 0.
+ */
+struct rdmachan_rdma_reap {
+	__u32 size;
+	__u32 flags;
+	__u64 cqes;
+	__u32 count;
+	__u32 done;
+	__u32 pending;
+	__u32 reserved[3];
 };
 
 #define RDMACHAN_IOC_MAGIC	0xDC
@@ -708,5 +770,6 @@ struct rdmachan_rdma {
 #define RDMACHAN_IOC_REG_MR	_IOWR(RDMACHAN_IOC_MAGIC, 0x40, struct rdmachan_reg_mr)
 #define RDMACHAN_IOC_DEREG_MR	_IOWR(RDMACHAN_IOC_MAGIC, 0x41, struct rdmachan_dereg_mr)
 #define RDMACHAN_IOC_RDMA	_IOWR(RDMACHAN_IOC_MAGIC, 0x42, struct rdmachan_rdma)
+#define RDMACHAN_IOC_RDMA_REAP	_IOWR(RDMACHAN_IOC_MAGIC, 0x43, struct rdmachan_rdma_reap)
 
 #endif /* _UAPI_LINUX_RDMACHAN_H */

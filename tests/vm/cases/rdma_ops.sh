@@ -17,5 +17,7 @@ run_checks $HELPERS/rdma_test access
 run_checks $HELPERS/rdma_test fadd 8 2000
 run_checks $HELPERS/rdma_test kill
 run_checks $HELPERS/rdma_test memlock
+run_checks $HELPERS/rdma_async_test
+run_checks $HELPERS/rdma_async_test direct
 check "no registration outlives its channel (rdmachan unloads)" rdmachan_unload
 done_testing

@@ -187,6 +187,27 @@ static inline int reg_mr(int fd, void *buf, uint64_t len, unsigned int access,
 	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
 }
 
+static inline int dereg_mr(int fd, uint32_t handle)
+{
+	struct rdmachan_dereg_mr d = { .size = sizeof(d), .handle = handle };
+
+	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d);
+}
+
+/* rdma_op_set: @op is @opcode on @nr segments @sg, at @remote + @roff */
+static inline void rdma_op_set(struct rdmachan_rdma_op *op, uint32_t opcode,
+			       struct rdmachan_sge *sg, uint32_t nr,
+			       const struct rdmachan_reg_mr *remote,
+			       uint64_t roff)
+{
+	memset(op, 0, sizeof(*op));
+	op->opcode = opcode;
+	op->sgl = (uintptr_t)sg;
+	op->nr_sge = nr;
+	op->remote_addr = remote->remote.addr + roff;
+	op->rkey = remote->remote.rkey;
+}
+
 /* chan_send_imm: send one message with immediate @imm; 0 or -1/errno. */
 static inline int chan_send_imm(int fd, const void *buf, unsigned int len,
 				uint32_t imm, int dontwait)

@@ -42,13 +42,6 @@ static int pair_open(struct chan_pair *p, unsigned int poll_mode)
 	return chan_pair_open(ctl, p, &o, &o);
 }
 
-static int dereg(int fd, uint32_t handle)
-{
-	struct rdmachan_dereg_mr d = { .size = sizeof(d), .handle = handle };
-
-	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d);
-}
-
 static int rdma(int fd, struct rdmachan_rdma_op *ops, uint32_t count,
 		uint32_t *done)
 {
@@ -60,18 +53,6 @@ static int rdma(int fd, struct rdmachan_rdma_op *ops, uint32_t count,
 	if (done)
 		*done = r.done;
 	return ret;
-}
-
-static void op_set(struct rdmachan_rdma_op *op, uint32_t opcode,
-		   struct rdmachan_sge *sg, uint32_t nr,
-		   const struct rdmachan_reg_mr *remote, uint64_t roff)
-{
-	memset(op, 0, sizeof(*op));
-	op->opcode = opcode;
-	op->sgl = (uintptr_t)sg;
-	op->nr_sge = nr;
-	op->remote_addr = remote->remote.addr + roff;
-	op->rkey = remote->remote.rkey;
 }
 
 /*
@@ -174,7 +155,7 @@ static int cmd_args(unsigned int poll_mode)
 	report(!reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
-	ret = dereg(p.srv, 999);
+	ret = dereg_mr(p.srv, 999);
 	report(expect_errno(ret, ENOENT),
 	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
 	       strerror(errno));
@@ -183,7 +164,7 @@ static int cmd_args(unsigned int poll_mode)
 	memset(&rr, 0, sizeof(rr));
 	rr.size = sizeof(rr);
 	rr.ops = (uintptr_t)&op;
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
 	report(expect_errno(ret, EINVAL),
 	       "RDMA with count 0 fails with EINVAL", "%s", strerror(errno));
@@ -192,7 +173,7 @@ static int cmd_args(unsigned int poll_mode)
 	report(expect_errno(ret, EINVAL),
 	       "RDMA with too many ops fails with EINVAL", "%s", strerror(errno));
 	rr.count = 1;
-	rr.flags = 1;
+	rr.flags = 0x80;
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
 	report(expect_errno(ret, EINVAL),
 	       "RDMA with unknown flags fails with EINVAL", "%s", strerror(errno));
@@ -207,18 +188,18 @@ static int cmd_args(unsigned int poll_mode)
 	report(expect_errno(ret, EINVAL),
 	       "RDMA with an unknown opcode fails with EINVAL", "%s",
 	       strerror(errno));
-	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_INLINE;
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL),
 	       "an inline READ fails with EINVAL", "%s", strerror(errno));
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_SOLICITED;
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL),
 	       "a solicited WRITE without an immediate fails with EINVAL",
 	       "%s", strerror(errno));
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL),
 	       "an op with too many segments fails with EINVAL", "%s",
@@ -237,7 +218,7 @@ static int cmd_args(unsigned int poll_mode)
 			sgs[k] = (struct rdmachan_sge){ .handle = good.handle,
 							.offset = 8 * k,
 							.length = 8 };
-		op_set(&op, RDMACHAN_OP_READ, sgs, p.info.max_sge_rd + 1,
+		rdma_op_set(&op, RDMACHAN_OP_READ, sgs, p.info.max_sge_rd + 1,
 		       &good, 0);
 		ret = rdma(p.cli, &op, 1, NULL);
 		report(expect_errno(ret, EINVAL),
@@ -247,44 +228,44 @@ static int cmd_args(unsigned int poll_mode)
 		printf("# max_sge_rd %u: a READ may use every segment\n",
 		       p.info.max_sge_rd);
 	}
-	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
+	rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL),
 	       "an atomic at an unaligned address fails with EINVAL", "%s",
 	       strerror(errno));
 	sg.handle = 4242;
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, ENOENT),
 	       "an op on an unknown registration fails with ENOENT", "%s",
 	       strerror(errno));
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .offset = 4000,
 				    .length = 97 };
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL) &&
 	       op.status == -EINVAL,
 	       "a local segment past the registration fails with EINVAL",
 	       "%s status %d", strerror(errno), op.status);
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
-	op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EACCES),
 	       "a READ into memory without local write fails with EACCES",
 	       "%s", strerror(errno));
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	op.reserved[2] = 1;
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	op.reserved[1] = 1;
 	ret = rdma(p.cli, &op, 1, NULL);
 	report(expect_errno(ret, EINVAL),
 	       "an op with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
-	op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	report(!rdma(p.cli, &op, 1, NULL) && !op.status,
 	       "after all that the channel still writes", "%s status %d",
 	       strerror(errno), op.status);
-	report(!dereg(p.srv, good.handle) && !dereg(p.cli, ro.handle),
+	report(!dereg_mr(p.srv, good.handle) && !dereg_mr(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
-	ret = dereg(p.srv, good.handle);
+	ret = dereg_mr(p.srv, good.handle);
 	report(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
 	chan_pair_close(&p);
@@ -307,7 +288,7 @@ static uint64_t max_reg(int fd, void *buf)
 
 	for (len = DATA_MAX; len >= 4096; len /= 2)
 		if (!reg_mr(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
-			dereg(fd, r.handle);
+			dereg_mr(fd, r.handle);
 			return len;
 		}
 	return 0;
@@ -354,7 +335,7 @@ static int xfer(struct chan_pair *p, int read_op, size_t len, size_t soff,
 			return 0;
 		}
 		n = c < nseg ? 1 : nseg;
-		op_set(&ops[nr], read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE,
+		rdma_op_set(&ops[nr], read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE,
 		       sg[nr], n, &sreg[nr], 0);
 		for (k = 0; k < n; k++) {
 			size_t a = c * k / n, b = c * (k + 1) / n;
@@ -380,8 +361,8 @@ static int xfer(struct chan_pair *p, int read_op, size_t len, size_t soff,
 		ok = 0;
 	}
 	for (i = 0; i < nr; i++) {
-		dereg(p->cli, creg[i].handle);
-		dereg(p->srv, sreg[i].handle);
+		dereg_mr(p->cli, creg[i].handle);
+		dereg_mr(p->srv, sreg[i].handle);
 	}
 	munmap(cbase, DATA_MAX + 16384);
 	munmap(sbase, DATA_MAX + 16384);
@@ -432,7 +413,7 @@ static void data_write_imm(struct chan_pair *p)
 	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
 	fill(cli, 100, 77);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 100 };
-	op_set(&op, RDMACHAN_OP_WRITE_IMM, &sg, 1, &sr, 50);
+	rdma_op_set(&op, RDMACHAN_OP_WRITE_IMM, &sg, 1, &sr, 50);
 	op.imm = 0xabcd1234;
 	op.flags = RDMACHAN_OPF_SOLICITED;
 	ret = rdma(p->cli, &op, 1, NULL);
@@ -461,8 +442,8 @@ static void data_write_imm(struct chan_pair *p)
 	       "ret %d (%s) done %u len %u flags %#x imm %#x", ret,
 	       strerror(errno), mm.done, um.len, um.flags, um.imm);
 out:
-	dereg(p->cli, cr.handle);
-	dereg(p->srv, sr.handle);
+	dereg_mr(p->cli, cr.handle);
+	dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -487,8 +468,8 @@ static void data_fence(struct chan_pair *p)
 		sg[0] = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
 		sg[1] = (struct rdmachan_sge){ .handle = cr.handle, .offset = 8,
 					       .length = 8 };
-		op_set(&ops[0], RDMACHAN_OP_READ, &sg[0], 1, &sr, 0);
-		op_set(&ops[1], RDMACHAN_OP_WRITE, &sg[1], 1, &sr, 0);
+		rdma_op_set(&ops[0], RDMACHAN_OP_READ, &sg[0], 1, &sr, 0);
+		rdma_op_set(&ops[1], RDMACHAN_OP_WRITE, &sg[1], 1, &sr, 0);
 		ops[1].flags = RDMACHAN_OPF_FENCE;
 		ret = rdma(p->cli, ops, 2, NULL);
 		if (!ret)
@@ -499,8 +480,8 @@ static void data_fence(struct chan_pair *p)
 	report(!ret && !bad,
 	       "a fenced WRITE after a READ of the same place: the READ sees the old value (200 rounds)",
 	       "%s, %u rounds wrong", strerror(errno), bad);
-	dereg(p->cli, cr.handle);
-	dereg(p->srv, sr.handle);
+	dereg_mr(p->cli, cr.handle);
+	dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -521,7 +502,7 @@ static void data_atomics(struct chan_pair *p)
 		       "registering for remote atomics over iWARP fails with EOPNOTSUPP",
 		       "%s", strerror(errno));
 		sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
-		op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
+		rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
 		ret = rdma(p->cli, &op, 1, NULL);
 		report(expect_errno(ret, EOPNOTSUPP),
 		       "FETCH_ADD over iWARP fails with EOPNOTSUPP", "%s",
@@ -531,7 +512,7 @@ static void data_atomics(struct chan_pair *p)
 	srv[1] = 40;
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .offset = 16,
 				    .length = 8 };
-	op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &sr, 8);
+	rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &sr, 8);
 	op.compare_add = 2;
 	ret = rdma(p->cli, &op, 1, NULL);
 	report(!ret && op.result == 40 && cli[2] == 40 && srv[1] == 42,
@@ -539,7 +520,7 @@ static void data_atomics(struct chan_pair *p)
 	       "%s result %llu local %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)cli[2],
 	       (unsigned long long)srv[1]);
-	op_set(&op, RDMACHAN_OP_CMP_SWAP, &sg, 1, &sr, 8);
+	rdma_op_set(&op, RDMACHAN_OP_CMP_SWAP, &sg, 1, &sr, 8);
 	op.compare_add = 42;
 	op.swap = 7;
 	ret = rdma(p->cli, &op, 1, NULL);
@@ -554,9 +535,9 @@ static void data_atomics(struct chan_pair *p)
 	       "CMP_SWAP that does not match leaves the value and returns it",
 	       "%s result %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)srv[1]);
-	dereg(p->srv, sr.handle);
+	dereg_mr(p->srv, sr.handle);
 out:
-	dereg(p->cli, cr.handle);
+	dereg_mr(p->cli, cr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -581,7 +562,7 @@ static void data_unsignalled(struct chan_pair *p)
 			sg[i] = (struct rdmachan_sge){ .handle = cr.handle,
 						       .offset = 4 * i,
 						       .length = 4 };
-			op_set(&ops[i], RDMACHAN_OP_WRITE, &sg[i], 1, &sr, 4 * i);
+			rdma_op_set(&ops[i], RDMACHAN_OP_WRITE, &sg[i], 1, &sr, 4 * i);
 			if (i % 8 == 0)
 				ops[i].flags = RDMACHAN_OPF_INLINE;
 		}
@@ -598,8 +579,8 @@ static void data_unsignalled(struct chan_pair *p)
 	report(!ret && n >= 20000,
 	       "20000 unsignalled WRITEs (some inline) in chains of 64 all land",
 	       "%s after %u", strerror(errno), n);
-	dereg(p->cli, cr.handle);
-	dereg(p->srv, sr.handle);
+	dereg_mr(p->cli, cr.handle);
+	dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -681,9 +662,9 @@ static void access_case(const char *what, unsigned int sv_access,
 	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
 	reg_mr(p.srv, srv, 4096, sv_access, &sr);
 	if (stale)
-		dereg(p.srv, sr.handle);
+		dereg_mr(p.srv, sr.handle);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = len };
-	op_set(&op, read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE, &sg, 1,
+	rdma_op_set(&op, read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE, &sg, 1,
 	       &sr, roff);
 	ret = rdma(p.cli, &op, 1, NULL);
 	err = ret < 0 ? errno : 0;
@@ -703,8 +684,8 @@ static void access_case(const char *what, unsigned int sv_access,
 	       what, "ret %d (%s) status %d wc %u untouched %d channel failed %d",
 	       ret, strerror(err), op.status, op.wc_status, untouched, failed);
 	if (!stale)
-		dereg(p.srv, sr.handle);
-	dereg(p.cli, cr.handle);
+		dereg_mr(p.srv, sr.handle);
+	dereg_mr(p.cli, cr.handle);
 	chan_pair_close(&p);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
@@ -784,7 +765,7 @@ static void *adder_run(void *arg)
 			a->olds[done + i] = ops[i].result;
 		done += k;
 	}
-	dereg(a->fd, cr.handle);
+	dereg_mr(a->fd, cr.handle);
 	return NULL;
 }
 
@@ -842,7 +823,7 @@ static int cmd_fadd(int t, int n)
 	       "every FETCH_ADD saw a different old value, 0 to the sum - 1",
 	       "%d old values out of place", dup);
 	for (i = 0; i < t; i++) {
-		dereg(srv[i], sr[i].handle);
+		dereg_mr(srv[i], sr[i].handle);
 		close(cli[i]);
 		close(srv[i]);
 	}
@@ -898,7 +879,7 @@ static void kill_child(int ready)
 		_exit(1);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 65536 };
 	for (;;) {
-		op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &sr, 0);
+		rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &sr, 0);
 		if (rdma(p.cli, &op, 1, NULL))
 			_exit(1);
 	}
@@ -977,7 +958,7 @@ static int memlock_child(struct chan_pair *p, char *buf)
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &c);
 	report(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
 	       strerror(errno));
-	ret = dereg(p->cli, a.handle);
+	ret = dereg_mr(p->cli, a.handle);
 	if (!ret)
 		ret = reg_mr(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
 			  &b);
