@@ -470,9 +470,11 @@ static const struct ioc_case connect_cases[] = {
 	{ "opts.reserved bit 31", { CON(opts.reserved, BIT(31)) }, -EINVAL },
 	{ "poll_mode WORKQUEUE", { CON(opts.poll_mode,
 				       RDMACHAN_POLL_MODE_WORKQUEUE) }, 0 },
-	{ "poll_mode DIRECT (max)", { CON(opts.poll_mode,
-					  RDMACHAN_POLL_MODE_DIRECT) }, 0 },
-	{ "poll_mode max + 1", { CON(opts.poll_mode, 3) }, -EINVAL },
+	{ "poll_mode DIRECT", { CON(opts.poll_mode,
+				    RDMACHAN_POLL_MODE_DIRECT) }, 0 },
+	{ "poll_mode SOLICITED (max)", { CON(opts.poll_mode,
+					     RDMACHAN_POLL_MODE_SOLICITED) }, 0 },
+	{ "poll_mode max + 1", { CON(opts.poll_mode, 4) }, -EINVAL },
 	{ "poll_mode U32_MAX", { CON(opts.poll_mode, U32_MAX) }, -EINVAL },
 	{ "queue_depth 1", { CON(opts.queue_depth, 1) }, 0 },
 	{ "queue_depth max", { CON(opts.queue_depth, ABI_MAX_DEPTH) }, 0 },
@@ -491,7 +493,7 @@ static const struct ioc_case connect_cases[] = {
 	{ "timeout_ms U32_MAX", { CON(opts.timeout_ms, U32_MAX) }, -EINVAL },
 	{ "backlog U32_MAX (listeners only)", { CON(opts.backlog, U32_MAX) },
 	  0 },
-	{ "every option at its max", { CON(opts.poll_mode, 2),
+	{ "every option at its max", { CON(opts.poll_mode, 3),
 				       CON(opts.queue_depth, ABI_MAX_DEPTH),
 				       CON(opts.max_msg_size, ABI_MAX_SIZE),
 				       CON(opts.timeout_ms, ABI_MAX_TIMEOUT) }, 0 },
@@ -599,9 +601,11 @@ static const struct ioc_case listen_cases[] = {
 	{ "reserved[6]", { LSN(reserved[6], U32_MAX) }, -EINVAL },
 	/* options */
 	{ "opts.reserved 1", { LSN(opts.reserved, 1) }, -EINVAL },
-	{ "poll_mode DIRECT (max)", { LSN(opts.poll_mode,
-					  RDMACHAN_POLL_MODE_DIRECT) }, 0 },
-	{ "poll_mode max + 1", { LSN(opts.poll_mode, 3) }, -EINVAL },
+	{ "poll_mode DIRECT", { LSN(opts.poll_mode,
+				    RDMACHAN_POLL_MODE_DIRECT) }, 0 },
+	{ "poll_mode SOLICITED (max)", { LSN(opts.poll_mode,
+					     RDMACHAN_POLL_MODE_SOLICITED) }, 0 },
+	{ "poll_mode max + 1", { LSN(opts.poll_mode, 4) }, -EINVAL },
 	{ "queue_depth max", { LSN(opts.queue_depth, ABI_MAX_DEPTH) }, 0 },
 	{ "queue_depth max + 1", { LSN(opts.queue_depth, ABI_MAX_DEPTH + 1) },
 	  -EINVAL },
@@ -615,7 +619,7 @@ static const struct ioc_case listen_cases[] = {
 	{ "backlog max", { LSN(opts.backlog, ABI_MAX_BACKLOG) }, 0 },
 	{ "backlog max + 1", { LSN(opts.backlog, ABI_MAX_BACKLOG + 1) }, -EINVAL },
 	{ "backlog U32_MAX", { LSN(opts.backlog, U32_MAX) }, -EINVAL },
-	{ "every option at its max", { LSN(opts.poll_mode, 2),
+	{ "every option at its max", { LSN(opts.poll_mode, 3),
 				       LSN(opts.queue_depth, ABI_MAX_DEPTH),
 				       LSN(opts.max_msg_size, ABI_MAX_SIZE),
 				       LSN(opts.backlog, ABI_MAX_BACKLOG) }, 0 },
@@ -843,6 +847,9 @@ static const struct ioc_case user_msg_cases[] = {
 	{ "valid", {}, 0 },
 	{ "flags IMM", { MSG(flags, RDMACHAN_MSG_IMM), MSG(imm, U32_MAX) }, 0 },
 	{ "imm without IMM", { MSG(imm, 1) }, 0 },
+	{ "flags SOLICITED", { MSG(flags, RDMACHAN_MSG_SOLICITED) }, 0 },
+	{ "flags IMM | SOLICITED", { MSG(flags, RDMACHAN_MSG_IMM |
+						RDMACHAN_MSG_SOLICITED) }, 0 },
 	{ "len 0", { MSG(len, 0) }, 0 },
 	{ "len U32_MAX (left to the channel)", { MSG(len, U32_MAX) }, 0 },
 	{ "flags DONTWAIT (a call flag)", { MSG(flags, RDMACHAN_MSG_DONTWAIT) },
@@ -1107,7 +1114,7 @@ static void ioctl_test_user_msg_flags(struct kunit *test)
 {
 	flag_bit_run(test, &user_msg_kind,
 		     offsetof(struct rdmachan_user_msg, flags),
-		     RDMACHAN_MSG_IMM);
+		     RDMACHAN_MSG_IMM | RDMACHAN_MSG_SOLICITED);
 }
 
 /* ---- reserved and output fields, byte by byte --------------------------- */
