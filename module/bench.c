@@ -236,8 +236,12 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 		r.samples = kvmalloc_array(nr, sizeof(u32), GFP_KERNEL);
 		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
 		break;
-	default:
+	case RDMACHAN_BENCH_SINK:
+	case RDMACHAN_BENCH_ECHO:
 		ret = rdmachan_bench_serve(&r, b.mode == RDMACHAN_BENCH_ECHO);
+		break;
+	default:
+		ret = rdmachan_bench_rdma(ch, &b, r.deadline);
 	}
 	kvfree(r.samples);
 	kvfree(r.payload);

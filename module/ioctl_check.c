@@ -246,8 +246,13 @@ int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
 	for (i = 0; i < ARRAY_SIZE(b->reserved); i++)
 		if (b->reserved[i])
 			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
-	if (b->mode > RDMACHAN_BENCH_ECHO)
+	if (b->mode > RDMACHAN_BENCH_READ)
 		return rdmachan_ioc_inval(ioc, "unknown mode %u", b->mode);
+	if (b->mode >= RDMACHAN_BENCH_RDMA_TARGET &&
+	    (!b->msg_size || b->batch > RDMACHAN_MAX_RDMA_OPS))
+		return rdmachan_ioc_inval(ioc, "one-sided: msg_size %u, batch %u (1 to %u)",
+					  b->msg_size, b->batch,
+					  RDMACHAN_MAX_RDMA_OPS);
 	if ((b->mode == RDMACHAN_BENCH_BLAST ||
 	     b->mode == RDMACHAN_BENCH_PINGPONG) &&
 	    b->msg_size > max_msg_size)

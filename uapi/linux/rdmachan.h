@@ -469,6 +469,9 @@ enum rdmachan_bench_mode {
 	RDMACHAN_BENCH_PINGPONG	= 1,	/* send one, wait for its echo */
 	RDMACHAN_BENCH_SINK	= 2,	/* receive and drop */
 	RDMACHAN_BENCH_ECHO	= 3,	/* receive and send each back */
+	RDMACHAN_BENCH_RDMA_TARGET = 4,	/* register a region, send its descriptor */
+	RDMACHAN_BENCH_WRITE	= 5,	/* RDMA WRITE into the target's region */
+	RDMACHAN_BENCH_READ	= 6,	/* RDMA READ from the target's region */
 };
 
 /**
@@ -476,8 +479,12 @@ enum rdmachan_bench_mode {
  * @size: sizeof(struct rdmachan_bench)
  * @mode: enum rdmachan_bench_mode
  * @msg_size: BLAST, PINGPONG: bytes per message (at most the channel's
- *	max_msg_size)
- * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16)
+ *	max_msg_size); RDMA_TARGET, WRITE, READ: bytes per operation
+ * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16);
+ *	WRITE, READ: operations per chained post, 1 to
+ *	RDMACHAN_MAX_RDMA_OPS (0: 16); RDMA_TARGET: the same as its peer's,
+ *	for the region of @batch * @msg_size bytes (at most the device's
+ *	max_reg_pages)
  * @duration_ms: stop after this long; 0: no time limit (then @count, or
  *	for SINK and ECHO the peer's close, or a signal ends the run)
  * @reserved0: zero
@@ -496,7 +503,9 @@ enum rdmachan_bench_mode {
  *
  * The whole run loops in the kernel over the in-kernel channel API, with
  * no user/kernel crossing per message (like krping): the peer runs SINK
- * against BLAST and ECHO against PINGPONG.  Completions are busy-polled
+ * against BLAST, ECHO against PINGPONG and RDMA_TARGET against WRITE and
+ * READ (whose @msgs count operations; the target's run ends at the
+ * initiator's close).  Completions are busy-polled
  * on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a run
  * early; its results are still returned.
  */
