@@ -92,7 +92,7 @@ static void report(const struct rdma_client *cl, const struct rdma_target *t,
 			json_u64(&tool.j, ar->last_old);
 		else
 			json_null(&tool.j);
-		if (!ar->cswap && ar->count > 1 && ar->done)
+		if (!ar->cswap && ar->done)
 			json_kv_u64(&tool.j, "first_old", ar->first_old);
 		if (ar->cswap && ok)
 			json_kv_bool(&tool.j, "swapped", ar->last_old == ar->arg);

@@ -5,6 +5,11 @@
  * accepted channel and described to its peer in a message; the channels
  * are served at once, their requests ("dereg", "sum", "peek OFF LEN")
  * answered, the peer's WRITE_WITH_IMM notices counted.
+ *
+ * Nothing waits for one peer: an answer that finds no credit (the peer
+ * does not read its answers) is kept, and that channel is not read
+ * again until the answer went out (poll for POLLOUT), while the others
+ * are served.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +32,12 @@ struct mr_conn {
 	char peer[64];
 	bool registered;
 	uint32_t handle;
+	uint32_t access;	/* the rights it was registered with */
 	uint32_t max_msg;
 	unsigned char *msg;
+	unsigned char *out;	/* an answer waiting for a credit */
+	uint32_t out_len;
+	bool out_pending;
 	uint64_t write_imm;
 	uint64_t unknown;	/* messages that were no request: not answered */
 };
@@ -37,6 +46,7 @@ struct mr_server {
 	unsigned char *buf;
 	uint64_t size;
 	uint32_t access;
+	bool access_default;	/* no --access: all the device supports */
 	int lfd;
 	uint64_t max_conns, accepted, ended;
 	uint64_t write_imm;
@@ -91,7 +101,7 @@ static void event(struct mr_server *s, struct mr_conn *c, const char *what, int 
 		json_kv_str(&tool.j, "rkey", hex);
 	}
 	if (!strcmp(what, "registered") || !strcmp(what, "reg_failed")) {
-		format_access(s->access, access, sizeof(access));
+		format_access(c->access, access, sizeof(access));
 		json_kv_str(&tool.j, "access", access);
 	}
 	if (!strcmp(what, "closed") || !strcmp(what, "failed")) {
@@ -113,18 +123,43 @@ static void conn_end(struct mr_server *s, unsigned int idx, const char *what, in
 	event(s, c, what, err, NULL);
 	close(c->fd);
 	free(c->msg);
+	free(c->out);
 	free(c);
 	s->conns[idx] = s->conns[--s->nconns];
 	s->ended++;
 }
 
-/* A reply waits for a credit: the clients read theirs.  A signal ends it. */
+/*
+ * Send an answer, or keep it when the peer has no credit for it (it is
+ * not reading): serve() then waits for POLLOUT on this channel, and
+ * reads nothing more from it, instead of blocking every other one.
+ * Returns 0 (sent or kept) or -errno.
+ */
 static int send_reply(struct mr_conn *c, const void *buf, size_t len)
 {
 	int r;
 
-	while ((r = chan_send_msg(c->fd, buf, len)) == -EINTR && !stop_requested)
+	while ((r = chan_send_nowait(c->fd, buf, len)) == -EINTR)
 		;
+	if (r != -EAGAIN)
+		return r;
+	memcpy(c->out, buf, len);
+	c->out_len = len;
+	c->out_pending = true;
+	return 0;
+}
+
+/* Send the kept answer if a credit came: 0 (sent or still kept) or -errno */
+static int flush_reply(struct mr_conn *c)
+{
+	int r;
+
+	while ((r = chan_send_nowait(c->fd, c->out, c->out_len)) == -EINTR)
+		;
+	if (r == -EAGAIN)
+		return 0;
+	if (!r)
+		c->out_pending = false;
 	return r;
 }
 
@@ -135,7 +170,17 @@ static int conn_start(struct mr_server *s, struct mr_conn *c)
 	char desc[MR_DESC_MAX];
 	int err;
 
-	err = mr_reg(c->fd, s->buf, s->size, s->access, &r);
+	c->access = s->access;
+	err = mr_reg(c->fd, s->buf, s->size, c->access, &r);
+	if (err == -EOPNOTSUPP && s->access_default &&
+	    (c->access & RDMACHAN_ACCESS_REMOTE_ATOMIC)) {
+		/* iWARP: no atomics; the default is what the device has */
+		c->access &= ~RDMACHAN_ACCESS_REMOTE_ATOMIC;
+		err = mr_reg(c->fd, s->buf, s->size, c->access, &r);
+	}
+	/* a peer gone before its channel was served: not a registration error */
+	if (err == -ECONNRESET || err == -ENOTCONN || err == -EPIPE)
+		return err;
 	if (err) {
 		s->reg_errors++;
 		event(s, c, "reg_failed", -err, NULL);
@@ -159,15 +204,19 @@ static void accept_new(struct mr_server *s)
 	fd = chan_accept_one(s->lfd, &peer);
 	if (fd < 0)
 		return;
-	/* poll says when to receive; replies may wait for credits */
+	/* poll says when to receive, and when a kept answer may go */
 	fl = fcntl(fd, F_GETFL);
 	if (fl >= 0)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	s->accepted++;
 	c = calloc(1, sizeof(*c));
 	if (!c || chan_get_info(fd, &ci) ||
-	    !(c->msg = malloc((ci.max_msg_size ? ci.max_msg_size : 1) + 1))) {
+	    !(c->msg = malloc((ci.max_msg_size ? ci.max_msg_size : 1) + 1)) ||
+	    !(c->out = malloc(ci.max_msg_size > MR_DESC_MAX ? ci.max_msg_size :
+			      MR_DESC_MAX))) {
 		tool_err("cannot serve a channel: out of memory or no channel info");
+		if (c)
+			free(c->msg);
 		free(c);
 		close(fd);
 		s->ended++;
@@ -263,7 +312,31 @@ static void conn_rx(struct mr_server *s, unsigned int idx)
 			conn_end(s, idx, "failed", -r);
 			return;
 		}
+		if (c->out_pending)	/* no more until the answer went out */
+			return;
 	}
+}
+
+/* Channel @idx polled with @rev: send its kept answer, read what came. */
+static void conn_ready(struct mr_server *s, unsigned int idx, short rev)
+{
+	struct mr_conn *c = s->conns[idx];
+	int r;
+
+	if (c->out_pending) {
+		r = flush_reply(c);
+		if (!r && c->out_pending && (rev & (POLLHUP | POLLERR)))
+			r = -ECONNRESET;	/* gone without taking its answer */
+		if (r) {
+			conn_end(s, idx, "failed", -r);
+			return;
+		}
+		if (c->out_pending)
+			return;
+	} else if (!(rev & (POLLIN | POLLHUP | POLLERR))) {
+		return;
+	}
+	conn_rx(s, idx);
 }
 
 static int serve(struct mr_server *s)
@@ -277,7 +350,7 @@ static int serve(struct mr_server *s)
 		pfd[n++].events = POLLIN;
 		for (i = 0; i < s->nconns; i++) {
 			pfd[n].fd = s->conns[i]->fd;
-			pfd[n++].events = POLLIN;
+			pfd[n++].events = s->conns[i]->out_pending ? POLLOUT : POLLIN;
 		}
 		if (poll(pfd, n, -1) < 0) {
 			if (errno == EINTR)
@@ -294,8 +367,8 @@ static int serve(struct mr_server *s)
 			unsigned int idx = i - 1;
 
 			if (idx < s->nconns && s->conns[idx]->fd == pfd[i].fd &&
-			    (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				conn_rx(s, idx);
+			    pfd[i].revents)
+				conn_ready(s, idx, pfd[i].revents);
 		}
 		if (pfd[0].revents & POLLIN)
 			accept_new(s);
@@ -386,7 +459,8 @@ static void reg_help(void)
 	       "  -s, --size SIZE     the buffer's size (required)\n"
 	       "  -a, --access LIST   rights, comma-separated: local-write,\n"
 	       "                      remote-write, remote-read, remote-atomic,\n"
-	       "                      all (default), none\n"
+	       "                      all, none (default: all the device has;\n"
+	       "                      iWARP has no remote-atomic)\n"
 	       "      --fill BYTE     initial content of every byte (default 0)\n"
 	       "      --offset-in-page N\n"
 	       "                      start the buffer N bytes into a page\n"
@@ -407,7 +481,9 @@ int cmd_reg(int argc, char **argv)
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mr_server s = { .access = RDMACHAN_ACCESS_ALL, .max_conns = 1 };
+	struct mr_server s = {
+		.access = RDMACHAN_ACCESS_ALL, .access_default = true, .max_conns = 1,
+	};
 	struct chan_args a = { 0 };
 	uint64_t fill = 0, in_page = 0;
 	long page = sysconf(_SC_PAGESIZE);
@@ -427,6 +503,7 @@ int cmd_reg(int argc, char **argv)
 		case 'a':
 			if (parse_access_list(optarg, &s.access))
 				return tool_usage_err("reg", "invalid access list '%s'", optarg);
+			s.access_default = false;
 			break;
 		case 'f':
 			if (parse_uint(optarg, 0, 255, &fill))

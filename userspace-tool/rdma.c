@@ -268,6 +268,17 @@ int cmd_write(int argc, char **argv)
 	if (ret)
 		goto out_free;
 	ret = EXIT_FAIL;
+	/* the channel's limits (0: a module that does not report them) */
+	if (len && cl.ci.max_send_sge && w.sge > cl.ci.max_send_sge) {
+		tool_err("write: --sge %llu: an operation on %s gathers at most %u segments (max_send_sge)",
+			 (unsigned long long)w.sge, cl.ci.dev_name, cl.ci.max_send_sge);
+		goto out;
+	}
+	if (w.inl && len > cl.ci.max_inline) {
+		tool_err("write: --inline: %llu bytes are over the channel's inline limit of %u",
+			 (unsigned long long)len, cl.ci.max_inline);
+		goto out;
+	}
 	if ((w.t.stale && rdma_client_stale(&cl)) ||
 	    stage(&cl, data, len, w.sge, w.rtw ? RTW_BASE : 0, sge))
 		goto out;
@@ -426,7 +437,7 @@ static void read_report(const struct rdma_client *cl, const struct rdma_target *
 		}
 		json_obj_close(&tool.j);
 		json_end(&tool.j);
-	} else if (!op->status) {
+	} else if (!op->status && res->out_ok) {
 		printf("read %llu bytes from %s offset %llu: fnv64 %016" PRIx64 "\n",
 		       (unsigned long long)len, cl->dst, (unsigned long long)t->offset,
 		       res->fnv);
@@ -521,6 +532,14 @@ int cmd_read(int argc, char **argv)
 	if (ret)
 		goto out_free;
 	ret = EXIT_FAIL;
+	r = -1;
+	if (cl.ci.max_sge_rd && k > cl.ci.max_sge_rd) {
+		/* iWARP names one sink per READ */
+		tool_err("read: --sge %llu: a READ on %s scatters into at most %u segment%s (max_sge_rd)",
+			 (unsigned long long)k, cl.ci.dev_name, cl.ci.max_sge_rd,
+			 cl.ci.max_sge_rd == 1 ? "" : "s");
+		goto out;
+	}
 	if ((t.stale && rdma_client_stale(&cl)) || stage(&cl, NULL, len, k, 0, sge))
 		goto out;
 	memset(&op, 0, sizeof(op));

@@ -60,6 +60,8 @@ int chan_recv_timed(int fd, void *buf, uint32_t room, int timeout_ms,
 		    struct rdmachan_user_msg *m);
 /* send one message, waiting for a credit; 0 or -errno (-EINTR too) */
 int chan_send_msg(int fd, const void *buf, size_t len);
+/* the same, but -EAGAIN instead of waiting for a credit */
+int chan_send_nowait(int fd, const void *buf, size_t len);
 int chan_send_str(int fd, const char *s);
 
 int mr_reg(int fd, void *addr, uint64_t len, uint32_t access,
@@ -120,11 +122,17 @@ uint32_t rdma_rkey(const struct rdma_client *cl, const struct rdma_target *t);
  * failure, the ops not done that have no completion (refused before
  * posting, or not run) get wc_status RDMA_WC_NONE; when the kernel
  * refused the arguments as a whole (no @status set), they all get
- * -errno as their @status.
+ * -errno as their @status; when it refused one op (nothing was posted),
+ * the others get -ECANCELED and @done is 0.
  */
 #define RDMA_WC_NONE	UINT32_MAX
 int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned int *done);
-/* the op that failed first after the @done that succeeded */
+/* rdma_results_fix: what rdma_submit does to the results of a failed
+ * call (@err, @done as the kernel returned them); returns @done fixed */
+unsigned int rdma_results_fix(struct rdmachan_rdma_op *ops, unsigned int n,
+			      unsigned int done, int err);
+/* the op that failed first after the @done that succeeded (one that
+ * failed on its own before one that was only cancelled) */
 unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
 			    unsigned int done);
 /* "status", "error", "wc_status" of @op (each after @prefix) into the open JSON object */

@@ -59,14 +59,24 @@ int chan_recv_timed(int fd, void *buf, uint32_t room, int timeout_ms,
 	}
 }
 
-int chan_send_msg(int fd, const void *buf, size_t len)
+static int chan_send_flags(int fd, const void *buf, size_t len, uint32_t flags)
 {
 	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = len };
 	struct rdmachan_mmsg mm = {
-		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.size = sizeof(mm), .flags = flags, .msgs = (uintptr_t)&m, .count = 1,
 	};
 
 	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -errno : 0;
+}
+
+int chan_send_msg(int fd, const void *buf, size_t len)
+{
+	return chan_send_flags(fd, buf, len, 0);
+}
+
+int chan_send_nowait(int fd, const void *buf, size_t len)
+{
+	return chan_send_flags(fd, buf, len, RDMACHAN_MSG_DONTWAIT);
 }
 
 int chan_send_str(int fd, const char *s)
@@ -200,11 +210,17 @@ int rdma_client_buf(struct rdma_client *cl, uint64_t len)
 	memset(p, 0, len);
 	err = mr_reg(cl->fd, p, len, RDMACHAN_ACCESS_LOCAL_WRITE |
 		     RDMACHAN_ACCESS_REMOTE_WRITE, &r);
-	if (err) {
+	if (err == -E2BIG && cl->ci.max_reg_pages) {
+		tool_err("register %llu bytes: %s (%s); more pages than one registration of %s maps (%u)",
+			 (unsigned long long)len, strerror(-err), errno_name(err),
+			 cl->ci.dev_name, cl->ci.max_reg_pages);
+	} else if (err) {
 		tool_err("register %llu bytes: %s (%s)%s", (unsigned long long)len,
 			 strerror(-err), errno_name(err),
 			 err == -E2BIG ? "; more pages than one registration maps" :
 			 err == -ENOMEM ? "; over RLIMIT_MEMLOCK (ulimit -l)?" : "");
+	}
+	if (err) {
 		free(p);
 		return -1;
 	}
@@ -272,7 +288,6 @@ int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned i
 	struct rdmachan_rdma r = {
 		.size = sizeof(r), .ops = (uintptr_t)ops, .count = n,
 	};
-	bool filled = false;
 	unsigned int i;
 	int err;
 
@@ -286,29 +301,8 @@ int rdma_submit(int fd, struct rdmachan_rdma_op *ops, unsigned int n, unsigned i
 		return 0;
 	}
 	err = errno;
-	if (r.done > n)
-		r.done = 0;
-	for (i = r.done; i < n; i++)
-		filled |= ops[i].status != 0;
-	for (i = r.done; i < n; i++) {
-		if (!filled)		/* the arguments were refused */
-			ops[i].status = -err;
-		if (!ops[i].wc_status)	/* no completion: refused or not run */
-			ops[i].wc_status = RDMA_WC_NONE;
-	}
-	*done = r.done;
+	*done = rdma_results_fix(ops, n, r.done, err);
 	return err;
-}
-
-unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
-			    unsigned int done)
-{
-	unsigned int i;
-
-	for (i = done; i < n; i++)
-		if (ops[i].status)
-			return i;
-	return done < n ? done : n - 1;
 }
 
 void rdma_op_json(const char *prefix, const struct rdmachan_rdma_op *op)
@@ -340,7 +334,9 @@ static const char *op_hint(const struct rdmachan_rdma_op *op)
 			"; the RDMA device has no atomics" :
 			"; not supported by the RDMA device";
 	case ECANCELED:
-		return "; flushed after an earlier failure";
+		return op->wc_status == RDMA_WC_NONE ?
+			"; not run: another operation of the call was refused" :
+			"; flushed after an earlier failure";
 	case EINVAL:
 		if (op->opcode >= RDMACHAN_OP_FETCH_ADD && (op->remote_addr & 7))
 			return "; atomics need an 8-byte aligned remote address";

@@ -308,6 +308,59 @@ void sge_unpack(void *data, const void *buf, const struct rdmachan_sge *sge,
 		memcpy(d, (const unsigned char *)buf + sge[i].offset, sge[i].length);
 }
 
+/*
+ * rdma_results_fix: the results of a RDMACHAN_IOC_RDMA call that failed
+ * with errno @err after @done ops, made to say what happened:
+ *
+ * - no op has a @status: the call was refused as a whole; each op not
+ *   done gets -@err;
+ * - an op failed with no completion (a @status, wc_status 0: refused
+ *   when checked, before anything was posted): nothing ran, so none is
+ *   done, and the ops with status 0 (the module leaves those it checked
+ *   before the refused one at 0, SUCCESS) get -ECANCELED;
+ * - every op not done that has no completion gets RDMA_WC_NONE.
+ *
+ * Returns the number of ops done.
+ */
+unsigned int rdma_results_fix(struct rdmachan_rdma_op *ops, unsigned int n,
+			      unsigned int done, int err)
+{
+	bool filled = false, refused = false;
+	unsigned int i;
+
+	if (done > n)
+		done = 0;
+	for (i = 0; i < n; i++) {
+		filled |= ops[i].status != 0;
+		refused |= ops[i].status != 0 && !ops[i].wc_status;
+	}
+	if (refused)
+		done = 0;
+	for (i = done; i < n; i++) {
+		if (!filled)		/* the arguments were refused */
+			ops[i].status = -err;
+		else if (!ops[i].status)	/* checked, never posted */
+			ops[i].status = -ECANCELED;
+		if (!ops[i].wc_status)	/* no completion: refused or not run */
+			ops[i].wc_status = RDMA_WC_NONE;
+	}
+	return done;
+}
+
+unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
+			    unsigned int done)
+{
+	unsigned int i;
+
+	for (i = done; i < n; i++)
+		if (ops[i].status && ops[i].status != -ECANCELED)
+			return i;
+	for (i = done; i < n; i++)
+		if (ops[i].status)
+			return i;
+	return done < n ? done : n - 1;
+}
+
 /* parse_offset: a size with a suffix ("4k") or a number ("4096", "0x1000"). */
 int parse_offset(const char *s, uint64_t *out)
 {

@@ -351,6 +351,46 @@ static void test_sge_split(void)
 	ok(!memcmp(back, data, sizeof(data)), "sge_unpack gathers it back");
 }
 
+static void test_results_fix(void)
+{
+	struct rdmachan_rdma_op ops[3];
+	unsigned int done;
+
+	/* refused as a whole: no status set by the kernel */
+	memset(ops, 0, sizeof(ops));
+	done = rdma_results_fix(ops, 3, 0, EINVAL);
+	ok(done == 0 && ops[0].status == -EINVAL && ops[2].status == -EINVAL &&
+	   ops[1].wc_status == RDMA_WC_NONE, "results: a refused call fails every op");
+
+	/* op 1 refused when checked: op 0 was never posted either */
+	memset(ops, 0, sizeof(ops));
+	ops[1].status = -EINVAL;
+	done = rdma_results_fix(ops, 3, 1, EINVAL);
+	ok(done == 0, "results: a refused op means none was done");
+	ok(ops[0].status == -ECANCELED && ops[0].wc_status == RDMA_WC_NONE,
+	   "results: an op checked before the refused one did not run");
+	ok(ops[1].status == -EINVAL && ops[1].wc_status == RDMA_WC_NONE &&
+	   ops[2].status == -ECANCELED, "results: the refused op keeps its errno");
+	ok(rdma_failed_op(ops, 3, done) == 1, "results: the refused op is the one reported");
+
+	/* op 1 failed remotely: op 0 done, op 2 flushed */
+	memset(ops, 0, sizeof(ops));
+	ops[1].status = -EACCES;
+	ops[1].wc_status = 10;		/* REM_ACCESS_ERR */
+	ops[2].status = -ECANCELED;
+	ops[2].wc_status = 5;		/* WR_FLUSH_ERR */
+	done = rdma_results_fix(ops, 3, 1, EACCES);
+	ok(done == 1 && ops[0].status == 0 && ops[1].wc_status == 10 &&
+	   ops[2].wc_status == 5, "results: a remote failure keeps what completed");
+	ok(rdma_failed_op(ops, 3, done) == 1, "results: the failed op, not the flushed one");
+
+	/* a done count past the ops is not believed */
+	memset(ops, 0, sizeof(ops));
+	ops[0].status = -ECONNRESET;
+	ops[0].wc_status = 5;
+	ok(rdma_results_fix(ops, 1, 7, ECONNRESET) == 0, "results: done is at most the ops");
+}
+
 static void test_parse_offset(void)
 {
 	uint64_t v = 0;
@@ -452,6 +492,7 @@ int main(void)
 	test_fnv();
 	test_sge_split();
 	test_parse_offset();
+	test_results_fix();
 #endif
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
