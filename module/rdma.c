@@ -582,11 +582,13 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	}
 	mutex_unlock(&ch->mr_mutex);
 	if (ret)
-		goto out;
+		goto refused;
 	req->credits = credits;
 	ret = rdmachan_rdma_post_wait(req);
-	if (ret)
+	if (ret == -EINTR)
 		goto out;
+	if (ret)
+		goto refused;
 	for (i = 0; i < count; i++) {
 		ops[i].status = rdmachan_rdma_req_status(req, i);
 		ops[i].wc_status = req->w[i].completed ? req->w[i].wc_status :
@@ -600,6 +602,14 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 			first = ops[i].status;
 	}
 	ret = first;
+	goto out;
+refused:
+	/* nothing ran: no operation may look done */
+	for (i = 0; i < count; i++) {
+		if (!ops[i].status)
+			ops[i].status = -ECANCELED;
+		ops[i].wc_status = IB_WC_WR_FLUSH_ERR;
+	}
 out:
 	rdmachan_rdma_req_put(req);
 	return ret;
