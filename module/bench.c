@@ -6,8 +6,9 @@
  * the transport and not the user/kernel crossings of the tool: BLAST
  * sends batches of messages as fast as credits allow against a SINK that
  * receives and drops them, PINGPONG sends one message and waits for it
- * to come back from an ECHO.  It is written against the public API of
- * rdmachan.h only, and so is also the example of an in-kernel user.
+ * to come back from an ECHO; the one-sided WRITE and READ against an
+ * RDMA_TARGET are in bench_rdma.c.  It is written against the public API
+ * of rdmachan.h only, and so is also the example of an in-kernel user.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -241,7 +242,7 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 		ret = rdmachan_bench_serve(&r, b.mode == RDMACHAN_BENCH_ECHO);
 		break;
 	default:
-		ret = rdmachan_bench_rdma(ch, &b, r.deadline);
+		ret = rdmachan_bench_rdma(ch, &b);
 	}
 	kvfree(r.samples);
 	kvfree(r.payload);

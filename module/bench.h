@@ -13,7 +13,6 @@ struct rdmachan;
 struct rdmachan_bench;
 
 long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg);
-int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b,
-			u64 deadline);
+int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b);
 
 #endif /* RDMACHAN_BENCH_H */

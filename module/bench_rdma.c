@@ -5,14 +5,22 @@
  *
  * The target registers a region of @batch * @msg_size bytes for remote
  * READ and WRITE and sends its descriptor as one message.  The initiator
- * registers a local buffer of the same size and moves it in calls of
- * @batch operations of @msg_size bytes each (one chained post, the last
+ * waits for that descriptor (a bounded wait), registers a local buffer of
+ * its own @batch * @msg_size bytes and moves it in calls of @batch
+ * operations of @msg_size bytes each (one chained post, the last
  * operation signalled) until its count or time is up; then its file is
- * closed, and that orderly close ends the target's run.  Like bench.c it
- * uses the public API of rdmachan.h only.
+ * closed, and that orderly close ends the target's run.
+ *
+ * A target that ends before the initiator (a signal) first sends an empty
+ * message, then invalidates its region: the initiator's next operations
+ * fail on the dead rkey, and the message tells it why (-EPIPE, the peer
+ * ended the run) instead of a bare remote access error.
+ *
+ * Like bench.c it uses the public API of rdmachan.h only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -23,7 +31,16 @@
 #include "bench.h"
 #include "rdmachan.h"
 
-#define RDMACHAN_BENCH_RDMA_BATCH	16
+/* How long the initiator waits for the target's descriptor */
+#define RDMACHAN_BENCH_DESC_WAIT_MS	10000
+/* After a failed call: how long to look for the target's end message */
+#define RDMACHAN_BENCH_END_WAIT_MS	100
+
+/* The region (or buffer) of a run, not zeroed: its content is not checked */
+static void *rdmachan_bench_rdma_alloc(size_t len)
+{
+	return __vmalloc(len, GFP_KERNEL | __GFP_NOWARN);
+}
 
 static int rdmachan_bench_rdma_target(struct rdmachan *ch,
 				      struct rdmachan_bench *b, size_t len)
@@ -36,7 +53,7 @@ static int rdmachan_bench_rdma_target(struct rdmachan *ch,
 	void *buf;
 	int ret;
 
-	buf = vzalloc(len);
+	buf = rdmachan_bench_rdma_alloc(len);
 	if (!buf)
 		return -ENOMEM;
 	ret = rdmachan_mr_reg_kbuf(ch, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE |
@@ -54,59 +71,114 @@ static int rdmachan_bench_rdma_target(struct rdmachan *ch,
 			rdmachan_msg_release(ch, msg);
 	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	if (ret == -EPIPE || ret == -ERESTARTSYS)
+	if (ret == -ERESTARTSYS) {
+		/*
+		 * A signal ends the run before the initiator's close: say so
+		 * before the rkey dies under it.  Best effort: a send that
+		 * would wait for a credit is left out.
+		 */
+		vec.iov_len = 0;
+		rdmachan_send(ch, &vec, 1, 0, RDMACHAN_SEND_NONBLOCK);
 		ret = 0;
+	} else if (ret == -EPIPE) {
+		ret = 0;
+	}
 	rdmachan_mr_dereg(mr);
 free:
 	vfree(buf);
 	return ret;
 }
 
-/* The target's descriptor: one message of exactly its size */
+/*
+ * The target's descriptor: one message of exactly its size, within
+ * RDMACHAN_BENCH_DESC_WAIT_MS.  Return: 0; -ETIMEDOUT (none came: the
+ * peer runs no target); -EPROTO (a message that is no descriptor);
+ * -EMSGSIZE (the target's region is smaller than @need); -EPIPE (the peer
+ * closed first); the channel's error; -ERESTARTSYS (a signal).
+ */
 static int rdmachan_bench_rdma_desc(struct rdmachan *ch,
 				    struct rdmachan_remote_mr *desc,
 				    size_t need)
 {
+	u64 end = ktime_get_ns() + RDMACHAN_BENCH_DESC_WAIT_MS * NSEC_PER_MSEC;
 	struct rdmachan_msg *msg;
 	int ret;
 
-	ret = rdmachan_recv(ch, &msg, 0);
+	for (;;) {
+		ret = rdmachan_recv(ch, &msg, RDMACHAN_RECV_NONBLOCK);
+		if (ret != -EAGAIN)
+			break;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (ktime_get_ns() >= end) {
+			pr_info_ratelimited("bench: no descriptor from the peer within %u ms (is it an RDMA_TARGET?)\n",
+					    RDMACHAN_BENCH_DESC_WAIT_MS);
+			return -ETIMEDOUT;
+		}
+		/* busy-polled channels see their completions only here */
+		if (!rdmachan_poll(ch, -1))
+			usleep_range(200, 400);
+	}
 	if (ret)
 		return ret;
 	if (msg->len != sizeof(*desc)) {
-		pr_warn_ratelimited("bench: the target's descriptor has %u bytes, not %zu\n",
+		pr_info_ratelimited("bench: the peer's first message has %u bytes, not a descriptor's %zu\n",
 				    msg->len, sizeof(*desc));
 		ret = -EPROTO;
 	} else {
 		memcpy(desc, msg->data, sizeof(*desc));
 		if (desc->length < need) {
-			pr_warn_ratelimited("bench: the target registered %llu bytes, %zu needed\n",
+			pr_info_ratelimited("bench: the target registered %llu bytes, %zu needed\n",
 					    desc->length, need);
-			ret = -EPROTO;
+			ret = -EMSGSIZE;
 		}
 	}
 	rdmachan_msg_release(ch, msg);
 	return ret;
 }
 
+/*
+ * A call failed with @err: did the target end the run?  Its end message
+ * (or its orderly close) may trail the error a little.
+ */
+static int rdmachan_bench_rdma_why(struct rdmachan *ch, int err)
+{
+	u64 end = ktime_get_ns() + RDMACHAN_BENCH_END_WAIT_MS * NSEC_PER_MSEC;
+	struct rdmachan_msg *msg;
+	int ret;
+
+	for (;;) {
+		ret = rdmachan_recv(ch, &msg, RDMACHAN_RECV_NONBLOCK);
+		if (ret != -EAGAIN || ktime_get_ns() >= end)
+			break;
+		if (!rdmachan_poll(ch, -1))
+			usleep_range(200, 400);
+	}
+	if (!ret) {
+		ret = msg->len ? err : -EPIPE;
+		rdmachan_msg_release(ch, msg);
+		return ret;
+	}
+	return ret == -EPIPE ? -EPIPE : err;
+}
+
 static int rdmachan_bench_rdma_run(struct rdmachan *ch,
-				   struct rdmachan_bench *b, size_t len,
-				   u64 deadline)
+				   struct rdmachan_bench *b, size_t len)
 {
 	bool rd = b->mode == RDMACHAN_BENCH_READ;
 	struct rdmachan_remote_mr desc;
 	struct rdmachan_seg *segs;
 	struct rdmachan_op *ops;
 	struct rdmachan_mr *mr;
-	u32 i, want;
-	u64 start;
+	u64 start, deadline = 0;
+	u32 i, want = 0;
 	void *buf;
 	int ret;
 
 	ret = rdmachan_bench_rdma_desc(ch, &desc, len);
 	if (ret)
 		return ret;
-	buf = vzalloc(len);
+	buf = rdmachan_bench_rdma_alloc(len);
 	segs = kcalloc(b->batch, sizeof(*segs), GFP_KERNEL);
 	ops = kcalloc(b->batch, sizeof(*ops), GFP_KERNEL);
 	ret = -ENOMEM;
@@ -124,6 +196,9 @@ static int rdmachan_bench_rdma_run(struct rdmachan *ch,
 		segs[i].length = b->msg_size;
 	}
 	start = ktime_get_ns();
+	/* the run's time starts with the descriptor */
+	if (b->duration_ms)
+		deadline = start + (u64)b->duration_ms * NSEC_PER_MSEC;
 	while (!signal_pending(current) &&
 	       (!deadline || ktime_get_ns() < deadline) &&
 	       (!b->count || b->msgs < b->count)) {
@@ -148,8 +223,19 @@ static int rdmachan_bench_rdma_run(struct rdmachan *ch,
 		cond_resched();
 	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	if (ret == -ERESTARTSYS || ret == -EINTR)
+	/* a signal ends the run: -ERESTARTSYS nothing posted, -EINTR killed */
+	if (ret == -ERESTARTSYS || ret == -EINTR) {
 		ret = 0;
+	} else if (ret) {
+		/* the ops that ran before the failed one still count */
+		for (i = 0; i < want && !ops[i].status; i++)
+			;
+		b->msgs += i;
+		b->bytes += (u64)i * b->msg_size;
+		ret = rdmachan_bench_rdma_why(ch, ret);
+		pr_info_ratelimited("bench: one-sided %s ended after %llu operations: %d\n",
+				    rd ? "READ" : "WRITE", b->msgs, ret);
+	}
 	rdmachan_mr_dereg(mr);
 free:
 	kfree(ops);
@@ -161,21 +247,22 @@ free:
 /**
  * rdmachan_bench_rdma() - a one-sided run of RDMACHAN_IOC_BENCH
  * @ch: the channel
- * @b: checked arguments; results are filled in
- * @deadline: ktime_get_ns() to stop at, 0 for none
+ * @b: checked arguments (@batch 1 to RDMACHAN_MAX_RDMA_OPS, @msg_size not
+ *	0, the region at most RDMACHAN_BENCH_MAX_REGION); results are
+ *	filled in
  *
  * Context: process context; sleeps for the length of the run.
- * Return: 0 (also when a signal ended the run early) or a negative errno.
+ * Return: 0 (also when a signal ended the run early) or a negative errno:
+ * besides the channel's and the registration's (-E2BIG over the device's
+ * limit), -ETIMEDOUT, -EPROTO, -EMSGSIZE while waiting for the target's
+ * descriptor, -EPIPE when the target ended the run first, and the errno
+ * of a failed operation.
  */
-int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b,
-			u64 deadline)
+int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b)
 {
-	size_t len;
+	size_t len = (size_t)b->batch * b->msg_size;
 
-	if (!b->batch)
-		b->batch = RDMACHAN_BENCH_RDMA_BATCH;
-	len = (size_t)b->batch * b->msg_size;
 	if (b->mode == RDMACHAN_BENCH_RDMA_TARGET)
 		return rdmachan_bench_rdma_target(ch, b, len);
-	return rdmachan_bench_rdma_run(ch, b, len, deadline);
+	return rdmachan_bench_rdma_run(ch, b, len);
 }

@@ -474,26 +474,34 @@ enum rdmachan_bench_mode {
 	RDMACHAN_BENCH_READ	= 6,	/* RDMA READ from the target's region */
 };
 
+/* RDMA_TARGET, WRITE, READ: the most @batch * @msg_size may be */
+#define RDMACHAN_BENCH_MAX_REGION	(64U << 20)
+
 /**
  * struct rdmachan_bench - argument of RDMACHAN_IOC_BENCH (channel fd)
  * @size: sizeof(struct rdmachan_bench)
  * @mode: enum rdmachan_bench_mode
  * @msg_size: BLAST, PINGPONG: bytes per message (at most the channel's
- *	max_msg_size); RDMA_TARGET, WRITE, READ: bytes per operation
+ *	max_msg_size); RDMA_TARGET, WRITE, READ: bytes per operation, 1 or
+ *	more
  * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16);
- *	WRITE, READ: operations per chained post, 1 to
- *	RDMACHAN_MAX_RDMA_OPS (0: 16); RDMA_TARGET: the same as its peer's,
- *	for the region of @batch * @msg_size bytes (at most the device's
- *	max_reg_pages)
- * @duration_ms: stop after this long; 0: no time limit (then @count, or
- *	for SINK and ECHO the peer's close, or a signal ends the run)
+ *	WRITE, READ: operations per chained post (one call), 1 to
+ *	RDMACHAN_MAX_RDMA_OPS (0 is EINVAL); RDMA_TARGET: with @msg_size
+ *	the size of the region, @batch * @msg_size bytes, which must hold
+ *	the initiator's @batch * @msg_size
+ * @duration_ms: stop after this long (WRITE, READ: from the descriptor's
+ *	arrival); 0: no time limit (then @count, or for SINK, ECHO and
+ *	RDMA_TARGET the peer's close, or a signal ends the run)
  * @reserved0: zero
- * @count: stop after this many messages; 0: no limit
+ * @count: stop after this many messages (WRITE, READ: operations); 0: no
+ *	limit.  RDMA_TARGET ignores @count and @duration_ms.
  * @msgs: out: messages sent (BLAST, PINGPONG: round trips) or received
- *	(SINK, ECHO)
+ *	(SINK, ECHO); WRITE, READ: operations completed; RDMA_TARGET: 0
  * @bytes: out: payload bytes of @msgs
  * @elapsed_ns: out: BLAST, PINGPONG: from start to the last message;
- *	SINK, ECHO: from the first message received to the last
+ *	SINK, ECHO: from the first message received to the last; WRITE,
+ *	READ: from the descriptor to the last call's end; RDMA_TARGET: from
+ *	sending the descriptor to the run's end
  * @lat_min_ns: out: PINGPONG: shortest round trip
  * @lat_avg_ns: out: PINGPONG: mean round trip
  * @lat_p50_ns: out: PINGPONG: median round trip
@@ -504,10 +512,18 @@ enum rdmachan_bench_mode {
  * The whole run loops in the kernel over the in-kernel channel API, with
  * no user/kernel crossing per message (like krping): the peer runs SINK
  * against BLAST, ECHO against PINGPONG and RDMA_TARGET against WRITE and
- * READ (whose @msgs count operations; the target's run ends at the
- * initiator's close).  Completions are busy-polled
- * on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a run
- * early; its results are still returned.
+ * READ.  The target registers its region (at most RDMACHAN_BENCH_MAX_REGION
+ * bytes and the device's max_reg_pages: E2BIG) for remote READ and WRITE
+ * and sends its struct rdmachan_remote_mr as the channel's first message;
+ * the initiator waits up to 10 s for it (ETIMEDOUT; EPROTO for another
+ * message, EMSGSIZE for a region too small), then runs calls of @batch
+ * operations of @msg_size bytes over its first @batch * @msg_size bytes,
+ * one call at a time, until @count or @duration_ms.  The target's run
+ * ends at the initiator's close; a target ended by a signal first sends
+ * an empty message, and the initiator's run then fails with EPIPE.  A
+ * failed operation fails the run with its errno.  Completions are
+ * busy-polled on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a
+ * run early; its results are still returned.
  */
 struct rdmachan_bench {
 	__u32 size;
