@@ -659,7 +659,8 @@ enum rdmachan_rdma_opcode {
  * @swap: CMP_SWAP: the value stored when equal
  * @result: out: atomics: the old value at @remote_addr
  * @status: out: 0, or the negative errno of the failed operation
- *	(-ECANCELED: flushed after an earlier failure)
+ *	(-ECANCELED: flushed after an earlier failure, or not run because
+ *	the call was refused before anything was posted)
  * @wc_status: out: the verbs completion status (enum ib_wc_status)
  * @reserved: zero
  */
@@ -692,8 +693,10 @@ struct rdmachan_rdma_op {
  * Every operation is checked first (handles, bounds, alignment, rights,
  * device support); then all are posted as one chain, and the call waits
  * for their completion.  Returns 0 when all succeeded, else the errno of
- * the first that failed, with each one's @status filled in.  A remote
- * access error breaks the connection (RC semantics): the channel fails.
+ * the first that failed, with each one's @status filled in.  A call
+ * refused at its checks ran nothing: @done is 0, the refused operation's
+ * @status is its errno and every other's -ECANCELED.  A remote access
+ * error breaks the connection (RC semantics): the channel fails.
  */
 struct rdmachan_rdma {
 	__u32 size;
