@@ -6,8 +6,9 @@
  * the transport and not the user/kernel crossings of the tool: BLAST
  * sends batches of messages as fast as credits allow against a SINK that
  * receives and drops them, PINGPONG sends one message and waits for it
- * to come back from an ECHO.  It is written against the public API of
- * rdmachan.h only, and so is also the example of an in-kernel user.
+ * to come back from an ECHO; the one-sided WRITE and READ against an
+ * RDMA_TARGET are in bench_rdma.c.  It is written against the public API
+ * of rdmachan.h only, and so is also the example of an in-kernel user.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -236,8 +237,12 @@ long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 		r.samples = kvmalloc_array(nr, sizeof(u32), GFP_KERNEL);
 		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
 		break;
-	default:
+	case RDMACHAN_BENCH_SINK:
+	case RDMACHAN_BENCH_ECHO:
 		ret = rdmachan_bench_serve(&r, b.mode == RDMACHAN_BENCH_ECHO);
+		break;
+	default:
+		ret = rdmachan_bench_rdma(ch, &b);
 	}
 	kvfree(r.samples);
 	kvfree(r.payload);

@@ -7,8 +7,12 @@
 
 #include <linux/compiler.h>
 
+#include <linux/types.h>
+
 struct rdmachan;
+struct rdmachan_bench;
 
 long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg);
+int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b);
 
 #endif /* RDMACHAN_BENCH_H */

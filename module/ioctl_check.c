@@ -230,7 +230,10 @@ int rdmachan_check_chan_info(u32 size)
 	return 0;
 }
 
-/* BENCH on a channel of @depth credits and @max_msg_size; batch 0 passes. */
+/*
+ * BENCH on a channel of @depth credits and @max_msg_size; BLAST's batch 0
+ * passes (the default), the one-sided modes' does not.
+ */
 int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
 			 u32 max_msg_size)
 {
@@ -247,8 +250,17 @@ int rdmachan_check_bench(const struct rdmachan_bench *b, u32 depth,
 	for (i = 0; i < ARRAY_SIZE(b->reserved); i++)
 		if (b->reserved[i])
 			return rdmachan_ioc_inval(ioc, "reserved[%u] set", i);
-	if (b->mode > RDMACHAN_BENCH_ECHO)
+	if (b->mode > RDMACHAN_BENCH_READ)
 		return rdmachan_ioc_inval(ioc, "unknown mode %u", b->mode);
+	if (b->mode >= RDMACHAN_BENCH_RDMA_TARGET) {
+		if (!b->msg_size || !b->batch ||
+		    b->batch > RDMACHAN_MAX_RDMA_OPS)
+			return rdmachan_ioc_inval(ioc, "one-sided: msg_size %u, batch %u (1 to %u)",
+						  b->msg_size, b->batch,
+						  RDMACHAN_MAX_RDMA_OPS);
+		if ((u64)b->batch * b->msg_size > RDMACHAN_BENCH_MAX_REGION)
+			return -E2BIG;
+	}
 	if ((b->mode == RDMACHAN_BENCH_BLAST ||
 	     b->mode == RDMACHAN_BENCH_PINGPONG) &&
 	    b->msg_size > max_msg_size)

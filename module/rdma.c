@@ -641,7 +641,10 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
  * @count: 1 to RDMACHAN_MAX_RDMA_OPS
  *
  * Every operation is checked first; then all are posted as one chain
- * (the last one always signalled), and the call waits for them.  A
+ * (the last one always signalled), and the call waits for them.  A call
+ * refused at its checks (or before anything was posted) runs nothing:
+ * the refused operation's @status is its errno, every other's
+ * -ECANCELED.  A
  * WRITE_WITH_IMM takes a message credit (the peer receives it), waiting
  * for one like rdmachan_send().  A remote access error breaks the
  * connection (RC semantics): the channel fails after reporting it.

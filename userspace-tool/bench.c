@@ -2,7 +2,8 @@
 /*
  * bench.c: "rdmachan bench": message rate and bandwidth of one channel
  * blasting batched messages at "rdmachan listen --sink"; with --op
- * write|read, RDMA ops against "rdmachan reg" (bench_rdma.c).
+ * write|read, RDMA ops against "rdmachan reg", or with --kernel against
+ * "rdmachan listen --target" (bench_rdma.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,7 +34,8 @@ static void bench_help(void)
 	       "BATCH per RDMACHAN_IOC_SENDMMSG call; print a progress line each\n"
 	       "second (unless -q) and the message rate and bandwidth at the end.\n"
 	       "With --op write or read: RDMA WRITEs or READs of SIZE bytes against\n"
-	       "\"rdmachan reg\", spread over its buffer, BATCH per RDMACHAN_IOC_RDMA.\n"
+	       "\"rdmachan reg\", spread over its buffer, BATCH per RDMACHAN_IOC_RDMA;\n"
+	       "with --kernel too, against \"listen --target\", BATCH per chained post.\n"
 	       "      --op OP         send (default), write or read\n"
 	       "  -s, --size SIZE     message or op size (default 64)\n"
 	       "  -t, --time DUR      how long to run (default 5s, unless -c)\n"
@@ -42,7 +44,8 @@ static void bench_help(void)
 	       "                      (default 16, at most 64)\n"
 	       "  -q, --quiet         no progress lines\n"
 	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH, BATCH per\n"
-	       "                      chained post) against \"listen --sink --kernel\"\n"
+	       "                      chained post) against \"listen --sink --kernel\",\n"
+	       "                      or with --op write|read \"listen --target\"\n"
 	       CHAN_OPTS_HELP);
 }
 
@@ -171,16 +174,15 @@ int cmd_bench(int argc, char **argv)
 			.addr = argv[0], .chan = &a, .read = !strcmp(op, "read"),
 			.size = size, .batch = batch ? batch : 16,
 			.time_ms = time_ms, .count = count, .quiet = quiet,
+			.kernel = res.kernel,
 		};
 
-		if (res.kernel)
-			return tool_usage_err("bench", "--kernel goes with --op send only");
 		if (b.batch > RDMACHAN_MAX_RDMA_OPS)
 			return tool_usage_err("bench", "--op %s: at most %d ops per call",
 					      op, RDMACHAN_MAX_RDMA_OPS);
 		if (!size)
 			return tool_usage_err("bench", "--op %s: the size must be at least 1", op);
-		return bench_rdma(&b);
+		return b.kernel ? bench_rdma_kernel(&b) : bench_rdma(&b);
 #else
 		return tool_usage_err("bench", "--op %s: built without the RDMA ABI", op);
 #endif

@@ -2,12 +2,15 @@
 /*
  * bench_rdma.c: "rdmachan bench --op write|read": the rate and bandwidth
  * of RDMA WRITEs or READs against the buffer of "rdmachan reg", BATCH
- * ops per RDMACHAN_IOC_RDMA call.
+ * ops per RDMACHAN_IOC_RDMA call; with --kernel, the same loop in the
+ * kernel (RDMACHAN_IOC_BENCH) against "rdmachan listen --target".
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "rdma.h"
 
@@ -19,7 +22,7 @@ static void on_int(int sig)
 	interrupted = 1;
 }
 
-static void report(const struct rdma_client *cl, const struct bench_rdma_args *b,
+static void report(const char *dst, const struct bench_rdma_args *b,
 		   uint64_t ops, double secs)
 {
 	double rate = secs > 0 ? ops / secs : 0;
@@ -30,11 +33,11 @@ static void report(const struct rdma_client *cl, const struct bench_rdma_args *b
 		struct json *j = &tool.j;
 
 		json_obj_open(j);
-		json_kv_str(j, "dst", cl->dst);
+		json_kv_str(j, "dst", dst);
 		json_kv_str(j, "op", op);
 		json_kv_u64(j, "size", b->size);
 		json_kv_u64(j, "batch", b->batch);
-		json_kv_str(j, "mode", "user");
+		json_kv_str(j, "mode", b->kernel ? "kernel" : "user");
 		json_kv_double(j, "seconds", secs);
 		json_kv_u64(j, "ops", ops);
 		json_kv_u64(j, "bytes", ops * b->size);
@@ -45,9 +48,76 @@ static void report(const struct rdma_client *cl, const struct bench_rdma_args *b
 		json_end(j);
 		return;
 	}
-	printf("%s %s size %llu batch %llu: %llu ops in %.2f s, %.0f ops/s, %.2f MB/s (%.3f Gb/s)\n",
-	       cl->dst, op, (unsigned long long)b->size, (unsigned long long)b->batch,
-	       (unsigned long long)ops, secs, rate, bw / 1e6, bw * 8 / 1e9);
+	printf("%s %s size %llu batch %llu%s: %llu ops in %.2f s, %.0f ops/s, %.2f MB/s (%.3f Gb/s)\n",
+	       dst, op, (unsigned long long)b->size, (unsigned long long)b->batch,
+	       b->kernel ? " in-kernel" : "", (unsigned long long)ops, secs, rate,
+	       bw / 1e6, bw * 8 / 1e9);
+}
+
+/* What an in-kernel run's errno means here */
+static const char *kernel_hint(int err)
+{
+	switch (err) {
+	case ETIMEDOUT:
+		return " (no descriptor from the peer: is it \"listen --target\"?)";
+	case EPROTO:
+		return " (the peer sent something else than a descriptor: is it \"listen --target\"?)";
+	case EMSGSIZE:
+		return " (the target's region is smaller than BATCH * SIZE: see listen --region)";
+	case E2BIG:
+		return " (BATCH * SIZE is over the device's registration limit)";
+	case EPIPE:
+		return " (the target ended the run)";
+	case EACCES:
+		return " (the target refused an access)";
+	default:
+		return "";
+	}
+}
+
+/*
+ * bench_rdma_kernel: "bench --kernel --op write|read": connect to "listen
+ * --target" and run RDMACHAN_IOC_BENCH WRITE or READ; the target's run
+ * ends when this closes the channel.
+ */
+int bench_rdma_kernel(const struct bench_rdma_args *b)
+{
+	struct rdmachan_bench kb = {
+		.size = sizeof(kb),
+		.mode = b->read ? RDMACHAN_BENCH_READ : RDMACHAN_BENCH_WRITE,
+		.msg_size = b->size, .batch = b->batch,
+		.duration_ms = b->time_ms, .count = b->count,
+	};
+	struct sockaddr_storage dst;
+	struct sigaction sa;
+	char dstbuf[64];
+	int ctl, fd, err;
+
+	if (parse_addr(b->addr, TOOL_DEFAULT_PORT, &dst))
+		return tool_usage_err("bench", "'%s' is not ADDR[:PORT]", b->addr);
+	format_addr(&dst, dstbuf, sizeof(dstbuf));
+	ctl = ctl_open();
+	if (ctl < 0)
+		return EXIT_FAIL;
+	fd = chan_connect_to(ctl, &dst, b->chan);
+	close(ctl);
+	if (fd < 0)
+		return EXIT_FAIL;
+	/* a signal ends the run in the kernel, which still reports it */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (ioctl(fd, RDMACHAN_IOC_BENCH, &kb) < 0) {
+		err = errno;
+		tool_err("in-kernel %s: %s%s", b->read ? "read" : "write",
+			 strerror(err), kernel_hint(err));
+		close(fd);
+		return EXIT_FAIL;
+	}
+	close(fd);
+	report(dstbuf, b, kb.msgs, kb.elapsed_ns / 1e9);
+	return EXIT_OK;
 }
 
 int bench_rdma(const struct bench_rdma_args *b)
@@ -116,7 +186,7 @@ int bench_rdma(const struct bench_rdma_args *b)
 			break;
 		}
 	}
-	report(&cl, b, total, now_sec() - t0);
+	report(cl.dst, b, total, now_sec() - t0);
 	ret = err && !(err == EINTR && interrupted) ? EXIT_FAIL : EXIT_OK;
 out:
 	rdma_client_close(&cl, ret == EXIT_OK);

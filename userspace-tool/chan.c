@@ -162,12 +162,17 @@ int chan_get_info(int fd, struct rdmachan_chan_info *ci)
 
 int chan_bench(int fd, struct rdmachan_bench *b)
 {
-	static const char *const modes[] = { "blast", "ping-pong", "sink", "echo" };
+	static const char *const modes[] = {
+		"blast", "ping-pong", "sink", "echo", "target", "write", "read",
+	};
 
 	b->size = sizeof(*b);
 	if (ioctl(fd, RDMACHAN_IOC_BENCH, b) < 0) {
-		tool_err("in-kernel %s: %s", b->mode < 4 ? modes[b->mode] : "bench",
-			 strerror(errno));
+		int e = errno;
+
+		tool_err("in-kernel %s: %s", b->mode < sizeof(modes) / sizeof(modes[0]) ?
+			 modes[b->mode] : "bench", strerror(e));
+		errno = e;
 		return -1;
 	}
 	return 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * listen.c: "rdmachan listen" (serve channels: print, echo or sink their
- * messages) and "rdmachan recv" (one channel, its messages printed).
+ * messages, or be the in-kernel target of one-sided bench runs) and
+ * "rdmachan recv" (one channel, its messages printed).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +20,12 @@
 #define MAX_CONNS	1024
 #define BATCH_BYTES	(4U << 20)
 #define MAX_BATCH	32U
+#define DEFAULT_REGION	(1U << 20)
 
-enum serve_mode { MODE_PRINT, MODE_ECHO, MODE_SINK };
+#define LISTEN_OPT_TARGET	1200
+#define LISTEN_OPT_REGION	1201
+
+enum serve_mode { MODE_PRINT, MODE_ECHO, MODE_SINK, MODE_TARGET };
 
 struct conn {
 	int fd;
@@ -44,6 +49,7 @@ struct server {
 	uint64_t ended;
 	bool quiet;
 	bool kernel;		/* echo or sink in the kernel, a child per channel */
+	uint64_t region;	/* MODE_TARGET: bytes registered per channel */
 	struct conn *conns[MAX_CONNS];
 	unsigned int nconns;
 	pid_t children[MAX_CONNS];
@@ -96,7 +102,7 @@ static void conn_event(struct server *s, struct conn *c, const char *what, int e
 {
 	double dt = s->kernel ? c->kernel_secs : now_sec() - c->t0;
 
-	if (s->quiet && !err && s->mode != MODE_SINK)
+	if (s->quiet && !err && s->mode != MODE_SINK && s->mode != MODE_TARGET)
 		return;
 	if (tool.json) {
 		json_obj_open(&tool.j);
@@ -107,6 +113,8 @@ static void conn_event(struct server *s, struct conn *c, const char *what, int e
 			json_kv_u64(&tool.j, "messages", c->rx_msgs);
 			json_kv_u64(&tool.j, "bytes", c->rx_bytes);
 			json_kv_double(&tool.j, "seconds", dt);
+			if (s->mode == MODE_TARGET)
+				json_kv_u64(&tool.j, "region", s->region);
 			if (err)
 				json_kv_str(&tool.j, "error", strerror(err));
 		}
@@ -114,6 +122,10 @@ static void conn_event(struct server *s, struct conn *c, const char *what, int e
 		json_end(&tool.j);
 	} else if (!strcmp(what, "accepted")) {
 		fprintf(stderr, "chan %u: accepted from %s\n", c->id, c->peer);
+	} else if (s->mode == MODE_TARGET) {
+		fprintf(stderr, "chan %u: %s%s%s: target of %llu bytes for %.3f s\n",
+			c->id, what, err ? ": " : "", err ? strerror(err) : "",
+			(unsigned long long)s->region, dt);
 	} else {
 		fprintf(stderr, "chan %u: %s%s%s after %llu messages, %llu bytes in %.3f s",
 			c->id, what, err ? ": " : "", err ? strerror(err) : "",
@@ -236,7 +248,9 @@ static int conn_rx(struct server *s, unsigned int idx)
 
 /*
  * --kernel: a child process runs the channel's echo or sink loop in the
- * kernel (RDMACHAN_IOC_BENCH), which returns when the peer closes.
+ * kernel (RDMACHAN_IOC_BENCH), which returns when the peer closes; so
+ * does --target's, which registers a region of --region bytes, sends the
+ * peer its descriptor and waits for the peer's close.
  */
 static int serve_in_kernel(struct server *s, unsigned int idx)
 {
@@ -246,6 +260,14 @@ static int serve_in_kernel(struct server *s, unsigned int idx)
 		.count = s->max_msgs,
 	};
 	pid_t pid;
+
+	if (s->mode == MODE_TARGET) {
+		/* the region is batch * msg_size: one "operation" of it all */
+		b = (struct rdmachan_bench){
+			.mode = RDMACHAN_BENCH_RDMA_TARGET,
+			.msg_size = s->region, .batch = 1,
+		};
+	}
 
 	fflush(stdout);
 	fflush(stderr);
@@ -376,7 +398,8 @@ static int serve(struct server *s)
 
 static void listen_help(void)
 {
-	printf("Usage: rdmachan listen ADDR[:PORT] [--echo | --sink [-k]] [-n CONNS] [-q] [OPTIONS]\n"
+	printf("Usage: rdmachan listen ADDR[:PORT] [--echo | --sink [-k] | --target [--region SIZE]]\n"
+	       "                       [-n CONNS] [-q] [OPTIONS]\n"
 	       "Accept channels on ADDR (port %d by default, 0 for any free port)\n"
 	       "and print each message received as a line (JSON lines with -j),\n"
 	       "or send it back (--echo, the server for \"rdmachan ping\"), or\n"
@@ -384,6 +407,12 @@ static void listen_help(void)
 	       "  -k, --kernel        echo or sink in the kernel (RDMACHAN_IOC_BENCH),\n"
 	       "                      one child process per channel: the server of\n"
 	       "                      \"ping --kernel\" and \"bench --kernel\"\n"
+	       "      --target        the in-kernel target of \"bench --kernel --op\n"
+	       "                      write|read\": each channel's child registers a\n"
+	       "                      region for remote READ and WRITE and sends its\n"
+	       "                      descriptor, until the peer closes (implies -k)\n"
+	       "      --region SIZE   the target's region (default 1m): at least the\n"
+	       "                      initiator's BATCH * SIZE\n"
 	       "  -n, --conns N       exit after N channels have ended\n"
 	       "  -q, --quiet         no accept/close lines (sink totals stay)\n"
 	       CHAN_OPTS_HELP, TOOL_DEFAULT_PORT);
@@ -449,10 +478,14 @@ int cmd_listen(int argc, char **argv)
 		{ "conns", required_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "kernel", no_argument, NULL, 'k' },
+		{ "target", no_argument, NULL, LISTEN_OPT_TARGET },
+		{ "region", required_argument, NULL, LISTEN_OPT_REGION },
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct server s = { .cmd = "listen", .mode = MODE_PRINT };
+	struct server s = { .cmd = "listen", .mode = MODE_PRINT,
+			    .region = DEFAULT_REGION };
+	bool has_region = false;
 	struct chan_args a = { 0 };
 	int c, r;
 
@@ -476,6 +509,16 @@ int cmd_listen(int argc, char **argv)
 		case 'k':
 			s.kernel = true;
 			break;
+		case LISTEN_OPT_TARGET:
+			s.mode = MODE_TARGET;
+			s.kernel = true;
+			break;
+		case LISTEN_OPT_REGION:
+			if (parse_size(optarg, 1, RDMACHAN_BENCH_MAX_REGION, &s.region))
+				return tool_usage_err("listen", "invalid region '%s' (1 to %u bytes)",
+						      optarg, RDMACHAN_BENCH_MAX_REGION);
+			has_region = true;
+			break;
 		case 'h':
 			listen_help();
 			return EXIT_OK;
@@ -494,7 +537,9 @@ int cmd_listen(int argc, char **argv)
 		return tool_usage_err("listen", argc ? "one address expected" :
 				      "an address is needed");
 	if (s.kernel && s.mode == MODE_PRINT)
-		return tool_usage_err("listen", "--kernel needs --echo or --sink");
+		return tool_usage_err("listen", "--kernel needs --echo, --sink or --target");
+	if (has_region && s.mode != MODE_TARGET)
+		return tool_usage_err("listen", "--region goes with --target");
 	return run_server(&s, argv[0], &a);
 }
 

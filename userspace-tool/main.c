@@ -63,13 +63,15 @@ static void usage(FILE *out)
 		"OBJECTS:\n"
 		"  version                      tool and module versions, features\n"
 		"  dev list|show [DEV]          RDMA devices and their attributes\n"
-		"  listen ADDR[:PORT] [...]     accept channels: print, --echo or --sink\n"
+		"  listen ADDR[:PORT] [...]     accept channels: print, --echo, --sink\n"
+		"                               or --target (in-kernel one-sided)\n"
 		"  connect ADDR[:PORT] [...]    a channel: stdin lines out, messages in\n"
 		"  send ADDR[:PORT] MSG...      send messages and close\n"
 		"  recv ADDR[:PORT] [...]       accept one channel, print its messages\n"
 		"  ping ADDR[:PORT] [...]       round-trip times against listen --echo\n"
 		"  bench ADDR[:PORT] [...]      message rate and bandwidth against\n"
-		"                               listen --sink (--op write|read: reg)\n"
+		"                               listen --sink (--op write|read: reg;\n"
+		"                               with --kernel: listen --target)\n"
 		RDMA_USAGE
 		"  stat [ID]                    channels and their counters (sysfs)\n"
 		"Each object takes --help.  Default port: %d.\n", TOOL_DEFAULT_PORT);

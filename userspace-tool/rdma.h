@@ -145,15 +145,17 @@ int cmd_write(int argc, char **argv);
 int cmd_read(int argc, char **argv);
 int cmd_atomic(int argc, char **argv);
 
-/* bench_rdma.c: "bench --op write|read" */
+/* bench_rdma.c: "bench --op write|read", in user space or (@kernel) not */
 struct bench_rdma_args {
 	const char *addr;
 	struct chan_args *chan;
 	bool read;
 	uint64_t size, batch, time_ms, count;
 	bool quiet;
+	bool kernel;
 };
 
 int bench_rdma(const struct bench_rdma_args *b);
+int bench_rdma_kernel(const struct bench_rdma_args *b);
 
 #endif /* RDMACHAN_TOOL_RDMA_H */

@@ -4,14 +4,18 @@
 # Guest half of scripts/bench.sh (not a test): message rate, bandwidth and
 # latency of perftest (ib_send_bw / ib_send_lat over rdma_cm) and of
 # rdmachan (in-kernel bench, tool-driven bench) on the same rxe pair in
-# the same VM.  Each figure is one line "RESULT NAME VALUE" on the results
-# port, read by the host script.
+# the same VM; then one-sided WRITE and READ bandwidth, ib_write_bw /
+# ib_read_bw against rdmachan's in-kernel and tool-driven one-sided bench.
+# Each figure is one line "RESULT NAME VALUE" on the results port, read by
+# the host script.
 . /tests/lib.sh
 
 SRV=192.0.2.1
 CLI=192.0.2.2
 SECS=${BENCH_SECS:-4}
 PINGS=${BENCH_PINGS:-5000}
+# one-sided ops per call (per chained post); the region is RBATCH * size
+RBATCH=${BENCH_RDMA_BATCH:-32}
 T=/tmp/bench
 mkdir -p $T
 
@@ -49,6 +53,36 @@ perftest_bw() {
 perftest_lat() {
 	perftest "\$1 == $1 && NF >= 6 { print \$5, \$6; exit }" \
 		ib_send_lat -s "$1" -n "$PINGS"
+}
+
+# perftest_rdma_bw PROGRAM SIZE: ib_write_bw or ib_read_bw (tx depth 128,
+# perftest's default): average MB/s as printed, and ops/s
+perftest_rdma_bw() {
+	perftest "\$1 == $2 && NF >= 5 { print \$4, \$5 * 1e6; exit }" \
+		"$1" -s "$2" -D "$SECS"
+}
+
+# rdmachan_rdma_bw OP SIZE PORT KERNEL: one-sided bench, RBATCH ops per
+# call, both ends busy-polling; MB/s and ops/s as the initiator measured
+# them.  KERNEL=1: in-kernel at both ends (listen --target, bench
+# --kernel); 0: the tool's RDMACHAN_IOC_RDMA loop against "reg".
+rdmachan_rdma_bw() {
+	_region=$(($2 * RBATCH))
+	if [ "$4" = 1 ]; then
+		timeout 60 $TOOL -j listen $SRV:$3 --target --region $_region -n 1 -q \
+			--poll direct > $T/target.out 2>&1 &
+		_k=--kernel
+	else
+		timeout 60 $TOOL -j reg $SRV:$3 --size $_region -n 1 -q \
+			--poll direct > $T/target.out 2>&1 &
+		_k=
+	fi
+	wait_for 10 listening "$3"
+	timeout 60 $TOOL -j bench $SRV:$3 --src $CLI --op "$1" -s "$2" -t "${SECS}s" \
+		-b $RBATCH -q --poll direct $_k > $T/rbench.out 2>&1
+	wait
+	jq -r '"\(.mbytes_per_sec) \(.ops_per_sec)"' $T/rbench.out ||
+		cat $T/rbench.out $T/target.out >&2
 }
 
 # rdmachan_bw SIZE PORT KERNEL_SENDER: one bench run against a kernel
@@ -120,5 +154,23 @@ port=$((port + 1))
 set -- $(rdmachan_user_lat $port)
 result tool_lat_64_p50_us "${1:-0}"
 result tool_lat_64_avg_us "${2:-0}"
+
+# one-sided: perftest's ib_write_bw / ib_read_bw against rdmachan's
+result rdma_batch $RBATCH
+for op in write read; do
+	for size in 4096 65536; do
+		set -- $(perftest_rdma_bw ib_${op}_bw $size)
+		result "perftest_${op}_bw_${size}_MBps" "${1:-0}"
+		result "perftest_${op}_rate_${size}" "${2:-0}"
+		port=$((port + 1))
+		set -- $(rdmachan_rdma_bw $op $size $port 1)
+		result "kernel_${op}_bw_${size}_MBps" "${1:-0}"
+		result "kernel_${op}_rate_${size}" "${2:-0}"
+		port=$((port + 1))
+		set -- $(rdmachan_rdma_bw $op $size $port 0)
+		result "tool_${op}_bw_${size}_MBps" "${1:-0}"
+		result "tool_${op}_rate_${size}" "${2:-0}"
+	done
+done
 check "rdmachan unloads" rdmachan_unload
 done_testing

@@ -941,7 +941,8 @@ static const struct ioc_kind bench_kind = {
  * @name: what the case shows
  * @depth: the channel's queue depth (0: BENCH_DEPTH)
  * @max: the channel's max_msg_size (0: BENCH_MAXMSG)
- * @set: the changes to a valid struct (M_BLAST, 64 bytes, default batch)
+ * @set: the changes to a valid struct (M_BLAST, 64 bytes, batch 0: BLAST's
+ *	default)
  * @want: the expected return
  */
 struct bench_case {
@@ -958,6 +959,10 @@ struct bench_case {
 #define M_PINGPONG	RDMACHAN_BENCH_PINGPONG
 #define M_SINK		RDMACHAN_BENCH_SINK
 #define M_ECHO		RDMACHAN_BENCH_ECHO
+#define M_TARGET	RDMACHAN_BENCH_RDMA_TARGET
+#define M_WRITE		RDMACHAN_BENCH_WRITE
+#define M_READ		RDMACHAN_BENCH_READ
+#define BENCH_REGION	RDMACHAN_BENCH_MAX_REGION
 
 static const struct bench_case bench_cases[] = {
 	{ "valid BLAST, default batch", 0, 0, {}, 0 },
@@ -968,8 +973,9 @@ static const struct bench_case bench_cases[] = {
 	/* mode */
 	{ "mode PINGPONG", 0, 0, { BEN(mode, M_PINGPONG) }, 0 },
 	{ "mode SINK", 0, 0, { BEN(mode, M_SINK) }, 0 },
-	{ "mode ECHO (max)", 0, 0, { BEN(mode, M_ECHO) }, 0 },
-	{ "mode max + 1", 0, 0, { BEN(mode, M_ECHO + 1) }, -EINVAL },
+	{ "mode ECHO", 0, 0, { BEN(mode, M_ECHO) }, 0 },
+	{ "mode READ (max)", 0, 0, { BEN(mode, M_READ), BEN(batch, 1) }, 0 },
+	{ "mode max + 1", 0, 0, { BEN(mode, M_READ + 1), BEN(batch, 1) }, -EINVAL },
 	{ "mode U32_MAX", 0, 0, { BEN(mode, U32_MAX) }, -EINVAL },
 	/* batch: M_BLAST only, 0 (default) to the queue depth */
 	{ "BLAST batch 1", 0, 0, { BEN(batch, 1) }, 0 },
@@ -1008,6 +1014,33 @@ static const struct bench_case bench_cases[] = {
 	{ "ECHO msg_size max + 1 (unused)", 0, 0, { BEN(mode, M_ECHO),
 						    BEN(msg_size, BENCH_MAXMSG + 1) },
 	  0 },
+	/* one-sided: batch 1 to RDMACHAN_MAX_RDMA_OPS, msg_size 1 or more */
+	{ "WRITE batch 1, msg_size 1", 0, 0, { BEN(mode, M_WRITE), BEN(batch, 1),
+					      BEN(msg_size, 1) }, 0 },
+	{ "READ batch 64", 0, 0, { BEN(mode, M_READ), BEN(batch, 64) }, 0 },
+	{ "TARGET batch 64", 0, 0, { BEN(mode, M_TARGET), BEN(batch, 64) }, 0 },
+	{ "WRITE batch 0 (no default)", 0, 0, { BEN(mode, M_WRITE) }, -EINVAL },
+	{ "TARGET batch 0 (no default)", 0, 0, { BEN(mode, M_TARGET) }, -EINVAL },
+	{ "READ batch 65", 0, 0, { BEN(mode, M_READ), BEN(batch, 65) }, -EINVAL },
+	{ "WRITE batch U32_MAX", 0, 0, { BEN(mode, M_WRITE), BEN(batch, U32_MAX) },
+	  -EINVAL },
+	{ "WRITE msg_size 0", 0, 0, { BEN(mode, M_WRITE), BEN(batch, 1),
+				      BEN(msg_size, 0) }, -EINVAL },
+	{ "TARGET msg_size 0", 0, 0, { BEN(mode, M_TARGET), BEN(batch, 1),
+				       BEN(msg_size, 0) }, -EINVAL },
+	{ "WRITE msg_size over the channel's max (unused)", 0, 0,
+	  { BEN(mode, M_WRITE), BEN(batch, 1), BEN(msg_size, BENCH_MAXMSG + 1) }, 0 },
+	{ "TARGET region = max", 0, 0, { BEN(mode, M_TARGET), BEN(batch, 1),
+					 BEN(msg_size, BENCH_REGION) }, 0 },
+	{ "TARGET region = max + 1", 0, 0, { BEN(mode, M_TARGET), BEN(batch, 1),
+					     BEN(msg_size, BENCH_REGION + 1) }, -E2BIG },
+	{ "READ region 64 x (max / 64 + 1)", 0, 0,
+	  { BEN(mode, M_READ), BEN(batch, 64), BEN(msg_size, BENCH_REGION / 64 + 1) },
+	  -E2BIG },
+	{ "WRITE 64 x U32_MAX (no overflow)", 0, 0,
+	  { BEN(mode, M_WRITE), BEN(batch, 64), BEN(msg_size, U32_MAX) }, -E2BIG },
+	{ "WRITE batch 0 before the region", 0, 0,
+	  { BEN(mode, M_WRITE), BEN(msg_size, U32_MAX) }, -EINVAL },
 	/* limits: any */
 	{ "duration_ms U32_MAX", 0, 0, { BEN(duration_ms, U32_MAX) }, 0 },
 	{ "count U64_MAX", 0, 0, { BEN(count, U64_MAX) }, 0 },
@@ -1030,7 +1063,7 @@ static const struct bench_case bench_cases[] = {
 	{ "reserved[6]", 0, 0, { BEN(reserved[6], 1) }, -EINVAL },
 	{ "reserved[7]", 0, 0, { BEN(reserved[7], U32_MAX) }, -EINVAL },
 	/* the order of the checks decides the errno */
-	{ "unknown mode before msg_size", 0, 0, { BEN(mode, M_ECHO + 1),
+	{ "unknown mode before msg_size", 0, 0, { BEN(mode, M_READ + 1),
 						  BEN(msg_size, U32_MAX) },
 	  -EINVAL },
 	{ "reserved before msg_size", 0, 0, { BEN(reserved[7], 1),

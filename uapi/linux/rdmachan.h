@@ -477,24 +477,39 @@ enum rdmachan_bench_mode {
 	RDMACHAN_BENCH_PINGPONG	= 1,	/* send one, wait for its echo */
 	RDMACHAN_BENCH_SINK	= 2,	/* receive and drop */
 	RDMACHAN_BENCH_ECHO	= 3,	/* receive and send each back */
+	RDMACHAN_BENCH_RDMA_TARGET = 4,	/* register a region, send its descriptor */
+	RDMACHAN_BENCH_WRITE	= 5,	/* RDMA WRITE into the target's region */
+	RDMACHAN_BENCH_READ	= 6,	/* RDMA READ from the target's region */
 };
+
+/* RDMA_TARGET, WRITE, READ: the most @batch * @msg_size may be */
+#define RDMACHAN_BENCH_MAX_REGION	(64U << 20)
 
 /**
  * struct rdmachan_bench - argument of RDMACHAN_IOC_BENCH (channel fd)
  * @size: sizeof(struct rdmachan_bench)
  * @mode: enum rdmachan_bench_mode
  * @msg_size: BLAST, PINGPONG: bytes per message (at most the channel's
- *	max_msg_size)
- * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16)
- * @duration_ms: stop after this long; 0: no time limit (then @count, or
- *	for SINK and ECHO the peer's close, or a signal ends the run)
+ *	max_msg_size); RDMA_TARGET, WRITE, READ: bytes per operation, 1 or
+ *	more
+ * @batch: BLAST: messages per chained post, 1 to the queue depth (0: 16);
+ *	WRITE, READ: operations per chained post (one call), 1 to
+ *	RDMACHAN_MAX_RDMA_OPS (0 is EINVAL); RDMA_TARGET: with @msg_size
+ *	the size of the region, @batch * @msg_size bytes, which must hold
+ *	the initiator's @batch * @msg_size
+ * @duration_ms: stop after this long (WRITE, READ: from the descriptor's
+ *	arrival); 0: no time limit (then @count, or for SINK, ECHO and
+ *	RDMA_TARGET the peer's close, or a signal ends the run)
  * @reserved0: zero
- * @count: stop after this many messages; 0: no limit
+ * @count: stop after this many messages (WRITE, READ: operations); 0: no
+ *	limit.  RDMA_TARGET ignores @count and @duration_ms.
  * @msgs: out: messages sent (BLAST, PINGPONG: round trips) or received
- *	(SINK, ECHO)
+ *	(SINK, ECHO); WRITE, READ: operations completed; RDMA_TARGET: 0
  * @bytes: out: payload bytes of @msgs
  * @elapsed_ns: out: BLAST, PINGPONG: from start to the last message;
- *	SINK, ECHO: from the first message received to the last
+ *	SINK, ECHO: from the first message received to the last; WRITE,
+ *	READ: from the descriptor to the last call's end; RDMA_TARGET: from
+ *	sending the descriptor to the run's end
  * @lat_min_ns: out: PINGPONG: shortest round trip
  * @lat_avg_ns: out: PINGPONG: mean round trip
  * @lat_p50_ns: out: PINGPONG: median round trip
@@ -504,9 +519,19 @@ enum rdmachan_bench_mode {
  *
  * The whole run loops in the kernel over the in-kernel channel API, with
  * no user/kernel crossing per message (like krping): the peer runs SINK
- * against BLAST and ECHO against PINGPONG.  Completions are busy-polled
- * on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a run
- * early; its results are still returned.
+ * against BLAST, ECHO against PINGPONG and RDMA_TARGET against WRITE and
+ * READ.  The target registers its region (at most RDMACHAN_BENCH_MAX_REGION
+ * bytes and the device's max_reg_pages: E2BIG) for remote READ and WRITE
+ * and sends its struct rdmachan_remote_mr as the channel's first message;
+ * the initiator waits up to 10 s for it (ETIMEDOUT; EPROTO for another
+ * message, EMSGSIZE for a region too small), then runs calls of @batch
+ * operations of @msg_size bytes over its first @batch * @msg_size bytes,
+ * one call at a time, until @count or @duration_ms.  The target's run
+ * ends at the initiator's close; a target ended by a signal first sends
+ * an empty message, and the initiator's run then fails with EPIPE.  A
+ * failed operation fails the run with its errno.  Completions are
+ * busy-polled on channels in RDMACHAN_POLL_MODE_DIRECT.  A signal ends a
+ * run early; its results are still returned.
  */
 struct rdmachan_bench {
 	__u32 size;
@@ -642,7 +667,8 @@ enum rdmachan_rdma_opcode {
  * @swap: CMP_SWAP: the value stored when equal
  * @result: out: atomics: the old value at @remote_addr
  * @status: out: 0, or the negative errno of the failed operation
- *	(-ECANCELED: flushed after an earlier failure)
+ *	(-ECANCELED: flushed after an earlier failure, or not run because
+ *	the call was refused before anything was posted)
  * @wc_status: out: the verbs completion status (enum ib_wc_status)
  * @user_data: RDMACHAN_RDMA_ASYNC: returned in the operation's
  *	struct rdmachan_rdma_cqe; otherwise ignored
@@ -685,8 +711,10 @@ struct rdmachan_rdma_op {
  * Every operation is checked first (handles, bounds, alignment, rights,
  * device support); then all are posted as one chain, and the call waits
  * for their completion.  Returns 0 when all succeeded, else the errno of
- * the first that failed, with each one's @status filled in.  A remote
- * access error breaks the connection (RC semantics): the channel fails.
+ * the first that failed, with each one's @status filled in.  A call
+ * refused at its checks ran nothing: @done is 0, the refused operation's
+ * @status is its errno and every other's -ECANCELED.  A remote access
+ * error breaks the connection (RC semantics): the channel fails.
  *
  * With RDMACHAN_RDMA_ASYNC the call returns once the chain is posted;
  * each operation's outcome is then reaped as a struct rdmachan_rdma_cqe

@@ -3,8 +3,9 @@
 #
 # The in-kernel benchmark (RDMACHAN_IOC_BENCH), the example user of the
 # exported channel API: blast against sink and ping-pong against echo,
-# both ends looping in the kernel; the tool's --kernel modes; sysfs
-# counters matching the traffic; bad arguments.
+# one-sided WRITE and READ against a target, both ends looping in the
+# kernel; the tool's --kernel modes; sysfs counters matching the traffic;
+# bad arguments, a missing or short target, a target ending mid-run.
 . /tests/lib.sh
 
 SRV=192.0.2.1
@@ -15,6 +16,7 @@ mkdir -p $T
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 run_checks $HELPERS/chan_test bench
+run_checks $HELPERS/chan_test rdmabench
 
 # bench --kernel against listen --sink --kernel: what is sent arrives
 bg sink $TOOL -j listen $SRV:7101 --sink --kernel -n 1 -q
@@ -68,7 +70,71 @@ for poll in softirq direct; do
 	diag "in-kernel ping ($poll): $(jq -c '{min_us, avg_us, p50_us, p99_us, max_us}' $T/ping.json)"
 done
 
-check_fail "listen --kernel without --echo or --sink is a usage error" \
-	"needs --echo or --sink" $TOOL listen $SRV:7104 --kernel
+check_fail "listen --kernel without --echo, --sink or --target is a usage error" \
+	"needs --echo, --sink or --target" $TOOL listen $SRV:7104 --kernel
+
+# bench --kernel --op write|read against listen --target: one-sided runs
+# in the kernel at both ends; every op counted, bytes = ops * size
+for op in write read; do
+	bg tgt $TOOL -j listen $SRV:7106 --target -n 1 -q
+	wait_for 10 listening 7106
+	check "bench --kernel --op $op -s 4k runs for a second" sh -c \
+		"$TOOL -j bench $SRV:7106 --src $CLI --kernel --op $op -t 1s -s 4k -b 16 > $T/$op.json"
+	wait $PID_tgt
+	check_eq "the target exits 0 after the initiator's close ($op)" 0 "$?"
+	check "bench --kernel --op $op: ops > 0, bytes = ops * 4096, in-kernel" \
+		jq -e ".ops > 0 and .bytes == .ops * 4096 and .mode == \"kernel\" and .op == \"$op\" and .batch == 16" \
+		$T/$op.json
+	check_eq "the target's channel ended in order ($op)" closed \
+		"$(jq -r 'select(.chan) | .event' $T/tgt.out)"
+	diag "in-kernel $op: $(jq -c '{size, batch, ops, ops_per_sec, mbytes_per_sec}' $T/$op.json)"
+done
+
+# busy-polled at both ends, 64 KiB, an exact count
+bg tgtd $TOOL -j listen $SRV:7107 --target -n 1 -q --poll direct
+wait_for 10 listening 7107
+check "bench --kernel --op read -s 64k -c 100 -b 4 --poll direct" sh -c \
+	"$TOOL -j bench $SRV:7107 --src $CLI --kernel --op read -s 64k -c 100 -b 4 --poll direct > $T/readd.json"
+wait $PID_tgtd
+check "it did exactly 100 reads of 64 KiB" \
+	jq -e '.ops == 100 and .bytes == 6553600' $T/readd.json
+bg tgth $TOOL listen $SRV:7108 --target -n 1 -q
+wait_for 10 listening 7108
+check "bench --kernel --op write -s 1k -c 640 (human output)" sh -c \
+	"$TOOL bench $SRV:7108 --src $CLI --kernel --op write -s 1k -c 640 > $T/human.txt"
+wait $PID_tgth
+check "it prints size, batch, in-kernel, 640 ops, ops/s and MB/s" \
+	grep -Eq '^192.0.2.1:7108 write size 1024 batch 16 in-kernel: 640 ops in [0-9.]+ s, [0-9]+ ops/s, [0-9.]+ MB/s' \
+	$T/human.txt
+
+# bad arguments: the tool's, then the kernel's (a region too small)
+check_fail "bench --kernel --op write -b 65 is a usage error" "at most 64 ops" \
+	$TOOL bench $SRV:7109 --kernel --op write -b 65
+check_fail "bench --kernel --op read -s 0 is a usage error" "at least 1" \
+	$TOOL bench $SRV:7109 --kernel --op read -s 0
+check_fail "listen --region without --target is a usage error" "goes with --target" \
+	$TOOL listen $SRV:7109 --sink --region 4k
+bg tgts $TOOL -j listen $SRV:7109 --target --region 16k -n 1 -q
+wait_for 10 listening 7109
+check_fail "16 x 4 KiB against a 16 KiB region fails with EMSGSIZE" \
+	"Message too long.*region is smaller" \
+	$TOOL bench $SRV:7109 --src $CLI --kernel --op write -s 4k -b 16 -t 1s
+wait $PID_tgts
+check_eq "that target still ends in order at the close" closed \
+	"$(jq -r 'select(.chan) | .event' $T/tgts.out)"
+
+# the target goes away mid-run (its listen is stopped): EPIPE, no hang
+bg tgtk $TOOL -j listen $SRV:7110 --target -q
+wait_for 10 listening 7110
+timeout 60 $TOOL -j bench $SRV:7110 --src $CLI --kernel --op write -t 30s \
+	> $T/killed.out 2>&1 &
+pid_ini=$!
+sleep 2
+kill $PID_tgtk
+wait $pid_ini
+check_eq "an initiator whose target ended mid-run exits 1" 1 "$?"
+check "and says the target ended the run (EPIPE)" \
+	grep -q "Broken pipe (the target ended the run)" $T/killed.out
+wait $PID_tgtk
 check "rdmachan unloads" rdmachan_unload
 done_testing

@@ -16,6 +16,9 @@
  *   chan_test deadpeer     the peer vanishes silently: keepalive notices
  *   chan_test bench        RDMACHAN_IOC_BENCH: blast/sink, ping-pong/echo,
  *                          counters in sysfs, bad arguments
+ *   chan_test rdmabench    RDMACHAN_IOC_BENCH one-sided: WRITE and READ
+ *                          against RDMA_TARGET, bad arguments, a missing
+ *                          or short target, a target ending mid-run
  *   chan_test faultloop N  N channel setups/teardowns under failslab
  *   chan_test hold         open a channel pair and wait for a signal
  *   chan_test efault       faulting user buffers, alone and among other
@@ -735,7 +738,7 @@ static void bench_bad_args(struct chan_pair *p, unsigned int depth, unsigned int
 	report(e == EINVAL, "BENCH with a wrong size fails with EINVAL", "%s", strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
-	b.mode = 4;
+	b.mode = RDMACHAN_BENCH_READ + 1;
 	e = bench_errno(p->cli, &b);
 	report(e == EINVAL, "BENCH with an unknown mode fails with EINVAL", "%s", strerror(e));
 	memset(&b, 0, sizeof(b));
@@ -849,6 +852,251 @@ static int cmd_bench(void)
 	       "an unlimited sink ends at the peer's close with every message counted",
 	       "ret %d (%s) msgs %llu", srv.ret, strerror(srv.err),
 	       (unsigned long long)srv.b.msgs);
+	close(p.srv);
+	close(p.lfd);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- rdmabench: the one-sided modes ------------------------------------ */
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* A bench thread started on its own; bench_join() waits for it. */
+static pthread_t bench_start(struct bench_thread *t, int fd, unsigned int mode,
+			     unsigned int size, unsigned int batch)
+{
+	pthread_t th;
+
+	t->fd = fd;
+	t->b.mode = mode;
+	t->b.msg_size = size;
+	t->b.batch = batch;
+	pthread_create(&th, NULL, bench_thread, t);
+	return th;
+}
+
+/*
+ * Join @th within @secs seconds; a thread still in its ioctl then gets
+ * SIGUSR1 (which ends any bench run), so that a bug fails the case
+ * instead of hanging it.  Returns 0 if it ended by itself.
+ */
+static int bench_join(pthread_t th, struct bench_thread *t, double secs)
+{
+	struct timespec ts;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)secs;
+	r = pthread_timedjoin_np(th, NULL, &ts);
+	if (!r)
+		return 0;
+	printf("# bench thread (mode %u) still running after %.0f s: signalled\n",
+	       t->b.mode, secs);
+	pthread_kill(th, SIGUSR1);
+	pthread_join(th, NULL);
+	return -1;
+}
+
+static void rdmabench_bad_args(struct chan_pair *p)
+{
+	static const struct {
+		const char *what;
+		unsigned int mode, size, batch;
+		int err;
+	} bad[] = {
+		{ "WRITE with batch 0 fails with EINVAL", RDMACHAN_BENCH_WRITE, 4096, 0, EINVAL },
+		{ "READ with batch 65 fails with EINVAL", RDMACHAN_BENCH_READ, 4096,
+		  RDMACHAN_MAX_RDMA_OPS + 1, EINVAL },
+		{ "WRITE with msg_size 0 fails with EINVAL", RDMACHAN_BENCH_WRITE, 0, 16, EINVAL },
+		{ "RDMA_TARGET with batch 0 fails with EINVAL", RDMACHAN_BENCH_RDMA_TARGET,
+		  4096, 0, EINVAL },
+		{ "RDMA_TARGET with msg_size 0 fails with EINVAL", RDMACHAN_BENCH_RDMA_TARGET,
+		  0, 1, EINVAL },
+		{ "WRITE over RDMACHAN_BENCH_MAX_REGION fails with E2BIG", RDMACHAN_BENCH_WRITE,
+		  RDMACHAN_BENCH_MAX_REGION / 16 + 1, 16, E2BIG },
+		{ "RDMA_TARGET over RDMACHAN_BENCH_MAX_REGION fails with E2BIG",
+		  RDMACHAN_BENCH_RDMA_TARGET, RDMACHAN_BENCH_MAX_REGION, 2, E2BIG },
+		{ "RDMA_TARGET over the device's registration limit fails with E2BIG",
+		  RDMACHAN_BENCH_RDMA_TARGET, 16U << 20, 1, E2BIG },
+	};
+	struct rdmachan_bench b;
+	unsigned int i;
+	int e;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&b, 0, sizeof(b));
+		b.size = sizeof(b);
+		b.mode = bad[i].mode;
+		b.msg_size = bad[i].size;
+		b.batch = bad[i].batch;
+		b.count = 1;
+		e = bench_errno(p->cli, &b);
+		report(e == bad[i].err, bad[i].what, "%s", strerror(e));
+	}
+}
+
+/* WRITE or READ @count ops (or @ms) against a target on a fresh pair */
+static void rdmabench_run(const char *what, unsigned int mode, unsigned int size,
+			  unsigned int batch, unsigned long long count,
+			  unsigned int ms, unsigned int poll_mode, int late_target)
+{
+	struct rdmachan_chan_opts o = { .poll_mode = poll_mode };
+	struct bench_thread cli = {}, srv = {};
+	pthread_t tc, ts;
+	char desc[160];
+	struct chan_pair p;
+
+	if (pair_open(&p, &o))
+		return;
+	cli.b.count = count;
+	cli.b.duration_ms = ms;
+	if (late_target) {
+		/* the initiator waits for the descriptor that comes later */
+		tc = bench_start(&cli, p.cli, mode, size, batch);
+		usleep(500000);
+		ts = bench_start(&srv, p.srv, RDMACHAN_BENCH_RDMA_TARGET, size, batch);
+	} else {
+		ts = bench_start(&srv, p.srv, RDMACHAN_BENCH_RDMA_TARGET, size, batch);
+		tc = bench_start(&cli, p.cli, mode, size, batch);
+	}
+	bench_join(tc, &cli, 60);
+	snprintf(desc, sizeof(desc), "%s: ops > 0%s, bytes = ops * %u, time > 0",
+		 what, count ? " (exactly the count)" : "", size);
+	report(cli.ret == 0 && cli.b.msgs > 0 && (!count || cli.b.msgs == count) &&
+	       cli.b.bytes == cli.b.msgs * size && cli.b.elapsed_ns > 0, desc,
+	       "ret %d (%s) ops %llu bytes %llu elapsed %llu ns", cli.ret,
+	       cli.ret ? strerror(cli.err) : "-", (unsigned long long)cli.b.msgs,
+	       (unsigned long long)cli.b.bytes, (unsigned long long)cli.b.elapsed_ns);
+	printf("%s: %.0f ops/s, %.1f MB/s\n", what,
+	       cli.b.elapsed_ns ? cli.b.msgs * 1e9 / cli.b.elapsed_ns : 0.0,
+	       cli.b.elapsed_ns ? cli.b.bytes * 1e3 / cli.b.elapsed_ns : 0.0);
+	/* the initiator's close ends the target's run */
+	close(p.cli);
+	snprintf(desc, sizeof(desc), "%s: the target's run ends at the close, with 0",
+		 what);
+	report(!bench_join(ts, &srv, 15) && srv.ret == 0 && srv.b.msgs == 0, desc,
+	       "ret %d (%s)", srv.ret, srv.ret ? strerror(srv.err) : "-");
+	close(p.srv);
+	close(p.lfd);
+}
+
+/* The initiator's run fails with @err against what the server end does */
+static void rdmabench_fails(struct chan_pair *p, const char *what, int err,
+			    unsigned int size, unsigned int batch, double t_max)
+{
+	struct bench_thread cli = {};
+	double t0 = now();
+	pthread_t tc;
+
+	cli.b.duration_ms = 20000;
+	tc = bench_start(&cli, p->cli, RDMACHAN_BENCH_WRITE, size, batch);
+	bench_join(tc, &cli, 30);
+	report(cli.ret < 0 && cli.err == err && now() - t0 < t_max, what,
+	       "ret %d (%s) after %.1f s, %llu ops", cli.ret, strerror(cli.err),
+	       now() - t0, (unsigned long long)cli.b.msgs);
+}
+
+static int cmd_rdmabench(void)
+{
+	struct bench_thread cli = {}, srv = {};
+	struct sigaction sa;
+	pthread_t tc, ts;
+	struct chan_pair p;
+	double t0;
+
+	/* SIGUSR1 ends a bench run: no SA_RESTART */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+
+	if (pair_open(&p, NULL))
+		return 1;
+	rdmabench_bad_args(&p);
+	chan_pair_close(&p);
+
+	rdmabench_run("WRITE 2000 x 4 KiB, batch 16", RDMACHAN_BENCH_WRITE, 4096, 16,
+		      2000, 0, RDMACHAN_POLL_MODE_SOFTIRQ, 0);
+	rdmabench_run("READ 1000 x 64 KiB, batch 8", RDMACHAN_BENCH_READ, 65536, 8,
+		      1000, 0, RDMACHAN_POLL_MODE_SOFTIRQ, 0);
+	rdmabench_run("WRITE for 500 ms, batch 64 x 1 B", RDMACHAN_BENCH_WRITE, 1, 64,
+		      0, 500, RDMACHAN_POLL_MODE_SOFTIRQ, 0);
+	rdmabench_run("READ 3 x 8 KiB (count below the batch)", RDMACHAN_BENCH_READ, 8192,
+		      16, 3, 0, RDMACHAN_POLL_MODE_SOFTIRQ, 0);
+	rdmabench_run("busy-polled WRITE for 500 ms", RDMACHAN_BENCH_WRITE, 4096, 16,
+		      0, 500, RDMACHAN_POLL_MODE_DIRECT, 0);
+	rdmabench_run("busy-polled READ, initiator first", RDMACHAN_BENCH_READ, 4096, 16,
+		      500, 0, RDMACHAN_POLL_MODE_DIRECT, 1);
+	rdmabench_run("WRITE, initiator started before the target", RDMACHAN_BENCH_WRITE,
+		      4096, 16, 500, 0, RDMACHAN_POLL_MODE_SOFTIRQ, 1);
+
+	/* no target on the other end: the descriptor never comes */
+	if (pair_open(&p, NULL))
+		return 1;
+	rdmabench_fails(&p, "WRITE without a target fails with ETIMEDOUT (within 10 s)",
+			ETIMEDOUT, 4096, 16, 15);
+	/* something else than a descriptor comes */
+	if (write(p.srv, "not a descriptor", 16) != 16)
+		printf("# write: %s\n", strerror(errno));
+	rdmabench_fails(&p, "WRITE against a message that is no descriptor fails with EPROTO",
+			EPROTO, 4096, 16, 5);
+	chan_pair_close(&p);
+
+	/* a target whose region is smaller than batch * msg_size */
+	if (pair_open(&p, NULL))
+		return 1;
+	memset(&srv, 0, sizeof(srv));
+	ts = bench_start(&srv, p.srv, RDMACHAN_BENCH_RDMA_TARGET, 4096, 4);
+	rdmabench_fails(&p, "WRITE of 16 x 4 KiB against a 16 KiB region fails with EMSGSIZE",
+			EMSGSIZE, 4096, 16, 5);
+	close(p.cli);
+	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	       "and that target ends at the close", "ret %d (%s)", srv.ret,
+	       strerror(srv.err));
+	close(p.srv);
+	close(p.lfd);
+
+	/* the target ends (a signal) while the initiator runs */
+	if (pair_open(&p, NULL))
+		return 1;
+	memset(&cli, 0, sizeof(cli));
+	memset(&srv, 0, sizeof(srv));
+	cli.b.duration_ms = 20000;
+	ts = bench_start(&srv, p.srv, RDMACHAN_BENCH_RDMA_TARGET, 4096, 16);
+	tc = bench_start(&cli, p.cli, RDMACHAN_BENCH_WRITE, 4096, 16);
+	usleep(700000);
+	t0 = now();
+	pthread_kill(ts, SIGUSR1);
+	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	       "a target ended by a signal returns 0", "ret %d (%s)", srv.ret,
+	       strerror(srv.err));
+	bench_join(tc, &cli, 30);
+	report(cli.ret < 0 && cli.err == EPIPE && now() - t0 < 10,
+	       "the initiator whose target ended mid-run fails with EPIPE",
+	       "ret %d (%s) after %.1f s, %llu ops", cli.ret, strerror(cli.err),
+	       now() - t0, (unsigned long long)cli.b.msgs);
+	chan_pair_close(&p);
+
+	/* the initiator ended by a signal: its results so far */
+	if (pair_open(&p, NULL))
+		return 1;
+	memset(&cli, 0, sizeof(cli));
+	memset(&srv, 0, sizeof(srv));
+	ts = bench_start(&srv, p.srv, RDMACHAN_BENCH_RDMA_TARGET, 4096, 16);
+	tc = bench_start(&cli, p.cli, RDMACHAN_BENCH_READ, 4096, 16);
+	usleep(700000);
+	pthread_kill(tc, SIGUSR1);
+	report(!bench_join(tc, &cli, 15) && cli.ret == 0 && cli.b.msgs > 0 &&
+	       cli.b.bytes == cli.b.msgs * 4096,
+	       "an initiator without limits ends at a signal, with its results",
+	       "ret %d (%s) ops %llu bytes %llu", cli.ret, strerror(cli.err),
+	       (unsigned long long)cli.b.msgs, (unsigned long long)cli.b.bytes);
+	close(p.cli);
+	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	       "and its target ends at its close", "ret %d (%s)", srv.ret,
+	       strerror(srv.err));
 	close(p.srv);
 	close(p.lfd);
 	return chan_failures ? 1 : 0;
@@ -1199,6 +1447,8 @@ int main(int argc, char **argv)
 		return cmd_deadpeer();
 	if (!strcmp(argv[1], "bench"))
 		return cmd_bench();
+	if (!strcmp(argv[1], "rdmabench"))
+		return cmd_rdmabench();
 	if (!strcmp(argv[1], "faultloop"))
 		return cmd_faultloop(argc > 2 ? atoi(argv[2]) : 20);
 	if (!strcmp(argv[1], "hold"))

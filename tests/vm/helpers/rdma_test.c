@@ -6,7 +6,8 @@
  * The listener binds 192.0.2.1, the client connects from 192.0.2.2.
  * Each subcommand prints "PASS what" / "FAIL what: detail" lines.
  *
- *   rdma_test args [direct]  bad arguments of REG_MR, DEREG_MR and RDMA
+ *   rdma_test args [direct]  bad arguments of REG_MR, DEREG_MR and RDMA;
+ *                            a call refused in part ran nothing (done 0)
  *   rdma_test data [direct]  WRITE and READ integrity, 1 B to 4 MiB,
  *                            unaligned, multi-SGE; WRITE_WITH_IMM; fence;
  *                            atomics; unsignalled batches
@@ -97,6 +98,50 @@ static int expect_errno(int ret, int err)
 	return ret < 0 && errno == err;
 }
 
+/* enum ib_wc_status: what a refused call reports for every op */
+#define WC_WR_FLUSH_ERR	5
+/* preset in the ops' outputs, so that an op the kernel left alone shows */
+#define STATUS_UNSET	12345
+
+/*
+ * A call refused at its checks ran nothing: it fails with @err, done is
+ * 0, op @bad has its own errno, every other op -ECANCELED, each one's
+ * wc_status WR_FLUSH_ERR; @remote is untouched (0x33).  @n ops of
+ * @ops; @bad -1: the call as a whole was refused (every op -ECANCELED).
+ */
+static void refused_case(const char *what, int fd, struct rdmachan_rdma_op *ops,
+			 unsigned int n, int bad, int err, int bad_status,
+			 const unsigned char *remote, size_t rlen)
+{
+	char detail[256];
+	uint32_t done = STATUS_UNSET;
+	unsigned int i;
+	size_t k;
+	int ret, e, ok, untouched = 1;
+
+	for (i = 0; i < n; i++) {
+		ops[i].status = STATUS_UNSET;
+		ops[i].wc_status = STATUS_UNSET;
+	}
+	ret = rdma(fd, ops, n, &done);
+	e = errno;
+	ok = ret < 0 && (!err || e == err) && done == 0;
+	snprintf(detail, sizeof(detail), "ret %d (%s) done %u; status/wc:", ret,
+		 strerror(e), done);
+	for (i = 0; i < n; i++) {
+		int want = (int)i == bad ? bad_status : -ECANCELED;
+
+		if (ops[i].status != want || ops[i].wc_status != WC_WR_FLUSH_ERR)
+			ok = 0;
+		snprintf(detail + strlen(detail), sizeof(detail) - strlen(detail),
+			 " %d/%u", ops[i].status, ops[i].wc_status);
+	}
+	for (k = 0; remote && k < rlen; k++)
+		if (remote[k] != 0x33)
+			untouched = 0;
+	report(ok && untouched, what, "%s; remote untouched %d", detail, untouched);
+}
+
 /* ---- args ------------------------------------------------------------ */
 
 static int cmd_args(unsigned int poll_mode)
@@ -107,6 +152,7 @@ static int cmd_args(unsigned int poll_mode)
 	struct rdmachan_rdma rr;
 	struct chan_pair p;
 	char *buf = map(1 << 20);
+	uint32_t done;
 	int ret;
 
 	if (pair_open(&p, poll_mode)) {
@@ -263,6 +309,40 @@ static int cmd_args(unsigned int poll_mode)
 	report(!rdma(p.cli, &op, 1, NULL) && !op.status,
 	       "after all that the channel still writes", "%s status %d",
 	       strerror(errno), op.status);
+
+	/* a call with one bad op runs none: done 0, the others cancelled */
+	{
+		struct rdmachan_rdma_op ops[3];
+		struct rdmachan_sge sgs[3];
+		unsigned int k;
+
+		memset(buf, 0x33, 4096);
+		memset(buf + 8192, 0x77, 4096);
+		for (k = 0; k < 3; k++) {
+			sgs[k] = (struct rdmachan_sge){ .handle = ro.handle,
+							.offset = 64 * k,
+							.length = 64 };
+			rdma_op_set(&ops[k], RDMACHAN_OP_WRITE, &sgs[k], 1, &good, 64 * k);
+		}
+		sgs[2].offset = 4000;
+		sgs[2].length = 97;
+		refused_case("a call refused at its third op ran none: done 0, the others ECANCELED",
+			     p.cli, ops, 3, 2, EINVAL, -EINVAL, (unsigned char *)buf, 4096);
+		sgs[2].offset = 128;
+		sgs[2].length = 64;
+		rdma_op_set(&ops[0], RDMACHAN_OP_READ, &sgs[0], 1, &good, 0);
+		refused_case("a call refused at its first op ran none: done 0, the others ECANCELED",
+			     p.cli, ops, 3, 0, EACCES, -EACCES, (unsigned char *)buf, 4096);
+		rdma_op_set(&ops[0], RDMACHAN_OP_WRITE, &sgs[0], 1, &good, 0);
+		ret = rdma(p.cli, ops, 3, &done);
+		peer_sync(&p);
+		report(!ret && done == 3 && !ops[0].status &&
+		       !ops[1].status && !ops[2].status && buf[0] == 0x77 &&
+		       buf[191] == 0x77 && buf[192] == 0x33,
+		       "the same call with every op good runs all three (done 3)",
+		       "%s done %u status %d %d %d", strerror(errno), done,
+		       ops[0].status, ops[1].status, ops[2].status);
+	}
 	report(!dereg_mr(p.srv, good.handle) && !dereg_mr(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
 	ret = dereg_mr(p.srv, good.handle);
@@ -683,6 +763,19 @@ static void access_case(const char *what, unsigned int sv_access,
 	report(refused && untouched && failed,
 	       what, "ret %d (%s) status %d wc %u untouched %d channel failed %d",
 	       ret, strerror(err), op.status, op.wc_status, untouched, failed);
+	if (failed && !read_op && !stale && !roff) {
+		struct rdmachan_rdma_op ops[2];
+
+		/*
+		 * A call on the failed channel is refused as a whole.  Its
+		 * registrations went with the channel (ENOENT before the
+		 * call): zero-length WRITEs name none.
+		 */
+		rdma_op_set(&ops[0], RDMACHAN_OP_WRITE, &sg, 0, &sr, 0);
+		rdma_op_set(&ops[1], RDMACHAN_OP_WRITE, &sg, 0, &sr, 64);
+		refused_case("then a call on the failed channel runs nothing: done 0, every op ECANCELED",
+			     p.cli, ops, 2, -1, 0, 0, srv, 8192);
+	}
 	if (!stale)
 		dereg_mr(p.srv, sr.handle);
 	dereg_mr(p.cli, cr.handle);

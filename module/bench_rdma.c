@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the in-kernel one-sided benchmark, RDMACHAN_IOC_BENCH modes
+ * RDMA_TARGET, WRITE and READ (what ib_write_bw and ib_read_bw measure)
+ *
+ * The target registers a region of @batch * @msg_size bytes for remote
+ * READ and WRITE and sends its descriptor as one message.  The initiator
+ * waits for that descriptor (a bounded wait), registers a local buffer of
+ * its own @batch * @msg_size bytes and moves it in calls of @batch
+ * operations of @msg_size bytes each (one chained post, the last
+ * operation signalled) until its count or time is up; then its file is
+ * closed, and that orderly close ends the target's run.
+ *
+ * A target that ends before the initiator (a signal) first sends an empty
+ * message, then invalidates its region: the initiator's next operations
+ * fail on the dead rkey, and the message tells it why (-EPIPE, the peer
+ * ended the run) instead of a bare remote access error.
+ *
+ * Like bench.c it uses the public API of rdmachan.h only.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/ktime.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include <linux/rdmachan.h>
+
+#include "bench.h"
+#include "rdmachan.h"
+
+/* How long the initiator waits for the target's descriptor */
+#define RDMACHAN_BENCH_DESC_WAIT_MS	10000
+/* How often the target looks for the initiator's close */
+#define RDMACHAN_BENCH_TARGET_NAP_MS	10
+/* After a failed call: how long to look for the target's end message */
+#define RDMACHAN_BENCH_END_WAIT_MS	100
+
+/* The region (or buffer) of a run, not zeroed: its content is not checked */
+static void *rdmachan_bench_rdma_alloc(size_t len)
+{
+	return __vmalloc(len, GFP_KERNEL | __GFP_NOWARN);
+}
+
+static int rdmachan_bench_rdma_target(struct rdmachan *ch,
+				      struct rdmachan_bench *b, size_t len)
+{
+	struct rdmachan_remote_mr desc;
+	struct kvec vec = { .iov_base = &desc, .iov_len = sizeof(desc) };
+	struct rdmachan_msg *msg;
+	struct rdmachan_mr *mr;
+	u64 start;
+	void *buf;
+	int ret;
+
+	buf = rdmachan_bench_rdma_alloc(len);
+	if (!buf)
+		return -ENOMEM;
+	ret = rdmachan_mr_reg_kbuf(ch, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE |
+				   RDMACHAN_ACCESS_REMOTE_WRITE |
+				   RDMACHAN_ACCESS_REMOTE_READ, &mr);
+	if (ret)
+		goto free;
+	rdmachan_mr_remote(mr, &desc);
+	ret = rdmachan_send(ch, &vec, 1, 0, 0);
+	start = ktime_get_ns();
+	/*
+	 * The initiator's close ends the run; messages are not expected.
+	 * One-sided operations complete nothing here: look for the close
+	 * now and then instead of busy-polling a DIRECT channel, whose
+	 * spinning would take the CPU from the device's own work.
+	 */
+	while (!ret) {
+		ret = rdmachan_recv(ch, &msg, RDMACHAN_RECV_NONBLOCK);
+		if (!ret) {
+			rdmachan_msg_release(ch, msg);
+			continue;
+		}
+		if (ret != -EAGAIN)
+			break;
+		rdmachan_poll(ch, -1);
+		msleep_interruptible(RDMACHAN_BENCH_TARGET_NAP_MS);
+		ret = signal_pending(current) ? -ERESTARTSYS : 0;
+	}
+	b->elapsed_ns = ktime_get_ns() - start;
+	if (ret == -ERESTARTSYS) {
+		/*
+		 * A signal ends the run before the initiator's close: say so
+		 * before the rkey dies under it.  Best effort: a send that
+		 * would wait for a credit is left out.
+		 */
+		vec.iov_len = 0;
+		rdmachan_send(ch, &vec, 1, 0, RDMACHAN_SEND_NONBLOCK);
+		ret = 0;
+	} else if (ret == -EPIPE) {
+		ret = 0;
+	}
+	rdmachan_mr_dereg(mr);
+free:
+	vfree(buf);
+	return ret;
+}
+
+/*
+ * The target's descriptor: one message of exactly its size, within
+ * RDMACHAN_BENCH_DESC_WAIT_MS.  Return: 0; -ETIMEDOUT (none came: the
+ * peer runs no target); -EPROTO (a message that is no descriptor);
+ * -EMSGSIZE (the target's region is smaller than @need); -EPIPE (the peer
+ * closed first); the channel's error; -ERESTARTSYS (a signal).
+ */
+static int rdmachan_bench_rdma_desc(struct rdmachan *ch,
+				    struct rdmachan_remote_mr *desc,
+				    size_t need)
+{
+	u64 end = ktime_get_ns() + RDMACHAN_BENCH_DESC_WAIT_MS * NSEC_PER_MSEC;
+	struct rdmachan_msg *msg;
+	int ret;
+
+	for (;;) {
+		ret = rdmachan_recv(ch, &msg, RDMACHAN_RECV_NONBLOCK);
+		if (ret != -EAGAIN)
+			break;
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (ktime_get_ns() >= end) {
+			pr_info_ratelimited("bench: no descriptor from the peer within %u ms (is it an RDMA_TARGET?)\n",
+					    RDMACHAN_BENCH_DESC_WAIT_MS);
+			return -ETIMEDOUT;
+		}
+		/* busy-polled channels see their completions only here */
+		if (!rdmachan_poll(ch, -1))
+			usleep_range(200, 400);
+	}
+	if (ret)
+		return ret;
+	if (msg->len != sizeof(*desc)) {
+		pr_info_ratelimited("bench: the peer's first message has %u bytes, not a descriptor's %zu\n",
+				    msg->len, sizeof(*desc));
+		ret = -EPROTO;
+	} else {
+		memcpy(desc, msg->data, sizeof(*desc));
+		if (desc->length < need) {
+			pr_info_ratelimited("bench: the target registered %llu bytes, %zu needed\n",
+					    desc->length, need);
+			ret = -EMSGSIZE;
+		}
+	}
+	rdmachan_msg_release(ch, msg);
+	return ret;
+}
+
+/*
+ * A call failed with @err: did the target end the run?  Its end message
+ * (or its orderly close) may trail the error a little.
+ */
+static int rdmachan_bench_rdma_why(struct rdmachan *ch, int err)
+{
+	u64 end = ktime_get_ns() + RDMACHAN_BENCH_END_WAIT_MS * NSEC_PER_MSEC;
+	struct rdmachan_msg *msg;
+	int ret;
+
+	for (;;) {
+		ret = rdmachan_recv(ch, &msg, RDMACHAN_RECV_NONBLOCK);
+		if (ret != -EAGAIN || ktime_get_ns() >= end)
+			break;
+		if (!rdmachan_poll(ch, -1))
+			usleep_range(200, 400);
+	}
+	if (!ret) {
+		ret = msg->len ? err : -EPIPE;
+		rdmachan_msg_release(ch, msg);
+		return ret;
+	}
+	return ret == -EPIPE ? -EPIPE : err;
+}
+
+static int rdmachan_bench_rdma_run(struct rdmachan *ch,
+				   struct rdmachan_bench *b, size_t len)
+{
+	bool rd = b->mode == RDMACHAN_BENCH_READ;
+	struct rdmachan_remote_mr desc;
+	struct rdmachan_seg *segs;
+	struct rdmachan_op *ops;
+	struct rdmachan_mr *mr;
+	u64 start, deadline = 0;
+	u32 i, want = 0;
+	void *buf;
+	int ret;
+
+	ret = rdmachan_bench_rdma_desc(ch, &desc, len);
+	if (ret)
+		return ret;
+	buf = rdmachan_bench_rdma_alloc(len);
+	segs = kcalloc(b->batch, sizeof(*segs), GFP_KERNEL);
+	ops = kcalloc(b->batch, sizeof(*ops), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!buf || !segs || !ops)
+		goto free;
+	/* a READ's sink is written by the peer's response on iWARP */
+	ret = rdmachan_mr_reg_kbuf(ch, buf, len, rd ?
+				   RDMACHAN_ACCESS_LOCAL_WRITE |
+				   RDMACHAN_ACCESS_REMOTE_WRITE : 0, &mr);
+	if (ret)
+		goto free;
+	for (i = 0; i < b->batch; i++) {
+		segs[i].mr = mr;
+		segs[i].offset = (u64)i * b->msg_size;
+		segs[i].length = b->msg_size;
+	}
+	start = ktime_get_ns();
+	/* the run's time starts with the descriptor */
+	if (b->duration_ms)
+		deadline = start + (u64)b->duration_ms * NSEC_PER_MSEC;
+	while (!signal_pending(current) &&
+	       (!deadline || ktime_get_ns() < deadline) &&
+	       (!b->count || b->msgs < b->count)) {
+		want = b->batch;
+		if (b->count && b->count - b->msgs < want)
+			want = b->count - b->msgs;
+		for (i = 0; i < want; i++) {
+			ops[i] = (struct rdmachan_op){
+				.opcode = rd ? RDMACHAN_OP_READ :
+					       RDMACHAN_OP_WRITE,
+				.segs = &segs[i],
+				.nr_segs = 1,
+				.remote_addr = desc.addr + segs[i].offset,
+				.rkey = desc.rkey,
+			};
+		}
+		ret = rdmachan_rdma(ch, ops, want);
+		if (ret)
+			break;
+		b->msgs += want;
+		b->bytes += (u64)want * b->msg_size;
+		cond_resched();
+	}
+	b->elapsed_ns = ktime_get_ns() - start;
+	/* a signal ends the run: -ERESTARTSYS nothing posted, -EINTR killed */
+	if (ret == -ERESTARTSYS || ret == -EINTR) {
+		ret = 0;
+	} else if (ret) {
+		/* the ops that ran before the failed one still count */
+		for (i = 0; i < want && !ops[i].status; i++)
+			;
+		b->msgs += i;
+		b->bytes += (u64)i * b->msg_size;
+		ret = rdmachan_bench_rdma_why(ch, ret);
+		pr_info_ratelimited("bench: one-sided %s ended after %llu operations: %d\n",
+				    rd ? "READ" : "WRITE", b->msgs, ret);
+	}
+	rdmachan_mr_dereg(mr);
+free:
+	kfree(ops);
+	kfree(segs);
+	vfree(buf);
+	return ret;
+}
+
+/**
+ * rdmachan_bench_rdma() - a one-sided run of RDMACHAN_IOC_BENCH
+ * @ch: the channel
+ * @b: checked arguments (@batch 1 to RDMACHAN_MAX_RDMA_OPS, @msg_size not
+ *	0, the region at most RDMACHAN_BENCH_MAX_REGION); results are
+ *	filled in
+ *
+ * Context: process context; sleeps for the length of the run.
+ * Return: 0 (also when a signal ended the run early) or a negative errno:
+ * besides the channel's and the registration's (-E2BIG over the device's
+ * limit), -ETIMEDOUT, -EPROTO, -EMSGSIZE while waiting for the target's
+ * descriptor, -EPIPE when the target ended the run first, and the errno
+ * of a failed operation.
+ */
+int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b)
+{
+	size_t len = (size_t)b->batch * b->msg_size;
+
+	if (b->mode == RDMACHAN_BENCH_RDMA_TARGET)
+		return rdmachan_bench_rdma_target(ch, b, len);
+	return rdmachan_bench_rdma_run(ch, b, len);
+}
