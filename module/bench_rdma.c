@@ -8,8 +8,9 @@
  * waits for that descriptor (a bounded wait), registers a local buffer of
  * its own @batch * @msg_size bytes and moves it in calls of @batch
  * operations of @msg_size bytes each (one chained post, the last
- * operation signalled) until its count or time is up; then its file is
- * closed, and that orderly close ends the target's run.
+ * operation signalled, two calls in flight through
+ * rdmachan_rdma_submit()) until its count or time is up; then its file
+ * is closed, and that orderly close ends the target's run.
  *
  * A target that ends before the initiator (a signal) first sends an empty
  * message, then invalidates its region: the initiator's next operations
@@ -176,27 +177,111 @@ static int rdmachan_bench_rdma_why(struct rdmachan *ch, int err)
 	return ret == -EPIPE ? -EPIPE : err;
 }
 
+/*
+ * The initiator keeps RDMACHAN_BENCH_CHAINS calls in flight (as perftest
+ * keeps its send queue full): while one chain runs, the next is posted,
+ * so the wire never idles between calls.
+ */
+#define RDMACHAN_BENCH_CHAINS	2
+
+/**
+ * struct rdmachan_bench_chain - one call of the initiator
+ * @ops: its operations
+ * @nr: their number, 0 when it has not been submitted
+ * @ok: operations that succeeded, in order, once it ended
+ * @err: its first error, once it ended
+ * @busy: submitted and not ended
+ * @wq: where the initiator waits for its end
+ */
+struct rdmachan_bench_chain {
+	struct rdmachan_op	ops[RDMACHAN_MAX_RDMA_OPS];
+	u32			nr;
+	u32			ok;
+	int			err;
+	bool			busy;
+	wait_queue_head_t	*wq;
+};
+
+/*
+ * rdmachan_rdma_submit()'s end: completion context, must not sleep.  The
+ * outcome is published under the waitqueue's lock, and the initiator
+ * reads @busy under it too: once it sees the chain ended, this has let
+ * go of the waitqueue, which may then go away with the run.
+ */
+static void rdmachan_bench_rdma_end(struct rdmachan_op *ops,
+				    unsigned int count, int err, void *ctx)
+{
+	struct rdmachan_bench_chain *c = ctx;
+	unsigned long flags;
+	u32 i;
+
+	for (i = 0; i < count && !ops[i].status; i++)
+		;
+	spin_lock_irqsave(&c->wq->lock, flags);
+	c->ok = i;
+	c->err = err;
+	c->busy = false;
+	wake_up_locked(c->wq);
+	spin_unlock_irqrestore(&c->wq->lock, flags);
+}
+
+static bool rdmachan_bench_chain_busy(struct rdmachan_bench_chain *c)
+{
+	unsigned long flags;
+	bool busy;
+
+	spin_lock_irqsave(&c->wq->lock, flags);
+	busy = c->busy;
+	spin_unlock_irqrestore(&c->wq->lock, flags);
+	return busy;
+}
+
+/*
+ * Wait for @c to end and count what it moved.  Not interruptible: its
+ * operations live here until it ends, which it does within the
+ * transport's retry time, or when the channel is torn down.
+ */
+static int rdmachan_bench_rdma_reap(struct rdmachan *ch,
+				    struct rdmachan_bench_chain *c,
+				    struct rdmachan_bench *b)
+{
+	while (rdmachan_bench_chain_busy(c)) {
+		/* a DIRECT channel completes only when polled */
+		if (!rdmachan_poll(ch, -1))
+			wait_event_timeout(*c->wq,
+					   !rdmachan_bench_chain_busy(c),
+					   HZ / 100);
+	}
+	if (!c->nr)
+		return 0;
+	b->msgs += c->ok;
+	b->bytes += (u64)c->ok * b->msg_size;
+	c->nr = 0;
+	return c->err;
+}
+
 static int rdmachan_bench_rdma_run(struct rdmachan *ch,
 				   struct rdmachan_bench *b, size_t len)
 {
 	bool rd = b->mode == RDMACHAN_BENCH_READ;
+	DECLARE_WAIT_QUEUE_HEAD_ONSTACK(wq);
+	struct rdmachan_bench_chain *chains;
 	struct rdmachan_remote_mr desc;
 	struct rdmachan_seg *segs;
-	struct rdmachan_op *ops;
 	struct rdmachan_mr *mr;
-	u64 start, deadline = 0;
-	u32 i, want = 0;
+	u64 start, deadline = 0, queued = 0;
+	u32 i, k, want;
 	void *buf;
-	int ret;
+	int ret, err;
 
 	ret = rdmachan_bench_rdma_desc(ch, &desc, len);
 	if (ret)
 		return ret;
 	buf = rdmachan_bench_rdma_alloc(len);
 	segs = kcalloc(b->batch, sizeof(*segs), GFP_KERNEL);
-	ops = kcalloc(b->batch, sizeof(*ops), GFP_KERNEL);
+	chains = kcalloc(RDMACHAN_BENCH_CHAINS, sizeof(*chains), GFP_KERNEL);
 	ret = -ENOMEM;
-	if (!buf || !segs || !ops)
+	if (!buf || !segs || !chains)
 		goto free;
 	/* a READ's sink is written by the peer's response on iWARP */
 	ret = rdmachan_mr_reg_kbuf(ch, buf, len, rd ?
@@ -209,18 +294,25 @@ static int rdmachan_bench_rdma_run(struct rdmachan *ch,
 		segs[i].offset = (u64)i * b->msg_size;
 		segs[i].length = b->msg_size;
 	}
+	for (k = 0; k < RDMACHAN_BENCH_CHAINS; k++)
+		chains[k].wq = &wq;
 	start = ktime_get_ns();
 	/* the run's time starts with the descriptor */
 	if (b->duration_ms)
 		deadline = start + (u64)b->duration_ms * NSEC_PER_MSEC;
-	while (!signal_pending(current) &&
-	       (!deadline || ktime_get_ns() < deadline) &&
-	       (!b->count || b->msgs < b->count)) {
+	for (k = 0; ; k = (k + 1) % RDMACHAN_BENCH_CHAINS) {
+		struct rdmachan_bench_chain *c = &chains[k];
+
+		ret = rdmachan_bench_rdma_reap(ch, c, b);
+		if (ret || signal_pending(current) ||
+		    (deadline && ktime_get_ns() >= deadline) ||
+		    (b->count && queued >= b->count))
+			break;
 		want = b->batch;
-		if (b->count && b->count - b->msgs < want)
-			want = b->count - b->msgs;
+		if (b->count && b->count - queued < want)
+			want = b->count - queued;
 		for (i = 0; i < want; i++) {
-			ops[i] = (struct rdmachan_op){
+			c->ops[i] = (struct rdmachan_op){
 				.opcode = rd ? RDMACHAN_OP_READ :
 					       RDMACHAN_OP_WRITE,
 				.segs = &segs[i],
@@ -229,30 +321,36 @@ static int rdmachan_bench_rdma_run(struct rdmachan *ch,
 				.rkey = desc.rkey,
 			};
 		}
-		ret = rdmachan_rdma(ch, ops, want);
-		if (ret)
+		c->nr = want;
+		c->busy = true;
+		ret = rdmachan_rdma_submit(ch, c->ops, want,
+					   rdmachan_bench_rdma_end, c);
+		if (ret) {
+			c->busy = false;
+			c->nr = 0;
 			break;
-		b->msgs += want;
-		b->bytes += (u64)want * b->msg_size;
+		}
+		queued += want;
 		cond_resched();
 	}
+	/* the chains still in flight end (and count) before anything goes */
+	for (k = 0; k < RDMACHAN_BENCH_CHAINS; k++) {
+		err = rdmachan_bench_rdma_reap(ch, &chains[k], b);
+		if (!ret)
+			ret = err;
+	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	/* a signal ends the run: -ERESTARTSYS nothing posted, -EINTR killed */
-	if (ret == -ERESTARTSYS || ret == -EINTR) {
+	/* a signal ends the run: -ERESTARTSYS nothing posted */
+	if (ret == -ERESTARTSYS) {
 		ret = 0;
 	} else if (ret) {
-		/* the ops that ran before the failed one still count */
-		for (i = 0; i < want && !ops[i].status; i++)
-			;
-		b->msgs += i;
-		b->bytes += (u64)i * b->msg_size;
 		ret = rdmachan_bench_rdma_why(ch, ret);
 		pr_info_ratelimited("bench: one-sided %s ended after %llu operations: %d\n",
 				    rd ? "READ" : "WRITE", b->msgs, ret);
 	}
 	rdmachan_mr_dereg(mr);
 free:
-	kfree(ops);
+	kfree(chains);
 	kfree(segs);
 	vfree(buf);
 	return ret;
