@@ -213,6 +213,7 @@ struct rdmachan_stats {
  * @close_sent: our CLOSE was posted (at most once)
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it
+ * @drained: teardown drained the QP: every posted work request completed
  * @torn_down: resources released
  * @teardown_work: teardown requested from a context that cannot sleep
  * @keepalive_work: periodic liveness probe
@@ -296,6 +297,7 @@ struct rdmachan {
 	bool			has_atomics;
 	bool			close_sent;
 	bool			close_handshake;
+	bool			drained;
 	bool			torn_down;
 	struct work_struct	teardown_work;
 	struct delayed_work	keepalive_work;
@@ -457,7 +459,7 @@ bool rdmachan_writable(struct rdmachan *ch);
 bool rdmachan_readable(struct rdmachan *ch);
 struct rdmachan_rx *rdmachan_rx_peek(struct rdmachan *ch);
 void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx);
-int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock);
+int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep);
 void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -468,7 +470,7 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 			u32 cqe, int vector);
 void rdmachan_rcq_destroy(struct rdmachan *ch);
 void rdmachan_rx_hand_over(struct rdmachan *ch);
-void rdmachan_rx_take_arrived(struct rdmachan *ch);
+void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep);
 
 /* mr.c */
 int rdmachan_mr_usable(struct rdmachan *ch);

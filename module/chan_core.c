@@ -258,6 +258,9 @@ void rdmachan_teardown(struct rdmachan *ch)
 		usleep_range(50, 100);
 	if (ch->qp)
 		ib_drain_qp(ch->qp);
+	/* a one-sided chain cut short may let go now (rdma.c) */
+	WRITE_ONCE(ch->drained, true);
+	wake_up_all(&ch->wq);
 
 	rdmachan_release_resources(ch);
 	/* SOLICITED: what arrived is the reader's now */

@@ -53,7 +53,7 @@ static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 
 	if (mutex_lock_interruptible(&ch->read_mutex))
 		return -ERESTARTSYS;
-	ret = rdmachan_wait_readable(ch, file->f_flags & O_NONBLOCK);
+	ret = rdmachan_wait_readable(ch, file->f_flags & O_NONBLOCK, true);
 	if (ret <= 0)
 		goto out;
 	rx = rdmachan_rx_peek(ch);
@@ -228,7 +228,7 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 	}
 	nonblock = (mm.flags & RDMACHAN_MSG_DONTWAIT) ||
 		   (file->f_flags & O_NONBLOCK);
-	ret = rdmachan_wait_readable(ch, nonblock);
+	ret = rdmachan_wait_readable(ch, nonblock, true);
 	if (ret <= 0) {
 		/* End of an orderly shutdown: nothing received, no error */
 		goto out_unlock;
@@ -347,6 +347,12 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 	case RDMACHAN_IOC_CHAN_INFO:
 		return rdmachan_ioc_chan_info(ch, uarg);
 	case RDMACHAN_IOC_BENCH:
+		/* its unsolicited messages would never wake the peer */
+		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+			pr_info_ratelimited("channel %u: RDMACHAN_IOC_BENCH: not on a channel in poll mode solicited\n",
+					    ch->id);
+			return -EOPNOTSUPP;
+		}
 		return rdmachan_ioc_bench(ch, uarg);
 	case RDMACHAN_IOC_REG_MR:
 		return rdmachan_ioc_reg_mr(ch, uarg);

@@ -568,7 +568,9 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (nonblock) {
 			/* SOLICITED: credits may wait in the receive queue */
-			if (!polled && rdmachan_poll(ch, -1)) {
+			if (!polled &&
+			    ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
+			    rdmachan_poll(ch, -1)) {
 				polled = true;
 				continue;
 			}
@@ -900,17 +902,19 @@ void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx)
  * rdmachan_wait_readable() - wait for a message or the end
  * @ch: the channel
  * @nonblock: return -EAGAIN instead of waiting
+ * @may_sleep: process context (a SOLICITED channel's reader then waits
+ *	for another poller of the receive queue rather than skip it)
  *
  * Return: 1 when a message is queued; 0 at the end of an orderly
  * shutdown; the channel's error when it failed; -EAGAIN; -ERESTARTSYS.
  */
-int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock)
+int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep)
 {
 	unsigned long flags;
 	int ret;
 
-	rdmachan_rx_take_arrived(ch);
 	for (;;) {
+		rdmachan_rx_take_arrived(ch, may_sleep);
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!list_empty(&ch->rx_ready))
 			ret = 1;
@@ -944,7 +948,8 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 	unsigned long irqflags;
 	int ret;
 
-	ret = rdmachan_wait_readable(ch, flags & RDMACHAN_RECV_NONBLOCK);
+	ret = rdmachan_wait_readable(ch, flags & RDMACHAN_RECV_NONBLOCK,
+				     !(flags & RDMACHAN_RECV_NONBLOCK));
 	if (ret <= 0)
 		return ret ?: -EPIPE;
 	spin_lock_irqsave(&ch->lock, irqflags);

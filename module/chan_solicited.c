@@ -54,25 +54,6 @@ void rdmachan_rx_hand_over(struct rdmachan *ch)
 	wake_up_all(&ch->wq);
 }
 
-/**
- * rdmachan_rx_take_arrived() - a reader takes what has arrived
- * @ch: the channel
- *
- * On a RDMACHAN_POLL_SOLICITED channel, processes the receive queue and
- * hands every message that arrived over to the reader, solicited or not
- * (as a verbs consumer polls its CQ before it waits for an event).  Does
- * nothing on other channels.
- *
- * Context: any.
- */
-void rdmachan_rx_take_arrived(struct rdmachan *ch)
-{
-	if (ch->opts.poll_mode != RDMACHAN_POLL_SOLICITED)
-		return;
-	rdmachan_poll(ch, -1);
-	rdmachan_rx_hand_over(ch);
-}
-
 /* Take the poll bit unless teardown has begun (it keeps the bit). */
 static bool rdmachan_rcq_lock(struct rdmachan *ch)
 {
@@ -88,9 +69,36 @@ static bool rdmachan_rcq_lock(struct rdmachan *ch)
 	return true;
 }
 
+/**
+ * rdmachan_rx_take_arrived() - a reader takes what has arrived
+ * @ch: the channel
+ * @may_sleep: process context: wait for another poller of the receive
+ *	queue (a blocked sender, the keepalive tick) instead of skipping it
+ *
+ * On a RDMACHAN_POLL_SOLICITED channel, processes the receive queue and
+ * hands every message that arrived over to the reader, solicited or not
+ * (as a verbs consumer polls its CQ before it waits for an event).  Does
+ * nothing on other channels.
+ *
+ * Context: any; process context with @may_sleep.
+ */
+void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep)
+{
+	if (ch->opts.poll_mode != RDMACHAN_POLL_SOLICITED)
+		return;
+	if (!may_sleep) {
+		rdmachan_poll(ch, -1);
+	} else if (rdmachan_rcq_lock(ch)) {
+		ib_process_cq_direct(ch->rcq, -1);
+		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	}
+	rdmachan_rx_hand_over(ch);
+}
+
 static void rdmachan_rcq_work(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(work, struct rdmachan, rcq_work);
+	int ret;
 
 	if (!rdmachan_rcq_lock(ch))
 		return;
@@ -100,9 +108,16 @@ static void rdmachan_rcq_work(struct work_struct *work)
 	 */
 	do {
 		ib_process_cq_direct(ch->rcq, -1);
-	} while (ib_req_notify_cq(ch->rcq, IB_CQ_SOLICITED |
-				  IB_CQ_REPORT_MISSED_EVENTS) > 0);
+		ret = ib_req_notify_cq(ch->rcq, IB_CQ_SOLICITED |
+				       IB_CQ_REPORT_MISSED_EVENTS);
+	} while (ret > 0);
 	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	if (ret < 0) {
+		/* unarmed, nothing would ever wake a reader again */
+		pr_err_ratelimited("channel %u: arming the receive queue failed: %d\n",
+				   ch->id, ret);
+		rdmachan_fail_io(ch, -EIO);
+	}
 	atomic64_inc(&ch->stats.solicited_events);
 	rdmachan_rx_hand_over(ch);
 }
@@ -158,16 +173,26 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 
 /**
  * rdmachan_rcq_destroy() - undo rdmachan_rcq_create()
- * @ch: the channel; its QP is destroyed and teardown holds the poll bit
+ * @ch: the channel; its QP is destroyed (or was never created)
  *
  * Context: process context.
  */
 void rdmachan_rcq_destroy(struct rdmachan *ch)
 {
+	unsigned long flags;
+
 	if (!ch->rcq)
 		return;
+	/*
+	 * Set already by a teardown; not on a setup that failed.  A run of
+	 * the work from now on leaves the queue alone; one running now is
+	 * waited for.
+	 */
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->io_stopped = true;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	cancel_work_sync(&ch->rcq_work);
 	ib_destroy_cq(ch->rcq);
-	/* a run queued by the last event sees io_stopped and does nothing */
 	cancel_work_sync(&ch->rcq_work);
 	ch->rcq = NULL;
 }

@@ -127,6 +127,7 @@ long rdmachan_ioc_rdma(struct rdmachan *ch, void __user *uarg)
 		ret = rdmachan_ioc_rdma_async(ch, c, r.count);
 		if (!ret) {
 			r.done = r.count;
+			/* EFAULT here: the call did go out; reap its outcomes */
 			if (copy_to_user(uarg, &r, sizeof(r)))
 				ret = -EFAULT;
 			goto put;

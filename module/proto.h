@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
-#define RDMACHAN_WIRE_VERSION	1
+#define RDMACHAN_WIRE_VERSION	2	/* 2: PAD (type 5) */
 
 /*
  * Receive buffers each side posts beyond its credits, for control
@@ -36,7 +36,7 @@
  *	credits it grants); reply: the negotiated depth both sides use
  * @max_msg_size: request: largest message the requester accepts; reply:
  *	the negotiated largest message
- * @features: feature bits (none defined in version 1)
+ * @features: feature bits (none defined in version 2)
  * @reserved: zero
  */
 struct rdmachan_wire_conn {

@@ -18,7 +18,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/delay.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
@@ -380,16 +379,17 @@ unlock:
 }
 
 /*
- * A chain cut short: wait for the teardown, whose drain completes what
- * was posted, then give back the slots and the chain's reference.
+ * A chain cut short: wait for the teardown's drain, which completes what
+ * was posted, then give back the slots and the chain's reference.  Not
+ * for the whole teardown: that waits for the registrations this chain
+ * and its caller still hold.
  */
 static void rdmachan_rdma_abandon(struct rdmachan_rdma_req *req)
 {
 	struct rdmachan *ch = req->ch;
 	unsigned long flags;
 
-	while (!READ_ONCE(ch->torn_down))
-		msleep(20);
+	wait_event(ch->wq, READ_ONCE(ch->drained));
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->rdma_slots -= req->posted;
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -606,6 +606,10 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 
 	if (!count || count > RDMACHAN_MAX_RDMA_OPS)
 		return -EINVAL;
+	for (i = 0; i < count; i++) {
+		ops[i].status = 0;
+		ops[i].wc_status = IB_WC_SUCCESS;
+	}
 	req = rdmachan_rdma_req_alloc(ch, count);
 	if (!req) {
 		rdmachan_rdma_refused(ops, count);
@@ -615,8 +619,6 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 	mutex_lock(&ch->mr_mutex);
 	ret = rdmachan_mr_usable(ch);
 	for (i = 0; i < count && !ret; i++) {
-		ops[i].status = 0;
-		ops[i].wc_status = IB_WC_SUCCESS;
 		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
 		if (ret)
 			ops[i].status = ret;

@@ -114,7 +114,9 @@ struct rdmachan_msg {
  * struct rdmachan_ops - callbacks of a channel's user
  * @recv: a message arrived.  Called in the completion context of the
  *	channel (softirq for RDMACHAN_POLL_SOFTIRQ, the polling thread for
- *	RDMACHAN_POLL_DIRECT): must not sleep or call rdmachan_close().
+ *	RDMACHAN_POLL_DIRECT; for RDMACHAN_POLL_SOLICITED the work run by a
+ *	solicited event, or the teardown): must not sleep or call
+ *	rdmachan_close().
  *	The callee owns @msg until it calls rdmachan_msg_release(), from
  *	any context, before rdmachan_close().  NULL: messages queue until
  *	rdmachan_recv() pulls them.

@@ -267,6 +267,19 @@ static void check_write_imm(struct chan_pair *p)
 	munmap(buf, 8192);
 }
 
+/* the in-kernel bench sends unsolicited messages: refused */
+static void check_bench_refused(struct chan_pair *p)
+{
+	struct rdmachan_bench b = {
+		.size = sizeof(b), .mode = RDMACHAN_BENCH_SINK,
+	};
+	int ret = ioctl(p->srv, RDMACHAN_IOC_BENCH, &b);
+
+	report(ret < 0 && errno == EOPNOTSUPP,
+	       "RDMACHAN_IOC_BENCH on a solicited channel fails with EOPNOTSUPP",
+	       "ret %d (%s)", ret, strerror(errno));
+}
+
 static int check_siw_refuses(void)
 {
 	struct rdmachan_chan_opts so = {
@@ -304,6 +317,7 @@ int main(void)
 	check_waiters(&p);
 	check_credits(&p);
 	check_write_imm(&p);
+	check_bench_refused(&p);
 	chan_pair_close(&p);
 	return chan_failures ? 1 : 0;
 }
