@@ -62,7 +62,7 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 {
 	static const u8 want[32] = {
 		'R', 'C', 'H', '1',	/* magic */
-		0x00, 0x01,		/* version */
+		0x00, 0x02,		/* version */
 		0x00, 0x00,		/* flags */
 		0x00, 0x00, 0x01, 0x00,	/* queue_depth 256 */
 		0x00, 0x01, 0x02, 0x03,	/* max_msg_size 0x10203 */
@@ -149,12 +149,14 @@ static const struct conn_case conn_cases[] = {
 	{ "bad magic wins over bad version", 0, 0, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_MAGIC },
 	{ "version 0", MAGIC, 0, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
-	{ "version 2", MAGIC, 2, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
-	{ "version 0x0100 (1 byte-swapped)", MAGIC, 0x0100, 0, 128, 65536, 32,
+	{ "version 1 (no PAD)", MAGIC, 1, 0, 128, 65536, 32,
+	  RDMACHAN_REJ_BAD_VERSION },
+	{ "version 3", MAGIC, 3, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
+	{ "version 0x0200 (2 byte-swapped)", MAGIC, 0x0200, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0xffff", MAGIC, 0xffff, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "bad version wins over bad params", MAGIC, 2, 1, 0, 0, 32,
+	{ "bad version wins over bad params", MAGIC, 3, 1, 0, 0, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "flags 0x0001", MAGIC, VER, 0x0001, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_PARAMS },
@@ -208,7 +210,7 @@ static void proto_test_conn_decode(struct kunit *test)
 static void proto_test_rej_encode_bytes(struct kunit *test)
 {
 	static const u8 want[8] = {
-		'R', 'C', 'H', '1', 0x00, 0x01, 0x00, RDMACHAN_REJ_BACKLOG,
+		'R', 'C', 'H', '1', 0x00, 0x02, 0x00, RDMACHAN_REJ_BACKLOG,
 	};
 	struct rdmachan_wire_rej w;
 
