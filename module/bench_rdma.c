@@ -245,12 +245,17 @@ static int rdmachan_bench_rdma_reap(struct rdmachan *ch,
 				    struct rdmachan_bench_chain *c,
 				    struct rdmachan_bench *b)
 {
+	bool direct = rdmachan_get_poll_mode(ch) == RDMACHAN_POLL_DIRECT;
+
 	while (rdmachan_bench_chain_busy(c)) {
-		/* a DIRECT channel completes only when polled */
-		if (!rdmachan_poll(ch, -1))
-			wait_event_timeout(*c->wq,
-					   !rdmachan_bench_chain_busy(c),
-					   HZ / 100);
+		/* a DIRECT channel completes only when polled: spin on it */
+		if (direct) {
+			if (!rdmachan_poll(ch, -1))
+				rdmachan_poll_relax();
+			continue;
+		}
+		wait_event_timeout(*c->wq, !rdmachan_bench_chain_busy(c),
+				   HZ / 100);
 	}
 	if (!c->nr)
 		return 0;

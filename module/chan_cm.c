@@ -375,6 +375,13 @@ enum rdmachan_state rdmachan_get_state(struct rdmachan *ch)
 }
 EXPORT_SYMBOL_GPL(rdmachan_get_state);
 
+/** rdmachan_get_poll_mode() - where the channel's completions are processed */
+enum rdmachan_poll_mode rdmachan_get_poll_mode(struct rdmachan *ch)
+{
+	return ch->opts.poll_mode;
+}
+EXPORT_SYMBOL_GPL(rdmachan_get_poll_mode);
+
 /** rdmachan_error() - why a FAILED channel failed (negative errno), or 0 */
 int rdmachan_error(struct rdmachan *ch)
 {

@@ -125,7 +125,7 @@ static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 	deadline = ktime_get_ns() + RDMACHAN_DIRECT_SPIN_NS;
 	while (!(mask & want) && !signal_pending(current) &&
 	       ktime_get_ns() < deadline) {
-		cond_resched();
+		rdmachan_poll_relax();
 		mask = rdmachan_chan_events(ch);
 	}
 	return mask;

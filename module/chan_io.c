@@ -516,6 +516,28 @@ int rdmachan_poll(struct rdmachan *ch, int budget)
 }
 EXPORT_SYMBOL_GPL(rdmachan_poll);
 
+/**
+ * rdmachan_poll_relax() - a busy-poll round found nothing: let others run
+ *
+ * What a busy poller waits for may be queued on its own CPU: soft-RoCE
+ * does the protocol work of a post and of every arriving packet in
+ * softirq context, and hands it to ksoftirqd once softirqs ran long.
+ * Spinning over that work only delays it.  This runs softirqs pending
+ * on this CPU now, and gives the CPU up when another task (ksoftirqd)
+ * should have it.  Call it between rdmachan_poll() calls that found
+ * nothing, as every busy-polling wait of rdmachan does.
+ *
+ * Context: process context, may sleep.
+ */
+void rdmachan_poll_relax(void)
+{
+	/* local_bh_enable() runs what is pending, unless ksoftirqd has it */
+	local_bh_disable();
+	local_bh_enable();
+	cond_resched();
+}
+EXPORT_SYMBOL_GPL(rdmachan_poll_relax);
+
 /*
  * Wait until @cond(ch) holds: sleep, or busy-poll a DIRECT channel.
  * Return: 0, or -ERESTARTSYS on a signal.
@@ -539,7 +561,7 @@ static int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *))
 		if (signal_pending(current))
 			return -ERESTARTSYS;
 		if (!rdmachan_poll(ch, 16))
-			cond_resched();
+			rdmachan_poll_relax();
 	}
 	return 0;
 }
@@ -976,7 +998,7 @@ static void rdmachan_wait_round(struct rdmachan *ch,
 {
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
 		if (!rdmachan_poll(ch, -1))
-			cond_resched();
+			rdmachan_poll_relax();
 	} else if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
 		/* the peer's answer lands on a queue that raises no event */
 		rdmachan_poll(ch, -1);

@@ -191,7 +191,7 @@ static int rdmachan_rdma_reap_wait(struct rdmachan *ch, bool nonblock)
 		if (signal_pending(current))
 			return -ERESTARTSYS;
 		if (!rdmachan_poll(ch, -1))
-			cond_resched();
+			rdmachan_poll_relax();
 	}
 	return 0;
 }

@@ -328,7 +328,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 			if (signal_pending(current))
 				return -ERESTARTSYS;
 			if (!rdmachan_poll(ch, -1))
-				cond_resched();
+				rdmachan_poll_relax();
 			continue;
 		}
 		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
@@ -427,7 +427,7 @@ int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req)
 			if (fatal_signal_pending(current))
 				return -EINTR;
 			if (!rdmachan_poll(ch, -1))
-				cond_resched();
+				rdmachan_poll_relax();
 		}
 		return 0;
 	}

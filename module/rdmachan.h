@@ -157,8 +157,10 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
 int rdmachan_poll(struct rdmachan *ch, int budget);
+void rdmachan_poll_relax(void);
 
 enum rdmachan_state rdmachan_get_state(struct rdmachan *ch);
+enum rdmachan_poll_mode rdmachan_get_poll_mode(struct rdmachan *ch);
 int rdmachan_error(struct rdmachan *ch);
 void *rdmachan_priv(struct rdmachan *ch);
 u32 rdmachan_max_msg_size(struct rdmachan *ch);

@@ -17,6 +17,8 @@
 #                                                 tool-driven --op write|read
 #                                                 (against reg)
 #
+# Every run crosses the wire rxe1 -> veth -> rxe0, perftest's too (the
+# guest script routes it so; Documentation/testing.rst says why).
 # Messages: sizes 64 B and 4 KiB, queue depth 128.  One-sided: 4 KiB and
 # 64 KiB, 32 ops per call (BENCH_RDMA_BATCH in the guest), one at a time;
 # perftest keeps its tx depth (128) in flight.  Environment: BENCH_SECS

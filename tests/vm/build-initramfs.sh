@@ -68,6 +68,9 @@ PROGRAMS="
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 "
+# RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
+# for scripts/bench.sh --profile.
+PROGRAMS="$PROGRAMS ${RDMACHAN_EXTRA_PROGRAMS:-}"
 # Loaded with dlopen(), so ldd of the programs does not find them.
 DLOPENED="
 	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
