@@ -238,7 +238,7 @@ static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
 		return;
 	if (ch->ops && ch->ops->recv)
 		rdmachan_deliver(ch);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /*
@@ -311,7 +311,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (wake)
-			rdmachan_wake(ch);
+			wake_up_all(&ch->wq);
 		return;
 	}
 
@@ -347,7 +347,7 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if ((s32)(tx->seq + 1 - ch->tx_completed) > 0)
 		ch->tx_completed = tx->seq + 1;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /* Control send completion: the slot is free again. */
@@ -367,7 +367,7 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /*
@@ -873,17 +873,18 @@ EXPORT_SYMBOL_GPL(rdmachan_send_sg);
 /**
  * rdmachan_readable() - is a message waiting, or will none ever come?
  * @ch: the channel
- *
- * A hint, read without the channel lock: it is what a busy poller checks
- * between two polls.  Callers take the message, or the end, under the
- * lock (rdmachan_wait_readable()); poll() is woken after every change.
  */
 bool rdmachan_readable(struct rdmachan *ch)
 {
-	return !list_empty(&ch->rx_ready) ||
-	       rdmachan_state_read_end(READ_ONCE(ch->state),
-				       READ_ONCE(ch->torn_down),
-				       READ_ONCE(ch->err)) != -EAGAIN;
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = !list_empty(&ch->rx_ready) ||
+	      rdmachan_state_read_end(ch->state, ch->torn_down,
+				      ch->err) != -EAGAIN;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
 }
 
 /**
