@@ -873,18 +873,18 @@ EXPORT_SYMBOL_GPL(rdmachan_send_sg);
 /**
  * rdmachan_readable() - is a message waiting, or will none ever come?
  * @ch: the channel
+ *
+ * A hint, read without the channel lock: it is what a busy poller checks
+ * between two polls, and under TCG every interrupts-off lock round trip
+ * is dear.  Callers take the message, or the end, under the lock
+ * (rdmachan_wait_readable()), and every change wakes ch->wq.
  */
 bool rdmachan_readable(struct rdmachan *ch)
 {
-	unsigned long flags;
-	bool ret;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	ret = !list_empty(&ch->rx_ready) ||
-	      rdmachan_state_read_end(ch->state, ch->torn_down,
-				      ch->err) != -EAGAIN;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	return ret;
+	return !list_empty(&ch->rx_ready) ||
+	       rdmachan_state_read_end(READ_ONCE(ch->state),
+				       READ_ONCE(ch->torn_down),
+				       READ_ONCE(ch->err)) != -EAGAIN;
 }
 
 /**
