@@ -45,11 +45,15 @@ RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${
 	tests/vm/run-vm.sh --cases bench_msg --out "$OUT" --timeout $((600 + RUNS * 600)) || true
 R=$OUT/results.ktap
 
-# val NAME: the median of NAME's figures over the passes
+# val NAME: the median of NAME's figures over the passes.  A failed run
+# reports 0 (perftest's also when it did not cross the wire): it is left
+# out, so that it cannot pull either side's median down; 0 when every
+# pass failed.
 val() {
-	awk -v k="$1" '$1 == "RESULT" && $2 == k { print $3 }' "$R" | tr -d '\r' |
-		sort -g | awk '{ v[NR] = $1 } END {
-			if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	awk -v k="$1" '$1 == "RESULT" && $2 == k && $3 + 0 > 0 { print $3 }' "$R" |
+		tr -d '\r' | sort -g | awk '{ v[NR] = $1 } END {
+			if (!NR) print 0
+			else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 if ! grep -q '^RESULT ' "$R"; then
