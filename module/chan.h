@@ -180,8 +180,12 @@ struct rdmachan_stats {
  *	DIRECT channel's CQ (a SOLICITED channel's @rcq); teardown takes it
  *	for good before the drain
  * @sig_interval: every this many data sends is signalled
- * @imm_inband: the transport has no SEND_WITH_IMM (iWARP): immediates
- *	travel after the payload, flagged RDMACHAN_HDR_F_IMM
+ * @imm_inband: user immediates travel after the payload, flagged
+ *	RDMACHAN_HDR_F_IMM: the transport has no SEND_WITH_IMM (iWARP), or
+ *	the immediate carries the header (@hdr_imm)
+ * @hdr_imm: RDMACHAN_FEAT_HDR_IMM is in force: every SEND is a
+ *	SEND_WITH_IMM whose immediate is the header, the payload starts the
+ *	message
  * @rdma_slots: send queue slots taken by one-sided work requests
  * @rdma_reap: outcomes of asynchronous RDMACHAN_IOC_RDMA calls, waiting
  *	to be reaped (struct rdmachan_rdma_async, in submission order)
@@ -266,6 +270,7 @@ struct rdmachan {
 	unsigned long		poll_lock;
 	u32			sig_interval;
 	bool			imm_inband;
+	bool			hdr_imm;
 	u32			rdma_slots;
 
 	struct list_head	rdma_reap;

@@ -21,6 +21,7 @@
 #include "chan.h"
 #include "sysfs.h"
 #include "device.h"
+#include "params.h"
 
 static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 			     int status)
@@ -63,6 +64,8 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	ch->params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
 					 RDMACHAN_MAX_DEPTH);
 	ch->params.max_msg_size = ch->opts.max_msg_size;
+	ch->params.features = rdmachan_param_imm_header() ?
+			      RDMACHAN_FEAT_HDR_IMM : 0;
 	ret = rdmachan_setup_resources(ch, ch->cm_id);
 	if (ret)
 		return ret;
@@ -88,6 +91,16 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	if (p.queue_depth > ch->local.queue_depth ||
 	    p.max_msg_size > ch->local.max_msg_size)
 		return -EPROTO;
+	/*
+	 * Only offered features may come back, and HDR_IMM must: receives
+	 * are parsed in the offered format from the moment they complete.
+	 */
+	if ((p.features & ~ch->local.features) ||
+	    ((p.features ^ ch->local.features) & RDMACHAN_FEAT_HDR_IMM)) {
+		pr_info_ratelimited("channel %u: peer answered features %#llx to %#llx\n",
+				    ch->id, p.features, ch->local.features);
+		return -EPROTO;
+	}
 	ch->params = p;
 	rdmachan_start_io(ch);
 	return 0;

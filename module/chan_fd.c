@@ -303,6 +303,7 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->queue_depth = ch->params.queue_depth;
 	info->max_msg_size = ch->params.max_msg_size;
 	info->max_inline = ch->max_inline;
+	info->wire_flags = ch->hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0;
 	mutex_lock(&ch->teardown_mutex);
 	if (ch->cm_id && ch->cm_id->device) {
 		strscpy(info->dev_name, dev_name(&ch->cm_id->device->dev),

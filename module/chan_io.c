@@ -92,16 +92,22 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
 				      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
 
-	sge.addr = tx->dma;
-	sge.length = RDMACHAN_HDR_LEN;
-	sge.lkey = ch->pd->local_dma_lkey;
 	wr.wr_cqe = &tx->cqe;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IB_WR_SEND;
 	wr.send_flags = IB_SEND_SIGNALED;
-	if (ch->max_inline >= RDMACHAN_HDR_LEN)
-		wr.send_flags |= IB_SEND_INLINE;
+	if (ch->hdr_imm) {
+		/* the header is all there is: an empty SEND_WITH_IMM */
+		wr.opcode = IB_WR_SEND_WITH_IMM;
+		wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
+	} else {
+		sge.addr = tx->dma;
+		sge.length = RDMACHAN_HDR_LEN;
+		sge.lkey = ch->pd->local_dma_lkey;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IB_WR_SEND;
+		if (ch->max_inline >= RDMACHAN_HDR_LEN)
+			wr.send_flags |= IB_SEND_INLINE;
+	}
 
 	ret = ib_post_send(ch->qp, &wr, NULL);
 	if (ret) {
@@ -263,10 +269,11 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rdmachan_rx *rx = container_of(wc->wr_cqe, struct rdmachan_rx,
 					      cqe);
 	struct rdmachan *ch = rx->ch;
-	struct rdmachan_wire_hdr *h = rx->buf;
+	struct rdmachan_wire_hdr hdr, *h = &hdr;
 	unsigned long flags;
-	u32 credits, len;
+	u32 credits, len, start;
 	bool wake;
+	int ret;
 
 	if (!rdmachan_wc_ok(ch, wc, "receive"))
 		return;
@@ -276,7 +283,22 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, ch->buf_size,
 				   DMA_FROM_DEVICE);
-	if (rdmachan_wire_hdr_check(h, wc->byte_len, ch->params.max_msg_size)) {
+	if (ch->hdr_imm) {
+		/* the header is the immediate, the payload starts the buffer */
+		start = 0;
+		ret = -EPROTO;
+		if (wc->wc_flags & IB_WC_WITH_IMM)
+			ret = rdmachan_wire_imm_check(wc->ex.imm_data,
+						      wc->byte_len,
+						      ch->params.max_msg_size,
+						      h);
+	} else {
+		start = RDMACHAN_HDR_LEN;
+		memcpy(h, rx->buf, sizeof(*h));
+		ret = rdmachan_wire_hdr_check(h, wc->byte_len,
+					      ch->params.max_msg_size);
+	}
+	if (ret) {
 		rdmachan_protocol_error(ch, "malformed header");
 		return;
 	}
@@ -315,16 +337,18 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
-	rx->msg.data = rx->buf + RDMACHAN_HDR_LEN;
+	rx->msg.data = rx->buf + start;
 	rx->msg.len = len;
 	if (h->flags & RDMACHAN_HDR_F_IMM) {
 		__be32 imm;
 
-		memcpy(&imm, rx->buf + RDMACHAN_HDR_LEN + len, sizeof(imm));
+		memcpy(&imm, rx->buf + start + len, sizeof(imm));
 		rx->msg.has_imm = true;
 		rx->msg.imm = be32_to_cpu(imm);
 	} else {
-		rx->msg.has_imm = wc->wc_flags & IB_WC_WITH_IMM;
+		/* under HDR_IMM the immediate was the header */
+		rx->msg.has_imm = !ch->hdr_imm &&
+				  (wc->wc_flags & IB_WC_WITH_IMM);
 		rx->msg.imm = rx->msg.has_imm ?
 			      be32_to_cpu(wc->ex.imm_data) : 0;
 	}
@@ -383,7 +407,9 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 	while (ch->tx_posted != ch->tx_reserved) {
 		struct rdmachan_tx *tx = &ch->tx[ch->tx_posted % ch->tx_depth];
 		struct rdmachan_wire_hdr *h = tx->buf;
-		u32 bytes = RDMACHAN_HDR_LEN + tx->len;
+		/* the message starts after the header unless it is in the imm */
+		u32 start = ch->hdr_imm ? RDMACHAN_HDR_LEN : 0;
+		u32 bytes = RDMACHAN_HDR_LEN + tx->len - start;
 
 		if (!tx->ready)
 			break;
@@ -399,26 +425,29 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 			__be32 imm = cpu_to_be32(tx->imm);
 
 			h->flags = RDMACHAN_HDR_F_IMM;
-			memcpy(tx->buf + bytes, &imm, sizeof(imm));
+			memcpy(tx->buf + start + bytes, &imm, sizeof(imm));
 			bytes += sizeof(imm);
 		}
-		ib_dma_sync_single_for_device(ibdev, tx->dma, bytes,
+		ib_dma_sync_single_for_device(ibdev, tx->dma, start + bytes,
 					      DMA_TO_DEVICE);
 
-		tx->sge.addr = tx->dma;
+		tx->sge.addr = tx->dma + start;
 		tx->sge.length = bytes;
 		tx->sge.lkey = ch->pd->local_dma_lkey;
 		memset(&tx->wr, 0, sizeof(tx->wr));
 		tx->wr.wr_cqe = &tx->cqe;
 		tx->wr.sg_list = &tx->sge;
-		tx->wr.num_sge = 1;
-		if (tx->has_imm && !ch->imm_inband) {
+		tx->wr.num_sge = bytes ? 1 : 0;
+		if (ch->hdr_imm) {
+			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
+			tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
+		} else if (tx->has_imm && !ch->imm_inband) {
 			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
 			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
 		} else {
 			tx->wr.opcode = IB_WR_SEND;
 		}
-		if (bytes <= ch->max_inline)
+		if (bytes && bytes <= ch->max_inline)
 			tx->wr.send_flags |= IB_SEND_INLINE;
 		if (tx->solicited)
 			tx->wr.send_flags |= IB_SEND_SOLICITED;

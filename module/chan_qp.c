@@ -120,8 +120,8 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 
 /**
  * rdmachan_setup_resources() - build CQ, QP and buffers for a channel
- * @ch: the channel; ch->params holds the depth and size wanted, which are
- *	lowered to what the device allows
+ * @ch: the channel; ch->params holds the depth, size and features wanted,
+ *	which are lowered to what the device allows
  * @cm_id: the rdma_cm_id, bound to a device
  *
  * Context: process context (the rdma_cm handler).
@@ -161,7 +161,11 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
 	ch->has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
-	ch->imm_inband = ch->iwarp;
+	if (ch->iwarp)
+		ch->params.features &= ~RDMACHAN_FEAT_HDR_IMM;
+	ch->hdr_imm = ch->params.features & RDMACHAN_FEAT_HDR_IMM;
+	/* ... and so do they when the immediate carries the header */
+	ch->imm_inband = ch->iwarp || ch->hdr_imm;
 	/* ... nor a send completion that means delivery */
 	ch->close_handshake = ch->iwarp;
 	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);

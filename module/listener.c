@@ -90,6 +90,8 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	ch->local.queue_depth = clamp_t(u32, l->opts.queue_depth, 1,
 					RDMACHAN_MAX_DEPTH);
 	ch->local.max_msg_size = l->opts.max_msg_size;
+	/* every feature this side knows; the device may drop some */
+	ch->local.features = RDMACHAN_FEAT_KNOWN;
 	rdmachan_negotiate(&ch->local, &remote, RDMACHAN_MAX_DEPTH,
 			   &ch->params);
 	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));

@@ -115,6 +115,13 @@ module_param_cb(keepalive_ms, &rdmachan_uint_param_ops, &keepalive_ms, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe an idle channel's peer every this many ms, 0..3600000, 0 = off (default 1000)");
 
+static struct rdmachan_uint_param imm_header = {
+	.val = 1, .min = 0, .max = 1, .base = 10,
+};
+module_param_cb(imm_header, &rdmachan_uint_param_ops, &imm_header, 0644);
+MODULE_PARM_DESC(imm_header,
+		 "New outgoing channels offer the message header in the immediate data, 0..1 (default 1)");
+
 /** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
 unsigned int rdmachan_param_dev_mode(void)
 {
@@ -137,6 +144,12 @@ unsigned int rdmachan_param_max_msg_size(void)
 unsigned int rdmachan_param_keepalive_ms(void)
 {
 	return READ_ONCE(keepalive_ms.val);
+}
+
+/** rdmachan_param_imm_header() - offer RDMACHAN_FEAT_HDR_IMM when connecting */
+bool rdmachan_param_imm_header(void)
+{
+	return READ_ONCE(imm_header.val);
 }
 
 /** rdmachan_param_connect_timeout_ms() - rdma_cm resolve/connect timeout */

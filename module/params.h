@@ -29,5 +29,6 @@ unsigned int rdmachan_param_queue_depth(void);
 unsigned int rdmachan_param_max_msg_size(void);
 unsigned int rdmachan_param_connect_timeout_ms(void);
 unsigned int rdmachan_param_keepalive_ms(void);
+bool rdmachan_param_imm_header(void);
 
 #endif /* RDMACHAN_PARAMS_H */

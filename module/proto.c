@@ -8,6 +8,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 
 #include "proto.h"
@@ -25,6 +26,7 @@ void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,
 	w->version = cpu_to_be16(RDMACHAN_WIRE_VERSION);
 	w->queue_depth = cpu_to_be32(p->queue_depth);
 	w->max_msg_size = cpu_to_be32(p->max_msg_size);
+	w->features = cpu_to_be64(p->features);
 }
 
 /**
@@ -50,6 +52,7 @@ rdmachan_wire_conn_decode(const void *data, size_t len,
 		return RDMACHAN_REJ_BAD_VERSION;
 	p->queue_depth = be32_to_cpu(w.queue_depth);
 	p->max_msg_size = be32_to_cpu(w.max_msg_size);
+	p->features = be64_to_cpu(w.features);
 	if (w.flags || p->queue_depth < 1 ||
 	    p->queue_depth > RDMACHAN_MAX_DEPTH || p->max_msg_size < 1)
 		return RDMACHAN_REJ_BAD_PARAMS;
@@ -120,7 +123,7 @@ const char *rdmachan_rej_reason_str(int reason)
  * @local: what this side offers
  * @remote: what the peer offered
  * @dev_max_depth: the deepest queue the device allows
- * @out: the minimum of all three
+ * @out: the minimum of all three; the features both offer
  */
 void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 			const struct rdmachan_conn_params *remote,
@@ -130,6 +133,7 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 				dev_max_depth);
 	out->queue_depth = clamp_t(u32, out->queue_depth, 1, RDMACHAN_MAX_DEPTH);
 	out->max_msg_size = min(local->max_msg_size, remote->max_msg_size);
+	out->features = local->features & remote->features;
 }
 
 /**
@@ -166,4 +170,46 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	default:
 		return -EPROTO;
 	}
+}
+
+/**
+ * rdmachan_wire_hdr_to_imm() - the immediate that carries a header
+ * @h: the header, built as for the in-band format
+ *
+ * Return: its first four bytes (type, flags, credits) as the immediate of
+ * a SEND_WITH_IMM under RDMACHAN_FEAT_HDR_IMM; @len is left out, the
+ * receiver takes it from the byte count.
+ */
+__be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h)
+{
+	__be32 imm;
+
+	BUILD_BUG_ON(offsetof(struct rdmachan_wire_hdr, len) != sizeof(imm));
+	memcpy(&imm, h, sizeof(imm));
+	return imm;
+}
+
+/**
+ * rdmachan_wire_imm_check() - decode and validate a header carried in the
+ *	immediate
+ * @imm: the receive completion's immediate
+ * @byte_len: bytes the receive completion reports (payload and trailer)
+ * @max_msg_size: the negotiated largest payload
+ * @h: the header rebuilt, @len included
+ *
+ * Return: 0 when the header is consistent, -EPROTO otherwise, exactly as
+ * rdmachan_wire_hdr_check() judges the same message in the in-band format.
+ */
+int rdmachan_wire_imm_check(__be32 imm, u32 byte_len, u32 max_msg_size,
+			    struct rdmachan_wire_hdr *h)
+{
+	u32 trailer = 0;
+
+	memcpy(h, &imm, sizeof(imm));
+	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
+		trailer = RDMACHAN_IMM_TRAILER;
+	if (byte_len < trailer || byte_len > U32_MAX - sizeof(*h))
+		return -EPROTO;
+	h->len = cpu_to_be32(byte_len - trailer);
+	return rdmachan_wire_hdr_check(h, byte_len + sizeof(*h), max_msg_size);
 }

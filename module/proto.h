@@ -12,10 +12,20 @@
 #ifndef RDMACHAN_PROTO_H
 #define RDMACHAN_PROTO_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
-#define RDMACHAN_WIRE_VERSION	2	/* 2: PAD (type 5) */
+#define RDMACHAN_WIRE_VERSION	3	/* 2: PAD (type 5); 3: features */
+
+/*
+ * rdmachan_wire_conn.features.  The passive side replies with the bits it
+ * accepts, a subset of those offered; it must accept HDR_IMM whenever its
+ * transport has immediate data, because the active side parses what it
+ * receives in the offered format from the start.
+ */
+#define RDMACHAN_FEAT_HDR_IMM	BIT_ULL(0)	/* header in the immediate */
+#define RDMACHAN_FEAT_KNOWN	RDMACHAN_FEAT_HDR_IMM
 
 /*
  * Receive buffers each side posts beyond its credits, for control
@@ -36,7 +46,7 @@
  *	credits it grants); reply: the negotiated depth both sides use
  * @max_msg_size: request: largest message the requester accepts; reply:
  *	the negotiated largest message
- * @features: feature bits (none defined in version 2)
+ * @features: request: RDMACHAN_FEAT_* offered; reply: those accepted
  * @reserved: zero
  */
 struct rdmachan_wire_conn {
@@ -91,6 +101,12 @@ enum rdmachan_msg_type {
 
 /**
  * struct rdmachan_wire_hdr - header of every SEND
+ *
+ * With RDMACHAN_FEAT_HDR_IMM the header is not in the message: every SEND
+ * is a SEND_WITH_IMM whose immediate holds the first four bytes (@type,
+ * @flags, @credits), and @len is the received byte count less the
+ * immediate trailer.  A user's immediate then travels in band (F_IMM).
+ *
  * @type: enum rdmachan_msg_type
  * @flags: RDMACHAN_HDR_F_IMM (DATA only) or zero
  * @credits: receive buffers the sender has reposted since it last said so
@@ -107,10 +123,12 @@ struct rdmachan_wire_hdr {
  * struct rdmachan_conn_params - negotiated or requested channel parameters
  * @queue_depth: credits (receive buffers for data) per direction
  * @max_msg_size: largest message payload in bytes
+ * @features: RDMACHAN_FEAT_* bits
  */
 struct rdmachan_conn_params {
 	u32 queue_depth;
 	u32 max_msg_size;
+	u64 features;
 };
 
 void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,
@@ -127,5 +145,8 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 			u32 dev_max_depth, struct rdmachan_conn_params *out);
 int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 			    u32 max_msg_size);
+__be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h);
+int rdmachan_wire_imm_check(__be32 imm, u32 byte_len, u32 max_msg_size,
+			    struct rdmachan_wire_hdr *h);
 
 #endif /* RDMACHAN_PROTO_H */

@@ -141,6 +141,14 @@ RDMACHAN_CHAN_U32_ATTR(send_credits, ch->credits.avail);
 RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits.owed);
 RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->rx_ready_count);
 
+static ssize_t wire_header_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_chan(dev)->hdr_imm ? "immediate" :
+							      "in-band");
+}
+static DEVICE_ATTR_RO(wire_header);
+
 static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_error.attr,
@@ -156,6 +164,7 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_send_credits.attr,
 	&dev_attr_credits_to_return.attr,
 	&dev_attr_rx_queued.attr,
+	&dev_attr_wire_header.attr,
 	NULL
 };
 

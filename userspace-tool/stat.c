@@ -127,10 +127,11 @@ static void show(const char *name, struct attr *at, int n)
 	printf("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
 	       get(at, n, "role"), get(at, n, "src_addr"), get(at, n, "dst_addr"),
 	       get(at, n, "dev_name"), get(at, n, "port_num"));
-	printf("    queue_depth %s max_msg_size %s max_inline %s send_credits %s credits_to_return %s rx_queued %s\n",
+	printf("    queue_depth %s max_msg_size %s max_inline %s header %s send_credits %s credits_to_return %s rx_queued %s\n",
 	       get(at, n, "queue_depth"), get(at, n, "max_msg_size"),
-	       get(at, n, "max_inline"), get(at, n, "send_credits"),
-	       get(at, n, "credits_to_return"), get(at, n, "rx_queued"));
+	       get(at, n, "max_inline"), get(at, n, "wire_header"),
+	       get(at, n, "send_credits"), get(at, n, "credits_to_return"),
+	       get(at, n, "rx_queued"));
 	printf("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s\n",
 	       get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
 	       get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),

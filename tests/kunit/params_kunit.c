@@ -140,7 +140,7 @@ static void params_test_defaults(struct kunit *test)
 {
 	const struct rdmachan_uint_param *all[] = {
 		&dev_mode, &queue_depth, &max_msg_size, &connect_timeout_ms,
-		&keepalive_ms,
+		&keepalive_ms, &imm_header,
 	};
 	int i;
 
@@ -157,6 +157,7 @@ static void params_test_defaults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_param_connect_timeout_ms(),
 			connect_timeout_ms.val);
 	KUNIT_EXPECT_EQ(test, rdmachan_param_keepalive_ms(), keepalive_ms.val);
+	KUNIT_EXPECT_EQ(test, rdmachan_param_imm_header(), !!imm_header.val);
 	/* A channel's queue depth must be negotiable on the wire. */
 	KUNIT_EXPECT_LE(test, queue_depth.max, RDMACHAN_MAX_DEPTH);
 }

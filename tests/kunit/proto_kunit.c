@@ -62,14 +62,17 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 {
 	static const u8 want[32] = {
 		'R', 'C', 'H', '1',	/* magic */
-		0x00, 0x02,		/* version */
+		0x00, 0x03,		/* version */
 		0x00, 0x00,		/* flags */
 		0x00, 0x00, 0x01, 0x00,	/* queue_depth 256 */
 		0x00, 0x01, 0x02, 0x03,	/* max_msg_size 0x10203 */
-		/* features and reserved: zero */
+		0x80, 0x00, 0x00, 0x00,	/* features, high word */
+		0x00, 0x00, 0x00, 0x01,	/* features, low word: HDR_IMM */
+		/* reserved: zero */
 	};
 	struct rdmachan_conn_params p = {
 		.queue_depth = 256, .max_msg_size = 0x10203,
+		.features = BIT_ULL(63) | RDMACHAN_FEAT_HDR_IMM,
 	};
 	struct rdmachan_wire_conn w;
 
@@ -81,9 +84,9 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 static void proto_test_conn_roundtrip(struct kunit *test)
 {
 	static const struct rdmachan_conn_params in[] = {
-		{ 1, 1 },
-		{ 128, 65536 },
-		{ RDMACHAN_MAX_DEPTH, U32_MAX },
+		{ 1, 1, 0 },
+		{ 128, 65536, RDMACHAN_FEAT_HDR_IMM },
+		{ RDMACHAN_MAX_DEPTH, U32_MAX, U64_MAX },
 	};
 	struct rdmachan_conn_params out;
 	struct rdmachan_wire_conn w;
@@ -96,6 +99,7 @@ static void proto_test_conn_roundtrip(struct kunit *test)
 				RDMACHAN_REJ_NONE);
 		KUNIT_EXPECT_EQ(test, out.queue_depth, in[i].queue_depth);
 		KUNIT_EXPECT_EQ(test, out.max_msg_size, in[i].max_msg_size);
+		KUNIT_EXPECT_EQ(test, out.features, in[i].features);
 	}
 }
 
@@ -134,6 +138,7 @@ struct conn_case {
 #define MAGIC	RDMACHAN_WIRE_MAGIC
 #define VER	RDMACHAN_WIRE_VERSION
 #define MAXD	RDMACHAN_MAX_DEPTH
+#define FK	RDMACHAN_FEAT_KNOWN
 
 static const struct conn_case conn_cases[] = {
 	{ "valid", MAGIC, VER, 0, 128, 65536, 32, RDMACHAN_REJ_NONE },
@@ -151,12 +156,14 @@ static const struct conn_case conn_cases[] = {
 	{ "version 0", MAGIC, 0, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
 	{ "version 1 (no PAD)", MAGIC, 1, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "version 3", MAGIC, 3, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
-	{ "version 0x0200 (2 byte-swapped)", MAGIC, 0x0200, 0, 128, 65536, 32,
+	{ "version 2 (no features)", MAGIC, 2, 0, 128, 65536, 32,
+	  RDMACHAN_REJ_BAD_VERSION },
+	{ "version 4", MAGIC, 4, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
+	{ "version 0x0300 (3 byte-swapped)", MAGIC, 0x0300, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0xffff", MAGIC, 0xffff, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "bad version wins over bad params", MAGIC, 3, 1, 0, 0, 32,
+	{ "bad version wins over bad params", MAGIC, 4, 1, 0, 0, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "flags 0x0001", MAGIC, VER, 0x0001, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_PARAMS },
@@ -195,6 +202,8 @@ static void proto_test_conn_decode(struct kunit *test)
 	put_be16(buf + 6, c->flags);
 	put_be32(buf + 8, c->depth);
 	put_be32(buf + 12, c->size);
+	put_be32(buf + 16, 0x80000000);	/* unknown feature: passed on */
+	put_be32(buf + 20, 0x00000001);	/* HDR_IMM */
 	KUNIT_ASSERT_LE(test, c->len, sizeof(buf));
 
 	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(buf, c->len, &out),
@@ -202,6 +211,8 @@ static void proto_test_conn_decode(struct kunit *test)
 	if (c->want == RDMACHAN_REJ_NONE) {
 		KUNIT_EXPECT_EQ(test, out.queue_depth, c->depth);
 		KUNIT_EXPECT_EQ(test, out.max_msg_size, c->size);
+		KUNIT_EXPECT_EQ(test, out.features,
+				BIT_ULL(63) | RDMACHAN_FEAT_HDR_IMM);
 	}
 }
 
@@ -210,7 +221,7 @@ static void proto_test_conn_decode(struct kunit *test)
 static void proto_test_rej_encode_bytes(struct kunit *test)
 {
 	static const u8 want[8] = {
-		'R', 'C', 'H', '1', 0x00, 0x02, 0x00, RDMACHAN_REJ_BACKLOG,
+		'R', 'C', 'H', '1', 0x00, 0x03, 0x00, RDMACHAN_REJ_BACKLOG,
 	};
 	struct rdmachan_wire_rej w;
 
@@ -311,6 +322,11 @@ static const struct nego_case nego_cases[] = {
 	{ "all U32_MAX", { U32_MAX, U32_MAX }, { U32_MAX, U32_MAX }, U32_MAX,
 	  { MAXD, U32_MAX } },
 	{ "size 1 and U32_MAX", { 8, 1 }, { 8, U32_MAX }, 8, { 8, 1 } },
+	{ "features both offer", { 8, 64, 3 }, { 8, 64, 1 }, 8, { 8, 64, 1 } },
+	{ "a feature one side lacks", { 8, 64, 1 }, { 8, 64, 0 }, 8,
+	  { 8, 64, 0 } },
+	{ "unknown features stay out", { 8, 64, FK }, { 8, 64, U64_MAX }, 8,
+	  { 8, 64, FK } },
 };
 
 static void nego_case_desc(const struct nego_case *c, char *desc)
@@ -328,11 +344,13 @@ static void proto_test_negotiate(struct kunit *test)
 	rdmachan_negotiate(&c->local, &c->remote, c->dev_max, &out);
 	KUNIT_EXPECT_EQ(test, out.queue_depth, c->want.queue_depth);
 	KUNIT_EXPECT_EQ(test, out.max_msg_size, c->want.max_msg_size);
+	KUNIT_EXPECT_EQ(test, out.features, c->want.features);
 
 	/* Both ends must arrive at the same parameters. */
 	rdmachan_negotiate(&c->remote, &c->local, c->dev_max, &swapped);
 	KUNIT_EXPECT_EQ(test, swapped.queue_depth, out.queue_depth);
 	KUNIT_EXPECT_EQ(test, swapped.max_msg_size, out.max_msg_size);
+	KUNIT_EXPECT_EQ(test, swapped.features, out.features);
 
 	/* The outcome is always a valid connect request. */
 	KUNIT_EXPECT_GE(test, out.queue_depth, 1);
@@ -452,6 +470,101 @@ static void proto_test_hdr_check(struct kunit *test)
 			c->want);
 }
 
+/* ---- message header in the immediate (RDMACHAN_FEAT_HDR_IMM) ----------- */
+
+static void proto_test_hdr_to_imm_bytes(struct kunit *test)
+{
+	static const u8 want[4] = { RDMACHAN_MSG_DATA, 0x01, 0x12, 0x34 };
+	struct rdmachan_wire_hdr h;
+	__be32 imm;
+	u8 *b = (u8 *)&h;
+
+	b[0] = RDMACHAN_MSG_DATA;
+	b[1] = RDMACHAN_HDR_F_IMM;
+	put_be16(b + 2, 0x1234);
+	put_be32(b + 4, 0xdeadbeef);	/* len does not travel */
+	imm = rdmachan_wire_hdr_to_imm(&h);
+	expect_bytes(test, &imm, want, sizeof(want));
+}
+
+/**
+ * struct imm_case - one received SEND_WITH_IMM carrying the header
+ * @name: what the case shows
+ * @type: type byte of the immediate
+ * @flags: flags byte of the immediate
+ * @credits: credits of the immediate
+ * @byte_len: bytes the receive completion reports
+ * @max: the negotiated max_msg_size
+ * @want: the expected verdict of rdmachan_wire_imm_check()
+ * @len: on success, the payload length rebuilt into the header
+ */
+struct imm_case {
+	const char *name;
+	u8 type;
+	u8 flags;
+	u16 credits;
+	u32 byte_len;
+	u32 max;
+	int want;
+	u32 len;
+};
+
+static const struct imm_case imm_cases[] = {
+	{ "CREDIT, empty", CREDIT, 0, 7, 0, 4096, 0, 0 },
+	{ "CREDIT with a byte", CREDIT, 0, 0, 1, 4096, -EPROTO },
+	{ "KEEPALIVE, empty", KALIVE, 0, 0, 0, 4096, 0, 0 },
+	{ "CLOSE, empty", RDMACHAN_MSG_CLOSE, 0, 0, 0, 4096, 0, 0 },
+	{ "PAD, empty", RDMACHAN_MSG_PAD, 0, 1, 0, 4096, 0, 0 },
+	{ "PAD with F_IMM", RDMACHAN_MSG_PAD, 0x01, 0, 4, 4096, -EPROTO },
+	{ "type 0", 0, 0, 0, 0, 4096, -EPROTO },
+	{ "type PAD + 1", RDMACHAN_MSG_PAD + 1, 0, 0, 0, 4096, -EPROTO },
+	{ "type 0xff", 0xff, 0, 0, 0, 4096, -EPROTO },
+	{ "DATA, empty", DATA, 0, 0, 0, 4096, 0, 0 },
+	{ "DATA, 1 byte", DATA, 0, 0, 1, 4096, 0, 1 },
+	{ "DATA, largest", DATA, 0, 0xffff, 4096, 4096, 0, 4096 },
+	{ "DATA, largest + 1", DATA, 0, 0, 4097, 4096, -EPROTO },
+	{ "DATA F_IMM, empty", DATA, 0x01, 0, 4, 4096, 0, 0 },
+	{ "DATA F_IMM, trailer - 1", DATA, 0x01, 0, 3, 4096, -EPROTO },
+	{ "DATA F_IMM, nothing", DATA, 0x01, 0, 0, 4096, -EPROTO },
+	{ "DATA F_IMM, largest", DATA, 0x01, 0, 4100, 4096, 0, 4096 },
+	{ "DATA F_IMM, largest + 1", DATA, 0x01, 0, 4101, 4096, -EPROTO },
+	{ "DATA flags 0x02", DATA, 0x02, 0, 8, 4096, -EPROTO },
+	{ "CREDIT F_IMM", CREDIT, 0x01, 0, 4, 4096, -EPROTO },
+	{ "byte_len U32_MAX", DATA, 0, 0, U32_MAX, U32_MAX, -EPROTO },
+	{ "byte_len U32_MAX - header", DATA, 0, 0, U32_MAX - H, U32_MAX, 0,
+	  U32_MAX - H },
+};
+
+static void imm_case_desc(const struct imm_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(imm, imm_cases, imm_case_desc);
+
+static void proto_test_imm_check(struct kunit *test)
+{
+	const struct imm_case *c = test->param_value;
+	struct rdmachan_wire_hdr h;
+	u8 b[4];
+	__be32 imm;
+
+	b[0] = c->type;
+	b[1] = c->flags;
+	put_be16(b + 2, c->credits);
+	memcpy(&imm, b, sizeof(imm));
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_imm_check(imm, c->byte_len, c->max,
+						      &h), c->want);
+	if (c->want)
+		return;
+	KUNIT_EXPECT_EQ(test, h.type, c->type);
+	KUNIT_EXPECT_EQ(test, h.flags, c->flags);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(h.credits), c->credits);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(h.len), c->len);
+	/* what goes out comes back */
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_hdr_to_imm(&h), imm);
+}
+
 static struct kunit_case proto_wire_cases[] = {
 	KUNIT_CASE(proto_test_sizes),
 	KUNIT_CASE(proto_test_conn_encode_bytes),
@@ -485,12 +598,24 @@ static struct kunit_case proto_hdr_cases[] = {
 	{}
 };
 
+static struct kunit_case proto_imm_cases[] = {
+	KUNIT_CASE(proto_test_hdr_to_imm_bytes),
+	KUNIT_CASE_PARAM(proto_test_imm_check, imm_gen_params),
+	{}
+};
+
+static struct kunit_suite proto_imm_suite = {
+	.name = "rdmachan_proto_imm",
+	.test_cases = proto_imm_cases,
+};
+
 static struct kunit_suite proto_hdr_suite = {
 	.name = "rdmachan_proto_hdr",
 	.test_cases = proto_hdr_cases,
 };
 
-kunit_test_suites(&proto_wire_suite, &proto_negotiate_suite, &proto_hdr_suite);
+kunit_test_suites(&proto_wire_suite, &proto_negotiate_suite, &proto_hdr_suite,
+		  &proto_imm_suite);
 
 MODULE_DESCRIPTION("KUnit tests of rdmachan's pure logic");
 MODULE_LICENSE("GPL");

@@ -264,6 +264,16 @@ enum rdmachan_chan_poll {
 	RDMACHAN_POLL_MODE_SOLICITED	= 3,
 };
 
+/*
+ * rdmachan_chan_info.wire_flags: how messages travel on this channel.
+ * HDR_IMM: the 8-byte message header rides in the immediate data of a
+ * SEND_WITH_IMM, so a message takes only its payload (plus 4 bytes when
+ * it has an immediate of its own).  Without it (iWARP, or the imm_header
+ * module parameter 0 on the connecting side) every message starts with
+ * the header.  Documentation/protocol.rst has the details.
+ */
+#define RDMACHAN_WIRE_HDR_IMM	0x1U
+
 /* Channel states: rdmachan_chan_info.state */
 enum rdmachan_chan_state {
 	RDMACHAN_STATE_CONNECTING	= 0,
@@ -422,6 +432,7 @@ struct rdmachan_mmsg {
  * @rx_queued: received messages waiting to be read
  * @max_inline: the QP's inline limit
  * @port_num: RDMA port
+ * @wire_flags: RDMACHAN_WIRE_* flags in force on the channel
  * @max_send_sge: segments one one-sided operation may gather
  * @max_sge_rd: segments a READ may scatter into (1 on iWARP)
  * @max_reg_pages: pages one registration may span (the device's
@@ -453,7 +464,7 @@ struct rdmachan_chan_info {
 	__u32 rx_queued;
 	__u32 max_inline;
 	__u32 port_num;
-	__u32 reserved0;
+	__u32 wire_flags;
 	char  dev_name[RDMACHAN_NAME_MAX];
 	struct __kernel_sockaddr_storage src;
 	struct __kernel_sockaddr_storage dst;

@@ -83,6 +83,8 @@ check_eq "it received 3 messages, 30 bytes (sysfs)" "3 30" \
 check "stat lists the client" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev $DEV1 port 1'"
 check "stat -j agrees with sysfs" sh -c "$TOOL -j stat $(basename "$srv") | jq -e \
 	'.[0].msgs_rx == 3 and .[0].bytes_rx == 30 and .[0].role == \"passive\"'"
+case $DEV1 in siw*) hdr=in-band ;; *) hdr=immediate ;; esac
+check "stat shows where the header travels ($hdr)" sh -c "$TOOL stat $(basename "$ch") | grep -q ' header $hdr '"
 check "stat -j lists the listener" sh -c \
 	"$TOOL -j stat | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
 exec 4>&-

@@ -81,6 +81,44 @@ static void fill(unsigned char *b, size_t n, uint32_t seed)
 		b[i] = (unsigned char)(seed * 31 + i * 7);
 }
 
+/* A channel's sysfs attribute @name as text, without the newline */
+static const char *sysfs_attr(int fd, const char *name, char *buf, size_t n)
+{
+	struct rdmachan_chan_info info;
+	char path[128];
+	FILE *f;
+
+	buf[0] = 0;
+	chan_info(fd, &info);
+	snprintf(path, sizeof(path), "/sys/class/rdmachan/chan%u/%s", info.id,
+		 name);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(buf, n, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	return buf;
+}
+
+/* /sys/module/rdmachan/parameters/@name as a number, -1 if unreadable */
+static long module_param(const char *name)
+{
+	char path[128], buf[32];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/rdmachan/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = strtol(buf, NULL, 0);
+		fclose(f);
+	}
+	return v;
+}
+
 static void check_size(struct chan_pair *p, unsigned int len, const char *what)
 {
 	unsigned char *out = malloc(len + 1), *in = malloc(len + 16);
@@ -105,8 +143,9 @@ static int cmd_basic(void)
 	unsigned char buf[256], big[70000];
 	unsigned int imm = 0;
 	struct chan_pair p;
-	int has_imm = 0, r, i, ok;
+	int has_imm = 0, r, i, ok, want_hdr_imm;
 	unsigned int inl;
+	char attr[32];
 
 	if (pair_open(&p, NULL))
 		return 1;
@@ -130,7 +169,26 @@ static int cmd_basic(void)
 	report(ci.send_credits == 128, "the client starts with all credits",
 	       "%u", ci.send_credits);
 
-	inl = ci.max_inline > 8 ? ci.max_inline - 8 : 0;
+	/*
+	 * The header rides in the immediate unless the transport has none
+	 * (iWARP) or the connecting side was told not to offer it.
+	 */
+	want_hdr_imm = strncmp(ci.dev_name, "siw", 3) &&
+		       module_param("imm_header") == 1;
+	report(ci.wire_flags == si.wire_flags &&
+	       !!(ci.wire_flags & RDMACHAN_WIRE_HDR_IMM) == want_hdr_imm,
+	       want_hdr_imm ? "both ends carry the header in the immediate" :
+			      "both ends carry the header in band",
+	       "wire_flags %#x %#x", ci.wire_flags, si.wire_flags);
+	report(!strcmp(sysfs_attr(p.cli, "wire_header", attr, sizeof(attr)),
+		       want_hdr_imm ? "immediate" : "in-band") &&
+	       !strcmp(sysfs_attr(p.srv, "wire_header", attr, sizeof(attr)),
+		       want_hdr_imm ? "immediate" : "in-band"),
+	       "sysfs wire_header says so on both ends", "'%s'", attr);
+	if (ci.wire_flags & RDMACHAN_WIRE_HDR_IMM)
+		inl = ci.max_inline;
+	else
+		inl = ci.max_inline > 8 ? ci.max_inline - 8 : 0;
 	check_size(&p, 1, "one byte");
 	if (inl) {
 		check_size(&p, inl - 1, "inline limit - 1");
