@@ -221,12 +221,13 @@ static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
 	rdmachan_fail_io(ch, -EPROTO);
 }
 
-/* Queue a received message for the reader and push it to the user. */
-static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
+/*
+ * Queue a received message for the reader.  Caller holds ch->lock and
+ * calls rdmachan_rx_queued() once it has dropped it.
+ */
+static void rdmachan_rx_queue_locked(struct rdmachan *ch,
+				     struct rdmachan_rx *rx)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->lock, flags);
 	ch->rx_seen = true;
 	if (ch->rcq) {
 		/* SOLICITED: parked until a solicited event or a read */
@@ -236,10 +237,13 @@ static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
 		list_add_tail(&rx->node, &ch->rx_ready);
 		ch->rx_ready_count++;
 	}
-	spin_unlock_irqrestore(&ch->lock, flags);
+}
 
+/* A message of @len bytes was queued: count it, push it to the user. */
+static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
+{
 	atomic64_inc(&ch->stats.msgs_rx);
-	atomic64_add(rx->msg.len, &ch->stats.bytes_rx);
+	atomic64_add(len, &ch->stats.bytes_rx);
 	if (ch->rcq)
 		return;
 	if (ch->ops && ch->ops->recv)
@@ -255,12 +259,17 @@ static void rdmachan_rx_queue(struct rdmachan *ch, struct rdmachan_rx *rx)
 static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 				 u32 imm)
 {
+	unsigned long flags;
+
 	rx->msg.data = rx->buf;
 	rx->msg.len = 0;
 	rx->msg.imm = imm;
 	rx->msg.has_imm = true;
 	rx->msg.rdma_imm = true;
-	rdmachan_rx_queue(ch, rx);
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_rx_queue_locked(ch, rx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_rx_queued(ch, 0);
 }
 
 /* Receive completion: validate, take credits, queue or repost. */
@@ -353,8 +362,9 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			      be32_to_cpu(wc->ex.imm_data) : 0;
 	}
 	rx->msg.rdma_imm = false;
+	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_rx_queue(ch, rx);
+	rdmachan_rx_queued(ch, len);
 }
 
 /* Data send completion (signalled, or an error): free the ring up to it. */
@@ -995,25 +1005,35 @@ int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep)
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags)
 {
+	bool nonblock = flags & RDMACHAN_RECV_NONBLOCK;
 	struct rdmachan_rx *rx;
 	unsigned long irqflags;
 	int ret;
 
-	ret = rdmachan_wait_readable(ch, flags & RDMACHAN_RECV_NONBLOCK,
-				     !(flags & RDMACHAN_RECV_NONBLOCK));
-	if (ret <= 0)
-		return ret ?: -EPIPE;
-	spin_lock_irqsave(&ch->lock, irqflags);
-	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
-	if (rx) {
-		list_del_init(&rx->node);
-		ch->rx_ready_count--;
+	for (;;) {
+		rdmachan_rx_take_arrived(ch, !nonblock);
+		/* take the message, or learn the end, in one lock round trip */
+		spin_lock_irqsave(&ch->lock, irqflags);
+		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
+					      node);
+		if (rx) {
+			list_del_init(&rx->node);
+			ch->rx_ready_count--;
+		} else {
+			ret = rdmachan_state_read_end(ch->state, ch->torn_down,
+						      ch->err);
+		}
+		spin_unlock_irqrestore(&ch->lock, irqflags);
+		if (rx) {
+			*msgp = &rx->msg;
+			return 0;
+		}
+		if (ret != -EAGAIN || nonblock)
+			return ret ?: -EPIPE;
+		ret = rdmachan_wait(ch, rdmachan_readable);
+		if (ret)
+			return ret;
 	}
-	spin_unlock_irqrestore(&ch->lock, irqflags);
-	if (!rx)
-		return -EAGAIN;
-	*msgp = &rx->msg;
-	return 0;
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv);
 
