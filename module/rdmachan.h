@@ -98,7 +98,7 @@ struct rdmachan_opts {
  * @data: the payload
  * @len: payload bytes (may be 0)
  * @imm: the immediate value, when @has_imm
- * @has_imm: the sender used SEND_WITH_IMM
+ * @has_imm: the sender gave the message a 32-bit immediate (@imm)
  * @rdma_imm: not a message: the peer's RDMA WRITE_WITH_IMM completed
  *	(@len 0, @imm its immediate); what it wrote is in place
  */
