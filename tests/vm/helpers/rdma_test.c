@@ -20,6 +20,7 @@
  *                            of a process without CAP_IPC_LOCK
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -943,9 +944,27 @@ static long vmstat(const char *name)
 	return v;
 }
 
+/*
+ * Pages pinned (FOLL_PIN) now, or LONG_MIN without the counters.  They
+ * are counted per CPU and folded in batches, so /proc/vmstat alone may be
+ * off by a batch per CPU, the difference even negative: fold them first
+ * (vm.stat_refresh).
+ */
 static long pins_held(void)
 {
-	return vmstat("nr_foll_pin_acquired") - vmstat("nr_foll_pin_released");
+	long acquired, released;
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1", 1) < 0)
+			perror("vm.stat_refresh");
+		close(fd);
+	}
+	acquired = vmstat("nr_foll_pin_acquired");
+	released = vmstat("nr_foll_pin_released");
+	if (acquired < 0 || released < 0)
+		return LONG_MIN;
+	return acquired - released;
 }
 
 /* The child: register, then write in a loop until killed. */
@@ -985,7 +1004,7 @@ static int cmd_kill(void)
 	pid_t pid;
 	char c;
 
-	if (before < 0) {
+	if (before == LONG_MIN) {
 		report(0, "pin counters in /proc/vmstat", "none");
 		return 1;
 	}
