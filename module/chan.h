@@ -428,18 +428,6 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 		local_bh_enable();
 }
 
-/*
- * Wake the channel's waiters (sleepers and poll()) after a change made
- * under ch->lock; costs no lock when nobody waits, as with busy pollers.
- * wq_has_sleeper()'s barrier pairs with the one of prepare_to_wait() and
- * with the one after poll_wait() in rdmachan_chan_poll().
- */
-static inline void rdmachan_wake(struct rdmachan *ch)
-{
-	if (wq_has_sleeper(&ch->wq))
-		wake_up_all(&ch->wq);
-}
-
 /* chan_core.c */
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
 void rdmachan_get(struct rdmachan *ch);

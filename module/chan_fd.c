@@ -118,11 +118,6 @@ static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 	u64 deadline;
 
 	poll_wait(file, &ch->wq, wait);
-	/*
-	 * Queued before the state is read: pairs with wq_has_sleeper() in
-	 * rdmachan_wake(), as sock_poll_wait() does for sockets.
-	 */
-	smp_mb();
 	mask = rdmachan_chan_events(ch);
 	if ((mask & want) || ch->opts.poll_mode != RDMACHAN_POLL_DIRECT ||
 	    poll_does_not_wait(wait))

@@ -248,7 +248,7 @@ static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
 		return;
 	if (ch->ops && ch->ops->recv)
 		rdmachan_deliver(ch);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /*
@@ -342,7 +342,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (wake)
-			rdmachan_wake(ch);
+			wake_up_all(&ch->wq);
 		return;
 	}
 
@@ -381,7 +381,7 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if ((s32)(tx->seq + 1 - ch->tx_completed) > 0)
 		ch->tx_completed = tx->seq + 1;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /* Control send completion: the slot is free again. */
@@ -401,7 +401,7 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_wake(ch);
+	wake_up_all(&ch->wq);
 }
 
 /*
