@@ -89,8 +89,6 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	h->len = 0;
 	/* RC completes in order: this completion retires every data send */
 	tx->covers = ch->tx_posted;
-	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
-				      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
 
 	wr.wr_cqe = &tx->cqe;
 	wr.send_flags = IB_SEND_SIGNALED;
@@ -99,6 +97,8 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		wr.opcode = IB_WR_SEND_WITH_IMM;
 		wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
 	} else {
+		ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
+					      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
 		sge.addr = tx->dma;
 		sge.length = RDMACHAN_HDR_LEN;
 		sge.lkey = ch->pd->local_dma_lkey;
@@ -959,6 +959,38 @@ void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx)
 	rdmachan_msg_release(ch, &rx->msg);
 }
 
+/*
+ * Wait for a message or the end; with @take, dequeue the message in the
+ * same lock round trip that finds it.  Return: as rdmachan_wait_readable().
+ */
+static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
+			      bool may_sleep, struct rdmachan_rx **take)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		rdmachan_rx_take_arrived(ch, may_sleep);
+		spin_lock_irqsave(&ch->lock, flags);
+		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
+					      node);
+		if (rx && take) {
+			list_del_init(&rx->node);
+			ch->rx_ready_count--;
+			*take = rx;
+		}
+		ret = rx ? 1 : rdmachan_state_read_end(ch->state,
+						       ch->torn_down, ch->err);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (ret != -EAGAIN || nonblock)
+			return ret;
+		ret = rdmachan_wait(ch, rdmachan_readable);
+		if (ret)
+			return ret;
+	}
+}
+
 /**
  * rdmachan_wait_readable() - wait for a message or the end
  * @ch: the channel
@@ -971,24 +1003,7 @@ void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx)
  */
 int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep)
 {
-	unsigned long flags;
-	int ret;
-
-	for (;;) {
-		rdmachan_rx_take_arrived(ch, may_sleep);
-		spin_lock_irqsave(&ch->lock, flags);
-		if (!list_empty(&ch->rx_ready))
-			ret = 1;
-		else
-			ret = rdmachan_state_read_end(ch->state, ch->torn_down,
-						      ch->err);
-		spin_unlock_irqrestore(&ch->lock, flags);
-		if (ret != -EAGAIN || nonblock)
-			return ret;
-		ret = rdmachan_wait(ch, rdmachan_readable);
-		if (ret)
-			return ret;
-	}
+	return rdmachan_wait_take(ch, nonblock, may_sleep, NULL);
 }
 
 /**
@@ -1007,33 +1022,13 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 {
 	bool nonblock = flags & RDMACHAN_RECV_NONBLOCK;
 	struct rdmachan_rx *rx;
-	unsigned long irqflags;
 	int ret;
 
-	for (;;) {
-		rdmachan_rx_take_arrived(ch, !nonblock);
-		/* take the message, or learn the end, in one lock round trip */
-		spin_lock_irqsave(&ch->lock, irqflags);
-		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
-					      node);
-		if (rx) {
-			list_del_init(&rx->node);
-			ch->rx_ready_count--;
-		} else {
-			ret = rdmachan_state_read_end(ch->state, ch->torn_down,
-						      ch->err);
-		}
-		spin_unlock_irqrestore(&ch->lock, irqflags);
-		if (rx) {
-			*msgp = &rx->msg;
-			return 0;
-		}
-		if (ret != -EAGAIN || nonblock)
-			return ret ?: -EPIPE;
-		ret = rdmachan_wait(ch, rdmachan_readable);
-		if (ret)
-			return ret;
-	}
+	ret = rdmachan_wait_take(ch, nonblock, !nonblock, &rx);
+	if (ret <= 0)
+		return ret ?: -EPIPE;
+	*msgp = &rx->msg;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv);
 
