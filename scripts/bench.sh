@@ -26,7 +26,8 @@
 # 64 KiB, 32 ops per call (BENCH_RDMA_BATCH in the guest), one at a time;
 # perftest keeps its tx depth (128) in flight.  Environment: BENCH_SECS
 # (per bandwidth run, default 4), BENCH_PINGS (round trips, default
-# 5000), BENCH_RUNS (passes, default 3).  The raw figures stay in
+# 5000), BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
+# latency pairs after the passes, default 10).  The raw figures stay in
 # tests/vm/out/bench/results.ktap.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
@@ -41,8 +42,10 @@ cd "$TOP"
 make -s all >/dev/null
 # the kernel command line hands these to the guest's environment
 RUNS=${BENCH_RUNS:-3}
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS" \
-	tests/vm/run-vm.sh --cases bench_msg --out "$OUT" --timeout $((600 + RUNS * 600)) || true
+LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS" \
+	tests/vm/run-vm.sh --cases bench_msg --out "$OUT" \
+	--timeout $((600 + RUNS * 600 + LAT_PAIRS * 30)) || true
 R=$OUT/results.ktap
 
 # val NAME: the median of NAME's figures over the passes.  A failed run
@@ -87,8 +90,28 @@ row "in-kernel latency p50, softirq, 64 B" "$(val kernel_lat_64_softirq_p50_us)"
 row "tool ping latency p50, busy-poll, 64 B" "$(val tool_lat_64_p50_us)" "$pl" "us" 0
 pa=$(val perftest_send_lat_64_avg_us)
 row "in-kernel latency avg, busy-poll, 64 B" "$(val kernel_lat_64_direct_avg_us)" "$pa" "us" 0
+
+# pair_ratio FIELD_OURS FIELD_BASE: the median over the latency pairs
+# (lat_pair_N: perftest p50 avg, rdmachan p50 avg) of the per-pair ratio;
+# pairs where either run failed are left out.  Prints "RATIO PAIRS".
+pair_ratio() {
+	awk -v a="$1" -v b="$2" '$1 == "RESULT" && $2 ~ /^lat_pair_/ &&
+		$3 + 0 > 0 && $5 + 0 > 0 { print $a / $b }' "$R" |
+		tr -d '\r' | sort -g | awk '{ v[NR] = $1 } END {
+			if (!NR) print 0, 0
+			else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'
+}
+set -- $(pair_ratio 5 3)
+printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
+	"in-kernel latency p50, busy-poll, paired" "" "" "" "$1"
+p50_pairs=$2
+set -- $(pair_ratio 6 4)
+printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
+	"in-kernel latency avg, busy-poll, paired" "" "" "" "$1"
 echo
 echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."
+echo "Paired rows: the median of the ratios of $p50_pairs back-to-back pairs (BENCH_LAT_PAIRS),"
+echo "each pair's two runs in the same TCG speed mode (the round trip is bimodal under TCG)."
 
 # One-sided bandwidth in MB/s of 10^6 bytes on both sides: perftest's is
 # its message rate times the size (its own "MB/sec" column is in MiB/s).

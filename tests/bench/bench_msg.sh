@@ -15,6 +15,7 @@ CLI=192.0.2.2
 SECS=${BENCH_SECS:-4}
 PINGS=${BENCH_PINGS:-5000}
 RUNS=${BENCH_RUNS:-3}
+LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
 # one-sided ops per call (per chained post); the region is RBATCH * size
 RBATCH=${BENCH_RDMA_BATCH:-32}
 T=/tmp/bench
@@ -195,6 +196,25 @@ for pass in $(seq "$RUNS"); do
 			result "tool_${op}_rate_${size}" "${2:-0}"
 		done
 	done
+done
+# Latency pairs: ib_send_lat and the busy-polled in-kernel ping-pong back
+# to back, BENCH_LAT_PAIRS times, which one goes first alternating.  Under
+# TCG the round trip is bimodal (one-way about 22 us or about 45 us, a
+# mode lasting seconds, for both programs alike): a pair mostly runs in
+# one mode, so the host takes the median of the per-pair ratios.
+for pair in $(seq "$LAT_PAIRS"); do
+	port=$((port + 1))
+	if [ $((pair % 2)) = 1 ]; then
+		pt=$(perftest_lat 64)
+		rc=$(rdmachan_lat $port direct)
+	else
+		rc=$(rdmachan_lat $port direct)
+		pt=$(perftest_lat 64)
+	fi
+	set -- $pt
+	_pt="${1:-0} ${2:-0}"
+	set -- $rc
+	result "lat_pair_$pair" "$_pt ${1:-0} ${2:-0}"
 done
 check "rdmachan unloads" rdmachan_unload
 done_testing
