@@ -7,7 +7,7 @@
 set -eu
 
 PACKAGES="
-	build-essential bc bison flex kmod cpio
+	build-essential bc bison flex kmod cpio patch
 	libelf-dev libssl-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	qemu-system-x86 busybox-static

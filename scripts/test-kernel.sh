@@ -6,7 +6,9 @@
 # Build (once, then cached) a small debug kernel for the test VM from
 # Debian's linux-source-6.1: "make allnoconfig" + tests/kernel/debug.config
 # (KASAN, lockdep, kmemleak, fault injection, KUnit, soft-RoCE, siw,
-# nvme-rdma/nvmet-rdma, ...), and print its directory DIR on stdout:
+# nvme-rdma/nvmet-rdma, ...), with the fixes of tests/kernel/patches/*.patch
+# applied in order (kernel bugs the tests would otherwise trip over; each
+# says why), and print its directory DIR on stdout:
 #
 #   DIR/build/arch/x86/boot/bzImage    the kernel (qemu -kernel)
 #   DIR/build                          KDIR: make -C DIR/build M=$PWD modules
@@ -16,10 +18,11 @@
 #   DIR/build.log                      the log of the last build
 #
 # DIR is ${RDMACHAN_CACHE:-~/.cache/rdmachan}/test-kernel-KEY, KEY a hash of
-# debug.config, the linux-source-6.1 package version and this script, so
-# a change to any of them builds a new kernel (old directories are left:
-# remove them by hand).  An interrupted build is taken up again where it
-# stopped (make is incremental); DIR/.built is written only on success.
+# debug.config, the patches, the linux-source-6.1 package version and this
+# script, so a change to any of them builds a new kernel (old directories
+# are left: remove them by hand).  An interrupted build is taken up again
+# where it stopped (make is incremental); DIR/.built is written only on
+# success.
 #
 #   --print-dir   only print DIR, without building; exit 1 if it is not
 #                 built (yet).
@@ -31,6 +34,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SELF=$TOP/scripts/test-kernel.sh
 FRAGMENT=$TOP/tests/kernel/debug.config
+PATCHES=$TOP/tests/kernel/patches
 CACHE=${RDMACHAN_CACHE:-$HOME/.cache/rdmachan}
 
 msg() { echo "test-kernel: $*" >&2; }
@@ -51,7 +55,11 @@ done
 	die "/usr/src/linux-source-6.1.tar.xz missing (run: make deps)"
 VERSION=$(dpkg-query -W -f='${Version}' linux-source-6.1) ||
 	die "linux-source-6.1 is not installed (run: make deps)"
-KEY=$({ cat "$FRAGMENT"; echo "linux-source-6.1 $VERSION"; cat "$SELF"; } |
+shopt -s nullglob
+PATCH_FILES=("$PATCHES"/*.patch)
+shopt -u nullglob
+KEY=$({ cat "$FRAGMENT"; echo "linux-source-6.1 $VERSION"; cat "$SELF";
+	for p in "${PATCH_FILES[@]}"; do echo "${p##*/}"; cat "$p"; done; } |
 	sha256sum | cut -c1-12)
 DIR=$CACHE/test-kernel-$KEY
 SRC=$DIR/src
@@ -73,7 +81,7 @@ if built; then
 	exit 0
 fi
 
-for tool in gcc make bc bison flex perl cpio depmod; do
+for tool in gcc make bc bison flex perl cpio depmod patch; do
 	command -v "$tool" >/dev/null 2>&1 || [ -x "/sbin/$tool" ] ||
 		die "'$tool' not found (run: make deps)"
 done
@@ -119,12 +127,23 @@ if [ ! -f "$SRC/.rdmachan-copied" ]; then
 	if [ -e "$SHARED/.config" ] || [ -e "$SHARED/include/config" ]; then
 		die "$SHARED is not pristine (an in-tree build ran there): remove it and retry"
 	fi
-	rm -rf "$SRC"
+	rm -rf "$SRC" "$SRC.tmp"
 	msg "copying $SHARED"
 	cp -al "$SHARED" "$SRC.tmp" 2>/dev/null || {
 		rm -rf "$SRC.tmp"
 		cp -a "$SHARED" "$SRC.tmp"
 	}
+	for p in "${PATCH_FILES[@]}"; do
+		# the tree is hard-linked to the shared one: unshare what
+		# the patch touches before patching it
+		while IFS= read -r f; do
+			[ -f "$SRC.tmp/$f" ] || continue
+			cp -p "$SRC.tmp/$f" "$SRC.tmp/$f.unshare"
+			mv "$SRC.tmp/$f.unshare" "$SRC.tmp/$f"
+		done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p")
+		run "applying ${p##*/}" patch -p1 --no-backup-if-mismatch \
+			-d "$SRC.tmp" -i "$p"
+	done
 	echo "$VERSION" > "$SRC.tmp/.rdmachan-copied"
 	mv "$SRC.tmp" "$SRC"
 fi
