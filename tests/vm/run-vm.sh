@@ -76,6 +76,10 @@ fi
 
 APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "$CASES" ] && APPEND="$APPEND rdmachan_cases=$CASES"
+# The guest dumps its kernel log and stuck tasks shortly before the
+# timeout kills it (tests/vm/init), so that a hang leaves its trace.
+[ "$MODE" = test ] && [ "$TIMEOUT" -ge 180 ] &&
+	APPEND="$APPEND rdmachan_watchdog=$((TIMEOUT - 60))"
 [ -n "$EXTRA_APPEND" ] && APPEND="$APPEND $EXTRA_APPEND"
 [ -n "${RDMACHAN_APPEND:-}" ] && APPEND="$APPEND $RDMACHAN_APPEND"
 
