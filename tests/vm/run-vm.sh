@@ -78,8 +78,8 @@ APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "$CASES" ] && APPEND="$APPEND rdmachan_cases=$CASES"
 # The guest dumps its kernel log and stuck tasks shortly before the
 # timeout kills it (tests/vm/init), so that a hang leaves its trace.
-[ "$MODE" = test ] && [ "$TIMEOUT" -ge 180 ] &&
-	APPEND="$APPEND rdmachan_watchdog=$((TIMEOUT - 60))"
+[ "$MODE" = test ] && [ "$TIMEOUT" -ge 240 ] &&
+	APPEND="$APPEND rdmachan_watchdog=$((TIMEOUT - 90))"
 [ -n "$EXTRA_APPEND" ] && APPEND="$APPEND $EXTRA_APPEND"
 [ -n "${RDMACHAN_APPEND:-}" ] && APPEND="$APPEND $RDMACHAN_APPEND"
 
