@@ -54,9 +54,15 @@ R=$OUT/results.ktap
 # pass failed.
 val() {
 	awk -v k="$1" '$1 == "RESULT" && $2 == k && $3 + 0 > 0 { print $3 }' "$R" |
-		tr -d '\r' | sort -g | awk '{ v[NR] = $1 } END {
-			if (!NR) print 0
-			else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+		median | cut -d' ' -f1
+}
+
+# median: the median of the numbers on stdin, one a line, and their
+# count: "MEDIAN COUNT" ("0 0" for none)
+median() {
+	tr -d '\r' | sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) print 0, 0
+		else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'
 }
 
 if ! grep -q '^RESULT ' "$R"; then
@@ -96,10 +102,7 @@ row "in-kernel latency avg, busy-poll, 64 B" "$(val kernel_lat_64_direct_avg_us)
 # pairs where either run failed are left out.  Prints "RATIO PAIRS".
 pair_ratio() {
 	awk -v a="$1" -v b="$2" '$1 == "RESULT" && $2 ~ /^lat_pair_/ &&
-		$3 + 0 > 0 && $5 + 0 > 0 { print $a / $b }' "$R" |
-		tr -d '\r' | sort -g | awk '{ v[NR] = $1 } END {
-			if (!NR) print 0, 0
-			else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'
+		$3 + 0 > 0 && $5 + 0 > 0 { print $a / $b }' "$R" | median
 }
 set -- $(pair_ratio 5 3)
 printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
