@@ -30,8 +30,10 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "bounds.h"
 #include "chan.h"
 #include "device.h"
+#include "params.h"
 
 /* Registrations a channel holds at most */
 #define RDMACHAN_MAX_MRS	4096
@@ -306,12 +308,17 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	long pinned;
 	int ret;
 
-	if (!length || addr + length < addr)
-		return -EINVAL;
+	ret = rdmachan_span_pages(addr, length, rdmachan_param_max_mr_size(),
+				  &npages);
+	if (ret) {
+		pr_info_ratelimited("channel %u: registration of %llu bytes at %#llx refused (max_mr_size %u): %d\n",
+				    ch->id, length, addr,
+				    rdmachan_param_max_mr_size(), ret);
+		return ret;
+	}
 	ret = rdmachan_mr_begin(ch, access);
 	if (ret)
 		return ret;
-	npages = (offset_in_page(addr) + length + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	if (npages > ch->max_reg_pages) {
 		ret = -E2BIG;
 		goto unlock;
@@ -453,9 +460,11 @@ int rdmachan_mr_reg_kbuf(struct rdmachan *ch, void *buf, size_t len,
 	struct page **pages;
 	int ret;
 
-	if (!len || (!is_vmalloc_addr(buf) && !virt_addr_valid(buf)))
+	if (!is_vmalloc_addr(buf) && !virt_addr_valid(buf))
 		return -EINVAL;
-	npages = (offset_in_page(buf) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	ret = rdmachan_span_pages((unsigned long)buf, len, U32_MAX, &npages);
+	if (ret)
+		return ret;
 	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;

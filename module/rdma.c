@@ -21,6 +21,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
+#include "bounds.h"
 #include "chan.h"
 #include "device.h"
 
@@ -461,13 +462,12 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 				const struct rdmachan_op *op)
 {
-	u32 i, len = 0;
+	u32 i, len;
 	int ret;
 
-	for (i = 0; i < op->nr_segs; i++)
-		len += op->segs[i].length;
-	if (len > ch->max_inline)
-		return -EINVAL;
+	ret = rdmachan_segs_len(op->segs, op->nr_segs, ch->max_inline, &len);
+	if (ret)
+		return ret;
 	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
 	if (!w->inline_buf)
 		return -ENOMEM;
