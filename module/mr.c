@@ -18,9 +18,13 @@
  * charged to the caller's RLIMIT_MEMLOCK (account_locked_vm(), which
  * CAP_IPC_LOCK bypasses).
  *
- * Registrations and deregistrations hold the channel's mr_mutex
- * throughout; teardown takes it to release what is left, after the QP
- * drained, so neither sees the PD or QP go away under it.
+ * Registrations hold the channel's mr_mutex from the fast registration's
+ * post to its end (user memory is pinned before, without it), and
+ * deregistrations throughout; teardown takes it to release what is left,
+ * after the QP drained and every one-sided request ended, so neither
+ * sees the PD or QP go away under it.  Nothing waits for mr_mutex on the
+ * way to ending a request, so a registration's wait for its operations
+ * cannot wait for teardown.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -217,6 +221,33 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
 }
 
 /*
+ * Wait until no operation holds @mr.  An operation lets go when its
+ * request ends: at its completion, which comes within the transport's
+ * retry time, or at the channel's teardown, which ends whatever the
+ * transport did not complete before it releases registrations (rdma.c).
+ * What holds it then is a thread returning from its call.  So this ends;
+ * should it not within 10 s, it says so in the log, every 10 s.
+ */
+static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+	unsigned long next = jiffies + 10 * HZ;
+
+	while (atomic_read(&mr->users) > 1) {
+		if (!rdmachan_poll(ch, -1))
+			wait_var_event_timeout(&mr->users,
+					       atomic_read(&mr->users) <= 1,
+					       HZ / 10);
+		if (time_after(jiffies, next)) {
+			pr_warn("channel %u: registration of %llu bytes still has %d operation(s) in flight\n",
+				ch->id, mr->length,
+				atomic_read(&mr->users) - 1);
+			next = jiffies + 10 * HZ;
+		}
+	}
+}
+
+/*
  * Undo the registration: wait out the operations on it, invalidate the
  * rkey (when the QP still works), deregister, unmap, unpin.  mr_mutex
  * held.
@@ -228,11 +259,7 @@ static void rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate)
 
 	if (mr->released)
 		return;
-	while (atomic_read(&mr->users) > 1)
-		if (!rdmachan_poll(ch, -1))
-			wait_var_event_timeout(&mr->users,
-					       atomic_read(&mr->users) <= 1,
-					       HZ / 10);
+	rdmachan_mr_wait_idle(mr);
 	if (invalidate && !rdmachan_mr_usable(ch)) {
 		ret = rdmachan_mr_post_one(ch, rdmachan_fill_inv, mr);
 		if (ret && ret != -ECONNRESET)
@@ -316,17 +343,19 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 				    rdmachan_param_max_mr_size(), ret);
 		return ret;
 	}
-	ret = rdmachan_mr_begin(ch, access);
+	/*
+	 * Pin without mr_mutex: faulting the pages in may take as long as
+	 * the memory's owner likes (userfaultfd, FUSE), and nothing else of
+	 * the channel is to wait for that.
+	 */
+	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
 	if (ret)
 		return ret;
-	if (npages > ch->max_reg_pages) {
-		ret = -E2BIG;
-		goto unlock;
-	}
-	ret = -ENOMEM;
+	if (npages > READ_ONCE(ch->max_reg_pages))
+		return -E2BIG;
 	mr = rdmachan_mr_alloc(ch, access);
 	if (!mr)
-		goto unlock;
+		return -ENOMEM;
 	mr->length = length;
 	mr->npages = npages;
 
@@ -369,6 +398,9 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	mr->sgl = mr->sgt.sgl;
 	mr->nents = mr->sgt.orig_nents;
 
+	ret = rdmachan_mr_begin(ch, access);
+	if (ret)
+		goto free_table;
 	ret = rdmachan_mr_add(ch, mr, true);
 	if (ret)
 		goto free_table;
@@ -377,15 +409,10 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 
 free_table:
 	sg_free_table(&mr->sgt);
-	rdmachan_mr_unpin(mr);
-	kfree(mr);
-	return ret;
 unpin:
 	rdmachan_mr_unpin(mr);
 free:
 	kfree(mr);
-unlock:
-	mutex_unlock(&ch->mr_mutex);
 	return ret;
 }
 
