@@ -451,6 +451,12 @@ void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
 int rdmachan_core_init(void);
 void rdmachan_core_exit(void);
 
+/* chan_event.c */
+void rdmachan_qp_event(struct ib_event *ev, void *ctx);
+void rdmachan_cq_event(struct ib_event *ev, void *ctx);
+void rdmachan_event_init(void);
+void rdmachan_event_exit(void);
+
 /* chan_qp.c */
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
@@ -479,6 +485,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_keepalive_work(struct work_struct *work);
+bool rdmachan_poll_arm(struct rdmachan *ch);
+void rdmachan_direct_comp(struct ib_cq *cq, void *ctx);
 
 /* chan_solicited.c */
 int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,

@@ -245,11 +245,12 @@ void rdmachan_teardown(struct rdmachan *ch)
 	}
 	cancel_delayed_work_sync(&ch->keepalive_work);
 
-	if (ch->cm_id && ch->qp)
-		rdma_disconnect(ch->cm_id);
+	/* before the disconnect: its flushes are expected (chan_io.c) */
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->io_stopped = true;
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ch->cm_id && ch->qp)
+		rdma_disconnect(ch->cm_id);
 	/*
 	 * A DIRECT channel's user may be polling right now: wait for it,
 	 * and keep the bit, so that nobody polls during the drain (which

@@ -15,9 +15,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
-#include <linux/ktime.h>
 #include <linux/poll.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
@@ -95,14 +93,6 @@ static ssize_t rdmachan_chan_write_iter(struct kiocb *iocb,
 	return ret ?: len;
 }
 
-/*
- * A blocking poll() on a RDMACHAN_POLL_DIRECT channel busy-polls its
- * completion queue (as a blocking read or write does) for up to this
- * long, then sleeps; asleep, it is woken by the keepalive tick, which
- * polls the queue of such channels too.
- */
-#define RDMACHAN_DIRECT_SPIN_NS	NSEC_PER_SEC
-
 static __poll_t rdmachan_chan_events(struct rdmachan *ch)
 {
 	__poll_t mask = 0;
@@ -118,24 +108,27 @@ static __poll_t rdmachan_chan_events(struct rdmachan *ch)
 	return mask;
 }
 
+/*
+ * poll(), select() and epoll see the same: the events as they are now.
+ * A RDMACHAN_POLL_DIRECT channel's completions are processed right here
+ * (nobody else polls its queue); when nothing the caller waits for is
+ * there, the queue is armed so that its next completion wakes ch->wq,
+ * and the caller's next look (poll's next round, epoll's callback)
+ * processes it.  No busy spinning: a busy poller is read() or write().
+ */
 static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 {
 	struct rdmachan *ch = file->private_data;
 	__poll_t want = poll_requested_events(wait) | EPOLLERR | EPOLLHUP;
 	__poll_t mask;
-	u64 deadline;
 
 	poll_wait(file, &ch->wq, wait);
 	mask = rdmachan_chan_events(ch);
-	if ((mask & want) || ch->opts.poll_mode != RDMACHAN_POLL_DIRECT ||
-	    poll_does_not_wait(wait))
+	if ((mask & want) || ch->opts.poll_mode != RDMACHAN_POLL_DIRECT)
 		return mask;
-	deadline = ktime_get_ns() + RDMACHAN_DIRECT_SPIN_NS;
-	while (!(mask & want) && !signal_pending(current) &&
-	       ktime_get_ns() < deadline) {
-		rdmachan_poll_relax();
+	/* what completed between the look and the arming: look again */
+	if (rdmachan_poll_arm(ch))
 		mask = rdmachan_chan_events(ch);
-	}
 	return mask;
 }
 

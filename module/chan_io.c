@@ -198,6 +198,18 @@ void rdmachan_deliver(struct rdmachan *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
+/*
+ * A flushed work request means the QP is in the error state.  Teardown
+ * puts it there after it stopped I/O, and the peer's orderly close may
+ * (after its CLOSE arrived): those are expected.  Any other flush means
+ * the QP broke behind our back (a local error the provider reports only
+ * so, a fatal event we did not get): the channel fails.
+ */
+static bool rdmachan_flush_expected(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->io_stopped) || READ_ONCE(ch->peer_said_close);
+}
+
 static bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc,
 			   const char *what)
 {
@@ -208,6 +220,11 @@ static bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc,
 		pr_info_ratelimited("channel %u: %s completion: %s (%d)\n",
 				    ch->id, what, ib_wc_status_msg(wc->status),
 				    wc->status);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	} else if (!rdmachan_flush_expected(ch)) {
+		atomic64_inc(&ch->stats.errors);
+		pr_info_ratelimited("channel %u: %s flushed: the queue pair left the connected state\n",
+				    ch->id, what);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	}
 	return false;
@@ -554,6 +571,51 @@ int rdmachan_poll(struct rdmachan *ch, int budget)
 	return n;
 }
 EXPORT_SYMBOL_GPL(rdmachan_poll);
+
+/**
+ * rdmachan_poll_arm() - have the next completion of a DIRECT channel wake
+ *	its waiters
+ * @ch: a RDMACHAN_POLL_DIRECT channel
+ *
+ * For poll(), select() and epoll on the channel's file: nobody busy-polls
+ * while they sleep, so the completion queue is armed, and its completion
+ * handler (rdmachan_direct_comp()) wakes ch->wq; the waiter's next look
+ * polls the queue.
+ *
+ * Context: process context.
+ * Return: true when completions may have arrived between the caller's
+ * last poll and the arming (look again), false otherwise.
+ */
+bool rdmachan_poll_arm(struct rdmachan *ch)
+{
+	int ret = 0;
+
+	/* the bit keeps the CQ alive; teardown keeps it for good */
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
+		if (READ_ONCE(ch->io_stopped))
+			return false;
+		cpu_relax();
+	}
+	if (ch->cq && !READ_ONCE(ch->io_stopped))
+		ret = ib_req_notify_cq(ch->cq, IB_CQ_NEXT_COMP |
+				       IB_CQ_REPORT_MISSED_EVENTS);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	return ret > 0;
+}
+
+/**
+ * rdmachan_direct_comp() - completion handler of a DIRECT channel's CQ
+ * @cq: the CQ, armed by rdmachan_poll_arm()
+ * @ctx: the channel
+ *
+ * Context: the provider's (softirq or hard interrupt).
+ */
+void rdmachan_direct_comp(struct ib_cq *cq, void *ctx)
+{
+	struct rdmachan *ch = ctx;
+
+	wake_up_all(&ch->wq);
+}
 
 /**
  * rdmachan_poll_relax() - a busy-poll round found nothing: let others run

@@ -193,6 +193,14 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
+	/* ib_alloc_cq() takes no event handler; the provider calls this one */
+	cq->event_handler = rdmachan_cq_event;
+	/*
+	 * DIRECT: the core's handler of such a CQ warns, as it is never
+	 * armed; ours is armed by poll() on the channel's file, and wakes.
+	 */
+	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
+		cq->comp_handler = rdmachan_direct_comp;
 	/* published whole: rdmachan_poll() may look at it any time */
 	WRITE_ONCE(ch->cq, cq);
 	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
@@ -202,6 +210,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 			return ret;
 	}
 
+	attr.event_handler = rdmachan_qp_event;
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq;
 	attr.recv_cq = ch->rcq ?: ch->cq;

@@ -154,7 +154,8 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 		return -EOPNOTSUPP;
 	}
 	INIT_WORK(&ch->rcq_work, rdmachan_rcq_work);
-	cq = ib_create_cq(ibdev, rdmachan_rcq_event, NULL, ch, &attr);
+	cq = ib_create_cq(ibdev, rdmachan_rcq_event, rdmachan_cq_event, ch,
+			  &attr);
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
 	/*

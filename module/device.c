@@ -18,6 +18,7 @@
 
 #include "chan.h"
 #include "device.h"
+#include "sysfs.h"
 
 static LIST_HEAD(rdmachan_devices);
 static DEFINE_MUTEX(rdmachan_devices_lock);
@@ -126,20 +127,61 @@ static void rdmachan_event(struct ib_event_handler *handler,
 	case IB_EVENT_SM_CHANGE:
 	case IB_EVENT_CLIENT_REREGISTER:
 	case IB_EVENT_GID_CHANGE:
+		atomic_inc(&dev->port_events);
 		dev_info_ratelimited(&handler->device->dev,
 				     "rdmachan: port %u: %s\n",
 				     event->element.port_num,
 				     ib_event_msg(event->event));
 		break;
 	case IB_EVENT_DEVICE_FATAL:
-		dev_err(&handler->device->dev, "rdmachan: %s\n",
+		atomic_inc(&dev->fatal_events);
+		dev_err(&handler->device->dev, "rdmachan: %s: failing its channels\n",
 			ib_event_msg(event->event));
+		queue_work(rdmachan_wq, &dev->fatal_work);
 		break;
 	default:
 		dev_dbg(&handler->device->dev, "rdmachan: event %s\n",
 			ib_event_msg(event->event));
 		break;
 	}
+}
+
+/* DEVICE_FATAL: nothing of the device works any more; fail its channels. */
+static void rdmachan_device_fatal_work(struct work_struct *work)
+{
+	struct rdmachan_device *dev =
+		container_of(work, struct rdmachan_device, fatal_work);
+	struct rdmachan *ch;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(ch, &dev->channels, dev_node)
+		rdmachan_fail_io(ch, -EIO);
+	mutex_unlock(&rdmachan_devices_lock);
+}
+
+/**
+ * rdmachan_device_get_channel() - find a channel with resources by number
+ * @id: the channel's number (chanN)
+ *
+ * Context: process context.
+ * Return: the channel with a reference (rdmachan_put()), or NULL.
+ */
+struct rdmachan *rdmachan_device_get_channel(u32 id)
+{
+	struct rdmachan_device *dev;
+	struct rdmachan *ch;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(dev, &rdmachan_devices, list)
+		list_for_each_entry(ch, &dev->channels, dev_node)
+			if (ch->id == id) {
+				rdmachan_get(ch);
+				goto out;
+			}
+	ch = NULL;
+out:
+	mutex_unlock(&rdmachan_devices_lock);
+	return ch;
 }
 
 static int rdmachan_add_one(struct ib_device *ibdev)
@@ -155,6 +197,7 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	kref_init(&dev->ref);
 	init_completion(&dev->released);
 	atomic_set(&dev->async_events, 0);
+	INIT_WORK(&dev->fatal_work, rdmachan_device_fatal_work);
 	INIT_LIST_HEAD(&dev->channels);
 	INIT_LIST_HEAD(&dev->listeners);
 	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
@@ -175,6 +218,7 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	list_add_tail(&dev->list, &rdmachan_devices);
 	mutex_unlock(&rdmachan_devices_lock);
 	ib_set_client_data(ibdev, &rdmachan_ib_client, dev);
+	rdmachan_sysfs_add_device(dev);
 
 	dev_info(&ibdev->dev, "rdmachan: added, %u port(s), max inline %u\n",
 		 rdma_end_port(ibdev), dev->max_inline_data);
@@ -221,16 +265,27 @@ static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct rdmachan_device *dev = client_data;
 
+	unsigned int waited = 0;
+
+	rdmachan_sysfs_del_device(dev);
 	mutex_lock(&rdmachan_devices_lock);
 	list_del_init(&dev->list);
 	mutex_unlock(&rdmachan_devices_lock);
 
 	rdmachan_device_kill_users(dev);
 
+	/*
+	 * Every channel and listener let go of the device above; what may
+	 * hold it now is a device query copying its attributes out.  The
+	 * ib_device may not go before: wait, and say so every 10 s.
+	 */
 	rdmachan_device_put(dev);
-	wait_for_completion(&dev->released);
+	while (!wait_for_completion_timeout(&dev->released, 10 * HZ))
+		dev_warn(&ibdev->dev, "rdmachan: removal waits for %u reference(s) (%u s)\n",
+			 kref_read(&dev->ref), waited += 10);
 
 	ib_unregister_event_handler(&dev->event_handler);
+	cancel_work_sync(&dev->fatal_work);
 	ib_dealloc_pd(dev->pd);
 	dev_info(&ibdev->dev, "rdmachan: removed\n");
 	kfree(dev);

@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 /**
@@ -23,7 +24,14 @@
  * @event_handler: receives the device's asynchronous events
  * @name: copy of the device name, updated on rename under the list lock
  * @max_inline_data: largest inline send an RC QP accepted when probed
- * @async_events: number of asynchronous events seen
+ * @async_events: asynchronous events of the device seen (any kind)
+ * @port_events: port events (active, error, GID and address changes)
+ * @fatal_events: IB_EVENT_DEVICE_FATAL
+ * @qp_events: fatal events of the queue pairs of its channels (QP fatal,
+ *	request and access errors, path migration errors)
+ * @cq_events: IB_EVENT_CQ_ERR of its channels' completion queues
+ * @fatal_work: fails every channel of the device after DEVICE_FATAL
+ * @sysfs_dev: its /sys/class/rdmachan/devN directory, or NULL
  * @channels: channels with resources on this device, under the list lock
  * @listeners: listeners bound to this device, under the list lock
  */
@@ -37,6 +45,12 @@ struct rdmachan_device {
 	char			name[IB_DEVICE_NAME_MAX];
 	u32			max_inline_data;
 	atomic_t		async_events;
+	atomic_t		port_events;
+	atomic_t		fatal_events;
+	atomic_t		qp_events;
+	atomic_t		cq_events;
+	struct work_struct	fatal_work;
+	struct device		*sysfs_dev;
 	struct list_head	channels;
 	struct list_head	listeners;
 };
@@ -72,6 +86,8 @@ void rdmachan_device_detach_listener(struct rdmachan_listener *l);
 /* Called for each user of a device being removed, from process context */
 void rdmachan_channel_device_removed(struct rdmachan *ch);
 void rdmachan_listener_device_removed(struct rdmachan_listener *l);
+
+struct rdmachan *rdmachan_device_get_channel(u32 id);
 
 u32 rdmachan_device_probe_inline(struct ib_device *ibdev, struct ib_pd *pd);
 

@@ -34,6 +34,7 @@ static int __init rdmachan_init(void)
 	ret = rdmachan_chardev_init();
 	if (ret)
 		goto out_device;
+	rdmachan_event_init();
 	pr_info("loaded, ABI %d, %u RDMA device(s)\n", RDMACHAN_ABI_VERSION,
 		rdmachan_device_count());
 	return 0;
@@ -49,6 +50,7 @@ out_core:
 
 static void __exit rdmachan_exit(void)
 {
+	rdmachan_event_exit();
 	rdmachan_chardev_exit();
 	rdmachan_device_exit();
 	rdmachan_sysfs_exit();

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan: /sys/class/rdmachan/chanN and listenerN
+ * rdmachan: /sys/class/rdmachan/chanN, listenerN and devN
  *
  * A channel appears once handed to its user (connect returned, or
  * accepted) and stays, with its final state and counters, until its
- * user closes it.  A listener appears while it listens.  Every attribute
+ * user closes it.  A listener appears while it listens, an RDMA device
+ * (its asynchronous event counters) while rdmachan knows it.  Every attribute
  * is read-only; Documentation/ABI/testing/sysfs-class-rdmachan has them.
  *
  * Lifetime: the class device holds a reference on its object, dropped by
@@ -15,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "chan.h"
+#include "device.h"
 #include "sysfs.h"
 
 static struct class *rdmachan_class;
@@ -409,6 +411,117 @@ void rdmachan_sysfs_del_listener(struct rdmachan_listener *l)
 		return;
 	l->sysfs_dev = NULL;
 	device_unregister(dev);
+}
+
+/* ---- RDMA devices ---------------------------------------------------- */
+
+static struct rdmachan_device *to_rdev(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+static ssize_t rdev_name_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	/* dev_name() of the ib_device follows renames */
+	return sysfs_emit(buf, "%s\n", dev_name(&to_rdev(dev)->ibdev->dev));
+}
+
+static struct device_attribute dev_attr_rdev_name =
+	__ATTR(name, 0444, rdev_name_show, NULL);
+
+/* An event counter of struct rdmachan_device, found by its offset */
+static ssize_t rdmachan_rdev_counter_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	struct rdmachan_stat_attr *sa = container_of(attr, struct rdmachan_stat_attr,
+						     attr);
+	atomic_t *v = (void *)to_rdev(dev) + sa->offset;
+
+	return sysfs_emit(buf, "%d\n", atomic_read(v));
+}
+
+#define RDMACHAN_RDEV_ATTR(_name)					\
+	struct rdmachan_stat_attr rdmachan_rdev_##_name = {		\
+		.attr = {						\
+			.attr = { .name = __stringify(_name), .mode = 0444 }, \
+			.show = rdmachan_rdev_counter_show,		\
+		},							\
+		.offset = offsetof(struct rdmachan_device, _name),	\
+	}
+
+static RDMACHAN_RDEV_ATTR(async_events);
+static RDMACHAN_RDEV_ATTR(port_events);
+static RDMACHAN_RDEV_ATTR(fatal_events);
+static RDMACHAN_RDEV_ATTR(qp_events);
+static RDMACHAN_RDEV_ATTR(cq_events);
+
+static struct attribute *rdmachan_rdev_attrs[] = {
+	&dev_attr_rdev_name.attr,
+	&rdmachan_rdev_async_events.attr.attr,
+	&rdmachan_rdev_port_events.attr.attr,
+	&rdmachan_rdev_fatal_events.attr.attr,
+	&rdmachan_rdev_qp_events.attr.attr,
+	&rdmachan_rdev_cq_events.attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rdmachan_rdev);
+
+static void rdmachan_rdev_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/**
+ * rdmachan_sysfs_add_device() - show an RDMA device's event counters
+ * @dev: the device, just added; its directory is devN, N the ib_device's
+ *	index, which a rename keeps
+ *
+ * A failure is logged and otherwise ignored.
+ *
+ * Context: process context.
+ */
+void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
+{
+	struct device *sdev;
+	int ret;
+
+	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
+	if (!sdev)
+		goto fail;
+	device_initialize(sdev);
+	sdev->class = rdmachan_class;
+	sdev->groups = rdmachan_rdev_groups;
+	sdev->release = rdmachan_rdev_release;
+	dev_set_drvdata(sdev, dev);
+	ret = dev_set_name(sdev, "dev%u", dev->ibdev->index);
+	if (!ret)
+		ret = device_add(sdev);
+	if (ret) {
+		put_device(sdev);
+		goto fail;
+	}
+	dev->sysfs_dev = sdev;
+	return;
+fail:
+	pr_warn("%s: no sysfs directory\n", dev->name);
+}
+
+/**
+ * rdmachan_sysfs_del_device() - remove an RDMA device's directory
+ * @dev: the device, going away
+ *
+ * Context: process context; waits for running attribute reads.
+ */
+void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
+{
+	struct device *sdev = dev->sysfs_dev;
+
+	if (!sdev)
+		return;
+	dev->sysfs_dev = NULL;
+	device_unregister(sdev);
 }
 
 /**

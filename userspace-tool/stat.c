@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * stat.c: "rdmachan stat": every channel and listener with its state and
- * counters, read from sysfs (/sys/class/rdmachan/).
+ * counters, and every RDMA device with its event counters, read from
+ * sysfs (/sys/class/rdmachan/).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -117,6 +118,13 @@ static void show(const char *name, struct attr *at, int n)
 		json_obj_close(&tool.j);
 		return;
 	}
+	if (!strncmp(name, "dev", 3)) {
+		printf("%s: %s async_events %s port_events %s fatal_events %s qp_events %s cq_events %s\n",
+		       name, get(at, n, "name"), get(at, n, "async_events"),
+		       get(at, n, "port_events"), get(at, n, "fatal_events"),
+		       get(at, n, "qp_events"), get(at, n, "cq_events"));
+		return;
+	}
 	if (!strncmp(name, "listener", 8)) {
 		printf("%s: %s %s backlog %s pending %s accepted %s\n", name,
 		       get(at, n, "state"), get(at, n, "src_addr"),
@@ -143,7 +151,8 @@ static void stat_help(void)
 {
 	printf("Usage: rdmachan [-j [-p]] stat [NAME]\n"
 	       "Show every channel (chanN) and listener (listenerN) of rdmachan,\n"
-	       "or only NAME, with its state, addresses and counters, from\n"
+	       "with its state, addresses and counters, and every RDMA device\n"
+	       "(devN) with its asynchronous event counters; or only NAME.  From\n"
 	       SYSFS_CLASS "/.\n");
 }
 

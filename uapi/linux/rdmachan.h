@@ -256,7 +256,8 @@ struct rdmachan_dev_query {
 enum rdmachan_chan_poll {
 	RDMACHAN_POLL_MODE_SOFTIRQ	= 0,
 	RDMACHAN_POLL_MODE_WORKQUEUE	= 1,
-	RDMACHAN_POLL_MODE_DIRECT	= 2,	/* busy-poll in read/write/poll */
+	/* busy-poll in read/write; poll/select/epoll sleep, woken by the CQ */
+	RDMACHAN_POLL_MODE_DIRECT	= 2,
 	/*
 	 * Waiters (poll, epoll, blocking read) wake for solicited messages
 	 * only; a read also takes what has arrived before it.  Not on siw.

@@ -6,7 +6,7 @@
 # message, batched send/receive, 100,000 verified messages, credits and
 # backpressure, orderly close, connection errors, 64 channels at once,
 # writers and readers of every kind on one channel fd (softirq and
-# busy-polled);
+# busy-polled), poll/select/epoll on a busy-polled channel;
 # then, with the imm_header parameter 0, the same sizes and a verified
 # stream with the header in band, as iWARP carries it.
 . /tests/lib.sh
@@ -21,6 +21,11 @@ run_checks $HELPERS/chan_test errors
 run_checks $HELPERS/chan_test many 64
 run_checks $HELPERS/chan_test concurrent 3000
 run_checks $HELPERS/chan_test concurrent 1000 direct
+# the keepalive tick also polls busy-polled channels: out of the way, so
+# that only the armed completion queue can wake poll/select/epoll
+check "keepalive_ms=3600000 is taken" sh -c 'echo 3600000 > /sys/module/rdmachan/parameters/keepalive_ms'
+run_checks $HELPERS/chan_test pollwake
+check "keepalive_ms=1000 is taken" sh -c 'echo 1000 > /sys/module/rdmachan/parameters/keepalive_ms'
 check "imm_header=0 is taken" sh -c 'echo 0 > /sys/module/rdmachan/parameters/imm_header'
 run_checks $HELPERS/chan_test basic
 run_checks $HELPERS/chan_test stream 20000

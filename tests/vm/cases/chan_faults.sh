@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Channels meeting trouble: a peer that vanishes silently (keepalive
-# notices), user buffers that fault in the middle of a batch,
+# notices), user buffers that fault in the middle of a batch, a QP
+# forced into the error state and fatal QP/CQ events (both ends fail),
 # "rdma link delete" of the device under live channels (waiters woken
 # with ENODEV, fds still closable), and rmmod refused while a channel fd
 # is open, allowed after the last close.
@@ -17,6 +18,11 @@ check "no channel is left after the dead-peer run" \
 
 # user buffers that fault, alone and among another thread's sends
 run_checks $HELPERS/chan_test efault
+
+# a QP forced into the error state, QP and CQ fatal events
+run_checks $HELPERS/chan_test qperror
+check "no channel is left after the QP failures" \
+	wait_for 10 sh -c '! ls /sys/class/rdmachan | grep -q chan'
 
 # rmmod while a process holds channel fds
 $HELPERS/chan_test hold > /tmp/hold.out 2>&1 &

@@ -30,6 +30,13 @@
  *                          each: every message arrives once, intact, and
  *                          no credit is created or lost (MODE: softirq,
  *                          workqueue, direct)
+ *   chan_test qperror      a QP forced into the error state, a QP fatal
+ *                          event, a CQ error (debugfs fault injection):
+ *                          both ends fail with a clear error, counted on
+ *                          the device
+ *   chan_test pollwake     poll(), select() and epoll on a busy-polled
+ *                          channel: woken by a message, a credit, the
+ *                          peer's close, without spinning
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -1750,6 +1757,15 @@ static int cmd_concurrent(long per_kind, const char *mode)
 		usleep(20000);
 	}
 	usleep(200000);		/* let the last credit returns land */
+	{
+		/* busy-polled ends see their completions only when polled */
+		struct pollfd pf[2] = {
+			{ .fd = st.p.cli, .events = POLLOUT },
+			{ .fd = st.p.srv, .events = POLLOUT },
+		};
+
+		poll(pf, 2, 0);
+	}
 	credits_ok = efault_credits_add_up(&st.p, opts.queue_depth);
 	report(!chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
 	       "no credit is created or lost, nothing left queued",
@@ -1779,6 +1795,271 @@ static int cmd_concurrent(long per_kind, const char *mode)
 	       total, st.consumed, st.got[3], seen_once, st.blast_read,
 	       st.dups, st.corrupt);
 	chan_pair_close(&st.p);
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- QP and CQ failures ------------------------------------------------ */
+
+#define INJECT "/sys/kernel/debug/rdmachan/inject"
+
+static int inject(unsigned int id, const char *what)
+{
+	char cmd[64];
+	int fd, n, ret = 0;
+
+	fd = open(INJECT, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(cmd, sizeof(cmd), "%u %s\n", id, what);
+	if (write(fd, cmd, n) != n)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The event counter @name of the rdmachan device directory of @dev. */
+static long dev_counter(const char *dev, const char *name)
+{
+	char path[160], buf[64];
+	long val = -1;
+	int i;
+
+	for (i = 0; i < 64 && val < 0; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/rdmachan/dev%d/name", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, dev, strlen(dev)) &&
+		    buf[strlen(dev)] == '\n') {
+			fclose(f);
+			snprintf(path, sizeof(path), "/sys/class/rdmachan/dev%d/%s",
+				 i, name);
+			f = fopen(path, "r");
+			if (!f)
+				return -1;
+			val = fgets(buf, sizeof(buf), f) ? atol(buf) : -1;
+		}
+		fclose(f);
+	}
+	return val;
+}
+
+/* Wait up to @secs for @fd to poll EPOLLERR; return the seconds it took or -1 */
+static double wait_pollerr(int fd, double secs)
+{
+	double t0 = now();
+	struct pollfd pfd = { .fd = fd, .events = POLLIN | POLLOUT };
+
+	while (now() - t0 < secs) {
+		pfd.revents = 0;
+		if (poll(&pfd, 1, 100) > 0 && (pfd.revents & POLLERR))
+			return now() - t0;
+		usleep(20000);
+	}
+	return -1;
+}
+
+static void qperror_one(const char *what, int want_err, const char *counter)
+{
+	struct rdmachan_chan_info si, ci;
+	struct chan_pair p;
+	char title[160], buf[16], dev[RDMACHAN_NAME_MAX];
+	long before, after;
+	double t_srv, t_cli;
+	ssize_t r;
+	int e, ret;
+
+	if (pair_open(&p, NULL))
+		return;
+	chan_info(p.srv, &si);
+	/* the channel forgets its device when it is torn down */
+	snprintf(dev, sizeof(dev), "%s", si.dev_name);
+	before = counter ? dev_counter(dev, counter) : 0;
+	ret = inject(si.id, what);
+	snprintf(title, sizeof(title), "injecting %s into a live channel works", what);
+	report(!ret, title, "%s", strerror(-ret));
+	t_srv = wait_pollerr(p.srv, 5);
+	t_cli = wait_pollerr(p.cli, 5);
+	snprintf(title, sizeof(title), "%s: both ends poll EPOLLERR within 5 s", what);
+	report(t_srv >= 0 && t_cli >= 0, title, "this end %.2f s, peer %.2f s",
+	       t_srv, t_cli);
+	chan_info(p.srv, &si);
+	chan_info(p.cli, &ci);
+	snprintf(title, sizeof(title), "%s: this end FAILED with %s, the peer FAILED with ECONNRESET",
+		 what, strerror(want_err));
+	report(si.state == RDMACHAN_STATE_FAILED && si.error == -want_err &&
+	       ci.state == RDMACHAN_STATE_FAILED && ci.error == -ECONNRESET,
+	       title, "this end state %u error %d, peer state %u error %d",
+	       si.state, si.error, ci.state, ci.error);
+	r = read(p.srv, buf, sizeof(buf));
+	e = errno;
+	snprintf(title, sizeof(title), "%s: read on this end fails with %s", what,
+		 strerror(want_err));
+	report(r < 0 && e == want_err, title, "read %zd (%s)", r, strerror(e));
+	r = write(p.cli, "x", 1);
+	e = errno;
+	snprintf(title, sizeof(title), "%s: write on the peer fails with ECONNRESET", what);
+	report(r < 0 && e == ECONNRESET, title, "write %zd (%s)", r, strerror(e));
+	if (counter) {
+		after = dev_counter(dev, counter);
+		snprintf(title, sizeof(title), "%s: counted in devN/%s", what, counter);
+		report(after == before + 1, title, "%s %ld -> %ld", counter,
+		       before, after);
+	}
+	chan_pair_close(&p);
+}
+
+static int cmd_qperror(void)
+{
+	qperror_one("qp_error", ECONNRESET, NULL);
+	qperror_one("qp_fatal", EIO, "qp_events");
+	qperror_one("cq_error", EIO, "cq_events");
+	report(inject(99999, "qp_fatal") == -ENOENT,
+	       "injecting into a channel that does not exist fails with ENOENT",
+	       "see the kernel log");
+	return chan_failures ? 1 : 0;
+}
+
+/* ---- poll, select, epoll ---------------------------------------------- */
+
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <sys/select.h>
+
+enum waiter { W_POLL, W_SELECT, W_EPOLL };
+static const char *const waiter_name[] = { "poll", "select", "epoll" };
+
+/*
+ * Wait up to @ms for @fd to be readable (@out: writable) through @how.
+ * Return: 1 ready, 0 timed out, -1 error.
+ */
+static int wait_ready(enum waiter how, int fd, int out, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = out ? POLLOUT : POLLIN };
+	struct epoll_event ev = { .events = out ? EPOLLOUT : EPOLLIN };
+	struct timeval tv = { .tv_sec = ms / 1000, .tv_usec = ms % 1000 * 1000 };
+	fd_set set;
+	int ep, r;
+
+	switch (how) {
+	case W_POLL:
+		return poll(&pfd, 1, ms);
+	case W_SELECT:
+		FD_ZERO(&set);
+		FD_SET(fd, &set);
+		return select(fd + 1, out ? NULL : &set, out ? &set : NULL,
+			      NULL, &tv);
+	default:
+		ep = epoll_create1(0);
+		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+			return -1;
+		r = epoll_wait(ep, &ev, 1, ms);
+		close(ep);
+		return r;
+	}
+}
+
+struct delayed_send {
+	int fd;
+	int delay_ms;
+	int close_it;
+};
+
+static void *delayed_send(void *arg)
+{
+	struct delayed_send *d = arg;
+
+	usleep(d->delay_ms * 1000);
+	if (d->close_it)
+		close(d->fd);
+	else if (write(d->fd, "wake", 4) != 4)
+		perror("delayed write");
+	return NULL;
+}
+
+static double thread_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int cmd_pollwake(void)
+{
+	struct rdmachan_chan_opts opts = {
+		.poll_mode = RDMACHAN_POLL_MODE_DIRECT, .queue_depth = 4,
+	};
+	char title[160], buf[16];
+	struct chan_pair p;
+	enum waiter how;
+	int i;
+
+	for (how = W_POLL; how <= W_EPOLL; how++) {
+		struct delayed_send d;
+		pthread_t t;
+		double t0, cpu0, took, cpu;
+		int r;
+
+		if (pair_open(&p, &opts))
+			return 1;
+		/* idle: nothing arrives, and waiting costs no CPU */
+		cpu0 = thread_cpu();
+		r = wait_ready(how, p.srv, 0, 1000);
+		cpu = thread_cpu() - cpu0;
+		snprintf(title, sizeof(title), "%s on an idle busy-polled channel times out without spinning",
+			 waiter_name[how]);
+		report(r == 0 && cpu < 0.5, title, "returned %d, %.2f s of CPU in 1 s",
+		       r, cpu);
+
+		/* a message sent later wakes the waiter */
+		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 300 };
+		pthread_create(&t, NULL, delayed_send, &d);
+		t0 = now();
+		r = wait_ready(how, p.srv, 0, 5000);
+		took = now() - t0;
+		pthread_join(t, NULL);
+		snprintf(title, sizeof(title), "%s wakes for a message sent later (no keepalive tick to help)",
+			 waiter_name[how]);
+		report(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
+		report(read(p.srv, buf, sizeof(buf)) == 4, "and the message is there",
+		       "%s", strerror(errno));
+
+		/* a credit returned later wakes a writer */
+		for (i = 0; i < 4; i++)
+			if (write(p.cli, "fill", 4) != 4)
+				break;
+		r = wait_ready(how, p.cli, 1, 200);
+		snprintf(title, sizeof(title), "%s: no credit left, the sender is not writable",
+			 waiter_name[how]);
+		report(i == 4 && r == 0, title, "%d sent, returned %d", i, r);
+		for (i = 0; i < 4; i++)
+			if (read(p.srv, buf, sizeof(buf)) != 4)
+				break;
+		t0 = now();
+		r = wait_ready(how, p.cli, 1, 5000);
+		took = now() - t0;
+		snprintf(title, sizeof(title), "%s wakes the sender when its credits come back",
+			 waiter_name[how]);
+		report(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
+
+		/* the peer's close wakes a reader */
+		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 300, .close_it = 1 };
+		pthread_create(&t, NULL, delayed_send, &d);
+		t0 = now();
+		r = wait_ready(how, p.srv, 0, 5000);
+		took = now() - t0;
+		pthread_join(t, NULL);
+		p.cli = -1;
+		snprintf(title, sizeof(title), "%s wakes a reader at the peer's close",
+			 waiter_name[how]);
+		report(r == 1 && took < 4 && read(p.srv, buf, sizeof(buf)) == 0,
+		       title, "returned %d after %.2f s", r, took);
+		chan_pair_close(&p);
+	}
 	return chan_failures ? 1 : 0;
 }
 
@@ -1817,6 +2098,10 @@ int main(int argc, char **argv)
 		return cmd_hold();
 	if (!strcmp(argv[1], "efault"))
 		return cmd_efault();
+	if (!strcmp(argv[1], "pollwake"))
+		return cmd_pollwake();
+	if (!strcmp(argv[1], "qperror"))
+		return cmd_qperror();
 	if (!strcmp(argv[1], "concurrent"))
 		return cmd_concurrent(argc > 2 ? atol(argv[2]) : 3000,
 				      argc > 3 ? argv[3] : NULL);

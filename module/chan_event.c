@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: asynchronous events of a channel's queue pair and completion
+ * queues, and their fault injection
+ *
+ * A fatal QP event (QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, PATH_MIG_ERR)
+ * or a CQ error means the channel's transport is broken: the channel
+ * fails at once with -EIO (its users see EPOLLERR and EIO, a kernel user
+ * gets state_change()), the event is logged and counted on the device
+ * (/sys/class/rdmachan/devN/qp_events, cq_events).  COMM_EST (a message
+ * arrived before the connection's RTU) is passed to rdma_cm, as nvmet
+ * does.  Such events come in whatever context the provider raises them
+ * (softirq for the software ones): only atomic-safe work here.
+ *
+ * /sys/kernel/debug/rdmachan/inject takes "N qp_error", "N qp_fatal" or
+ * "N cq_error" for channel N (chanN): the first moves the channel's QP
+ * to the error state behind its back (its work requests then complete
+ * flushed), the others raise the event.  For tests; root only.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/uaccess.h>
+
+#include "chan.h"
+#include "device.h"
+
+static bool rdmachan_qp_event_fatal(enum ib_event_type type)
+{
+	switch (type) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * rdmachan_qp_event() - the event handler of a channel's queue pair
+ * @ev: the event
+ * @ctx: the channel
+ *
+ * Context: any (the provider's).
+ */
+void rdmachan_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rdmachan *ch = ctx;
+
+	if (ev->event == IB_EVENT_COMM_EST) {
+		/* the peer's first message overtook its RTU */
+		if (ch->cm_id)
+			rdma_notify(ch->cm_id, ev->event);
+		return;
+	}
+	if (!rdmachan_qp_event_fatal(ev->event)) {
+		pr_debug("channel %u: QP event %s\n", ch->id,
+			 ib_event_msg(ev->event));
+		return;
+	}
+	if (ch->dev)
+		atomic_inc(&ch->dev->qp_events);
+	atomic64_inc(&ch->stats.errors);
+	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
+			   ch->id, &ch->dst, ib_event_msg(ev->event));
+	rdmachan_fail_io(ch, -EIO);
+}
+
+/**
+ * rdmachan_cq_event() - the event handler of a channel's completion queues
+ * @ev: the event (IB_EVENT_CQ_ERR)
+ * @ctx: the channel
+ *
+ * Context: any (the provider's).
+ */
+void rdmachan_cq_event(struct ib_event *ev, void *ctx)
+{
+	struct rdmachan *ch = ctx;
+
+	if (ch->dev)
+		atomic_inc(&ch->dev->cq_events);
+	atomic64_inc(&ch->stats.errors);
+	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
+			   ch->id, &ch->dst, ib_event_msg(ev->event));
+	rdmachan_fail_io(ch, -EIO);
+}
+
+/* ---- fault injection --------------------------------------------------- */
+
+static struct dentry *rdmachan_debugfs;
+
+/* Inject @what into channel @ch, which holds resources.  Return: 0/errno. */
+static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
+{
+	struct ib_event ev = {};
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret = 0;
+
+	/* teardown_mutex: the QP and CQ stay while we look at them */
+	mutex_lock(&ch->teardown_mutex);
+	if (ch->torn_down || !ch->qp) {
+		ret = -ENOTCONN;
+	} else if (!strcmp(what, "qp_error")) {
+		pr_info("channel %u: injected: QP to the error state\n", ch->id);
+		ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	} else if (!strcmp(what, "qp_fatal")) {
+		pr_info("channel %u: injected: QP fatal event\n", ch->id);
+		ev.device = ch->qp->device;
+		ev.element.qp = ch->qp;
+		ev.event = IB_EVENT_QP_FATAL;
+		rdmachan_qp_event(&ev, ch);
+	} else if (!strcmp(what, "cq_error")) {
+		pr_info("channel %u: injected: CQ error event\n", ch->id);
+		ev.device = ch->qp->device;
+		ev.element.cq = ch->cq;
+		ev.event = IB_EVENT_CQ_ERR;
+		rdmachan_cq_event(&ev, ch);
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&ch->teardown_mutex);
+	return ret;
+}
+
+static ssize_t rdmachan_inject_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char buf[32], what[16];
+	struct rdmachan *ch;
+	u32 id;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	if (sscanf(buf, "%u %15s", &id, what) != 2) {
+		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error'\n");
+		return -EINVAL;
+	}
+	ch = rdmachan_device_get_channel(id);
+	if (!ch)
+		return -ENOENT;
+	ret = rdmachan_inject_one(ch, what);
+	rdmachan_put(ch);
+	return ret ?: count;
+}
+
+static const struct file_operations rdmachan_inject_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= rdmachan_inject_write,
+	.llseek	= no_llseek,
+};
+
+/** rdmachan_event_init() - create /sys/kernel/debug/rdmachan/inject */
+void rdmachan_event_init(void)
+{
+	rdmachan_debugfs = debugfs_create_dir("rdmachan", NULL);
+	debugfs_create_file("inject", 0200, rdmachan_debugfs, NULL,
+			    &rdmachan_inject_fops);
+}
+
+/** rdmachan_event_exit() - remove what rdmachan_event_init() created */
+void rdmachan_event_exit(void)
+{
+	debugfs_remove_recursive(rdmachan_debugfs);
+}
