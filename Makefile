@@ -8,6 +8,8 @@
 #   make deps       install the Debian packages the project needs
 #   make vm-shell   boot the test VM with an interactive shell
 #   make bench      rdmachan vs perftest in the VM: a table of ratios
+#   make soak       the cases that once hung over siw, SOAK_RUNS (50) times
+#                   each on the debug kernel
 #   make sparse     build with sparse (C=2)
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
 #   make KDIR=...   build against another kernel tree
@@ -21,7 +23,7 @@ MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.c module/*.h)) \
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench
+	unit-test bench soak
 
 all: modules tool helpers
 
@@ -60,6 +62,12 @@ vm-shell: all
 
 bench: all
 	scripts/bench.sh
+
+SOAK_RUNS	?= 50
+SOAK_CASES	?= siw-rdma_ops siw-chan_bench
+
+soak: all
+	RDMACHAN_REPEAT=$(SOAK_RUNS) tests/run-debug.sh $(SOAK_CASES)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

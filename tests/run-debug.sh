@@ -27,6 +27,8 @@
 # Output lines as tests/run-all.sh prints them ("ok - ...", "not ok - ...").
 # Logs stay in tests/vm/out/debug/.  RDMACHAN_VM_TIMEOUT: seconds a VM may
 # run (default 1200: the debug kernel under TCG is several times slower).
+# RDMACHAN_REPEAT=N runs each case N times over in its one VM (make soak),
+# its timeout N times as long.
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +36,7 @@ cd "$TOP" || exit 1
 OUT=$TOP/tests/vm/out/debug
 mkdir -p "$OUT"
 export RDMACHAN_KERNEL=debug
-TIMEOUT=${RDMACHAN_VM_TIMEOUT:-1200}
+TIMEOUT=$((${RDMACHAN_VM_TIMEOUT:-1200} * ${RDMACHAN_REPEAT:-1}))
 PASSED=0
 FAILED=0
 FAILED_NAMES=()
@@ -87,6 +89,16 @@ count_cases() {
 		rc=1
 	fi
 	return "$rc"
+}
+
+# repeated SCRIPTS: the comma-separated SCRIPTS, RDMACHAN_REPEAT times
+# over (the soak: make soak)
+repeated() {
+	local i out=$1
+	for ((i = 1; i < ${RDMACHAN_REPEAT:-1}; i++)); do
+		out="$out,$1"
+	done
+	echo "$out"
 }
 
 # vm_run NAME GUEST-SCRIPTS: boot one VM running the comma-separated
@@ -220,11 +232,12 @@ fi
 INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
 	for c in $CASES; do
-		vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
+		vm_run "$c" "$(repeated "kmemleak_clear,$c,kmemleak_check")"
 	done
 	# The channel cases again over soft-iWARP (siw) instead of rxe
 	for c in $SIW_CASES; do
-		vm_run "siw-$c" "kmemleak_clear,$c,kmemleak_check" rdmachan_rdma=siw
+		vm_run "siw-$c" "$(repeated "kmemleak_clear,$c,kmemleak_check")" \
+			rdmachan_rdma=siw
 	done
 	[ -f "$OUT/kunit/console.log" ] && kunit_crosscheck
 else

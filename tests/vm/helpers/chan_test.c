@@ -34,6 +34,10 @@
  *                          event, a CQ error (debugfs fault injection):
  *                          both ends fail with a clear error, counted on
  *                          the device
+ *   chan_test unplug N     N cycles of "rdma link delete" of either side's
+ *                          device (alternating) under a blast: both ends
+ *                          fail with ENODEV or ECONNRESET within 2 s, the
+ *                          device comes back, a new channel works
  *   chan_test pollwake     poll(), select() and epoll on a busy-polled
  *                          channel: woken by a message, a credit, the
  *                          peer's close, without spinning
@@ -1922,6 +1926,195 @@ static int cmd_qperror(void)
 	return chan_failures ? 1 : 0;
 }
 
+/* ---- device removal under traffic, over and over ------------------------ */
+
+struct unplug_end {
+	int fd;
+	int bench;		/* in-kernel BLAST/SINK instead of write/read */
+	int sender;
+	double t_err;		/* when the call failed (now()) */
+	int err;
+};
+
+static void *unplug_traffic(void *arg)
+{
+	struct unplug_end *e = arg;
+	char buf[4096];
+	ssize_t r;
+
+	memset(buf, 0x5a, sizeof(buf));
+	for (;;) {
+		if (e->bench) {
+			struct rdmachan_bench b = {
+				.size = sizeof(b), .msg_size = 1024,
+				.mode = e->sender ? RDMACHAN_BENCH_BLAST :
+						    RDMACHAN_BENCH_SINK,
+			};
+
+			r = ioctl(e->fd, RDMACHAN_IOC_BENCH, &b) < 0 ? -1 : 0;
+			if (!r && !e->sender) {
+				e->err = 0;	/* orderly end: not expected */
+				break;
+			}
+		} else if (e->sender) {
+			r = write(e->fd, buf, 1024);
+		} else {
+			r = read(e->fd, buf, sizeof(buf));
+			if (!r) {
+				e->err = 0;
+				break;
+			}
+		}
+		if (r < 0) {
+			e->err = errno;
+			break;
+		}
+	}
+	e->t_err = now();
+	return NULL;
+}
+
+static int run_cmd(const char *fmt, const char *a, const char *b)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	return system(cmd);
+}
+
+static int port_active(const char *dev)
+{
+	char path[128], buf[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/1/state", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strstr(buf, "ACTIVE") != NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmd_unplug(int cycles)
+{
+	const char *dev[2] = { dev_name_env("DEV0", "rxe0"), dev_name_env("DEV1", "rxe1") };
+	const char *netdev[2] = { "veth0", "veth1" };
+	const char *driver = dev_name_env("RDMA_DRIVER", "rxe");
+	double *lat = calloc(2 * cycles, sizeof(*lat));
+	int bad_err = 0, late = 0, stuck = 0, readd = 0, fresh = 0;
+	int hist[6] = {}, nlat = 0, i, k;
+	char title[160];
+
+	for (i = 0; i < cycles; i++) {
+		int side = i % 2;	/* 0: the server's device, 1: the client's */
+		struct unplug_end ends[2] = {};
+		struct chan_pair p;
+		pthread_t th[2];
+		double t0;
+
+		if (pair_open(&p, NULL))
+			return 1;
+		ends[0] = (struct unplug_end){ .fd = p.srv, .bench = i % 4 >= 2 };
+		ends[1] = (struct unplug_end){ .fd = p.cli, .bench = i % 4 >= 2,
+					       .sender = 1 };
+		for (k = 0; k < 2; k++)
+			pthread_create(&th[k], NULL, unplug_traffic, &ends[k]);
+		usleep(150000);		/* traffic flowing */
+		t0 = now();
+		if (run_cmd("/usr/bin/rdma link delete %s%s", dev[side], "")) {
+			report(0, "rdma link delete under traffic", "%s", dev[side]);
+			return 1;
+		}
+		/* both ends must end; a stuck thread is reported, not waited for */
+		for (k = 0; k < 2; k++) {
+			double deadline = t0 + 30;
+
+			while (!ends[k].t_err && now() < deadline)
+				usleep(10000);
+			if (!ends[k].t_err) {
+				stuck++;
+				printf("# cycle %d (%s removed): the %s end is still running after 30 s\n",
+				       i, dev[side], k ? "client" : "server");
+				continue;
+			}
+			pthread_join(th[k], NULL);
+			lat[nlat] = ends[k].t_err - t0;
+			hist[lat[nlat] < 0.25 ? 0 : lat[nlat] < 0.5 ? 1 :
+			     lat[nlat] < 1 ? 2 : lat[nlat] < 1.5 ? 3 :
+			     lat[nlat] < 2 ? 4 : 5]++;
+			if (lat[nlat] > 2) {
+				late++;
+				printf("# cycle %d (%s removed): the %s end failed after %.2f s\n",
+				       i, dev[side], k ? "client" : "server", lat[nlat]);
+			}
+			nlat++;
+			if (ends[k].err != ENODEV && ends[k].err != ECONNRESET) {
+				bad_err++;
+				printf("# cycle %d (%s removed): the %s end ended with %s\n",
+				       i, dev[side], k ? "client" : "server",
+				       ends[k].err ? strerror(ends[k].err) : "an orderly end");
+			}
+		}
+		if (stuck) {
+			report(0, "every end of every cycle ends", "%d stuck", stuck);
+			return 1;
+		}
+		chan_pair_close(&p);
+		{
+			char cmd[160];
+			int w;
+
+			snprintf(cmd, sizeof(cmd), "/usr/bin/rdma link add %s type %s netdev %s",
+				 dev[side], driver, netdev[side]);
+			if (system(cmd))
+				readd++;
+			for (w = 0; w < 100 && !port_active(dev[side]); w++)
+				usleep(100000);
+		}
+		/* a new channel works on the device that came back */
+		{
+			char buf[16];
+			int r = -1;
+
+			if (!pair_open(&p, NULL)) {
+				if (write(p.cli, "again", 5) == 5)
+					r = read(p.srv, buf, sizeof(buf));
+				chan_pair_close(&p);
+			}
+			if (r != 5) {
+				fresh++;
+				printf("# cycle %d: a new channel after re-adding %s failed\n",
+				       i, dev[side]);
+			}
+		}
+	}
+	qsort(lat, nlat, sizeof(*lat), cmp_double);
+	printf("# %d cycles, %d ends: time to the error after the delete: min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n",
+	       cycles, nlat, nlat ? lat[0] : 0, nlat ? lat[nlat / 2] : 0,
+	       nlat ? lat[nlat * 9 / 10] : 0, nlat ? lat[nlat - 1] : 0);
+	printf("# distribution: <0.25 s %d, <0.5 s %d, <1 s %d, <1.5 s %d, <2 s %d, >=2 s %d\n",
+	       hist[0], hist[1], hist[2], hist[3], hist[4], hist[5]);
+	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails with ENODEV or ECONNRESET",
+		 cycles);
+	report(!bad_err, title, "%d ends otherwise", bad_err);
+	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails within 2 s",
+		 cycles);
+	report(!late, title, "%d ends later", late);
+	report(!readd, "every removed device comes back with rdma link add", "%d failed", readd);
+	report(!fresh, "a new channel works after every re-add", "%d failed", fresh);
+	free(lat);
+	return chan_failures ? 1 : 0;
+}
+
 /* ---- poll, select, epoll ---------------------------------------------- */
 
 #include <sys/epoll.h>
@@ -2098,6 +2291,8 @@ int main(int argc, char **argv)
 		return cmd_hold();
 	if (!strcmp(argv[1], "efault"))
 		return cmd_efault();
+	if (!strcmp(argv[1], "unplug"))
+		return cmd_unplug(argc > 2 ? atoi(argv[2]) : 100);
 	if (!strcmp(argv[1], "pollwake"))
 		return cmd_pollwake();
 	if (!strcmp(argv[1], "qperror"))
