@@ -110,7 +110,9 @@ static int rdmachan_mr_begin(struct rdmachan *ch, u32 access)
 {
 	int ret;
 
-	mutex_lock(&ch->mr_mutex);
+	/* killable: a registration may hold it across its post's wait */
+	if (mutex_lock_killable(&ch->mr_mutex))
+		return -EINTR;
 	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
 	if (ret)
 		mutex_unlock(&ch->mr_mutex);
@@ -572,14 +574,17 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_remote);
  * @ch: the channel
  * @handle: its handle
  *
+ * Context: process context; a fatal signal ends the wait for mr_mutex.
  * Return: the registration, which stays registered until
- * rdmachan_mr_put(); NULL when there is none.
+ * rdmachan_mr_put(); NULL when there is none; ERR_PTR(-EINTR) when
+ * killed.
  */
 struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle)
 {
 	struct rdmachan_mr *mr;
 
-	mutex_lock(&ch->mr_mutex);
+	if (mutex_lock_killable(&ch->mr_mutex))
+		return ERR_PTR(-EINTR);
 	mr = xa_load(&ch->mr_handles, handle);
 	if (mr && !mr->released)
 		atomic_inc(&mr->users);
@@ -606,13 +611,15 @@ void rdmachan_mr_put(struct rdmachan_mr *mr)
  * @ch: the channel
  * @handle: the registration
  *
- * Return: 0, or -ENOENT when there is no such registration.
+ * Return: 0, -ENOENT when there is no such registration, -EINTR when
+ * killed waiting for another registration's end.
  */
 int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
 {
 	struct rdmachan_mr *mr;
 
-	mutex_lock(&ch->mr_mutex);
+	if (mutex_lock_killable(&ch->mr_mutex))
+		return -EINTR;
 	mr = xa_erase(&ch->mr_handles, handle);
 	if (mr) {
 		rdmachan_mr_unregister(mr, true);

@@ -660,7 +660,11 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 		return -ENOMEM;
 	}
 	/* teardown releases registrations under mr_mutex: not while we look */
-	mutex_lock(&ch->mr_mutex);
+	if (mutex_lock_killable(&ch->mr_mutex)) {
+		rdmachan_rdma_refused(ops, count);
+		rdmachan_rdma_req_put(req);
+		return -EINTR;
+	}
 	ret = rdmachan_mr_usable(ch);
 	for (i = 0; i < count && !ret; i++) {
 		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
