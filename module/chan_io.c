@@ -594,7 +594,7 @@ bool rdmachan_poll_arm(struct rdmachan *ch)
 	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
 		if (READ_ONCE(ch->io_stopped))
 			return false;
-		cpu_relax();
+		cond_resched();
 	}
 	if (ch->cq && !READ_ONCE(ch->io_stopped))
 		ret = ib_req_notify_cq(ch->cq, IB_CQ_NEXT_COMP |
