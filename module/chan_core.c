@@ -227,7 +227,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 {
 	struct rdmachan_listener *l;
 	enum rdmachan_state state;
-	unsigned long flags;
+	unsigned long flags, next;
 
 	mutex_lock(&ch->teardown_mutex);
 	if (ch->torn_down) {
@@ -256,8 +256,16 @@ void rdmachan_teardown(struct rdmachan *ch)
 	 * and keep the bit, so that nobody polls during the drain (which
 	 * polls a DIRECT CQ itself) or after the CQ is freed.
 	 */
-	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
+	next = jiffies + 10 * HZ;
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
 		usleep_range(50, 100);
+		/* a poller's recv callback that does not return */
+		if (time_after(jiffies, next)) {
+			pr_warn("channel %u: teardown still waits for a poller of the channel\n",
+				ch->id);
+			next = jiffies + 10 * HZ;
+		}
+	}
 	if (ch->qp)
 		ib_drain_qp(ch->qp);
 
