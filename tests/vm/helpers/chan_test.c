@@ -34,10 +34,11 @@
  *                          event, a CQ error (debugfs fault injection):
  *                          both ends fail with a clear error, counted on
  *                          the device
- *   chan_test unplug N     N cycles of "rdma link delete" of either side's
+ *   chan_test unplug N [S] N cycles of "rdma link delete" of either side's
  *                          device (alternating) under a blast: both ends
- *                          fail with ENODEV or ECONNRESET within 2 s, the
- *                          device comes back, a new channel works
+ *                          fail with ENODEV or ECONNRESET within S s
+ *                          (default 2), the device comes back, a new
+ *                          channel works
  *   chan_test pollwake     poll(), select() and epoll on a busy-polled
  *                          channel: woken by a message, a credit, the
  *                          peer's close, without spinning
@@ -2004,7 +2005,7 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmd_unplug(int cycles)
+static int cmd_unplug(int cycles, double bound)
 {
 	const char *dev[2] = { dev_name_env("DEV0", "rxe0"), dev_name_env("DEV1", "rxe1") };
 	const char *netdev[2] = { "veth0", "veth1" };
@@ -2051,11 +2052,13 @@ static int cmd_unplug(int cycles)
 			hist[lat[nlat] < 0.25 ? 0 : lat[nlat] < 0.5 ? 1 :
 			     lat[nlat] < 1 ? 2 : lat[nlat] < 1.5 ? 3 :
 			     lat[nlat] < 2 ? 4 : 5]++;
-			if (lat[nlat] > 2) {
+			if (lat[nlat] > bound)
 				late++;
-				printf("# cycle %d (%s removed): the %s end failed after %.2f s\n",
-				       i, dev[side], k ? "client" : "server", lat[nlat]);
-			}
+			if (lat[nlat] > 1)
+				printf("# cycle %d (%s removed, %s): the %s end failed after %.2f s (%s)\n",
+				       i, dev[side], ends[k].bench ? "BENCH" : "write/read",
+				       k ? "client" : "server", lat[nlat],
+				       strerror(ends[k].err));
 			nlat++;
 			if (ends[k].err != ENODEV && ends[k].err != ECONNRESET) {
 				bad_err++;
@@ -2106,8 +2109,8 @@ static int cmd_unplug(int cycles)
 	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails with ENODEV or ECONNRESET",
 		 cycles);
 	report(!bad_err, title, "%d ends otherwise", bad_err);
-	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails within 2 s",
-		 cycles);
+	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails within %g s",
+		 cycles, bound);
 	report(!late, title, "%d ends later", late);
 	report(!readd, "every removed device comes back with rdma link add", "%d failed", readd);
 	report(!fresh, "a new channel works after every re-add", "%d failed", fresh);
@@ -2292,7 +2295,8 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "efault"))
 		return cmd_efault();
 	if (!strcmp(argv[1], "unplug"))
-		return cmd_unplug(argc > 2 ? atoi(argv[2]) : 100);
+		return cmd_unplug(argc > 2 ? atoi(argv[2]) : 100,
+				  argc > 3 ? atof(argv[3]) : 2);
 	if (!strcmp(argv[1], "pollwake"))
 		return cmd_pollwake();
 	if (!strcmp(argv[1], "qperror"))
