@@ -122,6 +122,22 @@ module_param_cb(imm_header, &rdmachan_uint_param_ops, &imm_header, 0644);
 MODULE_PARM_DESC(imm_header,
 		 "New outgoing channels offer the message header in the immediate data, 0..1 (default 1)");
 
+static struct rdmachan_uint_param listen_budget_kb = {
+	.val = 262144, .min = 64, .max = 1U << 30, .base = 10,
+};
+module_param_cb(listen_budget_kb, &rdmachan_uint_param_ops, &listen_budget_kb,
+		0644);
+MODULE_PARM_DESC(listen_budget_kb,
+		 "Memory a listener may hold for connections not yet accepted, in KiB, 64..1073741824 (default 262144)");
+
+static struct rdmachan_uint_param listen_max_connecting = {
+	.val = 16, .min = 1, .max = 65536, .base = 10,
+};
+module_param_cb(listen_max_connecting, &rdmachan_uint_param_ops,
+		&listen_max_connecting, 0644);
+MODULE_PARM_DESC(listen_max_connecting,
+		 "Connections a listener sets up at a time (accepted by it, not yet established), 1..65536 (default 16)");
+
 /** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
 unsigned int rdmachan_param_dev_mode(void)
 {
@@ -156,4 +172,22 @@ bool rdmachan_param_imm_header(void)
 unsigned int rdmachan_param_connect_timeout_ms(void)
 {
 	return READ_ONCE(connect_timeout_ms.val);
+}
+
+/**
+ * rdmachan_param_listen_budget() - what a listener's unaccepted connections
+ *	may hold, in bytes
+ */
+u64 rdmachan_param_listen_budget(void)
+{
+	return (u64)READ_ONCE(listen_budget_kb.val) << 10;
+}
+
+/**
+ * rdmachan_param_listen_max_connecting() - connections a listener sets up
+ *	at a time
+ */
+unsigned int rdmachan_param_listen_max_connecting(void)
+{
+	return READ_ONCE(listen_max_connecting.val);
 }

@@ -30,5 +30,7 @@ unsigned int rdmachan_param_max_msg_size(void);
 unsigned int rdmachan_param_connect_timeout_ms(void);
 unsigned int rdmachan_param_keepalive_ms(void);
 bool rdmachan_param_imm_header(void);
+u64 rdmachan_param_listen_budget(void);
+unsigned int rdmachan_param_listen_max_connecting(void);
 
 #endif /* RDMACHAN_PARAMS_H */

@@ -82,7 +82,9 @@ enum rdmachan_state {
  *	the connect_timeout_ms module parameter
  * @poll_mode: enum rdmachan_poll_mode
  * @backlog: listeners only: connections established but not yet
- *	accepted, beyond which requests are rejected; 0 for 128
+ *	accepted, beyond which requests are rejected; 0 for 128.  The
+ *	memory those connections hold is bounded too: see the
+ *	listen_budget_kb and listen_max_connecting module parameters.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
