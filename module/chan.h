@@ -341,10 +341,13 @@ struct rdmachan {
  * @charged: bytes they hold (estimated from their parameters)
  * @closing: no more connections
  * @err: why the listener failed (e.g. -ENODEV), or 0
+ * @failure_told: the user's @failed callback ran (or may no longer run)
+ * @failed_task: the task running the @failed callback, or NULL
  * @wq: rdmachan_accept() and poll waiters
  * @reap_work: drops channels of @pending whose peer did not complete the
  *	connection within the listener's timeout_ms
  * @notify: the user's "connection pending" callback
+ * @failed: the user's "listener failed" callback
  * @priv: the user's pointer
  * @addr: the bound address
  * @accepted: connections handed out
@@ -370,9 +373,12 @@ struct rdmachan_listener {
 	u64			charged;
 	bool			closing;
 	int			err;
+	bool			failure_told;
+	struct task_struct	*failed_task;
 	wait_queue_head_t	wq;
 	struct delayed_work	reap_work;
 	void			(*notify)(struct rdmachan_listener *l);
+	void			(*failed)(struct rdmachan_listener *l, int err);
 	void			*priv;
 	struct sockaddr_storage	addr;
 	atomic64_t		accepted;
@@ -529,7 +535,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 /* listener.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
-			void (*pending)(struct rdmachan_listener *l),
+			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p);
 

@@ -405,7 +405,7 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
  * @net: the namespace
  * @addr: see rdmachan_listen()
  * @opts: see rdmachan_listen()
- * @pending: see rdmachan_listen()
+ * @ops: see rdmachan_listen_ops(), or NULL
  * @priv: see rdmachan_listen()
  * @lp: see rdmachan_listen()
  *
@@ -414,7 +414,7 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
  */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
-			void (*pending)(struct rdmachan_listener *l),
+			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp)
 {
 	struct rdmachan_listener *l;
@@ -444,7 +444,10 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	rdmachan_opts_fill(&l->opts, opts);
 	l->max_connecting = rdmachan_param_listen_max_connecting();
 	l->budget = rdmachan_param_listen_budget();
-	l->notify = pending;
+	if (ops) {
+		l->notify = ops->pending;
+		l->failed = ops->failed;
+	}
 	l->priv = priv;
 	ret = -EINVAL;
 	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED)
@@ -497,6 +500,8 @@ out_put:
  * they may hold by the module parameters listen_budget_kb (memory, read
  * now) and listen_max_connecting (being set up at a time): requests
  * beyond are rejected, and the peer's connect fails with -ENOBUFS.
+ * A listener bound to a device's address stops when that device goes
+ * away; to be told, use rdmachan_listen_ops().
  *
  * Context: process context.
  * Return: 0; -EADDRINUSE; -EADDRNOTAVAIL (no such local address);
@@ -507,9 +512,32 @@ int rdmachan_listen(const struct sockaddr *addr,
 		    void (*pending)(struct rdmachan_listener *l),
 		    void *priv, struct rdmachan_listener **lp)
 {
-	return rdmachan_listen_net(&init_net, addr, opts, pending, priv, lp);
+	const struct rdmachan_listener_ops ops = { .pending = pending };
+
+	return rdmachan_listen_net(&init_net, addr, opts, &ops, priv, lp);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listen);
+
+/**
+ * rdmachan_listen_ops() - rdmachan_listen() with every listener callback
+ * @addr: see rdmachan_listen()
+ * @opts: see rdmachan_listen()
+ * @ops: the callbacks (copied), see struct rdmachan_listener_ops; NULL
+ *	for none
+ * @priv: see rdmachan_listen()
+ * @lp: see rdmachan_listen()
+ *
+ * Context: process context.
+ * Return: as rdmachan_listen().
+ */
+int rdmachan_listen_ops(const struct sockaddr *addr,
+			const struct rdmachan_opts *opts,
+			const struct rdmachan_listener_ops *ops, void *priv,
+			struct rdmachan_listener **lp)
+{
+	return rdmachan_listen_net(&init_net, addr, opts, ops, priv, lp);
+}
+EXPORT_SYMBOL_GPL(rdmachan_listen_ops);
 
 /**
  * rdmachan_accept() - take an established channel from a listener
@@ -617,8 +645,40 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
  */
 void rdmachan_listener_device_removed(struct rdmachan_listener *l)
 {
+	void (*failed)(struct rdmachan_listener *l, int err) = NULL;
+	unsigned long flags;
+	int err;
+
 	pr_info("listener %u (%pISpc): device removed\n", l->id, &l->addr);
 	rdmachan_listener_stop(l, -ENODEV);
+
+	/* Tell the user once, unless it closed the listener meanwhile */
+	spin_lock_irqsave(&l->lock, flags);
+	if (!l->failure_told && l->failed) {
+		l->failure_told = true;
+		l->failed_task = current;
+		failed = l->failed;
+	}
+	err = l->err;
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (!failed)
+		return;
+	failed(l, err);
+	spin_lock_irqsave(&l->lock, flags);
+	l->failed_task = NULL;
+	spin_unlock_irqrestore(&l->lock, flags);
+	wake_up_all(&l->wq);
+}
+
+static bool rdmachan_listener_failed_done(struct rdmachan_listener *l)
+{
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&l->lock, flags);
+	done = !l->failed_task;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return done;
 }
 
 /**
@@ -629,8 +689,22 @@ void rdmachan_listener_device_removed(struct rdmachan_listener *l)
  */
 void rdmachan_listener_close(struct rdmachan_listener *l)
 {
+	struct task_struct *running;
+	unsigned long flags;
+
 	rdmachan_sysfs_del_listener(l);
 	rdmachan_listener_stop(l, 0);
+	/*
+	 * No failed callback after this returns: a later one is off, a
+	 * running one is waited for (it is short: it must not block), unless
+	 * it is this very call.
+	 */
+	spin_lock_irqsave(&l->lock, flags);
+	l->failure_told = true;
+	running = l->failed_task;
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (running && running != current)
+		wait_event(l->wq, rdmachan_listener_failed_done(l));
 	rdmachan_listener_put(l);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listener_close);
