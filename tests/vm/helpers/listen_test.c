@@ -288,7 +288,8 @@ struct half_open {
  * Send @n connect requests, all in flight together, and collect their
  * answers: a REP (CONNECT_RESPONSE, left unanswered) or a rejection.
  */
-static int half_open_flood(struct half_open *h, unsigned int n, int port)
+static int half_open_flood(struct half_open *h, unsigned int n, int port,
+			   uint32_t depth, uint32_t msg)
 {
 	struct rdma_ucm_event_resp ev;
 	unsigned int ended = 0;
@@ -329,7 +330,7 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port)
 			break;
 		case EV_ROUTE_RESOLVED:
 			h->state[i] = 2;
-			if (ucm_connect(h->fd, h->ids[i], 16384, 1 << 20))
+			if (ucm_connect(h->fd, h->ids[i], depth, msg))
 				h->state[i] = 3;
 			break;
 		case EV_CONNECT_RESPONSE:
@@ -407,7 +408,7 @@ static int cmd_flood(void)
 	int lfd, port, cli, srv, r, busy_seen = 0;
 	long long budget, maxc, avail0, slab0;
 	struct sampler s = { .min_avail = -1 };
-	struct half_open h;
+	struct half_open h, h2;
 	int full[48];
 	unsigned int nfull = 0, nbusy = 0, nother = 0;
 	double t;
@@ -432,7 +433,7 @@ static int cmd_flood(void)
 
 	/* 1. half-open requests, all in flight at once */
 	t = now();
-	r = half_open_flood(&h, n_half, port);
+	r = half_open_flood(&h, n_half, port, 16384, 1 << 20);
 	report(!r, "every half-open connect request is answered",
 	       "responses %u busy %u other %u", h.responses, h.busy, h.other);
 	if (h.fd < 0)
@@ -468,6 +469,25 @@ static int cmd_flood(void)
 	       "connecting %lld timed_out %lld (admitted %u)",
 	       lattr(s.dir, "connecting"), lattr(s.dir, "timed_out"),
 	       h.responses);
+
+	/*
+	 * 2b. small half-open requests (depth 2, 64-byte messages): the
+	 * memory would allow many, max_connecting binds
+	 */
+	r = half_open_flood(&h2, 64, port, 2, 64);
+	printf("# 64 small half-open requests: %u admitted, %u BUSY, %u other\n",
+	       h2.responses, h2.busy, h2.other);
+	report(!r && h2.other == 0 && h2.responses >= maxc &&
+	       h2.busy >= 64 / 2,
+	       "small half-open requests: max_connecting binds, the rest BUSY",
+	       "admitted %u, BUSY %u, other %u (max_connecting %lld)",
+	       h2.responses, h2.busy, h2.other, maxc);
+	t = now() + 20;
+	while (lattr(s.dir, "connecting") > 0 && now() < t)
+		usleep(100000);
+	report(lattr(s.dir, "connecting") == 0,
+	       "... and they are dropped after the timeout too", "connecting %lld",
+	       lattr(s.dir, "connecting"));
 
 	/* 3. completed connections nobody accepts fill the budget only */
 	for (unsigned int i = 0; i < n_full; i++) {
@@ -550,6 +570,8 @@ static int cmd_flood(void)
 	for (unsigned int i = 0; i < nfull; i++)
 		close(full[i]);
 	close(h.fd);
+	if (h2.fd >= 0)
+		close(h2.fd);
 	close(lfd);
 	report(1, "everything closes", "-");
 	return chan_failures ? 1 : 0;
