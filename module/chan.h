@@ -231,6 +231,8 @@ struct rdmachan_stats {
  * @priv: the user's pointer
  * @listener: passive channels until accepted
  * @lnode: entry in the listener's pending or accept list
+ * @listen_charge: bytes charged to the listener's budget while listed
+ * @listen_since: jiffies when the listener accepted the request
  * @established: passive channel reached ESTABLISHED
  * @src: local address; @dst: peer address
  * @dst: peer address
@@ -319,6 +321,8 @@ struct rdmachan {
 	void			*priv;
 	struct rdmachan_listener *listener;
 	struct list_head	lnode;
+	u64			listen_charge;
+	unsigned long		listen_since;
 	bool			established;
 
 	struct sockaddr_storage	src;
@@ -337,16 +341,27 @@ struct rdmachan {
  * @opts: options for accepted channels
  * @pending: channels accepted by us, not yet established
  * @ready: established channels waiting for rdmachan_accept()
- * @nr_pending: length of @pending
+ * @nr_pending: length of @pending, plus requests being set up
  * @nr_ready: length of @ready
+ * @max_connecting: bound of @nr_pending (listen_max_connecting)
+ * @budget: bytes the channels of @pending and @ready may hold together
+ *	(listen_budget_kb when the listener was created)
+ * @charged: bytes they hold (estimated from their parameters)
  * @closing: no more connections
  * @err: why the listener failed (e.g. -ENODEV), or 0
+ * @failure_told: the user's @failed callback ran (or may no longer run)
+ * @failed_task: the task running the @failed callback, or NULL
  * @wq: rdmachan_accept() and poll waiters
+ * @reap_work: drops channels of @pending whose peer did not complete the
+ *	connection within the listener's timeout_ms
  * @notify: the user's "connection pending" callback
+ * @failed: the user's "listener failed" callback
  * @priv: the user's pointer
  * @addr: the bound address
  * @accepted: connections handed out
  * @rejected: connection requests refused
+ * @rejected_busy: of those, refused with RDMACHAN_REJ_BUSY
+ * @timed_out: connections dropped by @reap_work
  * @dev_node: entry in the bound device's listener list (or empty)
  * @sysfs_dev: its /sys/class/rdmachan device, or NULL
  */
@@ -361,14 +376,23 @@ struct rdmachan_listener {
 	struct list_head	ready;
 	u32			nr_pending;
 	u32			nr_ready;
+	u32			max_connecting;
+	u64			budget;
+	u64			charged;
 	bool			closing;
 	int			err;
+	bool			failure_told;
+	struct task_struct	*failed_task;
 	wait_queue_head_t	wq;
+	struct delayed_work	reap_work;
 	void			(*notify)(struct rdmachan_listener *l);
+	void			(*failed)(struct rdmachan_listener *l, int err);
 	void			*priv;
 	struct sockaddr_storage	addr;
 	atomic64_t		accepted;
 	atomic64_t		rejected;
+	atomic64_t		rejected_busy;
+	atomic64_t		timed_out;
 	struct list_head	dev_node;
 	struct device		*sysfs_dev;
 };
@@ -530,8 +554,9 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 /* listener.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
-			void (*pending)(struct rdmachan_listener *l),
+			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
+u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p);
 
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);

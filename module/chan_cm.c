@@ -30,6 +30,13 @@ static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 			    &ch->dst, what, status);
 	rdmachan_set_failed(ch, err);
 	complete(&ch->cm_done);
+	/*
+	 * A passive channel not yet accepted has no rdmachan_connect()
+	 * waiting to tear it down: its peer gave up (REJ) or never answered
+	 * our REP.  Teardown takes it off its listener.
+	 */
+	if (!ch->active)
+		rdmachan_schedule_teardown(ch);
 }
 
 /**
@@ -125,6 +132,8 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 	case RDMACHAN_REJ_BAD_MAGIC:
 	case RDMACHAN_REJ_BAD_PARAMS:
 		return -EPROTO;
+	case RDMACHAN_REJ_BUSY:
+		return -ENOBUFS;
 	default:	/* no listener, backlog full, listener closing */
 		return -ECONNREFUSED;
 	}
@@ -344,7 +353,9 @@ out_put:
  *
  * Context: process context, sleeps.
  * Return: 0; -ETIMEDOUT; -ECONNREFUSED (no listener, backlog full or
- * listener closing); -EHOSTUNREACH or -ENETUNREACH; -ENODEV (no RDMA
+ * listener closing); -ENOBUFS (the listener's budget for connections not
+ * yet accepted is spent, try again later); -EHOSTUNREACH or
+ * -ENETUNREACH; -ENODEV (no RDMA
  * device for the route); -ENOMEM (also when the peer lacked resources);
  * -EPROTONOSUPPORT (the peer speaks another protocol version); -EPROTO
  * (the peer refused our parameters or is not rdmachan); -EINTR or

@@ -8,6 +8,18 @@
  * When the connection is ESTABLISHED the channel moves to the ready list,
  * where rdmachan_accept() takes it.  A refused request gets an rdmachan
  * rejection with a reason and a log line.
+ *
+ * What a stranger can make a listener hold is bounded, the way rtrs-srv
+ * bounds a session (its buffers are sized by module parameters, the cost
+ * known before anything is allocated) and nvmet-rdma a queue (the
+ * requested size is checked against a limit before the queue is built):
+ * before anything is allocated, the memory the channel would take is
+ * computed from the negotiated depth and message size, and the request is
+ * refused (RDMACHAN_REJ_BUSY) when the channels not yet accepted, pending
+ * and ready, would then hold more than the listener's budget
+ * (listen_budget_kb), or when listen_max_connecting of them are still
+ * being set up.  A peer that never completes its connection (no RTU) has
+ * its channel dropped after the listener's timeout_ms.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +31,13 @@
 #include "chan.h"
 #include "sysfs.h"
 #include "device.h"
+#include "params.h"
+
+/*
+ * Estimated memory of the provider's queues per work request or
+ * completion entry (a send WQE with its gather list, a receive WQE, a CQE)
+ */
+#define RDMACHAN_WR_COST	256
 
 static DEFINE_IDA(rdmachan_listener_ida);
 
@@ -56,17 +75,69 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 	return 1;
 }
 
+/**
+ * rdmachan_listener_chan_cost() - memory a passive channel will hold
+ * @p: its negotiated parameters (the device may only lower the depth)
+ *
+ * Buffers as kmalloc() rounds them, their descriptors, the channel and an
+ * estimate of the provider's queues.  Charged to the listener's budget
+ * while the channel waits for rdmachan_accept().
+ *
+ * Return: bytes.
+ */
+u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p)
+{
+	u64 nr_rx = (u64)p->queue_depth + RDMACHAN_CTRL_RECV;
+	u64 nr_tx = p->queue_depth;
+	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + p->max_msg_size +
+				       RDMACHAN_IMM_TRAILER);
+
+	return (nr_rx + nr_tx) * buf +
+	       nr_rx * sizeof(struct rdmachan_rx) +
+	       nr_tx * sizeof(struct rdmachan_tx) +
+	       RDMACHAN_CTRL_SLOTS * kmalloc_size_roundup(RDMACHAN_HDR_LEN) +
+	       sizeof(struct rdmachan) +
+	       (2 * (nr_rx + nr_tx) + RDMACHAN_CTRL_SLOTS +
+		RDMACHAN_RDMA_SLOTS) * RDMACHAN_WR_COST;
+}
+
+/* Undo what rdmachan_connect_request() reserved; @l->lock held. */
+static void rdmachan_listener_unreserve(struct rdmachan_listener *l, u64 cost)
+{
+	lockdep_assert_held(&l->lock);
+	l->nr_pending--;
+	l->charged -= cost;
+}
+
+/* Arm the reaper of unfinished connections; @l->lock held. */
+static void rdmachan_listener_arm_reaper(struct rdmachan_listener *l)
+{
+	struct rdmachan *first;
+	unsigned long deadline;
+
+	lockdep_assert_held(&l->lock);
+	if (l->closing)
+		return;
+	first = list_first_entry_or_null(&l->pending, struct rdmachan, lnode);
+	if (!first)
+		return;
+	deadline = first->listen_since + msecs_to_jiffies(l->opts.timeout_ms);
+	queue_delayed_work(rdmachan_wq, &l->reap_work,
+			   time_after(deadline, jiffies) ? deadline - jiffies : 0);
+}
+
 /* CONNECT_REQUEST on the listening identifier: @id is the new one. */
 static int rdmachan_connect_request(struct rdmachan_listener *l,
 				    struct rdma_cm_id *id,
 				    struct rdma_cm_event *ev)
 {
-	struct rdmachan_conn_params remote;
+	struct rdmachan_conn_params remote, local, params;
 	struct rdmachan_wire_conn rep;
 	struct rdma_conn_param param;
 	enum rdmachan_rej_reason reason;
 	struct rdmachan *ch;
 	unsigned long flags;
+	u64 cost;
 	int ret;
 
 	reason = rdmachan_wire_conn_decode(ev->param.conn.private_data,
@@ -75,25 +146,47 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	if (reason)
 		return rdmachan_reject(l, id, reason);
 
+	local.queue_depth = clamp_t(u32, l->opts.queue_depth, 1,
+				    RDMACHAN_MAX_DEPTH);
+	local.max_msg_size = l->opts.max_msg_size;
+	/* every feature this side knows; the device may drop some */
+	local.features = RDMACHAN_FEAT_KNOWN;
+	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
+	cost = rdmachan_listener_chan_cost(&params);
+
+	/* Reserve a place and the memory before anything is allocated */
 	spin_lock_irqsave(&l->lock, flags);
-	if (l->closing)
+	if (l->closing) {
 		reason = RDMACHAN_REJ_CLOSING;
-	else if (l->nr_pending + l->nr_ready >= l->opts.backlog)
+	} else if (l->nr_pending + l->nr_ready >= l->opts.backlog) {
 		reason = RDMACHAN_REJ_BACKLOG;
+	} else if (l->nr_pending >= l->max_connecting ||
+		   cost > l->budget - l->charged) {
+		reason = RDMACHAN_REJ_BUSY;
+	} else {
+		l->nr_pending++;
+		l->charged += cost;
+	}
 	spin_unlock_irqrestore(&l->lock, flags);
+	if (reason == RDMACHAN_REJ_BUSY) {
+		atomic64_inc(&l->rejected_busy);
+		pr_info_ratelimited("listener %u: %pISpc: %u connections being set up (max %u), %llu of %llu bytes held for unaccepted ones, %llu more asked\n",
+				    l->id, &id->route.addr.dst_addr,
+				    READ_ONCE(l->nr_pending), l->max_connecting,
+				    READ_ONCE(l->charged), l->budget, cost);
+	}
 	if (reason)
 		return rdmachan_reject(l, id, reason);
 
 	ch = rdmachan_alloc(&l->opts, false);
-	if (!ch)
+	if (!ch) {
+		spin_lock_irqsave(&l->lock, flags);
+		rdmachan_listener_unreserve(l, cost);
+		spin_unlock_irqrestore(&l->lock, flags);
 		return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
-	ch->local.queue_depth = clamp_t(u32, l->opts.queue_depth, 1,
-					RDMACHAN_MAX_DEPTH);
-	ch->local.max_msg_size = l->opts.max_msg_size;
-	/* every feature this side knows; the device may drop some */
-	ch->local.features = RDMACHAN_FEAT_KNOWN;
-	rdmachan_negotiate(&ch->local, &remote, RDMACHAN_MAX_DEPTH,
-			   &ch->params);
+	}
+	ch->local = local;
+	ch->params = params;
 	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
 	memcpy(&ch->dst, &id->route.addr.dst_addr, sizeof(ch->dst));
 	ch->cm_id = id;
@@ -104,14 +197,19 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	if (ret) {
 		pr_info_ratelimited("listener %u: cannot set up a channel: %d\n",
 				    l->id, ret);
+		spin_lock_irqsave(&l->lock, flags);
+		rdmachan_listener_unreserve(l, cost);
+		spin_unlock_irqrestore(&l->lock, flags);
 		goto out_free;
 	}
 
 	rdmachan_listener_get(l);
 	ch->listener = l;
+	ch->listen_charge = cost;
+	ch->listen_since = jiffies;
 	spin_lock_irqsave(&l->lock, flags);
 	list_add_tail(&ch->lnode, &l->pending);
-	l->nr_pending++;
+	rdmachan_listener_arm_reaper(l);
 	spin_unlock_irqrestore(&l->lock, flags);
 	id->context = ch;
 
@@ -132,7 +230,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 		id->context = l;
 		spin_lock_irqsave(&l->lock, flags);
 		list_del_init(&ch->lnode);
-		l->nr_pending--;
+		rdmachan_listener_unreserve(l, cost);
 		spin_unlock_irqrestore(&l->lock, flags);
 		ch->listener = NULL;
 		rdmachan_listener_put(l);
@@ -148,6 +246,48 @@ out_free:
 	ch->torn_down = true;
 	rdmachan_put(ch);
 	return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
+}
+
+/*
+ * Drop the channels of @l's pending list whose peer did not complete the
+ * connection (no RTU) within the listener's timeout_ms, so that a peer
+ * that never finishes holds neither memory nor a connecting place for
+ * longer.  Destroying the identifier rejects the connection.
+ */
+static void rdmachan_listener_reap(struct work_struct *work)
+{
+	struct rdmachan_listener *l = container_of(to_delayed_work(work),
+						   struct rdmachan_listener,
+						   reap_work);
+	unsigned long timeout = msecs_to_jiffies(l->opts.timeout_ms);
+	struct rdmachan *ch, *c;
+	unsigned long flags;
+
+	for (;;) {
+		ch = NULL;
+		spin_lock_irqsave(&l->lock, flags);
+		list_for_each_entry(c, &l->pending, lnode) {
+			if (time_after_eq(jiffies, c->listen_since + timeout)) {
+				ch = c;
+				rdmachan_get(ch);
+				break;
+			}
+		}
+		spin_unlock_irqrestore(&l->lock, flags);
+		if (!ch)
+			break;
+		atomic64_inc(&l->timed_out);
+		pr_info_ratelimited("listener %u: %pISpc did not complete its connection within %u ms: dropped\n",
+				    l->id, &ch->dst, l->opts.timeout_ms);
+		/* teardown takes it off the list, unless it got established */
+		rdmachan_teardown(ch);
+		if (!READ_ONCE(ch->established))
+			rdmachan_listener_drop(l, ch);
+		rdmachan_put(ch);
+	}
+	spin_lock_irqsave(&l->lock, flags);
+	rdmachan_listener_arm_reaper(l);
+	spin_unlock_irqrestore(&l->lock, flags);
 }
 
 /**
@@ -169,8 +309,16 @@ int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return rdmachan_connect_request(l, id, ev);
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/*
+		 * Not seen in practice: rdmachan's ib_client registered after
+		 * rdma_cm's, so it is removed first and stops the listener
+		 * (rdmachan_listener_device_removed()) before rdma_cm gets
+		 * here.  The identifier cannot be destroyed from its own
+		 * handler: fail accept and poll, the user's close cleans up.
+		 */
 		spin_lock_irqsave(&l->lock, flags);
-		l->err = -ENODEV;
+		if (!l->err)
+			l->err = -ENODEV;
 		spin_unlock_irqrestore(&l->lock, flags);
 		wake_up_all(&l->wq);
 		return 0;
@@ -223,6 +371,7 @@ void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch)
 			l->nr_ready--;
 		else
 			l->nr_pending--;
+		l->charged -= ch->listen_charge;
 		list_del_init(&ch->lnode);
 		listed = true;
 	}
@@ -256,15 +405,16 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
  * @net: the namespace
  * @addr: see rdmachan_listen()
  * @opts: see rdmachan_listen()
- * @pending: see rdmachan_listen()
+ * @ops: see rdmachan_listen_ops(), or NULL
  * @priv: see rdmachan_listen()
  * @lp: see rdmachan_listen()
  *
+ * Context: process context.
  * Return: as rdmachan_listen().
  */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
-			void (*pending)(struct rdmachan_listener *l),
+			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp)
 {
 	struct rdmachan_listener *l;
@@ -290,8 +440,14 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	INIT_LIST_HEAD(&l->ready);
 	INIT_LIST_HEAD(&l->dev_node);
 	init_waitqueue_head(&l->wq);
+	INIT_DELAYED_WORK(&l->reap_work, rdmachan_listener_reap);
 	rdmachan_opts_fill(&l->opts, opts);
-	l->notify = pending;
+	l->max_connecting = rdmachan_param_listen_max_connecting();
+	l->budget = rdmachan_param_listen_budget();
+	if (ops) {
+		l->notify = ops->pending;
+		l->failed = ops->failed;
+	}
 	l->priv = priv;
 	ret = -EINVAL;
 	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED)
@@ -340,6 +496,13 @@ out_put:
  * @priv: the user's pointer, see rdmachan_listener_priv()
  * @lp: the listener, to be closed with rdmachan_listener_close()
  *
+ * Connections not yet accepted are bounded by @opts->backlog, and what
+ * they may hold by the module parameters listen_budget_kb (memory, read
+ * now) and listen_max_connecting (being set up at a time): requests
+ * beyond are rejected, and the peer's connect fails with -ENOBUFS.
+ * A listener bound to a device's address stops when that device goes
+ * away; to be told, use rdmachan_listen_ops().
+ *
  * Context: process context.
  * Return: 0; -EADDRINUSE; -EADDRNOTAVAIL (no such local address);
  * -EAFNOSUPPORT; -ENODEV; -ENOMEM.
@@ -349,9 +512,32 @@ int rdmachan_listen(const struct sockaddr *addr,
 		    void (*pending)(struct rdmachan_listener *l),
 		    void *priv, struct rdmachan_listener **lp)
 {
-	return rdmachan_listen_net(&init_net, addr, opts, pending, priv, lp);
+	const struct rdmachan_listener_ops ops = { .pending = pending };
+
+	return rdmachan_listen_net(&init_net, addr, opts, &ops, priv, lp);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listen);
+
+/**
+ * rdmachan_listen_ops() - rdmachan_listen() with every listener callback
+ * @addr: see rdmachan_listen()
+ * @opts: see rdmachan_listen()
+ * @ops: the callbacks (copied), see struct rdmachan_listener_ops; NULL
+ *	for none
+ * @priv: see rdmachan_listen()
+ * @lp: see rdmachan_listen()
+ *
+ * Context: process context.
+ * Return: as rdmachan_listen().
+ */
+int rdmachan_listen_ops(const struct sockaddr *addr,
+			const struct rdmachan_opts *opts,
+			const struct rdmachan_listener_ops *ops, void *priv,
+			struct rdmachan_listener **lp)
+{
+	return rdmachan_listen_net(&init_net, addr, opts, ops, priv, lp);
+}
+EXPORT_SYMBOL_GPL(rdmachan_listen_ops);
 
 /**
  * rdmachan_accept() - take an established channel from a listener
@@ -383,6 +569,7 @@ int rdmachan_accept(struct rdmachan_listener *l,
 		if (ch) {
 			list_del_init(&ch->lnode);
 			l->nr_ready--;
+			l->charged -= ch->listen_charge;
 		}
 		ret = l->err ?: l->closing ? -EINVAL : 0;
 		spin_unlock_irqrestore(&l->lock, irqflags);
@@ -429,6 +616,8 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
 	if (id)
 		rdma_destroy_id(id);
 	rdmachan_device_detach_listener(l);
+	/* @closing is set: nothing arms the reaper again */
+	cancel_delayed_work_sync(&l->reap_work);
 
 	/* Close every channel not yet accepted */
 	for (;;) {
@@ -456,8 +645,40 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
  */
 void rdmachan_listener_device_removed(struct rdmachan_listener *l)
 {
+	void (*failed)(struct rdmachan_listener *l, int err) = NULL;
+	unsigned long flags;
+	int err;
+
 	pr_info("listener %u (%pISpc): device removed\n", l->id, &l->addr);
 	rdmachan_listener_stop(l, -ENODEV);
+
+	/* Tell the user once, unless it closed the listener meanwhile */
+	spin_lock_irqsave(&l->lock, flags);
+	if (!l->failure_told && l->failed) {
+		l->failure_told = true;
+		l->failed_task = current;
+		failed = l->failed;
+	}
+	err = l->err;
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (!failed)
+		return;
+	failed(l, err);
+	spin_lock_irqsave(&l->lock, flags);
+	l->failed_task = NULL;
+	spin_unlock_irqrestore(&l->lock, flags);
+	wake_up_all(&l->wq);
+}
+
+static bool rdmachan_listener_failed_done(struct rdmachan_listener *l)
+{
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&l->lock, flags);
+	done = !l->failed_task;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return done;
 }
 
 /**
@@ -468,8 +689,22 @@ void rdmachan_listener_device_removed(struct rdmachan_listener *l)
  */
 void rdmachan_listener_close(struct rdmachan_listener *l)
 {
+	struct task_struct *running;
+	unsigned long flags;
+
 	rdmachan_sysfs_del_listener(l);
 	rdmachan_listener_stop(l, 0);
+	/*
+	 * No failed callback after this returns: a later one is off, a
+	 * running one is waited for (it is short: it must not block), unless
+	 * it is this very call.
+	 */
+	spin_lock_irqsave(&l->lock, flags);
+	l->failure_told = true;
+	running = l->failed_task;
+	spin_unlock_irqrestore(&l->lock, flags);
+	if (running && running != current)
+		wait_event(l->wq, rdmachan_listener_failed_done(l));
 	rdmachan_listener_put(l);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listener_close);

@@ -135,6 +135,22 @@ module_param_cb(max_mr_size, &rdmachan_uint_param_ops, &max_mr_size, 0644);
 MODULE_PARM_DESC(max_mr_size,
 		 "Largest user memory registration in bytes, 4096..2147483648 (default 1073741824)");
 
+static struct rdmachan_uint_param listen_budget_kb = {
+	.val = 262144, .min = 64, .max = 1U << 30, .base = 10,
+};
+module_param_cb(listen_budget_kb, &rdmachan_uint_param_ops, &listen_budget_kb,
+		0644);
+MODULE_PARM_DESC(listen_budget_kb,
+		 "Memory a listener may hold for connections not yet accepted, in KiB, 64..1073741824 (default 262144)");
+
+static struct rdmachan_uint_param listen_max_connecting = {
+	.val = 16, .min = 1, .max = 65536, .base = 10,
+};
+module_param_cb(listen_max_connecting, &rdmachan_uint_param_ops,
+		&listen_max_connecting, 0644);
+MODULE_PARM_DESC(listen_max_connecting,
+		 "Connections a listener sets up at a time (accepted by it, not yet established), 1..65536 (default 16)");
+
 /** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
 unsigned int rdmachan_param_dev_mode(void)
 {
@@ -175,4 +191,22 @@ unsigned int rdmachan_param_connect_timeout_ms(void)
 unsigned int rdmachan_param_max_mr_size(void)
 {
 	return READ_ONCE(max_mr_size.val);
+}
+
+/**
+ * rdmachan_param_listen_budget() - what a listener's unaccepted connections
+ *	may hold, in bytes
+ */
+u64 rdmachan_param_listen_budget(void)
+{
+	return (u64)READ_ONCE(listen_budget_kb.val) << 10;
+}
+
+/**
+ * rdmachan_param_listen_max_connecting() - connections a listener sets up
+ *	at a time
+ */
+unsigned int rdmachan_param_listen_max_connecting(void)
+{
+	return READ_ONCE(listen_max_connecting.val);
 }

@@ -111,6 +111,8 @@ const char *rdmachan_rej_reason_str(int reason)
 		return "accept queue full";
 	case RDMACHAN_REJ_CLOSING:
 		return "listener closing";
+	case RDMACHAN_REJ_BUSY:
+		return "listener busy: budget of unaccepted connections spent";
 	case -1:
 		return "no rdmachan listener";
 	default:

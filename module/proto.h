@@ -68,6 +68,8 @@ enum rdmachan_rej_reason {
 	RDMACHAN_REJ_NO_RESOURCES	= 4,	/* out of memory or QP resources */
 	RDMACHAN_REJ_BACKLOG		= 5,	/* listener's accept queue full */
 	RDMACHAN_REJ_CLOSING		= 6,	/* listener is closing */
+	/* the listener's budget for connections not yet accepted is spent */
+	RDMACHAN_REJ_BUSY		= 7,
 };
 
 /**

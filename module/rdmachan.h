@@ -82,7 +82,9 @@ enum rdmachan_state {
  *	the connect_timeout_ms module parameter
  * @poll_mode: enum rdmachan_poll_mode
  * @backlog: listeners only: connections established but not yet
- *	accepted, beyond which requests are rejected; 0 for 128
+ *	accepted, beyond which requests are rejected; 0 for 128.  The
+ *	memory those connections hold is bounded too: see the
+ *	listen_budget_kb and listen_max_connecting module parameters.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -166,10 +168,33 @@ void *rdmachan_priv(struct rdmachan *ch);
 u32 rdmachan_max_msg_size(struct rdmachan *ch);
 u32 rdmachan_queue_depth(struct rdmachan *ch);
 
+/**
+ * struct rdmachan_listener_ops - callbacks of a listener's user
+ * @pending: a connection is ready for rdmachan_accept().  Process
+ *	context; must not call rdmachan_listener_close().
+ * @failed: the listener stopped by itself and accepts nothing more; @err
+ *	is why (-ENODEV: the RDMA device of its address went away).  Called
+ *	once, in process context (the device removal), never after
+ *	rdmachan_listener_close() returned; connections not yet accepted are
+ *	closed before.  rdmachan_accept() then fails with @err.  May call
+ *	rdmachan_listener_close(); must not call rdmachan_listen() (the RDMA
+ *	core is removing a device: defer that to a work item).
+ *
+ * Both are optional.
+ */
+struct rdmachan_listener_ops {
+	void (*pending)(struct rdmachan_listener *l);
+	void (*failed)(struct rdmachan_listener *l, int err);
+};
+
 int rdmachan_listen(const struct sockaddr *addr,
 		    const struct rdmachan_opts *opts,
 		    void (*pending)(struct rdmachan_listener *l),
 		    void *priv, struct rdmachan_listener **lp);
+int rdmachan_listen_ops(const struct sockaddr *addr,
+			const struct rdmachan_opts *opts,
+			const struct rdmachan_listener_ops *ops, void *priv,
+			struct rdmachan_listener **lp);
 int rdmachan_accept(struct rdmachan_listener *l,
 		    const struct rdmachan_ops *ops, void *priv,
 		    unsigned int flags, struct rdmachan **chp);

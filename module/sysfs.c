@@ -327,6 +327,13 @@ RDMACHAN_LISTENER_ATTR(pending, "%u",
 		       READ_ONCE(l->nr_pending) + READ_ONCE(l->nr_ready))
 RDMACHAN_LISTENER_ATTR(accepted, "%lld", atomic64_read(&l->accepted))
 RDMACHAN_LISTENER_ATTR(rejected, "%lld", atomic64_read(&l->rejected))
+RDMACHAN_LISTENER_ATTR(connecting, "%u", READ_ONCE(l->nr_pending))
+RDMACHAN_LISTENER_ATTR(max_connecting, "%u", l->max_connecting)
+RDMACHAN_LISTENER_ATTR(mem_pending, "%llu", READ_ONCE(l->charged))
+RDMACHAN_LISTENER_ATTR(mem_budget, "%llu", l->budget)
+RDMACHAN_LISTENER_ATTR(rejected_busy, "%lld",
+		       atomic64_read(&l->rejected_busy))
+RDMACHAN_LISTENER_ATTR(timed_out, "%lld", atomic64_read(&l->timed_out))
 
 #define RDMACHAN_LISTENER_DEV_ATTR(name) \
 	struct device_attribute dev_attr_listener_##name = \
@@ -341,6 +348,12 @@ static RDMACHAN_LISTENER_DEV_ATTR(max_msg_size);
 static RDMACHAN_LISTENER_DEV_ATTR(pending);
 static RDMACHAN_LISTENER_DEV_ATTR(accepted);
 static RDMACHAN_LISTENER_DEV_ATTR(rejected);
+static RDMACHAN_LISTENER_DEV_ATTR(connecting);
+static RDMACHAN_LISTENER_DEV_ATTR(max_connecting);
+static RDMACHAN_LISTENER_DEV_ATTR(mem_pending);
+static RDMACHAN_LISTENER_DEV_ATTR(mem_budget);
+static RDMACHAN_LISTENER_DEV_ATTR(rejected_busy);
+static RDMACHAN_LISTENER_DEV_ATTR(timed_out);
 
 static struct attribute *rdmachan_listener_attrs[] = {
 	&dev_attr_listener_state.attr,
@@ -352,6 +365,12 @@ static struct attribute *rdmachan_listener_attrs[] = {
 	&dev_attr_listener_pending.attr,
 	&dev_attr_listener_accepted.attr,
 	&dev_attr_listener_rejected.attr,
+	&dev_attr_listener_connecting.attr,
+	&dev_attr_listener_max_connecting.attr,
+	&dev_attr_listener_mem_pending.attr,
+	&dev_attr_listener_mem_budget.attr,
+	&dev_attr_listener_rejected_busy.attr,
+	&dev_attr_listener_timed_out.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(rdmachan_listener);

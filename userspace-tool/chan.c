@@ -70,6 +70,8 @@ static const char *hint(int err)
 		return " (no listener on that port?)";
 	case ETIMEDOUT:
 		return " (peer unreachable or not answering)";
+	case ENOBUFS:
+		return " (the listener is busy: too many connections not yet accepted; try again)";
 	case EADDRNOTAVAIL:
 		return " (address not configured on an RDMA-capable interface?)";
 	case ENODEV:

@@ -409,7 +409,7 @@ static int run(struct mr_server *s, const char *addr, struct chan_args *a)
 	char buf[64];
 	int ctl, ret;
 
-	if (parse_addr(addr, TOOL_DEFAULT_PORT, &ss))
+	if (parse_listen_addr(addr, TOOL_DEFAULT_PORT, &ss))
 		return tool_usage_err("reg", "'%s' is not ADDR[:PORT]", addr);
 	ctl = ctl_open();
 	if (ctl < 0)

@@ -130,6 +130,11 @@ static void show(const char *name, struct attr *at, int n)
 		       get(at, n, "state"), get(at, n, "src_addr"),
 		       get(at, n, "backlog"), get(at, n, "pending"),
 		       get(at, n, "accepted"));
+		printf("    connecting %s/%s mem_pending %s/%s rejected %s (busy %s) timed_out %s\n",
+		       get(at, n, "connecting"), get(at, n, "max_connecting"),
+		       get(at, n, "mem_pending"), get(at, n, "mem_budget"),
+		       get(at, n, "rejected"), get(at, n, "rejected_busy"),
+		       get(at, n, "timed_out"));
 		return;
 	}
 	printf("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),

@@ -89,7 +89,19 @@ static void test_parse_addr(void)
 	   "IPv4 without port takes the default");
 	ok(!parse_addr("192.0.2.1:9000", 7470, &ss) && ntohs(sin->sin_port) == 9000,
 	   "IPv4:PORT");
-	ok(parse_addr("192.0.2.1:0", 7470, &ss) == -EINVAL, "port 0 is refused");
+	ok(parse_addr("192.0.2.1:0", 7470, &ss) == -EINVAL,
+	   "port 0 is refused to connect to");
+	ok(!parse_listen_addr("192.0.2.1:0", 7470, &ss) && ss.ss_family == AF_INET &&
+	   sin->sin_port == 0, "port 0 to listen on: any free port");
+	ok(!parse_listen_addr("[2001:db8::2]:0", 7470, &ss) &&
+	   ss.ss_family == AF_INET6 && sin6->sin6_port == 0,
+	   "[IPv6]:0 to listen on");
+	ok(!parse_listen_addr("192.0.2.1", 7470, &ss) && ntohs(sin->sin_port) == 7470,
+	   "a listen address without port takes the default");
+	ok(parse_listen_addr("192.0.2.1:65536", 7470, &ss) == -EINVAL,
+	   "port 65536 is refused to listen on");
+	ok(parse_listen_addr("192.0.2.1:", 7470, &ss) == -EINVAL,
+	   "empty port is refused to listen on");
 	ok(parse_addr("192.0.2.1:65536", 7470, &ss) == -EINVAL, "port 65536 is refused");
 	ok(parse_addr("192.0.2.1:", 7470, &ss) == -EINVAL, "empty port is refused");
 	ok(parse_addr("192.0.2.300", 7470, &ss) == -EINVAL, "bad IPv4 octet");

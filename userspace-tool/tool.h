@@ -42,6 +42,8 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_duration_ms(const char *s, uint64_t *out);
 int parse_addr(const char *s, int default_port, struct sockaddr_storage *ss);
+int parse_listen_addr(const char *s, int default_port,
+		      struct sockaddr_storage *ss);
 void format_addr(const void *ss, char *buf, size_t len);
 void format_guid(uint64_t guid, char *buf, size_t len);
 void format_gid(const uint8_t gid[16], char *buf, size_t len);

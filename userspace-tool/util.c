@@ -116,11 +116,31 @@ int parse_duration_ms(const char *s, uint64_t *out)
 	return 0;
 }
 
+static int parse_addr_min(const char *s, int default_port,
+			  struct sockaddr_storage *ss, uint64_t min_port);
+
 /*
  * parse_addr: "IPv4", "IPv4:PORT", "IPv6", "[IPv6]" or "[IPv6]:PORT"
- * into @ss; without a port, @default_port.  Returns 0 or -EINVAL.
+ * into @ss; without a port, @default_port.  Port 0 is refused (an address
+ * to connect to).  Returns 0 or -EINVAL.
  */
 int parse_addr(const char *s, int default_port, struct sockaddr_storage *ss)
+{
+	return parse_addr_min(s, default_port, ss, 1);
+}
+
+/*
+ * parse_listen_addr: parse_addr() for an address to listen on, where
+ * port 0 asks the kernel for any free port.
+ */
+int parse_listen_addr(const char *s, int default_port,
+		      struct sockaddr_storage *ss)
+{
+	return parse_addr_min(s, default_port, ss, 0);
+}
+
+static int parse_addr_min(const char *s, int default_port,
+			  struct sockaddr_storage *ss, uint64_t min_port)
 {
 	char host[INET6_ADDRSTRLEN + 2];
 	const char *port = NULL, *colon;
@@ -154,7 +174,7 @@ int parse_addr(const char *s, int default_port, struct sockaddr_storage *ss)
 		return -EINVAL;
 	memcpy(host, s, n);
 	host[n] = '\0';
-	if (port && parse_uint(port, 1, 65535, &p))
+	if (port && parse_uint(port, min_port, 65535, &p))
 		return -EINVAL;
 
 	if (inet_pton(AF_INET, host, &((struct sockaddr_in *)ss)->sin_addr) == 1) {

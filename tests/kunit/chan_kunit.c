@@ -39,6 +39,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
+#include <linux/umh.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -64,6 +65,8 @@ enum {
 	CT_PORT_FAULT_NTH_LISTEN,
 	CT_PORT_FAULT_NTH_CONNECT,
 	CT_PORT_ABORT,
+	CT_PORT_DEVREMOVE,
+	CT_PORT_DEVREMOVE_CLOSED,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -1639,6 +1642,96 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 #endif
 }
 
+/* What the failed callback of a listener saw */
+struct ct_lfail {
+	atomic_t nr;
+	int err;
+	struct rdmachan_listener *l;
+	struct task_struct *task;
+	wait_queue_head_t wq;
+};
+
+static void ct_listener_failed(struct rdmachan_listener *l, int err)
+{
+	struct ct_lfail *f = rdmachan_listener_priv(l);
+
+	f->err = err;
+	f->l = l;
+	f->task = current;
+	atomic_inc(&f->nr);
+	wake_up_all(&f->wq);
+}
+
+static const struct rdmachan_listener_ops ct_lfail_ops = {
+	.failed = ct_listener_failed,
+};
+
+/* run "/usr/bin/rdma @cmd..." (NULL-terminated), wait: its status */
+static int ct_rdma_cmd(char **cmd)
+{
+	static char *envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	char *argv[10] = { "/usr/bin/rdma" };
+	int i;
+
+	for (i = 0; cmd[i] && i < 8; i++)
+		argv[i + 1] = cmd[i];
+	return call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+}
+
+/*
+ * The device of a listener's address goes away ("rdma link delete rxe0",
+ * run from here): its failed callback runs once, with -ENODEV, in process
+ * context; accept then fails with -ENODEV.  A listener closed before the
+ * removal is not called.  rxe0 is added back afterwards: the last case.
+ */
+static void chan_test_listener_device_removed(struct kunit *test)
+{
+	struct rdmachan_listener *l = NULL, *closed = NULL;
+	struct ct_lfail f = {}, fc = {};
+	struct rdmachan *ch = NULL;
+	struct sockaddr_in sin;
+	int ret;
+
+	init_waitqueue_head(&f.wq);
+	init_waitqueue_head(&fc.wq);
+	ct_addr(&sin, CT_IP_SERVER, CT_PORT_DEVREMOVE);
+	KUNIT_ASSERT_EQ(test, rdmachan_listen_ops((struct sockaddr *)&sin, NULL,
+						  &ct_lfail_ops, &f, &l), 0);
+	ct_addr(&sin, CT_IP_SERVER, CT_PORT_DEVREMOVE_CLOSED);
+	KUNIT_ASSERT_EQ(test, rdmachan_listen_ops((struct sockaddr *)&sin, NULL,
+						  &ct_lfail_ops, &fc, &closed),
+			0);
+	rdmachan_listener_close(closed);
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK, &ch),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f.nr), 0);
+
+	ret = ct_rdma_cmd((char *[]){ "link", "delete", "rxe0", NULL });
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_GT(test, wait_event_timeout(f.wq, atomic_read(&f.nr) > 0,
+						 CT_TIMEOUT), 0L);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f.nr), 1);
+	KUNIT_EXPECT_EQ(test, f.err, -ENODEV);
+	KUNIT_EXPECT_PTR_EQ(test, f.l, l);
+	/* the removal's own task, not one of ours or an interrupt */
+	KUNIT_EXPECT_PTR_NE(test, f.task, current);
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(l, NULL, NULL, 0, &ch), -ENODEV);
+	KUNIT_EXPECT_EQ(test, rdmachan_accept(l, NULL, NULL,
+					      RDMACHAN_ACCEPT_NONBLOCK, &ch),
+			-ENODEV);
+	KUNIT_EXPECT_NULL(test, ch);
+	rdmachan_listener_close(l);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f.nr), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&fc.nr), 0);
+
+	/* put the fixture back */
+	ret = ct_rdma_cmd((char *[]){ "link", "add", "rxe0", "type", "rxe",
+				      "netdev", "veth0", NULL });
+	if (ret)
+		kunit_info(test, "rdma link add rxe0 again: %d\n", ret);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -1652,6 +1745,8 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_fault_enomem),
 	KUNIT_CASE(chan_test_fault_nth_listen),
 	KUNIT_CASE(chan_test_fault_nth_connect),
+	/* last: it deletes rxe0 */
+	KUNIT_CASE(chan_test_listener_device_removed),
 	{}
 };
 

@@ -264,14 +264,14 @@ static void proto_test_rej_decode_foreign(struct kunit *test)
 
 static void proto_test_rej_reason_str(struct kunit *test)
 {
-	const char *s[RDMACHAN_REJ_CLOSING + 2];
+	const char *s[RDMACHAN_REJ_BUSY + 2];
 	int i, j;
 
 	/* s[0] is -1 (no rdmachan listener), s[i] is reason i */
 	s[0] = rdmachan_rej_reason_str(-1);
-	for (i = RDMACHAN_REJ_BAD_MAGIC; i <= RDMACHAN_REJ_CLOSING; i++)
+	for (i = RDMACHAN_REJ_BAD_MAGIC; i <= RDMACHAN_REJ_BUSY; i++)
 		s[i] = rdmachan_rej_reason_str(i);
-	s[RDMACHAN_REJ_CLOSING + 1] = rdmachan_rej_reason_str(RDMACHAN_REJ_CLOSING + 1);
+	s[RDMACHAN_REJ_BUSY + 1] = rdmachan_rej_reason_str(RDMACHAN_REJ_BUSY + 1);
 
 	for (i = 0; i < ARRAY_SIZE(s); i++) {
 		if (i == RDMACHAN_REJ_NONE)
@@ -286,9 +286,9 @@ static void proto_test_rej_reason_str(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_STREQ(test, rdmachan_rej_reason_str(0xffff),
-			   s[RDMACHAN_REJ_CLOSING + 1]);
+			   s[RDMACHAN_REJ_BUSY + 1]);
 	KUNIT_EXPECT_STREQ(test, rdmachan_rej_reason_str(-2),
-			   s[RDMACHAN_REJ_CLOSING + 1]);
+			   s[RDMACHAN_REJ_BUSY + 1]);
 }
 
 /* ---- negotiation ------------------------------------------------------- */
