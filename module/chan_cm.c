@@ -377,7 +377,8 @@ EXPORT_SYMBOL_GPL(rdmachan_connect);
  * Waits until the peer has acknowledged every message sent and the
  * CLOSE, at most the channel's timeout (opts.timeout_ms, both waits
  * together; a dead peer fails the channel sooner, at the transport's
- * retry limit), disconnects, and releases everything.
+ * retry limit; a fatal signal cuts it short), disconnects, and releases
+ * everything.
  * No callback runs after this returns.
  *
  * Context: process context, sleeps.
@@ -393,9 +394,12 @@ void rdmachan_close(struct rdmachan *ch)
 	if (!ret)
 		ret = rdmachan_say_close(ch, time_after(deadline, jiffies) ?
 					 deadline - jiffies : 0);
-	if (ret)
+	if (ret == -ETIMEDOUT)
 		pr_info_ratelimited("channel %u (%pISpc): the peer acknowledged nothing within %u ms of the close: tearing down\n",
 				    ch->id, &ch->dst, ch->opts.timeout_ms);
+	else if (ret)
+		pr_info_ratelimited("channel %u (%pISpc): closing task killed: tearing down without waiting for the peer\n",
+				    ch->id, &ch->dst);
 	rdmachan_teardown(ch);
 	if (cancel_work_sync(&ch->teardown_work))
 		rdmachan_put(ch);

@@ -1113,21 +1113,26 @@ EXPORT_SYMBOL_GPL(rdmachan_recv);
 /*
  * One round of a bounded wait for @cond: busy-poll a DIRECT channel
  * (yielding when idle, so that a provider's deferred work can run), or
- * sleep up to 100 ms.
+ * sleep up to 100 ms.  Killable: a close may wait up to the channel's
+ * timeout (600 s at most), which a killed process cuts short, and which
+ * the hung-task detector then leaves alone.  Return: -EINTR when killed.
  */
-static void rdmachan_wait_round(struct rdmachan *ch,
-				bool (*cond)(struct rdmachan *))
+static int rdmachan_wait_round(struct rdmachan *ch,
+			       bool (*cond)(struct rdmachan *))
 {
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
 		if (!rdmachan_poll(ch, -1))
 			rdmachan_poll_relax();
 	} else if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
 		/* the peer's answer lands on a queue that raises no event */
 		rdmachan_poll(ch, -1);
-		wait_event_timeout(ch->wq, cond(ch), 1);
+		wait_event_killable_timeout(ch->wq, cond(ch), 1);
 	} else {
-		wait_event_timeout(ch->wq, cond(ch), HZ / 10);
+		wait_event_killable_timeout(ch->wq, cond(ch), HZ / 10);
 	}
+	return 0;
 }
 
 static bool rdmachan_sends_flushed(struct rdmachan *ch)
@@ -1151,7 +1156,7 @@ static bool rdmachan_sends_flushed(struct rdmachan *ch)
  * order) and waits for the ring to drain, so that closing right after
  * sending loses nothing.
  *
- * Return: 0, or -ETIMEDOUT.
+ * Return: 0, -ETIMEDOUT, or -EINTR when the caller was killed.
  */
 int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 {
@@ -1166,7 +1171,8 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
-		rdmachan_wait_round(ch, rdmachan_sends_flushed);
+		if (rdmachan_wait_round(ch, rdmachan_sends_flushed))
+			return -EINTR;
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
 	}
@@ -1195,7 +1201,7 @@ static bool rdmachan_close_said(struct rdmachan *ch)
  * the disconnect may then reset), so there the peer answers CLOSE with
  * its own CLOSE and this waits for that.
  *
- * Return: 0, or -ETIMEDOUT.
+ * Return: 0, -ETIMEDOUT, or -EINTR when the caller was killed.
  */
 int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 {
@@ -1208,7 +1214,8 @@ int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	while (!rdmachan_close_said(ch)) {
-		rdmachan_wait_round(ch, rdmachan_close_said);
+		if (rdmachan_wait_round(ch, rdmachan_close_said))
+			return -EINTR;
 		if (time_after(jiffies, deadline))
 			return -ETIMEDOUT;
 	}
