@@ -2211,8 +2211,12 @@ static int cmd_pollwake(void)
 		report(r == 0 && cpu < 0.5, title, "returned %d, %.2f s of CPU in 1 s",
 		       r, cpu);
 
-		/* a message sent later wakes the waiter */
-		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 300 };
+		/*
+		 * A message sent later wakes the waiter: later than 1 s,
+		 * past the busy spin poll() once did, so that only a wake-up
+		 * can end the wait (none came under epoll).
+		 */
+		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 1500 };
 		pthread_create(&t, NULL, delayed_send, &d);
 		t0 = now();
 		r = wait_ready(how, p.srv, 0, 5000);
@@ -2243,7 +2247,7 @@ static int cmd_pollwake(void)
 		report(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
 
 		/* the peer's close wakes a reader */
-		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 300, .close_it = 1 };
+		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 1500, .close_it = 1 };
 		pthread_create(&t, NULL, delayed_send, &d);
 		t0 = now();
 		r = wait_ready(how, p.srv, 0, 5000);
