@@ -44,6 +44,13 @@ struct net;
  */
 #define RDMACHAN_RDMA_SLOTS	(2 * RDMACHAN_MAX_RDMA_OPS)
 
+/*
+ * A keepalive probe neither completed nor failed this long after its post
+ * means the transport is stuck (RC retries end within about 2 s): the
+ * channel fails with -ETIMEDOUT.
+ */
+#define RDMACHAN_KEEPALIVE_STUCK	(30 * HZ)
+
 /* Bit of rdmachan.poll_lock */
 #define RDMACHAN_POLLING	0
 
@@ -208,6 +215,7 @@ struct rdmachan_stats {
  *	waiting for a solicited event (or a read), in order
  * @rx_pending_count: their number
  * @rx_seen: a message arrived since the last keepalive tick
+ * @keepalive_posted: jiffies of the last keepalive probe's post
  * @delivering: a pushed delivery is running (keeps order)
  * @wq: waiters for messages, credits and state changes
  * @cm_done: completed when connection setup ends (either way)
@@ -299,6 +307,7 @@ struct rdmachan {
 	struct list_head	rx_pending;
 	u32			rx_pending_count;
 	bool			rx_seen;
+	unsigned long		keepalive_posted;
 	bool			delivering;
 
 	wait_queue_head_t	wq;

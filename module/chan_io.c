@@ -115,10 +115,12 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);
 		return;
 	}
-	if (slot == RDMACHAN_CTRL_CREDIT)
+	if (slot == RDMACHAN_CTRL_CREDIT) {
 		atomic64_inc(&ch->stats.credit_msgs_tx);
-	else if (slot == RDMACHAN_CTRL_KEEPALIVE)
+	} else if (slot == RDMACHAN_CTRL_KEEPALIVE) {
 		atomic64_inc(&ch->stats.keepalives_tx);
+		ch->keepalive_posted = jiffies;
+	}
 	else
 		ch->close_sent = true;
 }
@@ -1230,6 +1232,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
 	bool bh = rdmachan_bh_off();
+	bool stuck;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state != RDMACHAN_CONNECTED || ch->io_stopped) {
@@ -1240,8 +1243,24 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	if (!ch->rx_seen && period)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	ch->rx_seen = false;
+	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy) &&
+		time_after(jiffies, ch->keepalive_posted +
+			   RDMACHAN_KEEPALIVE_STUCK);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
+	if (stuck) {
+		/*
+		 * RC ends every send within its retry time, with a completion
+		 * or an error: a probe that neither completed nor failed means
+		 * the transport is stuck, and so would be everything waiting
+		 * on it.  Fail the channel: its teardown ends what is left.
+		 */
+		pr_err_ratelimited("channel %u (%pISpc): a keepalive probe is unanswered after %u s: the transport is stuck\n",
+				   ch->id, &ch->dst, RDMACHAN_KEEPALIVE_STUCK / HZ);
+		atomic64_inc(&ch->stats.errors);
+		rdmachan_fail_io(ch, -ETIMEDOUT);
+		return;
+	}
 	/* DIRECT: the fallback poll; SOLICITED: credits and keepalives */
 	rdmachan_poll(ch, -1);
 	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
