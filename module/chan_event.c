@@ -12,10 +12,12 @@
  * does.  Such events come in whatever context the provider raises them
  * (softirq for the software ones): only atomic-safe work here.
  *
- * /sys/kernel/debug/rdmachan/inject takes "N qp_error", "N qp_fatal" or
- * "N cq_error" for channel N (chanN): the first moves the channel's QP
- * to the error state behind its back (its work requests then complete
- * flushed), the others raise the event.  For tests; root only.
+ * /sys/kernel/debug/rdmachan/inject takes "N qp_error", "N qp_fatal",
+ * "N cq_error" or "N keepalive_stuck" for channel N (chanN): the first
+ * moves the channel's QP to the error state behind its back (its work
+ * requests then complete flushed), the next two raise the event, the last
+ * makes the keepalive tick see a probe that never ended.  For tests; root
+ * only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -96,6 +98,7 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 {
 	struct ib_event ev = {};
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	unsigned long flags;
 	int ret = 0;
 
 	/* teardown_mutex: the QP and CQ stay while we look at them */
@@ -111,6 +114,15 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 		ev.element.qp = ch->qp;
 		ev.event = IB_EVENT_QP_FATAL;
 		rdmachan_qp_event(&ev, ch);
+	} else if (!strcmp(what, "keepalive_stuck")) {
+		/* as if a probe had been posted long ago and never ended */
+		pr_info("channel %u: injected: a keepalive probe stuck\n", ch->id);
+		spin_lock_irqsave(&ch->lock, flags);
+		if (test_and_set_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy))
+			ret = -EBUSY;
+		else
+			ch->keepalive_posted = jiffies - RDMACHAN_KEEPALIVE_STUCK - 1;
+		spin_unlock_irqrestore(&ch->lock, flags);
 	} else if (!strcmp(what, "cq_error")) {
 		pr_info("channel %u: injected: CQ error event\n", ch->id);
 		ev.device = ch->qp->device;
@@ -138,7 +150,7 @@ static ssize_t rdmachan_inject_write(struct file *file, const char __user *ubuf,
 		return -EFAULT;
 	buf[count] = 0;
 	if (sscanf(buf, "%u %15s", &id, what) != 2) {
-		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error'\n");
+		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error|keepalive_stuck'\n");
 		return -EINVAL;
 	}
 	ch = rdmachan_device_get_channel(id);

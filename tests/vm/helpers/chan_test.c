@@ -1921,6 +1921,7 @@ static int cmd_qperror(void)
 	qperror_one("qp_error", ECONNRESET, NULL);
 	qperror_one("qp_fatal", EIO, "qp_events");
 	qperror_one("cq_error", EIO, "cq_events");
+	qperror_one("keepalive_stuck", ETIMEDOUT, NULL);
 	report(inject(99999, "qp_fatal") == -ENOENT,
 	       "injecting into a channel that does not exist fails with ENOENT",
 	       "see the kernel log");
