@@ -120,9 +120,9 @@ static void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	} else if (slot == RDMACHAN_CTRL_KEEPALIVE) {
 		atomic64_inc(&ch->stats.keepalives_tx);
 		ch->keepalive_posted = jiffies;
-	}
-	else
+	} else {
 		ch->close_sent = true;
+	}
 }
 
 static void rdmachan_post_recv_locked(struct rdmachan *ch,

@@ -8,9 +8,11 @@
  * (its asynchronous event counters) while rdmachan knows it.  Every attribute
  * is read-only; Documentation/ABI/testing/sysfs-class-rdmachan has them.
  *
- * Lifetime: the class device holds a reference on its object, dropped by
- * the device's release; device_unregister() waits out running show()
- * calls, so the object's fields stay valid while they are read.
+ * Lifetime: a channel's or listener's directory holds a reference on its
+ * object, dropped once the directory is deleted; device_unregister()
+ * waits out running show() calls, so the object's fields stay valid
+ * while they are read.  An RDMA device's directory is deleted first
+ * thing by its removal.
  */
 #include <linux/device.h>
 #include <linux/slab.h>
@@ -34,6 +36,63 @@ static const char *const rdmachan_poll_names[] = {
 	[RDMACHAN_POLL_DIRECT]		= "direct",
 	[RDMACHAN_POLL_SOLICITED]	= "solicited",
 };
+
+static void rdmachan_sysfs_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/*
+ * One directory of the class, for @obj (its drvdata), with the attributes
+ * of @groups.  device_unregister() waits for running attribute reads, so
+ * @obj need only live until rdmachan_sysfs_del() has returned; the
+ * callers hold a reference on it for the directory, dropped there.
+ * Return: the device, or NULL when it could not be added.
+ */
+static __printf(3, 4) struct device *
+rdmachan_sysfs_add(const struct attribute_group **groups, void *obj,
+		   const char *fmt, ...)
+{
+	struct device *dev;
+	char name[32];
+	va_list args;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	device_initialize(dev);
+	dev->class = rdmachan_class;
+	dev->groups = groups;
+	dev->release = rdmachan_sysfs_release;
+	dev_set_drvdata(dev, obj);
+	va_start(args, fmt);
+	vsnprintf(name, sizeof(name), fmt, args);
+	va_end(args);
+	ret = dev_set_name(dev, "%s", name);
+	if (!ret)
+		ret = device_add(dev);
+	if (ret) {
+		put_device(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+/*
+ * Remove the directory at *@devp, if any; waits for running reads.
+ * Return: whether there was one.
+ */
+static bool rdmachan_sysfs_del(struct device **devp)
+{
+	struct device *dev = *devp;
+
+	if (!dev)
+		return false;
+	*devp = NULL;
+	device_unregister(dev);
+	return true;
+}
 
 /* ---- channels -------------------------------------------------------- */
 
@@ -223,14 +282,6 @@ static const struct attribute_group *rdmachan_chan_groups[] = {
 	NULL
 };
 
-static void rdmachan_chan_dev_release(struct device *dev)
-{
-	struct rdmachan *ch = dev_get_drvdata(dev);
-
-	kfree(dev);
-	rdmachan_put(ch);
-}
-
 /**
  * rdmachan_sysfs_add_channel() - show a channel in /sys/class/rdmachan
  * @ch: the channel, just handed to its user
@@ -241,29 +292,12 @@ static void rdmachan_chan_dev_release(struct device *dev)
  */
 void rdmachan_sysfs_add_channel(struct rdmachan *ch)
 {
-	struct device *dev;
-	int ret;
-
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		goto fail;
-	device_initialize(dev);
-	dev->class = rdmachan_class;
-	dev->groups = rdmachan_chan_groups;
-	dev->release = rdmachan_chan_dev_release;
-	rdmachan_get(ch);
-	dev_set_drvdata(dev, ch);
-	ret = dev_set_name(dev, "chan%u", ch->id);
-	if (!ret)
-		ret = device_add(dev);
-	if (ret) {
-		put_device(dev);	/* drops the channel reference too */
-		goto fail;
-	}
-	ch->sysfs_dev = dev;
-	return;
-fail:
-	pr_warn("channel %u: no sysfs directory\n", ch->id);
+	ch->sysfs_dev = rdmachan_sysfs_add(rdmachan_chan_groups, ch,
+					   "chan%u", ch->id);
+	if (ch->sysfs_dev)
+		rdmachan_get(ch);	/* the directory's */
+	else
+		pr_warn("channel %u: no sysfs directory\n", ch->id);
 }
 
 /**
@@ -274,12 +308,8 @@ fail:
  */
 void rdmachan_sysfs_del_channel(struct rdmachan *ch)
 {
-	struct device *dev = ch->sysfs_dev;
-
-	if (!dev)
-		return;
-	ch->sysfs_dev = NULL;
-	device_unregister(dev);
+	if (rdmachan_sysfs_del(&ch->sysfs_dev))
+		rdmachan_put(ch);
 }
 
 /* ---- listeners ------------------------------------------------------- */
@@ -375,45 +405,22 @@ static struct attribute *rdmachan_listener_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_listener);
 
-static void rdmachan_listener_dev_release(struct device *dev)
-{
-	struct rdmachan_listener *l = dev_get_drvdata(dev);
-
-	kfree(dev);
-	rdmachan_listener_put(l);
-}
-
 /**
  * rdmachan_sysfs_add_listener() - show a listener in /sys/class/rdmachan
- * @l: the listener, now listening
+ * @l: the listener, listening
+ *
+ * A failure is logged and otherwise ignored.
  *
  * Context: process context.
  */
 void rdmachan_sysfs_add_listener(struct rdmachan_listener *l)
 {
-	struct device *dev;
-	int ret;
-
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		goto fail;
-	device_initialize(dev);
-	dev->class = rdmachan_class;
-	dev->groups = rdmachan_listener_groups;
-	dev->release = rdmachan_listener_dev_release;
-	rdmachan_listener_get(l);
-	dev_set_drvdata(dev, l);
-	ret = dev_set_name(dev, "listener%u", l->id);
-	if (!ret)
-		ret = device_add(dev);
-	if (ret) {
-		put_device(dev);
-		goto fail;
-	}
-	l->sysfs_dev = dev;
-	return;
-fail:
-	pr_warn("listener %u: no sysfs directory\n", l->id);
+	l->sysfs_dev = rdmachan_sysfs_add(rdmachan_listener_groups, l,
+					  "listener%u", l->id);
+	if (l->sysfs_dev)
+		rdmachan_listener_get(l);	/* the directory's */
+	else
+		pr_warn("listener %u: no sysfs directory\n", l->id);
 }
 
 /**
@@ -424,12 +431,8 @@ fail:
  */
 void rdmachan_sysfs_del_listener(struct rdmachan_listener *l)
 {
-	struct device *dev = l->sysfs_dev;
-
-	if (!dev)
-		return;
-	l->sysfs_dev = NULL;
-	device_unregister(dev);
+	if (rdmachan_sysfs_del(&l->sysfs_dev))
+		rdmachan_listener_put(l);
 }
 
 /* ---- RDMA devices ---------------------------------------------------- */
@@ -487,11 +490,6 @@ static struct attribute *rdmachan_rdev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_rdev);
 
-static void rdmachan_rdev_release(struct device *dev)
-{
-	kfree(dev);
-}
-
 /**
  * rdmachan_sysfs_add_device() - show an RDMA device's event counters
  * @dev: the device, just added; its directory is devN, N the ib_device's
@@ -503,28 +501,11 @@ static void rdmachan_rdev_release(struct device *dev)
  */
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
 {
-	struct device *sdev;
-	int ret;
-
-	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
-	if (!sdev)
-		goto fail;
-	device_initialize(sdev);
-	sdev->class = rdmachan_class;
-	sdev->groups = rdmachan_rdev_groups;
-	sdev->release = rdmachan_rdev_release;
-	dev_set_drvdata(sdev, dev);
-	ret = dev_set_name(sdev, "dev%u", dev->ibdev->index);
-	if (!ret)
-		ret = device_add(sdev);
-	if (ret) {
-		put_device(sdev);
-		goto fail;
-	}
-	dev->sysfs_dev = sdev;
-	return;
-fail:
-	pr_warn("%s: no sysfs directory\n", dev->name);
+	/* no reference: removal deletes the directory before the device */
+	dev->sysfs_dev = rdmachan_sysfs_add(rdmachan_rdev_groups, dev, "dev%u",
+					    dev->ibdev->index);
+	if (!dev->sysfs_dev)
+		pr_warn("%s: no sysfs directory\n", dev->name);
 }
 
 /**
@@ -535,12 +516,7 @@ fail:
  */
 void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
 {
-	struct device *sdev = dev->sysfs_dev;
-
-	if (!sdev)
-		return;
-	dev->sysfs_dev = NULL;
-	device_unregister(sdev);
+	rdmachan_sysfs_del(&dev->sysfs_dev);
 }
 
 /**
