@@ -1036,6 +1036,8 @@ void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx)
 	list_add(&rx->node, &ch->rx_ready);
 	ch->rx_ready_count++;
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/* a poller may have looked while it was taken */
+	wake_up_all(&ch->wq);
 }
 
 /*
