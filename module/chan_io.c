@@ -223,7 +223,9 @@ static bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc,
 				    ch->id, what, ib_wc_status_msg(wc->status),
 				    wc->status);
 		rdmachan_fail_io(ch, -ECONNRESET);
-	} else if (!rdmachan_flush_expected(ch)) {
+	} else if (!rdmachan_flush_expected(ch) &&
+		   READ_ONCE(ch->state) == RDMACHAN_CONNECTED) {
+		/* the first one fails the channel; the rest are its echo */
 		atomic64_inc(&ch->stats.errors);
 		pr_info_ratelimited("channel %u: %s flushed: the queue pair left the connected state\n",
 				    ch->id, what);

@@ -92,10 +92,11 @@ count_cases() {
 }
 
 # repeated SCRIPTS: the comma-separated SCRIPTS, RDMACHAN_REPEAT times
-# over (the soak: make soak)
+# over: what the guest runs with rdmachan_repeat (the soak: make soak)
+REPEAT=${RDMACHAN_REPEAT:-1}
 repeated() {
 	local i out=$1
-	for ((i = 1; i < ${RDMACHAN_REPEAT:-1}; i++)); do
+	for ((i = 1; i < REPEAT; i++)); do
 		out="$out,$1"
 	done
 	echo "$out"
@@ -117,8 +118,10 @@ boot_errors() {
 vm_run() {
 	local name=$1 scripts=$2 dir=$OUT/$1 rc attempt boot
 	mkdir -p "$dir"
+	local append=${3:-}
+	[ "$REPEAT" = 1 ] || append="$append rdmachan_repeat=$REPEAT"
 	for attempt in 1 2; do
-		RDMACHAN_APPEND=${3:-} "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
+		RDMACHAN_APPEND=$append "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
 			--kver "$KVER" --out "$dir" --timeout "$TIMEOUT" \
 			--cases "$scripts" > "$dir/run.log" 2>&1
 		rc=$?
@@ -133,7 +136,7 @@ vm_run() {
 		cp "$dir/console.log" "$dir/console-first-boot.log"
 	done
 	local before=$FAILED
-	count_cases "debug/$name" "$dir/results.ktap" "${scripts//,/ }" ||
+	count_cases "debug/$name" "$dir/results.ktap" "$(repeated "$scripts" | tr , ' ')" ||
 		fail "debug/$name: VM ran to completion (qemu exit $rc)"
 	local bad
 	bad=$(grep -aE "$KERNEL_ERRORS" "$dir/console.log")
@@ -232,12 +235,11 @@ fi
 INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
 	for c in $CASES; do
-		vm_run "$c" "$(repeated "kmemleak_clear,$c,kmemleak_check")"
+		vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
 	done
 	# The channel cases again over soft-iWARP (siw) instead of rxe
 	for c in $SIW_CASES; do
-		vm_run "siw-$c" "$(repeated "kmemleak_clear,$c,kmemleak_check")" \
-			rdmachan_rdma=siw
+		vm_run "siw-$c" "kmemleak_clear,$c,kmemleak_check" rdmachan_rdma=siw
 	done
 	[ -f "$OUT/kunit/console.log" ] && kunit_crosscheck
 else
