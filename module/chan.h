@@ -51,6 +51,32 @@ struct net;
  */
 #define RDMACHAN_KEEPALIVE_STUCK	(30 * HZ)
 
+/*
+ * Likewise a one-sided request (a registration's included) not ended this
+ * long after its post: the channel fails, and its teardown ends it.
+ */
+#define RDMACHAN_REQ_STUCK		(30 * HZ)
+
+/*
+ * How long teardown waits for the provider to flush the QP (it does so at
+ * once, normally); past it the QP is destroyed with what it did not
+ * flush, which teardown ends itself.
+ */
+#define RDMACHAN_DRAIN_TIMEOUT		(15 * HZ)
+
+/**
+ * struct rdmachan_drain - a marker work request of teardown's drain
+ * @cqe: its completion entry
+ * @done: completed by its (flushed) completion
+ *
+ * Kept in the channel, not on the stack: a provider may deliver it after
+ * the drain gave up waiting (until the CQ is freed).
+ */
+struct rdmachan_drain {
+	struct ib_cqe		cqe;
+	struct completion	done;
+};
+
 /* Bit of rdmachan.poll_lock */
 #define RDMACHAN_POLLING	0
 
@@ -233,6 +259,8 @@ struct rdmachan_stats {
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it
  * @torn_down: resources released
+ * @drain_sq: teardown's marker on the send queue
+ * @drain_rq: teardown's marker on the receive queue
  * @teardown_work: teardown requested from a context that cannot sleep
  * @keepalive_work: periodic liveness probe
  * @ops: the user's callbacks; @priv: the user's pointer
@@ -323,6 +351,8 @@ struct rdmachan {
 	bool			close_sent;
 	bool			close_handshake;
 	bool			torn_down;
+	struct rdmachan_drain	drain_sq;
+	struct rdmachan_drain	drain_rq;
 	struct work_struct	teardown_work;
 	struct delayed_work	keepalive_work;
 
@@ -494,6 +524,7 @@ void rdmachan_event_exit(void);
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
+void rdmachan_drain_qp(struct rdmachan *ch);
 
 /* chan_io.c */
 void rdmachan_fail_io(struct rdmachan *ch, int err);
@@ -544,13 +575,14 @@ int rdmachan_mr_read(struct rdmachan_mr *mr, u64 offset, void *buf, u32 len);
 struct rdmachan_rdma_req;
 struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch,
 						  u32 nr);
-int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req);
+int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req, bool killable);
 struct ib_send_wr *rdmachan_rdma_req_wr(struct rdmachan_rdma_req *req,
 					u32 i);
 int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i);
 void rdmachan_rdma_req_put(struct rdmachan_rdma_req *req);
 int rdmachan_wc_errno(enum ib_wc_status status);
 void rdmachan_rdma_end_orphans(struct rdmachan *ch);
+void rdmachan_rdma_check_stuck(struct rdmachan *ch);
 
 /* chan_cm.c */
 int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);

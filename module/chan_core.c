@@ -267,7 +267,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 		}
 	}
 	if (ch->qp)
-		ib_drain_qp(ch->qp);
+		rdmachan_drain_qp(ch);
 
 	rdmachan_release_resources(ch);
 	/* SOLICITED: what arrived is the reader's now */

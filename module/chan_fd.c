@@ -4,7 +4,10 @@
  *
  * write() sends one message, read() receives one (too small a buffer:
  * EMSGSIZE, the message stays queued), poll() reports readable, writable
- * (a credit is free), hang-up and error; O_NONBLOCK applies to all.
+ * (a credit is free), hang-up and error; O_NONBLOCK applies to these and
+ * to the message ioctls, not to one-sided calls, which wait for send
+ * queue room (Documentation/rdma.rst) and, when synchronous, for their
+ * end.
  * ioctls send with an immediate, receive with the immediate and length,
  * batch many messages in one call, and report the channel's state and
  * counters.  Closing the last reference closes the channel.

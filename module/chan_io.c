@@ -1252,6 +1252,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 			   RDMACHAN_KEEPALIVE_STUCK);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
+	rdmachan_rdma_check_stuck(ch);
 	if (stuck) {
 		/*
 		 * RC ends every send within its retry time, with a completion

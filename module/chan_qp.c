@@ -316,3 +316,89 @@ out:
 	kfree(wrs);
 	return ret;
 }
+
+static void rdmachan_drain_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_drain *d = container_of(wc->wr_cqe,
+						struct rdmachan_drain, cqe);
+
+	complete(&d->done);
+}
+
+/* Wait for marker @d on @cq until @deadline.  Return: it completed. */
+static bool rdmachan_drain_wait(struct ib_cq *cq, struct rdmachan_drain *d,
+				unsigned long deadline)
+{
+	long left;
+
+	for (;;) {
+		left = (long)(deadline - jiffies);
+		if (left <= 0)
+			return completion_done(&d->done);
+		if (cq->poll_ctx != IB_POLL_DIRECT)
+			return wait_for_completion_timeout(&d->done, left) > 0;
+		/* nobody else polls it: teardown holds the poll bit */
+		if (wait_for_completion_timeout(&d->done, min_t(long, left,
+								HZ / 10)))
+			return true;
+		ib_process_cq_direct(cq, -1);
+	}
+}
+
+/* Post marker @d on the send (@send) or receive queue.  Return: errno. */
+static int rdmachan_drain_post(struct rdmachan *ch, struct rdmachan_drain *d,
+			       bool send)
+{
+	struct ib_rdma_wr swr = {
+		.wr = { .wr_cqe = &d->cqe, .opcode = IB_WR_RDMA_WRITE },
+	};
+	struct ib_recv_wr rwr = { .wr_cqe = &d->cqe };
+
+	d->cqe.done = rdmachan_drain_done;
+	init_completion(&d->done);
+	return send ? ib_post_send(ch->qp, &swr.wr, NULL) :
+		      ib_post_recv(ch->qp, &rwr, NULL);
+}
+
+/**
+ * rdmachan_drain_qp() - flush every work request of the channel's QP
+ * @ch: the channel, its I/O stopped, holding the poll bit
+ *
+ * ib_drain_qp() with a bound: the QP goes to the error state, a marker is
+ * posted on each queue, and their flushed completions, which come after
+ * every work request posted before them, are waited for, at most
+ * RDMACHAN_DRAIN_TIMEOUT together.  A provider that loses completions
+ * (soft-RoCE in 6.1 has been seen to stop completing a send queue after
+ * remote access errors) would keep ib_drain_qp() waiting for good; here
+ * the loss is logged and teardown goes on: destroying the QP stops the
+ * provider, and what it never completed teardown ends itself (one-sided
+ * requests: rdmachan_rdma_end_orphans()).
+ *
+ * Context: process context.
+ */
+void rdmachan_drain_qp(struct rdmachan *ch)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	unsigned long deadline = jiffies + RDMACHAN_DRAIN_TIMEOUT;
+	int sret, rret;
+
+	rret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	if (rret) {
+		pr_warn_ratelimited("channel %u: moving the QP to the error state failed: %d; not draining\n",
+				    ch->id, rret);
+		return;
+	}
+	sret = rdmachan_drain_post(ch, &ch->drain_sq, true);
+	rret = rdmachan_drain_post(ch, &ch->drain_rq, false);
+	if (sret || rret)
+		pr_warn_ratelimited("channel %u: posting the drain markers failed: %d, %d\n",
+				    ch->id, sret, rret);
+	if (!sret && !rdmachan_drain_wait(ch->qp->send_cq, &ch->drain_sq,
+					  deadline))
+		pr_err_ratelimited("channel %u: the provider flushed no send queue within %u s: tearing down without its completions\n",
+				   ch->id, RDMACHAN_DRAIN_TIMEOUT / HZ);
+	if (!rret && !rdmachan_drain_wait(ch->qp->recv_cq, &ch->drain_rq,
+					  deadline))
+		pr_err_ratelimited("channel %u: the provider flushed no receive queue within %u s: tearing down without its completions\n",
+				   ch->id, RDMACHAN_DRAIN_TIMEOUT / HZ);
+}

@@ -132,7 +132,8 @@ static int rdmachan_mr_post_one(struct rdmachan *ch,
 	if (!req)
 		return -ENOMEM;
 	fill(rdmachan_rdma_req_wr(req, 0), mr);
-	ret = rdmachan_rdma_post_wait(req);
+	/* not killable: the MR must outlive the work request that names it */
+	ret = rdmachan_rdma_post_wait(req, false);
 	if (!ret)
 		ret = rdmachan_rdma_req_status(req, 0);
 	rdmachan_rdma_req_put(req);
@@ -228,7 +229,9 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
  * retry time, or at the channel's teardown, which ends whatever the
  * transport did not complete before it releases registrations (rdma.c).
  * What holds it then is a thread returning from its call.  So this ends;
- * should it not within 10 s, it says so in the log, every 10 s.
+ * should it not within 10 s, it says so in the log, every 10 s; posted
+ * operations that never end fail the channel (rdmachan_rdma_check_stuck())
+ * and are ended by its teardown, which needs no mr_mutex for that.
  */
 static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
 {
@@ -246,6 +249,8 @@ static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
 				atomic_read(&mr->users) - 1);
 			next = jiffies + 10 * HZ;
 		}
+		/* posted ones that old mean a stuck transport (rdma.c) */
+		rdmachan_rdma_check_stuck(ch);
 	}
 }
 

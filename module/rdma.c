@@ -78,11 +78,13 @@ struct rdmachan_rdma_wr {
  * @end: rdmachan_rdma_submit(): called once at the end
  * @ctx: for @end
  * @node: entry in ch->rdma_reqs from its post until it ends
+ * @posted_at: jiffies of its post
  * @w: the work requests
  */
 struct rdmachan_rdma_req {
 	struct rdmachan		*ch;
 	struct list_head	node;
+	unsigned long		posted_at;
 	struct completion	done;
 	refcount_t		ref;
 	u32			nr;
@@ -389,8 +391,10 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		req->posted = req->nr;
 	}
 	ch->rdma_slots += req->posted;
-	if (req->posted)
+	if (req->posted) {
+		req->posted_at = jiffies;
 		list_add_tail(&req->node, &ch->rdma_reqs);
+	}
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
@@ -443,21 +447,63 @@ void rdmachan_rdma_end_orphans(struct rdmachan *ch)
 }
 
 /**
+ * rdmachan_rdma_check_stuck() - fail a channel whose oldest one-sided
+ *	request has run RDMACHAN_REQ_STUCK
+ * @ch: the channel
+ *
+ * RC ends every work request within its retry time, with a completion or
+ * an error: a request that old means the transport is stuck, and so is
+ * whoever waits for it (a caller, a deregistration, a registration).  The
+ * channel fails with -ETIMEDOUT; its teardown ends the request.  Called
+ * by the keepalive tick (every channel, every second or more often) and
+ * by the waits for a request.
+ *
+ * Context: any.
+ */
+void rdmachan_rdma_check_stuck(struct rdmachan *ch)
+{
+	struct rdmachan_rdma_req *req;
+	unsigned long flags;
+	bool stuck = false;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	req = list_first_entry_or_null(&ch->rdma_reqs, struct rdmachan_rdma_req,
+				       node);
+	if (req && time_after(jiffies, req->posted_at + RDMACHAN_REQ_STUCK) &&
+	    ch->state == RDMACHAN_CONNECTED)
+		stuck = true;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!stuck)
+		return;
+	pr_err_ratelimited("channel %u (%pISpc): a one-sided request has not ended %u s after its post: the transport is stuck\n",
+			   ch->id, &ch->dst, RDMACHAN_REQ_STUCK / HZ);
+	atomic64_inc(&ch->stats.errors);
+	rdmachan_fail_io(ch, -ETIMEDOUT);
+}
+
+/**
  * rdmachan_rdma_post_wait() - post a request and wait for its end
  * @req: a request, filled in
+ * @killable: a fatal signal ends the wait (the request then ends on its
+ *	own); registrations pass false, as their MR must not go while the
+ *	work request is posted
  *
- * Waits uninterruptibly but for a fatal signal: the completion comes
- * within the transport's retry time, or from the channel's teardown,
- * which the failure of the transport starts (a chain cut short by a
- * failed post fails the channel at once).
+ * The end comes within the transport's retry time, or from the channel's
+ * teardown, which the failure of the transport starts (a chain cut short
+ * by a failed post fails the channel at once).  Should neither come
+ * within RDMACHAN_REQ_STUCK, the channel is failed
+ * (rdmachan_rdma_check_stuck()), and its teardown (with its bounded
+ * drain) ends the request: the wait is bounded either way.
  *
  * Return: 0 when it ran (each work request's own status then says how
  * it ended), or an errno with nothing posted, or -EINTR when killed
  * (the request then ends on its own).
  */
-int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req)
+int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req, bool killable)
 {
 	struct rdmachan *ch = req->ch;
+	unsigned long next;
+	long left;
 	int ret;
 
 	refcount_inc(&req->ref);	/* the chain's */
@@ -468,15 +514,29 @@ int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req)
 	}
 	/* cut short: the channel failed, its teardown ends the chain */
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+		next = jiffies + HZ;
 		while (!completion_done(&req->done)) {
-			if (fatal_signal_pending(current))
+			if (killable && fatal_signal_pending(current))
 				return -EINTR;
 			if (!rdmachan_poll(ch, -1))
 				rdmachan_poll_relax();
+			if (time_after(jiffies, next)) {
+				rdmachan_rdma_check_stuck(ch);
+				next = jiffies + HZ;
+			}
 		}
 		return 0;
 	}
-	return wait_for_completion_killable(&req->done) ? -EINTR : 0;
+	for (;;) {
+		left = killable ?
+		       wait_for_completion_killable_timeout(&req->done, HZ) :
+		       wait_for_completion_timeout(&req->done, HZ);
+		if (left > 0)
+			return 0;
+		if (left < 0)
+			return -EINTR;
+		rdmachan_rdma_check_stuck(ch);
+	}
 }
 
 /* Check a local segment and fill its ib_sge. */
@@ -723,7 +783,7 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
 	if (ret)
 		return ret;
-	ret = rdmachan_rdma_post_wait(req);
+	ret = rdmachan_rdma_post_wait(req, true);
 	if (ret && ret != -EINTR)
 		rdmachan_rdma_refused(ops, count);
 	else if (!ret)
