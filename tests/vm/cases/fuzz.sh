@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The ioctl and syscall fuzzer (tests/vm/helpers/fuzz.c) with a fresh
+# seed each run: random and boundary values in every ioctl's structure,
+# bad pointers, random commands, read/write/poll, descriptors closed and
+# made anew, several processes on shared descriptors.  It must end
+# cleanly (no worker killed, no call stuck), leave no channel or listener
+# behind, and the module must unload; done_testing checks the kernel log
+# (and on the debug tier kmemleak_check.sh runs after it).
+#
+# Environment (from the kernel command line, as scripts/fuzz.sh sets it):
+# FUZZ_SEED replays a seed, FUZZ_CALLS and FUZZ_SECONDS bound the run
+# (defaults: a short run, shorter on the debug kernel), FUZZ_PROCS the
+# workers (default 3), FUZZ_ARGS more options (e.g. --avoid-known).
+. /tests/lib.sh
+
+# The debug kernel (KASAN, lockdep, kmemleak) is several times slower.
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	KIND=debug
+	CALLS=${FUZZ_CALLS:-15000}
+	CAP=${FUZZ_SECONDS:-240}
+else
+	KIND=stock
+	CALLS=${FUZZ_CALLS:-60000}
+	CAP=${FUZZ_SECONDS:-150}
+fi
+PROCS=${FUZZ_PROCS:-3}
+ARGS="--calls $CALLS --seconds $CAP --procs $PROCS ${FUZZ_ARGS:-}"
+[ -n "${FUZZ_SEED:-}" ] && ARGS="$ARGS --seed $FUZZ_SEED"
+# the connect bound of the fuzzer's pool channels is 3 s; hangs show sooner
+[ "$KIND" = debug ] && ARGS="$ARGS --hang-secs 90"
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+
+OUT=/tmp/fuzz.out
+$HELPERS/fuzz $ARGS > $OUT 2>&1
+rc=$?
+diag "$KIND kernel: $(head -n 1 $OUT) (reproduce: FUZZ_SEED=<seed> FUZZ_PROCS=$PROCS)"
+diag "$(grep '^fuzz: [0-9]* calls' $OUT)"
+if [ "$rc" = 0 ]; then
+	ok "fuzzer ends cleanly: no worker killed, no call stuck"
+else
+	not_ok "fuzzer ends cleanly: no worker killed, no call stuck"
+	diag "exit status $rc"
+	diag "$(grep -v '^  [A-Za-z]' $OUT | head -n 120)"
+fi
+diag "$(grep '^  [A-Za-z]' $OUT)"
+check_eq "no descriptor installed without being returned" 0 \
+	"$(sed -n 's/.*, \([0-9]*\) stray descriptors$/\1/p' $OUT)"
+# a channel's release may still be tearing down when the fuzzer exits
+check "no channel or listener left in /sys/class/rdmachan" \
+	wait_for 20 sh -c '! ls /sys/class/rdmachan | grep -Eq "chan|listener"'
+check "rdmachan unloads" rdmachan_unload
+done_testing
