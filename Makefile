@@ -8,6 +8,7 @@
 #   make deps       install the Debian packages the project needs
 #   make vm-shell   boot the test VM with an interactive shell
 #   make bench      rdmachan vs perftest in the VM: a table of ratios
+#   make fuzz       the long fuzzer runs (stock and debug kernel)
 #   make sparse     build with sparse (C=2)
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
 #   make KDIR=...   build against another kernel tree
@@ -21,7 +22,7 @@ MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.c module/*.h)) \
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench
+	unit-test bench fuzz
 
 all: modules tool helpers
 
@@ -60,6 +61,9 @@ vm-shell: all
 
 bench: all
 	scripts/bench.sh
+
+fuzz: all
+	scripts/fuzz.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -22,7 +22,7 @@ if [ -e /sys/kernel/debug/kmemleak ]; then
 	CAP=${FUZZ_SECONDS:-240}
 else
 	KIND=stock
-	CALLS=${FUZZ_CALLS:-60000}
+	CALLS=${FUZZ_CALLS:-45000}
 	CAP=${FUZZ_SECONDS:-150}
 fi
 PROCS=${FUZZ_PROCS:-3}

@@ -754,6 +754,18 @@ static void chan_opts(struct rdmachan_chan_opts *o)
 
 /* ---- the calls ------------------------------------------------------- */
 
+/*
+ * A third of the calls are "dirty": bad() may spoil their fields.  The
+ * others stay valid where many fields must all be right for a call to
+ * reach the queue pair (message arrays, RDMA operations).
+ */
+static int dirty;
+
+static int bad(unsigned int pct)
+{
+	return dirty && chance(pct);
+}
+
 static void close_slot(int i);
 static int new_pair(void);
 
@@ -897,15 +909,15 @@ static struct rdmachan_user_msg *fill_msgs(int slot, uint32_t n, int send)
 		memset(&m[i], 0, sizeof(m[i]));
 		m[i].len = msg_len(slot);
 		/* payloads in the first half of scratch */
-		m[i].buf = chance(85) ?
+		m[i].buf = !bad(15) ?
 			(uintptr_t)scratch + rnd(SCRATCH_LEN / 2) :
 			ptr_pick(m[i].len);
 		if (send) {
-			m[i].flags = chance(80) ? rnd(2) | (rnd(4) ? 0 : RDMACHAN_MSG_SOLICITED) :
+			m[i].flags = !bad(20) ? rnd(2) | (rnd(4) ? 0 : RDMACHAN_MSG_SOLICITED) :
 				(uint32_t)bval();
 			m[i].imm = rnd64();
 		}
-		if (chance(5))
+		if (bad(5))
 			mutate(&m[i], sizeof(m[i]), (const uint16_t []){ 0 }, 1);
 	}
 	return m;
@@ -924,10 +936,10 @@ static void fz_mmsg(int op)
 	int send = op == OP_SEND || op == OP_SENDMMSG;
 	int block;
 
-	mm.count = single ? (chance(95) ? 1 : rnd(3)) :
-		(chance(85) ? 1 + rnd(8) : (uint32_t)bval());
-	mm.flags = chance(85) ? RDMACHAN_MSG_DONTWAIT : (chance(50) ? 0 : (uint32_t)bval());
-	mm.msgs = chance(90) ? (uintptr_t)fill_msgs(slot, mm.count, send) :
+	mm.count = single ? (!bad(5) ? 1 : rnd(3)) :
+		(!bad(15) ? 1 + rnd(8) : (uint32_t)bval());
+	mm.flags = !bad(15) ? RDMACHAN_MSG_DONTWAIT : (chance(50) ? 0 : (uint32_t)bval());
+	mm.msgs = !bad(10) ? (uintptr_t)fill_msgs(slot, mm.count, send) :
 		ptr_pick((uint64_t)mm.count * sizeof(struct rdmachan_user_msg));
 	MAYBE_MUTATE(mm, 15, 8);
 	block = !(mm.flags & RDMACHAN_MSG_DONTWAIT) &&
@@ -1055,7 +1067,7 @@ static uint32_t op_flags(uint32_t opcode)
 		f |= RDMACHAN_OPF_INLINE;
 	if (opcode == RDMACHAN_OP_WRITE_IMM && chance(30))
 		f |= RDMACHAN_OPF_SOLICITED;
-	if (chance(3))
+	if (bad(3))
 		f |= 1U << rnd(5);
 	return f;
 }
@@ -1067,7 +1079,7 @@ static void fz_rdma(void)
 	int peer = slot >= 0 ? pool[slot].peer : -1;
 	struct rdmachan_rdma_op *ops;
 	struct rdmachan_sge *sg;
-	uint32_t n = chance(85) ? 1 + rnd(4) : (uint32_t)bval();
+	uint32_t n = !bad(15) ? 1 + rnd(4) : (uint32_t)bval();
 	uint32_t nfill = n > 64 ? 64 : n;
 	int block;
 
@@ -1077,20 +1089,20 @@ static void fz_rdma(void)
 	for (uint32_t i = 0; i < nfill; i++) {
 		struct rdmachan_rdma_op *op = &ops[i];
 		struct mrrec *rem = pick_mr(peer);
-		uint32_t nsge = chance(92) ? rnd(4) + (chance(90) ? 1 : 0) :
+		uint32_t nsge = !bad(8) ? rnd(4) + (!bad(10) ? 1 : 0) :
 			(uint32_t)bval();
 		uint32_t nfs = nsge > 16 ? 16 : nsge;
 		uint64_t total = 0;
 
 		memset(op, 0, sizeof(*op));
-		op->opcode = chance(95) ? rnd(5) : (uint32_t)bval();
-		op->flags = chance(90) ? op_flags(op->opcode) : (uint32_t)bval();
+		op->opcode = !bad(5) ? rnd(5) : (uint32_t)bval();
+		op->flags = !bad(10) ? op_flags(op->opcode) : (uint32_t)bval();
 		if (op->opcode >= RDMACHAN_OP_FETCH_ADD && op->opcode <= RDMACHAN_OP_CMP_SWAP &&
 		    chance(95))
 			nsge = nfs = 1;
 		else if (op->opcode == RDMACHAN_OP_READ && !nsge && chance(90))
 			nsge = nfs = 1;
-		op->sgl = chance(95) ? (uintptr_t)(sg + 16 * (i % 8)) :
+		op->sgl = !bad(5) ? (uintptr_t)(sg + 16 * (i % 8)) :
 			ptr_pick(nsge * sizeof(*sg));
 		op->nr_sge = nsge;
 		op->imm = rnd64();
@@ -1099,7 +1111,7 @@ static void fz_rdma(void)
 			struct rdmachan_sge *s = &sg[16 * (i % 8) + j];
 			struct mrrec *loc = pick_mr(slot);
 
-			if (loc && chance(90)) {
+			if (loc && !bad(10)) {
 				s->handle = loc->handle;
 				s->offset = loc->len ? rnd(loc->len) : 0;
 				s->length = rnd(loc->len - s->offset + 1);
@@ -1112,15 +1124,15 @@ static void fz_rdma(void)
 				s->offset = bval();
 				s->length = (uint32_t)bval();
 			}
-			if ((op->flags & RDMACHAN_OPF_INLINE) && chance(90))
-				s->length %= 257;
-			if (chance(5))
+			if ((op->flags & RDMACHAN_OPF_INLINE) && !bad(10))
+				s->length %= 129;
+			if (bad(5))
 				s->length = (uint32_t)bval();
-			if (chance(3))
+			if (bad(3))
 				s->offset = bval();
 			total += s->length;
 		}
-		if (rem && chance(90)) {
+		if (rem && !bad(10)) {
 			uint64_t off = total < rem->remote.length ?
 				rnd(rem->remote.length - total + 1) : 0;
 
@@ -1128,7 +1140,7 @@ static void fz_rdma(void)
 				off &= ~7ULL;
 			op->remote_addr = rem->remote.addr + off;
 			op->rkey = rem->remote.rkey;
-			if (chance(5))
+			if (bad(5))
 				op->remote_addr += bval();
 		} else {
 			op->remote_addr = bval();
@@ -1136,12 +1148,12 @@ static void fz_rdma(void)
 		}
 		op->compare_add = rnd64();
 		op->swap = rnd64();
-		if (chance(5))
+		if (bad(5))
 			mutate(op, sizeof(*op), (const uint16_t []){ 8 }, 1);
 	}
-	rd.ops = chance(92) ? (uintptr_t)ops : ptr_pick(n * sizeof(*ops));
+	rd.ops = !bad(8) ? (uintptr_t)ops : ptr_pick(n * sizeof(*ops));
 	rd.count = n;
-	rd.flags = chance(90) ? (chance(40) ? RDMACHAN_RDMA_ASYNC : 0) : (uint32_t)bval();
+	rd.flags = !bad(10) ? (chance(40) ? RDMACHAN_RDMA_ASYNC : 0) : (uint32_t)bval();
 	MAYBE_MUTATE(rd, 10, 8);
 	block = !(rd.flags & RDMACHAN_RDMA_ASYNC);
 	do_ioctl(OP_RDMA, slot, fd, RDMACHAN_IOC_RDMA,
@@ -1534,6 +1546,7 @@ static void one_call(void)
 
 	if (chance(3))
 		maintain();
+	dirty = chance(35);
 
 	if (!total)
 		for (op = 0; op < NOPS; op++)
@@ -1837,9 +1850,21 @@ int main(int argc, char **argv)
 		usage();
 	if (!opt_calls && !opt_seconds)
 		opt_calls = 10000;
-	/* descriptors we inherited (the test's results port) are not ours */
+	/*
+	 * Descriptors we inherited (the test's results port) are not ours;
+	 * stdin is a target of calls on a descriptor that is not ours: not
+	 * the console.
+	 */
 	for (int fd = 3; fd < 1024; fd++)
 		close(fd);
+	{
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd > 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+	}
 	if (!seeded) {
 		struct timespec ts;
 
