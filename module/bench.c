@@ -18,7 +18,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/uaccess.h>
 #include <linux/uio.h>
 
 #include <linux/rdmachan.h>
@@ -194,59 +193,54 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 }
 
 /**
- * rdmachan_ioc_bench() - RDMACHAN_IOC_BENCH: run a benchmark on a channel
+ * rdmachan_bench_run() - RDMACHAN_IOC_BENCH: run a benchmark on a channel
  * @ch: the channel of the file
- * @uarg: struct rdmachan_bench
+ * @b: the argument, copied in; the results are filled in
  *
- * Context: process context; sleeps for the length of the run.
- * Return: 0 with the results copied out, or a negative errno.
+ * Context: process context; sleeps for the length of the run.  The
+ * caller serialises the modes that receive with the file's other readers.
+ * Return: 0 with the results in @b, or a negative errno.
  */
-long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg)
+long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b)
 {
-	struct rdmachan_bench b;
-	struct rdmachan_bench_run r = { .ch = ch, .b = &b };
+	struct rdmachan_bench_run r = { .ch = ch, .b = b };
 	u32 depth = rdmachan_queue_depth(ch);
 	u32 nr;
 	int ret;
 
-	if (copy_from_user(&b, uarg, sizeof(b)))
-		return -EFAULT;
-	ret = rdmachan_check_bench(&b, depth, rdmachan_max_msg_size(ch));
+	ret = rdmachan_check_bench(b, depth, rdmachan_max_msg_size(ch));
 	if (ret)
 		return ret;
 	/* BLAST's default batch: never more than the depth, as checked */
-	if (b.mode == RDMACHAN_BENCH_BLAST && !b.batch)
-		b.batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH, depth);
-	if (b.duration_ms)
-		r.deadline = ktime_get_ns() + (u64)b.duration_ms * NSEC_PER_MSEC;
-
-	switch (b.mode) {
+	if (b->mode == RDMACHAN_BENCH_BLAST && !b->batch)
+		b->batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH, depth);
+	if (b->duration_ms)
+		r.deadline = ktime_get_ns() + (u64)b->duration_ms * NSEC_PER_MSEC;
+	switch (b->mode) {
 	case RDMACHAN_BENCH_BLAST:
 	case RDMACHAN_BENCH_PINGPONG:
-		r.payload = kvmalloc(max(b.msg_size, 1U), GFP_KERNEL);
+		r.payload = kvmalloc(max(b->msg_size, 1U), GFP_KERNEL);
 		if (!r.payload)
 			return -ENOMEM;
-		memset(r.payload, 0xa5, b.msg_size);
-		if (b.mode == RDMACHAN_BENCH_BLAST) {
+		memset(r.payload, 0xa5, b->msg_size);
+		if (b->mode == RDMACHAN_BENCH_BLAST) {
 			ret = rdmachan_bench_blast(&r);
 			break;
 		}
 		nr = RDMACHAN_BENCH_MAX_SAMPLES;
-		if (b.count && b.count < nr)
-			nr = b.count;
+		if (b->count && b->count < nr)
+			nr = b->count;
 		r.samples = kvmalloc_array(nr, sizeof(u32), GFP_KERNEL);
 		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
 		break;
 	case RDMACHAN_BENCH_SINK:
 	case RDMACHAN_BENCH_ECHO:
-		ret = rdmachan_bench_serve(&r, b.mode == RDMACHAN_BENCH_ECHO);
+		ret = rdmachan_bench_serve(&r, b->mode == RDMACHAN_BENCH_ECHO);
 		break;
 	default:
-		ret = rdmachan_bench_rdma(ch, &b);
+		ret = rdmachan_bench_rdma(ch, b);
 	}
 	kvfree(r.samples);
 	kvfree(r.payload);
-	if (ret)
-		return ret;
-	return copy_to_user(uarg, &b, sizeof(b)) ? -EFAULT : 0;
+	return ret;
 }

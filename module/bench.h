@@ -12,7 +12,7 @@
 struct rdmachan;
 struct rdmachan_bench;
 
-long rdmachan_ioc_bench(struct rdmachan *ch, void __user *uarg);
+long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b);
 int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b);
 
 #endif /* RDMACHAN_BENCH_H */

@@ -151,6 +151,10 @@ struct rdmachan_stats {
  * @cm_id: the rdma_cm identifier; NULL after teardown
  * @dev: the RDMA device, referenced while resources exist
  * @dev_node: entry in the device's channel list
+ * @dev_name: the RDMA device's name while resources exist, else empty
+ *	(under @lock: sysfs and CHAN_INFO read it without waiting for a
+ *	teardown)
+ * @port_num: the port, while resources exist, else 0 (under @lock)
  * @pd: the channel's own protection domain: its registrations are
  *	reachable through its QP only
  * @cq: completion queue of sends, and of receives unless @rcq
@@ -187,6 +191,8 @@ struct rdmachan_stats {
  *	SEND_WITH_IMM whose immediate is the header, the payload starts the
  *	message
  * @rdma_slots: send queue slots taken by one-sided work requests
+ * @rdma_reqs: one-sided requests posted and not ended (rdma.c), under
+ *	@lock
  * @rdma_reap: outcomes of asynchronous RDMACHAN_IOC_RDMA calls, waiting
  *	to be reaped (struct rdmachan_rdma_async, in submission order)
  * @rdma_reap_ready: operations whose outcome is on @rdma_reap
@@ -206,7 +212,8 @@ struct rdmachan_stats {
  * @wq: waiters for messages, credits and state changes
  * @cm_done: completed when connection setup ends (either way)
  * @teardown_mutex: serialises teardown
- * @read_mutex: serialises readers of the channel's file, keeping order
+ * @read_mutex: serialises the consumers of the channel's file (read(),
+ *	RECV, RECVMMSG, BENCH modes that receive), keeping their order
  * @dying: teardown has begun: the rdma_cm handler must not build
  * @io_stopped: no more posting; set under @lock before the QP drains
  * @peer_closed: the peer disconnected
@@ -217,7 +224,6 @@ struct rdmachan_stats {
  * @close_sent: our CLOSE was posted (at most once)
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it
- * @drained: teardown drained the QP: every posted work request completed
  * @torn_down: resources released
  * @teardown_work: teardown requested from a context that cannot sleep
  * @keepalive_work: periodic liveness probe
@@ -243,6 +249,8 @@ struct rdmachan {
 	struct rdma_cm_id	*cm_id;
 	struct rdmachan_device	*dev;
 	struct list_head	dev_node;
+	char			dev_name[IB_DEVICE_NAME_MAX];
+	u32			port_num;
 	struct ib_pd		*pd;
 	struct ib_cq		*cq;
 	struct ib_cq		*rcq;
@@ -272,6 +280,7 @@ struct rdmachan {
 	bool			imm_inband;
 	bool			hdr_imm;
 	u32			rdma_slots;
+	struct list_head	rdma_reqs;
 
 	struct list_head	rdma_reap;
 	u32			rdma_reap_ready;
@@ -302,7 +311,6 @@ struct rdmachan {
 	bool			has_atomics;
 	bool			close_sent;
 	bool			close_handshake;
-	bool			drained;
 	bool			torn_down;
 	struct work_struct	teardown_work;
 	struct delayed_work	keepalive_work;
@@ -429,6 +437,7 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 }
 
 /* chan_core.c */
+u32 rdmachan_dev_port(struct rdmachan *ch, char *name, size_t len);
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
 void rdmachan_get(struct rdmachan *ch);
 void rdmachan_put(struct rdmachan *ch);
@@ -462,9 +471,10 @@ int rdmachan_send_batch(struct rdmachan *ch,
 			void *arg, u32 count, bool nonblock);
 bool rdmachan_writable(struct rdmachan *ch);
 bool rdmachan_readable(struct rdmachan *ch);
-struct rdmachan_rx *rdmachan_rx_peek(struct rdmachan *ch);
-void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx);
-int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep);
+struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch);
+void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx);
+int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
+			  struct rdmachan_rx **rxp);
 void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -499,6 +509,7 @@ struct ib_send_wr *rdmachan_rdma_req_wr(struct rdmachan_rdma_req *req,
 int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i);
 void rdmachan_rdma_req_put(struct rdmachan_rdma_req *req);
 int rdmachan_wc_errno(enum ib_wc_status status);
+void rdmachan_rdma_end_orphans(struct rdmachan *ch);
 
 /* chan_cm.c */
 int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);

@@ -363,17 +363,28 @@ EXPORT_SYMBOL_GPL(rdmachan_connect);
  * rdmachan_close() - disconnect and free a channel
  * @ch: the channel; not to be used after this
  *
- * Waits (bounded by the channel's timeout) until the peer has
- * acknowledged every message sent, disconnects, and releases everything.
+ * Waits until the peer has acknowledged every message sent and the
+ * CLOSE, at most the channel's timeout (opts.timeout_ms, both waits
+ * together; a dead peer fails the channel sooner, at the transport's
+ * retry limit), disconnects, and releases everything.
  * No callback runs after this returns.
  *
  * Context: process context, sleeps.
  */
 void rdmachan_close(struct rdmachan *ch)
 {
+	unsigned long deadline = jiffies + msecs_to_jiffies(ch->opts.timeout_ms);
+	int ret;
+
 	rdmachan_sysfs_del_channel(ch);
-	if (!rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms)))
-		rdmachan_say_close(ch, msecs_to_jiffies(ch->opts.timeout_ms));
+	/* one deadline for both: the flush and the CLOSE handshake */
+	ret = rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms));
+	if (!ret)
+		ret = rdmachan_say_close(ch, time_after(deadline, jiffies) ?
+					 deadline - jiffies : 0);
+	if (ret)
+		pr_info_ratelimited("channel %u (%pISpc): the peer acknowledged nothing within %u ms of the close: tearing down\n",
+				    ch->id, &ch->dst, ch->opts.timeout_ms);
 	rdmachan_teardown(ch);
 	if (cancel_work_sync(&ch->teardown_work))
 		rdmachan_put(ch);

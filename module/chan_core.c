@@ -90,6 +90,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	mutex_init(&ch->mr_mutex);
 	mutex_init(&ch->reap_mutex);
 	INIT_LIST_HEAD(&ch->rdma_reap);
+	INIT_LIST_HEAD(&ch->rdma_reqs);
 	INIT_LIST_HEAD(&ch->mrs);
 	xa_init_flags(&ch->mr_handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
@@ -258,9 +259,6 @@ void rdmachan_teardown(struct rdmachan *ch)
 		usleep_range(50, 100);
 	if (ch->qp)
 		ib_drain_qp(ch->qp);
-	/* a one-sided chain cut short may let go now (rdma.c) */
-	WRITE_ONCE(ch->drained, true);
-	wake_up_all(&ch->wq);
 
 	rdmachan_release_resources(ch);
 	/* SOLICITED: what arrived is the reader's now */
@@ -303,6 +301,27 @@ void rdmachan_teardown(struct rdmachan *ch)
 
 	if (ch->ops && ch->ops->state_change)
 		ch->ops->state_change(ch, state, ch->err);
+}
+
+/**
+ * rdmachan_dev_port() - the channel's RDMA device and port, a snapshot
+ * @ch: the channel
+ * @name: the device's name, empty once the resources are gone
+ * @len: room at @name
+ *
+ * Context: any; never waits for a teardown.
+ * Return: the port, 0 once the resources are gone.
+ */
+u32 rdmachan_dev_port(struct rdmachan *ch, char *name, size_t len)
+{
+	unsigned long flags;
+	u32 port;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	strscpy(name, ch->dev_name, len);
+	port = ch->port_num;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return port;
 }
 
 /**

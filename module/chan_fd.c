@@ -35,10 +35,17 @@ static int rdmachan_chan_release(struct inode *inode, struct file *file)
 	struct rdmachan *ch = file->private_data;
 
 	rdmachan_get(ch);
-	/* invalidate the rkeys while the QP still works */
-	rdmachan_mr_dereg_all(ch);
+	/*
+	 * Close first: its teardown destroys the QP (the rkeys die with
+	 * it), ends every one-sided call (also those the transport never
+	 * completed) and releases the registrations' pages.  Deregistering
+	 * before it would wait, holding mr_mutex, for calls that only the
+	 * teardown can end, while the teardown waits for mr_mutex.
+	 */
 	rdmachan_close(ch);
-	/* torn down: every asynchronous call has ended */
+	/* torn down: what is left of the registrations is their handles */
+	rdmachan_mr_dereg_all(ch);
+	/* ... and every asynchronous call has ended */
 	rdmachan_rdma_reap_release(ch);
 	rdmachan_put(ch);
 	return 0;
@@ -53,17 +60,18 @@ static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 
 	if (mutex_lock_interruptible(&ch->read_mutex))
 		return -ERESTARTSYS;
-	ret = rdmachan_wait_readable(ch, file->f_flags & O_NONBLOCK, true);
+	ret = rdmachan_rx_wait_take(ch, file->f_flags & O_NONBLOCK, &rx);
 	if (ret <= 0)
 		goto out;
-	rx = rdmachan_rx_peek(ch);
 	if (rx->msg.len > count) {
 		ret = -EMSGSIZE;
+		rdmachan_rx_untake(ch, rx);
 	} else if (copy_to_user(buf, rx->msg.data, rx->msg.len)) {
 		ret = -EFAULT;
+		rdmachan_rx_untake(ch, rx);
 	} else {
 		ret = rx->msg.len;
-		rdmachan_rx_consume(ch, rx);
+		rdmachan_msg_release(ch, &rx->msg);
 	}
 out:
 	mutex_unlock(&ch->read_mutex);
@@ -228,16 +236,17 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 	}
 	nonblock = (mm.flags & RDMACHAN_MSG_DONTWAIT) ||
 		   (file->f_flags & O_NONBLOCK);
-	ret = rdmachan_wait_readable(ch, nonblock, true);
+	ret = rdmachan_rx_wait_take(ch, nonblock, &rx);
 	if (ret <= 0) {
 		/* End of an orderly shutdown: nothing received, no error */
 		goto out_unlock;
 	}
 	ret = 0;
-	while (n < mm.count && (rx = rdmachan_rx_peek(ch))) {
+	for (; rx; rx = n < mm.count ? rdmachan_rx_take(ch) : NULL) {
 		struct rdmachan_user_msg *m = &msgs[n];
 
 		if (rx->msg.len > m->len) {
+			rdmachan_rx_untake(ch, rx);
 			if (!n) {
 				m->len = rx->msg.len;
 				ret = -EMSGSIZE;
@@ -247,6 +256,7 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 		}
 		if (copy_to_user(u64_to_user_ptr(m->buf), rx->msg.data,
 				 rx->msg.len)) {
+			rdmachan_rx_untake(ch, rx);
 			if (!n)
 				ret = -EFAULT;
 			break;
@@ -255,7 +265,7 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 		m->imm = rx->msg.imm;
 		m->flags = (rx->msg.has_imm ? RDMACHAN_MSG_IMM : 0) |
 			   (rx->msg.rdma_imm ? RDMACHAN_MSG_RDMA_IMM : 0);
-		rdmachan_rx_consume(ch, rx);
+		rdmachan_msg_release(ch, &rx->msg);
 		n++;
 	}
 out_unlock:
@@ -304,13 +314,8 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->max_msg_size = ch->params.max_msg_size;
 	info->max_inline = ch->max_inline;
 	info->wire_flags = ch->hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0;
-	mutex_lock(&ch->teardown_mutex);
-	if (ch->cm_id && ch->cm_id->device) {
-		strscpy(info->dev_name, dev_name(&ch->cm_id->device->dev),
-			sizeof(info->dev_name));
-		info->port_num = ch->cm_id->port_num;
-	}
-	mutex_unlock(&ch->teardown_mutex);
+	info->port_num = rdmachan_dev_port(ch, info->dev_name,
+					   sizeof(info->dev_name));
 	memcpy(&info->src, &ch->src, sizeof(info->src));
 	memcpy(&info->dst, &ch->dst, sizeof(info->dst));
 	info->msgs_tx = atomic64_read(&ch->stats.msgs_tx);
@@ -328,6 +333,31 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 		ret = -EFAULT;
 	kfree(info);
 	return ret;
+}
+
+/*
+ * BENCH: the modes that receive take messages like read() does, so they
+ * queue behind the file's other consumers on read_mutex (BLAST receives
+ * nothing and runs beside them).
+ */
+static long rdmachan_chan_ioc_bench(struct rdmachan *ch, void __user *uarg)
+{
+	struct rdmachan_bench b;
+	long ret;
+
+	if (copy_from_user(&b, uarg, sizeof(b)))
+		return -EFAULT;
+	if (b.mode == RDMACHAN_BENCH_BLAST) {
+		ret = rdmachan_bench_run(ch, &b);
+	} else {
+		if (mutex_lock_interruptible(&ch->read_mutex))
+			return -ERESTARTSYS;
+		ret = rdmachan_bench_run(ch, &b);
+		mutex_unlock(&ch->read_mutex);
+	}
+	if (ret)
+		return ret;
+	return copy_to_user(uarg, &b, sizeof(b)) ? -EFAULT : 0;
 }
 
 static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
@@ -354,7 +384,7 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 					    ch->id);
 			return -EOPNOTSUPP;
 		}
-		return rdmachan_ioc_bench(ch, uarg);
+		return rdmachan_chan_ioc_bench(ch, uarg);
 	case RDMACHAN_IOC_REG_MR:
 		return rdmachan_ioc_reg_mr(ch, uarg);
 	case RDMACHAN_IOC_DEREG_MR:

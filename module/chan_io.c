@@ -927,41 +927,56 @@ bool rdmachan_readable(struct rdmachan *ch)
 }
 
 /**
- * rdmachan_rx_peek() - the oldest queued message, left queued
- * @ch: the channel; callers serialise on ch->read_mutex
+ * rdmachan_rx_take() - dequeue the oldest queued message, without waiting
+ * @ch: the channel
  *
+ * The message is the caller's alone from here: it gives it back with
+ * rdmachan_msg_release(), or, when it could not deliver it (a user buffer
+ * too small or faulting), puts it back at the head with
+ * rdmachan_rx_untake().  Taking happens under the channel lock, so two
+ * consumers can never get the same message, whatever their context.
+ *
+ * Context: any.
  * Return: the message's buffer, or NULL when none is queued.
  */
-struct rdmachan_rx *rdmachan_rx_peek(struct rdmachan *ch)
+struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch)
 {
 	struct rdmachan_rx *rx;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
+	if (rx) {
+		list_del_init(&rx->node);
+		ch->rx_ready_count--;
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return rx;
 }
 
 /**
- * rdmachan_rx_consume() - dequeue a peeked message and release it
+ * rdmachan_rx_untake() - put a taken message back at the head of the queue
  * @ch: the channel
- * @rx: what rdmachan_rx_peek() returned
+ * @rx: from rdmachan_rx_take() or rdmachan_rx_wait_take(), not released
+ *
+ * The next consumer gets it first.  Order among several consumers holds
+ * only when they serialise (the channel file's readers hold read_mutex).
+ *
+ * Context: any.
  */
-void rdmachan_rx_consume(struct rdmachan *ch, struct rdmachan_rx *rx)
+void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	list_del_init(&rx->node);
-	ch->rx_ready_count--;
+	list_add(&rx->node, &ch->rx_ready);
+	ch->rx_ready_count++;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_msg_release(ch, &rx->msg);
 }
 
 /*
- * Wait for a message or the end; with @take, dequeue the message in the
- * same lock round trip that finds it.  Return: as rdmachan_wait_readable().
+ * Wait for a message or the end, and dequeue it in the same lock round
+ * trip that finds it.  Return: as rdmachan_rx_wait_take().
  */
 static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 			      bool may_sleep, struct rdmachan_rx **take)
@@ -975,7 +990,7 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 		spin_lock_irqsave(&ch->lock, flags);
 		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
 					      node);
-		if (rx && take) {
+		if (rx) {
 			list_del_init(&rx->node);
 			ch->rx_ready_count--;
 			*take = rx;
@@ -992,18 +1007,19 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 }
 
 /**
- * rdmachan_wait_readable() - wait for a message or the end
+ * rdmachan_rx_wait_take() - wait for a message or the end, and take it
  * @ch: the channel
  * @nonblock: return -EAGAIN instead of waiting
- * @may_sleep: process context (a SOLICITED channel's reader then waits
- *	for another poller of the receive queue rather than skip it)
+ * @rxp: the message, dequeued as by rdmachan_rx_take(), when 1 is returned
  *
- * Return: 1 when a message is queued; 0 at the end of an orderly
- * shutdown; the channel's error when it failed; -EAGAIN; -ERESTARTSYS.
+ * Context: process context (it may sleep unless @nonblock).
+ * Return: 1 and a message; 0 at the end of an orderly shutdown; the
+ * channel's error when it failed; -EAGAIN; -ERESTARTSYS.
  */
-int rdmachan_wait_readable(struct rdmachan *ch, bool nonblock, bool may_sleep)
+int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
+			  struct rdmachan_rx **rxp)
 {
-	return rdmachan_wait_take(ch, nonblock, may_sleep, NULL);
+	return rdmachan_wait_take(ch, nonblock, true, rxp);
 }
 
 /**

@@ -134,6 +134,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	struct ib_qp_init_attr attr = {};
 	struct rdmachan_device *dev;
 	struct ib_device *ibdev;
+	unsigned long flags;
 	struct ib_cq *cq;
 	u32 max_wr, cqe;
 	int ret;
@@ -142,6 +143,10 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	if (!dev)
 		return -ENODEV;
 	ibdev = dev->ibdev;
+	spin_lock_irqsave(&ch->lock, flags);
+	strscpy(ch->dev_name, dev_name(&ibdev->dev), sizeof(ch->dev_name));
+	ch->port_num = cm_id->port_num;
+	spin_unlock_irqrestore(&ch->lock, flags);
 
 	/* Room for control sends and the drain marker in every queue */
 	max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
@@ -227,24 +232,38 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
  * rdmachan_release_resources() - undo rdmachan_setup_resources()
  * @ch: the channel; its QP must be drained (or never used)
  *
- * Buffers stay allocated (a reader may still hold received messages);
- * only their DMA mappings go.
+ * Order: QP, receive CQ, CQ (no completion handler runs after this),
+ * one-sided requests still posted (ended cancelled), registrations, DMA
+ * mappings, PD, device reference.  Buffers stay allocated (a reader may
+ * still hold received messages); only their DMA mappings go.
  *
  * Context: process context.
  */
 void rdmachan_release_resources(struct rdmachan *ch)
 {
+	unsigned long flags;
+
 	if (ch->qp) {
 		rdma_destroy_qp(ch->cm_id);
 		ch->qp = NULL;
 	}
-	rdmachan_mr_release_all(ch);
 	rdmachan_rcq_destroy(ch);
 	if (ch->cq) {
 		ib_free_cq(ch->cq);
 		ch->cq = NULL;
 	}
+	/*
+	 * No completion can come now: what the provider left posted ends
+	 * cancelled, and lets go of the registrations it held, which go
+	 * next (rdmachan_mr_release_all() waits for their last user).
+	 */
+	rdmachan_rdma_end_orphans(ch);
+	rdmachan_mr_release_all(ch);
 	if (ch->dev) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ch->dev_name[0] = 0;
+		ch->port_num = 0;
+		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_unmap_buffers(ch);
 		if (ch->pd) {
 			ib_dealloc_pd(ch->pd);

@@ -18,9 +18,13 @@
  * charged to the caller's RLIMIT_MEMLOCK (account_locked_vm(), which
  * CAP_IPC_LOCK bypasses).
  *
- * Registrations and deregistrations hold the channel's mr_mutex
- * throughout; teardown takes it to release what is left, after the QP
- * drained, so neither sees the PD or QP go away under it.
+ * Registrations hold the channel's mr_mutex from the fast registration's
+ * post to its end (user memory is pinned before, without it), and
+ * deregistrations throughout; teardown takes it to release what is left,
+ * after the QP drained and every one-sided request ended, so neither
+ * sees the PD or QP go away under it.  Nothing waits for mr_mutex on the
+ * way to ending a request, so a registration's wait for its operations
+ * cannot wait for teardown.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,8 +34,10 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "bounds.h"
 #include "chan.h"
 #include "device.h"
+#include "params.h"
 
 /* Registrations a channel holds at most */
 #define RDMACHAN_MAX_MRS	4096
@@ -215,6 +221,33 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
 }
 
 /*
+ * Wait until no operation holds @mr.  An operation lets go when its
+ * request ends: at its completion, which comes within the transport's
+ * retry time, or at the channel's teardown, which ends whatever the
+ * transport did not complete before it releases registrations (rdma.c).
+ * What holds it then is a thread returning from its call.  So this ends;
+ * should it not within 10 s, it says so in the log, every 10 s.
+ */
+static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+	unsigned long next = jiffies + 10 * HZ;
+
+	while (atomic_read(&mr->users) > 1) {
+		if (!rdmachan_poll(ch, -1))
+			wait_var_event_timeout(&mr->users,
+					       atomic_read(&mr->users) <= 1,
+					       HZ / 10);
+		if (time_after(jiffies, next)) {
+			pr_warn("channel %u: registration of %llu bytes still has %d operation(s) in flight\n",
+				ch->id, mr->length,
+				atomic_read(&mr->users) - 1);
+			next = jiffies + 10 * HZ;
+		}
+	}
+}
+
+/*
  * Undo the registration: wait out the operations on it, invalidate the
  * rkey (when the QP still works), deregister, unmap, unpin.  mr_mutex
  * held.
@@ -226,11 +259,7 @@ static void rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate)
 
 	if (mr->released)
 		return;
-	while (atomic_read(&mr->users) > 1)
-		if (!rdmachan_poll(ch, -1))
-			wait_var_event_timeout(&mr->users,
-					       atomic_read(&mr->users) <= 1,
-					       HZ / 10);
+	rdmachan_mr_wait_idle(mr);
 	if (invalidate && !rdmachan_mr_usable(ch)) {
 		ret = rdmachan_mr_post_one(ch, rdmachan_fill_inv, mr);
 		if (ret && ret != -ECONNRESET)
@@ -306,20 +335,27 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	long pinned;
 	int ret;
 
-	if (!length || addr + length < addr)
-		return -EINVAL;
-	ret = rdmachan_mr_begin(ch, access);
+	ret = rdmachan_span_pages(addr, length, rdmachan_param_max_mr_size(),
+				  &npages);
+	if (ret) {
+		pr_info_ratelimited("channel %u: registration of %llu bytes at %#llx refused (max_mr_size %u): %d\n",
+				    ch->id, length, addr,
+				    rdmachan_param_max_mr_size(), ret);
+		return ret;
+	}
+	/*
+	 * Pin without mr_mutex: faulting the pages in may take as long as
+	 * the memory's owner likes (userfaultfd, FUSE), and nothing else of
+	 * the channel is to wait for that.
+	 */
+	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
 	if (ret)
 		return ret;
-	npages = (offset_in_page(addr) + length + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	if (npages > ch->max_reg_pages) {
-		ret = -E2BIG;
-		goto unlock;
-	}
-	ret = -ENOMEM;
+	if (npages > READ_ONCE(ch->max_reg_pages))
+		return -E2BIG;
 	mr = rdmachan_mr_alloc(ch, access);
 	if (!mr)
-		goto unlock;
+		return -ENOMEM;
 	mr->length = length;
 	mr->npages = npages;
 
@@ -362,6 +398,9 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	mr->sgl = mr->sgt.sgl;
 	mr->nents = mr->sgt.orig_nents;
 
+	ret = rdmachan_mr_begin(ch, access);
+	if (ret)
+		goto free_table;
 	ret = rdmachan_mr_add(ch, mr, true);
 	if (ret)
 		goto free_table;
@@ -370,15 +409,10 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 
 free_table:
 	sg_free_table(&mr->sgt);
-	rdmachan_mr_unpin(mr);
-	kfree(mr);
-	return ret;
 unpin:
 	rdmachan_mr_unpin(mr);
 free:
 	kfree(mr);
-unlock:
-	mutex_unlock(&ch->mr_mutex);
 	return ret;
 }
 
@@ -453,9 +487,11 @@ int rdmachan_mr_reg_kbuf(struct rdmachan *ch, void *buf, size_t len,
 	struct page **pages;
 	int ret;
 
-	if (!len || (!is_vmalloc_addr(buf) && !virt_addr_valid(buf)))
+	if (!is_vmalloc_addr(buf) && !virt_addr_valid(buf))
 		return -EINVAL;
-	npages = (offset_in_page(buf) + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	ret = rdmachan_span_pages((unsigned long)buf, len, U32_MAX, &npages);
+	if (ret)
+		return ret;
 	pages = kvmalloc_array(npages, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;

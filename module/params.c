@@ -122,6 +122,19 @@ module_param_cb(imm_header, &rdmachan_uint_param_ops, &imm_header, 0644);
 MODULE_PARM_DESC(imm_header,
 		 "New outgoing channels offer the message header in the immediate data, 0..1 (default 1)");
 
+/*
+ * Largest user registration (RDMACHAN_IOC_REG_MR), in bytes: a bound of its
+ * own besides RLIMIT_MEMLOCK (which CAP_IPC_LOCK lifts) and the device's
+ * fast-registration limit, so that no size computed from a registration's
+ * length (its pages, their array) can come near overflowing.
+ */
+static struct rdmachan_uint_param max_mr_size = {
+	.val = 1U << 30, .min = 4096, .max = 1U << 31, .base = 10,
+};
+module_param_cb(max_mr_size, &rdmachan_uint_param_ops, &max_mr_size, 0644);
+MODULE_PARM_DESC(max_mr_size,
+		 "Largest user memory registration in bytes, 4096..2147483648 (default 1073741824)");
+
 /** rdmachan_param_dev_mode() - mode bits of the /dev/rdmachan node */
 unsigned int rdmachan_param_dev_mode(void)
 {
@@ -156,4 +169,10 @@ bool rdmachan_param_imm_header(void)
 unsigned int rdmachan_param_connect_timeout_ms(void)
 {
 	return READ_ONCE(connect_timeout_ms.val);
+}
+
+/** rdmachan_param_max_mr_size() - largest user registration, in bytes */
+unsigned int rdmachan_param_max_mr_size(void)
+{
+	return READ_ONCE(max_mr_size.val);
 }

@@ -30,5 +30,6 @@ unsigned int rdmachan_param_max_msg_size(void);
 unsigned int rdmachan_param_connect_timeout_ms(void);
 unsigned int rdmachan_param_keepalive_ms(void);
 bool rdmachan_param_imm_header(void);
+unsigned int rdmachan_param_max_mr_size(void);
 
 #endif /* RDMACHAN_PARAMS_H */

@@ -15,12 +15,22 @@
  * The waiter and the posted chain each hold a reference, so a waiter
  * killed by a signal leaves the request to the completion, which then
  * frees it and drops its registrations.
+ *
+ * A posted request stays on ch->rdma_reqs until it ends.  Teardown, once
+ * the QP is drained and destroyed and the CQ freed (no completion can
+ * come any more), ends whatever is still listed there as cancelled
+ * (rdmachan_rdma_end_orphans()): a chain cut short by a failed post, or a
+ * work request whose flush the provider never delivered (siw, after a
+ * remote access error, has been seen to leave one).  Nobody waits for a
+ * completion that cannot come, and every registration a request held is
+ * let go before teardown releases the registrations.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 
+#include "bounds.h"
 #include "chan.h"
 #include "device.h"
 
@@ -67,10 +77,12 @@ struct rdmachan_rdma_wr {
  *	the end
  * @end: rdmachan_rdma_submit(): called once at the end
  * @ctx: for @end
+ * @node: entry in ch->rdma_reqs from its post until it ends
  * @w: the work requests
  */
 struct rdmachan_rdma_req {
 	struct rdmachan		*ch;
+	struct list_head	node;
 	struct completion	done;
 	refcount_t		ref;
 	u32			nr;
@@ -190,6 +202,26 @@ static void rdmachan_rdma_end(struct rdmachan_rdma_req *req)
 	req->end(req->ops, req->nr, err, req->ctx);
 }
 
+/*
+ * A request ended, taken off ch->rdma_reqs by the caller: give back its
+ * send queue slots, tell the submitter and the waiter, drop the chain's
+ * reference.
+ */
+static void rdmachan_rdma_req_ended(struct rdmachan_rdma_req *req)
+{
+	struct rdmachan *ch = req->ch;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->rdma_slots -= req->posted;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+	if (req->end)
+		rdmachan_rdma_end(req);
+	complete(&req->done);
+	rdmachan_rdma_req_put(req);
+}
+
 static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmachan_rdma_wr *w = container_of(wc->wr_cqe,
@@ -212,13 +244,9 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (w != &req->w[req->nr - 1])
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->rdma_slots -= req->posted;
+	list_del_init(&req->node);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	wake_up_all(&ch->wq);
-	if (req->end)
-		rdmachan_rdma_end(req);
-	complete(&req->done);
-	rdmachan_rdma_req_put(req);
+	rdmachan_rdma_req_ended(req);
 }
 
 /**
@@ -242,6 +270,7 @@ struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
 	rdmachan_get(ch);
 	req->ch = ch;
 	req->nr = nr;
+	INIT_LIST_HEAD(&req->node);
 	init_completion(&req->done);
 	refcount_set(&req->ref, 1);
 	for (i = 0; i < nr; i++) {
@@ -360,6 +389,8 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		req->posted = req->nr;
 	}
 	ch->rdma_slots += req->posted;
+	if (req->posted)
+		list_add_tail(&req->node, &ch->rdma_reqs);
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
@@ -378,22 +409,37 @@ unlock:
 	return ret;
 }
 
-/*
- * A chain cut short: wait for the teardown's drain, which completes what
- * was posted, then give back the slots and the chain's reference.  Not
- * for the whole teardown: that waits for the registrations this chain
- * and its caller still hold.
+/**
+ * rdmachan_rdma_end_orphans() - teardown: end the requests still posted
+ * @ch: the channel; its QP destroyed and its CQs freed, so that no
+ *	completion handler runs any more
+ *
+ * Each work request without a completion of its own ends -ECANCELED
+ * (flushed), as if the provider had delivered its flush.
+ *
+ * Context: process context.
  */
-static void rdmachan_rdma_abandon(struct rdmachan_rdma_req *req)
+void rdmachan_rdma_end_orphans(struct rdmachan *ch)
 {
-	struct rdmachan *ch = req->ch;
+	struct rdmachan_rdma_req *req;
 	unsigned long flags;
+	u32 n = 0;
 
-	wait_event(ch->wq, READ_ONCE(ch->drained));
-	spin_lock_irqsave(&ch->lock, flags);
-	ch->rdma_slots -= req->posted;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	rdmachan_rdma_req_put(req);
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		req = list_first_entry_or_null(&ch->rdma_reqs,
+					       struct rdmachan_rdma_req, node);
+		if (req)
+			list_del_init(&req->node);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (!req)
+			break;
+		n++;
+		rdmachan_rdma_req_ended(req);
+	}
+	if (n)
+		pr_info_ratelimited("channel %u: %u one-sided request(s) ended without a completion: cancelled\n",
+				    ch->id, n);
 }
 
 /**
@@ -401,7 +447,9 @@ static void rdmachan_rdma_abandon(struct rdmachan_rdma_req *req)
  * @req: a request, filled in
  *
  * Waits uninterruptibly but for a fatal signal: the completion comes
- * within the transport's retry time, or from the drain at teardown.
+ * within the transport's retry time, or from the channel's teardown,
+ * which the failure of the transport starts (a chain cut short by a
+ * failed post fails the channel at once).
  *
  * Return: 0 when it ran (each work request's own status then says how
  * it ended), or an errno with nothing posted, or -EINTR when killed
@@ -414,14 +462,11 @@ int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req)
 
 	refcount_inc(&req->ref);	/* the chain's */
 	ret = rdmachan_rdma_post(req);
-	if (ret) {
-		if (req->posted) {
-			rdmachan_rdma_abandon(req);
-			return 0;
-		}
+	if (ret && !req->posted) {
 		refcount_dec(&req->ref);
 		return ret;
 	}
+	/* cut short: the channel failed, its teardown ends the chain */
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
 		while (!completion_done(&req->done)) {
 			if (fatal_signal_pending(current))
@@ -461,13 +506,12 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 				const struct rdmachan_op *op)
 {
-	u32 i, len = 0;
+	u32 i, len;
 	int ret;
 
-	for (i = 0; i < op->nr_segs; i++)
-		len += op->segs[i].length;
-	if (len > ch->max_inline)
-		return -EINVAL;
+	ret = rdmachan_segs_len(op->segs, op->nr_segs, ch->max_inline, &len);
+	if (ret)
+		return ret;
 	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
 	if (!w->inline_buf)
 		return -ENOMEM;
@@ -698,9 +742,9 @@ EXPORT_SYMBOL_GPL(rdmachan_rdma);
  * The asynchronous rdmachan_rdma(): checks and posts as it does (waiting
  * for send queue room and WRITE_WITH_IMM credits), then returns.  @end
  * runs in the channel's completion context (softirq, a workqueue, or
- * the thread polling a RDMACHAN_POLL_DIRECT channel; process context
- * when the post was cut short) and must not sleep; it may run before
- * this returns.  A channel's teardown flushes what is still posted, so
+ * the thread polling a RDMACHAN_POLL_DIRECT channel; the teardown's
+ * process context for what the transport never completed) and must not
+ * sleep; it may run before this returns.  A channel's teardown flushes what is still posted, so
  * @end runs for every call that returned 0, at the latest when the
  * channel is torn down.  Several calls may be in flight at once; each
  * one's operations run in order, and calls in the order submitted.
@@ -726,9 +770,7 @@ int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
 	refcount_inc(&req->ref);	/* the chain's */
 	ret = rdmachan_rdma_post(req);
 	if (ret && req->posted) {
-		/* cut short: the last one never completes; end it here */
-		rdmachan_rdma_abandon(req);
-		rdmachan_rdma_end(req);
+		/* cut short: the channel failed, its teardown ends the chain */
 		ret = 0;
 	} else if (ret) {
 		refcount_dec(&req->ref);

@@ -82,30 +82,20 @@ static DEVICE_ATTR_RO(dst_addr);
 static ssize_t dev_name_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	struct rdmachan *ch = to_chan(dev);
-	ssize_t ret;
+	char name[IB_DEVICE_NAME_MAX];
 
-	mutex_lock(&ch->teardown_mutex);
-	if (ch->cm_id && ch->cm_id->device)
-		ret = sysfs_emit(buf, "%s\n", dev_name(&ch->cm_id->device->dev));
-	else
-		ret = sysfs_emit(buf, "\n");
-	mutex_unlock(&ch->teardown_mutex);
-	return ret;
+	rdmachan_dev_port(to_chan(dev), name, sizeof(name));
+	return sysfs_emit(buf, "%s\n", name);
 }
 static DEVICE_ATTR_RO(dev_name);
 
 static ssize_t port_num_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	struct rdmachan *ch = to_chan(dev);
-	u32 port = 0;
+	char name[IB_DEVICE_NAME_MAX];
 
-	mutex_lock(&ch->teardown_mutex);
-	if (ch->cm_id && ch->cm_id->device)
-		port = ch->cm_id->port_num;
-	mutex_unlock(&ch->teardown_mutex);
-	return sysfs_emit(buf, "%u\n", port);
+	return sysfs_emit(buf, "%u\n",
+			  rdmachan_dev_port(to_chan(dev), name, sizeof(name)));
 }
 static DEVICE_ATTR_RO(port_num);
 

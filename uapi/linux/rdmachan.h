@@ -593,7 +593,8 @@ struct rdmachan_remote_mr {
  * @access: RDMACHAN_ACCESS_*; remote write and remote atomic need local
  *	write too (EINVAL otherwise)
  * @addr: user pointer to the buffer; any alignment
- * @length: bytes, 1 to the module parameter max_mr_size
+ * @length: bytes, 1 to the module parameter max_mr_size (E2BIG past it,
+ *	and past the device's fast-registration limit)
  * @handle: out: names the registration in RDMA ops and DEREG_MR
  * @reserved0: zero
  * @remote: out: what the peer needs to access it

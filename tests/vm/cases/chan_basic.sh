@@ -4,7 +4,9 @@
 # Message channels through /dev/rdmachan: connect/accept, message sizes
 # around the inline and maximum limits, immediates, EMSGSIZE keeping the
 # message, batched send/receive, 100,000 verified messages, credits and
-# backpressure, orderly close, connection errors, 64 channels at once;
+# backpressure, orderly close, connection errors, 64 channels at once,
+# writers and readers of every kind on one channel fd (softirq and
+# busy-polled);
 # then, with the imm_header parameter 0, the same sizes and a verified
 # stream with the header in band, as iWARP carries it.
 . /tests/lib.sh
@@ -17,6 +19,8 @@ run_checks $HELPERS/chan_test backpressure
 run_checks $HELPERS/chan_test close
 run_checks $HELPERS/chan_test errors
 run_checks $HELPERS/chan_test many 64
+run_checks $HELPERS/chan_test concurrent 3000
+run_checks $HELPERS/chan_test concurrent 1000 direct
 check "imm_header=0 is taken" sh -c 'echo 0 > /sys/module/rdmachan/parameters/imm_header'
 run_checks $HELPERS/chan_test basic
 run_checks $HELPERS/chan_test stream 20000

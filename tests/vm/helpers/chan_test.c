@@ -23,6 +23,13 @@
  *   chan_test hold         open a channel pair and wait for a signal
  *   chan_test efault       faulting user buffers, alone and among other
  *                          senders: nothing sent for them, no credit lost
+ *   chan_test concurrent [N] [MODE]
+ *                          writers of every kind (write, SEND, SENDMMSG,
+ *                          BENCH blast) and readers of every kind (read,
+ *                          RECV, RECVMMSG, BENCH sink) on one channel fd
+ *                          each: every message arrives once, intact, and
+ *                          no credit is created or lost (MODE: softirq,
+ *                          workqueue, direct)
  */
 #define _GNU_SOURCE
 #include <poll.h>
@@ -1478,6 +1485,303 @@ static int cmd_efault(void)
 	return chan_failures ? 1 : 0;
 }
 
+/* ---- concurrent consumers ------------------------------------------- */
+
+/*
+ * Every kind of writer on the client fd and every kind of reader on the
+ * server fd at once.  Writers tag their messages (kind, index) and fill
+ * them from the tag; the BENCH blast's are 8 bytes of 0xa5; the BENCH
+ * sink counts what it takes without looking.  Once the writers are done
+ * and everything was consumed, the counts must add up, no message may
+ * have come twice, and the credits must add up to the depth.  (The BENCH
+ * receive path once bypassed the readers' lock: a message was handed to
+ * two readers and its buffer reposted twice.)
+ */
+#define CC_KINDS	3	/* write, SEND, SENDMMSG */
+#define CC_BLAST_SIZE	8
+
+struct cc_state {
+	struct chan_pair p;
+	unsigned long per_kind;
+	unsigned char *seen[CC_KINDS];	/* one byte per message: times read */
+	pthread_mutex_t lock;
+	unsigned long consumed;		/* by the readers and the sink */
+	unsigned long blast_read;	/* blast messages the readers got */
+	unsigned long dups, corrupt;
+	unsigned long sent[CC_KINDS + 1];
+	int werr[CC_KINDS + 1];
+	int rerr[4];
+	unsigned long got[4];
+};
+
+struct cc_thread {
+	struct cc_state *st;
+	int kind;
+};
+
+static unsigned int cc_msg(unsigned char *b, uint32_t kind, uint32_t i)
+{
+	unsigned int len = 16 + (i * 7 + kind) % 240;
+
+	memcpy(b, &kind, 4);
+	memcpy(b + 4, &i, 4);
+	fill(b + 8, len - 8, kind * 1000003 + i);
+	return len;
+}
+
+static void *cc_writer(void *arg)
+{
+	struct cc_thread *t = arg;
+	struct cc_state *st = t->st;
+	unsigned char b[4][256];
+	unsigned long i = 0;
+
+	while (i < st->per_kind) {
+		struct rdmachan_user_msg m[4] = {};
+		struct rdmachan_mmsg mm = {
+			.size = sizeof(mm), .msgs = (uintptr_t)m, .count = 1,
+		};
+		unsigned int k, n = t->kind == 2 ? 4 : 1;
+		ssize_t r;
+
+		if (n > st->per_kind - i)
+			n = st->per_kind - i;
+		for (k = 0; k < n; k++) {
+			m[k].buf = (uintptr_t)b[k];
+			m[k].len = cc_msg(b[k], t->kind, i + k);
+		}
+		switch (t->kind) {
+		case 0:
+			r = write(st->p.cli, b[0], m[0].len);
+			r = r == (ssize_t)m[0].len ? 1 : -1;
+			break;
+		case 1:
+			r = ioctl(st->p.cli, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : (ssize_t)mm.done;
+			break;
+		default:
+			mm.count = n;
+			r = ioctl(st->p.cli, RDMACHAN_IOC_SENDMMSG, &mm) < 0 ? -1 : (ssize_t)mm.done;
+			break;
+		}
+		if (r <= 0) {
+			st->werr[t->kind] = r < 0 ? errno : EPROTO;
+			break;
+		}
+		i += r;
+	}
+	st->sent[t->kind] = i;
+	return NULL;
+}
+
+static void *cc_blaster(void *arg)
+{
+	struct cc_state *st = arg;
+	struct rdmachan_bench b = {
+		.size = sizeof(b), .mode = RDMACHAN_BENCH_BLAST,
+		.msg_size = CC_BLAST_SIZE, .count = st->per_kind, .batch = 4,
+	};
+
+	if (ioctl(st->p.cli, RDMACHAN_IOC_BENCH, &b) < 0)
+		st->werr[CC_KINDS] = errno;
+	st->sent[CC_KINDS] = b.msgs;
+	return NULL;
+}
+
+/* One message a reader got: check it and mark it seen. */
+static void cc_got(struct cc_state *st, const unsigned char *b, size_t len)
+{
+	unsigned char want[256];
+	uint32_t kind, i;
+	size_t k;
+
+	pthread_mutex_lock(&st->lock);
+	st->consumed++;
+	if (len == CC_BLAST_SIZE) {
+		for (k = 0; k < len && b[k] == 0xa5; k++)
+			;
+		if (k == len)
+			st->blast_read++;
+		else
+			st->corrupt++;
+	} else if (len < 16) {
+		st->corrupt++;
+	} else {
+		memcpy(&kind, b, 4);
+		memcpy(&i, b + 4, 4);
+		if (kind >= CC_KINDS || i >= st->per_kind ||
+		    cc_msg(want, kind, i) != len || memcmp(b, want, len))
+			st->corrupt++;
+		else if (st->seen[kind][i]++)
+			st->dups++;
+	}
+	pthread_mutex_unlock(&st->lock);
+}
+
+static void *cc_reader(void *arg)
+{
+	struct cc_thread *t = arg;
+	struct cc_state *st = t->st;
+	unsigned char b[8][512];
+	int fd = st->p.srv;
+
+	for (;;) {
+		struct rdmachan_user_msg m[8] = {};
+		struct rdmachan_mmsg mm = {
+			.size = sizeof(mm), .msgs = (uintptr_t)m, .count = 1,
+		};
+		unsigned int k;
+		ssize_t r;
+
+		for (k = 0; k < 8; k++) {
+			m[k].buf = (uintptr_t)b[k];
+			m[k].len = sizeof(b[k]);
+		}
+		switch (t->kind) {
+		case 0:
+			r = read(fd, b[0], sizeof(b[0]));
+			if (r > 0) {
+				m[0].len = r;
+				r = 1;
+			}
+			break;
+		case 1:
+			r = ioctl(fd, RDMACHAN_IOC_RECV, &mm) < 0 ? -1 : (ssize_t)mm.done;
+			break;
+		default:
+			mm.count = 8;
+			r = ioctl(fd, RDMACHAN_IOC_RECVMMSG, &mm) < 0 ? -1 : (ssize_t)mm.done;
+			break;
+		}
+		if (r < 0)
+			st->rerr[t->kind] = errno;
+		if (r <= 0)
+			break;		/* 0: the orderly end */
+		for (k = 0; k < r; k++)
+			cc_got(st, b[k], m[k].len);
+		st->got[t->kind] += r;
+	}
+	return NULL;
+}
+
+static void *cc_sink(void *arg)
+{
+	struct cc_state *st = arg;
+	struct rdmachan_chan_info ci;
+
+	for (;;) {
+		struct rdmachan_bench b = {
+			.size = sizeof(b), .mode = RDMACHAN_BENCH_SINK,
+			.duration_ms = 20,
+		};
+
+		if (ioctl(st->p.srv, RDMACHAN_IOC_BENCH, &b) < 0) {
+			st->rerr[3] = errno;
+			break;
+		}
+		pthread_mutex_lock(&st->lock);
+		st->consumed += b.msgs;
+		pthread_mutex_unlock(&st->lock);
+		st->got[3] += b.msgs;
+		if (!b.msgs && (chan_info(st->p.srv, &ci) ||
+				ci.state != RDMACHAN_STATE_CONNECTED))
+			break;
+	}
+	return NULL;
+}
+
+static int cmd_concurrent(long per_kind, const char *mode)
+{
+	struct rdmachan_chan_opts opts = { .queue_depth = 16 };
+	pthread_t wt[CC_KINDS + 1], rt[4];
+	struct cc_thread wa[CC_KINDS], ra[3];
+	struct rdmachan_chan_info ci;
+	static struct cc_state st;
+	unsigned long total = 0, seen_once = 0, i;
+	double deadline;
+	int k, credits_ok;
+
+	if (mode && !strcmp(mode, "workqueue"))
+		opts.poll_mode = RDMACHAN_POLL_MODE_WORKQUEUE;
+	else if (mode && !strcmp(mode, "direct"))
+		opts.poll_mode = RDMACHAN_POLL_MODE_DIRECT;
+	st.per_kind = per_kind;
+	pthread_mutex_init(&st.lock, NULL);
+	for (k = 0; k < CC_KINDS; k++)
+		st.seen[k] = calloc(per_kind, 1);
+	if (pair_open(&st.p, &opts))
+		return 1;
+	alarm(300);	/* a lost wake-up kills the helper: its checks go missing */
+
+	for (k = 0; k < 3; k++) {
+		ra[k] = (struct cc_thread){ .st = &st, .kind = k };
+		pthread_create(&rt[k], NULL, cc_reader, &ra[k]);
+	}
+	pthread_create(&rt[3], NULL, cc_sink, &st);
+	for (k = 0; k < CC_KINDS; k++) {
+		wa[k] = (struct cc_thread){ .st = &st, .kind = k };
+		pthread_create(&wt[k], NULL, cc_writer, &wa[k]);
+	}
+	pthread_create(&wt[CC_KINDS], NULL, cc_blaster, &st);
+	for (k = 0; k <= CC_KINDS; k++) {
+		pthread_join(wt[k], NULL);
+		total += st.sent[k];
+	}
+	report(!st.werr[0] && !st.werr[1] && !st.werr[2] && !st.werr[3] &&
+	       st.sent[0] == (unsigned long)per_kind &&
+	       st.sent[1] == (unsigned long)per_kind &&
+	       st.sent[2] == (unsigned long)per_kind &&
+	       st.sent[3] == (unsigned long)per_kind,
+	       "concurrent writers of every kind send everything",
+	       "write %lu (%s), SEND %lu (%s), SENDMMSG %lu (%s), BENCH %lu (%s) of %ld",
+	       st.sent[0], strerror(st.werr[0]), st.sent[1],
+	       strerror(st.werr[1]), st.sent[2], strerror(st.werr[2]),
+	       st.sent[3], strerror(st.werr[3]), per_kind);
+
+	/* wait until the readers consumed everything sent */
+	deadline = now() + 60;
+	for (;;) {
+		unsigned long c;
+
+		pthread_mutex_lock(&st.lock);
+		c = st.consumed;
+		pthread_mutex_unlock(&st.lock);
+		if (c >= total || now() > deadline)
+			break;
+		usleep(20000);
+	}
+	usleep(200000);		/* let the last credit returns land */
+	credits_ok = efault_credits_add_up(&st.p, opts.queue_depth);
+	report(!chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
+	       "no credit is created or lost, nothing left queued",
+	       "rx_queued %u, credits add up %d", ci.rx_queued, credits_ok);
+
+	/* the orderly end stops every reader */
+	close(st.p.cli);
+	st.p.cli = -1;
+	for (k = 0; k < 4; k++)
+		pthread_join(rt[k], NULL);
+	alarm(0);
+	for (k = 0; k < CC_KINDS; k++)
+		for (i = 0; i < (unsigned long)per_kind; i++)
+			seen_once += st.seen[k][i] >= 1;
+	report(!st.rerr[0] && !st.rerr[1] && !st.rerr[2] && !st.rerr[3],
+	       "concurrent readers of every kind end cleanly at the orderly close",
+	       "read %s, RECV %s, RECVMMSG %s, BENCH %s", strerror(st.rerr[0]),
+	       strerror(st.rerr[1]), strerror(st.rerr[2]), strerror(st.rerr[3]));
+	report(st.got[0] && st.got[1] && st.got[2] && st.got[3],
+	       "every kind of reader took messages",
+	       "read %lu, RECV %lu, RECVMMSG %lu, BENCH %lu", st.got[0],
+	       st.got[1], st.got[2], st.got[3]);
+	report(!st.dups && !st.corrupt && st.consumed == total &&
+	       seen_once + st.blast_read + st.got[3] == total,
+	       "every message arrives once and intact, and nothing else",
+	       "sent %lu, consumed %lu (sink %lu), distinct %lu, blast read %lu, duplicates %lu, corrupt %lu",
+	       total, st.consumed, st.got[3], seen_once, st.blast_read,
+	       st.dups, st.corrupt);
+	chan_pair_close(&st.p);
+	return chan_failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -1513,6 +1817,9 @@ int main(int argc, char **argv)
 		return cmd_hold();
 	if (!strcmp(argv[1], "efault"))
 		return cmd_efault();
+	if (!strcmp(argv[1], "concurrent"))
+		return cmd_concurrent(argc > 2 ? atol(argv[2]) : 3000,
+				      argc > 3 ? argv[3] : NULL);
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
 }

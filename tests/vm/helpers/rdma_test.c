@@ -195,6 +195,36 @@ static int cmd_args(unsigned int poll_mode)
 	report(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
 	       "REG_MR over the device's fast-registration limit fails (E2BIG)",
 	       "%s", strerror(errno));
+	/*
+	 * The wrap points of the page count: addr below 4096 and a length
+	 * within a page of 2^64 once computed 0 pages and crashed the
+	 * kernel.  Past max_mr_size: E2BIG, before anything is pinned.
+	 */
+	{
+		static const struct { uint64_t addr, length; } wrap[] = {
+			{ 0, ~0ULL },
+			{ 1, ~0ULL - 4095 },
+			{ 4095, ~0ULL - 4095 },
+			{ 0, ~0ULL - 4096 },
+			{ 4096, 1ULL << 63 },
+			{ 0, (1ULL << 31) + 1 },
+		};
+		unsigned int w;
+
+		for (w = 0; w < sizeof(wrap) / sizeof(wrap[0]); w++) {
+			memset(&r, 0, sizeof(r));
+			r.size = sizeof(r);
+			r.access = RDMACHAN_ACCESS_LOCAL_WRITE;
+			r.addr = wrap[w].addr;
+			r.length = wrap[w].length;
+			ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
+			report(expect_errno(ret, E2BIG),
+			       "REG_MR at a page-count wrap point fails with E2BIG",
+			       "addr %#llx length %#llx: %s",
+			       (unsigned long long)r.addr,
+			       (unsigned long long)r.length, strerror(errno));
+		}
+	}
 	report(!reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
 	       good.handle && good.remote.rkey && good.remote.length == 4096,
 	       "REG_MR returns a handle and a remote descriptor", "%s",

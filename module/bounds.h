@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: sizes and counts computed from user or peer input
+ *
+ * Every length, page count and sum that comes from an ioctl argument or a
+ * peer's message is computed here, with its overflow checked, so that a
+ * value near a wrap point is refused instead of wrapping into a small
+ * allocation that is then overrun.  Pure functions: tests/kunit/ tests
+ * them at the wrap points.
+ */
+#ifndef RDMACHAN_BOUNDS_H
+#define RDMACHAN_BOUNDS_H
+
+#include <linux/errno.h>
+#include <linux/math.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/types.h>
+
+#include "rdmachan.h"
+
+/**
+ * rdmachan_span_pages() - pages of PAGE_SIZE that a byte range touches
+ * @addr: first byte (any alignment)
+ * @length: bytes
+ * @max_length: the largest @length allowed
+ * @npages: the result
+ *
+ * Context: any.
+ * Return: 0; -EINVAL for a zero length or a range that wraps the address
+ * space; -E2BIG for a length over @max_length.
+ */
+static inline int rdmachan_span_pages(u64 addr, u64 length, u64 max_length,
+				      unsigned long *npages)
+{
+	u64 end;
+
+	if (!length || check_add_overflow(addr, length, &end))
+		return -EINVAL;
+	if (length > max_length)
+		return -E2BIG;
+	/* max_length is far below 2^64: neither sum can wrap now */
+	*npages = (offset_in_page(addr) + length + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	return 0;
+}
+
+/**
+ * rdmachan_segs_len() - the bytes of @n segments, refusing to wrap
+ * @segs: the segments (their lengths come from the caller: user input)
+ * @n: how many
+ * @max: the largest total allowed
+ * @len: the result
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL when the total is over @max (wrapping included).
+ */
+static inline int rdmachan_segs_len(const struct rdmachan_seg *segs,
+				    unsigned int n, u32 max, u32 *len)
+{
+	u64 total = 0;
+	unsigned int i;
+
+	/* fewer than 2^32 terms below 2^32 each: a u64 cannot wrap */
+	for (i = 0; i < n; i++)
+		total += segs[i].length;
+	if (total > max)
+		return -EINVAL;
+	*len = total;
+	return 0;
+}
+
+#endif /* RDMACHAN_BOUNDS_H */

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite for module/bounds.h: the sizes and counts rdmachan computes
+ * from user or peer input, at and around their wrap points.  Two defects
+ * it pins down: a registration of length ~0 at an address below 4096
+ * whose page count wrapped to 0 (REG_MR crashed the kernel), and inline
+ * segments whose u32 sum wrapped to 0 (a 1-byte buffer then overrun).
+ */
+#include "../../module/bounds.h"
+
+#include <kunit/test.h>
+#include <linux/kernel.h>
+
+struct span_case {
+	const char *desc;
+	u64 addr;
+	u64 length;
+	u64 max;
+	int ret;
+	unsigned long npages;
+};
+
+#define MAX_MR	(1ULL << 30)
+
+static const struct span_case span_cases[] = {
+	{ "one byte", 0x1000, 1, MAX_MR, 0, 1 },
+	{ "one page, aligned", 0x1000, PAGE_SIZE, MAX_MR, 0, 1 },
+	{ "one page, unaligned", 0x1001, PAGE_SIZE, MAX_MR, 0, 2 },
+	{ "last byte of a page", 0x1fff, 1, MAX_MR, 0, 1 },
+	{ "two bytes across a page end", 0x1fff, 2, MAX_MR, 0, 2 },
+	{ "length 0", 0x1000, 0, MAX_MR, -EINVAL, 0 },
+	{ "exactly the maximum", 0, MAX_MR, MAX_MR, 0, MAX_MR / PAGE_SIZE },
+	{ "maximum, unaligned", 1, MAX_MR, MAX_MR, 0, MAX_MR / PAGE_SIZE + 1 },
+	{ "one byte over the maximum", 0, MAX_MR + 1, MAX_MR, -E2BIG, 0 },
+	/* the page count of these wrapped to 0 before the fix */
+	{ "addr 0, length ~0", 0, U64_MAX, MAX_MR, -E2BIG, 0 },
+	{ "addr 1, length 2^64 - 4096", 1, U64_MAX - PAGE_SIZE + 1, MAX_MR,
+	  -E2BIG, 0 },
+	{ "addr 4095, length 2^64 - 4096", 4095, U64_MAX - PAGE_SIZE + 1,
+	  MAX_MR, -E2BIG, 0 },
+	{ "range wraps", U64_MAX, 2, MAX_MR, -EINVAL, 0 },
+	{ "range ends at 2^64", U64_MAX - 9, 10, MAX_MR, -EINVAL, 0 },
+	{ "range ends just below 2^64", U64_MAX - 10, 10, MAX_MR, 0, 1 },
+};
+
+static void span_desc(const struct span_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(span, span_cases, span_desc);
+
+static void bounds_test_span_pages(struct kunit *test)
+{
+	const struct span_case *c = test->param_value;
+	unsigned long npages = 0xdead;
+	int ret;
+
+	ret = rdmachan_span_pages(c->addr, c->length, c->max, &npages);
+	KUNIT_EXPECT_EQ(test, ret, c->ret);
+	if (!c->ret) {
+		KUNIT_EXPECT_EQ(test, npages, c->npages);
+		KUNIT_EXPECT_GT(test, npages, 0UL);
+	} else {
+		KUNIT_EXPECT_EQ(test, npages, 0xdeadUL);
+	}
+}
+
+/* Every range the maximum allows spans at least one and at most max/4K+1 pages */
+static void bounds_test_span_pages_sweep(struct kunit *test)
+{
+	static const u64 lens[] = { 1, 2, PAGE_SIZE - 1, PAGE_SIZE,
+				    PAGE_SIZE + 1, MAX_MR - 1, MAX_MR };
+	unsigned long npages;
+	unsigned int i, off;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		for (off = 0; off < PAGE_SIZE; off += 511) {
+			KUNIT_ASSERT_EQ(test, rdmachan_span_pages(off, lens[i],
+								  MAX_MR,
+								  &npages), 0);
+			KUNIT_EXPECT_GE(test, (u64)npages * PAGE_SIZE,
+					(u64)off % PAGE_SIZE + lens[i]);
+			KUNIT_EXPECT_LT(test, (u64)(npages - 1) * PAGE_SIZE,
+					(u64)off % PAGE_SIZE + lens[i]);
+		}
+}
+
+static void bounds_test_segs_len(struct kunit *test)
+{
+	struct rdmachan_seg segs[RDMACHAN_MAX_SGE] = {};
+	unsigned int i;
+	u32 len = 0xdead;
+
+	/* sixteen segments of 256 MiB: 2^32, which a u32 sum wraps to 0 */
+	for (i = 0; i < ARRAY_SIZE(segs); i++)
+		segs[i].length = 256U << 20;
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, ARRAY_SIZE(segs), 256,
+						&len), -EINVAL);
+	KUNIT_EXPECT_EQ(test, len, 0xdeadU);
+	/* ... and even with no limit the sum is refused, not wrapped */
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, ARRAY_SIZE(segs),
+						U32_MAX, &len), -EINVAL);
+
+	/* two of 2^31: exactly 2^32 */
+	segs[0].length = 1U << 31;
+	segs[1].length = 1U << 31;
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 2, U32_MAX, &len),
+			-EINVAL);
+	/* U32_MAX and 1: wraps to 0 in a u32 */
+	segs[0].length = U32_MAX;
+	segs[1].length = 1;
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 2, U32_MAX, &len),
+			-EINVAL);
+	/* U32_MAX alone fits a limit of U32_MAX */
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 1, U32_MAX, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, U32_MAX);
+
+	/* at and one past an inline limit */
+	segs[0].length = 100;
+	segs[1].length = 156;
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 2, 256, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 256U);
+	segs[1].length = 157;
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 2, 256, &len), -EINVAL);
+	/* no segments: zero bytes */
+	KUNIT_EXPECT_EQ(test, rdmachan_segs_len(segs, 0, 256, &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 0U);
+}
+
+static struct kunit_case bounds_cases[] = {
+	KUNIT_CASE_PARAM(bounds_test_span_pages, span_gen_params),
+	KUNIT_CASE(bounds_test_span_pages_sweep),
+	KUNIT_CASE(bounds_test_segs_len),
+	{}
+};
+
+static struct kunit_suite bounds_suite = {
+	.name = "rdmachan_bounds",
+	.test_cases = bounds_cases,
+};
+kunit_test_suite(bounds_suite);
