@@ -12,7 +12,8 @@
 # Environment (from the kernel command line, as scripts/fuzz.sh sets it):
 # FUZZ_SEED replays a seed, FUZZ_CALLS and FUZZ_SECONDS bound the run
 # (defaults: a short run, shorter on the debug kernel), FUZZ_PROCS the
-# workers (default 3), FUZZ_ARGS more options (e.g. --avoid-known).
+# workers (default 3), FUZZ_ARGS more options, commas for spaces (one
+# word on the kernel command line), e.g. --avoid-known.
 . /tests/lib.sh
 
 # The debug kernel (KASAN, lockdep, kmemleak) is several times slower.
@@ -26,7 +27,7 @@ else
 	CAP=${FUZZ_SECONDS:-150}
 fi
 PROCS=${FUZZ_PROCS:-3}
-ARGS="--calls $CALLS --seconds $CAP --procs $PROCS ${FUZZ_ARGS:-}"
+ARGS="--calls $CALLS --seconds $CAP --procs $PROCS $(echo "${FUZZ_ARGS:-}" | tr ',' ' ')"
 [ -n "${FUZZ_SEED:-}" ] && ARGS="$ARGS --seed $FUZZ_SEED"
 # the connect bound of the fuzzer's pool channels is 3 s; hangs show sooner
 [ "$KIND" = debug ] && ARGS="$ARGS --hang-secs 90"
