@@ -134,7 +134,8 @@ struct rec {
 	uint32_t arglen;
 	int32_t ret;
 	int32_t err;
-	uint32_t done;
+	uint16_t done;
+	uint16_t nonblock;	/* the descriptor was O_NONBLOCK (pool's view) */
 	uint8_t arg[REC_ARG];
 };
 
@@ -473,6 +474,7 @@ static struct rec *begin(int op, int slot, int fd, uint64_t cmd,
 	r->ret = 0;
 	r->err = 0;
 	r->done = 0;
+	r->nonblock = slot >= 0 && pool[slot].nonblock;
 	if (alen > REC_ARG)
 		alen = REC_ARG;
 	if (arg && alen)
@@ -1157,7 +1159,12 @@ static void fz_rdma(void)
 	rd.count = n;
 	rd.flags = !bad(10) ? (chance(40) ? RDMACHAN_RDMA_ASYNC : 0) : (uint32_t)bval();
 	MAYBE_MUTATE(rd, 10, 8);
-	block = !(rd.flags & RDMACHAN_RDMA_ASYNC);
+	/*
+	 * Both kinds wait for send queue room and, for WRITE_WITH_IMM, a
+	 * credit (Documentation/rdma.rst), also on an O_NONBLOCK channel:
+	 * the peer's reader may be this very worker.
+	 */
+	block = 1;
 	do_ioctl(OP_RDMA, slot, fd, RDMACHAN_IOC_RDMA,
 		 place_arg(&rd, sizeof(rd)), &rd, sizeof(rd), block);
 }
@@ -1721,10 +1728,11 @@ static const char *errname(int e)
 
 static void fmt_rec(char *out, size_t n, const struct rec *r)
 {
-	int k = snprintf(out, n, "#%" PRIu64 " %s slot %d fd %d cmd %#" PRIx64
+	int k = snprintf(out, n, "#%" PRIu64 " %s slot %d fd %d%s cmd %#" PRIx64
 			 " argp %#" PRIx64 " len %u", r->seq,
 			 r->op < NOPS ? op_names[r->op] : "?", r->slot, r->fd,
-			 r->cmd, r->argp, r->arglen);
+			 r->nonblock ? " (O_NONBLOCK)" : "", r->cmd, r->argp,
+			 r->arglen);
 
 	if (r->done)
 		k += snprintf(out + k, n - k, " -> %d (%s)", r->ret,
