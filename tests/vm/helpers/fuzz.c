@@ -1357,7 +1357,11 @@ static void fz_fcntl(void)
 	int fl = fcntl(fd, F_GETFL);
 	uint64_t a[1];
 
-	if (fl < 0)
+	/*
+	 * O_NONBLOCK belongs to the open file: a shared one's would change
+	 * under the other workers, who decide by it whether a call may wait
+	 */
+	if (fl < 0 || (slot >= 0 && pool[slot].shared))
 		return;
 	fl ^= O_NONBLOCK;
 	a[0] = fl;
