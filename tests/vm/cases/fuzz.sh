@@ -19,8 +19,8 @@
 # The debug kernel (KASAN, lockdep, kmemleak) is several times slower.
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	KIND=debug
-	CALLS=${FUZZ_CALLS:-15000}
-	CAP=${FUZZ_SECONDS:-240}
+	CALLS=${FUZZ_CALLS:-30000}
+	CAP=${FUZZ_SECONDS:-180}
 else
 	KIND=stock
 	CALLS=${FUZZ_CALLS:-45000}
