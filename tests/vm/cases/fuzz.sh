@@ -27,8 +27,9 @@ else
 	CAP=${FUZZ_SECONDS:-150}
 fi
 PROCS=${FUZZ_PROCS:-3}
-ARGS="--calls $CALLS --seconds $CAP --procs $PROCS $(echo "${FUZZ_ARGS:-}" | tr ',' ' ')"
-[ -n "${FUZZ_SEED:-}" ] && ARGS="$ARGS --seed $FUZZ_SEED"
+# A fresh seed, printed before the run: a panic ends the VM mid-run.
+SEED=${FUZZ_SEED:-$((0x$(tr -d '-' < /proc/sys/kernel/random/uuid | cut -c1-12)))}
+ARGS="--seed $SEED --calls $CALLS --seconds $CAP --procs $PROCS $(echo "${FUZZ_ARGS:-}" | tr ',' ' ')"
 # the connect bound of the fuzzer's pool channels is 3 s; hangs show sooner
 [ "$KIND" = debug ] && ARGS="$ARGS --hang-secs 90"
 
@@ -36,16 +37,16 @@ check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 
 OUT=/tmp/fuzz.out
+diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
 $HELPERS/fuzz $ARGS > $OUT 2>&1
 rc=$?
-diag "$KIND kernel: $(head -n 1 $OUT) (reproduce: FUZZ_SEED=<seed> FUZZ_PROCS=$PROCS)"
 diag "$(grep '^fuzz: [0-9]* calls' $OUT)"
 if [ "$rc" = 0 ]; then
 	ok "fuzzer ends cleanly: no worker killed, no call stuck"
 else
 	not_ok "fuzzer ends cleanly: no worker killed, no call stuck"
 	diag "exit status $rc"
-	diag "$(grep -v '^  [A-Za-z]' $OUT | head -n 120)"
+	diag "$(grep -v '^  [A-Za-z]' $OUT | head -n 300)"
 fi
 diag "$(grep '^  [A-Za-z]' $OUT)"
 check_eq "no descriptor installed without being returned" 0 \

@@ -1978,6 +1978,10 @@ int main(int argc, char **argv)
 			printf("fuzz: HANG: worker %d has been inside one call for %u s\n",
 			       i, opt_hang_secs);
 			dump_worker(i, "hung");
+			/* what the others did meanwhile, for a race */
+			for (unsigned int j = 0; j < opt_procs; j++)
+				if (j != i && pids[j])
+					dump_worker(j, "was running");
 			rc = 3;
 			for (unsigned int j = 0; j < opt_procs; j++)
 				if (pids[j])
