@@ -106,7 +106,7 @@ vm_run() {
 	local name=$1 scripts=$2 dir=$OUT/$1 rc attempt boot
 	mkdir -p "$dir"
 	for attempt in 1 2; do
-		RDMACHAN_APPEND=${3:-} "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
+		RDMACHAN_APPEND="${RDMACHAN_APPEND:-} ${3:-}" "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
 			--kver "$KVER" --out "$dir" --timeout "$TIMEOUT" \
 			--cases "$scripts" > "$dir/run.log" 2>&1
 		rc=$?

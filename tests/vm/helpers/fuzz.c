@@ -147,6 +147,10 @@ struct wshared {
 	volatile uint32_t finished;
 	volatile uint32_t hung_report;	/* parent saw this one hang */
 	uint64_t stray_fds;		/* descriptors nobody returned */
+	volatile int32_t gen_op;	/* the call being built, or -1 */
+	volatile int32_t fault_sig;	/* a fatal signal the worker caught */
+	volatile uint64_t fault_addr;	/* its si_addr */
+	char maps[8192];		/* /proc/self/maps at the fault */
 	struct rec ring[RING];
 	uint64_t hist[NOPS][NERR + 2];	/* [0] success, [e] errno e, [NERR+1] other */
 };
@@ -1567,6 +1571,7 @@ static void one_call(void)
 	x = rnd(total);
 	for (op = 0; op < NOPS - 1 && x >= op_weight[op]; op++)
 		x -= op_weight[op];
+	W->gen_op = op;
 
 	switch (op) {
 	case OP_VERSION: fz_version(); break;
@@ -1602,6 +1607,7 @@ static void one_call(void)
 	case OP_NEW_PAIR: new_pair(); break;
 	case OP_REMAP: fz_remap(); break;
 	}
+	W->gen_op = -1;
 }
 
 static uint64_t now_ms(void)
@@ -1637,6 +1643,27 @@ static void stray_scan(void)
 	}
 }
 
+/*
+ * on_fault: a worker's SIGSEGV or SIGBUS: note where, what it was doing
+ * and its mappings for the parent's report, then die of it
+ */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	int fd, n = 0, r;
+
+	(void)uc;
+	W->fault_sig = sig;
+	W->fault_addr = (uintptr_t)si->si_addr;
+	fd = open("/proc/self/maps", O_RDONLY);
+	while (fd >= 0 && n < (int)sizeof(W->maps) - 1 &&
+	       (r = read(fd, W->maps + n, sizeof(W->maps) - 1 - n)) > 0)
+		n += r;
+	W->maps[n] = 0;
+	if (fd >= 0)
+		close(fd);
+	/* SA_RESETHAND: returning faults again, fatally */
+}
+
 static void worker(int id, uint64_t calls, uint64_t deadline)
 {
 	struct sigaction sa;
@@ -1650,7 +1677,13 @@ static void worker(int id, uint64_t calls, uint64_t deadline)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;	/* no SA_RESTART: waits end with EINTR */
 	sigaction(SIGALRM, &sa, NULL);
+	sa.sa_handler = NULL;
+	sa.sa_sigaction = on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	W->gen_op = -1;
 	setup_memory();
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	/* our own descriptors besides the shared ones */
@@ -1762,6 +1795,11 @@ static void dump_worker(int id, const char *why)
 
 	printf("fuzz: worker %d (pid %d) %s after %" PRIu64 " calls; its last calls:\n",
 	       id, w->pid, why, c);
+	if (w->fault_sig)
+		printf("fuzz: worker %d: %s at %#" PRIx64 " while making a %s call%s\n",
+		       id, strsignal(w->fault_sig), w->fault_addr,
+		       w->gen_op >= 0 && w->gen_op < NOPS ? op_names[w->gen_op] : "(none)",
+		       w->in_call ? " (inside it)" : "");
 	for (uint64_t s = c >= RING ? c - RING + 1 : 0; s <= c; s++) {
 		const struct rec *r = &w->ring[s % RING];
 
@@ -1770,6 +1808,8 @@ static void dump_worker(int id, const char *why)
 		fmt_rec(buf, sizeof(buf), r);
 		printf("  %s\n", buf);
 	}
+	if (w->fault_sig)
+		printf("fuzz: worker %d's mappings:\n%s", id, w->maps);
 	snprintf(path, sizeof(path), "/proc/%d/stack", w->pid);
 	f = fopen(path, "r");
 	if (f) {
