@@ -1230,7 +1230,8 @@ static void fz_randcmd(void)
 	}
 	/* cmd and its argument: may block (e.g. a blocking RECV) */
 	in_scratch = argp >= (uintptr_t)scratch &&
-		argp + REC_ARG <= (uintptr_t)scratch + SCRATCH_LEN;
+		argp < (uintptr_t)scratch + SCRATCH_LEN &&
+		(uintptr_t)scratch + SCRATCH_LEN - argp >= REC_ARG;
 	ret = do_ioctl(OP_RANDCMD, slot, fd, cmd, (void *)(uintptr_t)argp,
 		       in_scratch ? (void *)(uintptr_t)argp : NULL,
 		       in_scratch ? REC_ARG : 0, 1);
