@@ -83,6 +83,7 @@
 #define MAXMR		16		/* registrations remembered per channel */
 #define NERR		134		/* errno 1..133 counted by name */
 #define MAX_PROCS	64
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Pool channels ask for little: the VM has 1 GiB and many channels */
 #define POOL_DEPTH	16
@@ -222,10 +223,10 @@ static uint64_t bval(void)
 	case 2:
 		return rnd(4096);
 	case 3:
-		return boundary[rnd(sizeof(boundary) / sizeof(boundary[0]))] +
+		return boundary[rnd(ARRAY_SIZE(boundary))] +
 			(int)rnd(3) - 1;
 	default:
-		return boundary[rnd(sizeof(boundary) / sizeof(boundary[0]))];
+		return boundary[rnd(ARRAY_SIZE(boundary))];
 	}
 }
 
@@ -310,7 +311,7 @@ static uint64_t ptr_pick(uint64_t len)
 	if (r < 88)
 		return (uintptr_t)none_page;
 	if (r < 92)
-		return kernel_addrs[rnd(sizeof(kernel_addrs) / sizeof(kernel_addrs[0]))];
+		return kernel_addrs[rnd(ARRAY_SIZE(kernel_addrs))];
 	if (r < 95)
 		return (uintptr_t)volatile_map + rnd(VOLATILE_LEN);
 	return chance(50) ? bval() : rnd64();
@@ -398,9 +399,10 @@ static int adopt(int fd, int type, int port)
 	i = slot_of_fd(fd);
 	if (i >= 0)	/* the kernel handed out a number we hold?! */
 		return i;
+	i = free_slot();
 	if ((type == T_CHAN && count_type(T_CHAN) >= MAX_CHANS) ||
 	    (type == T_LISTENER && count_type(T_LISTENER) >= MAX_LISTENERS) ||
-	    (i = free_slot()) < 0) {
+	    i < 0) {
 		close(fd);
 		return -1;
 	}
@@ -629,7 +631,7 @@ static uint32_t pick_size(uint32_t size)
 	static const uint16_t _p[] = { 0, ##__VA_ARGS__ };		\
 	if (chance(pct))						\
 		mutate(&(s), sizeof(s), _p + 1,				\
-		       (int)(sizeof(_p) / sizeof(_p[0])) - 1);		\
+		       (int)ARRAY_SIZE(_p) - 1);			\
 	if (chance(3))							\
 		(s).size = pick_size(sizeof(s));			\
 } while (0)
@@ -1210,9 +1212,9 @@ static void fz_randcmd(void)
 	long ret;
 
 	type = chance(90) ? RDMACHAN_IOC_MAGIC : rnd(256);
-	nr = chance(60) ? nrs[rnd(sizeof(nrs) / sizeof(nrs[0]))] + (chance(80) ? 0 : rnd(3) - 1) :
+	nr = chance(60) ? nrs[rnd(ARRAY_SIZE(nrs))] + (chance(80) ? 0 : rnd(3) - 1) :
 		rnd(256);
-	size = chance(60) ? sizes[rnd(sizeof(sizes) / sizeof(sizes[0]))] + rnd(3) - 1 :
+	size = chance(60) ? sizes[rnd(ARRAY_SIZE(sizes))] + rnd(3) - 1 :
 		rnd(1 << 14);
 	cmd = _IOC(dir, type, nr & 0xff, size & 0x3fff);
 	if (chance(3))
@@ -1575,38 +1577,92 @@ static void one_call(void)
 	W->gen_op = op;
 
 	switch (op) {
-	case OP_VERSION: fz_version(); break;
-	case OP_DEV_LIST: fz_dev_list(); break;
-	case OP_DEV_QUERY: fz_dev_query(); break;
-	case OP_CONNECT: fz_connect(); break;
-	case OP_LISTEN: fz_listen(); break;
-	case OP_ACCEPT: fz_accept(); break;
-	case OP_SEND: case OP_RECV: case OP_SENDMMSG: case OP_RECVMMSG:
+	case OP_VERSION:
+		fz_version();
+		break;
+	case OP_DEV_LIST:
+		fz_dev_list();
+		break;
+	case OP_DEV_QUERY:
+		fz_dev_query();
+		break;
+	case OP_CONNECT:
+		fz_connect();
+		break;
+	case OP_LISTEN:
+		fz_listen();
+		break;
+	case OP_ACCEPT:
+		fz_accept();
+		break;
+	case OP_SEND:
+	case OP_RECV:
+	case OP_SENDMMSG:
+	case OP_RECVMMSG:
 		fz_mmsg(op);
 		break;
-	case OP_CHAN_INFO: fz_chan_info(); break;
-	case OP_BENCH: fz_bench(); break;
-	case OP_REG_MR: fz_reg_mr(); break;
-	case OP_DEREG_MR: fz_dereg_mr(); break;
-	case OP_RDMA: fz_rdma(); break;
-	case OP_RDMA_REAP: fz_reap(); break;
-	case OP_RANDCMD: fz_randcmd(); break;
-	case OP_READ: case OP_WRITE: fz_rw(op); break;
-	case OP_WRITEV: fz_writev(); break;
-	case OP_POLL: fz_poll(); break;
-	case OP_EPOLL_CTL: fz_epoll_ctl(); break;
-	case OP_EPOLL_WAIT: fz_epoll_wait(); break;
-	case OP_SELECT: fz_select(); break;
-	case OP_FCNTL: fz_fcntl(); break;
-	case OP_MISC: fz_misc(); break;
-	case OP_CLOSE: fz_close(); break;
+	case OP_CHAN_INFO:
+		fz_chan_info();
+		break;
+	case OP_BENCH:
+		fz_bench();
+		break;
+	case OP_REG_MR:
+		fz_reg_mr();
+		break;
+	case OP_DEREG_MR:
+		fz_dereg_mr();
+		break;
+	case OP_RDMA:
+		fz_rdma();
+		break;
+	case OP_RDMA_REAP:
+		fz_reap();
+		break;
+	case OP_RANDCMD:
+		fz_randcmd();
+		break;
+	case OP_READ:
+	case OP_WRITE:
+		fz_rw(op);
+		break;
+	case OP_WRITEV:
+		fz_writev();
+		break;
+	case OP_POLL:
+		fz_poll();
+		break;
+	case OP_EPOLL_CTL:
+		fz_epoll_ctl();
+		break;
+	case OP_EPOLL_WAIT:
+		fz_epoll_wait();
+		break;
+	case OP_SELECT:
+		fz_select();
+		break;
+	case OP_FCNTL:
+		fz_fcntl();
+		break;
+	case OP_MISC:
+		fz_misc();
+		break;
+	case OP_CLOSE:
+		fz_close();
+		break;
 	case OP_OPEN_CTL:
 		if (count_type(T_CTL) < 4)
 			fz_open_ctl();
 		break;
-	case OP_NEW_LISTENER: new_listener(chance(70)); break;
-	case OP_NEW_PAIR: new_pair(); break;
-	case OP_REMAP: fz_remap(); break;
+	case OP_NEW_LISTENER:
+		new_listener(chance(70));
+		break;
+	case OP_NEW_PAIR:
+		new_pair();
+		break;
+	case OP_REMAP:
+		fz_remap();
+		break;
 	}
 	W->gen_op = -1;
 }
