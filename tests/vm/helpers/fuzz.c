@@ -1867,6 +1867,16 @@ static void dump_worker(int id, const char *why)
 	}
 	if (w->fault_sig)
 		printf("fuzz: worker %d's mappings:\n%s", id, w->maps);
+	/* its state and signals: is the alarm pending, blocked, caught? */
+	snprintf(path, sizeof(path), "/proc/%d/status", w->pid);
+	f = fopen(path, "r");
+	if (f) {
+		while (fgets(buf, sizeof(buf), f))
+			if (!strncmp(buf, "State:", 6) || !strncmp(buf, "Sig", 3) ||
+			    !strncmp(buf, "ShdPnd:", 7))
+				printf("  %s", buf);
+		fclose(f);
+	}
 	snprintf(path, sizeof(path), "/proc/%d/stack", w->pid);
 	f = fopen(path, "r");
 	if (f) {
@@ -2075,6 +2085,15 @@ int main(int argc, char **argv)
 			printf("fuzz: HANG: worker %d has been inside one call for %u s\n",
 			       i, opt_hang_secs);
 			dump_worker(i, "hung");
+			/* does a signal end it now (was the alarm lost)? */
+			kill(pids[i], SIGALRM);
+			for (int k = 0; k < 30 && all_ws[i].in_call &&
+			     all_ws[i].calls == last_calls[i]; k++)
+				usleep(100000);
+			printf("fuzz: worker %d: another SIGALRM %s\n", i,
+			       all_ws[i].calls != last_calls[i] ?
+			       "ended the call: the first one was lost" :
+			       "did not end the call within 3 s");
 			/* what the others did meanwhile, for a race */
 			for (unsigned int j = 0; j < opt_procs; j++)
 				if (j != i && pids[j])
