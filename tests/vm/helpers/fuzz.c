@@ -84,6 +84,7 @@
 #define NERR		134		/* errno 1..133 counted by name */
 #define MAX_PROCS	64
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define max(a, b)	((a) > (b) ? (a) : (b))
 
 /* Pool channels ask for little: the VM has 1 GiB and many channels */
 #define POOL_DEPTH	16
@@ -717,13 +718,18 @@ static void addr_pick(struct __kernel_sockaddr_storage *ss, const char *ip,
 }
 
 /*
- * chan_opts: small valid options mostly; mutated, they stay within what
- * the VM's memory can hold: depth times message size at most 4 MiB
- * unless both are the defaults (8 MiB).  Values past the limits pass
- * through (they are refused before anything is allocated).
+ * chan_opts: small valid options mostly, else random and boundary
+ * values.  What the kernel would accept stays within what the VM's
+ * 1 GiB can hold, many channels at once: depth times message size at
+ * most 1 MiB (0 counts as the module's default, 128 and 65536), and a
+ * backlog of at most 16 (each connection waiting in it is a channel with
+ * its buffers).  Values past the ABI's limits pass through: they are
+ * refused before anything is allocated.
  */
 static void chan_opts(struct rdmachan_chan_opts *o)
 {
+	uint32_t d, m;
+
 	memset(o, 0, sizeof(*o));
 	if (chance(70)) {
 		o->queue_depth = POOL_DEPTH;
@@ -740,21 +746,17 @@ static void chan_opts(struct rdmachan_chan_opts *o)
 		if (chance(5))
 			o->reserved = bval();
 	}
-	if (o->queue_depth && o->max_msg_size &&
-	    o->queue_depth <= 16384 && o->max_msg_size <= (1U << 20) &&
-	    (uint64_t)o->queue_depth * o->max_msg_size > (4U << 20))
-		o->queue_depth = (4U << 20) / o->max_msg_size;
-	if (!o->queue_depth != !o->max_msg_size) {
-		uint32_t d = o->queue_depth ? o->queue_depth : 128;
-		uint32_t m = o->max_msg_size ? o->max_msg_size : 65536;
-
-		if (d <= 16384 && m <= (1U << 20) &&
-		    (uint64_t)d * m > (4U << 20)) {
-			o->queue_depth = (4U << 20) / m;
-			if (!o->queue_depth)
-				o->queue_depth = 2;
-		}
+	d = o->queue_depth ? o->queue_depth : 128;
+	m = o->max_msg_size ? o->max_msg_size : 65536;
+	if (d <= 16384 && m <= (1U << 20) && (uint64_t)d * m > (1U << 20)) {
+		/* keep the boundary value given, shrink the other one */
+		if (o->max_msg_size)
+			o->queue_depth = max(2U, (1U << 20) / m);
+		else
+			o->max_msg_size = max(64U, (1U << 20) / d);
 	}
+	if (!o->backlog || (o->backlog > 16 && o->backlog <= 65536))
+		o->backlog = 16;
 	/* the connect bound: keep it short so that hangs stay hangs */
 	if (o->timeout_ms > 3000 && o->timeout_ms <= 600000)
 		o->timeout_ms = 3000;
@@ -1030,7 +1032,22 @@ static void fz_reg_mr(void)
 		     sizeof(r), 1) == 0 && o && o->type == T_CHAN &&
 	    arg == argpage) {
 		struct rdmachan_reg_mr *out = arg;
-		int k = o->nmr < MAXMR ? o->nmr++ : (int)rnd(MAXMR);
+		int k;
+
+		if (o->nmr < MAXMR) {
+			k = o->nmr++;
+		} else {
+			/*
+			 * No room to remember it: let the one it replaces go,
+			 * or registrations (and their pinned pages) pile up
+			 */
+			struct rdmachan_dereg_mr d = { .size = sizeof(d) };
+
+			k = rnd(MAXMR);
+			d.handle = o->mr[k].handle;
+			do_ioctl(OP_DEREG_MR, slot, fd, RDMACHAN_IOC_DEREG_MR,
+				 &d, &d, sizeof(d), 1);
+		}
 
 		o->mr[k].handle = out->handle;
 		o->mr[k].addr = out->addr;
