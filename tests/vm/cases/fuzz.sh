@@ -47,6 +47,10 @@ else
 	not_ok "fuzzer ends cleanly: no worker killed, no call stuck"
 	diag "exit status $rc"
 	diag "$(grep -v '^  [A-Za-z]' $OUT | head -n 300)"
+	# what the module and the driver said, without the argument checks'
+	# refusals (the bulk of the log)
+	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_' |
+		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
 fi
 diag "$(grep '^  [A-Za-z]' $OUT)"
 check_eq "no descriptor installed without being returned" 0 \
