@@ -10,6 +10,7 @@
 #   make bench      rdmachan vs perftest in the VM: a table of ratios
 #   make soak       the cases that once hung over siw, SOAK_RUNS (50) times
 #                   each on the debug kernel
+#   make fuzz       the long fuzzer runs (stock and debug kernel)
 #   make sparse     build with sparse (C=2)
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
 #   make KDIR=...   build against another kernel tree
@@ -23,7 +24,7 @@ MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.c module/*.h)) \
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench soak
+	unit-test bench soak fuzz
 
 all: modules tool helpers
 
@@ -68,6 +69,9 @@ SOAK_CASES	?= siw-rdma_ops siw-chan_bench
 
 soak: all
 	RDMACHAN_REPEAT=$(SOAK_RUNS) tests/run-debug.sh $(SOAK_CASES)
+
+fuzz: all
+	scripts/fuzz.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -121,7 +121,7 @@ vm_run() {
 	local append=${3:-}
 	[ "$REPEAT" = 1 ] || append="$append rdmachan_repeat=$REPEAT"
 	for attempt in 1 2; do
-		RDMACHAN_APPEND=$append "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
+		RDMACHAN_APPEND="${RDMACHAN_APPEND:-} $append" "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
 			--kver "$KVER" --out "$dir" --timeout "$TIMEOUT" \
 			--cases "$scripts" > "$dir/run.log" 2>&1
 		rc=$?
