@@ -453,6 +453,8 @@ struct rdmachan_listener {
  * @mm: user registrations: whose RLIMIT_MEMLOCK the pages are charged to
  * @kbuf_sg: kernel buffers: their scatterlist, built here
  * @users: operations in flight on it, plus one while registered
+ * @dying: being deregistered: no new operation may take it (under the
+ *	channel's lock, see rdmachan_mr_hold())
  * @released: the RDMA resources are gone (deregistered, or the
  *	channel was torn down)
  */
@@ -472,6 +474,7 @@ struct rdmachan_mr {
 	struct mm_struct	*mm;
 	struct scatterlist	*kbuf_sg;
 	atomic_t		users;
+	bool			dying;
 	bool			released;
 };
 
@@ -562,6 +565,7 @@ void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep);
 /* mr.c */
 int rdmachan_mr_usable(struct rdmachan *ch);
 struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle);
+bool rdmachan_mr_hold(struct rdmachan_mr *mr);
 void rdmachan_mr_put(struct rdmachan_mr *mr);
 int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 			 u32 access, struct rdmachan_mr **mrp);

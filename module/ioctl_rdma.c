@@ -67,10 +67,6 @@ static int rdmachan_rdma_segs(struct rdmachan *ch,
 		struct rdmachan_seg *seg = &c->segs[i][k];
 
 		seg->mr = rdmachan_mr_get_user(ch, c->usges[k].handle);
-		if (IS_ERR(seg->mr)) {
-			seg->mr = NULL;
-			return -EINTR;
-		}
 		if (!seg->mr) {
 			pr_info_ratelimited("RDMACHAN_IOC_RDMA: op %u segment %u: no registration %u\n",
 					    i, k, c->usges[k].handle);

@@ -22,14 +22,20 @@
  * post to its end (user memory is pinned before, without it), and
  * deregistrations throughout; teardown takes it to release what is left,
  * after the QP drained and every one-sided request ended, so neither
- * sees the PD or QP go away under it.  Nothing waits for mr_mutex on the
- * way to ending a request, so a registration's wait for its operations
- * cannot wait for teardown.
+ * sees the PD or QP go away under it.  Operations take a registration
+ * with rdmachan_mr_hold(), under the channel lock and no mutex, and
+ * nothing on the way to ending an operation waits for mr_mutex: so a
+ * deregistration may wait for the operations holding its registration
+ * while it holds mr_mutex.  The fuzzer found the deadlock of the other
+ * way: an RDMA call holding one registration and waiting for mr_mutex to
+ * look up the next, while a deregistration of the first held mr_mutex
+ * and waited for the call.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -233,12 +239,15 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
  * operations that never end fail the channel (rdmachan_rdma_check_stuck())
  * and are ended by its teardown, which needs no mr_mutex for that.
  */
-static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
+static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
 {
 	struct rdmachan *ch = mr->ch;
 	unsigned long next = jiffies + 10 * HZ;
 
 	while (atomic_read(&mr->users) > 1) {
+		/* an operation still waiting for send queue room or a credit */
+		if (killable && fatal_signal_pending(current))
+			return -EINTR;
 		if (!rdmachan_poll(ch, -1))
 			wait_var_event_timeout(&mr->users,
 					       atomic_read(&mr->users) <= 1,
@@ -252,21 +261,65 @@ static void rdmachan_mr_wait_idle(struct rdmachan_mr *mr)
 		/* posted ones that old mean a stuck transport (rdma.c) */
 		rdmachan_rdma_check_stuck(ch);
 	}
+	return 0;
+}
+
+/**
+ * rdmachan_mr_hold() - take @mr for an operation, unless it is going
+ * @mr: the registration
+ *
+ * Taking it and rdmachan_mr_unregister() marking it dying are ordered by
+ * the channel lock: either the operation holds it before, and the
+ * unregistration waits for it, or the operation is refused.  No mutex:
+ * a thread holding one registration never waits for mr_mutex, which an
+ * unregistration holds while it waits for that thread's hold.
+ *
+ * Context: any.
+ * Return: whether it was taken; rdmachan_mr_put() gives it back.
+ */
+bool rdmachan_mr_hold(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ok = !mr->dying && atomic_read(&mr->users) > 0;
+	if (ok)
+		atomic_inc(&mr->users);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ok;
+}
+
+/* No operation may take @mr from now on (rdmachan_mr_hold()). */
+static void rdmachan_mr_set_dying(struct rdmachan_mr *mr)
+{
+	struct rdmachan *ch = mr->ch;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	mr->dying = true;
+	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /*
- * Undo the registration: wait out the operations on it, invalidate the
- * rkey (when the QP still works), deregister, unmap, unpin.  mr_mutex
- * held.
+ * Undo the registration: refuse new operations, wait out those on it
+ * (@killable: a fatal signal ends the wait, -EINTR, and the registration
+ * stays dying for teardown to release), invalidate the rkey (when the QP
+ * still works), deregister, unmap, unpin.  mr_mutex held.
  */
-static void rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate)
+static int rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate,
+				  bool killable)
 {
 	struct rdmachan *ch = mr->ch;
 	int ret;
 
 	if (mr->released)
-		return;
-	rdmachan_mr_wait_idle(mr);
+		return 0;
+	rdmachan_mr_set_dying(mr);
+	ret = rdmachan_mr_wait_idle(mr, killable);
+	if (ret)
+		return ret;
 	if (invalidate && !rdmachan_mr_usable(ch)) {
 		ret = rdmachan_mr_post_one(ch, rdmachan_fill_inv, mr);
 		if (ret && ret != -ECONNRESET)
@@ -280,6 +333,7 @@ static void rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate)
 	rdmachan_mr_unpin(mr);
 	sg_free_table(&mr->sgt);
 	mr->released = true;
+	return 0;
 }
 
 static struct rdmachan_mr *rdmachan_mr_alloc(struct rdmachan *ch, u32 access)
@@ -309,7 +363,7 @@ static int rdmachan_mr_add(struct rdmachan *ch, struct rdmachan_mr *mr,
 		ret = xa_alloc(&ch->mr_handles, &mr->handle, mr,
 			       XA_LIMIT(1, RDMACHAN_MAX_MRS), GFP_KERNEL);
 		if (ret) {
-			rdmachan_mr_unregister(mr, true);
+			rdmachan_mr_unregister(mr, true, false);
 			ret = ret == -EBUSY ? -ENOSPC : ret;
 		}
 	}
@@ -550,7 +604,7 @@ void rdmachan_mr_dereg(struct rdmachan_mr *mr)
 	struct rdmachan *ch = mr->ch;
 
 	mutex_lock(&ch->mr_mutex);
-	rdmachan_mr_unregister(mr, true);
+	rdmachan_mr_unregister(mr, true, false);
 	list_del(&mr->node);
 	mutex_unlock(&ch->mr_mutex);
 	kfree(mr);
@@ -579,23 +633,26 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_remote);
  * @ch: the channel
  * @handle: its handle
  *
- * Context: process context; a fatal signal ends the wait for mr_mutex.
+ * Context: any; takes no mutex.
  * Return: the registration, which stays registered until
- * rdmachan_mr_put(); NULL when there is none; ERR_PTR(-EINTR) when
- * killed.
+ * rdmachan_mr_put(); NULL when there is none (or it is being
+ * deregistered).
  */
 struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle)
 {
 	struct rdmachan_mr *mr;
 
-	if (mutex_lock_killable(&ch->mr_mutex))
-		return ERR_PTR(-EINTR);
+	/*
+	 * Under the xarray's lock: a deregistration erases the handle
+	 * under it before it frees anything, so what is found here is
+	 * alive, and either held before the deregistration looks or
+	 * refused (rdmachan_mr_hold()).
+	 */
+	xa_lock(&ch->mr_handles);
 	mr = xa_load(&ch->mr_handles, handle);
-	if (mr && !mr->released)
-		atomic_inc(&mr->users);
-	else
+	if (mr && !rdmachan_mr_hold(mr))
 		mr = NULL;
-	mutex_unlock(&ch->mr_mutex);
+	xa_unlock(&ch->mr_handles);
 	return mr;
 }
 
@@ -617,22 +674,33 @@ void rdmachan_mr_put(struct rdmachan_mr *mr)
  * @handle: the registration
  *
  * Return: 0, -ENOENT when there is no such registration, -EINTR when
- * killed waiting for another registration's end.
+ * killed waiting for mr_mutex or for the operations on the registration
+ * (the handle is gone then; the channel's teardown releases the rest).
  */
 int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
 {
 	struct rdmachan_mr *mr;
 
+	int ret = 0;
+
 	if (mutex_lock_killable(&ch->mr_mutex))
 		return -EINTR;
 	mr = xa_erase(&ch->mr_handles, handle);
-	if (mr) {
-		rdmachan_mr_unregister(mr, true);
+	if (mr)
+		ret = rdmachan_mr_unregister(mr, true, true);
+	if (mr && !ret)
 		list_del(&mr->node);
-	}
 	mutex_unlock(&ch->mr_mutex);
+	if (!mr)
+		return -ENOENT;
+	if (ret) {
+		/* killed: the handle is gone, teardown releases the rest */
+		pr_info_ratelimited("channel %u: deregistration killed while operations held the registration\n",
+				    ch->id);
+		return ret;
+	}
 	kfree(mr);
-	return mr ? 0 : -ENOENT;
+	return 0;
 }
 
 /**
@@ -647,7 +715,7 @@ void rdmachan_mr_dereg_all(struct rdmachan *ch)
 	mutex_lock(&ch->mr_mutex);
 	xa_for_each(&ch->mr_handles, handle, mr) {
 		xa_erase(&ch->mr_handles, handle);
-		rdmachan_mr_unregister(mr, true);
+		rdmachan_mr_unregister(mr, true, false);
 		list_del(&mr->node);
 		kfree(mr);
 	}
@@ -665,7 +733,7 @@ void rdmachan_mr_release_all(struct rdmachan *ch)
 
 	mutex_lock(&ch->mr_mutex);
 	list_for_each_entry(mr, &ch->mrs, node)
-		rdmachan_mr_unregister(mr, false);
+		rdmachan_mr_unregister(mr, false, false);
 	mutex_unlock(&ch->mr_mutex);
 }
 
@@ -681,7 +749,7 @@ void rdmachan_mr_free_all(struct rdmachan *ch)
 		if (!mr->handle)
 			pr_warn("channel %u: a kernel registration was not deregistered before close\n",
 				ch->id);
-		rdmachan_mr_unregister(mr, false);
+		rdmachan_mr_unregister(mr, false, false);
 		kfree(mr);
 	}
 	xa_destroy(&ch->mr_handles);

@@ -552,10 +552,10 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 		return -EINVAL;
 	if ((mr->access & need) != need)
 		return -EACCES;
-	atomic_inc(&mr->users);
-	w->mr[w->nr_mr++] = mr;
-	if (mr->released || !mr->ibmr)
+	/* held, its MR stays until the request ends */
+	if (!rdmachan_mr_hold(mr))
 		return -ECONNRESET;
+	w->mr[w->nr_mr++] = mr;
 	sge->addr = mr->ibmr->iova + seg->offset;
 	sge->length = seg->length;
 	sge->lkey = mr->ibmr->lkey;
@@ -719,12 +719,12 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 		rdmachan_rdma_refused(ops, count);
 		return -ENOMEM;
 	}
-	/* teardown releases registrations under mr_mutex: not while we look */
-	if (mutex_lock_killable(&ch->mr_mutex)) {
-		rdmachan_rdma_refused(ops, count);
-		rdmachan_rdma_req_put(req);
-		return -EINTR;
-	}
+	/*
+	 * No mr_mutex: each registration is held (rdmachan_mr_hold()) while
+	 * it is looked at and until the request ends, and a thread holding
+	 * one must not wait for mr_mutex, which a deregistration holds
+	 * while it waits for the holds to go.
+	 */
 	ret = rdmachan_mr_usable(ch);
 	for (i = 0; i < count && !ret; i++) {
 		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
@@ -732,7 +732,6 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 			ops[i].status = ret;
 		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
 	}
-	mutex_unlock(&ch->mr_mutex);
 	if (ret) {
 		rdmachan_rdma_refused(ops, count);
 		rdmachan_rdma_req_put(req);
