@@ -237,6 +237,27 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	return rdmachan_alloc_buffers(ch);
 }
 
+/*
+ * Debian's 6.1 ib_poll_handler() gives up the poll (irq_poll_complete(),
+ * which clears IRQ_POLL_F_SCHED) before it re-arms the CQ, so
+ * ib_free_cq()'s irq_poll_disable() can return while the handler still
+ * touches the CQ, which is then freed under it: KASAN reported that
+ * use-after-free (in rxe_req_notify_cq(), from ib_poll_handler()) when
+ * the fuzzer tore channels down while their CQ was being polled.  With
+ * the QP destroyed no completion comes any more: wait until no poll is
+ * scheduled and none still runs (a softirq handler is an RCU reader), and
+ * only then let ib_free_cq() have it.  The handler re-schedules itself
+ * only while completions are left, so this ends.
+ */
+static void rdmachan_cq_quiesce(struct ib_cq *cq)
+{
+	do {
+		while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
+			usleep_range(100, 200);
+		synchronize_rcu();
+	} while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state));
+}
+
 /**
  * rdmachan_release_resources() - undo rdmachan_setup_resources()
  * @ch: the channel; its QP must be drained (or never used)
@@ -258,6 +279,8 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	}
 	rdmachan_rcq_destroy(ch);
 	if (ch->cq) {
+		if (ch->cq->poll_ctx == IB_POLL_SOFTIRQ)
+			rdmachan_cq_quiesce(ch->cq);
 		ib_free_cq(ch->cq);
 		ch->cq = NULL;
 	}
