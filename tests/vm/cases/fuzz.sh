@@ -41,8 +41,16 @@ check "rdmachan loads" rdmachan_load
 
 OUT=/tmp/fuzz.out
 diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
+# memory, every 30 s: a long run on the debug kernel once ran the 1 GiB
+# VM out of memory (the OOM killer took the workers)
+( while sleep 30; do
+	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|Mlocked|Unevictable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+  done ) > /tmp/fuzz.mem 2>&1 &
+memwatch=$!
 $HELPERS/fuzz $ARGS > $OUT 2>&1
 rc=$?
+kill $memwatch 2>/dev/null
+diag "$(tail -n 3 /tmp/fuzz.mem)"
 diag "$(grep '^fuzz: [0-9]* calls' $OUT)"
 if [ "$rc" = 0 ]; then
 	ok "fuzzer ends cleanly: no worker killed, no call stuck"
@@ -52,8 +60,10 @@ else
 	diag "$(grep -v '^  [A-Za-z]' $OUT | head -n 300)"
 	# what the module and the driver said, without the argument checks'
 	# refusals (the bulk of the log)
-	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_' |
+	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_|Out of memory' |
 		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
+	diag "$(cat /tmp/fuzz.mem)"
+	diag "$(sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15)"
 fi
 diag "$(grep '^  [A-Za-z]' $OUT)"
 check_eq "no descriptor installed without being returned" 0 \
