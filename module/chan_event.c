@@ -40,6 +40,18 @@ static bool rdmachan_qp_event_fatal(enum ib_event_type type)
 	}
 }
 
+/* A fatal event: count it on the device (@counter), log it, fail @ch. */
+static void rdmachan_event_fails(struct rdmachan *ch, struct ib_event *ev,
+				 atomic_t *counter)
+{
+	if (counter)
+		atomic_inc(counter);
+	atomic64_inc(&ch->stats.errors);
+	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
+			   ch->id, &ch->dst, ib_event_msg(ev->event));
+	rdmachan_fail_io(ch, -EIO);
+}
+
 /**
  * rdmachan_qp_event() - the event handler of a channel's queue pair
  * @ev: the event
@@ -62,12 +74,7 @@ void rdmachan_qp_event(struct ib_event *ev, void *ctx)
 			 ib_event_msg(ev->event));
 		return;
 	}
-	if (ch->dev)
-		atomic_inc(&ch->dev->qp_events);
-	atomic64_inc(&ch->stats.errors);
-	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
-			   ch->id, &ch->dst, ib_event_msg(ev->event));
-	rdmachan_fail_io(ch, -EIO);
+	rdmachan_event_fails(ch, ev, ch->dev ? &ch->dev->qp_events : NULL);
 }
 
 /**
@@ -81,12 +88,7 @@ void rdmachan_cq_event(struct ib_event *ev, void *ctx)
 {
 	struct rdmachan *ch = ctx;
 
-	if (ch->dev)
-		atomic_inc(&ch->dev->cq_events);
-	atomic64_inc(&ch->stats.errors);
-	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
-			   ch->id, &ch->dst, ib_event_msg(ev->event));
-	rdmachan_fail_io(ch, -EIO);
+	rdmachan_event_fails(ch, ev, ch->dev ? &ch->dev->cq_events : NULL);
 }
 
 /* ---- fault injection --------------------------------------------------- */
