@@ -1942,8 +1942,17 @@ static void *unplug_traffic(void *arg)
 {
 	struct unplug_end *e = arg;
 	char buf[4096];
+	sigset_t all;
 	ssize_t r;
 
+	/*
+	 * A signal ends a BENCH run early with a result of 0, like the
+	 * orderly end.  The SIGCHLD of `rdma link delete` is one: system()
+	 * blocks it in the main thread only, so it is queued and wakes this
+	 * thread, though nobody handles it.  Signals go to the main thread.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	memset(buf, 0x5a, sizeof(buf));
 	for (;;) {
 		if (e->bench) {
