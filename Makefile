@@ -20,7 +20,7 @@ KDIR	?= /lib/modules/$(KVER)/build
 WERROR	?= 1
 KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
 
-MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.c module/*.h)) \
+MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.h module/*/*.c module/*/*.h)) \
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \

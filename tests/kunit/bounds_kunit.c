@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for module/bounds.h: the sizes and counts rdmachan computes
+ * KUnit suite for module/chan/bounds.h: the sizes and counts rdmachan computes
  * from user or peer input, at and around their wrap points.  Two defects
  * it pins down: a registration of length ~0 at an address below 4096
  * whose page count wrapped to 0 (REG_MR crashed the kernel), and inline
  * segments whose u32 sum wrapped to 0 (a 1-byte buffer then overrun).
  */
-#include "../../module/bounds.h"
+#include "../../module/chan/bounds.h"
 
 #include <kunit/test.h>
 #include <linux/kernel.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for module/credit.h: the credit accounting of a channel,
+ * KUnit suite for module/chan/credit.h: the credit accounting of a channel,
  * case by case and as a model of two ends exchanging messages, where no
  * credit may ever be created or lost.
  */
-#include "../../module/credit.h"
-#include "../../module/proto.h"
+#include "../../module/chan/credit.h"
+#include "../../module/chan/proto.h"
 
 #include <kunit/test.h>
 #include <linux/prandom.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for module/ioctl_check.c: the checks of the ioctl argument
+ * KUnit suite for module/chan/ioctl_check.c: the checks of the ioctl argument
  * structs of /dev/rdmachan, of a listener fd and of a channel fd, once
  * they are copied in.
  *
@@ -15,7 +15,7 @@
  * in the kernel log are expected.
  */
 /* First: it defines pr_fmt before any header does. */
-#include "../../module/ioctl_check.c"
+#include "../../module/chan/ioctl_check.c"
 
 #include <kunit/test.h>
 #include <linux/bits.h>

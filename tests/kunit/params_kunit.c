@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for module/params.c: parsing and bounds of the module
+ * KUnit suite for module/chan/params.c: parsing and bounds of the module
  * parameters, as insmod and writes to /sys/module/rdmachan/parameters/
  * hand them over (with or without echo's newline).
  */
 /* First: it defines pr_fmt before any header does. */
-#include "../../module/params.c"
-#include "../../module/proto.h"
+#include "../../module/chan/params.c"
+#include "../../module/chan/proto.h"
 
 #include <kunit/test.h>
 #include <linux/gfp.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suites for module/proto.c: the wire format of the connect and
+ * KUnit suites for module/chan/proto.c: the wire format of the connect and
  * reject private data and of the message header, parameter negotiation,
  * and the header check with every field at and past its bounds.
  *
@@ -10,7 +10,7 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
-#include "../../module/proto.c"
+#include "../../module/chan/proto.c"
 
 #define HDR_LEN		sizeof(struct rdmachan_wire_hdr)
 #define CONN_LEN	sizeof(struct rdmachan_wire_conn)
