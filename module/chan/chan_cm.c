@@ -5,7 +5,7 @@
  * Active side: resolve address, resolve route, build QP and buffers,
  * post receives, connect with our offer as private data; ESTABLISHED
  * carries the negotiated parameters back.  The passive side is in
- * listener.c.  Every rdma_cm event of an established channel ends here
+ * chan_listen.c.  Every rdma_cm event of an established channel ends here
  * too: disconnection, failures, device removal, address change.
  *
  * The handler never destroys its own rdma_cm_id: teardown is scheduled
@@ -18,7 +18,7 @@
 #include <linux/sched/signal.h>
 #include <net/net_namespace.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "sysfs.h"
 #include "device.h"
 #include "params.h"

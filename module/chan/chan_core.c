@@ -16,7 +16,7 @@
 #include <linux/idr.h>
 #include <linux/slab.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "params.h"
 

@@ -24,7 +24,7 @@
 #include <linux/debugfs.h>
 #include <linux/uaccess.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 
 static bool rdmachan_qp_event_fatal(enum ib_event_type type)

@@ -25,7 +25,7 @@
 #include <linux/sched/signal.h>
 #include <linux/uio.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "params.h"
 

@@ -13,7 +13,7 @@
 
 #include <linux/slab.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,

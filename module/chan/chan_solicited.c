@@ -25,7 +25,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 
 /**
  * rdmachan_rx_hand_over() - make the parked messages readable

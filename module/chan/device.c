@@ -16,7 +16,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "sysfs.h"
 

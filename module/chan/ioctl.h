@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rdmachan: ioctl handlers of /dev/rdmachan and the checks of their arguments
+ * rdmachan: the user ABI - /dev/rdmachan, listener and channel files, their
+ * ioctl handlers and the checks of their arguments
+ *
+ * Everything here is above the channel core: the ioctl_*.c files call the
+ * core (rdmachan-pri.h) and the public API (rdmachan.h), never the other
+ * way round (Documentation/architecture.rst).
  */
 #ifndef RDMACHAN_IOCTL_H
 #define RDMACHAN_IOCTL_H
@@ -10,20 +15,13 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
-struct rdmachan_accept;
-struct rdmachan_bench;
-struct rdmachan_connect;
-struct rdmachan_dev_list;
-struct rdmachan_dev_query;
-struct rdmachan_listen;
-struct rdmachan_mmsg;
-struct rdmachan_opts;
-struct rdmachan_rdma;
-struct rdmachan_rdma_op;
-struct rdmachan_reg_mr;
-struct rdmachan_dereg_mr;
-struct rdmachan_user_msg;
-struct rdmachan_version;
+#include <linux/rdmachan.h>
+
+#include "rdmachan.h"
+
+struct file;
+struct rdmachan;
+struct rdmachan_listener;
 
 /* Most messages one SENDMMSG/RECVMMSG call handles */
 #define RDMACHAN_MMSG_MAX	1024
@@ -85,10 +83,46 @@ int rdmachan_check_rdma_reap(const struct rdmachan_rdma_reap *r);
 /* RDMA: operation @i: opcode, flags, segments, atomic alignment, reserved */
 int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i);
 
+/* ioctl_ctl.c: /dev/rdmachan */
+int rdmachan_ctl_init(void);
+void rdmachan_ctl_exit(void);
+
+/* ioctl_dev.c: VERSION, DEV_LIST, DEV_QUERY of /dev/rdmachan */
 long rdmachan_ioc_version(void __user *uarg);
 long rdmachan_ioc_dev_list(void __user *uarg);
 long rdmachan_ioc_dev_query(void __user *uarg);
+
+/* ioctl_connect.c: CONNECT and LISTEN of /dev/rdmachan */
 long rdmachan_ioc_connect(void __user *uarg);
 long rdmachan_ioc_listen(void __user *uarg);
+
+/* ioctl_chan.c, ioctl_listener.c: the files of a channel and a listener */
+int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
+			    struct file **filep);
+int rdmachan_listener_fd_create(struct rdmachan_listener *l,
+				unsigned int flags, struct file **filep);
+
+/* Everything one RDMACHAN_IOC_RDMA call needs, allocated at once */
+struct rdmachan_rdma_call {
+	struct rdmachan_rdma_op uops[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_op ops[RDMACHAN_MAX_RDMA_OPS];
+	struct rdmachan_sge usges[RDMACHAN_MAX_SGE];
+	struct rdmachan_seg segs[RDMACHAN_MAX_RDMA_OPS][RDMACHAN_MAX_SGE];
+};
+
+/* ioctl_rdma.c: the one-sided ioctls of a channel file */
+/* RDMACHAN_IOC_REG_MR: pin and register, return the handle and remote */
+long rdmachan_ioc_reg_mr(struct rdmachan *ch, void __user *uarg);
+/* RDMACHAN_IOC_DEREG_MR: invalidate and release a registration */
+long rdmachan_ioc_dereg_mr(struct rdmachan *ch, void __user *uarg);
+/* RDMACHAN_IOC_RDMA: run one-sided operations, report each one's status */
+long rdmachan_ioc_rdma(struct rdmachan *ch, void __user *uarg);
+
+/* ioctl_rdma_async.c: RDMACHAN_RDMA_ASYNC and RDMACHAN_IOC_RDMA_REAP */
+int rdmachan_ioc_rdma_async(struct rdmachan *ch,
+			    struct rdmachan_rdma_call *c, u32 count);
+long rdmachan_ioc_rdma_reap(struct rdmachan *ch, void __user *uarg);
+bool rdmachan_rdma_reapable(struct rdmachan *ch);
+void rdmachan_rdma_reap_release(struct rdmachan *ch);
 
 #endif /* RDMACHAN_IOCTL_H */

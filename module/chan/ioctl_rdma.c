@@ -12,9 +12,8 @@
 
 #include <linux/rdmachan.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "ioctl.h"
-#include "ioctl_rdma.h"
 
 long rdmachan_ioc_reg_mr(struct rdmachan *ch, void __user *uarg)
 {

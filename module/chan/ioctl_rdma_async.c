@@ -21,9 +21,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "ioctl.h"
-#include "ioctl_rdma.h"
 
 /**
  * struct rdmachan_rdma_async - one asynchronous call

@@ -11,10 +11,10 @@
 
 #include <linux/rdmachan.h>
 
-#include "chan.h"
-#include "chardev.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "sysfs.h"
+#include "ioctl.h"
 
 static int __init rdmachan_init(void)
 {
@@ -31,7 +31,7 @@ static int __init rdmachan_init(void)
 		pr_err("cannot register RDMA client: %d\n", ret);
 		goto out_sysfs;
 	}
-	ret = rdmachan_chardev_init();
+	ret = rdmachan_ctl_init();
 	if (ret)
 		goto out_device;
 	rdmachan_event_init();
@@ -51,7 +51,7 @@ out_core:
 static void __exit rdmachan_exit(void)
 {
 	rdmachan_event_exit();
-	rdmachan_chardev_exit();
+	rdmachan_ctl_exit();
 	rdmachan_device_exit();
 	rdmachan_sysfs_exit();
 	rdmachan_core_exit();

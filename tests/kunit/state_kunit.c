@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for module/chan/chan_state.h: every transition of a channel's
+ * KUnit suite for module/chan/state.h: every transition of a channel's
  * life cycle, and what a send, a read and poll() see in each state.
  */
-#include "../../module/chan/chan_state.h"
+#include "../../module/chan/state.h"
 
 #include <kunit/test.h>
 #include <linux/string.h>

@@ -15,8 +15,8 @@
  * What a send, a read or poll() sees follows from the state alone; the
  * channel code holds its lock around these and acts on the result.
  */
-#ifndef RDMACHAN_CHAN_STATE_H
-#define RDMACHAN_CHAN_STATE_H
+#ifndef RDMACHAN_STATE_H
+#define RDMACHAN_STATE_H
 
 #include <linux/errno.h>
 #include <linux/poll.h>
@@ -96,4 +96,4 @@ static inline __poll_t rdmachan_state_poll_events(enum rdmachan_state s)
 	}
 }
 
-#endif /* RDMACHAN_CHAN_STATE_H */
+#endif /* RDMACHAN_STATE_H */

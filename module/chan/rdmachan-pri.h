@@ -2,8 +2,8 @@
 /*
  * rdmachan: private structures of channels and listeners
  */
-#ifndef RDMACHAN_CHAN_H
-#define RDMACHAN_CHAN_H
+#ifndef RDMACHAN_PRI_H
+#define RDMACHAN_PRI_H
 
 #include <linux/completion.h>
 #include <linux/interrupt.h>
@@ -16,7 +16,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
-#include "chan_state.h"
+#include "state.h"
 #include "credit.h"
 #include "proto.h"
 #include "rdmachan.h"
@@ -224,7 +224,7 @@ struct rdmachan_stats {
  *	SEND_WITH_IMM whose immediate is the header, the payload starts the
  *	message
  * @rdma_slots: send queue slots taken by one-sided work requests
- * @rdma_reqs: one-sided requests posted and not ended (rdma.c), under
+ * @rdma_reqs: one-sided requests posted and not ended (chan_rdma.c), under
  *	@lock
  * @rdma_reap: outcomes of asynchronous RDMACHAN_IOC_RDMA calls, waiting
  *	to be reaped (struct rdmachan_rdma_async, in submission order)
@@ -562,7 +562,7 @@ void rdmachan_rcq_destroy(struct rdmachan *ch);
 void rdmachan_rx_hand_over(struct rdmachan *ch);
 void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep);
 
-/* mr.c */
+/* chan_mr.c */
 int rdmachan_mr_usable(struct rdmachan *ch);
 struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle);
 bool rdmachan_mr_hold(struct rdmachan_mr *mr);
@@ -575,7 +575,7 @@ void rdmachan_mr_release_all(struct rdmachan *ch);
 void rdmachan_mr_free_all(struct rdmachan *ch);
 int rdmachan_mr_read(struct rdmachan_mr *mr, u64 offset, void *buf, u32 len);
 
-/* rdma.c */
+/* chan_rdma.c */
 struct rdmachan_rdma_req;
 struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch,
 						  u32 nr);
@@ -596,7 +596,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 			 const struct rdmachan_ops *ops, void *priv,
 			 struct rdmachan **chp);
 
-/* listener.c */
+/* chan_listen.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
 			const struct rdmachan_listener_ops *ops,
@@ -612,10 +612,4 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l);
 void rdmachan_listener_get(struct rdmachan_listener *l);
 void rdmachan_listener_put(struct rdmachan_listener *l);
 
-/* chan_fd.c, listener_fd.c */
-int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
-			    struct file **filep);
-int rdmachan_listener_fd_create(struct rdmachan_listener *l,
-				unsigned int flags, struct file **filep);
-
-#endif /* RDMACHAN_CHAN_H */
+#endif /* RDMACHAN_PRI_H */

@@ -14,7 +14,6 @@
 
 #include <linux/rdmachan.h>
 
-#include "chardev.h"
 #include "ioctl.h"
 #include "params.h"
 
@@ -53,11 +52,11 @@ static struct miscdevice rdmachan_miscdev = {
 };
 
 /**
- * rdmachan_chardev_init() - create /dev/rdmachan
+ * rdmachan_ctl_init() - create /dev/rdmachan
  *
  * Return: 0 or a negative errno from misc_register().
  */
-int rdmachan_chardev_init(void)
+int rdmachan_ctl_init(void)
 {
 	int ret;
 
@@ -70,9 +69,9 @@ int rdmachan_chardev_init(void)
 }
 
 /**
- * rdmachan_chardev_exit() - remove /dev/rdmachan
+ * rdmachan_ctl_exit() - remove /dev/rdmachan
  */
-void rdmachan_chardev_exit(void)
+void rdmachan_ctl_exit(void)
 {
 	misc_deregister(&rdmachan_miscdev);
 }

@@ -17,7 +17,7 @@
 
 #include <linux/rdmachan.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "ioctl.h"
 
 static int rdmachan_listener_fd_release(struct inode *inode, struct file *file)

@@ -31,7 +31,7 @@
 #include <linux/slab.h>
 
 #include "bounds.h"
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 
 /**

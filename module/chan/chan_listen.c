@@ -28,7 +28,7 @@
 #include <net/net_namespace.h>
 #include <rdma/ib_cm.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "sysfs.h"
 #include "device.h"
 #include "params.h"

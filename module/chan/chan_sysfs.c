@@ -17,7 +17,7 @@
 #include <linux/device.h>
 #include <linux/slab.h>
 
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "sysfs.h"
 

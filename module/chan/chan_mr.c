@@ -41,7 +41,7 @@
 #include <linux/vmalloc.h>
 
 #include "bounds.h"
-#include "chan.h"
+#include "rdmachan-pri.h"
 #include "device.h"
 #include "params.h"
 
@@ -233,7 +233,7 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
  * Wait until no operation holds @mr.  An operation lets go when its
  * request ends: at its completion, which comes within the transport's
  * retry time, or at the channel's teardown, which ends whatever the
- * transport did not complete before it releases registrations (rdma.c).
+ * transport did not complete before it releases registrations (chan_rdma.c).
  * What holds it then is a thread returning from its call.  So this ends;
  * should it not within 10 s, it says so in the log, every 10 s; posted
  * operations that never end fail the channel (rdmachan_rdma_check_stuck())
@@ -258,7 +258,7 @@ static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
 				atomic_read(&mr->users) - 1);
 			next = jiffies + 10 * HZ;
 		}
-		/* posted ones that old mean a stuck transport (rdma.c) */
+		/* posted ones that old mean a stuck transport (chan_rdma.c) */
 		rdmachan_rdma_check_stuck(ch);
 	}
 	return 0;
