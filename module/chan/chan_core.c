@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan: channel life cycle - allocation, references, state, teardown
+ * rdmachan: channel life cycle - allocation, references, state, failure,
+ * teardown, rdmachan_close() and the accessors of the public API
  *
  * A channel lives as long as its references: the user's (dropped by
  * rdmachan_close()), a listener's until accept, and transient ones held by
@@ -19,6 +20,7 @@
 #include "rdmachan-pri.h"
 #include "device.h"
 #include "params.h"
+#include "sysfs.h"
 
 struct workqueue_struct *rdmachan_wq;
 static DEFINE_IDA(rdmachan_chan_ida);
@@ -198,6 +200,62 @@ void rdmachan_set_disconnected(struct rdmachan *ch)
 	wake_up_all(&ch->wq);
 }
 
+void rdmachan_fail_io(struct rdmachan *ch, int err)
+{
+	rdmachan_set_failed(ch, err);
+	rdmachan_schedule_teardown(ch);
+}
+
+/*
+ * A post failed, with ch->lock held.  After the peer's CLOSE the QP may
+ * already be in the error state (iWARP refuses posts then): that is the
+ * orderly end under way, not a failure.
+ */
+void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
+				 int err)
+{
+	if (ch->peer_said_close)
+		return;
+	pr_err_ratelimited("channel %u: %s post failed: %d\n", ch->id, what,
+			   err);
+	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, -ECONNRESET);
+	wake_up_all(&ch->wq);
+	rdmachan_schedule_teardown(ch);
+}
+
+/*
+ * A flushed work request means the QP is in the error state.  Teardown
+ * puts it there after it stopped I/O, and the peer's orderly close may
+ * (after its CLOSE arrived): those are expected.  Any other flush means
+ * the QP broke behind our back (a local error the provider reports only
+ * so, a fatal event we did not get): the channel fails.
+ */
+static bool rdmachan_flush_expected(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->io_stopped) || READ_ONCE(ch->peer_said_close);
+}
+
+bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what)
+{
+	if (likely(wc->status == IB_WC_SUCCESS))
+		return true;
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		atomic64_inc(&ch->stats.errors);
+		pr_info_ratelimited("channel %u: %s completion: %s (%d)\n",
+				    ch->id, what, ib_wc_status_msg(wc->status),
+				    wc->status);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	} else if (!rdmachan_flush_expected(ch) &&
+		   READ_ONCE(ch->state) == RDMACHAN_CONNECTED) {
+		/* the first one fails the channel; the rest are its echo */
+		atomic64_inc(&ch->stats.errors);
+		pr_info_ratelimited("channel %u: %s flushed: the queue pair left the connected state\n",
+				    ch->id, what);
+		rdmachan_fail_io(ch, -ECONNRESET);
+	}
+	return false;
+}
+
 /**
  * rdmachan_schedule_teardown() - have teardown run in process context
  * @ch: the channel
@@ -245,7 +303,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 	}
 	cancel_delayed_work_sync(&ch->keepalive_work);
 
-	/* before the disconnect: its flushes are expected (chan_io.c) */
+	/* before the disconnect: its flushes are expected (chan_send.c, chan_recv.c) */
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->io_stopped = true;
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -311,6 +369,85 @@ void rdmachan_teardown(struct rdmachan *ch)
 	if (ch->ops && ch->ops->state_change)
 		ch->ops->state_change(ch, state, ch->err);
 }
+
+/**
+ * rdmachan_close() - disconnect and free a channel
+ * @ch: the channel; not to be used after this
+ *
+ * Waits until the peer has acknowledged every message sent and the
+ * CLOSE, at most the channel's timeout (opts.timeout_ms, both waits
+ * together; a dead peer fails the channel sooner, at the transport's
+ * retry limit; a fatal signal cuts it short), disconnects, and releases
+ * everything.
+ * No callback runs after this returns.
+ *
+ * Context: process context, sleeps.
+ */
+void rdmachan_close(struct rdmachan *ch)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(ch->opts.timeout_ms);
+	int ret;
+
+	rdmachan_sysfs_del_channel(ch);
+	/* one deadline for both: the flush and the CLOSE handshake */
+	ret = rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms));
+	if (!ret)
+		ret = rdmachan_say_close(ch, time_after(deadline, jiffies) ?
+					 deadline - jiffies : 0);
+	if (ret == -ETIMEDOUT)
+		pr_info_ratelimited("channel %u (%pISpc): the peer acknowledged nothing within %u ms of the close: tearing down\n",
+				    ch->id, &ch->dst, ch->opts.timeout_ms);
+	else if (ret)
+		pr_info_ratelimited("channel %u (%pISpc): closing task killed: tearing down without waiting for the peer\n",
+				    ch->id, &ch->dst);
+	rdmachan_teardown(ch);
+	if (cancel_work_sync(&ch->teardown_work))
+		rdmachan_put(ch);
+	rdmachan_put(ch);
+}
+EXPORT_SYMBOL_GPL(rdmachan_close);
+
+/** rdmachan_get_state() - the channel's state, see enum rdmachan_state */
+enum rdmachan_state rdmachan_get_state(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->state);
+}
+EXPORT_SYMBOL_GPL(rdmachan_get_state);
+
+/** rdmachan_get_poll_mode() - where the channel's completions are processed */
+enum rdmachan_poll_mode rdmachan_get_poll_mode(struct rdmachan *ch)
+{
+	return ch->opts.poll_mode;
+}
+EXPORT_SYMBOL_GPL(rdmachan_get_poll_mode);
+
+/** rdmachan_error() - why a FAILED channel failed (negative errno), or 0 */
+int rdmachan_error(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->err);
+}
+EXPORT_SYMBOL_GPL(rdmachan_error);
+
+/** rdmachan_priv() - the pointer given at connect or accept */
+void *rdmachan_priv(struct rdmachan *ch)
+{
+	return ch->priv;
+}
+EXPORT_SYMBOL_GPL(rdmachan_priv);
+
+/** rdmachan_max_msg_size() - the negotiated largest message, in bytes */
+u32 rdmachan_max_msg_size(struct rdmachan *ch)
+{
+	return ch->params.max_msg_size;
+}
+EXPORT_SYMBOL_GPL(rdmachan_max_msg_size);
+
+/** rdmachan_queue_depth() - the negotiated credits per direction */
+u32 rdmachan_queue_depth(struct rdmachan *ch)
+{
+	return ch->params.queue_depth;
+}
+EXPORT_SYMBOL_GPL(rdmachan_queue_depth);
 
 /**
  * rdmachan_dev_port() - the channel's RDMA device and port, a snapshot

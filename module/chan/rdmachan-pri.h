@@ -502,6 +502,11 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 		local_bh_enable();
 }
 
+static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
+{
+	return ch->cm_id->device;
+}
+
 /* chan_core.c */
 u32 rdmachan_dev_port(struct rdmachan *ch, char *name, size_t len);
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
@@ -511,6 +516,10 @@ bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
 			   int err);
 void rdmachan_set_failed(struct rdmachan *ch, int err);
 void rdmachan_set_disconnected(struct rdmachan *ch);
+void rdmachan_fail_io(struct rdmachan *ch, int err);
+void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
+				 int err);
+bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what);
 void rdmachan_teardown(struct rdmachan *ch);
 void rdmachan_schedule_teardown(struct rdmachan *ch);
 void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in);
@@ -529,13 +538,8 @@ void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
 void rdmachan_drain_qp(struct rdmachan *ch);
 
-/* chan_io.c */
-void rdmachan_fail_io(struct rdmachan *ch, int err);
+/* chan_send.c */
 int rdmachan_send_state_err(struct rdmachan *ch);
-void rdmachan_start_io(struct rdmachan *ch);
-int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);
-int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout);
-void rdmachan_deliver(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);
 int rdmachan_send_batch(struct rdmachan *ch,
@@ -543,19 +547,31 @@ int rdmachan_send_batch(struct rdmachan *ch,
 				    u32 i, void *arg),
 			void *arg, u32 count, bool nonblock);
 bool rdmachan_writable(struct rdmachan *ch);
+void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* chan_recv.c */
+void rdmachan_deliver(struct rdmachan *ch);
 bool rdmachan_readable(struct rdmachan *ch);
 struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch);
 void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx);
 int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
 			  struct rdmachan_rx **rxp);
 void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
-void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* chan_ctrl.c */
+void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmachan_start_io(struct rdmachan *ch);
+int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);
+int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout);
 void rdmachan_keepalive_work(struct work_struct *work);
+
+/* chan_poll.c */
+int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *));
+int rdmachan_wait_round(struct rdmachan *ch,
+			bool (*cond)(struct rdmachan *));
 bool rdmachan_poll_arm(struct rdmachan *ch);
 void rdmachan_direct_comp(struct ib_cq *cq, void *ctx);
-
-/* chan_solicited.c */
 int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 			u32 cqe, int vector);
 void rdmachan_rcq_destroy(struct rdmachan *ch);

@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan: RDMACHAN_POLL_SOLICITED channels - waking for solicited
- * messages only
+ * rdmachan: completion processing that the user drives -
+ * RDMACHAN_POLL_DIRECT and RDMACHAN_POLL_SOLICITED channels
+ *
+ * DIRECT.  The channel's CQ is processed only by rdmachan_poll(): the
+ * user's, a blocking call's busy poll (rdmachan_wait()), the keepalive's
+ * fallback poll, one poller at a time under bit RDMACHAN_POLLING; poll()
+ * on the channel's file arms the CQ (rdmachan_poll_arm()) so that its
+ * next completion wakes the waiters.
+ *
+ * SOLICITED: waking for solicited messages only.
  *
  * The verbs model lets a consumer sleep until a *solicited* message
  * arrives (ib_req_notify_cq() with IB_CQ_SOLICITED): a sender marks the
@@ -25,7 +33,165 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/sched/signal.h>
+
 #include "rdmachan-pri.h"
+
+/**
+ * rdmachan_poll() - process completions of a channel now
+ * @ch: the channel
+ * @budget: most completions to process, -1 for all
+ *
+ * For RDMACHAN_POLL_DIRECT channels this is how completions are seen.  On
+ * RDMACHAN_POLL_SOLICITED channels it processes the receive queue: the
+ * peer's credits are taken at once, its messages wait for a solicited
+ * event or rdmachan_recv().  On the others it returns 0 and does
+ * nothing.  One thread polls a channel
+ * at a time: a caller that finds another one polling (a blocking call
+ * busy-polling, the keepalive's fallback poll) returns 0 at once, as it
+ * does once teardown has begun.
+ *
+ * Context: any context that may run the channel's recv callback.
+ * Return: completions processed.
+ */
+int rdmachan_poll(struct rdmachan *ch, int budget)
+{
+	struct ib_cq *cq;
+	int n = 0;
+
+	if ((ch->opts.poll_mode != RDMACHAN_POLL_DIRECT &&
+	     ch->opts.poll_mode != RDMACHAN_POLL_SOLICITED) ||
+	    test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
+		return 0;
+	/* teardown takes the bit before it drains and frees the CQ */
+	cq = ch->opts.poll_mode == RDMACHAN_POLL_DIRECT ? READ_ONCE(ch->cq) :
+							 READ_ONCE(ch->rcq);
+	if (cq && !READ_ONCE(ch->io_stopped))
+		n = ib_process_cq_direct(cq, budget);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(rdmachan_poll);
+
+/**
+ * rdmachan_poll_arm() - have the next completion of a DIRECT channel wake
+ *	its waiters
+ * @ch: a RDMACHAN_POLL_DIRECT channel
+ *
+ * For poll(), select() and epoll on the channel's file: nobody busy-polls
+ * while they sleep, so the completion queue is armed, and its completion
+ * handler (rdmachan_direct_comp()) wakes ch->wq; the waiter's next look
+ * polls the queue.
+ *
+ * Context: process context.
+ * Return: true when completions may have arrived between the caller's
+ * last poll and the arming (look again), false otherwise.
+ */
+bool rdmachan_poll_arm(struct rdmachan *ch)
+{
+	int ret = 0;
+
+	/* the bit keeps the CQ alive; teardown keeps it for good */
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
+		if (READ_ONCE(ch->io_stopped))
+			return false;
+		cond_resched();
+	}
+	if (ch->cq && !READ_ONCE(ch->io_stopped))
+		ret = ib_req_notify_cq(ch->cq, IB_CQ_NEXT_COMP |
+				       IB_CQ_REPORT_MISSED_EVENTS);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	return ret > 0;
+}
+
+/**
+ * rdmachan_direct_comp() - completion handler of a DIRECT channel's CQ
+ * @cq: the CQ, armed by rdmachan_poll_arm()
+ * @ctx: the channel
+ *
+ * Context: the provider's (softirq or hard interrupt).
+ */
+void rdmachan_direct_comp(struct ib_cq *cq, void *ctx)
+{
+	struct rdmachan *ch = ctx;
+
+	wake_up_all(&ch->wq);
+}
+
+/**
+ * rdmachan_poll_relax() - a busy-poll round found nothing: let others run
+ *
+ * What a busy poller waits for may be queued on its own CPU: soft-RoCE
+ * does the protocol work of a post and of every arriving packet in
+ * softirq context, and hands it to ksoftirqd once softirqs ran long.
+ * Spinning over that work only delays it.  This runs softirqs pending
+ * on this CPU now, and gives the CPU up when another task (ksoftirqd)
+ * should have it.  Call it between rdmachan_poll() calls that found
+ * nothing, as every busy-polling wait of rdmachan does.
+ *
+ * Context: process context, may sleep.
+ */
+void rdmachan_poll_relax(void)
+{
+	/* local_bh_enable() runs what is pending, unless ksoftirqd has it */
+	local_bh_disable();
+	local_bh_enable();
+	cond_resched();
+}
+EXPORT_SYMBOL_GPL(rdmachan_poll_relax);
+
+/*
+ * Wait until @cond(ch) holds: sleep, or busy-poll a DIRECT channel.
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *))
+{
+	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
+	    cond != rdmachan_readable) {
+		/* credits come in on the receive queue, which raises no event */
+		while (!cond(ch)) {
+			if (signal_pending(current))
+				return -ERESTARTSYS;
+			rdmachan_poll(ch, -1);
+			wait_event_interruptible_timeout(ch->wq, cond(ch), 1);
+		}
+		return 0;
+	}
+	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT)
+		return wait_event_interruptible(ch->wq, cond(ch));
+	while (!cond(ch)) {
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (!rdmachan_poll(ch, 16))
+			rdmachan_poll_relax();
+	}
+	return 0;
+}
+
+/*
+ * One round of a bounded wait for @cond: busy-poll a DIRECT channel
+ * (yielding when idle, so that a provider's deferred work can run), or
+ * sleep up to 100 ms.  Killable: a close may wait up to the channel's
+ * timeout (600 s at most), which a killed process cuts short, and which
+ * the hung-task detector then leaves alone.  Return: -EINTR when killed.
+ */
+int rdmachan_wait_round(struct rdmachan *ch,
+			bool (*cond)(struct rdmachan *))
+{
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+		if (!rdmachan_poll(ch, -1))
+			rdmachan_poll_relax();
+	} else if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+		/* the peer's answer lands on a queue that raises no event */
+		rdmachan_poll(ch, -1);
+		wait_event_killable_timeout(ch->wq, cond(ch), 1);
+	} else {
+		wait_event_killable_timeout(ch->wq, cond(ch), HZ / 10);
+	}
+	return 0;
+}
 
 /**
  * rdmachan_rx_hand_over() - make the parked messages readable

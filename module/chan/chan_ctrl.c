@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: control messages of a channel - CREDIT, KEEPALIVE, CLOSE
+ *
+ * Credits.  Each side grants the other queue_depth credits: one per
+ * receive buffer for data.  A data send takes a credit; the receiver
+ * returns it when the message is released and its buffer reposted,
+ * piggybacked on its next data send or, once a threshold is owed,
+ * in an explicit CREDIT message (arithmetic in credit.h).  Control
+ * messages (CREDIT, KEEPALIVE, CLOSE) take no credit: each side keeps
+ * RDMACHAN_CTRL_RECV spare receive buffers for them and has at most one
+ * of each kind in flight, in its own send slot.
+ *
+ * KEEPALIVE probes a peer nothing was heard from for a period, and
+ * flushes the send ring before a close.  CLOSE tells the peer the end is
+ * orderly (the close handshake: rdmachan_say_close()).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/sched/signal.h>
+
+#include "rdmachan-pri.h"
+#include "params.h"
+
+static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
+	[RDMACHAN_CTRL_CREDIT]		= RDMACHAN_MSG_CREDIT,
+	[RDMACHAN_CTRL_KEEPALIVE]	= RDMACHAN_MSG_KEEPALIVE,
+	[RDMACHAN_CTRL_CLOSE]		= RDMACHAN_MSG_CLOSE,
+};
+
+static const char *const rdmachan_ctrl_name[RDMACHAN_CTRL_SLOTS] = {
+	[RDMACHAN_CTRL_CREDIT]		= "credit",
+	[RDMACHAN_CTRL_KEEPALIVE]	= "keepalive",
+	[RDMACHAN_CTRL_CLOSE]		= "close",
+};
+
+/* Post one control message of kind @slot.  Caller holds ch->lock. */
+void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
+{
+	struct rdmachan_tx *tx = &ch->ctrl[slot];
+	struct rdmachan_wire_hdr *h = tx->buf;
+	struct ib_send_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	if (ch->io_stopped || ch->state != RDMACHAN_CONNECTED ||
+	    (slot == RDMACHAN_CTRL_CLOSE && ch->close_sent) ||
+	    test_and_set_bit(slot, &ch->ctrl_busy))
+		return;
+
+	h->type = rdmachan_ctrl_type[slot];
+	h->flags = 0;
+	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
+	h->len = 0;
+	/* RC completes in order: this completion retires every data send */
+	tx->covers = ch->tx_posted;
+
+	wr.wr_cqe = &tx->cqe;
+	wr.send_flags = IB_SEND_SIGNALED;
+	if (ch->hdr_imm) {
+		/* the header is all there is: an empty SEND_WITH_IMM */
+		wr.opcode = IB_WR_SEND_WITH_IMM;
+		wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
+	} else {
+		ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
+					      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
+		sge.addr = tx->dma;
+		sge.length = RDMACHAN_HDR_LEN;
+		sge.lkey = ch->pd->local_dma_lkey;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		wr.opcode = IB_WR_SEND;
+		if (ch->max_inline >= RDMACHAN_HDR_LEN)
+			wr.send_flags |= IB_SEND_INLINE;
+	}
+
+	ret = ib_post_send(ch->qp, &wr, NULL);
+	if (ret) {
+		clear_bit(slot, &ch->ctrl_busy);
+		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);
+		return;
+	}
+	if (slot == RDMACHAN_CTRL_CREDIT) {
+		atomic64_inc(&ch->stats.credit_msgs_tx);
+	} else if (slot == RDMACHAN_CTRL_KEEPALIVE) {
+		atomic64_inc(&ch->stats.keepalives_tx);
+		ch->keepalive_posted = jiffies;
+	} else {
+		ch->close_sent = true;
+	}
+}
+
+/* Control send completion: the slot is free again. */
+void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
+					      cqe);
+	struct rdmachan *ch = tx->ch;
+	unsigned long flags;
+
+	clear_bit(tx->seq, &ch->ctrl_busy);
+	if (!rdmachan_wc_ok(ch, wc, rdmachan_ctrl_name[tx->seq]))
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	if ((s32)(tx->covers - ch->tx_completed) > 0)
+		ch->tx_completed = tx->covers;
+	if (rdmachan_credits_report_due(&ch->credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+static bool rdmachan_sends_flushed(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = (ch->tx_completed == ch->tx_posted && !ch->ctrl_busy) ||
+	      ch->state != RDMACHAN_CONNECTED || ch->io_stopped;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_flush_sends() - wait until the peer acknowledged every send
+ * @ch: the channel
+ * @timeout: bound, in jiffies
+ *
+ * Posts a signalled keepalive behind the last data send (RC completes in
+ * order) and waits for the ring to drain, so that closing right after
+ * sending loses nothing.
+ *
+ * Return: 0, -ETIMEDOUT, or -EINTR when the caller was killed.
+ */
+int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	unsigned long flags;
+
+	while (!rdmachan_sends_flushed(ch)) {
+		bool bh = rdmachan_bh_off();
+
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->tx_completed != ch->tx_posted)
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_bh_on(bh);
+		if (rdmachan_wait_round(ch, rdmachan_sends_flushed))
+			return -EINTR;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+static bool rdmachan_close_said(struct rdmachan *ch)
+{
+	if (READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
+	    READ_ONCE(ch->io_stopped))
+		return true;
+	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy))
+		return false;
+	return !ch->close_handshake || READ_ONCE(ch->peer_said_close);
+}
+
+/**
+ * rdmachan_say_close() - tell the peer this is an orderly close
+ * @ch: the channel, its sends flushed
+ * @timeout: bound, in jiffies
+ *
+ * Sends CLOSE and waits until the peer acknowledged it, so that the
+ * peer's receive queue holds it before the disconnect: the peer then
+ * reports an orderly end, not a failure.  On iWARP a send completion
+ * only means the data left (siw: was queued on the TCP socket, which
+ * the disconnect may then reset), so there the peer answers CLOSE with
+ * its own CLOSE and this waits for that.
+ *
+ * Return: 0, -ETIMEDOUT, or -EINTR when the caller was killed.
+ */
+int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+	unsigned long flags;
+	bool bh = rdmachan_bh_off();
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CLOSE);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	while (!rdmachan_close_said(ch)) {
+		if (rdmachan_wait_round(ch, rdmachan_close_said))
+			return -EINTR;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Periodic probe: when nothing arrived for a period, send a keepalive. */
+void rdmachan_keepalive_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(to_delayed_work(work),
+					   struct rdmachan, keepalive_work);
+	unsigned int period = rdmachan_param_keepalive_ms();
+	unsigned long flags;
+	bool bh = rdmachan_bh_off();
+	bool stuck;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state != RDMACHAN_CONNECTED || ch->io_stopped) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_bh_on(bh);
+		return;
+	}
+	if (!ch->rx_seen && period)
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+	ch->rx_seen = false;
+	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy) &&
+		time_after(jiffies, ch->keepalive_posted +
+			   RDMACHAN_KEEPALIVE_STUCK);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	rdmachan_rdma_check_stuck(ch);
+	if (stuck) {
+		/*
+		 * RC ends every send within its retry time, with a completion
+		 * or an error: a probe that neither completed nor failed means
+		 * the transport is stuck, and so would be everything waiting
+		 * on it.  Fail the channel: its teardown ends what is left.
+		 */
+		pr_err_ratelimited("channel %u (%pISpc): a keepalive probe is unanswered after %u s: the transport is stuck\n",
+				   ch->id, &ch->dst, RDMACHAN_KEEPALIVE_STUCK / HZ);
+		atomic64_inc(&ch->stats.errors);
+		rdmachan_fail_io(ch, -ETIMEDOUT);
+		return;
+	}
+	/* DIRECT: the fallback poll; SOLICITED: credits and keepalives */
+	rdmachan_poll(ch, -1);
+	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+			   msecs_to_jiffies(period ?: 1000));
+}
+
+/**
+ * rdmachan_start_io() - a channel became CONNECTED: set credits, start
+ *	the keepalive
+ * @ch: the channel, with negotiated ch->params
+ */
+void rdmachan_start_io(struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_credits_init(&ch->credits, ch->params.queue_depth);
+	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));
+	wake_up_all(&ch->wq);
+}

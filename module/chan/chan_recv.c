@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the receive side of a channel - receive completions, the
+ * reader's queue, reposting, rdmachan_recv()
+ *
+ * A receive completion is checked (header, credits) and queued for the
+ * reader in order; a DATA message is pushed to the user's recv callback
+ * or waits for rdmachan_recv().  Releasing a message reposts its buffer
+ * and owes the peer its credit back (chan_ctrl.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "rdmachan-pri.h"
+
+static void rdmachan_post_recv_locked(struct rdmachan *ch,
+				      struct rdmachan_rx *rx)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	sge.addr = rx->dma;
+	sge.length = ch->buf_size;
+	sge.lkey = ch->pd->local_dma_lkey;
+	wr.wr_cqe = &rx->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	ret = ib_post_recv(ch->qp, &wr, NULL);
+	if (ret)
+		rdmachan_post_failed_locked(ch, "receive", ret);
+}
+
+/**
+ * rdmachan_msg_release() - give a received message's buffer back
+ * @ch: the channel
+ * @msg: a message from &rdmachan_ops.recv or rdmachan_recv()
+ *
+ * The buffer is reposted and its credit returned to the sender.
+ *
+ * Context: any.
+ */
+void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct rdmachan_rx *rx = container_of(msg, struct rdmachan_rx, msg);
+	bool bh = rdmachan_bh_off();
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (!ch->io_stopped) {
+		rdmachan_post_recv_locked(ch, rx);
+		if (rdmachan_credits_owe_one(&ch->credits))
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+}
+EXPORT_SYMBOL_GPL(rdmachan_msg_release);
+
+/**
+ * rdmachan_deliver() - push queued messages to the user's recv callback
+ * @ch: the channel
+ *
+ * One deliverer at a time, so messages are delivered in order.
+ *
+ * Context: any that the user's callback allows.
+ */
+void rdmachan_deliver(struct rdmachan *ch)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->delivering || !ch->ops || !ch->ops->recv || ch->listener) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		return;
+	}
+	ch->delivering = true;
+	while ((rx = list_first_entry_or_null(&ch->rx_ready,
+					      struct rdmachan_rx, node))) {
+		list_del_init(&rx->node);
+		ch->rx_ready_count--;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		ch->ops->recv(ch, &rx->msg);
+		spin_lock_irqsave(&ch->lock, flags);
+	}
+	ch->delivering = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
+{
+	pr_err_ratelimited("channel %u: protocol error from peer: %s\n",
+			   ch->id, why);
+	atomic64_inc(&ch->stats.errors);
+	rdmachan_fail_io(ch, -EPROTO);
+}
+
+/*
+ * Queue a received message for the reader.  Caller holds ch->lock and
+ * calls rdmachan_rx_queued() once it has dropped it.
+ */
+static void rdmachan_rx_queue_locked(struct rdmachan *ch,
+				     struct rdmachan_rx *rx)
+{
+	ch->rx_seen = true;
+	if (ch->rcq) {
+		/* SOLICITED: parked until a solicited event or a read */
+		list_add_tail(&rx->node, &ch->rx_pending);
+		ch->rx_pending_count++;
+	} else {
+		list_add_tail(&rx->node, &ch->rx_ready);
+		ch->rx_ready_count++;
+	}
+}
+
+/* A message of @len bytes was queued: count it, push it to the user. */
+static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
+{
+	atomic64_inc(&ch->stats.msgs_rx);
+	atomic64_add(len, &ch->stats.bytes_rx);
+	if (ch->rcq)
+		return;
+	if (ch->ops && ch->ops->recv)
+		rdmachan_deliver(ch);
+	wake_up_all(&ch->wq);
+}
+
+/*
+ * The peer's RDMA WRITE_WITH_IMM took a receive buffer (and a credit,
+ * returned when it is released) but carries no header: it reaches the
+ * reader as an empty message flagged rdma_imm.
+ */
+static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
+				 u32 imm)
+{
+	unsigned long flags;
+
+	rx->msg.data = rx->buf;
+	rx->msg.len = 0;
+	rx->msg.imm = imm;
+	rx->msg.has_imm = true;
+	rx->msg.rdma_imm = true;
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_rx_queue_locked(ch, rx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_rx_queued(ch, 0);
+}
+
+/* Receive completion: validate, take credits, queue or repost. */
+void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_rx *rx = container_of(wc->wr_cqe, struct rdmachan_rx,
+					      cqe);
+	struct rdmachan *ch = rx->ch;
+	struct rdmachan_wire_hdr hdr, *h = &hdr;
+	unsigned long flags;
+	u32 credits, len, start;
+	bool wake;
+	int ret;
+
+	if (!rdmachan_wc_ok(ch, wc, "receive"))
+		return;
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		rdmachan_rx_rdma_imm(ch, rx, be32_to_cpu(wc->ex.imm_data));
+		return;
+	}
+	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, ch->buf_size,
+				   DMA_FROM_DEVICE);
+	if (ch->hdr_imm) {
+		/* the header is the immediate, the payload starts the buffer */
+		start = 0;
+		ret = -EPROTO;
+		if (wc->wc_flags & IB_WC_WITH_IMM)
+			ret = rdmachan_wire_imm_check(wc->ex.imm_data,
+						      wc->byte_len,
+						      ch->params.max_msg_size,
+						      h);
+	} else {
+		start = RDMACHAN_HDR_LEN;
+		memcpy(h, rx->buf, sizeof(*h));
+		ret = rdmachan_wire_hdr_check(h, wc->byte_len,
+					      ch->params.max_msg_size);
+	}
+	if (ret) {
+		rdmachan_protocol_error(ch, "malformed header");
+		return;
+	}
+	credits = be16_to_cpu(h->credits);
+	len = be32_to_cpu(h->len);
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (rdmachan_credits_grant(&ch->credits, credits)) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, "more credits than granted");
+		return;
+	}
+	wake = credits;
+	ch->rx_seen = true;
+
+	if (h->type != RDMACHAN_MSG_DATA) {
+		if (h->type == RDMACHAN_MSG_CLOSE) {
+			ch->peer_said_close = true;
+			wake = true;
+			/* iWARP: the closing side waits for our CLOSE */
+			if (ch->close_handshake)
+				rdmachan_post_ctrl_locked(ch,
+							  RDMACHAN_CTRL_CLOSE);
+		}
+		if (!ch->io_stopped) {
+			rdmachan_post_recv_locked(ch, rx);
+			/* a PAD took a credit like DATA: return it */
+			if (h->type == RDMACHAN_MSG_PAD &&
+			    rdmachan_credits_owe_one(&ch->credits))
+				rdmachan_post_ctrl_locked(ch,
+							  RDMACHAN_CTRL_CREDIT);
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (wake)
+			wake_up_all(&ch->wq);
+		return;
+	}
+
+	rx->msg.data = rx->buf + start;
+	rx->msg.len = len;
+	if (h->flags & RDMACHAN_HDR_F_IMM) {
+		__be32 imm;
+
+		memcpy(&imm, rx->buf + start + len, sizeof(imm));
+		rx->msg.has_imm = true;
+		rx->msg.imm = be32_to_cpu(imm);
+	} else {
+		/* under HDR_IMM the immediate was the header */
+		rx->msg.has_imm = !ch->hdr_imm &&
+				  (wc->wc_flags & IB_WC_WITH_IMM);
+		rx->msg.imm = rx->msg.has_imm ?
+			      be32_to_cpu(wc->ex.imm_data) : 0;
+	}
+	rx->msg.rdma_imm = false;
+	rdmachan_rx_queue_locked(ch, rx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_rx_queued(ch, len);
+}
+
+/**
+ * rdmachan_readable() - is a message waiting, or will none ever come?
+ * @ch: the channel
+ *
+ * A hint, read without the channel lock: it is what a busy poller checks
+ * between two polls, and under TCG every interrupts-off lock round trip
+ * is dear.  Callers take the message, or the end, under the lock
+ * (rdmachan_wait_readable()), and every change wakes ch->wq.
+ */
+bool rdmachan_readable(struct rdmachan *ch)
+{
+	return !list_empty(&ch->rx_ready) ||
+	       rdmachan_state_read_end(READ_ONCE(ch->state),
+				       READ_ONCE(ch->torn_down),
+				       READ_ONCE(ch->err)) != -EAGAIN;
+}
+
+/**
+ * rdmachan_rx_take() - dequeue the oldest queued message, without waiting
+ * @ch: the channel
+ *
+ * The message is the caller's alone from here: it gives it back with
+ * rdmachan_msg_release(), or, when it could not deliver it (a user buffer
+ * too small or faulting), puts it back at the head with
+ * rdmachan_rx_untake().  Taking happens under the channel lock, so two
+ * consumers can never get the same message, whatever their context.
+ *
+ * Context: any.
+ * Return: the message's buffer, or NULL when none is queued.
+ */
+struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
+	if (rx) {
+		list_del_init(&rx->node);
+		ch->rx_ready_count--;
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return rx;
+}
+
+/**
+ * rdmachan_rx_untake() - put a taken message back at the head of the queue
+ * @ch: the channel
+ * @rx: from rdmachan_rx_take() or rdmachan_rx_wait_take(), not released
+ *
+ * The next consumer gets it first.  Order among several consumers holds
+ * only when they serialise (the channel file's readers hold read_mutex).
+ *
+ * Context: any.
+ */
+void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&rx->node, &ch->rx_ready);
+	ch->rx_ready_count++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	/* a poller may have looked while it was taken */
+	wake_up_all(&ch->wq);
+}
+
+/*
+ * Wait for a message or the end, and dequeue it in the same lock round
+ * trip that finds it.  Return: as rdmachan_rx_wait_take().
+ */
+static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
+			      bool may_sleep, struct rdmachan_rx **take)
+{
+	struct rdmachan_rx *rx;
+	unsigned long flags;
+	int ret;
+
+	for (;;) {
+		rdmachan_rx_take_arrived(ch, may_sleep);
+		spin_lock_irqsave(&ch->lock, flags);
+		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
+					      node);
+		if (rx) {
+			list_del_init(&rx->node);
+			ch->rx_ready_count--;
+			*take = rx;
+		}
+		ret = rx ? 1 : rdmachan_state_read_end(ch->state,
+						       ch->torn_down, ch->err);
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (ret != -EAGAIN || nonblock)
+			return ret;
+		ret = rdmachan_wait(ch, rdmachan_readable);
+		if (ret)
+			return ret;
+	}
+}
+
+/**
+ * rdmachan_rx_wait_take() - wait for a message or the end, and take it
+ * @ch: the channel
+ * @nonblock: return -EAGAIN instead of waiting
+ * @rxp: the message, dequeued as by rdmachan_rx_take(), when 1 is returned
+ *
+ * Context: process context (it may sleep unless @nonblock).
+ * Return: 1 and a message; 0 at the end of an orderly shutdown; the
+ * channel's error when it failed; -EAGAIN; -ERESTARTSYS.
+ */
+int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
+			  struct rdmachan_rx **rxp)
+{
+	return rdmachan_wait_take(ch, nonblock, true, rxp);
+}
+
+/**
+ * rdmachan_recv() - take the next message of a channel without recv callback
+ * @ch: the channel
+ * @msgp: the message, to be given back with rdmachan_msg_release()
+ * @flags: RDMACHAN_RECV_NONBLOCK
+ *
+ * Context: process context (any with RDMACHAN_RECV_NONBLOCK).
+ * Return: 0 and a message; -EPIPE after an orderly shutdown when every
+ * message has been taken; the channel's error (-ECONNRESET, -ENODEV, ...)
+ * when it failed; -EAGAIN; -ERESTARTSYS.
+ */
+int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
+		  unsigned int flags)
+{
+	bool nonblock = flags & RDMACHAN_RECV_NONBLOCK;
+	struct rdmachan_rx *rx;
+	int ret;
+
+	ret = rdmachan_wait_take(ch, nonblock, !nonblock, &rx);
+	if (ret <= 0)
+		return ret ?: -EPIPE;
+	*msgp = &rx->msg;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_recv);

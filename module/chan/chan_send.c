@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the send side of a channel - the send ring, rdmachan_send*(),
+ * send completions
+ *
+ * Send ring.  A sender reserves a credit and a slot of the data send
+ * ring under the channel lock, fills the slot without the lock (copying
+ * from user memory may fault), and marks it ready; ready slots are then
+ * posted strictly in reservation order, as one chained work request list.
+ * Only every sig_interval-th send, and the one that fills the ring, is
+ * signalled; its completion frees every slot before it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/scatterlist.h>
+#include <linux/uio.h>
+
+#include "rdmachan-pri.h"
+
+/*
+ * Post every ready slot at the head of the ring, in order, as one chain.
+ * Caller holds ch->lock.
+ */
+static int rdmachan_commit_locked(struct rdmachan *ch)
+{
+	struct ib_send_wr *first = NULL, *last = NULL;
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	int ret;
+
+	while (ch->tx_posted != ch->tx_reserved) {
+		struct rdmachan_tx *tx = &ch->tx[ch->tx_posted % ch->tx_depth];
+		struct rdmachan_wire_hdr *h = tx->buf;
+		/* the message starts after the header unless it is in the imm */
+		u32 start = ch->hdr_imm ? RDMACHAN_HDR_LEN : 0;
+		u32 bytes = RDMACHAN_HDR_LEN + tx->len - start;
+
+		if (!tx->ready)
+			break;
+		tx->ready = false;
+		tx->seq = ch->tx_posted++;
+
+		h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
+		tx->pad = false;
+		h->flags = 0;
+		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
+		h->len = cpu_to_be32(tx->len);
+		if (tx->has_imm && ch->imm_inband) {
+			__be32 imm = cpu_to_be32(tx->imm);
+
+			h->flags = RDMACHAN_HDR_F_IMM;
+			memcpy(tx->buf + start + bytes, &imm, sizeof(imm));
+			bytes += sizeof(imm);
+		}
+		ib_dma_sync_single_for_device(ibdev, tx->dma, start + bytes,
+					      DMA_TO_DEVICE);
+
+		tx->sge.addr = tx->dma + start;
+		tx->sge.length = bytes;
+		tx->sge.lkey = ch->pd->local_dma_lkey;
+		memset(&tx->wr, 0, sizeof(tx->wr));
+		tx->wr.wr_cqe = &tx->cqe;
+		tx->wr.sg_list = &tx->sge;
+		tx->wr.num_sge = bytes ? 1 : 0;
+		if (ch->hdr_imm) {
+			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
+			tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
+		} else if (tx->has_imm && !ch->imm_inband) {
+			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
+			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
+		} else {
+			tx->wr.opcode = IB_WR_SEND;
+		}
+		if (bytes && bytes <= ch->max_inline)
+			tx->wr.send_flags |= IB_SEND_INLINE;
+		if (tx->solicited)
+			tx->wr.send_flags |= IB_SEND_SOLICITED;
+		tx->solicited = false;
+		if ((tx->seq + 1) % ch->sig_interval == 0 ||
+		    tx->seq + 1 - ch->tx_completed >= ch->tx_depth)
+			tx->wr.send_flags |= IB_SEND_SIGNALED;
+
+		if (last)
+			last->next = &tx->wr;
+		else
+			first = &tx->wr;
+		last = &tx->wr;
+	}
+	if (!first)
+		return 0;
+	ret = ib_post_send(ch->qp, first, NULL);
+	if (ret)
+		pr_err_ratelimited("channel %u: send post failed: %d\n", ch->id,
+				   ret);
+	return ret;
+}
+
+/* Data send completion (signalled, or an error): free the ring up to it. */
+void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
+					      cqe);
+	struct rdmachan *ch = tx->ch;
+	unsigned long flags;
+
+	if (!rdmachan_wc_ok(ch, wc, "send"))
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	if ((s32)(tx->seq + 1 - ch->tx_completed) > 0)
+		ch->tx_completed = tx->seq + 1;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+}
+
+static bool rdmachan_can_reserve(struct rdmachan *ch)
+{
+	return ch->credits.avail &&
+	       ch->tx_reserved - ch->tx_completed < ch->tx_depth;
+}
+
+/* The errno for a send on a channel that is not CONNECTED */
+int rdmachan_send_state_err(struct rdmachan *ch)
+{
+	return rdmachan_state_send_err(ch->state, ch->io_stopped, ch->err);
+}
+
+/**
+ * rdmachan_writable() - could a send take a credit and a slot now?
+ * @ch: the channel
+ */
+bool rdmachan_writable(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = !rdmachan_send_state_err(ch) && rdmachan_can_reserve(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+static bool rdmachan_send_wait_done(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || rdmachan_can_reserve(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/*
+ * Reserve up to @want credits and ring slots.  Waits for at least one
+ * unless @nonblock.  Return: slots reserved (first is *first), or errno.
+ */
+static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
+			    u32 *first)
+{
+	unsigned long flags;
+	bool stalled = false, polled = false;
+	u32 n;
+	int ret;
+
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		ret = rdmachan_send_state_err(ch);
+		if (ret) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			return ret;
+		}
+		if (rdmachan_can_reserve(ch))
+			break;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		if (nonblock) {
+			/* SOLICITED: credits may wait in the receive queue */
+			if (!polled &&
+			    ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
+			    rdmachan_poll(ch, -1)) {
+				polled = true;
+				continue;
+			}
+			return -EAGAIN;
+		}
+		if (!stalled) {
+			atomic64_inc(&ch->stats.credit_stalls);
+			stalled = true;
+		}
+		ret = rdmachan_wait(ch, rdmachan_send_wait_done);
+		if (ret)
+			return ret;
+	}
+	n = rdmachan_credits_spend(&ch->credits, want,
+				   ch->tx_depth -
+				   (ch->tx_reserved - ch->tx_completed));
+	*first = ch->tx_reserved;
+	ch->tx_reserved += n;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return n;
+}
+
+/*
+ * Mark reserved slots [first, first + n) ready and post what can go.  A
+ * slot whose fill failed (a fault copying from user memory) is given back
+ * when it is the newest reservation.  Otherwise a later sender's slot
+ * follows it in the ring, so it goes out in its place as a PAD message:
+ * that takes the slot's credit and a receive buffer like a DATA message,
+ * and the peer reposts the buffer and returns the credit without
+ * delivering anything.  (Refunding the credit instead would let the peer
+ * see more messages than it has buffers for, which iWARP, having no RNR
+ * retry, answers by terminating the connection.)
+ */
+static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
+{
+	bool bh = rdmachan_bh_off();
+	unsigned long flags;
+	u32 i;
+	int ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (good < n && ch->tx_reserved == first + n) {
+		rdmachan_credits_refund(&ch->credits, n - good);
+		ch->tx_reserved = first + good;
+		n = good;
+	}
+	for (i = 0; i < n; i++) {
+		struct rdmachan_tx *tx = &ch->tx[(first + i) % ch->tx_depth];
+
+		tx->ready = true;
+		if (i >= good) {
+			tx->len = 0;
+			tx->has_imm = false;
+			tx->solicited = false;
+			tx->pad = true;
+		}
+	}
+	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	if (ret && ret != -ECONNRESET) {
+		/* the QP refused the post: it is broken or already closing */
+		rdmachan_fail_io(ch, -ECONNRESET);
+		ret = -ECONNRESET;
+	}
+	return ret;
+}
+
+/**
+ * rdmachan_send() - send one message from kernel memory
+ * @ch: a connected channel
+ * @vec: the message, gathered from these pieces
+ * @nr_vec: number of pieces
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * The message is copied into a registered buffer and posted; on return
+ * the caller may reuse its memory.  Waits for a credit unless
+ * RDMACHAN_SEND_NONBLOCK.
+ *
+ * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
+ * Return: 0; -EMSGSIZE when larger than rdmachan_max_msg_size();
+ * -EAGAIN (non-blocking, no credit); -ENOTCONN, -ECONNRESET, -ENODEV or
+ * the channel's error when it is not connected; -ERESTARTSYS on a signal.
+ */
+int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
+		  unsigned int nr_vec, u32 imm, unsigned int flags)
+{
+	struct iov_iter from;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr_vec; i++)
+		len += vec[i].iov_len;
+	iov_iter_kvec(&from, WRITE, vec, nr_vec, len);
+	return rdmachan_send_iter(ch, &from, imm, flags);
+}
+EXPORT_SYMBOL_GPL(rdmachan_send);
+
+/**
+ * rdmachan_send_iter() - send one message from an iov_iter
+ * @ch: a connected channel
+ * @from: the message (user or kernel memory)
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Return: as rdmachan_send(); -EFAULT when user memory faults.
+ */
+int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
+		       unsigned int flags)
+{
+	size_t len = iov_iter_count(from);
+	struct rdmachan_tx *tx;
+	u32 first;
+	int ret;
+
+	if (len > ch->params.max_msg_size)
+		return -EMSGSIZE;
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
+	if (ret < 0)
+		return ret;
+
+	tx = &ch->tx[first % ch->tx_depth];
+	tx->len = len;
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
+		rdmachan_commit(ch, first, 1, 0);
+		return -EFAULT;
+	}
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats.msgs_tx);
+	atomic64_add(len, &ch->stats.bytes_tx);
+	return 0;
+}
+
+/**
+ * rdmachan_send_batch() - send several messages as one chained post
+ * @ch: a connected channel
+ * @fill: fills slot @i (sets len/imm/has_imm, copies the payload);
+ *	returns 0 or a negative errno
+ * @arg: passed to @fill
+ * @count: messages wanted
+ * @nonblock: do not wait for the first credit
+ *
+ * Return: messages sent (maybe fewer than @count when credits run out),
+ * or a negative errno when none could be.
+ */
+int rdmachan_send_batch(struct rdmachan *ch,
+			int (*fill)(struct rdmachan *ch, struct rdmachan_tx *tx,
+				    u32 i, void *arg),
+			void *arg, u32 count, bool nonblock)
+{
+	u32 first, i, good;
+	int n, ret = 0;
+
+	n = rdmachan_reserve(ch, count, nonblock, &first);
+	if (n <= 0)
+		return n;
+	for (good = 0; good < n; good++) {
+		ret = fill(ch, &ch->tx[(first + good) % ch->tx_depth], good,
+			   arg);
+		if (ret)
+			break;
+	}
+	rdmachan_commit(ch, first, n, good);
+	for (i = 0; i < good; i++) {
+		atomic64_inc(&ch->stats.msgs_tx);
+		atomic64_add(ch->tx[(first + i) % ch->tx_depth].len,
+			     &ch->stats.bytes_tx);
+	}
+	return good ? good : ret;
+}
+
+struct rdmachan_kvec_batch {
+	const struct kvec *msgs;
+	u32 count;
+	u32 imm;
+	bool has_imm;
+	bool solicited;
+};
+
+static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
+			      u32 i, void *arg)
+{
+	const struct rdmachan_kvec_batch *b = arg;
+
+	tx->len = b->msgs[i].iov_len;
+	tx->imm = b->imm;
+	tx->has_imm = b->has_imm;
+	/* the last message of the batch raises the solicited event */
+	tx->solicited = b->solicited && i + 1 == b->count;
+	memcpy(tx->buf + RDMACHAN_HDR_LEN, b->msgs[i].iov_base, tx->len);
+	return 0;
+}
+
+/**
+ * rdmachan_send_msgs() - send several messages as one chained post
+ * @ch: a connected channel
+ * @msgs: the messages, one contiguous kernel buffer each
+ * @count: number of messages
+ * @imm: immediate value of every message, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Posts as many of the messages as there are credits for, in order, as
+ * one chained work request list.  Waits for the first credit only, unless
+ * RDMACHAN_SEND_NONBLOCK.
+ *
+ * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
+ * Return: messages sent (1 to @count), or a negative errno as
+ * rdmachan_send() when none could be.
+ */
+int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
+		       unsigned int count, u32 imm, unsigned int flags)
+{
+	struct rdmachan_kvec_batch b = {
+		.msgs = msgs, .count = count, .imm = imm,
+		.has_imm = flags & RDMACHAN_SEND_IMM,
+		.solicited = flags & RDMACHAN_SEND_SOLICITED,
+	};
+	unsigned int i;
+
+	if (!count)
+		return -EINVAL;
+	for (i = 0; i < count; i++)
+		if (msgs[i].iov_len > ch->params.max_msg_size)
+			return -EMSGSIZE;
+	return rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
+				   flags & RDMACHAN_SEND_NONBLOCK);
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_msgs);
+
+/**
+ * rdmachan_send_sg() - send one message gathered from a scatterlist
+ * @ch: a connected channel
+ * @sgl: the message's pages (kernel memory; need not be DMA-mapped)
+ * @nents: entries of @sgl
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
+ *
+ * Context and return: as rdmachan_send().
+ */
+int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
+		     unsigned int nents, u32 imm, unsigned int flags)
+{
+	struct rdmachan_tx *tx;
+	size_t len = 0;
+	struct scatterlist *sg;
+	unsigned int i;
+	u32 first;
+	int ret;
+
+	for_each_sg(sgl, sg, nents, i)
+		len += sg->length;
+	if (len > ch->params.max_msg_size)
+		return -EMSGSIZE;
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
+	if (ret < 0)
+		return ret;
+	tx = &ch->tx[first % ch->tx_depth];
+	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
+				    len);
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats.msgs_tx);
+	atomic64_add(len, &ch->stats.bytes_tx);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_sg);
