@@ -13,6 +13,8 @@
 #   make fuzz       the long fuzzer runs (stock and debug kernel)
 #   make sparse     build with sparse (C=2)
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
+#   make layers     build, then check and print which file of rdmachan.ko
+#                   calls which (Documentation/architecture.rst)
 #   make KDIR=...   build against another kernel tree
 
 KVER	?= $(shell scripts/kver.sh)
@@ -24,7 +26,7 @@ MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.h module/*/*.c module
 	uapi/linux/rdmachan.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench soak fuzz
+	unit-test bench soak fuzz layers
 
 all: modules tool helpers
 
@@ -46,6 +48,9 @@ sparse:
 checkpatch:
 	perl "$$(scripts/kernel-source.sh)/scripts/checkpatch.pl" --strict \
 		--no-tree --show-types -f $(MODULE_SOURCES)
+
+layers: modules
+	scripts/layers.sh
 
 deps:
 	scripts/deps.sh

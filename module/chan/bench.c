@@ -23,7 +23,6 @@
 #include <linux/rdmachan.h>
 
 #include "bench.h"
-#include "ioctl.h"
 #include "rdmachan.h"
 
 /* Round trips whose latency is kept for the percentiles (4 MiB) */
@@ -195,7 +194,8 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 /**
  * rdmachan_bench_run() - RDMACHAN_IOC_BENCH: run a benchmark on a channel
  * @ch: the channel of the file
- * @b: the argument, copied in; the results are filled in
+ * @b: the argument, copied in and checked (rdmachan_check_bench()); the
+ *	results are filled in
  *
  * Context: process context; sleeps for the length of the run.  The
  * caller serialises the modes that receive with the file's other readers.
@@ -208,9 +208,6 @@ long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b)
 	u32 nr;
 	int ret;
 
-	ret = rdmachan_check_bench(b, depth, rdmachan_max_msg_size(ch));
-	if (ret)
-		return ret;
 	/* BLAST's default batch: never more than the depth, as checked */
 	if (b->mode == RDMACHAN_BENCH_BLAST && !b->batch)
 		b->batch = min_t(u32, RDMACHAN_BENCH_DEFAULT_BATCH, depth);

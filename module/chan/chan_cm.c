@@ -26,8 +26,7 @@
 static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 			     int status)
 {
-	pr_info_ratelimited("channel %u (%pISpc): %s (status %d)\n", ch->id,
-			    &ch->dst, what, status);
+	rdmachan_info_rl_addr(ch, "%s (status %d)\n", what, status);
 	rdmachan_set_failed(ch, err);
 	complete(&ch->cm_done);
 	/*
@@ -104,8 +103,8 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	 */
 	if ((p.features & ~ch->local.features) ||
 	    ((p.features ^ ch->local.features) & RDMACHAN_FEAT_HDR_IMM)) {
-		pr_info_ratelimited("channel %u: peer answered features %#llx to %#llx\n",
-				    ch->id, p.features, ch->local.features);
+		rdmachan_info_rl(ch, "peer answered features %#llx to %#llx\n",
+				 p.features, ch->local.features);
 		return -EPROTO;
 	}
 	ch->params = p;
@@ -121,9 +120,9 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 
 	data = rdma_consumer_reject_data(ch->cm_id, ev, &len);
 	reason = rdmachan_wire_rej_decode(data, len);
-	pr_info_ratelimited("channel %u: connection to %pISpc rejected: %s (%s)\n",
-			    ch->id, &ch->dst, rdmachan_rej_reason_str(reason),
-			    rdma_reject_msg(ch->cm_id, ev->status));
+	rdmachan_info_rl(ch, "connection to %pISpc rejected: %s (%s)\n",
+			 &ch->dst, rdmachan_rej_reason_str(reason),
+			 rdma_reject_msg(ch->cm_id, ev->status));
 	switch (reason) {
 	case RDMACHAN_REJ_NO_RESOURCES:
 		return -ENOMEM;
@@ -141,7 +140,8 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 
 /**
  * rdmachan_cm_handler() - rdma_cm events of a channel's rdma_cm_id
- * @id: the identifier; id->context is the channel
+ * @id: the identifier; id->context is the channel (or, for a listening
+ *	identifier, the listener: both start with struct rdmachan_obj)
  * @ev: the event
  *
  * Context: process context, with the identifier's handler mutex held.
@@ -150,14 +150,15 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
  */
 int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
-	struct rdmachan *ch = id->context;
+	struct rdmachan_obj *obj = id->context;
+	struct rdmachan *ch;
 	int ret;
 
-	if (ch->kind == RDMACHAN_OBJ_LISTENER)
+	if (obj->kind == RDMACHAN_OBJ_LISTENER)
 		return rdmachan_listener_cm_handler(id, ev);
-	pr_debug("channel %u: %s (status %d)%s\n", ch->id,
-		 rdma_event_msg(ev->event), ev->status,
-		 ch->dying ? ", ignored: closing" : "");
+	ch = container_of(obj, struct rdmachan, obj);
+	rdmachan_dbg(ch, "%s (status %d)%s\n", rdma_event_msg(ev->event),
+		     ev->status, ch->dying ? ", ignored: closing" : "");
 	if (ch->dying)
 		return 0;
 
@@ -241,8 +242,7 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 		break;
 	default:
-		pr_debug("channel %u: ignoring %s\n", ch->id,
-			 rdma_event_msg(ev->event));
+		rdmachan_dbg(ch, "ignoring %s\n", rdma_event_msg(ev->event));
 		break;
 	}
 	return 0;
@@ -316,8 +316,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		goto out_close;
 	}
 	if (!left) {
-		pr_info_ratelimited("channel %u: connect to %pISpc timed out\n",
-				    ch->id, &ch->dst);
+		rdmachan_info_rl(ch, "connect to %pISpc timed out\n", &ch->dst);
 		ret = -ETIMEDOUT;
 		goto out_close;
 	}
@@ -326,7 +325,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		goto out_close;
 	}
 	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
-	rdmachan_sysfs_add_channel(ch);
+	rdmachan_sysfs_add(&ch->obj);
 	*chp = ch;
 	return 0;
 

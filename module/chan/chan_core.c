@@ -25,6 +25,48 @@
 struct workqueue_struct *rdmachan_wq;
 static DEFINE_IDA(rdmachan_chan_ida);
 
+static struct rdmachan *rdmachan_of_dev_user(struct rdmachan_dev_user *u)
+{
+	return container_of(u, struct rdmachan, obj.dev_user);
+}
+
+static void rdmachan_dev_user_get(struct rdmachan_dev_user *u)
+{
+	rdmachan_get(rdmachan_of_dev_user(u));
+}
+
+static void rdmachan_dev_user_put(struct rdmachan_dev_user *u)
+{
+	rdmachan_put(rdmachan_of_dev_user(u));
+}
+
+/*
+ * The channel's device goes away, before the device's PD is freed: the
+ * channel fails with -ENODEV and releases everything it holds on the
+ * device (teardown detaches it).  Process context.
+ */
+static void rdmachan_device_removed(struct rdmachan_dev_user *u)
+{
+	struct rdmachan *ch = rdmachan_of_dev_user(u);
+
+	rdmachan_set_failed(ch, -ENODEV);
+	rdmachan_teardown(ch);
+}
+
+/* DEVICE_FATAL: nothing of the device works any more. */
+static void rdmachan_device_fatal(struct rdmachan_dev_user *u)
+{
+	rdmachan_fail_io(rdmachan_of_dev_user(u), -EIO);
+}
+
+/* What the device layer does to a channel that holds resources on it */
+static const struct rdmachan_dev_user_ops rdmachan_chan_dev_ops = {
+	.get		= rdmachan_dev_user_get,
+	.put		= rdmachan_dev_user_put,
+	.device_removed	= rdmachan_device_removed,
+	.device_fatal	= rdmachan_device_fatal,
+};
+
 /**
  * rdmachan_opts_fill() - options with module defaults for what is unset
  * @o: the result
@@ -74,14 +116,14 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 		kfree(ch);
 		return NULL;
 	}
-	ch->kind = RDMACHAN_OBJ_CHANNEL;
-	ch->id = id;
+	ch->obj.kind = RDMACHAN_OBJ_CHANNEL;
+	ch->obj.id = id;
 	ch->active = active;
 	ch->opts = *opts;
 	ch->state = RDMACHAN_CONNECTING;
-	kref_init(&ch->ref);
+	kref_init(&ch->obj.ref);
 	spin_lock_init(&ch->lock);
-	INIT_LIST_HEAD(&ch->dev_node);
+	rdmachan_dev_user_init(&ch->obj.dev_user, &rdmachan_chan_dev_ops);
 	INIT_LIST_HEAD(&ch->rx_ready);
 	INIT_LIST_HEAD(&ch->rx_pending);
 	INIT_LIST_HEAD(&ch->lnode);
@@ -106,7 +148,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
  */
 void rdmachan_get(struct rdmachan *ch)
 {
-	kref_get(&ch->ref);
+	kref_get(&ch->obj.ref);
 }
 
 static void rdmachan_free_buffers(struct rdmachan *ch)
@@ -127,12 +169,12 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 
 static void rdmachan_release(struct kref *ref)
 {
-	struct rdmachan *ch = container_of(ref, struct rdmachan, ref);
+	struct rdmachan *ch = container_of(ref, struct rdmachan, obj.ref);
 
 	WARN_ON_ONCE(!ch->torn_down && ch->cm_id);
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
-	ida_free(&rdmachan_chan_ida, ch->id);
+	ida_free(&rdmachan_chan_ida, ch->obj.id);
 	kfree(ch);
 }
 
@@ -142,7 +184,7 @@ static void rdmachan_release(struct kref *ref)
  */
 void rdmachan_put(struct rdmachan *ch)
 {
-	kref_put(&ch->ref, rdmachan_release);
+	kref_put(&ch->obj.ref, rdmachan_release);
 }
 
 /**
@@ -216,8 +258,7 @@ void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
 {
 	if (ch->peer_said_close)
 		return;
-	pr_err_ratelimited("channel %u: %s post failed: %d\n", ch->id, what,
-			   err);
+	rdmachan_err_rl(ch, "%s post failed: %d\n", what, err);
 	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, -ECONNRESET);
 	wake_up_all(&ch->wq);
 	rdmachan_schedule_teardown(ch);
@@ -241,16 +282,16 @@ bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what)
 		return true;
 	if (wc->status != IB_WC_WR_FLUSH_ERR) {
 		atomic64_inc(&ch->stats.errors);
-		pr_info_ratelimited("channel %u: %s completion: %s (%d)\n",
-				    ch->id, what, ib_wc_status_msg(wc->status),
-				    wc->status);
+		rdmachan_info_rl(ch, "%s completion: %s (%d)\n", what,
+				 ib_wc_status_msg(wc->status), wc->status);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	} else if (!rdmachan_flush_expected(ch) &&
 		   READ_ONCE(ch->state) == RDMACHAN_CONNECTED) {
 		/* the first one fails the channel; the rest are its echo */
 		atomic64_inc(&ch->stats.errors);
-		pr_info_ratelimited("channel %u: %s flushed: the queue pair left the connected state\n",
-				    ch->id, what);
+		rdmachan_info_rl(ch,
+				 "%s flushed: the queue pair left the connected state\n",
+				 what);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	}
 	return false;
@@ -319,8 +360,8 @@ void rdmachan_teardown(struct rdmachan *ch)
 		usleep_range(50, 100);
 		/* a poller's recv callback that does not return */
 		if (time_after(jiffies, next)) {
-			pr_warn("channel %u: teardown still waits for a poller of the channel\n",
-				ch->id);
+			rdmachan_warn(ch,
+				      "teardown still waits for a poller of the channel\n");
 			next = jiffies + 10 * HZ;
 		}
 	}
@@ -355,8 +396,8 @@ void rdmachan_teardown(struct rdmachan *ch)
 	 * away, its side of the transport broke), not that it closed.
 	 */
 	if (ch->peer_closed && !ch->peer_said_close) {
-		pr_info_ratelimited("channel %u (%pISpc): peer disconnected without closing\n",
-				    ch->id, &ch->dst);
+		rdmachan_info_rl_addr(ch,
+				      "peer disconnected without closing\n");
 		rdmachan_set_failed(ch, -ECONNRESET);
 	}
 	rdmachan_set_disconnected(ch);
@@ -388,18 +429,20 @@ void rdmachan_close(struct rdmachan *ch)
 	unsigned long deadline = jiffies + msecs_to_jiffies(ch->opts.timeout_ms);
 	int ret;
 
-	rdmachan_sysfs_del_channel(ch);
+	if (rdmachan_sysfs_del(&ch->obj))
+		rdmachan_put(ch);	/* the directory's */
 	/* one deadline for both: the flush and the CLOSE handshake */
 	ret = rdmachan_flush_sends(ch, msecs_to_jiffies(ch->opts.timeout_ms));
 	if (!ret)
 		ret = rdmachan_say_close(ch, time_after(deadline, jiffies) ?
 					 deadline - jiffies : 0);
 	if (ret == -ETIMEDOUT)
-		pr_info_ratelimited("channel %u (%pISpc): the peer acknowledged nothing within %u ms of the close: tearing down\n",
-				    ch->id, &ch->dst, ch->opts.timeout_ms);
+		rdmachan_info_rl_addr(ch,
+				      "the peer acknowledged nothing within %u ms of the close: tearing down\n",
+				      ch->opts.timeout_ms);
 	else if (ret)
-		pr_info_ratelimited("channel %u (%pISpc): closing task killed: tearing down without waiting for the peer\n",
-				    ch->id, &ch->dst);
+		rdmachan_info_rl_addr(ch,
+				      "closing task killed: tearing down without waiting for the peer\n");
 	rdmachan_teardown(ch);
 	if (cancel_work_sync(&ch->teardown_work))
 		rdmachan_put(ch);
@@ -448,42 +491,6 @@ u32 rdmachan_queue_depth(struct rdmachan *ch)
 	return ch->params.queue_depth;
 }
 EXPORT_SYMBOL_GPL(rdmachan_queue_depth);
-
-/**
- * rdmachan_dev_port() - the channel's RDMA device and port, a snapshot
- * @ch: the channel
- * @name: the device's name, empty once the resources are gone
- * @len: room at @name
- *
- * Context: any; never waits for a teardown.
- * Return: the port, 0 once the resources are gone.
- */
-u32 rdmachan_dev_port(struct rdmachan *ch, char *name, size_t len)
-{
-	unsigned long flags;
-	u32 port;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	strscpy(name, ch->dev_name, len);
-	port = ch->port_num;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	return port;
-}
-
-/**
- * rdmachan_channel_device_removed() - the channel's device goes away
- * @ch: the channel
- *
- * Called by device removal before the device's PD is freed: the channel
- * fails with -ENODEV and releases everything it holds on the device.
- *
- * Context: process context.
- */
-void rdmachan_channel_device_removed(struct rdmachan *ch)
-{
-	rdmachan_set_failed(ch, -ENODEV);
-	rdmachan_teardown(ch);
-}
 
 /**
  * rdmachan_core_init() - set up what every channel shares

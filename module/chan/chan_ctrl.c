@@ -229,8 +229,9 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		 * the transport is stuck, and so would be everything waiting
 		 * on it.  Fail the channel: its teardown ends what is left.
 		 */
-		pr_err_ratelimited("channel %u (%pISpc): a keepalive probe is unanswered after %u s: the transport is stuck\n",
-				   ch->id, &ch->dst, RDMACHAN_KEEPALIVE_STUCK / HZ);
+		rdmachan_err_rl_addr(ch,
+				     "a keepalive probe is unanswered after %u s: the transport is stuck\n",
+				     RDMACHAN_KEEPALIVE_STUCK / HZ);
 		atomic64_inc(&ch->stats.errors);
 		rdmachan_fail_io(ch, -ETIMEDOUT);
 		return;

@@ -47,8 +47,8 @@ static void rdmachan_event_fails(struct rdmachan *ch, struct ib_event *ev,
 	if (counter)
 		atomic_inc(counter);
 	atomic64_inc(&ch->stats.errors);
-	pr_err_ratelimited("channel %u (%pISpc): %s: the channel fails\n",
-			   ch->id, &ch->dst, ib_event_msg(ev->event));
+	rdmachan_err_rl_addr(ch, "%s: the channel fails\n",
+			     ib_event_msg(ev->event));
 	rdmachan_fail_io(ch, -EIO);
 }
 
@@ -62,6 +62,7 @@ static void rdmachan_event_fails(struct rdmachan *ch, struct ib_event *ev,
 void rdmachan_qp_event(struct ib_event *ev, void *ctx)
 {
 	struct rdmachan *ch = ctx;
+	struct rdmachan_device *dev;
 
 	if (ev->event == IB_EVENT_COMM_EST) {
 		/* the peer's first message overtook its RTU */
@@ -70,11 +71,11 @@ void rdmachan_qp_event(struct ib_event *ev, void *ctx)
 		return;
 	}
 	if (!rdmachan_qp_event_fatal(ev->event)) {
-		pr_debug("channel %u: QP event %s\n", ch->id,
-			 ib_event_msg(ev->event));
+		rdmachan_dbg(ch, "QP event %s\n", ib_event_msg(ev->event));
 		return;
 	}
-	rdmachan_event_fails(ch, ev, ch->dev ? &ch->dev->qp_events : NULL);
+	dev = rdmachan_chan_dev(ch);
+	rdmachan_event_fails(ch, ev, dev ? &dev->qp_events : NULL);
 }
 
 /**
@@ -87,8 +88,9 @@ void rdmachan_qp_event(struct ib_event *ev, void *ctx)
 void rdmachan_cq_event(struct ib_event *ev, void *ctx)
 {
 	struct rdmachan *ch = ctx;
+	struct rdmachan_device *dev = rdmachan_chan_dev(ch);
 
-	rdmachan_event_fails(ch, ev, ch->dev ? &ch->dev->cq_events : NULL);
+	rdmachan_event_fails(ch, ev, dev ? &dev->cq_events : NULL);
 }
 
 /* ---- fault injection --------------------------------------------------- */
@@ -108,17 +110,17 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 	if (ch->torn_down || !ch->qp) {
 		ret = -ENOTCONN;
 	} else if (!strcmp(what, "qp_error")) {
-		pr_info("channel %u: injected: QP to the error state\n", ch->id);
+		rdmachan_info(ch, "injected: QP to the error state\n");
 		ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 	} else if (!strcmp(what, "qp_fatal")) {
-		pr_info("channel %u: injected: QP fatal event\n", ch->id);
+		rdmachan_info(ch, "injected: QP fatal event\n");
 		ev.device = ch->qp->device;
 		ev.element.qp = ch->qp;
 		ev.event = IB_EVENT_QP_FATAL;
 		rdmachan_qp_event(&ev, ch);
 	} else if (!strcmp(what, "keepalive_stuck")) {
 		/* as if a probe had been posted long ago and never ended */
-		pr_info("channel %u: injected: a keepalive probe stuck\n", ch->id);
+		rdmachan_info(ch, "injected: a keepalive probe stuck\n");
 		spin_lock_irqsave(&ch->lock, flags);
 		if (test_and_set_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy))
 			ret = -EBUSY;
@@ -126,7 +128,7 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 			ch->keepalive_posted = jiffies - RDMACHAN_KEEPALIVE_STUCK - 1;
 		spin_unlock_irqrestore(&ch->lock, flags);
 	} else if (!strcmp(what, "cq_error")) {
-		pr_info("channel %u: injected: CQ error event\n", ch->id);
+		rdmachan_info(ch, "injected: CQ error event\n");
 		ev.device = ch->qp->device;
 		ev.element.cq = ch->cq;
 		ev.event = IB_EVENT_CQ_ERR;
@@ -138,10 +140,20 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 	return ret;
 }
 
+/* A channel with resources on a device (a listener is no channel) */
+static bool rdmachan_inject_match(struct rdmachan_dev_user *u, void *arg)
+{
+	struct rdmachan_obj *obj = container_of(u, struct rdmachan_obj,
+						dev_user);
+
+	return obj->kind == RDMACHAN_OBJ_CHANNEL && obj->id == *(u32 *)arg;
+}
+
 static ssize_t rdmachan_inject_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
 	char buf[32], what[16];
+	struct rdmachan_dev_user *u;
 	struct rdmachan *ch;
 	u32 id;
 	int ret;
@@ -155,9 +167,10 @@ static ssize_t rdmachan_inject_write(struct file *file, const char __user *ubuf,
 		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error|keepalive_stuck'\n");
 		return -EINVAL;
 	}
-	ch = rdmachan_device_get_channel(id);
-	if (!ch)
+	u = rdmachan_device_find_user(rdmachan_inject_match, &id);
+	if (!u)
 		return -ENOENT;
+	ch = container_of(u, struct rdmachan, obj.dev_user);
 	ret = rdmachan_inject_one(ch, what);
 	rdmachan_put(ch);
 	return ret ?: count;

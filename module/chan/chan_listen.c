@@ -40,24 +40,25 @@
 #define RDMACHAN_WR_COST	256
 
 static DEFINE_IDA(rdmachan_listener_ida);
+static const struct rdmachan_dev_user_ops rdmachan_listener_dev_ops;
 
 void rdmachan_listener_get(struct rdmachan_listener *l)
 {
-	kref_get(&l->ref);
+	kref_get(&l->obj.ref);
 }
 
 static void rdmachan_listener_release(struct kref *ref)
 {
 	struct rdmachan_listener *l =
-		container_of(ref, struct rdmachan_listener, ref);
+		container_of(ref, struct rdmachan_listener, obj.ref);
 
-	ida_free(&rdmachan_listener_ida, l->id);
+	ida_free(&rdmachan_listener_ida, l->obj.id);
 	kfree(l);
 }
 
 void rdmachan_listener_put(struct rdmachan_listener *l)
 {
-	kref_put(&l->ref, rdmachan_listener_release);
+	kref_put(&l->obj.ref, rdmachan_listener_release);
 }
 
 static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
@@ -66,9 +67,8 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 	struct rdmachan_wire_rej rej;
 
 	atomic64_inc(&l->rejected);
-	pr_info_ratelimited("listener %u: rejecting %pISpc: %s\n", l->id,
-			    &id->route.addr.dst_addr,
-			    rdmachan_rej_reason_str(reason));
+	rdmachan_info_rl(l, "rejecting %pISpc: %s\n", &id->route.addr.dst_addr,
+			 rdmachan_rej_reason_str(reason));
 	rdmachan_wire_rej_encode(&rej, reason);
 	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 	/* Non-zero: rdma_cm destroys the request's identifier */
@@ -170,10 +170,11 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (reason == RDMACHAN_REJ_BUSY) {
 		atomic64_inc(&l->rejected_busy);
-		pr_info_ratelimited("listener %u: %pISpc: %u connections being set up (max %u), %llu of %llu bytes held for unaccepted ones, %llu more asked\n",
-				    l->id, &id->route.addr.dst_addr,
-				    READ_ONCE(l->nr_pending), l->max_connecting,
-				    READ_ONCE(l->charged), l->budget, cost);
+		rdmachan_info_rl(l,
+				 "%pISpc: %u connections being set up (max %u), %llu of %llu bytes held for unaccepted ones, %llu more asked\n",
+				 &id->route.addr.dst_addr,
+				 READ_ONCE(l->nr_pending), l->max_connecting,
+				 READ_ONCE(l->charged), l->budget, cost);
 	}
 	if (reason)
 		return rdmachan_reject(l, id, reason);
@@ -195,8 +196,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	if (!ret)
 		ret = rdmachan_post_all_recvs(ch);
 	if (ret) {
-		pr_info_ratelimited("listener %u: cannot set up a channel: %d\n",
-				    l->id, ret);
+		rdmachan_info_rl(l, "cannot set up a channel: %d\n", ret);
 		spin_lock_irqsave(&l->lock, flags);
 		rdmachan_listener_unreserve(l, cost);
 		spin_unlock_irqrestore(&l->lock, flags);
@@ -225,8 +225,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 	ret = rdma_accept(id, &param);
 	if (ret) {
-		pr_info_ratelimited("listener %u: accept failed: %d\n", l->id,
-				    ret);
+		rdmachan_info_rl(l, "accept failed: %d\n", ret);
 		id->context = l;
 		spin_lock_irqsave(&l->lock, flags);
 		list_del_init(&ch->lnode);
@@ -277,8 +276,9 @@ static void rdmachan_listener_reap(struct work_struct *work)
 		if (!ch)
 			break;
 		atomic64_inc(&l->timed_out);
-		pr_info_ratelimited("listener %u: %pISpc did not complete its connection within %u ms: dropped\n",
-				    l->id, &ch->dst, l->opts.timeout_ms);
+		rdmachan_info_rl(l,
+				 "%pISpc did not complete its connection within %u ms: dropped\n",
+				 &ch->dst, l->opts.timeout_ms);
 		/* teardown takes it off the list, unless it got established */
 		rdmachan_teardown(ch);
 		if (!READ_ONCE(ch->established))
@@ -303,8 +303,8 @@ int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
 	struct rdmachan_listener *l = id->context;
 	unsigned long flags;
 
-	pr_debug("listener %u: %s (status %d)\n", l->id,
-		 rdma_event_msg(ev->event), ev->status);
+	rdmachan_dbg(l, "%s (status %d)\n", rdma_event_msg(ev->event),
+		     ev->status);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return rdmachan_connect_request(l, id, ev);
@@ -432,13 +432,13 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 		kfree(l);
 		return ret;
 	}
-	l->id = ret;
-	l->kind = RDMACHAN_OBJ_LISTENER;
-	kref_init(&l->ref);
+	l->obj.id = ret;
+	l->obj.kind = RDMACHAN_OBJ_LISTENER;
+	kref_init(&l->obj.ref);
 	spin_lock_init(&l->lock);
 	INIT_LIST_HEAD(&l->pending);
 	INIT_LIST_HEAD(&l->ready);
-	INIT_LIST_HEAD(&l->dev_node);
+	rdmachan_dev_user_init(&l->obj.dev_user, &rdmachan_listener_dev_ops);
 	init_waitqueue_head(&l->wq);
 	INIT_DELAYED_WORK(&l->reap_work, rdmachan_listener_reap);
 	rdmachan_opts_fill(&l->opts, opts);
@@ -464,7 +464,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	ret = rdma_bind_addr(id, (struct sockaddr *)addr);
 	if (ret)
 		goto out_destroy;
-	if (id->device && !rdmachan_device_attach_listener(id->device, l)) {
+	if (id->device && !rdmachan_device_attach(id->device, &l->obj.dev_user)) {
 		ret = -ENODEV;
 		goto out_destroy;
 	}
@@ -472,12 +472,12 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	if (ret)
 		goto out_detach;
 	memcpy(&l->addr, &id->route.addr.src_addr, sizeof(l->addr));
-	rdmachan_sysfs_add_listener(l);
+	rdmachan_sysfs_add(&l->obj);
 	*lp = l;
 	return 0;
 
 out_detach:
-	rdmachan_device_detach_listener(l);
+	rdmachan_device_detach(&l->obj.dev_user);
 out_destroy:
 	rdma_destroy_id(id);
 out_put:
@@ -593,7 +593,7 @@ int rdmachan_accept(struct rdmachan_listener *l,
 	atomic64_inc(&l->accepted);
 	rdmachan_listener_put(l);
 	rdmachan_deliver(ch);
-	rdmachan_sysfs_add_channel(ch);
+	rdmachan_sysfs_add(&ch->obj);
 	*chp = ch;
 	return 0;
 }
@@ -615,7 +615,7 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
 	wake_up_all(&l->wq);
 	if (id)
 		rdma_destroy_id(id);
-	rdmachan_device_detach_listener(l);
+	rdmachan_device_detach(&l->obj.dev_user);
 	/* @closing is set: nothing arms the reaper again */
 	cancel_delayed_work_sync(&l->reap_work);
 
@@ -637,19 +637,34 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
 	}
 }
 
-/**
- * rdmachan_listener_device_removed() - the listener's device goes away
- * @l: a listener bound to an address of that device
- *
- * Context: process context.
- */
-void rdmachan_listener_device_removed(struct rdmachan_listener *l)
+static struct rdmachan_listener *
+rdmachan_listener_of_dev_user(struct rdmachan_dev_user *u)
 {
+	return container_of(u, struct rdmachan_listener, obj.dev_user);
+}
+
+static void rdmachan_listener_dev_user_get(struct rdmachan_dev_user *u)
+{
+	rdmachan_listener_get(rdmachan_listener_of_dev_user(u));
+}
+
+static void rdmachan_listener_dev_user_put(struct rdmachan_dev_user *u)
+{
+	rdmachan_listener_put(rdmachan_listener_of_dev_user(u));
+}
+
+/*
+ * The device of the listener's address goes away: the listener stops
+ * (which detaches it) and tells its user.  Process context.
+ */
+static void rdmachan_listener_device_removed(struct rdmachan_dev_user *u)
+{
+	struct rdmachan_listener *l = rdmachan_listener_of_dev_user(u);
 	void (*failed)(struct rdmachan_listener *l, int err) = NULL;
 	unsigned long flags;
 	int err;
 
-	pr_info("listener %u (%pISpc): device removed\n", l->id, &l->addr);
+	rdmachan_info_addr(l, "device removed\n");
 	rdmachan_listener_stop(l, -ENODEV);
 
 	/* Tell the user once, unless it closed the listener meanwhile */
@@ -669,6 +684,14 @@ void rdmachan_listener_device_removed(struct rdmachan_listener *l)
 	spin_unlock_irqrestore(&l->lock, flags);
 	wake_up_all(&l->wq);
 }
+
+/* What the device layer does to a listener bound to it: after channels */
+static const struct rdmachan_dev_user_ops rdmachan_listener_dev_ops = {
+	.get		= rdmachan_listener_dev_user_get,
+	.put		= rdmachan_listener_dev_user_put,
+	.device_removed	= rdmachan_listener_device_removed,
+	.removed_last	= true,
+};
 
 static bool rdmachan_listener_failed_done(struct rdmachan_listener *l)
 {
@@ -692,7 +715,8 @@ void rdmachan_listener_close(struct rdmachan_listener *l)
 	struct task_struct *running;
 	unsigned long flags;
 
-	rdmachan_sysfs_del_listener(l);
+	if (rdmachan_sysfs_del(&l->obj))
+		rdmachan_listener_put(l);	/* the directory's */
 	rdmachan_listener_stop(l, 0);
 	/*
 	 * No failed callback after this returns: a later one is off, a

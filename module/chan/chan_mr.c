@@ -170,12 +170,13 @@ static int rdmachan_mr_register(struct rdmachan_mr *mr)
 	u32 pages;
 	int n, ret;
 
-	ibdev = ch->dev->ibdev;
+	ibdev = rdmachan_chan_dev(ch)->ibdev;
 	pages = rdmachan_sg_pages(mr->sgl, mr->nents);
 	if (pages > ch->max_reg_pages) {
-		pr_info_ratelimited("channel %u: registration of %u pages is over %s's limit of %u\n",
-				    ch->id, pages, dev_name(&ibdev->dev),
-				    ch->max_reg_pages);
+		rdmachan_info_rl(ch,
+				 "registration of %u pages is over %s's limit of %u\n",
+				 pages, dev_name(&ibdev->dev),
+				 ch->max_reg_pages);
 		return -E2BIG;
 	}
 	mr->dma_nents = ib_dma_map_sg(ibdev, mr->sgl, mr->nents,
@@ -253,9 +254,9 @@ static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
 					       atomic_read(&mr->users) <= 1,
 					       HZ / 10);
 		if (time_after(jiffies, next)) {
-			pr_warn("channel %u: registration of %llu bytes still has %d operation(s) in flight\n",
-				ch->id, mr->length,
-				atomic_read(&mr->users) - 1);
+			rdmachan_warn(ch,
+				      "registration of %llu bytes still has %d operation(s) in flight\n",
+				      mr->length, atomic_read(&mr->users) - 1);
 			next = jiffies + 10 * HZ;
 		}
 		/* posted ones that old mean a stuck transport (chan_rdma.c) */
@@ -323,12 +324,14 @@ static int rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate,
 	if (invalidate && !rdmachan_mr_usable(ch)) {
 		ret = rdmachan_mr_post_one(ch, rdmachan_fill_inv, mr);
 		if (ret && ret != -ECONNRESET)
-			pr_info_ratelimited("channel %u: invalidating rkey %#x failed: %d\n",
-					    ch->id, mr->ibmr->rkey, ret);
+			rdmachan_info_rl(ch,
+					 "invalidating rkey %#x failed: %d\n",
+					 mr->ibmr->rkey, ret);
 	}
 	ib_dereg_mr(mr->ibmr);
 	mr->ibmr = NULL;
-	ib_dma_unmap_sg(ch->dev->ibdev, mr->sgl, mr->nents, DMA_BIDIRECTIONAL);
+	ib_dma_unmap_sg(rdmachan_chan_dev(ch)->ibdev, mr->sgl, mr->nents,
+			DMA_BIDIRECTIONAL);
 	mr->dma_nents = 0;
 	rdmachan_mr_unpin(mr);
 	sg_free_table(&mr->sgt);
@@ -399,9 +402,10 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	ret = rdmachan_span_pages(addr, length, rdmachan_param_max_mr_size(),
 				  &npages);
 	if (ret) {
-		pr_info_ratelimited("channel %u: registration of %llu bytes at %#llx refused (max_mr_size %u): %d\n",
-				    ch->id, length, addr,
-				    rdmachan_param_max_mr_size(), ret);
+		rdmachan_info_rl(ch,
+				 "registration of %llu bytes at %#llx refused (max_mr_size %u): %d\n",
+				 length, addr, rdmachan_param_max_mr_size(),
+				 ret);
 		return ret;
 	}
 	/*
@@ -695,8 +699,8 @@ int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
 		return -ENOENT;
 	if (ret) {
 		/* killed: the handle is gone, teardown releases the rest */
-		pr_info_ratelimited("channel %u: deregistration killed while operations held the registration\n",
-				    ch->id);
+		rdmachan_info_rl(ch,
+				 "deregistration killed while operations held the registration\n");
 		return ret;
 	}
 	kfree(mr);
@@ -747,8 +751,8 @@ void rdmachan_mr_free_all(struct rdmachan *ch)
 
 	list_for_each_entry_safe(mr, next, &ch->mrs, node) {
 		if (!mr->handle)
-			pr_warn("channel %u: a kernel registration was not deregistered before close\n",
-				ch->id);
+			rdmachan_warn(ch,
+				      "a kernel registration was not deregistered before close\n");
 		rdmachan_mr_unregister(mr, false, false);
 		kfree(mr);
 	}

@@ -280,8 +280,8 @@ static void rdmachan_rcq_work(struct work_struct *work)
 	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
 	if (ret < 0) {
 		/* unarmed, nothing would ever wake a reader again */
-		pr_err_ratelimited("channel %u: arming the receive queue failed: %d\n",
-				   ch->id, ret);
+		rdmachan_err_rl(ch, "arming the receive queue failed: %d\n",
+				ret);
 		rdmachan_fail_io(ch, -EIO);
 	}
 	atomic64_inc(&ch->stats.solicited_events);
@@ -315,8 +315,9 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 	int ret;
 
 	if (ibdev->ops.driver_id == RDMA_DRIVER_SIW) {
-		pr_info_ratelimited("channel %u: %s raises no solicited event for receives: poll mode solicited is not supported\n",
-				    ch->id, dev_name(&ibdev->dev));
+		rdmachan_info_rl(ch,
+				 "%s raises no solicited event for receives: poll mode solicited is not supported\n",
+				 dev_name(&ibdev->dev));
 		return -EOPNOTSUPP;
 	}
 	INIT_WORK(&ch->rcq_work, rdmachan_rcq_work);

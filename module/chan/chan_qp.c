@@ -29,7 +29,7 @@ static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 
 static int rdmachan_alloc_buffers(struct rdmachan *ch)
 {
-	struct ib_device *ibdev = ch->dev->ibdev;
+	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
 	u32 i;
 	int ret;
 
@@ -84,7 +84,7 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 
 static void rdmachan_unmap_buffers(struct rdmachan *ch)
 {
-	struct ib_device *ibdev = ch->dev->ibdev;
+	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
 	u32 i;
 
 	if (ch->rx)
@@ -139,7 +139,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	u32 max_wr, cqe;
 	int ret;
 
-	dev = rdmachan_device_attach_channel(cm_id->device, ch);
+	dev = rdmachan_device_attach(cm_id->device, &ch->obj.dev_user);
 	if (!dev)
 		return -ENODEV;
 	ibdev = dev->ibdev;
@@ -189,7 +189,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 
 	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2 +
 	      RDMACHAN_RDMA_SLOTS;
-	cq = ib_alloc_cq(ibdev, ch, cqe, ch->id % ibdev->num_comp_vectors,
+	cq = ib_alloc_cq(ibdev, ch, cqe, ch->obj.id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
@@ -205,7 +205,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	WRITE_ONCE(ch->cq, cq);
 	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
 		ret = rdmachan_rcq_create(ch, ibdev, ch->nr_rx + 1,
-					  ch->id % ibdev->num_comp_vectors);
+					  ch->obj.id % ibdev->num_comp_vectors);
 		if (ret)
 			return ret;
 	}
@@ -291,7 +291,7 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	 */
 	rdmachan_rdma_end_orphans(ch);
 	rdmachan_mr_release_all(ch);
-	if (ch->dev) {
+	if (rdmachan_chan_dev(ch)) {
 		spin_lock_irqsave(&ch->lock, flags);
 		ch->dev_name[0] = 0;
 		ch->port_num = 0;
@@ -301,7 +301,7 @@ void rdmachan_release_resources(struct rdmachan *ch)
 			ib_dealloc_pd(ch->pd);
 			ch->pd = NULL;
 		}
-		rdmachan_device_detach_channel(ch);
+		rdmachan_device_detach(&ch->obj.dev_user);
 	}
 }
 
@@ -407,21 +407,25 @@ void rdmachan_drain_qp(struct rdmachan *ch)
 
 	rret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 	if (rret) {
-		pr_warn_ratelimited("channel %u: moving the QP to the error state failed: %d; not draining\n",
-				    ch->id, rret);
+		rdmachan_warn_rl(ch,
+				 "moving the QP to the error state failed: %d; not draining\n",
+				 rret);
 		return;
 	}
 	sret = rdmachan_drain_post(ch, &ch->drain_sq, true);
 	rret = rdmachan_drain_post(ch, &ch->drain_rq, false);
 	if (sret || rret)
-		pr_warn_ratelimited("channel %u: posting the drain markers failed: %d, %d\n",
-				    ch->id, sret, rret);
+		rdmachan_warn_rl(ch,
+				 "posting the drain markers failed: %d, %d\n",
+				 sret, rret);
 	if (!sret && !rdmachan_drain_wait(ch->qp->send_cq, &ch->drain_sq,
 					  deadline))
-		pr_err_ratelimited("channel %u: the provider flushed no send queue within %u s: tearing down without its completions\n",
-				   ch->id, RDMACHAN_DRAIN_TIMEOUT / HZ);
+		rdmachan_err_rl(ch,
+				"the provider flushed no send queue within %u s: tearing down without its completions\n",
+				RDMACHAN_DRAIN_TIMEOUT / HZ);
 	if (!rret && !rdmachan_drain_wait(ch->qp->recv_cq, &ch->drain_rq,
 					  deadline))
-		pr_err_ratelimited("channel %u: the provider flushed no receive queue within %u s: tearing down without its completions\n",
-				   ch->id, RDMACHAN_DRAIN_TIMEOUT / HZ);
+		rdmachan_err_rl(ch,
+				"the provider flushed no receive queue within %u s: tearing down without its completions\n",
+				RDMACHAN_DRAIN_TIMEOUT / HZ);
 }

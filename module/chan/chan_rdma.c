@@ -238,9 +238,10 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		/* the QP is in the error state now: the channel is lost */
 		atomic64_inc(&ch->stats.errors);
-		pr_info_ratelimited("channel %u: one-sided operation (opcode %d) failed: %s (%d)\n",
-				    ch->id, w->wr.send.opcode,
-				    ib_wc_status_msg(wc->status), wc->status);
+		rdmachan_info_rl(ch,
+				 "one-sided operation (opcode %d) failed: %s (%d)\n",
+				 w->wr.send.opcode,
+				 ib_wc_status_msg(wc->status), wc->status);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	}
 	if (w != &req->w[req->nr - 1])
@@ -406,8 +407,9 @@ unlock:
 		 * busy: its send queue is full from then on).  A chain cut
 		 * short never completes either.  Fail the channel.
 		 */
-		pr_err_ratelimited("channel %u: one-sided post failed after %u of %u: %d\n",
-				   ch->id, req->posted, req->nr, ret);
+		rdmachan_err_rl(ch,
+				"one-sided post failed after %u of %u: %d\n",
+				req->posted, req->nr, ret);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	}
 	return ret;
@@ -442,8 +444,9 @@ void rdmachan_rdma_end_orphans(struct rdmachan *ch)
 		rdmachan_rdma_req_ended(req);
 	}
 	if (n)
-		pr_info_ratelimited("channel %u: %u one-sided request(s) ended without a completion: cancelled\n",
-				    ch->id, n);
+		rdmachan_info_rl(ch,
+				 "%u one-sided request(s) ended without a completion: cancelled\n",
+				 n);
 }
 
 /**
@@ -475,8 +478,9 @@ void rdmachan_rdma_check_stuck(struct rdmachan *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!stuck)
 		return;
-	pr_err_ratelimited("channel %u (%pISpc): a one-sided request has not ended %u s after its post: the transport is stuck\n",
-			   ch->id, &ch->dst, RDMACHAN_REQ_STUCK / HZ);
+	rdmachan_err_rl_addr(ch,
+			     "a one-sided request has not ended %u s after its post: the transport is stuck\n",
+			     RDMACHAN_REQ_STUCK / HZ);
 	atomic64_inc(&ch->stats.errors);
 	rdmachan_fail_io(ch, -ETIMEDOUT);
 }

@@ -89,8 +89,7 @@ void rdmachan_deliver(struct rdmachan *ch)
 
 static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
 {
-	pr_err_ratelimited("channel %u: protocol error from peer: %s\n",
-			   ch->id, why);
+	rdmachan_err_rl(ch, "protocol error from peer: %s\n", why);
 	atomic64_inc(&ch->stats.errors);
 	rdmachan_fail_io(ch, -EPROTO);
 }

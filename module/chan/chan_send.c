@@ -89,8 +89,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		return 0;
 	ret = ib_post_send(ch->qp, first, NULL);
 	if (ret)
-		pr_err_ratelimited("channel %u: send post failed: %d\n", ch->id,
-				   ret);
+		rdmachan_err_rl(ch, "send post failed: %d\n", ret);
 	return ret;
 }
 

@@ -9,11 +9,16 @@
  * is read-only; Documentation/ABI/testing/sysfs-class-rdmachan has them.
  *
  * Lifetime: a channel's or listener's directory holds a reference on its
- * object, dropped once the directory is deleted; device_unregister()
+ * object, which rdmachan_sysfs_add() takes and whoever deletes the
+ * directory (rdmachan_sysfs_del() says whether there was one) drops; the
+ * attributes only read fields, calling nothing of the core.
+ * device_unregister()
  * waits out running show() calls, so the object's fields stay valid
  * while they are read.  An RDMA device's directory is deleted first
  * thing by its removal.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/device.h>
 #include <linux/slab.h>
 
@@ -45,13 +50,13 @@ static void rdmachan_sysfs_release(struct device *dev)
 /*
  * One directory of the class, for @obj (its drvdata), with the attributes
  * of @groups.  device_unregister() waits for running attribute reads, so
- * @obj need only live until rdmachan_sysfs_del() has returned; the
+ * @obj need only live until rdmachan_sysfs_del_dir() has returned; the
  * callers hold a reference on it for the directory, dropped there.
  * Return: the device, or NULL when it could not be added.
  */
 static __printf(3, 4) struct device *
-rdmachan_sysfs_add(const struct attribute_group **groups, void *obj,
-		   const char *fmt, ...)
+rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
+		       const char *fmt, ...)
 {
 	struct device *dev;
 	char name[32];
@@ -83,7 +88,7 @@ rdmachan_sysfs_add(const struct attribute_group **groups, void *obj,
  * Remove the directory at *@devp, if any; waits for running reads.
  * Return: whether there was one.
  */
-static bool rdmachan_sysfs_del(struct device **devp)
+static bool rdmachan_sysfs_del_dir(struct device **devp)
 {
 	struct device *dev = *devp;
 
@@ -98,7 +103,9 @@ static bool rdmachan_sysfs_del(struct device **devp)
 
 static struct rdmachan *to_chan(struct device *dev)
 {
-	return dev_get_drvdata(dev);
+	struct rdmachan_obj *obj = dev_get_drvdata(dev);
+
+	return container_of(obj, struct rdmachan, obj);
 }
 
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
@@ -282,41 +289,13 @@ static const struct attribute_group *rdmachan_chan_groups[] = {
 	NULL
 };
 
-/**
- * rdmachan_sysfs_add_channel() - show a channel in /sys/class/rdmachan
- * @ch: the channel, just handed to its user
- *
- * A failure is logged and otherwise ignored: the channel works without.
- *
- * Context: process context.
- */
-void rdmachan_sysfs_add_channel(struct rdmachan *ch)
-{
-	ch->sysfs_dev = rdmachan_sysfs_add(rdmachan_chan_groups, ch,
-					   "chan%u", ch->id);
-	if (ch->sysfs_dev)
-		rdmachan_get(ch);	/* the directory's */
-	else
-		pr_warn("channel %u: no sysfs directory\n", ch->id);
-}
-
-/**
- * rdmachan_sysfs_del_channel() - remove a channel's sysfs directory
- * @ch: the channel
- *
- * Context: process context; waits for running attribute reads.
- */
-void rdmachan_sysfs_del_channel(struct rdmachan *ch)
-{
-	if (rdmachan_sysfs_del(&ch->sysfs_dev))
-		rdmachan_put(ch);
-}
-
 /* ---- listeners ------------------------------------------------------- */
 
 static struct rdmachan_listener *to_listener(struct device *dev)
 {
-	return dev_get_drvdata(dev);
+	struct rdmachan_obj *obj = dev_get_drvdata(dev);
+
+	return container_of(obj, struct rdmachan_listener, obj);
 }
 
 static ssize_t listener_state_show(struct device *dev,
@@ -405,36 +384,6 @@ static struct attribute *rdmachan_listener_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_listener);
 
-/**
- * rdmachan_sysfs_add_listener() - show a listener in /sys/class/rdmachan
- * @l: the listener, listening
- *
- * A failure is logged and otherwise ignored.
- *
- * Context: process context.
- */
-void rdmachan_sysfs_add_listener(struct rdmachan_listener *l)
-{
-	l->sysfs_dev = rdmachan_sysfs_add(rdmachan_listener_groups, l,
-					  "listener%u", l->id);
-	if (l->sysfs_dev)
-		rdmachan_listener_get(l);	/* the directory's */
-	else
-		pr_warn("listener %u: no sysfs directory\n", l->id);
-}
-
-/**
- * rdmachan_sysfs_del_listener() - remove a listener's sysfs directory
- * @l: the listener
- *
- * Context: process context.
- */
-void rdmachan_sysfs_del_listener(struct rdmachan_listener *l)
-{
-	if (rdmachan_sysfs_del(&l->sysfs_dev))
-		rdmachan_listener_put(l);
-}
-
 /* ---- RDMA devices ---------------------------------------------------- */
 
 static struct rdmachan_device *to_rdev(struct device *dev)
@@ -491,6 +440,45 @@ static struct attribute *rdmachan_rdev_attrs[] = {
 ATTRIBUTE_GROUPS(rdmachan_rdev);
 
 /**
+ * rdmachan_sysfs_add() - show a channel or listener in /sys/class/rdmachan
+ * @obj: a channel just handed to its user (connected, or accepted), or a
+ *	listener now listening
+ *
+ * Its directory is chanN or listenerN, and holds a reference on the
+ * object.  A failure is logged and otherwise ignored: the object works
+ * without.
+ *
+ * Context: process context.
+ */
+void rdmachan_sysfs_add(struct rdmachan_obj *obj)
+{
+	bool chan = obj->kind == RDMACHAN_OBJ_CHANNEL;
+
+	obj->sysfs_dev = rdmachan_sysfs_add_dir(chan ? rdmachan_chan_groups :
+						rdmachan_listener_groups,
+						obj, "%s%u",
+						chan ? "chan" : "listener",
+						obj->id);
+	if (obj->sysfs_dev)
+		kref_get(&obj->ref);	/* the directory's */
+	else
+		rdmachan_obj_log(pr_warn, obj, "no sysfs directory\n");
+}
+
+/**
+ * rdmachan_sysfs_del() - remove a channel's or listener's directory
+ * @obj: the channel or listener
+ *
+ * Context: process context; waits for running attribute reads.
+ * Return: whether it had one: the caller then drops the directory's
+ * reference.
+ */
+bool rdmachan_sysfs_del(struct rdmachan_obj *obj)
+{
+	return rdmachan_sysfs_del_dir(&obj->sysfs_dev);
+}
+
+/**
  * rdmachan_sysfs_add_device() - show an RDMA device's event counters
  * @dev: the device, just added; its directory is devN, N the ib_device's
  *	index, which a rename keeps
@@ -502,8 +490,8 @@ ATTRIBUTE_GROUPS(rdmachan_rdev);
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
 {
 	/* no reference: removal deletes the directory before the device */
-	dev->sysfs_dev = rdmachan_sysfs_add(rdmachan_rdev_groups, dev, "dev%u",
-					    dev->ibdev->index);
+	dev->sysfs_dev = rdmachan_sysfs_add_dir(rdmachan_rdev_groups, dev,
+						"dev%u", dev->ibdev->index);
 	if (!dev->sysfs_dev)
 		pr_warn("%s: no sysfs directory\n", dev->name);
 }
@@ -516,7 +504,7 @@ void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
  */
 void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
 {
-	rdmachan_sysfs_del(&dev->sysfs_dev);
+	rdmachan_sysfs_del_dir(&dev->sysfs_dev);
 }
 
 /**

@@ -9,6 +9,10 @@
  * holding a PD.  Users take references; removal unlinks the device so no
  * new reference can be taken, then waits for the existing ones to be
  * dropped before the PD is freed and the ib_device may go.
+ *
+ * Channels and listeners attach to their device as a struct
+ * rdmachan_dev_user: removal and DEVICE_FATAL reach them through its
+ * callbacks, so this layer never calls up into the channel core.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,12 +20,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "rdmachan-pri.h"
 #include "device.h"
 #include "sysfs.h"
 
 static LIST_HEAD(rdmachan_devices);
 static DEFINE_MUTEX(rdmachan_devices_lock);
+/* runs the DEVICE_FATAL work: rdmachan_wq, given to rdmachan_device_init() */
+static struct workqueue_struct *rdmachan_device_wq;
 
 static int rdmachan_add_one(struct ib_device *ibdev);
 static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data);
@@ -137,7 +142,7 @@ static void rdmachan_event(struct ib_event_handler *handler,
 		atomic_inc(&dev->fatal_events);
 		dev_err(&handler->device->dev, "rdmachan: %s: failing its channels\n",
 			ib_event_msg(event->event));
-		queue_work(rdmachan_wq, &dev->fatal_work);
+		queue_work(rdmachan_device_wq, &dev->fatal_work);
 		break;
 	default:
 		dev_dbg(&handler->device->dev, "rdmachan: event %s\n",
@@ -146,42 +151,48 @@ static void rdmachan_event(struct ib_event_handler *handler,
 	}
 }
 
-/* DEVICE_FATAL: nothing of the device works any more; fail its channels. */
+/* DEVICE_FATAL: nothing of the device works any more; tell its users. */
 static void rdmachan_device_fatal_work(struct work_struct *work)
 {
 	struct rdmachan_device *dev =
 		container_of(work, struct rdmachan_device, fatal_work);
-	struct rdmachan *ch;
+	struct rdmachan_dev_user *u;
 
 	mutex_lock(&rdmachan_devices_lock);
-	list_for_each_entry(ch, &dev->channels, dev_node)
-		rdmachan_fail_io(ch, -EIO);
+	list_for_each_entry(u, &dev->users, node)
+		if (u->ops->device_fatal)
+			u->ops->device_fatal(u);
 	mutex_unlock(&rdmachan_devices_lock);
 }
 
 /**
- * rdmachan_device_get_channel() - find a channel with resources by number
- * @id: the channel's number (chanN)
+ * rdmachan_device_find_user() - find a user of any device
+ * @match: called for each attached user, with the device list lock held
+ *	(must not sleep); true for the one wanted
+ * @arg: passed to @match
  *
  * Context: process context.
- * Return: the channel with a reference (rdmachan_put()), or NULL.
+ * Return: the first user @match took, with a reference
+ * (&rdmachan_dev_user_ops.put), or NULL.
  */
-struct rdmachan *rdmachan_device_get_channel(u32 id)
+struct rdmachan_dev_user *
+rdmachan_device_find_user(bool (*match)(struct rdmachan_dev_user *u,
+					void *arg), void *arg)
 {
 	struct rdmachan_device *dev;
-	struct rdmachan *ch;
+	struct rdmachan_dev_user *u;
 
 	mutex_lock(&rdmachan_devices_lock);
 	list_for_each_entry(dev, &rdmachan_devices, list)
-		list_for_each_entry(ch, &dev->channels, dev_node)
-			if (ch->id == id) {
-				rdmachan_get(ch);
+		list_for_each_entry(u, &dev->users, node)
+			if (match(u, arg)) {
+				u->ops->get(u);
 				goto out;
 			}
-	ch = NULL;
+	u = NULL;
 out:
 	mutex_unlock(&rdmachan_devices_lock);
-	return ch;
+	return u;
 }
 
 static int rdmachan_add_one(struct ib_device *ibdev)
@@ -198,8 +209,7 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	init_completion(&dev->released);
 	atomic_set(&dev->async_events, 0);
 	INIT_WORK(&dev->fatal_work, rdmachan_device_fatal_work);
-	INIT_LIST_HEAD(&dev->channels);
-	INIT_LIST_HEAD(&dev->listeners);
+	INIT_LIST_HEAD(&dev->users);
 	strscpy(dev->name, dev_name(&ibdev->dev), sizeof(dev->name));
 
 	dev->pd = ib_alloc_pd(ibdev, 0);
@@ -225,39 +235,39 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	return 0;
 }
 
+/* The first user of @dev of removal pass @last, with a reference, or NULL */
+static struct rdmachan_dev_user *
+rdmachan_device_next_user(struct rdmachan_device *dev, bool last)
+{
+	struct rdmachan_dev_user *u;
+
+	mutex_lock(&rdmachan_devices_lock);
+	list_for_each_entry(u, &dev->users, node)
+		if (u->ops->removed_last == last) {
+			u->ops->get(u);
+			goto out;
+		}
+	u = NULL;
+out:
+	mutex_unlock(&rdmachan_devices_lock);
+	return u;
+}
+
 /*
- * Fail every channel and listener still using a device that goes away.
- * Each teardown detaches its user from the device, under the list lock,
- * so the loops end.
+ * Tell every user still on a device that goes away: the channels first,
+ * then the listeners (&rdmachan_dev_user_ops.removed_last).  Each one
+ * detaches itself from the device, under the list lock, so the loops end.
  */
 static void rdmachan_device_kill_users(struct rdmachan_device *dev)
 {
-	struct rdmachan_listener *l;
-	struct rdmachan *ch;
+	struct rdmachan_dev_user *u;
+	int last;
 
-	for (;;) {
-		mutex_lock(&rdmachan_devices_lock);
-		ch = list_first_entry_or_null(&dev->channels, struct rdmachan,
-					      dev_node);
-		if (ch)
-			rdmachan_get(ch);
-		mutex_unlock(&rdmachan_devices_lock);
-		if (!ch)
-			break;
-		rdmachan_channel_device_removed(ch);
-		rdmachan_put(ch);
-	}
-	for (;;) {
-		mutex_lock(&rdmachan_devices_lock);
-		l = list_first_entry_or_null(&dev->listeners,
-					     struct rdmachan_listener, dev_node);
-		if (l)
-			rdmachan_listener_get(l);
-		mutex_unlock(&rdmachan_devices_lock);
-		if (!l)
-			break;
-		rdmachan_listener_device_removed(l);
-		rdmachan_listener_put(l);
+	for (last = 0; last <= 1; last++) {
+		while ((u = rdmachan_device_next_user(dev, last))) {
+			u->ops->device_removed(u);
+			u->ops->put(u);
+		}
 	}
 }
 
@@ -275,7 +285,7 @@ static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data)
 	rdmachan_device_kill_users(dev);
 
 	/*
-	 * Every channel and listener let go of the device above; what may
+	 * Every user let go of the device above; what may
 	 * hold it now is a device query copying its attributes out.  The
 	 * ib_device may not go before: wait, and say so every 10 s.
 	 */
@@ -303,20 +313,34 @@ static struct rdmachan_device *rdmachan_device_find(struct ib_device *ibdev)
 }
 
 /**
- * rdmachan_device_attach_channel() - reference a device for a channel
- * @ibdev: the device the channel's rdma_cm_id is bound to
- * @ch: the channel; put on the device's channel list
+ * rdmachan_dev_user_init() - prepare a user of a device, not attached
+ * @u: the user
+ * @ops: its callbacks
+ */
+void rdmachan_dev_user_init(struct rdmachan_dev_user *u,
+			    const struct rdmachan_dev_user_ops *ops)
+{
+	INIT_LIST_HEAD(&u->node);
+	u->dev = NULL;
+	u->ops = ops;
+}
+
+/**
+ * rdmachan_device_attach() - reference a device for a user
+ * @ibdev: the device the user's rdma_cm_id is bound to
+ * @u: the user, not attached; put on the device's list of users
  *
  * Taking the reference and joining the list is atomic with respect to
- * device removal: either removal will fail this channel, or this returns
- * NULL because removal has begun.
+ * device removal: either removal will tell this user
+ * (&rdmachan_dev_user_ops.device_removed), or this returns NULL because
+ * removal has begun.
  *
  * Context: process context.
- * Return: the device, or NULL when rdmachan does not know @ibdev (any
- * more).  Undo with rdmachan_device_detach_channel().
+ * Return: the device, also in @u->dev, or NULL when rdmachan does not
+ * know @ibdev (any more).  Undo with rdmachan_device_detach().
  */
-struct rdmachan_device *rdmachan_device_attach_channel(struct ib_device *ibdev,
-						       struct rdmachan *ch)
+struct rdmachan_device *rdmachan_device_attach(struct ib_device *ibdev,
+					       struct rdmachan_dev_user *u)
 {
 	struct rdmachan_device *dev;
 
@@ -324,62 +348,30 @@ struct rdmachan_device *rdmachan_device_attach_channel(struct ib_device *ibdev,
 	dev = rdmachan_device_find(ibdev);
 	if (dev) {
 		kref_get(&dev->ref);
-		list_add_tail(&ch->dev_node, &dev->channels);
-		ch->dev = dev;
+		list_add_tail(&u->node, &dev->users);
+		u->dev = dev;
 	}
 	mutex_unlock(&rdmachan_devices_lock);
 	return dev;
 }
 
 /**
- * rdmachan_device_detach_channel() - drop a channel's device reference
- * @ch: a channel attached with rdmachan_device_attach_channel()
+ * rdmachan_device_detach() - undo rdmachan_device_attach()
+ * @u: the user; a no-op when it is not attached
  *
  * Context: process context.
  */
-void rdmachan_device_detach_channel(struct rdmachan *ch)
-{
-	struct rdmachan_device *dev = ch->dev;
-
-	mutex_lock(&rdmachan_devices_lock);
-	list_del_init(&ch->dev_node);
-	ch->dev = NULL;
-	mutex_unlock(&rdmachan_devices_lock);
-	rdmachan_device_put(dev);
-}
-
-/**
- * rdmachan_device_attach_listener() - note a listener bound to a device
- * @ibdev: the device its rdma_cm_id is bound to
- * @l: the listener
- *
- * Context: process context.
- * Return: false when the device is unknown or being removed.
- */
-bool rdmachan_device_attach_listener(struct ib_device *ibdev,
-				     struct rdmachan_listener *l)
+void rdmachan_device_detach(struct rdmachan_dev_user *u)
 {
 	struct rdmachan_device *dev;
 
 	mutex_lock(&rdmachan_devices_lock);
-	dev = rdmachan_device_find(ibdev);
+	dev = u->dev;
+	list_del_init(&u->node);
+	u->dev = NULL;
+	mutex_unlock(&rdmachan_devices_lock);
 	if (dev)
-		list_add_tail(&l->dev_node, &dev->listeners);
-	mutex_unlock(&rdmachan_devices_lock);
-	return dev;
-}
-
-/**
- * rdmachan_device_detach_listener() - undo rdmachan_device_attach_listener()
- * @l: the listener; a no-op when it is not attached
- *
- * Context: process context.
- */
-void rdmachan_device_detach_listener(struct rdmachan_listener *l)
-{
-	mutex_lock(&rdmachan_devices_lock);
-	list_del_init(&l->dev_node);
-	mutex_unlock(&rdmachan_devices_lock);
+		rdmachan_device_put(dev);
 }
 
 static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data)
@@ -393,11 +385,13 @@ static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data)
 
 /**
  * rdmachan_device_init() - start tracking RDMA devices
+ * @wq: runs the work of DEVICE_FATAL events; outlives the devices
  *
  * Return: 0 or a negative errno from ib_register_client().
  */
-int rdmachan_device_init(void)
+int rdmachan_device_init(struct workqueue_struct *wq)
 {
+	rdmachan_device_wq = wq;
 	return ib_register_client(&rdmachan_ib_client);
 }
 

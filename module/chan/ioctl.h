@@ -83,9 +83,13 @@ int rdmachan_check_rdma_reap(const struct rdmachan_rdma_reap *r);
 /* RDMA: operation @i: opcode, flags, segments, atomic alignment, reserved */
 int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i);
 
-/* ioctl_ctl.c: /dev/rdmachan */
+/* ioctl_ctl.c: /dev/rdmachan, and how every new descriptor is installed */
 int rdmachan_ctl_init(void);
 void rdmachan_ctl_exit(void);
+long rdmachan_ioc_new_fd(u32 fd_flags,
+			 int (*open)(void *ctx, int fd, struct file **filep),
+			 void *ctx, const void *karg, void __user *uarg,
+			 size_t len);
 
 /* ioctl_dev.c: VERSION, DEV_LIST, DEV_QUERY of /dev/rdmachan */
 long rdmachan_ioc_version(void __user *uarg);

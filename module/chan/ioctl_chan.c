@@ -295,7 +295,7 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	if (!info)
 		return -ENOMEM;
 	info->size = sizeof(*info);
-	info->id = ch->id;
+	info->id = ch->obj.id;
 	spin_lock_irqsave(&ch->lock, flags);
 	info->state = ch->state;
 	info->error = ch->err;
@@ -335,6 +335,14 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
  * queue behind the file's other consumers on read_mutex (BLAST receives
  * nothing and runs beside them).
  */
+static long rdmachan_bench_checked(struct rdmachan *ch,
+				   struct rdmachan_bench *b)
+{
+	return rdmachan_check_bench(b, rdmachan_queue_depth(ch),
+				    rdmachan_max_msg_size(ch)) ?:
+	       rdmachan_bench_run(ch, b);
+}
+
 static long rdmachan_chan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 {
 	struct rdmachan_bench b;
@@ -343,11 +351,11 @@ static long rdmachan_chan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 	if (copy_from_user(&b, uarg, sizeof(b)))
 		return -EFAULT;
 	if (b.mode == RDMACHAN_BENCH_BLAST) {
-		ret = rdmachan_bench_run(ch, &b);
+		ret = rdmachan_bench_checked(ch, &b);
 	} else {
 		if (mutex_lock_interruptible(&ch->read_mutex))
 			return -ERESTARTSYS;
-		ret = rdmachan_bench_run(ch, &b);
+		ret = rdmachan_bench_checked(ch, &b);
 		mutex_unlock(&ch->read_mutex);
 	}
 	if (ret)
@@ -375,8 +383,8 @@ static long rdmachan_chan_ioctl(struct file *file, unsigned int cmd,
 	case RDMACHAN_IOC_BENCH:
 		/* its unsolicited messages would never wake the peer */
 		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
-			pr_info_ratelimited("channel %u: RDMACHAN_IOC_BENCH: not on a channel in poll mode solicited\n",
-					    ch->id);
+			rdmachan_info_rl(ch,
+					 "RDMACHAN_IOC_BENCH: not on a channel in poll mode solicited\n");
 			return -EOPNOTSUPP;
 		}
 		return rdmachan_chan_ioc_bench(ch, uarg);

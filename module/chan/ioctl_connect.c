@@ -2,8 +2,9 @@
 /*
  * rdmachan: CONNECT and LISTEN ioctls of /dev/rdmachan
  *
- * Both return a new file descriptor.  Arguments are checked by
- * ioctl_check.c; addresses are resolved in the caller's network namespace.
+ * Both return a new file descriptor (rdmachan_ioc_new_fd()).  Arguments
+ * are checked by ioctl_check.c; addresses are resolved in the caller's
+ * network namespace.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,90 +18,86 @@
 #include "rdmachan-pri.h"
 #include "ioctl.h"
 
-long rdmachan_ioc_connect(void __user *uarg)
-{
-	struct rdmachan_connect c;
-	struct rdmachan_opts opts;
-	struct rdmachan *ch;
-	struct file *file;
-	int fd;
-	long ret;
+/* A CONNECT call: its argument, and the options checked out of it */
+struct rdmachan_connect_args {
+	struct rdmachan_connect	c;
+	struct rdmachan_opts	opts;
+};
 
-	if (copy_from_user(&c, uarg, sizeof(c)))
-		return -EFAULT;
-	ret = rdmachan_check_connect(&c, &opts);
+/* A LISTEN call: likewise */
+struct rdmachan_listen_args {
+	struct rdmachan_listen	c;
+	struct rdmachan_opts	opts;
+};
+
+/* CONNECT: connect, then make the channel's file */
+static int rdmachan_connect_open(void *ctx, int fd, struct file **filep)
+{
+	struct rdmachan_connect_args *a = ctx;
+	struct rdmachan *ch;
+	int ret;
+
+	ret = rdmachan_connect_net(current->nsproxy->net_ns,
+				   (struct sockaddr *)&a->c.dst,
+				   (struct sockaddr *)&a->c.src, &a->opts, NULL,
+				   NULL, &ch);
 	if (ret)
 		return ret;
-
-	fd = get_unused_fd_flags(O_RDWR |
-				 (c.flags & RDMACHAN_FD_CLOEXEC ? O_CLOEXEC : 0));
-	if (fd < 0)
-		return fd;
-	ret = rdmachan_connect_net(current->nsproxy->net_ns,
-				   (struct sockaddr *)&c.dst,
-				   (struct sockaddr *)&c.src, &opts, NULL, NULL,
-				   &ch);
-	if (ret)
-		goto out_fd;
-	ret = rdmachan_chan_fd_create(ch, c.flags, &file);
+	ret = rdmachan_chan_fd_create(ch, a->c.flags, filep);
 	if (ret) {
 		rdmachan_close(ch);
-		goto out_fd;
+		return ret;
 	}
-	c.fd = fd;
-	if (copy_to_user(uarg, &c, sizeof(c))) {
-		fput(file);
-		ret = -EFAULT;
-		goto out_fd;
-	}
-	fd_install(fd, file);
-	return fd;
+	a->c.fd = fd;
+	return 0;
+}
 
-out_fd:
-	put_unused_fd(fd);
-	return ret;
+long rdmachan_ioc_connect(void __user *uarg)
+{
+	struct rdmachan_connect_args a;
+	long ret;
+
+	if (copy_from_user(&a.c, uarg, sizeof(a.c)))
+		return -EFAULT;
+	ret = rdmachan_check_connect(&a.c, &a.opts);
+	if (ret)
+		return ret;
+	return rdmachan_ioc_new_fd(a.c.flags, rdmachan_connect_open, &a, &a.c,
+				   uarg, sizeof(a.c));
+}
+
+/* LISTEN: listen, then make the listener's file */
+static int rdmachan_listen_open(void *ctx, int fd, struct file **filep)
+{
+	struct rdmachan_listen_args *a = ctx;
+	struct rdmachan_listener *l;
+	int ret;
+
+	ret = rdmachan_listen_net(current->nsproxy->net_ns,
+				  (struct sockaddr *)&a->c.addr, &a->opts, NULL,
+				  NULL, &l);
+	if (ret)
+		return ret;
+	ret = rdmachan_listener_fd_create(l, a->c.flags, filep);
+	if (ret) {
+		rdmachan_listener_close(l);
+		return ret;
+	}
+	a->c.fd = fd;
+	memcpy(&a->c.addr, &l->addr, sizeof(a->c.addr));
+	return 0;
 }
 
 long rdmachan_ioc_listen(void __user *uarg)
 {
-	struct rdmachan_listener *l;
-	struct rdmachan_listen c;
-	struct rdmachan_opts opts;
-	struct file *file;
-	int fd;
+	struct rdmachan_listen_args a;
 	long ret;
 
-	if (copy_from_user(&c, uarg, sizeof(c)))
+	if (copy_from_user(&a.c, uarg, sizeof(a.c)))
 		return -EFAULT;
-	ret = rdmachan_check_listen(&c, &opts);
+	ret = rdmachan_check_listen(&a.c, &a.opts);
 	if (ret)
 		return ret;
-
-	fd = get_unused_fd_flags(O_RDWR |
-				 (c.flags & RDMACHAN_FD_CLOEXEC ? O_CLOEXEC : 0));
-	if (fd < 0)
-		return fd;
-	ret = rdmachan_listen_net(current->nsproxy->net_ns,
-				  (struct sockaddr *)&c.addr, &opts, NULL,
-				  NULL, &l);
-	if (ret)
-		goto out_fd;
-	ret = rdmachan_listener_fd_create(l, c.flags, &file);
-	if (ret) {
-		rdmachan_listener_close(l);
-		goto out_fd;
-	}
-	c.fd = fd;
-	memcpy(&c.addr, &l->addr, sizeof(c.addr));
-	if (copy_to_user(uarg, &c, sizeof(c))) {
-		fput(file);
-		ret = -EFAULT;
-		goto out_fd;
-	}
-	fd_install(fd, file);
-	return fd;
-
-out_fd:
-	put_unused_fd(fd);
-	return ret;
+	return rdmachan_ioc_new_fd(a.c.flags, rdmachan_listen_open, &a, &a.c,
+				   uarg, sizeof(a.c));
 }

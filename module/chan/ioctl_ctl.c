@@ -8,14 +8,64 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fcntl.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/uaccess.h>
 
 #include <linux/rdmachan.h>
 
 #include "ioctl.h"
 #include "params.h"
+
+/**
+ * rdmachan_ioc_new_fd() - the end of every ioctl that makes a descriptor
+ * @fd_flags: RDMACHAN_FD_* of the call (RDMACHAN_FD_CLOEXEC is used here)
+ * @open: makes the object and its file, and fills in @karg (its @fd
+ *	among the rest); on failure it leaves nothing behind
+ * @ctx: for @open
+ * @karg: the ioctl's argument, copied out to @uarg once @open succeeded
+ * @uarg: the caller's argument
+ * @len: bytes of @karg
+ *
+ * Reserves the descriptor first (a caller out of descriptors fails before
+ * anything is built), has @open build the object, copies the argument
+ * out and only then installs the file: a fault copying out releases the
+ * file (which closes the object) and the descriptor, so the caller never
+ * sees a descriptor it was not told about.
+ *
+ * Context: process context.
+ * Return: the new descriptor, or a negative errno.
+ */
+long rdmachan_ioc_new_fd(u32 fd_flags,
+			 int (*open)(void *ctx, int fd, struct file **filep),
+			 void *ctx, const void *karg, void __user *uarg,
+			 size_t len)
+{
+	struct file *file;
+	int fd, ret;
+
+	fd = get_unused_fd_flags(O_RDWR |
+				 (fd_flags & RDMACHAN_FD_CLOEXEC ? O_CLOEXEC : 0));
+	if (fd < 0)
+		return fd;
+	ret = open(ctx, fd, &file);
+	if (ret)
+		goto out_fd;
+	if (copy_to_user(uarg, karg, len)) {
+		fput(file);
+		ret = -EFAULT;
+		goto out_fd;
+	}
+	fd_install(fd, file);
+	return fd;
+
+out_fd:
+	put_unused_fd(fd);
+	return ret;
+}
 
 static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)

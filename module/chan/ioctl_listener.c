@@ -42,48 +42,49 @@ static __poll_t rdmachan_listener_fd_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/* An ACCEPT call: the listener, its file and the argument */
+struct rdmachan_accept_args {
+	struct rdmachan_listener	*l;
+	struct file			*lf;
+	struct rdmachan_accept		a;
+};
+
+/* ACCEPT: take a connection, then make the channel's file */
+static int rdmachan_accept_open(void *ctx, int fd, struct file **filep)
+{
+	struct rdmachan_accept_args *x = ctx;
+	struct rdmachan *ch;
+	int ret;
+
+	ret = rdmachan_accept(x->l, NULL, NULL,
+			      (x->a.flags & RDMACHAN_FD_NONBLOCK) ||
+			      (x->lf->f_flags & O_NONBLOCK) ?
+			      RDMACHAN_ACCEPT_NONBLOCK : 0, &ch);
+	if (ret)
+		return ret;
+	ret = rdmachan_chan_fd_create(ch, x->a.flags, filep);
+	if (ret) {
+		rdmachan_close(ch);
+		return ret;
+	}
+	x->a.fd = fd;
+	memcpy(&x->a.peer, &ch->dst, sizeof(x->a.peer));
+	return 0;
+}
+
 static long rdmachan_ioc_accept(struct rdmachan_listener *l, struct file *lf,
 				void __user *uarg)
 {
-	struct rdmachan_accept a;
-	struct rdmachan *ch;
-	struct file *file;
-	int fd, ret;
+	struct rdmachan_accept_args x = { .l = l, .lf = lf };
+	int ret;
 
-	if (copy_from_user(&a, uarg, sizeof(a)))
+	if (copy_from_user(&x.a, uarg, sizeof(x.a)))
 		return -EFAULT;
-	ret = rdmachan_check_accept(&a);
+	ret = rdmachan_check_accept(&x.a);
 	if (ret)
 		return ret;
-
-	fd = get_unused_fd_flags(O_RDWR |
-				 (a.flags & RDMACHAN_FD_CLOEXEC ? O_CLOEXEC : 0));
-	if (fd < 0)
-		return fd;
-	ret = rdmachan_accept(l, NULL, NULL,
-			      (a.flags & RDMACHAN_FD_NONBLOCK) ||
-			      (lf->f_flags & O_NONBLOCK) ?
-			      RDMACHAN_ACCEPT_NONBLOCK : 0, &ch);
-	if (ret)
-		goto out_fd;
-	ret = rdmachan_chan_fd_create(ch, a.flags, &file);
-	if (ret) {
-		rdmachan_close(ch);
-		goto out_fd;
-	}
-	a.fd = fd;
-	memcpy(&a.peer, &ch->dst, sizeof(a.peer));
-	if (copy_to_user(uarg, &a, sizeof(a))) {
-		fput(file);
-		ret = -EFAULT;
-		goto out_fd;
-	}
-	fd_install(fd, file);
-	return fd;
-
-out_fd:
-	put_unused_fd(fd);
-	return ret;
+	return rdmachan_ioc_new_fd(x.a.flags, rdmachan_accept_open, &x, &x.a,
+				   uarg, sizeof(x.a));
 }
 
 static long rdmachan_listener_fd_ioctl(struct file *file, unsigned int cmd,

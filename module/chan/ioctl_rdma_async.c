@@ -134,8 +134,9 @@ int rdmachan_ioc_rdma_async(struct rdmachan *ch,
 
 	ret = rdmachan_rdma_async_charge(ch, count);
 	if (ret) {
-		pr_info_ratelimited("channel %u: RDMACHAN_IOC_RDMA: %u asynchronous operations running or not reaped already\n",
-				    ch->id, RDMACHAN_MAX_ASYNC_OPS);
+		rdmachan_info_rl(ch,
+				 "RDMACHAN_IOC_RDMA: %u asynchronous operations running or not reaped already\n",
+				 RDMACHAN_MAX_ASYNC_OPS);
 		return ret;
 	}
 	a = rdmachan_rdma_async_alloc(ch, c, count);

@@ -26,7 +26,7 @@ static int __init rdmachan_init(void)
 	ret = rdmachan_sysfs_init();
 	if (ret)
 		goto out_core;
-	ret = rdmachan_device_init();
+	ret = rdmachan_device_init(rdmachan_wq);
 	if (ret) {
 		pr_err("cannot register RDMA client: %d\n", ret);
 		goto out_sysfs;

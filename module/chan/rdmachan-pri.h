@@ -18,10 +18,10 @@
 
 #include "state.h"
 #include "credit.h"
+#include "device.h"
 #include "proto.h"
 #include "rdmachan.h"
 
-struct rdmachan_device;
 struct net;
 
 #define RDMACHAN_HDR_LEN	sizeof(struct rdmachan_wire_hdr)
@@ -84,6 +84,25 @@ struct rdmachan_drain {
 enum rdmachan_obj_kind {
 	RDMACHAN_OBJ_CHANNEL	= 0x43484e4c,	/* "CHNL" */
 	RDMACHAN_OBJ_LISTENER	= 0x4c53544e,	/* "LSTN" */
+};
+
+/**
+ * struct rdmachan_obj - what channels and listeners have in common
+ * @kind: which of the two; first, as an rdma_cm_id's context is either
+ * @id: its number, unique among the objects of its kind while it exists:
+ *	its sysfs name (chanN, listenerN) and its log prefix
+ * @ref: references
+ * @sysfs_dev: its /sys/class/rdmachan directory, or NULL; set and cleared
+ *	by its user's thread (connect, accept, listen, close)
+ * @dev_user: its place among the users of its RDMA device (device.h),
+ *	under the device list lock
+ */
+struct rdmachan_obj {
+	enum rdmachan_obj_kind	kind;
+	u32			id;
+	struct kref		ref;
+	struct device		*sysfs_dev;
+	struct rdmachan_dev_user dev_user;
 };
 
 /**
@@ -174,16 +193,13 @@ struct rdmachan_stats {
 
 /**
  * struct rdmachan - a message channel
- * @kind: RDMACHAN_OBJ_CHANNEL
- * @id: number of the channel, unique while it exists (sysfs name)
- * @ref: references: the user's one, plus transient ones
+ * @obj: kind RDMACHAN_OBJ_CHANNEL, number, references (the user's one,
+ *	plus transient ones), sysfs directory, place on its device
  * @lock: protects the state, credits, rings and the rx_ready list
  * @state: enum rdmachan_state
  * @err: why the channel failed (negative errno), or 0
  * @active: we connected (true) or accepted (false)
  * @cm_id: the rdma_cm identifier; NULL after teardown
- * @dev: the RDMA device, referenced while resources exist
- * @dev_node: entry in the device's channel list
  * @dev_name: the RDMA device's name while resources exist, else empty
  *	(under @lock: sysfs and CHAN_INFO read it without waiting for a
  *	teardown)
@@ -273,20 +289,15 @@ struct rdmachan_stats {
  * @src: local address; @dst: peer address
  * @dst: peer address
  * @stats: counters
- * @sysfs_dev: its /sys/class/rdmachan device, or NULL
  */
 struct rdmachan {
-	enum rdmachan_obj_kind	kind;
-	u32			id;
-	struct kref		ref;
+	struct rdmachan_obj	obj;
 	spinlock_t		lock;	/* state, credits, rings, rx lists */
 	enum rdmachan_state	state;
 	int			err;
 	bool			active;
 
 	struct rdma_cm_id	*cm_id;
-	struct rdmachan_device	*dev;
-	struct list_head	dev_node;
 	char			dev_name[IB_DEVICE_NAME_MAX];
 	u32			port_num;
 	struct ib_pd		*pd;
@@ -367,14 +378,12 @@ struct rdmachan {
 	struct sockaddr_storage	src;
 	struct sockaddr_storage	dst;
 	struct rdmachan_stats	stats;
-	struct device		*sysfs_dev;
 };
 
 /**
  * struct rdmachan_listener - a listening endpoint
- * @kind: RDMACHAN_OBJ_LISTENER
- * @id: number of the listener, unique while it exists
- * @ref: references
+ * @obj: kind RDMACHAN_OBJ_LISTENER, number, references, sysfs directory,
+ *	place on the device it is bound to (if any)
  * @lock: protects the lists and counters
  * @cm_id: the listening rdma_cm identifier
  * @opts: options for accepted channels
@@ -401,13 +410,9 @@ struct rdmachan {
  * @rejected: connection requests refused
  * @rejected_busy: of those, refused with RDMACHAN_REJ_BUSY
  * @timed_out: connections dropped by @reap_work
- * @dev_node: entry in the bound device's listener list (or empty)
- * @sysfs_dev: its /sys/class/rdmachan device, or NULL
  */
 struct rdmachan_listener {
-	enum rdmachan_obj_kind	kind;
-	u32			id;
-	struct kref		ref;
+	struct rdmachan_obj	obj;
 	spinlock_t		lock;	/* lists, counts, closing, cm_id */
 	struct rdma_cm_id	*cm_id;
 	struct rdmachan_opts	opts;
@@ -432,8 +437,6 @@ struct rdmachan_listener {
 	atomic64_t		rejected;
 	atomic64_t		rejected_busy;
 	atomic64_t		timed_out;
-	struct list_head	dev_node;
-	struct device		*sysfs_dev;
 };
 
 /**
@@ -478,6 +481,96 @@ struct rdmachan_mr {
 	bool			released;
 };
 
+/* The channel's RDMA device while it holds resources there, else NULL */
+static inline struct rdmachan_device *rdmachan_chan_dev(struct rdmachan *ch)
+{
+	return ch->obj.dev_user.dev;
+}
+
+/**
+ * rdmachan_dev_port() - the channel's RDMA device and port, a snapshot
+ * @ch: the channel
+ * @name: the device's name, empty once the resources are gone
+ * @len: room at @name
+ *
+ * Context: any; never waits for a teardown.
+ * Return: the port, 0 once the resources are gone.
+ */
+static inline u32 rdmachan_dev_port(struct rdmachan *ch, char *name,
+				    size_t len)
+{
+	unsigned long flags;
+	u32 port;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	strscpy(name, ch->dev_name, len);
+	port = ch->port_num;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return port;
+}
+
+/* "channel" or "listener": the first word of the object's log lines */
+static inline const char *rdmachan_obj_name(const struct rdmachan_obj *obj)
+{
+	return obj->kind == RDMACHAN_OBJ_LISTENER ? "listener" : "channel";
+}
+
+/* The address of its log lines: a channel's peer, a listener's own */
+static inline const struct sockaddr_storage *
+rdmachan_obj_addr(const struct rdmachan_obj *obj)
+{
+	if (obj->kind == RDMACHAN_OBJ_LISTENER)
+		return &container_of(obj, struct rdmachan_listener, obj)->addr;
+	return &container_of(obj, struct rdmachan, obj)->dst;
+}
+
+/*
+ * Log lines of a channel or listener (@o: struct rdmachan or struct
+ * rdmachan_listener), one family for both, as rtrs-log.h does for rtrs:
+ * "channel 3: ..." or "listener 1: ...", and with the _addr forms the
+ * address too, "channel 3 (192.0.2.2:4791): ...".  The printk function
+ * goes first: pr_err, pr_info_ratelimited, pr_debug, ...
+ */
+#define rdmachan_obj_log(fn, obj, fmt, ...)				\
+	do {								\
+		const struct rdmachan_obj *__o = (obj);			\
+									\
+		fn("%s %u: " fmt, rdmachan_obj_name(__o), __o->id,	\
+		   ##__VA_ARGS__);					\
+	} while (0)
+#define rdmachan_obj_log_addr(fn, obj, fmt, ...)			\
+	do {								\
+		const struct rdmachan_obj *__o = (obj);			\
+									\
+		fn("%s %u (%pISpc): " fmt, rdmachan_obj_name(__o),	\
+		   __o->id, rdmachan_obj_addr(__o), ##__VA_ARGS__);	\
+	} while (0)
+#define rdmachan_log(fn, o, fmt, ...)					\
+	rdmachan_obj_log(fn, &(o)->obj, fmt, ##__VA_ARGS__)
+#define rdmachan_log_addr(fn, o, fmt, ...)				\
+	rdmachan_obj_log_addr(fn, &(o)->obj, fmt, ##__VA_ARGS__)
+
+#define rdmachan_err(o, fmt, ...)					\
+	rdmachan_log(pr_err, o, fmt, ##__VA_ARGS__)
+#define rdmachan_err_rl(o, fmt, ...)					\
+	rdmachan_log(pr_err_ratelimited, o, fmt, ##__VA_ARGS__)
+#define rdmachan_warn(o, fmt, ...)					\
+	rdmachan_log(pr_warn, o, fmt, ##__VA_ARGS__)
+#define rdmachan_warn_rl(o, fmt, ...)					\
+	rdmachan_log(pr_warn_ratelimited, o, fmt, ##__VA_ARGS__)
+#define rdmachan_info(o, fmt, ...)					\
+	rdmachan_log(pr_info, o, fmt, ##__VA_ARGS__)
+#define rdmachan_info_rl(o, fmt, ...)					\
+	rdmachan_log(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
+#define rdmachan_dbg(o, fmt, ...)					\
+	rdmachan_log(pr_debug, o, fmt, ##__VA_ARGS__)
+#define rdmachan_err_rl_addr(o, fmt, ...)				\
+	rdmachan_log_addr(pr_err_ratelimited, o, fmt, ##__VA_ARGS__)
+#define rdmachan_info_addr(o, fmt, ...)					\
+	rdmachan_log_addr(pr_info, o, fmt, ##__VA_ARGS__)
+#define rdmachan_info_rl_addr(o, fmt, ...)				\
+	rdmachan_log_addr(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
+
 extern struct workqueue_struct *rdmachan_wq;
 
 /*
@@ -508,7 +601,6 @@ static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 }
 
 /* chan_core.c */
-u32 rdmachan_dev_port(struct rdmachan *ch, char *name, size_t len);
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
 void rdmachan_get(struct rdmachan *ch);
 void rdmachan_put(struct rdmachan *ch);

@@ -6,16 +6,15 @@
 #ifndef RDMACHAN_SYSFS_H
 #define RDMACHAN_SYSFS_H
 
-struct rdmachan;
+#include <linux/types.h>
+
 struct rdmachan_device;
-struct rdmachan_listener;
+struct rdmachan_obj;
 
 int rdmachan_sysfs_init(void);
 void rdmachan_sysfs_exit(void);
-void rdmachan_sysfs_add_channel(struct rdmachan *ch);
-void rdmachan_sysfs_del_channel(struct rdmachan *ch);
-void rdmachan_sysfs_add_listener(struct rdmachan_listener *l);
-void rdmachan_sysfs_del_listener(struct rdmachan_listener *l);
+void rdmachan_sysfs_add(struct rdmachan_obj *obj);
+bool rdmachan_sysfs_del(struct rdmachan_obj *obj);
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev);
 void rdmachan_sysfs_del_device(struct rdmachan_device *dev);
 
