@@ -10,7 +10,7 @@
  *
  * The handler never destroys its own rdma_cm_id: teardown is scheduled
  * on a workqueue, and teardown stops the handler (rdma_lock_handler and
- * the dying flag) before it destroys anything.
+ * RDMACHAN_F_DYING) before it destroys anything.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -158,8 +158,9 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		return rdmachan_listener_cm_handler(id, ev);
 	ch = container_of(obj, struct rdmachan, obj);
 	rdmachan_dbg(ch, "%s (status %d)%s\n", rdma_event_msg(ev->event),
-		     ev->status, ch->dying ? ", ignored: closing" : "");
-	if (ch->dying)
+		     ev->status, test_bit(RDMACHAN_F_DYING, &ch->flags) ?
+		     ", ignored: closing" : "");
+	if (test_bit(RDMACHAN_F_DYING, &ch->flags))
 		return 0;
 
 	switch (ev->event) {
@@ -222,12 +223,13 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		 * the connection was established all the same, and what it
 		 * sent is to be read.
 		 */
-		if (!ch->active && !READ_ONCE(ch->established) && ch->listener) {
+		if (!ch->active && ch->listener &&
+		    !test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags)) {
 			rdmachan_start_io(ch);
 			rdmachan_listener_established(ch->listener, ch);
 		}
 		/* Teardown drains what arrived first, then says DISCONNECTED */
-		ch->peer_closed = true;
+		set_bit(RDMACHAN_F_PEER_CLOSED, &ch->flags);
 		complete(&ch->cm_done);
 		rdmachan_schedule_teardown(ch);
 		break;

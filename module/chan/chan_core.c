@@ -171,7 +171,7 @@ static void rdmachan_release(struct kref *ref)
 {
 	struct rdmachan *ch = container_of(ref, struct rdmachan, obj.ref);
 
-	WARN_ON_ONCE(!ch->torn_down && ch->cm_id);
+	WARN_ON_ONCE(!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && ch->cm_id);
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->obj.id);
@@ -256,7 +256,7 @@ void rdmachan_fail_io(struct rdmachan *ch, int err)
 void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
 				 int err)
 {
-	if (ch->peer_said_close)
+	if (test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags))
 		return;
 	rdmachan_err_rl(ch, "%s post failed: %d\n", what, err);
 	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, -ECONNRESET);
@@ -273,7 +273,8 @@ void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
  */
 static bool rdmachan_flush_expected(struct rdmachan *ch)
 {
-	return READ_ONCE(ch->io_stopped) || READ_ONCE(ch->peer_said_close);
+	return test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	       test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
 }
 
 bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what)
@@ -329,24 +330,24 @@ void rdmachan_teardown(struct rdmachan *ch)
 	unsigned long flags, next;
 
 	mutex_lock(&ch->teardown_mutex);
-	if (ch->torn_down) {
+	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags)) {
 		mutex_unlock(&ch->teardown_mutex);
 		return;
 	}
 
 	if (ch->cm_id) {
-		/* Wait out a running handler; later ones see @dying */
+		/* Wait out a running handler; later ones see the DYING bit */
 		rdma_lock_handler(ch->cm_id);
-		ch->dying = true;
+		set_bit(RDMACHAN_F_DYING, &ch->flags);
 		rdma_unlock_handler(ch->cm_id);
 	} else {
-		ch->dying = true;
+		set_bit(RDMACHAN_F_DYING, &ch->flags);
 	}
 	cancel_delayed_work_sync(&ch->keepalive_work);
 
-	/* before the disconnect: its flushes are expected (chan_send.c, chan_recv.c) */
+	/* before the disconnect: its flushes are expected (rdmachan_wc_ok()) */
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->io_stopped = true;
+	set_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (ch->cm_id && ch->qp)
 		rdma_disconnect(ch->cm_id);
@@ -381,7 +382,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 	 * went away is still read (then end of stream), as with sockets.
 	 */
 	spin_lock_irqsave(&ch->lock, flags);
-	l = ch->established ? NULL : ch->listener;
+	l = test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags) ? NULL : ch->listener;
 	if (l)
 		rdmachan_listener_get(l);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -395,13 +396,14 @@ void rdmachan_teardown(struct rdmachan *ch)
 	 * disconnect without it means the peer failed (its device went
 	 * away, its side of the transport broke), not that it closed.
 	 */
-	if (ch->peer_closed && !ch->peer_said_close) {
+	if (test_bit(RDMACHAN_F_PEER_CLOSED, &ch->flags) &&
+	    !test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags)) {
 		rdmachan_info_rl_addr(ch,
 				      "peer disconnected without closing\n");
 		rdmachan_set_failed(ch, -ECONNRESET);
 	}
 	rdmachan_set_disconnected(ch);
-	ch->torn_down = true;
+	set_bit(RDMACHAN_F_TORN_DOWN, &ch->flags);
 	spin_lock_irqsave(&ch->lock, flags);
 	state = ch->state;
 	spin_unlock_irqrestore(&ch->lock, flags);

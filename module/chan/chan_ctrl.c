@@ -43,8 +43,10 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	struct ib_sge sge;
 	int ret;
 
-	if (ch->io_stopped || ch->state != RDMACHAN_CONNECTED ||
-	    (slot == RDMACHAN_CTRL_CLOSE && ch->close_sent) ||
+	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	    ch->state != RDMACHAN_CONNECTED ||
+	    (slot == RDMACHAN_CTRL_CLOSE &&
+	     test_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags)) ||
 	    test_and_set_bit(slot, &ch->ctrl_busy))
 		return;
 
@@ -86,7 +88,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		atomic64_inc(&ch->stats.keepalives_tx);
 		ch->keepalive_posted = jiffies;
 	} else {
-		ch->close_sent = true;
+		set_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags);
 	}
 }
 
@@ -117,7 +119,8 @@ static bool rdmachan_sends_flushed(struct rdmachan *ch)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ret = (ch->tx_completed == ch->tx_posted && !ch->ctrl_busy) ||
-	      ch->state != RDMACHAN_CONNECTED || ch->io_stopped;
+	      ch->state != RDMACHAN_CONNECTED ||
+	      test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -157,11 +160,12 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 static bool rdmachan_close_said(struct rdmachan *ch)
 {
 	if (READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
-	    READ_ONCE(ch->io_stopped))
+	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		return true;
 	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy))
 		return false;
-	return !ch->close_handshake || READ_ONCE(ch->peer_said_close);
+	return !ch->close_handshake ||
+	       test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
 }
 
 /**
@@ -208,14 +212,14 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	bool stuck;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->state != RDMACHAN_CONNECTED || ch->io_stopped) {
+	if (ch->state != RDMACHAN_CONNECTED ||
+	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
 		return;
 	}
-	if (!ch->rx_seen && period)
+	if (!test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags) && period)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
-	ch->rx_seen = false;
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy) &&
 		time_after(jiffies, ch->keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);

@@ -107,7 +107,7 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 
 	/* teardown_mutex: the QP and CQ stay while we look at them */
 	mutex_lock(&ch->teardown_mutex);
-	if (ch->torn_down || !ch->qp) {
+	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) || !ch->qp) {
 		ret = -ENOTCONN;
 	} else if (!strcmp(what, "qp_error")) {
 		rdmachan_info(ch, "injected: QP to the error state\n");

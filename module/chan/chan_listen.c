@@ -239,10 +239,10 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 
 out_free:
 	/* The identifier is rdma_cm's to destroy: we return non-zero */
-	ch->dying = true;
+	set_bit(RDMACHAN_F_DYING, &ch->flags);
 	rdmachan_release_resources(ch);
 	ch->cm_id = NULL;
-	ch->torn_down = true;
+	set_bit(RDMACHAN_F_TORN_DOWN, &ch->flags);
 	rdmachan_put(ch);
 	return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
 }
@@ -281,7 +281,7 @@ static void rdmachan_listener_reap(struct work_struct *work)
 				 &ch->dst, l->opts.timeout_ms);
 		/* teardown takes it off the list, unless it got established */
 		rdmachan_teardown(ch);
-		if (!READ_ONCE(ch->established))
+		if (!test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags))
 			rdmachan_listener_drop(l, ch);
 		rdmachan_put(ch);
 	}
@@ -340,7 +340,7 @@ void rdmachan_listener_established(struct rdmachan_listener *l,
 
 	spin_lock_irqsave(&l->lock, flags);
 	if (!l->closing && !list_empty(&ch->lnode)) {
-		ch->established = true;
+		set_bit(RDMACHAN_F_ESTABLISHED, &ch->flags);
 		list_move_tail(&ch->lnode, &l->ready);
 		l->nr_pending--;
 		l->nr_ready++;
@@ -367,7 +367,7 @@ void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch)
 
 	spin_lock_irqsave(&l->lock, flags);
 	if (!list_empty(&ch->lnode)) {
-		if (ch->established)
+		if (test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags))
 			l->nr_ready--;
 		else
 			l->nr_pending--;

@@ -66,7 +66,7 @@ int rdmachan_poll(struct rdmachan *ch, int budget)
 	/* teardown takes the bit before it drains and frees the CQ */
 	cq = ch->opts.poll_mode == RDMACHAN_POLL_DIRECT ? READ_ONCE(ch->cq) :
 							 READ_ONCE(ch->rcq);
-	if (cq && !READ_ONCE(ch->io_stopped))
+	if (cq && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		n = ib_process_cq_direct(cq, budget);
 	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
 	return n;
@@ -93,11 +93,11 @@ bool rdmachan_poll_arm(struct rdmachan *ch)
 
 	/* the bit keeps the CQ alive; teardown keeps it for good */
 	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
-		if (READ_ONCE(ch->io_stopped))
+		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			return false;
 		cond_resched();
 	}
-	if (ch->cq && !READ_ONCE(ch->io_stopped))
+	if (ch->cq && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		ret = ib_req_notify_cq(ch->cq, IB_CQ_NEXT_COMP |
 				       IB_CQ_REPORT_MISSED_EVENTS);
 	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
@@ -224,11 +224,11 @@ void rdmachan_rx_hand_over(struct rdmachan *ch)
 static bool rdmachan_rcq_lock(struct rdmachan *ch)
 {
 	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
-		if (READ_ONCE(ch->io_stopped))
+		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			return false;
 		usleep_range(20, 50);
 	}
-	if (READ_ONCE(ch->io_stopped)) {
+	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
 		return false;
 	}
@@ -357,7 +357,7 @@ void rdmachan_rcq_destroy(struct rdmachan *ch)
 	 * waited for.
 	 */
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->io_stopped = true;
+	set_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	cancel_work_sync(&ch->rcq_work);
 	ib_destroy_cq(ch->rcq);

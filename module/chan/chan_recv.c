@@ -46,7 +46,7 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (!ch->io_stopped) {
+	if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		rdmachan_post_recv_locked(ch, rx);
 		if (rdmachan_credits_owe_one(&ch->credits))
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
@@ -70,11 +70,11 @@ void rdmachan_deliver(struct rdmachan *ch)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->delivering || !ch->ops || !ch->ops->recv || ch->listener) {
+	if (!ch->ops || !ch->ops->recv || ch->listener ||
+	    test_and_set_bit(RDMACHAN_F_DELIVERING, &ch->flags)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		return;
 	}
-	ch->delivering = true;
 	while ((rx = list_first_entry_or_null(&ch->rx_ready,
 					      struct rdmachan_rx, node))) {
 		list_del_init(&rx->node);
@@ -83,7 +83,7 @@ void rdmachan_deliver(struct rdmachan *ch)
 		ch->ops->recv(ch, &rx->msg);
 		spin_lock_irqsave(&ch->lock, flags);
 	}
-	ch->delivering = false;
+	clear_bit(RDMACHAN_F_DELIVERING, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
@@ -101,7 +101,7 @@ static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
 static void rdmachan_rx_queue_locked(struct rdmachan *ch,
 				     struct rdmachan_rx *rx)
 {
-	ch->rx_seen = true;
+	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
 	if (ch->rcq) {
 		/* SOLICITED: parked until a solicited event or a read */
 		list_add_tail(&rx->node, &ch->rx_pending);
@@ -194,18 +194,18 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	wake = credits;
-	ch->rx_seen = true;
+	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
 
 	if (h->type != RDMACHAN_MSG_DATA) {
 		if (h->type == RDMACHAN_MSG_CLOSE) {
-			ch->peer_said_close = true;
+			set_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
 			wake = true;
 			/* iWARP: the closing side waits for our CLOSE */
 			if (ch->close_handshake)
 				rdmachan_post_ctrl_locked(ch,
 							  RDMACHAN_CTRL_CLOSE);
 		}
-		if (!ch->io_stopped) {
+		if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 			rdmachan_post_recv_locked(ch, rx);
 			/* a PAD took a credit like DATA: return it */
 			if (h->type == RDMACHAN_MSG_PAD &&
@@ -253,7 +253,8 @@ bool rdmachan_readable(struct rdmachan *ch)
 {
 	return !list_empty(&ch->rx_ready) ||
 	       rdmachan_state_read_end(READ_ONCE(ch->state),
-				       READ_ONCE(ch->torn_down),
+				       test_bit(RDMACHAN_F_TORN_DOWN,
+						&ch->flags),
 				       READ_ONCE(ch->err)) != -EAGAIN;
 }
 
@@ -328,8 +329,11 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 			ch->rx_ready_count--;
 			*take = rx;
 		}
-		ret = rx ? 1 : rdmachan_state_read_end(ch->state,
-						       ch->torn_down, ch->err);
+		ret = rx ? 1 :
+		      rdmachan_state_read_end(ch->state,
+					      test_bit(RDMACHAN_F_TORN_DOWN,
+						       &ch->flags),
+					      ch->err);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (ret != -EAGAIN || nonblock)
 			return ret;

@@ -119,7 +119,10 @@ static bool rdmachan_can_reserve(struct rdmachan *ch)
 /* The errno for a send on a channel that is not CONNECTED */
 int rdmachan_send_state_err(struct rdmachan *ch)
 {
-	return rdmachan_state_send_err(ch->state, ch->io_stopped, ch->err);
+	return rdmachan_state_send_err(ch->state,
+				       test_bit(RDMACHAN_F_IO_STOPPED,
+						&ch->flags),
+				       ch->err);
 }
 
 /**
@@ -232,7 +235,8 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 			tx->pad = true;
 		}
 	}
-	ret = ch->io_stopped ? -ECONNRESET : rdmachan_commit_locked(ch);
+	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET :
+	      rdmachan_commit_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	if (ret && ret != -ECONNRESET) {

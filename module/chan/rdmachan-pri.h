@@ -80,6 +80,39 @@ struct rdmachan_drain {
 /* Bit of rdmachan.poll_lock */
 #define RDMACHAN_POLLING	0
 
+/**
+ * enum rdmachan_flag - bits of rdmachan.flags, the life cycle of a channel
+ * @RDMACHAN_F_DYING: teardown has begun: the rdma_cm handler must not
+ *	build (set under the cm_id's handler lock, or before there is one)
+ * @RDMACHAN_F_IO_STOPPED: no more posting; set under rdmachan.lock before
+ *	the QP drains (or a failed setup frees the receive CQ)
+ * @RDMACHAN_F_PEER_CLOSED: the peer disconnected (the rdma_cm handler)
+ * @RDMACHAN_F_PEER_SAID_CLOSE: the peer sent CLOSE before disconnecting:
+ *	an orderly end (without it a disconnect means the peer failed); set
+ *	under rdmachan.lock
+ * @RDMACHAN_F_CLOSE_SENT: our CLOSE was posted (at most once; under
+ *	rdmachan.lock)
+ * @RDMACHAN_F_TORN_DOWN: resources released (set last by teardown, under
+ *	rdmachan.teardown_mutex)
+ * @RDMACHAN_F_ESTABLISHED: a passive channel reached ESTABLISHED (set
+ *	under its listener's lock)
+ * @RDMACHAN_F_DELIVERING: a pushed delivery is running, the only one
+ *	(keeps order; under rdmachan.lock)
+ * @RDMACHAN_F_RX_SEEN: a message arrived since the last keepalive tick
+ *	(under rdmachan.lock)
+ */
+enum rdmachan_flag {
+	RDMACHAN_F_DYING,
+	RDMACHAN_F_IO_STOPPED,
+	RDMACHAN_F_PEER_CLOSED,
+	RDMACHAN_F_PEER_SAID_CLOSE,
+	RDMACHAN_F_CLOSE_SENT,
+	RDMACHAN_F_TORN_DOWN,
+	RDMACHAN_F_ESTABLISHED,
+	RDMACHAN_F_DELIVERING,
+	RDMACHAN_F_RX_SEEN,
+};
+
 /* Both kinds of rdma_cm_id context start with this tag. */
 enum rdmachan_obj_kind {
 	RDMACHAN_OBJ_CHANNEL	= 0x43484e4c,	/* "CHNL" */
@@ -256,25 +289,19 @@ struct rdmachan_stats {
  * @rx_pending: SOLICITED: received messages not yet handed to the user,
  *	waiting for a solicited event (or a read), in order
  * @rx_pending_count: their number
- * @rx_seen: a message arrived since the last keepalive tick
- * @keepalive_posted: jiffies of the last keepalive probe's post
- * @delivering: a pushed delivery is running (keeps order)
+ * @keepalive_posted: jiffies of the last keepalive probe's post (@lock)
  * @wq: waiters for messages, credits and state changes
  * @cm_done: completed when connection setup ends (either way)
  * @teardown_mutex: serialises teardown
  * @read_mutex: serialises the consumers of the channel's file (read(),
  *	RECV, RECVMMSG, BENCH modes that receive), keeping their order
- * @dying: teardown has begun: the rdma_cm handler must not build
- * @io_stopped: no more posting; set under @lock before the QP drains
- * @peer_closed: the peer disconnected
- * @peer_said_close: the peer sent CLOSE before disconnecting: an orderly
- *	end (without it a disconnect means the peer failed)
- * @iwarp: the transport is iWARP
- * @has_atomics: the device does atomics
- * @close_sent: our CLOSE was posted (at most once)
+ * @flags: bits of enum rdmachan_flag, the channel's life cycle; atomic
+ *	bit operations, and each bit names what orders it
+ * @iwarp: the transport is iWARP (set up before I/O starts)
+ * @has_atomics: the device does atomics (set up before I/O starts)
  * @close_handshake: iWARP: a send completion does not mean delivery, so
- *	CLOSE is answered with CLOSE, and the closing side waits for it
- * @torn_down: resources released
+ *	CLOSE is answered with CLOSE, and the closing side waits for it (set
+ *	up before I/O starts)
  * @drain_sq: teardown's marker on the send queue
  * @drain_rq: teardown's marker on the receive queue
  * @teardown_work: teardown requested from a context that cannot sleep
@@ -285,7 +312,6 @@ struct rdmachan_stats {
  * @lnode: entry in the listener's pending or accept list
  * @listen_charge: bytes charged to the listener's budget while listed
  * @listen_since: jiffies when the listener accepted the request
- * @established: passive channel reached ESTABLISHED
  * @src: local address; @dst: peer address
  * @dst: peer address
  * @stats: counters
@@ -345,23 +371,16 @@ struct rdmachan {
 	u32			rx_ready_count;
 	struct list_head	rx_pending;
 	u32			rx_pending_count;
-	bool			rx_seen;
 	unsigned long		keepalive_posted;
-	bool			delivering;
 
 	wait_queue_head_t	wq;
 	struct completion	cm_done;
 	struct mutex		teardown_mutex;	/* teardown vs. cm_id users */
 	struct mutex		read_mutex;	/* one reader copies at a time */
-	bool			dying;
-	bool			io_stopped;
-	bool			peer_closed;
-	bool			peer_said_close;
+	unsigned long		flags;
 	bool			iwarp;
 	bool			has_atomics;
-	bool			close_sent;
 	bool			close_handshake;
-	bool			torn_down;
 	struct rdmachan_drain	drain_sq;
 	struct rdmachan_drain	drain_rq;
 	struct work_struct	teardown_work;
@@ -373,7 +392,6 @@ struct rdmachan {
 	struct list_head	lnode;
 	u64			listen_charge;
 	unsigned long		listen_since;
-	bool			established;
 
 	struct sockaddr_storage	src;
 	struct sockaddr_storage	dst;
