@@ -71,7 +71,7 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 					 RDMACHAN_MAX_DEPTH);
 	ch->params.max_msg_size = ch->opts.max_msg_size;
 	ch->params.features = rdmachan_param_imm_header() ?
-			      RDMACHAN_FEAT_HDR_IMM : 0;
+			      RDMACHAN_WIRE_F_HDR_IMM : 0;
 	ret = rdmachan_setup_resources(ch, ch->cm_id);
 	if (ret)
 		return ret;
@@ -102,7 +102,7 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	 * are parsed in the offered format from the moment they complete.
 	 */
 	if ((p.features & ~ch->local.features) ||
-	    ((p.features ^ ch->local.features) & RDMACHAN_FEAT_HDR_IMM)) {
+	    ((p.features ^ ch->local.features) & RDMACHAN_WIRE_F_HDR_IMM)) {
 		rdmachan_info_rl(ch, "peer answered features %#llx to %#llx\n",
 				 p.features, ch->local.features);
 		return -EPROTO;

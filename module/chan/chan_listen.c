@@ -150,7 +150,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 				    RDMACHAN_MAX_DEPTH);
 	local.max_msg_size = l->opts.max_msg_size;
 	/* every feature this side knows; the device may drop some */
-	local.features = RDMACHAN_FEAT_KNOWN;
+	local.features = RDMACHAN_WIRE_F_KNOWN;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
 	cost = rdmachan_listener_chan_cost(&params);
 

@@ -200,7 +200,7 @@ static int rdmachan_mr_register(struct rdmachan_mr *mr)
 	ret = rdmachan_mr_post_one(ch, rdmachan_fill_reg, mr);
 	if (ret)
 		goto dereg;
-	atomic_set(&mr->users, 1);
+	refcount_set(&mr->users, 1);
 	return 0;
 
 dereg:
@@ -245,18 +245,18 @@ static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
 	struct rdmachan *ch = mr->ch;
 	unsigned long next = jiffies + 10 * HZ;
 
-	while (atomic_read(&mr->users) > 1) {
+	while (refcount_read(&mr->users) > 1) {
 		/* an operation still waiting for send queue room or a credit */
 		if (killable && fatal_signal_pending(current))
 			return -EINTR;
 		if (!rdmachan_poll(ch, -1))
 			wait_var_event_timeout(&mr->users,
-					       atomic_read(&mr->users) <= 1,
+					       refcount_read(&mr->users) <= 1,
 					       HZ / 10);
 		if (time_after(jiffies, next)) {
 			rdmachan_warn(ch,
 				      "registration of %llu bytes still has %d operation(s) in flight\n",
-				      mr->length, atomic_read(&mr->users) - 1);
+				      mr->length, refcount_read(&mr->users) - 1);
 			next = jiffies + 10 * HZ;
 		}
 		/* posted ones that old mean a stuck transport (chan_rdma.c) */
@@ -285,9 +285,8 @@ bool rdmachan_mr_hold(struct rdmachan_mr *mr)
 	bool ok;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ok = !mr->dying && atomic_read(&mr->users) > 0;
-	if (ok)
-		atomic_inc(&mr->users);
+	/* 0: not registered (yet) */
+	ok = !mr->dying && refcount_inc_not_zero(&mr->users);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ok;
 }
@@ -668,7 +667,13 @@ struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle)
  */
 void rdmachan_mr_put(struct rdmachan_mr *mr)
 {
-	if (atomic_dec_return(&mr->users) <= 1)
+	int old;
+
+	/* never the last: the registration's own stays until it is freed */
+	__refcount_dec(&mr->users, &old);
+	/* release ordering only; wake_up_var() wants a full barrier */
+	smp_mb__after_atomic();
+	if (old - 1 <= 1)
 		wake_up_var(&mr->users);
 }
 

@@ -167,8 +167,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
 	if (ch->iwarp)
-		ch->params.features &= ~RDMACHAN_FEAT_HDR_IMM;
-	ch->hdr_imm = ch->params.features & RDMACHAN_FEAT_HDR_IMM;
+		ch->params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
+	ch->hdr_imm = ch->params.features & RDMACHAN_WIRE_F_HDR_IMM;
 	/* ... and so do they when the immediate carries the header */
 	ch->imm_inband = ch->iwarp || ch->hdr_imm;
 	/* ... nor a send completion that means delivery */

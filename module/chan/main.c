@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan: RDMA message and block channels over in-kernel verbs
+ * rdmachan: RDMA message channels over in-kernel verbs
  *
  * Module entry points: device tracking first, so that the control device
  * never answers before the device list exists; torn down in reverse.
@@ -61,6 +61,6 @@ static void __exit rdmachan_exit(void)
 module_init(rdmachan_init);
 module_exit(rdmachan_exit);
 
-MODULE_DESCRIPTION("rdmachan: RDMA message and block channels over in-kernel verbs");
+MODULE_DESCRIPTION("rdmachan: RDMA message channels over in-kernel verbs");
 MODULE_AUTHOR("rdmachan developers");
 MODULE_LICENSE("GPL");

@@ -175,7 +175,7 @@ unsigned int rdmachan_param_keepalive_ms(void)
 	return READ_ONCE(keepalive_ms.val);
 }
 
-/** rdmachan_param_imm_header() - offer RDMACHAN_FEAT_HDR_IMM when connecting */
+/** rdmachan_param_imm_header() - offer RDMACHAN_WIRE_F_HDR_IMM when connecting */
 bool rdmachan_param_imm_header(void)
 {
 	return READ_ONCE(imm_header.val);

@@ -179,7 +179,7 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
  * @h: the header, built as for the in-band format
  *
  * Return: its first four bytes (type, flags, credits) as the immediate of
- * a SEND_WITH_IMM under RDMACHAN_FEAT_HDR_IMM; @len is left out, the
+ * a SEND_WITH_IMM under RDMACHAN_WIRE_F_HDR_IMM; @len is left out, the
  * receiver takes it from the byte count.
  */
 __be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h)

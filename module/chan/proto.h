@@ -13,19 +13,22 @@
 #define RDMACHAN_PROTO_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/types.h>
 
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
 #define RDMACHAN_WIRE_VERSION	3	/* 2: PAD (type 5); 3: features */
 
 /*
- * rdmachan_wire_conn.features.  The passive side replies with the bits it
+ * rdmachan_wire_conn.features (RDMACHAN_WIRE_F_*: what the two modules
+ * speak on the wire, not the uapi's RDMACHAN_FEAT_*, which say what this
+ * module offers its users).  The passive side replies with the bits it
  * accepts, a subset of those offered; it must accept HDR_IMM whenever its
  * transport has immediate data, because the active side parses what it
  * receives in the offered format from the start.
  */
-#define RDMACHAN_FEAT_HDR_IMM	BIT_ULL(0)	/* header in the immediate */
-#define RDMACHAN_FEAT_KNOWN	RDMACHAN_FEAT_HDR_IMM
+#define RDMACHAN_WIRE_F_HDR_IMM	BIT_ULL(0)	/* header in the immediate */
+#define RDMACHAN_WIRE_F_KNOWN	RDMACHAN_WIRE_F_HDR_IMM
 
 /*
  * Receive buffers each side posts beyond its credits, for control
@@ -46,7 +49,7 @@
  *	credits it grants); reply: the negotiated depth both sides use
  * @max_msg_size: request: largest message the requester accepts; reply:
  *	the negotiated largest message
- * @features: request: RDMACHAN_FEAT_* offered; reply: those accepted
+ * @features: request: RDMACHAN_WIRE_F_* offered; reply: those accepted
  * @reserved: zero
  */
 struct rdmachan_wire_conn {
@@ -58,6 +61,9 @@ struct rdmachan_wire_conn {
 	__be64 features;
 	__be32 reserved[2];
 };
+
+/* Documentation/protocol.rst: a layout change must fail the build */
+static_assert(sizeof(struct rdmachan_wire_conn) == 32);
 
 /* Why a connection request was refused: rdmachan_wire_rej.reason */
 enum rdmachan_rej_reason {
@@ -84,6 +90,8 @@ struct rdmachan_wire_rej {
 	__be16 reason;
 };
 
+static_assert(sizeof(struct rdmachan_wire_rej) == 8);
+
 /* rdmachan_wire_hdr.type */
 enum rdmachan_msg_type {
 	RDMACHAN_MSG_DATA	= 1,	/* a user message of @len bytes follows */
@@ -104,7 +112,7 @@ enum rdmachan_msg_type {
 /**
  * struct rdmachan_wire_hdr - header of every SEND
  *
- * With RDMACHAN_FEAT_HDR_IMM the header is not in the message: every SEND
+ * With RDMACHAN_WIRE_F_HDR_IMM the header is not in the message: every SEND
  * is a SEND_WITH_IMM whose immediate holds the first four bytes (@type,
  * @flags, @credits), and @len is the received byte count less the
  * immediate trailer.  A user's immediate then travels in band (F_IMM).
@@ -121,11 +129,13 @@ struct rdmachan_wire_hdr {
 	__be32	len;
 };
 
+static_assert(sizeof(struct rdmachan_wire_hdr) == 8);
+
 /**
  * struct rdmachan_conn_params - negotiated or requested channel parameters
  * @queue_depth: credits (receive buffers for data) per direction
  * @max_msg_size: largest message payload in bytes
- * @features: RDMACHAN_FEAT_* bits
+ * @features: RDMACHAN_WIRE_F_* bits
  */
 struct rdmachan_conn_params {
 	u32 queue_depth;

@@ -269,7 +269,7 @@ struct rdmachan_stats {
  * @imm_inband: user immediates travel after the payload, flagged
  *	RDMACHAN_HDR_F_IMM: the transport has no SEND_WITH_IMM (iWARP), or
  *	the immediate carries the header (@hdr_imm)
- * @hdr_imm: RDMACHAN_FEAT_HDR_IMM is in force: every SEND is a
+ * @hdr_imm: RDMACHAN_WIRE_F_HDR_IMM is in force: every SEND is a
  *	SEND_WITH_IMM whose immediate is the header, the payload starts the
  *	message
  * @rdma_slots: send queue slots taken by one-sided work requests
@@ -473,11 +473,13 @@ struct rdmachan_listener {
  * @npages: their number
  * @mm: user registrations: whose RLIMIT_MEMLOCK the pages are charged to
  * @kbuf_sg: kernel buffers: their scatterlist, built here
- * @users: operations in flight on it, plus one while registered
+ * @users: operations in flight on it, plus one from the registration on
+ *	(0 before: nothing may take it); taken under the channel's lock
+ *	(rdmachan_mr_hold()), dropped anywhere (rdmachan_mr_put())
  * @dying: being deregistered: no new operation may take it (under the
  *	channel's lock, see rdmachan_mr_hold())
  * @released: the RDMA resources are gone (deregistered, or the
- *	channel was torn down)
+ *	channel was torn down); under the channel's mr_mutex
  */
 struct rdmachan_mr {
 	struct rdmachan		*ch;
@@ -494,7 +496,7 @@ struct rdmachan_mr {
 	unsigned long		npages;
 	struct mm_struct	*mm;
 	struct scatterlist	*kbuf_sg;
-	atomic_t		users;
+	refcount_t		users;
 	bool			dying;
 	bool			released;
 };

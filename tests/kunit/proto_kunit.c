@@ -72,7 +72,7 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 	};
 	struct rdmachan_conn_params p = {
 		.queue_depth = 256, .max_msg_size = 0x10203,
-		.features = BIT_ULL(63) | RDMACHAN_FEAT_HDR_IMM,
+		.features = BIT_ULL(63) | RDMACHAN_WIRE_F_HDR_IMM,
 	};
 	struct rdmachan_wire_conn w;
 
@@ -85,7 +85,7 @@ static void proto_test_conn_roundtrip(struct kunit *test)
 {
 	static const struct rdmachan_conn_params in[] = {
 		{ 1, 1, 0 },
-		{ 128, 65536, RDMACHAN_FEAT_HDR_IMM },
+		{ 128, 65536, RDMACHAN_WIRE_F_HDR_IMM },
 		{ RDMACHAN_MAX_DEPTH, U32_MAX, U64_MAX },
 	};
 	struct rdmachan_conn_params out;
@@ -138,7 +138,7 @@ struct conn_case {
 #define MAGIC	RDMACHAN_WIRE_MAGIC
 #define VER	RDMACHAN_WIRE_VERSION
 #define MAXD	RDMACHAN_MAX_DEPTH
-#define FK	RDMACHAN_FEAT_KNOWN
+#define FK	RDMACHAN_WIRE_F_KNOWN
 
 static const struct conn_case conn_cases[] = {
 	{ "valid", MAGIC, VER, 0, 128, 65536, 32, RDMACHAN_REJ_NONE },
@@ -212,7 +212,7 @@ static void proto_test_conn_decode(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, out.queue_depth, c->depth);
 		KUNIT_EXPECT_EQ(test, out.max_msg_size, c->size);
 		KUNIT_EXPECT_EQ(test, out.features,
-				BIT_ULL(63) | RDMACHAN_FEAT_HDR_IMM);
+				BIT_ULL(63) | RDMACHAN_WIRE_F_HDR_IMM);
 	}
 }
 
@@ -470,7 +470,7 @@ static void proto_test_hdr_check(struct kunit *test)
 			c->want);
 }
 
-/* ---- message header in the immediate (RDMACHAN_FEAT_HDR_IMM) ----------- */
+/* ---- message header in the immediate (RDMACHAN_WIRE_F_HDR_IMM) ----------- */
 
 static void proto_test_hdr_to_imm_bytes(struct kunit *test)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause) */
 /*
- * rdmachan: RDMA message and block channels - userspace ABI of /dev/rdmachan
+ * rdmachan: RDMA message channels - userspace ABI of /dev/rdmachan
  *
  * Every ioctl argument is a fixed-size structure whose first member is
  * @size, set by the caller to sizeof() the structure it was compiled
