@@ -282,14 +282,14 @@ bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what)
 	if (likely(wc->status == IB_WC_SUCCESS))
 		return true;
 	if (wc->status != IB_WC_WR_FLUSH_ERR) {
-		atomic64_inc(&ch->stats.errors);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 		rdmachan_info_rl(ch, "%s completion: %s (%d)\n", what,
 				 ib_wc_status_msg(wc->status), wc->status);
 		rdmachan_fail_io(ch, -ECONNRESET);
 	} else if (!rdmachan_flush_expected(ch) &&
 		   READ_ONCE(ch->state) == RDMACHAN_CONNECTED) {
 		/* the first one fails the channel; the rest are its echo */
-		atomic64_inc(&ch->stats.errors);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 		rdmachan_info_rl(ch,
 				 "%s flushed: the queue pair left the connected state\n",
 				 what);

@@ -83,9 +83,9 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		return;
 	}
 	if (slot == RDMACHAN_CTRL_CREDIT) {
-		atomic64_inc(&ch->stats.credit_msgs_tx);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_msgs_tx]);
 	} else if (slot == RDMACHAN_CTRL_KEEPALIVE) {
-		atomic64_inc(&ch->stats.keepalives_tx);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_keepalives_tx]);
 		ch->keepalive_posted = jiffies;
 	} else {
 		set_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags);
@@ -236,7 +236,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		rdmachan_err_rl_addr(ch,
 				     "a keepalive probe is unanswered after %u s: the transport is stuck\n",
 				     RDMACHAN_KEEPALIVE_STUCK / HZ);
-		atomic64_inc(&ch->stats.errors);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 		rdmachan_fail_io(ch, -ETIMEDOUT);
 		return;
 	}

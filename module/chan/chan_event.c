@@ -46,7 +46,7 @@ static void rdmachan_event_fails(struct rdmachan *ch, struct ib_event *ev,
 {
 	if (counter)
 		atomic_inc(counter);
-	atomic64_inc(&ch->stats.errors);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 	rdmachan_err_rl_addr(ch, "%s: the channel fails\n",
 			     ib_event_msg(ev->event));
 	rdmachan_fail_io(ch, -EIO);

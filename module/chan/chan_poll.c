@@ -284,7 +284,7 @@ static void rdmachan_rcq_work(struct work_struct *work)
 				ret);
 		rdmachan_fail_io(ch, -EIO);
 	}
-	atomic64_inc(&ch->stats.solicited_events);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_solicited_events]);
 	rdmachan_rx_hand_over(ch);
 }
 

@@ -237,7 +237,7 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	w->status = rdmachan_wc_errno(wc->status);
 	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR) {
 		/* the QP is in the error state now: the channel is lost */
-		atomic64_inc(&ch->stats.errors);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 		rdmachan_info_rl(ch,
 				 "one-sided operation (opcode %d) failed: %s (%d)\n",
 				 w->wr.send.opcode,
@@ -481,7 +481,7 @@ void rdmachan_rdma_check_stuck(struct rdmachan *ch)
 	rdmachan_err_rl_addr(ch,
 			     "a one-sided request has not ended %u s after its post: the transport is stuck\n",
 			     RDMACHAN_REQ_STUCK / HZ);
-	atomic64_inc(&ch->stats.errors);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 	rdmachan_fail_io(ch, -ETIMEDOUT);
 }
 

@@ -90,7 +90,7 @@ void rdmachan_deliver(struct rdmachan *ch)
 static void rdmachan_protocol_error(struct rdmachan *ch, const char *why)
 {
 	rdmachan_err_rl(ch, "protocol error from peer: %s\n", why);
-	atomic64_inc(&ch->stats.errors);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
 	rdmachan_fail_io(ch, -EPROTO);
 }
 
@@ -115,8 +115,8 @@ static void rdmachan_rx_queue_locked(struct rdmachan *ch,
 /* A message of @len bytes was queued: count it, push it to the user. */
 static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
 {
-	atomic64_inc(&ch->stats.msgs_rx);
-	atomic64_add(len, &ch->stats.bytes_rx);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_rx]);
+	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_rx]);
 	if (ch->rcq)
 		return;
 	if (ch->ops && ch->ops->recv)

@@ -184,7 +184,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			return -EAGAIN;
 		}
 		if (!stalled) {
-			atomic64_inc(&ch->stats.credit_stalls);
+			atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_stalls]);
 			stalled = true;
 		}
 		ret = rdmachan_wait(ch, rdmachan_send_wait_done);
@@ -313,8 +313,8 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	ret = rdmachan_commit(ch, first, 1, 1);
 	if (ret)
 		return ret;
-	atomic64_inc(&ch->stats.msgs_tx);
-	atomic64_add(len, &ch->stats.bytes_tx);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
+	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
 	return 0;
 }
 
@@ -349,9 +349,9 @@ int rdmachan_send_batch(struct rdmachan *ch,
 	}
 	rdmachan_commit(ch, first, n, good);
 	for (i = 0; i < good; i++) {
-		atomic64_inc(&ch->stats.msgs_tx);
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
 		atomic64_add(ch->tx[(first + i) % ch->tx_depth].len,
-			     &ch->stats.bytes_tx);
+			     &ch->stats[RDMACHAN_STAT_bytes_tx]);
 	}
 	return good ? good : ret;
 }
@@ -450,8 +450,8 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	ret = rdmachan_commit(ch, first, 1, 1);
 	if (ret)
 		return ret;
-	atomic64_inc(&ch->stats.msgs_tx);
-	atomic64_add(len, &ch->stats.bytes_tx);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
+	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);

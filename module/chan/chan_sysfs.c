@@ -230,7 +230,7 @@ static const struct attribute_group rdmachan_chan_group = {
 	.attrs = rdmachan_chan_attrs,
 };
 
-/* A counter of struct rdmachan_stats, found by its offset */
+/* A counter of a channel (enum rdmachan_stat), or of a device (offset) */
 struct rdmachan_stat_attr {
 	struct device_attribute attr;
 	size_t offset;
@@ -241,42 +241,21 @@ static ssize_t rdmachan_stat_show(struct device *dev,
 {
 	struct rdmachan_stat_attr *sa = container_of(attr, struct rdmachan_stat_attr,
 						     attr);
-	atomic64_t *v = (void *)&to_chan(dev)->stats + sa->offset;
 
-	return sysfs_emit(buf, "%lld\n", atomic64_read(v));
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&to_chan(dev)->stats[sa->offset]));
 }
 
-#define RDMACHAN_STAT_ATTR(_name)					\
-	struct rdmachan_stat_attr rdmachan_stat_##_name = {		\
-		.attr = {						\
-			.attr = { .name = __stringify(_name), .mode = 0444 }, \
-			.show = rdmachan_stat_show,			\
-		},							\
-		.offset = offsetof(struct rdmachan_stats, _name),	\
-	}
-
-static RDMACHAN_STAT_ATTR(msgs_tx);
-static RDMACHAN_STAT_ATTR(bytes_tx);
-static RDMACHAN_STAT_ATTR(msgs_rx);
-static RDMACHAN_STAT_ATTR(bytes_rx);
-static RDMACHAN_STAT_ATTR(credit_stalls);
-static RDMACHAN_STAT_ATTR(credit_msgs_tx);
-static RDMACHAN_STAT_ATTR(keepalives_tx);
-static RDMACHAN_STAT_ATTR(errors);
-static RDMACHAN_STAT_ATTR(solicited_events);
-
-static struct attribute *rdmachan_stats_attrs[] = {
-	&rdmachan_stat_msgs_tx.attr.attr,
-	&rdmachan_stat_bytes_tx.attr.attr,
-	&rdmachan_stat_msgs_rx.attr.attr,
-	&rdmachan_stat_bytes_rx.attr.attr,
-	&rdmachan_stat_credit_stalls.attr.attr,
-	&rdmachan_stat_credit_msgs_tx.attr.attr,
-	&rdmachan_stat_keepalives_tx.attr.attr,
-	&rdmachan_stat_errors.attr.attr,
-	&rdmachan_stat_solicited_events.attr.attr,
-	NULL
+/* The names of the counters, in the order of enum rdmachan_stat */
+static const char *const rdmachan_stat_names[RDMACHAN_NR_STATS] = {
+#define RDMACHAN_STAT(name)	__stringify(name),
+#include "chan_stats.h"
+#undef RDMACHAN_STAT
 };
+
+/* Filled in by rdmachan_sysfs_init() from rdmachan_stat_names */
+static struct rdmachan_stat_attr rdmachan_stat_attrs[RDMACHAN_NR_STATS];
+static struct attribute *rdmachan_stats_attrs[RDMACHAN_NR_STATS + 1];
 
 static const struct attribute_group rdmachan_stats_group = {
 	.name = "stats",
@@ -514,6 +493,17 @@ void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
  */
 int rdmachan_sysfs_init(void)
 {
+	unsigned int i;
+
+	for (i = 0; i < RDMACHAN_NR_STATS; i++) {
+		struct rdmachan_stat_attr *sa = &rdmachan_stat_attrs[i];
+
+		sa->attr.attr.name = rdmachan_stat_names[i];
+		sa->attr.attr.mode = 0444;
+		sa->attr.show = rdmachan_stat_show;
+		sa->offset = i;
+		rdmachan_stats_attrs[i] = &sa->attr.attr;
+	}
 	rdmachan_class = class_create(THIS_MODULE, "rdmachan");
 	return PTR_ERR_OR_ZERO(rdmachan_class);
 }

@@ -63,7 +63,7 @@ int rdmachan_check_mmsg(const char *ioc, const struct rdmachan_mmsg *mm,
 /* SEND/SENDMMSG: flags and reserved field of message @i of the array */
 int rdmachan_check_user_msg(const char *ioc, const struct rdmachan_user_msg *m,
 			    u32 i);
-/* CHAN_INFO: the size field */
+/* CHAN_INFO: the size field (this ABI's struct, or RDMACHAN_CHAN_INFO_SIZE_V1) */
 int rdmachan_check_chan_info(u32 size);
 /*
  * BENCH on a channel of @depth credits and messages of @max_msg_size:

@@ -279,10 +279,18 @@ out_free:
 	return ret;
 }
 
+/* Where CHAN_INFO has each counter (enum rdmachan_stat) */
+static const size_t rdmachan_stat_info[RDMACHAN_NR_STATS] = {
+#define RDMACHAN_STAT(name)	offsetof(struct rdmachan_chan_info, name),
+#include "chan_stats.h"
+#undef RDMACHAN_STAT
+};
+
 static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 {
 	struct rdmachan_chan_info *info;
 	unsigned long flags;
+	unsigned int i;
 	u32 size;
 	long ret = 0;
 
@@ -294,7 +302,8 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info = kzalloc(sizeof(*info), GFP_KERNEL);
 	if (!info)
 		return -ENOMEM;
-	info->size = sizeof(*info);
+	/* a caller of the first ABI gets the struct as it knew it */
+	info->size = size;
 	info->id = ch->obj.id;
 	spin_lock_irqsave(&ch->lock, flags);
 	info->state = ch->state;
@@ -313,18 +322,13 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 					   sizeof(info->dev_name));
 	memcpy(&info->src, &ch->src, sizeof(info->src));
 	memcpy(&info->dst, &ch->dst, sizeof(info->dst));
-	info->msgs_tx = atomic64_read(&ch->stats.msgs_tx);
-	info->bytes_tx = atomic64_read(&ch->stats.bytes_tx);
-	info->msgs_rx = atomic64_read(&ch->stats.msgs_rx);
-	info->bytes_rx = atomic64_read(&ch->stats.bytes_rx);
-	info->credit_stalls = atomic64_read(&ch->stats.credit_stalls);
-	info->credit_msgs_tx = atomic64_read(&ch->stats.credit_msgs_tx);
-	info->keepalives_tx = atomic64_read(&ch->stats.keepalives_tx);
-	info->errors = atomic64_read(&ch->stats.errors);
+	for (i = 0; i < RDMACHAN_NR_STATS; i++)
+		*(u64 *)((void *)info + rdmachan_stat_info[i]) =
+			atomic64_read(&ch->stats[i]);
 	info->max_send_sge = ch->max_send_sge;
 	info->max_sge_rd = ch->max_sge_rd;
 	info->max_reg_pages = ch->max_reg_pages;
-	if (copy_to_user(uarg, info, sizeof(*info)))
+	if (copy_to_user(uarg, info, size))
 		ret = -EFAULT;
 	kfree(info);
 	return ret;

@@ -13,6 +13,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
 #include <linux/errno.h>
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -222,9 +223,13 @@ int rdmachan_check_user_msg(const char *ioc, const struct rdmachan_user_msg *m,
 }
 
 /* CHAN_INFO: the size the caller gave (the rest is output only). */
+static_assert(offsetof(struct rdmachan_chan_info, solicited_events) ==
+	      RDMACHAN_CHAN_INFO_SIZE_V1);
+
 int rdmachan_check_chan_info(u32 size)
 {
-	if (size != sizeof(struct rdmachan_chan_info))
+	if (size != sizeof(struct rdmachan_chan_info) &&
+	    size != RDMACHAN_CHAN_INFO_SIZE_V1)
 		return rdmachan_ioc_inval("CHAN_INFO", "size %u, expected %zu",
 					  size, sizeof(struct rdmachan_chan_info));
 	return 0;

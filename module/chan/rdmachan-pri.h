@@ -200,28 +200,12 @@ enum {
 	RDMACHAN_CTRL_SLOTS
 };
 
-/**
- * struct rdmachan_stats - counters of a channel
- * @msgs_tx: data messages sent
- * @bytes_tx: payload bytes sent
- * @msgs_rx: data messages received
- * @bytes_rx: payload bytes received
- * @credit_stalls: sends that had to wait for a credit
- * @credit_msgs_tx: explicit credit updates sent
- * @keepalives_tx: keepalive probes sent
- * @errors: completions with an error
- * @solicited_events: solicited events of a SOLICITED channel
- */
-struct rdmachan_stats {
-	atomic64_t msgs_tx;
-	atomic64_t bytes_tx;
-	atomic64_t msgs_rx;
-	atomic64_t bytes_rx;
-	atomic64_t credit_stalls;
-	atomic64_t credit_msgs_tx;
-	atomic64_t keepalives_tx;
-	atomic64_t errors;
-	atomic64_t solicited_events;
+/* The counters of a channel (chan_stats.h), by number */
+enum rdmachan_stat {
+#define RDMACHAN_STAT(name)	RDMACHAN_STAT_##name,
+#include "chan_stats.h"
+#undef RDMACHAN_STAT
+	RDMACHAN_NR_STATS
 };
 
 /**
@@ -314,7 +298,7 @@ struct rdmachan_stats {
  * @listen_since: jiffies when the listener accepted the request
  * @src: local address; @dst: peer address
  * @dst: peer address
- * @stats: counters
+ * @stats: counters, by enum rdmachan_stat (atomic)
  */
 struct rdmachan {
 	struct rdmachan_obj	obj;
@@ -395,7 +379,7 @@ struct rdmachan {
 
 	struct sockaddr_storage	src;
 	struct sockaddr_storage	dst;
-	struct rdmachan_stats	stats;
+	atomic64_t		stats[RDMACHAN_NR_STATS];
 };
 
 /**

@@ -450,6 +450,11 @@ struct rdmachan_mmsg {
  * @keepalives_tx: keepalive probes sent
  * @errors: work completions with an error
  * @reserved: zero
+ * @solicited_events: solicited events of a RDMACHAN_POLL_SOLICITED
+ *	channel.  Appended: a caller of the first version of this ABI passes
+ *	@size RDMACHAN_CHAN_INFO_SIZE_V1 and gets the struct up to @reserved,
+ *	as before; its module always took that size, while a module that
+ *	knows @solicited_events takes both.
  */
 struct rdmachan_chan_info {
 	__u32 size;
@@ -481,7 +486,11 @@ struct rdmachan_chan_info {
 	__u32 max_sge_rd;
 	__u32 max_reg_pages;
 	__u32 reserved[5];
+	__u64 solicited_events;
 };
+
+/* sizeof(struct rdmachan_chan_info) before @solicited_events was appended */
+#define RDMACHAN_CHAN_INFO_SIZE_V1	472
 
 /* rdmachan_bench.mode */
 enum rdmachan_bench_mode {
