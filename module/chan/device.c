@@ -165,6 +165,23 @@ static void rdmachan_device_fatal_work(struct work_struct *work)
 	mutex_unlock(&rdmachan_devices_lock);
 }
 
+/* The first of @users @match takes, with a reference; the list lock held */
+static struct rdmachan_dev_user *
+rdmachan_users_take(struct list_head *users,
+		    bool (*match)(struct rdmachan_dev_user *u, void *arg),
+		    void *arg)
+{
+	struct rdmachan_dev_user *u;
+
+	lockdep_assert_held(&rdmachan_devices_lock);
+	list_for_each_entry(u, users, node)
+		if (match(u, arg)) {
+			u->ops->get(u);
+			return u;
+		}
+	return NULL;
+}
+
 /**
  * rdmachan_device_find_user() - find a user of any device
  * @match: called for each attached user, with the device list lock held
@@ -179,18 +196,15 @@ struct rdmachan_dev_user *
 rdmachan_device_find_user(bool (*match)(struct rdmachan_dev_user *u,
 					void *arg), void *arg)
 {
+	struct rdmachan_dev_user *u = NULL;
 	struct rdmachan_device *dev;
-	struct rdmachan_dev_user *u;
 
 	mutex_lock(&rdmachan_devices_lock);
-	list_for_each_entry(dev, &rdmachan_devices, list)
-		list_for_each_entry(u, &dev->users, node)
-			if (match(u, arg)) {
-				u->ops->get(u);
-				goto out;
-			}
-	u = NULL;
-out:
+	list_for_each_entry(dev, &rdmachan_devices, list) {
+		u = rdmachan_users_take(&dev->users, match, arg);
+		if (u)
+			break;
+	}
 	mutex_unlock(&rdmachan_devices_lock);
 	return u;
 }
@@ -235,6 +249,12 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 	return 0;
 }
 
+/* Is @u told in removal pass *@arg (&rdmachan_dev_user_ops.removed_last)? */
+static bool rdmachan_user_of_pass(struct rdmachan_dev_user *u, void *arg)
+{
+	return u->ops->removed_last == *(bool *)arg;
+}
+
 /* The first user of @dev of removal pass @last, with a reference, or NULL */
 static struct rdmachan_dev_user *
 rdmachan_device_next_user(struct rdmachan_device *dev, bool last)
@@ -242,13 +262,7 @@ rdmachan_device_next_user(struct rdmachan_device *dev, bool last)
 	struct rdmachan_dev_user *u;
 
 	mutex_lock(&rdmachan_devices_lock);
-	list_for_each_entry(u, &dev->users, node)
-		if (u->ops->removed_last == last) {
-			u->ops->get(u);
-			goto out;
-		}
-	u = NULL;
-out:
+	u = rdmachan_users_take(&dev->users, rdmachan_user_of_pass, &last);
 	mutex_unlock(&rdmachan_devices_lock);
 	return u;
 }
