@@ -277,7 +277,7 @@ static int chan_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd chan_cmds[] = {
+const struct cmd chan_cmds[] = {
 	{ "show", cmd_chan_show },
 	{ "listen", cmd_chan_listen },
 	{ "connect", cmd_chan_connect },

@@ -104,6 +104,12 @@ int cmd_chan_recv(int argc, char **argv);
 int cmd_chan_ping(int argc, char **argv);
 int cmd_chan_bench(int argc, char **argv);
 
+/*
+ * Before CMD_GETOPT: no messages from getopt (the command says what was
+ * wrong), and optind 0, which has glibc start afresh (test_unit.c runs
+ * the tool many times in one process).
+ */
+#define CMD_GETOPT_INIT() ((void)(optind = 0, opterr = 0))
 /* run getopt_long on the command's arguments (argv[-1] is its name) */
 #define CMD_GETOPT(argc, argv, s, l) getopt_long((argc) + 1, (argv) - 1, s, l, NULL)
 

@@ -95,8 +95,7 @@ int cmd_chan_bench(int argc, char **argv)
 	int c, r, fd, ret;
 	uint64_t i;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "s:t:c:b:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':

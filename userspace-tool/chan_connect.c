@@ -91,8 +91,7 @@ int cmd_chan_connect(int argc, char **argv)
 	struct chan_conn ch;
 	int c, r, fd, ret;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		if (c == 'h') {
 			connect_help();

@@ -353,8 +353,7 @@ int cmd_chan_listen(int argc, char **argv)
 	struct chan_args a = { 0 };
 	int c, r;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "esn:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'e':

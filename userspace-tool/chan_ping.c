@@ -136,8 +136,7 @@ int cmd_chan_ping(int argc, char **argv)
 	char *dstbuf = ch.dst;
 	int c, r, fd, ret;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "c:s:i:W:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':

@@ -28,8 +28,7 @@ int cmd_chan_recv(int argc, char **argv)
 	struct chan_args a = { 0 };
 	int c, r;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "c:h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':

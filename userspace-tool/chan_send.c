@@ -37,8 +37,7 @@ int cmd_chan_send(int argc, char **argv)
 	struct chan_conn ch;
 	int c, r, i, fd, ret;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "hr:" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'h':

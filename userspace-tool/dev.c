@@ -204,7 +204,7 @@ static int dev_help_cmd(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd dev_cmds[] = {
+const struct cmd dev_cmds[] = {
 	{ "show", dev_show },
 	{ "list", dev_list },
 	{ "help", dev_help_cmd },

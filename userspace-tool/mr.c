@@ -39,7 +39,7 @@ static int mr_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd mr_cmds[] = {
+const struct cmd mr_cmds[] = {
 	{ "reg", cmd_mr_reg },
 	{ "help", mr_help },
 	CMD_END

@@ -386,8 +386,7 @@ int cmd_mr_reg(int argc, char **argv)
 
 	if (page <= 0)
 		page = 4096;
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "s:a:n:qh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':

@@ -371,7 +371,7 @@ static int rdma_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd rdma_cmds[] = {
+const struct cmd rdma_cmds[] = {
 	{ "write", cmd_rdma_write },
 	{ "read", cmd_rdma_read },
 	{ "atomic", cmd_rdma_atomic },

@@ -142,8 +142,7 @@ int cmd_rdma_atomic(int argc, char **argv)
 	cmd = ar.cswap ? "rdma atomic cswap" : "rdma atomic fadd";
 	argc--;
 	argv++;
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'h':

@@ -172,8 +172,7 @@ int cmd_rdma_read(int argc, char **argv)
 	unsigned int done;
 	int c, r = 0, ret, check = -1;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'h':

@@ -188,8 +188,7 @@ int cmd_rdma_write(int argc, char **argv)
 	uint64_t len = 0;
 	int c, r, ret;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		if (c == 'h') {
 			write_help();

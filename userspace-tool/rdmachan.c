@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan.c: command-line tool for the rdmachan kernel module, with the
+ * rdmachan.c: command-line tool for the rdmachan kernel module (main.c
+ * runs it; test_unit.c too), with the
  * grammar of iproute2's "rdma" and "ip" (cmd.h):
  *
  *   rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]
@@ -17,9 +18,7 @@
 #include "cmd.h"
 #include "tool.h"
 
-struct tool_opts tool = {
-	.ctl_path = "/dev/" RDMACHAN_DEVICE_NAME,
-};
+struct tool_opts tool;
 
 static void usage(FILE *out)
 {
@@ -56,7 +55,7 @@ static int help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd objects[] = {
+const struct cmd tool_objects[] = {
 	{ "dev", obj_dev },
 	{ "chan", obj_chan },
 	{ "mr", obj_mr },
@@ -83,7 +82,7 @@ static int unknown_object(const char *word, bool ambiguous)
 	char names[128];
 	unsigned int i;
 
-	cmd_names(objects, ambiguous ? word : "", names, sizeof(names));
+	cmd_names(tool_objects, ambiguous ? word : "", names, sizeof(names));
 	if (ambiguous) {
 		tool_err("'%s' is ambiguous (%s)", word, names);
 	} else {
@@ -100,9 +99,12 @@ static int unknown_object(const char *word, bool ambiguous)
 	return EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+int rdmachan(int argc, char **argv)
 {
 	int a = 1, i;
+
+	tool.json = tool.pretty = false;
+	tool.ctl_path = "/dev/" RDMACHAN_DEVICE_NAME;
 
 	for (; a < argc && argv[a][0] == '-'; a++) {
 		const char *o = argv[a];
@@ -140,8 +142,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	i = cmd_match(objects, argv[a]);
+	i = cmd_match(tool_objects, argv[a]);
 	if (i < 0)
 		return unknown_object(argv[a], i == -EINVAL);
-	return objects[i].fn(argc - a - 1, argv + a + 1);
+	return tool_objects[i].fn(argc - a - 1, argv + a + 1);
 }

@@ -68,7 +68,12 @@ int ctl_dev_list(int ctl, struct rdmachan_dev_entry **entries, unsigned int *cou
 int ctl_dev_query(int ctl, const char *name, struct rdmachan_dev_query *q,
 		  struct rdmachan_port_attr **ports);
 
+/* rdmachan.c: the whole tool, as main() runs it */
+int rdmachan(int argc, char **argv);
+
 /* ---- objects: each runs its COMMAND [ARGS] (cmd_run) ----------------- */
+extern const struct cmd tool_objects[], dev_cmds[], chan_cmds[], mr_cmds[],
+	rdma_cmds[], version_cmds[];
 int obj_dev(int argc, char **argv);
 int obj_chan(int argc, char **argv);
 int obj_mr(int argc, char **argv);

@@ -76,7 +76,7 @@ static int version_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static const struct cmd version_cmds[] = {
+const struct cmd version_cmds[] = {
 	{ "show", version_show },
 	{ "help", version_help },
 	CMD_END
