@@ -41,8 +41,9 @@ double now_sec(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int chan_opt(const char *cmd, int c, const char *arg, struct chan_args *a)
+int chan_opt(const char *cmd, int c, char **argv, struct chan_args *a)
 {
+	const char *arg = optarg;
 	uint64_t v;
 	int mode;
 
@@ -51,38 +52,49 @@ int chan_opt(const char *cmd, int c, const char *arg, struct chan_args *a)
 		if (parse_uint(arg, 1, 65535, &v))
 			goto bad;
 		a->opts.queue_depth = v;
-		return 1;
+		return 0;
 	case 'm':
 		if (parse_size(arg, 1, 1U << 30, &v))
 			goto bad;
 		a->opts.max_msg_size = v;
-		return 1;
+		return 0;
 	case CHAN_OPT_BASE + 0:
 		if (parse_duration_ms(arg, &v) || v == 0 || v > 3600000)
 			goto bad;
 		a->opts.timeout_ms = v;
-		return 1;
+		return 0;
 	case CHAN_OPT_BASE + 1:
 		mode = parse_poll_mode(arg);
 		if (mode < 0)
 			goto bad;
 		a->opts.poll_mode = mode;
-		return 1;
+		return 0;
 	case CHAN_OPT_BASE + 2:
 		if (parse_addr(arg, 0, &a->src))
 			goto bad;
-		return 1;
+		return 0;
 	case CHAN_OPT_BASE + 3:
 		if (parse_uint(arg, 1, 65535, &v))
 			goto bad;
 		a->opts.backlog = v;
-		return 1;
-	default:
 		return 0;
+	default:
+		/* getopt's '?' or ':', or an option the command left to us */
+		tool_usage_err(cmd, "unknown or incomplete option '%s'", argv[optind - 2]);
+		return -1;
 	}
 bad:
 	tool_usage_err(cmd, "invalid value '%s'", arg);
 	return -1;
+}
+
+int cmd_one_addr(const char *cmd, int *argc, char ***argv)
+{
+	*argc -= optind - 1;
+	*argv += optind - 1;
+	if (*argc == 1)
+		return 0;
+	return tool_usage_err(cmd, *argc ? "one address expected" : "an address is needed");
 }
 
 /* Add a hint to the errno texts whose cause is not obvious. */

@@ -38,10 +38,12 @@ struct chan_args {
 	"      --backlog N     listen: connections waiting for accept\n"
 
 /*
- * chan_opt: handle option @c of CHAN_LONG_OPTS.  Returns 1 if it was one
- * (and valid), 0 if not a channel option, -1 after a usage error.
+ * chan_opt: the command's getopt found option @c (optarg its value) that
+ * it does not handle itself: one of CHAN_LONG_OPTS (0), or an invalid
+ * value, an unknown or incomplete option (-1, usage error printed; argv
+ * as the command has it, argv[-1] its word).
  */
-int chan_opt(const char *cmd, int c, const char *arg, struct chan_args *a);
+int chan_opt(const char *cmd, int c, char **argv, struct chan_args *a);
 
 int chan_connect_to(int ctl, const struct sockaddr_storage *dst,
 		    const struct chan_args *a);
@@ -110,6 +112,11 @@ int cmd_chan_bench(int argc, char **argv);
  * the tool many times in one process).
  */
 #define CMD_GETOPT_INIT() ((void)(optind = 0, opterr = 0))
+/*
+ * cmd_one_addr: after CMD_GETOPT, the operands left in *argc, *argv: one
+ * address (0), or a usage error (EXIT_USAGE).
+ */
+int cmd_one_addr(const char *cmd, int *argc, char ***argv);
 /* run getopt_long on the command's arguments (argv[-1] is its name) */
 #define CMD_GETOPT(argc, argv, s, l) getopt_long((argc) + 1, (argv) - 1, s, l, NULL)
 

@@ -92,7 +92,7 @@ int cmd_chan_bench(int argc, char **argv)
 	bool quiet = false, has_time = false;
 	const char *op = "send";
 	struct chan_conn ch;
-	int c, r, fd, ret;
+	int c, fd, ret;
 	uint64_t i;
 
 	CMD_GETOPT_INIT();
@@ -132,18 +132,12 @@ int cmd_chan_bench(int argc, char **argv)
 			bench_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt("chan bench", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("chan bench", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("chan bench", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("chan bench", "one address expected");
+	if (cmd_one_addr("chan bench", &argc, &argv))
+		return EXIT_USAGE;
 	if (count && !has_time)
 		time_ms = 0;	/* -c alone: no time limit */
 	if (strcmp(op, "send")) {

@@ -97,17 +97,11 @@ int cmd_chan_connect(int argc, char **argv)
 			connect_help();
 			return EXIT_OK;
 		}
-		r = chan_opt("chan connect", c, optarg, &a);
-		if (r < 0)
+		if (chan_opt("chan connect", c, argv, &a))
 			return EXIT_USAGE;
-		if (!r)
-			return tool_usage_err("chan connect", "unknown or incomplete option '%s'",
-					      argv[optind - 2]);
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("chan connect", "one address expected");
+	if (cmd_one_addr("chan connect", &argc, &argv))
+		return EXIT_USAGE;
 	signal(SIGPIPE, SIG_IGN);
 	ret = chan_open("chan connect", argv[0], &a, 0, &ch);
 	if (ret)

@@ -351,7 +351,7 @@ int cmd_chan_listen(int argc, char **argv)
 				 .region = DEFAULT_REGION };
 	bool has_region = false;
 	struct chan_args a = { 0 };
-	int c, r;
+	int c;
 
 	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "esn:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
@@ -386,19 +386,12 @@ int cmd_chan_listen(int argc, char **argv)
 			listen_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt(o.cmd, c, optarg, &a);
-			if (r < 0)
+			if (chan_opt(o.cmd, c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err(o.cmd, "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err(o.cmd, argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr(o.cmd, &argc, &argv))
+		return EXIT_USAGE;
 	if (o.kernel && o.mode == LISTEN_PRINT)
 		return tool_usage_err(o.cmd, "--kernel needs --echo, --sink or --target");
 	if (has_region && o.mode != LISTEN_TARGET)

@@ -165,18 +165,12 @@ int cmd_chan_ping(int argc, char **argv)
 			ping_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt("chan ping", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("chan ping", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("chan ping", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("chan ping", "one address expected");
+	if (cmd_one_addr("chan ping", &argc, &argv))
+		return EXIT_USAGE;
 	ret = chan_open("chan ping", argv[0], &a, size, &ch);
 	if (ret)
 		return ret;

@@ -26,7 +26,7 @@ int cmd_chan_recv(int argc, char **argv)
 	struct listen_opts o = { .cmd = "chan recv", .mode = LISTEN_PRINT,
 				 .max_conns = 1, .quiet = true };
 	struct chan_args a = { 0 };
-	int c, r;
+	int c;
 
 	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "c:h" CHAN_GETOPT_SHORT, longopts)) != -1) {
@@ -39,18 +39,11 @@ int cmd_chan_recv(int argc, char **argv)
 			recv_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt(o.cmd, c, optarg, &a);
-			if (r < 0)
+			if (chan_opt(o.cmd, c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err(o.cmd, "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err(o.cmd, argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr(o.cmd, &argc, &argv))
+		return EXIT_USAGE;
 	return chan_listen_run(&o, argv[0], &a);
 }

@@ -35,7 +35,7 @@ int cmd_chan_send(int argc, char **argv)
 	uint64_t imm = 0, repeat = 1, rep, sent = 0;
 	unsigned int flags = 0;
 	struct chan_conn ch;
-	int c, r, i, fd, ret;
+	int c, i, fd, ret;
 
 	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "hr:" CHAN_GETOPT_SHORT, longopts)) != -1) {
@@ -56,12 +56,8 @@ int cmd_chan_send(int argc, char **argv)
 				return tool_usage_err("chan send", "invalid count '%s'", optarg);
 			break;
 		default:
-			r = chan_opt("chan send", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("chan send", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("chan send", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
 	argc -= optind - 1;

@@ -382,7 +382,7 @@ int cmd_mr_reg(int argc, char **argv)
 	uint64_t fill = 0, in_page = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	void *base;
-	int c, r, ret;
+	int c, ret;
 
 	if (page <= 0)
 		page = 4096;
@@ -418,19 +418,12 @@ int cmd_mr_reg(int argc, char **argv)
 			reg_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt("mr reg", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("mr reg", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("mr reg", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("mr reg", argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr("mr reg", &argc, &argv))
+		return EXIT_USAGE;
 	if (!s.size)
 		return tool_usage_err("mr reg", "--size is needed");
 	if (posix_memalign(&base, page, s.size + in_page)) {

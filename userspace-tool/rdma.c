@@ -84,29 +84,31 @@ int chan_send_str(int fd, const char *s)
 	return chan_send_msg(fd, s, strlen(s));
 }
 
-int rdma_client_opt(const char *cmd, int c, const char *arg, struct chan_args *a,
+int rdma_client_opt(const char *cmd, int c, char **argv, struct chan_args *a,
 		    struct rdma_target *t)
 {
+	const char *arg = optarg;
+
 	switch (c) {
 	case RDMA_TARGET_OPT_BASE + 0:
 		if (parse_offset(arg, &t->offset))
 			break;
-		return 1;
+		return 0;
 	case RDMA_TARGET_OPT_BASE + 1:
 		if (parse_uint(arg, 0, UINT32_MAX, &t->rkey))
 			break;
 		t->has_rkey = true;
-		return 1;
+		return 0;
 	case RDMA_TARGET_OPT_BASE + 2:
 		if (parse_uint(arg, 0, UINT64_MAX, &t->raddr))
 			break;
 		t->has_raddr = true;
-		return 1;
+		return 0;
 	case RDMA_TARGET_OPT_BASE + 3:
 		t->stale = true;
-		return 1;
+		return 0;
 	default:
-		return chan_opt(cmd, c, arg, a);
+		return chan_opt(cmd, c, argv, a);
 	}
 	tool_usage_err(cmd, "invalid value '%s'", arg);
 	return -1;

@@ -106,10 +106,10 @@ struct rdma_target {
 	"                      use the stale key: expected to fail\n"
 
 /*
- * rdma_client_opt: option @c of CHAN_LONG_OPTS or RDMA_TARGET_LONG_OPTS.
- * Returns 1 if it was one (and valid), 0 if not, -1 after a usage error.
+ * rdma_client_opt: chan_opt() for the client commands: also an option of
+ * RDMA_TARGET_LONG_OPTS (0); -1 after a usage error.
  */
-int rdma_client_opt(const char *cmd, int c, const char *arg, struct chan_args *a,
+int rdma_client_opt(const char *cmd, int c, char **argv, struct chan_args *a,
 		    struct rdma_target *t);
 int rdma_client_open(const char *cmd, const char *addr, const struct chan_args *a,
 		     struct rdma_client *cl);

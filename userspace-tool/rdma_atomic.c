@@ -171,19 +171,12 @@ int cmd_rdma_atomic(int argc, char **argv)
 				return tool_usage_err("rdma atomic", "invalid count '%s'", optarg);
 			break;
 		default:
-			r = rdma_client_opt("rdma atomic", c, optarg, &a, &t);
-			if (r < 0)
+			if (rdma_client_opt("rdma atomic", c, argv, &a, &t))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("rdma atomic", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("rdma atomic", argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr("rdma atomic", &argc, &argv))
+		return EXIT_USAGE;
 	if (!has_arg || (ar.cswap && !has_swap))
 		return tool_usage_err("rdma atomic", ar.cswap ? "--compare and --swap are needed" :
 				      "--add is needed");

@@ -198,19 +198,12 @@ int cmd_rdma_read(int argc, char **argv)
 			check = v;
 			break;
 		default:
-			r = rdma_client_opt("rdma read", c, optarg, &a, &t);
-			if (r < 0)
+			if (rdma_client_opt("rdma read", c, argv, &a, &t))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("rdma read", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("rdma read", argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr("rdma read", &argc, &argv))
+		return EXIT_USAGE;
 	if (!len)
 		return tool_usage_err("rdma read", "--len is needed");
 	if (k > len)

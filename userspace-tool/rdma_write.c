@@ -199,18 +199,11 @@ int cmd_rdma_write(int argc, char **argv)
 			return tool_usage_err("rdma write", "invalid value '%s'", optarg);
 		if (r > 0)
 			continue;
-		r = rdma_client_opt("rdma write", c, optarg, &a, &w.t);
-		if (r < 0)
+		if (rdma_client_opt("rdma write", c, argv, &a, &w.t))
 			return EXIT_USAGE;
-		if (!r)
-			return tool_usage_err("rdma write", "unknown or incomplete option '%s'",
-					      argv[optind - 2]);
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("rdma write", argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr("rdma write", &argc, &argv))
+		return EXIT_USAGE;
 	if (!!w.data + w.has_len + !!w.file != 1)
 		return tool_usage_err("rdma write", "one of --data, --len and --file is needed");
 	if (w.no_fence && !w.rtw)
