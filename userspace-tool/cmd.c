@@ -11,28 +11,31 @@
 #include "cmd.h"
 #include "tool.h"
 
+static void verr(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("rdmachan: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void tool_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("rdmachan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int tool_usage_err(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("rdmachan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verr(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'rdmachan %s --help'.\n", cmd);
+	fprintf(stderr, "Try 'rdmachan %s --help'.\n", cmd);
 	return EXIT_USAGE;
 }
 
