@@ -79,11 +79,10 @@ void cmd_names(const struct cmd *cmds, const char *prefix, char *buf, size_t len
 
 int cmd_run(const char *obj, const struct cmd *cmds, int argc, char **argv)
 {
-	const char *word = argc ? argv[0] : "show";
+	const char *word;
 	char names[256];
 	int i;
 
-	i = argc ? cmd_match(cmds, word) : -ENOENT;
 	if (!argc) {
 		for (i = 0; cmds[i].name && strcmp(cmds[i].name, "show"); i++)
 			;
@@ -96,6 +95,9 @@ int cmd_run(const char *obj, const struct cmd *cmds, int argc, char **argv)
 		}
 		return cmds[i].fn(0, argv);
 	}
+	/* OBJECT -h and OBJECT --help are OBJECT help */
+	word = argv[0];
+	i = cmd_match(cmds, strcmp(word, "-h") && strcmp(word, "--help") ? word : "help");
 	if (i >= 0)
 		return cmds[i].fn(argc - 1, argv + 1);
 	cmd_names(cmds, i == -EINVAL ? word : "", names, sizeof(names));

@@ -558,6 +558,8 @@ static void test_cmd_run(void)
 	   !strcmp(called_word, "se"), "run: a prefix runs its command with the rest");
 	ok(run_cmd(fake_cmds, 1, "read") == 43 && called == 3, "run: whole name");
 	ok(run_cmd(fake_cmds, 1, "h") == 45 && called == 5, "run: h is help");
+	ok(run_cmd(fake_cmds, 1, "-h") == 45 && run_cmd(fake_cmds, 1, "--help") == 45,
+	   "run: -h and --help are help");
 	ok(run_cmd(fake_cmds, 2, "s", "x") == EXIT_USAGE && !called,
 	   "run: an ambiguous prefix is a usage error");
 	ok(run_cmd(fake_cmds, 1, "bogus") == EXIT_USAGE && !called,
