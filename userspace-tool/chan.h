@@ -6,6 +6,7 @@
 #define RDMACHAN_TOOL_CHAN_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <sys/socket.h>
 
 #include "tool.h"
@@ -37,10 +38,12 @@ struct chan_args {
 	"      --backlog N     listen: connections waiting for accept\n"
 
 /*
- * chan_opt: handle option @c of CHAN_LONG_OPTS.  Returns 1 if it was one
- * (and valid), 0 if not a channel option, -1 after a usage error.
+ * chan_opt: the command's getopt found option @c (optarg its value) that
+ * it does not handle itself: one of CHAN_LONG_OPTS (0), or an invalid
+ * value, an unknown or incomplete option (-1, usage error printed; argv
+ * as the command has it, argv[-1] its word).
  */
-int chan_opt(const char *cmd, int c, const char *arg, struct chan_args *a);
+int chan_opt(const char *cmd, int c, char **argv, struct chan_args *a);
 
 int chan_connect_to(int ctl, const struct sockaddr_storage *dst,
 		    const struct chan_args *a);
@@ -51,7 +54,69 @@ int chan_get_info(int fd, struct rdmachan_chan_info *ci);
 /* run RDMACHAN_IOC_BENCH (@b filled but for its size); errors printed */
 int chan_bench(int fd, struct rdmachan_bench *b);
 double now_sec(void);
+/* one message, waiting for a credit; @flags: RDMACHAN_MSG_IMM (with
+ * @imm), RDMACHAN_MSG_SOLICITED; 0, or -1 after an error message */
+int chan_send_one(int fd, const void *buf, size_t len, unsigned int flags,
+		  uint32_t imm);
 
+/* SIGINT (and, with @term, SIGTERM) set tool_interrupted; SIGPIPE ignored */
+extern volatile sig_atomic_t tool_interrupted;
+void catch_signals(bool term);
+
+/*
+ * A channel a client command opened: chan_open() connects to ADDR[:PORT]
+ * and reads its RDMACHAN_IOC_CHAN_INFO.
+ */
+struct chan_conn {
+	int fd;
+	struct rdmachan_chan_info ci;
+	char dst[64];		/* the address, formatted */
+};
+
+/*
+ * chan_open: @c connected to @addr; with @msg_size, refused (EXIT_FAIL)
+ * when it is larger than the channel's max message size.  Returns
+ * EXIT_OK, or EXIT_USAGE / EXIT_FAIL after a message (@c->fd -1).
+ */
+int chan_open(const char *cmd, const char *addr, const struct chan_args *a,
+	      uint64_t msg_size, struct chan_conn *c);
+
+/* chan_listen.c: the server of "chan listen" and "chan recv" */
+enum listen_mode { LISTEN_PRINT, LISTEN_ECHO, LISTEN_SINK, LISTEN_TARGET };
+
+struct listen_opts {
+	const char *cmd;
+	enum listen_mode mode;
+	uint64_t max_conns;	/* exit after this many channels ended; 0: never */
+	uint64_t max_msgs;	/* per channel, then close it; 0: unlimited */
+	uint64_t region;	/* LISTEN_TARGET: bytes registered per channel */
+	bool quiet;
+	bool kernel;		/* echo or sink in the kernel, a child per channel */
+};
+
+int chan_listen_run(const struct listen_opts *o, const char *addr,
+		    const struct chan_args *a);
+
+/* the commands of the "chan" object */
+int cmd_chan_show(int argc, char **argv);
+int cmd_chan_listen(int argc, char **argv);
+int cmd_chan_connect(int argc, char **argv);
+int cmd_chan_send(int argc, char **argv);
+int cmd_chan_recv(int argc, char **argv);
+int cmd_chan_ping(int argc, char **argv);
+int cmd_chan_bench(int argc, char **argv);
+
+/*
+ * Before CMD_GETOPT: no messages from getopt (the command says what was
+ * wrong), and optind 0, which has glibc start afresh (test_unit.c runs
+ * the tool many times in one process).
+ */
+#define CMD_GETOPT_INIT() ((void)(optind = 0, opterr = 0))
+/*
+ * cmd_one_addr: after CMD_GETOPT, the operands left in *argc, *argv: one
+ * address (0), or a usage error (EXIT_USAGE).
+ */
+int cmd_one_addr(const char *cmd, int *argc, char ***argv);
 /* run getopt_long on the command's arguments (argv[-1] is its name) */
 #define CMD_GETOPT(argc, argv, s, l) getopt_long((argc) + 1, (argv) - 1, s, l, NULL)
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * rdma.h: one-sided RDMA commands ("reg", "write", "read", "atomic",
- * "bench --op write|read"): the helpers they share.
+ * rdma.h: the one-sided RDMA commands ("mr reg", "rdma write|read|atomic",
+ * "chan bench --op write|read"): the helpers they share.
  */
 #ifndef RDMACHAN_TOOL_RDMA_H
 #define RDMACHAN_TOOL_RDMA_H
@@ -50,7 +50,10 @@ void sge_pack(void *buf, const void *data, const struct rdmachan_sge *sge,
 void sge_unpack(void *data, const void *buf, const struct rdmachan_sge *sge,
 		unsigned int k);
 
-/* ---- rdma_chan.c: messages, registrations and ops on a channel ----- */
+/* The largest transfer of "rdma write" and "rdma read" */
+#define RDMA_MAX_DATA	(1ULL << 30)
+
+/* ---- rdma.c: messages, registrations and ops on a channel ----- */
 
 /* One message with its flags (RDMACHAN_IOC_RECV); 0, 1 at the end, -errno */
 int chan_recv_msg(int fd, void *buf, uint32_t room, bool dontwait,
@@ -64,11 +67,12 @@ int chan_send_msg(int fd, const void *buf, size_t len);
 int chan_send_nowait(int fd, const void *buf, size_t len);
 int chan_send_str(int fd, const char *s);
 
+/* mr.c: a registration on a channel, and its end */
 int mr_reg(int fd, void *addr, uint64_t len, uint32_t access,
 	   struct rdmachan_reg_mr *r);
 int mr_dereg(int fd, uint32_t handle);
 
-/* A client of "rdmachan reg": its channel, the peer's buffer, its own. */
+/* A client of "rdmachan mr reg": its channel, the peer's buffer, its own. */
 struct rdma_client {
 	int fd;
 	struct rdmachan_chan_info ci;
@@ -102,14 +106,21 @@ struct rdma_target {
 	"                      use the stale key: expected to fail\n"
 
 /*
- * rdma_client_opt: option @c of CHAN_LONG_OPTS or RDMA_TARGET_LONG_OPTS.
- * Returns 1 if it was one (and valid), 0 if not, -1 after a usage error.
+ * rdma_client_opt: chan_opt() for the client commands: also an option of
+ * RDMA_TARGET_LONG_OPTS (0); -1 after a usage error.
  */
-int rdma_client_opt(const char *cmd, int c, const char *arg, struct chan_args *a,
+int rdma_client_opt(const char *cmd, int c, char **argv, struct chan_args *a,
 		    struct rdma_target *t);
 int rdma_client_open(const char *cmd, const char *addr, const struct chan_args *a,
 		     struct rdma_client *cl);
 int rdma_client_buf(struct rdma_client *cl, uint64_t len);
+/*
+ * rdma_client_stage: a local buffer holding @len bytes of @data (NULL:
+ * none, a READ sink) as @k segments from offset @base (SGE_GAP apart);
+ * @sge gets them.  0, or -1 after an error message.
+ */
+int rdma_client_stage(struct rdma_client *cl, const unsigned char *data, uint64_t len,
+		      unsigned int k, uint64_t base, struct rdmachan_sge *sge);
 /* close the channel; with @dereg, release the registration first */
 void rdma_client_close(struct rdma_client *cl, bool dereg);
 /* --stale: "dereg" and its reply; 0 when the peer deregistered */
@@ -135,17 +146,17 @@ unsigned int rdma_results_fix(struct rdmachan_rdma_op *ops, unsigned int n,
  * failed on its own before one that was only cancelled) */
 unsigned int rdma_failed_op(const struct rdmachan_rdma_op *ops, unsigned int n,
 			    unsigned int done);
-/* "status", "error", "wc_status" of @op (each after @prefix) into the open JSON object */
-void rdma_op_json(const char *prefix, const struct rdmachan_rdma_op *op);
+/* "status", "error", "wc_status" of @op (each after @prefix): JSON only */
+void rdma_op_print(const char *prefix, const struct rdmachan_rdma_op *op);
 /* the same, as a tool_err line "WHAT: errno text (ENAME, wc_status X)" */
 void rdma_op_err(const char *what, const struct rdmachan_rdma_op *op);
 
-int cmd_reg(int argc, char **argv);
-int cmd_write(int argc, char **argv);
-int cmd_read(int argc, char **argv);
-int cmd_atomic(int argc, char **argv);
+int cmd_mr_reg(int argc, char **argv);
+int cmd_rdma_write(int argc, char **argv);
+int cmd_rdma_read(int argc, char **argv);
+int cmd_rdma_atomic(int argc, char **argv);
 
-/* bench_rdma.c: "bench --op write|read", in user space or (@kernel) not */
+/* chan_bench_rdma.c: "chan bench --op write|read", in user space or (@kernel) not */
 struct bench_rdma_args {
 	const char *addr;
 	struct chan_args *chan;

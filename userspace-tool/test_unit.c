@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_unit.c: host-side unit tests of the rdmachan tool's argument
- * parsing (util.c, rdma_util.c) and output formatting (util.c,
- * rdma_util.c, json.c); TAP output.
+ * test_unit.c: host-side unit tests of the rdmachan tool's grammar
+ * (cmd.c, rdmachan.c: prefixes, ambiguity, a missing command, unknown
+ * objects and commands), argument parsing (util.c, rdma_util.c) and
+ * output (util.c, rdma_util.c, json.c, out.c); TAP output.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "tool.h"
-#ifdef RDMACHAN_IOC_RDMA
 #include "rdma.h"
-#endif
+#include "tool.h"
 
 static int test_num, failed;
 
@@ -164,7 +165,6 @@ static void test_percentile(void)
 	ok(percentile(v, 0, 50) == 0, "percentile of none is 0");
 }
 
-#ifdef RDMACHAN_IOC_RDMA
 static void test_mr_desc(void)
 {
 	struct rdmachan_remote_mr mr = {
@@ -413,7 +413,299 @@ static void test_parse_offset(void)
 	ok(parse_offset("x", &v) == -EINVAL && parse_offset("-8", &v) == -EINVAL,
 	   "offset rejects junk");
 }
-#endif /* RDMACHAN_IOC_RDMA */
+
+/* ---- the grammar (cmd.c, rdmachan.c) ---------------------------------- */
+
+static int called;		/* which fake command ran, and its argc */
+static int called_argc;
+static const char *called_word;	/* its argv[-1] */
+
+#define FAKE(n) static int fake_##n(int argc, char **argv) \
+	{ called = n; called_argc = argc; called_word = argv[-1]; return 40 + n; }
+FAKE(1) FAKE(2) FAKE(3) FAKE(4) FAKE(5)
+
+static const struct cmd fake_cmds[] = {
+	{ "show", fake_1 }, { "send", fake_2 }, { "read", fake_3 },
+	{ "readv", fake_4 }, { "help", fake_5 }, CMD_END
+};
+
+static const struct cmd fake_noshow[] = { { "reg", fake_1 }, CMD_END };
+
+/* quiet: run @fn with stdout and stderr on /dev/null (usage, errors) */
+static int saved_out = -1, saved_err = -1;
+
+static void quiet(bool on)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (on) {
+		int null = open("/dev/null", O_WRONLY);
+
+		saved_out = dup(1);
+		saved_err = dup(2);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	} else {
+		dup2(saved_out, 1);
+		dup2(saved_err, 2);
+		close(saved_out);
+		close(saved_err);
+	}
+}
+
+static int run_cmd(const struct cmd *cmds, int argc, ...)
+{
+	char *argv[8] = { "obj" };
+	va_list ap;
+	int i, r;
+
+	va_start(ap, argc);
+	for (i = 0; i < argc; i++)
+		argv[i + 1] = va_arg(ap, char *);
+	va_end(ap);
+	called = 0;
+	quiet(true);
+	r = cmd_run("obj", cmds, argc, argv + 1);
+	quiet(false);
+	return r;
+}
+
+/* the whole tool on "rdmachan ARGS...": its exit status */
+static int run_tool(int argc, ...)
+{
+	char *argv[10] = { "rdmachan" };
+	va_list ap;
+	int i, r;
+
+	va_start(ap, argc);
+	for (i = 0; i < argc; i++)
+		argv[i + 1] = va_arg(ap, char *);
+	va_end(ap);
+	quiet(true);
+	r = rdmachan(argc + 1, argv);
+	quiet(false);
+	return r;
+}
+
+static int idx(const struct cmd *cmds, const char *name)
+{
+	int i;
+
+	for (i = 0; cmds[i].name; i++)
+		if (!strcmp(cmds[i].name, name))
+			return i;
+	return -1;
+}
+
+static void test_cmd_match(void)
+{
+	char buf[64];
+
+	ok(cmd_match(fake_cmds, "show") == 0, "match: a whole name");
+	ok(cmd_match(fake_cmds, "sh") == 0 && cmd_match(fake_cmds, "se") == 1,
+	   "match: unique prefixes");
+	ok(cmd_match(fake_cmds, "s") == -EINVAL, "match: a prefix of two is ambiguous");
+	ok(cmd_match(fake_cmds, "read") == 2, "match: a whole name beats a longer one");
+	ok(cmd_match(fake_cmds, "readv") == 3 && cmd_match(fake_cmds, "r") == -EINVAL,
+	   "match: readv whole, r ambiguous");
+	ok(cmd_match(fake_cmds, "shows") == -ENOENT, "match: longer than a name is unknown");
+	ok(cmd_match(fake_cmds, "bogus") == -ENOENT, "match: unknown");
+	ok(cmd_match(fake_cmds, "") == -ENOENT, "match: empty word");
+	ok(cmd_match(fake_cmds, "SHOW") == -ENOENT, "match: case counts");
+	cmd_names(fake_cmds, "s", buf, sizeof(buf));
+	ok(!strcmp(buf, "show, send"), "names of a prefix: %s", buf);
+	cmd_names(fake_cmds, "", buf, sizeof(buf));
+	ok(!strcmp(buf, "show, send, read, readv, help"), "all names: %s", buf);
+
+	/* the tool's own tables */
+	ok(cmd_match(tool_objects, "d") == idx(tool_objects, "dev") &&
+	   cmd_match(tool_objects, "ch") == idx(tool_objects, "chan") &&
+	   cmd_match(tool_objects, "m") == idx(tool_objects, "mr") &&
+	   cmd_match(tool_objects, "r") == idx(tool_objects, "rdma") &&
+	   cmd_match(tool_objects, "v") == idx(tool_objects, "version"),
+	   "objects: d ch m r v");
+	ok(cmd_match(chan_cmds, "sh") == idx(chan_cmds, "show") &&
+	   cmd_match(chan_cmds, "se") == idx(chan_cmds, "send") &&
+	   cmd_match(chan_cmds, "l") == idx(chan_cmds, "listen") &&
+	   cmd_match(chan_cmds, "c") == idx(chan_cmds, "connect") &&
+	   cmd_match(chan_cmds, "r") == idx(chan_cmds, "recv") &&
+	   cmd_match(chan_cmds, "p") == idx(chan_cmds, "ping") &&
+	   cmd_match(chan_cmds, "b") == idx(chan_cmds, "bench"),
+	   "chan: sh se l c r p b");
+	ok(cmd_match(chan_cmds, "s") == -EINVAL, "chan: s is ambiguous (send, show)");
+	ok(cmd_match(rdma_cmds, "w") == idx(rdma_cmds, "write") &&
+	   cmd_match(rdma_cmds, "rea") == idx(rdma_cmds, "read") &&
+	   cmd_match(rdma_cmds, "a") == idx(rdma_cmds, "atomic"),
+	   "rdma: w rea a");
+	ok(cmd_match(dev_cmds, "s") == idx(dev_cmds, "show") &&
+	   cmd_match(dev_cmds, "l") == idx(dev_cmds, "list") &&
+	   cmd_match(mr_cmds, "r") == idx(mr_cmds, "reg") &&
+	   cmd_match(version_cmds, "s") == idx(version_cmds, "show"),
+	   "dev s l, mr r, version s");
+	ok(cmd_match(tool_objects, "listen") == -ENOENT &&
+	   cmd_match(tool_objects, "stat") == -ENOENT &&
+	   cmd_match(tool_objects, "reg") == -ENOENT &&
+	   cmd_match(tool_objects, "read") == -ENOENT,
+	   "objects: the old commands are no objects");
+}
+
+static void test_cmd_run(void)
+{
+	ok(run_cmd(fake_cmds, 0) == 41 && called == 1 && called_argc == 0 &&
+	   !strcmp(called_word, "obj"), "run: no command is show (argv[-1] the object)");
+	ok(run_cmd(fake_cmds, 3, "se", "a", "b") == 42 && called == 2 && called_argc == 2 &&
+	   !strcmp(called_word, "se"), "run: a prefix runs its command with the rest");
+	ok(run_cmd(fake_cmds, 1, "read") == 43 && called == 3, "run: whole name");
+	ok(run_cmd(fake_cmds, 1, "h") == 45 && called == 5, "run: h is help");
+	ok(run_cmd(fake_cmds, 1, "-h") == 45 && run_cmd(fake_cmds, 1, "--help") == 45,
+	   "run: -h and --help are help");
+	ok(run_cmd(fake_cmds, 2, "s", "x") == EXIT_USAGE && !called,
+	   "run: an ambiguous prefix is a usage error");
+	ok(run_cmd(fake_cmds, 1, "bogus") == EXIT_USAGE && !called,
+	   "run: an unknown command is a usage error");
+	ok(run_cmd(fake_noshow, 0) == EXIT_USAGE && !called,
+	   "run: no command and no show is a usage error");
+	ok(run_cmd(fake_noshow, 1, "r") == 41 && called == 1, "run: r is reg");
+}
+
+static void test_tool_grammar(void)
+{
+	char *nodev = "--ctl", *path = "/nonexistent/rdmachan";
+
+	ok(run_tool(0) == EXIT_USAGE, "tool: no object is a usage error");
+	ok(run_tool(1, "help") == EXIT_OK && run_tool(1, "-h") == EXIT_OK &&
+	   run_tool(1, "--help") == EXIT_OK && run_tool(1, "-V") == EXIT_OK,
+	   "tool: help, -h, --help, -V exit 0");
+	ok(run_tool(2, "chan", "help") == EXIT_OK && run_tool(2, "dev", "help") == EXIT_OK &&
+	   run_tool(2, "mr", "help") == EXIT_OK && run_tool(2, "rdma", "help") == EXIT_OK &&
+	   run_tool(2, "version", "help") == EXIT_OK && run_tool(2, "ch", "h") == EXIT_OK,
+	   "tool: OBJECT help exits 0, for every object");
+	ok(run_tool(3, "chan", "listen", "--help") == EXIT_OK &&
+	   run_tool(3, "ch", "l", "-h") == EXIT_OK &&
+	   run_tool(3, "r", "w", "--help") == EXIT_OK &&
+	   run_tool(4, "rdma", "atomic", "f", "--help") == EXIT_OK &&
+	   run_tool(3, "m", "r", "--help") == EXIT_OK,
+	   "tool: OBJECT COMMAND --help exits 0, prefixes too");
+	ok(run_tool(1, "bogus") == EXIT_USAGE, "tool: an unknown object exits 2");
+	ok(run_tool(2, "--bogus", "dev") == EXIT_USAGE, "tool: an unknown option exits 2");
+	ok(run_tool(2, "dev", "bogus") == EXIT_USAGE, "tool: an unknown command exits 2");
+	ok(run_tool(2, "chan", "s") == EXIT_USAGE, "tool: an ambiguous command exits 2");
+	ok(run_tool(2, "listen", "192.0.2.1") == EXIT_USAGE &&
+	   run_tool(1, "stat") == EXIT_USAGE && run_tool(1, "reg") == EXIT_USAGE,
+	   "tool: the old top-level commands exit 2");
+	ok(run_tool(1, "mr") == EXIT_USAGE && run_tool(1, "rdma") == EXIT_USAGE,
+	   "tool: mr and rdma have no show: a command is needed");
+	/* without a control device: a show that ran fails (1), not usage (2) */
+	ok(run_tool(3, nodev, path, "dev") == EXIT_FAIL &&
+	   run_tool(3, nodev, path, "d") == EXIT_FAIL &&
+	   run_tool(3, nodev, path, "version") == EXIT_FAIL,
+	   "tool: dev, d, version without a command run show");
+	ok(run_tool(4, nodev, path, "dev", "show") == EXIT_FAIL &&
+	   run_tool(5, nodev, path, "dev", "sh", "extra1") == EXIT_FAIL &&
+	   run_tool(5, nodev, path, "dev", "list", "x") == EXIT_USAGE,
+	   "tool: dev show [DEV], dev list takes nothing");
+	ok(run_tool(3, "chan", "ping", "192.0.2.1:0") == EXIT_USAGE &&
+	   run_tool(3, "ch", "send", "nonsense") == EXIT_USAGE &&
+	   run_tool(4, "chan", "bench", "192.0.2.1", "--op=bogus") == EXIT_USAGE,
+	   "tool: a command's usage errors exit 2");
+}
+
+/* ---- the output path (out.c) ------------------------------------------ */
+
+static char outbuf[1024];
+
+/* render_out: @fn's records in text (on a memory stream) or JSON */
+static char *render_out(void (*fn)(FILE *), bool json, bool pretty)
+{
+	FILE *f;
+
+	memset(outbuf, 0, sizeof(outbuf));
+	f = fmemopen(outbuf, sizeof(outbuf), "w");
+
+	out_init(json, pretty, f);
+	fn(f);
+	fclose(f);
+	out_init(false, false, stdout);
+	return outbuf;
+}
+
+static void rec_event(FILE *f)
+{
+	open_record(f);
+	print_str(PRINT_JSON, "event", NULL, "closed");
+	print_uint(PRINT_ANY, "chan", "chan %u: ", 3);
+	print_str(PRINT_FP, NULL, "%s", "closed");
+	print_u64(PRINT_ANY, "messages", " after %llu messages", 18446744073709551615ULL);
+	print_s64(PRINT_ANY, "status", " status %lld", -13);
+	print_double(PRINT_ANY, "seconds", " in %.3f s", 1.5);
+	print_bool(PRINT_ANY, "ok", " ok %s", true);
+	print_null(PRINT_ANY, "error", " error -");
+	print_fp(" (text only %d)", 7);
+	print_bytes(PRINT_ANY, "data", " a\0b", 4);
+	print_nl();
+	close_record();
+	open_record(f);
+	print_uint(PRINT_ANY, "n", "second %u\n", 2);
+	close_record();
+}
+
+static void rec_list(FILE *f)
+{
+	int i;
+
+	open_list();
+	for (i = 0; i < 2; i++) {
+		open_record(f);
+		print_uint(PRINT_ANY, "index", "%u:", i);
+		open_array("ports");
+		open_object(NULL);
+		print_uint(PRINT_ANY, "port", " port %u", 1);
+		close_object();
+		close_array();
+		open_array("features");
+		print_str(PRINT_ANY, NULL, " %s", "dev_list");
+		close_array();
+		print_nl();
+		close_record();
+	}
+	close_list();
+}
+
+static void rec_empty_list(FILE *f)
+{
+	(void)f;
+	open_list();
+	close_list();
+}
+
+static void test_out(void)
+{
+	char *s;
+
+	s = render_out(rec_event, false, false);
+	ok(!memcmp(s, "chan 3: closed after 18446744073709551615 messages status -13 in 1.500 s"
+		   " ok true error - (text only 7) a\0b\nsecond 2\n", 100),
+	   "text: PRINT_FP and PRINT_ANY formats, bytes as they are");
+	s = render_out(rec_event, true, false);
+	ok(!strcmp(s, "{\"event\":\"closed\",\"chan\":3,\"messages\":18446744073709551615,"
+		   "\"status\":-13,\"seconds\":1.5,\"ok\":true,\"error\":null,\"data\":\" a\"}\n"
+		   "{\"n\":2}\n"),
+	   "JSON: PRINT_JSON and PRINT_ANY keys, a line per record");
+	s = render_out(rec_list, false, false);
+	ok(!strcmp(s, "0: port 1 dev_list\n1: port 1 dev_list\n"), "text: a list is its records");
+	s = render_out(rec_list, true, false);
+	ok(!strcmp(s, "[{\"index\":0,\"ports\":[{\"port\":1}],\"features\":[\"dev_list\"]},"
+		   "{\"index\":1,\"ports\":[{\"port\":1}],\"features\":[\"dev_list\"]}]\n"),
+	   "JSON: a list is one array, nested objects and arrays");
+	s = render_out(rec_empty_list, true, false);
+	ok(!strcmp(s, "[]\n"), "JSON: an empty list");
+	s = render_out(rec_empty_list, false, false);
+	ok(!strcmp(s, ""), "text: an empty list prints nothing");
+	s = render_out(rec_list, true, true);
+	ok(!strncmp(s, "[\n  {\n    \"index\": 0,\n    \"ports\": [\n      {\n        \"port\": 1\n",
+		    50), "pretty JSON indents records");
+}
 
 /* render: run @fn with a JSON writer on a memory stream, return its text. */
 static char *render(void (*fn)(struct json *), bool pretty)
@@ -496,7 +788,10 @@ int main(void)
 	test_format();
 	test_percentile();
 	test_json();
-#ifdef RDMACHAN_IOC_RDMA
+	test_out();
+	test_cmd_match();
+	test_cmd_run();
+	test_tool_grammar();
 	test_mr_desc();
 	test_mr_req();
 	test_access();
@@ -505,7 +800,6 @@ int main(void)
 	test_sge_split();
 	test_parse_offset();
 	test_results_fix();
-#endif
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

@@ -12,7 +12,9 @@
 
 #include <linux/rdmachan.h>
 
+#include "cmd.h"
 #include "json.h"
+#include "out.h"
 
 #define TOOL_VERSION		"0.1.0"
 #define TOOL_DEFAULT_PORT	7470
@@ -26,14 +28,13 @@ struct tool_opts {
 	bool json;
 	bool pretty;
 	const char *ctl_path;
-	struct json j;
 };
 
 extern struct tool_opts tool;
 
-/* Messages on stderr, prefixed "rdmachan: ". */
+/* Messages on stderr, prefixed "rdmachan: " (cmd.c). */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* tool_usage_err: tool_err plus a hint to --help; returns EXIT_USAGE. */
+/* tool_usage_err: tool_err plus a hint to "rdmachan @cmd --help"; returns EXIT_USAGE. */
 int tool_usage_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -67,15 +68,16 @@ int ctl_dev_list(int ctl, struct rdmachan_dev_entry **entries, unsigned int *cou
 int ctl_dev_query(int ctl, const char *name, struct rdmachan_dev_query *q,
 		  struct rdmachan_port_attr **ports);
 
-/* ---- commands ------------------------------------------------------- */
-int cmd_version(int argc, char **argv);
-int cmd_dev(int argc, char **argv);
-int cmd_listen(int argc, char **argv);
-int cmd_connect(int argc, char **argv);
-int cmd_send(int argc, char **argv);
-int cmd_recv(int argc, char **argv);
-int cmd_ping(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_stat(int argc, char **argv);
+/* rdmachan.c: the whole tool, as main() runs it */
+int rdmachan(int argc, char **argv);
+
+/* ---- objects: each runs its COMMAND [ARGS] (cmd_run) ----------------- */
+extern const struct cmd tool_objects[], dev_cmds[], chan_cmds[], mr_cmds[],
+	rdma_cmds[], version_cmds[];
+int obj_dev(int argc, char **argv);
+int obj_chan(int argc, char **argv);
+int obj_mr(int argc, char **argv);
+int obj_rdma(int argc, char **argv);
+int obj_version(int argc, char **argv);
 
 #endif /* RDMACHAN_TOOL_H */

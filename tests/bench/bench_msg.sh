@@ -81,16 +81,16 @@ perftest_rdma_bw() {
 rdmachan_rdma_bw() {
 	_region=$(($2 * RBATCH))
 	if [ "$4" = 1 ]; then
-		timeout 60 $TOOL -j listen $SRV:$3 --target --region $_region -n 1 -q \
+		timeout 60 $TOOL -j chan listen $SRV:$3 --target --region $_region -n 1 -q \
 			--poll direct > $T/target.out 2>&1 &
 		_k=--kernel
 	else
-		timeout 60 $TOOL -j reg $SRV:$3 --size $_region -n 1 -q \
+		timeout 60 $TOOL -j mr reg $SRV:$3 --size $_region -n 1 -q \
 			--poll direct > $T/target.out 2>&1 &
 		_k=
 	fi
 	wait_for 10 listening "$3"
-	timeout 60 $TOOL -j bench $SRV:$3 --src $CLI --op "$1" -s "$2" -t "${SECS}s" \
+	timeout 60 $TOOL -j chan bench $SRV:$3 --src $CLI --op "$1" -s "$2" -t "${SECS}s" \
 		-b $RBATCH -q --poll direct $_k > $T/rbench.out 2>&1
 	wait
 	jq -r '"\(.mbytes_per_sec) \(.ops_per_sec)"' $T/rbench.out ||
@@ -102,10 +102,10 @@ rdmachan_rdma_bw() {
 rdmachan_bw() {
 	_k=
 	[ "$3" = 1 ] && _k=--kernel
-	timeout 60 $TOOL -j listen $SRV:$2 --sink --kernel -n 1 -q --poll direct \
+	timeout 60 $TOOL -j chan listen $SRV:$2 --sink --kernel -n 1 -q --poll direct \
 		> $T/sink.out 2>&1 &
 	wait_for 10 listening "$2"
-	timeout 60 $TOOL -j bench $SRV:$2 --src $CLI -s "$1" -t "${SECS}s" -b 32 -d 128 -q $_k \
+	timeout 60 $TOOL -j chan bench $SRV:$2 --src $CLI -s "$1" -t "${SECS}s" -b 32 -d 128 -q $_k \
 		--poll direct > $T/bench.out 2>&1
 	wait
 	# the rate that arrived, as the sink measured it
@@ -115,9 +115,9 @@ rdmachan_bw() {
 
 # rdmachan_lat PORT POLL: in-kernel ping-pong; one-way p50 and avg (RTT/2)
 rdmachan_lat() {
-	timeout 60 $TOOL -j listen $SRV:$1 --echo --kernel -n 1 -q --poll "$2" > $T/echo.out 2>&1 &
+	timeout 60 $TOOL -j chan listen $SRV:$1 --echo --kernel -n 1 -q --poll "$2" > $T/echo.out 2>&1 &
 	wait_for 10 listening "$1"
-	timeout 60 $TOOL -j ping $SRV:$1 --src $CLI --kernel -c "$PINGS" -s 64 --poll "$2" \
+	timeout 60 $TOOL -j chan ping $SRV:$1 --src $CLI --kernel -c "$PINGS" -s 64 --poll "$2" \
 		> $T/ping.out 2>&1
 	wait
 	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/ping.out
@@ -125,9 +125,9 @@ rdmachan_lat() {
 
 # rdmachan_user_lat PORT: tool ping (user space both ends); one-way p50, avg
 rdmachan_user_lat() {
-	timeout 60 $TOOL -j listen $SRV:$1 --echo -n 1 -q --poll direct > $T/uecho.out 2>&1 &
+	timeout 60 $TOOL -j chan listen $SRV:$1 --echo -n 1 -q --poll direct > $T/uecho.out 2>&1 &
 	wait_for 10 listening "$1"
-	timeout 60 $TOOL -j ping $SRV:$1 --src $CLI -c "$PINGS" -i 0 -s 64 -q --poll direct \
+	timeout 60 $TOOL -j chan ping $SRV:$1 --src $CLI -c "$PINGS" -i 0 -s 64 -q --poll direct \
 		> $T/uping.out 2>&1
 	wait
 	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/uping.out ||

@@ -19,10 +19,10 @@ run_checks $HELPERS/chan_test bench
 run_checks $HELPERS/chan_test rdmabench
 
 # bench --kernel against listen --sink --kernel: what is sent arrives
-bg sink $TOOL -j listen $SRV:7101 --sink --kernel -n 1 -q
+bg sink $TOOL -j chan listen $SRV:7101 --sink --kernel -n 1 -q
 wait_for 10 listening 7101
 check "bench --kernel runs for a second" sh -c \
-	"$TOOL -j bench $SRV:7101 --src $CLI --kernel -t 1s -s 256 -b 16 > $T/bench.json"
+	"$TOOL -j chan bench $SRV:7101 --src $CLI --kernel -t 1s -s 256 -b 16 > $T/bench.json"
 wait $PID_sink
 check_eq "the kernel sink exits 0 after one channel" 0 "$?"
 sent=$(jq -r .messages $T/bench.json)
@@ -34,10 +34,10 @@ diag "in-kernel blast: $(jq -c '{size, batch, messages, msg_rate, mbytes_per_sec
 
 # the same with both ends busy-polling (DIRECT): the close after the run
 # must still flush every send and end in order
-bg sinkd $TOOL -j listen $SRV:7105 --sink --kernel -n 1 -q --poll direct
+bg sinkd $TOOL -j chan listen $SRV:7105 --sink --kernel -n 1 -q --poll direct
 wait_for 10 listening 7105
 check "bench --kernel --poll direct runs for a second" sh -c \
-	"$TOOL -j bench $SRV:7105 --src $CLI --kernel -t 1s -s 64 -b 32 --poll direct > $T/benchd.json"
+	"$TOOL -j chan bench $SRV:7105 --src $CLI --kernel -t 1s -s 64 -b 32 --poll direct > $T/benchd.json"
 wait $PID_sinkd
 check_eq "the busy-polled kernel sink ends in order after the close" closed \
 	"$(jq -r 'select(.chan) | .event' $T/sinkd.out)"
@@ -46,10 +46,10 @@ check_eq "the busy-polled kernel sink received every message sent" \
 	"$(jq -r 'select(.event == "closed") | .messages' $T/sinkd.out)"
 
 # user-space bench against the kernel sink: both sides agree too
-bg sink2 $TOOL -j listen $SRV:7102 --sink --kernel -n 1 -q
+bg sink2 $TOOL -j chan listen $SRV:7102 --sink --kernel -n 1 -q
 wait_for 10 listening 7102
 check "bench (user space) against the kernel sink" sh -c \
-	"$TOOL -j bench $SRV:7102 --src $CLI -t 1s -s 64 -q > $T/bench2.json"
+	"$TOOL -j chan bench $SRV:7102 --src $CLI -t 1s -s 64 -q > $T/bench2.json"
 wait $PID_sink2
 check_eq "the kernel sink counted what user-space bench sent" \
 	"$(jq -r .messages $T/bench2.json)" \
@@ -57,10 +57,10 @@ check_eq "the kernel sink counted what user-space bench sent" \
 
 # ping --kernel against listen --echo --kernel, softirq and busy-polled
 for poll in softirq direct; do
-	bg echo $TOOL -j listen $SRV:7103 --echo --kernel -n 1 -q --poll $poll
+	bg echo $TOOL -j chan listen $SRV:7103 --echo --kernel -n 1 -q --poll $poll
 	wait_for 10 listening 7103
 	check "ping --kernel --poll $poll: 2000 round trips" sh -c \
-		"$TOOL -j ping $SRV:7103 --src $CLI --kernel -c 2000 -s 64 --poll $poll > $T/ping.json"
+		"$TOOL -j chan ping $SRV:7103 --src $CLI --kernel -c 2000 -s 64 --poll $poll > $T/ping.json"
 	wait $PID_echo
 	check_eq "the kernel echo exits 0 after one channel ($poll)" 0 "$?"
 	check_eq "ping --kernel: 2000 replies ($poll)" 2000 "$(jq -r .received $T/ping.json)"
@@ -71,15 +71,15 @@ for poll in softirq direct; do
 done
 
 check_fail "listen --kernel without --echo, --sink or --target is a usage error" \
-	"needs --echo, --sink or --target" $TOOL listen $SRV:7104 --kernel
+	"needs --echo, --sink or --target" $TOOL chan listen $SRV:7104 --kernel
 
 # bench --kernel --op write|read against listen --target: one-sided runs
 # in the kernel at both ends; every op counted, bytes = ops * size
 for op in write read; do
-	bg tgt $TOOL -j listen $SRV:7106 --target -n 1 -q
+	bg tgt $TOOL -j chan listen $SRV:7106 --target -n 1 -q
 	wait_for 10 listening 7106
 	check "bench --kernel --op $op -s 4k runs for a second" sh -c \
-		"$TOOL -j bench $SRV:7106 --src $CLI --kernel --op $op -t 1s -s 4k -b 16 > $T/$op.json"
+		"$TOOL -j chan bench $SRV:7106 --src $CLI --kernel --op $op -t 1s -s 4k -b 16 > $T/$op.json"
 	wait $PID_tgt
 	check_eq "the target exits 0 after the initiator's close ($op)" 0 "$?"
 	check "bench --kernel --op $op: ops > 0, bytes = ops * 4096, in-kernel" \
@@ -91,17 +91,17 @@ for op in write read; do
 done
 
 # busy-polled at both ends, 64 KiB, an exact count
-bg tgtd $TOOL -j listen $SRV:7107 --target -n 1 -q --poll direct
+bg tgtd $TOOL -j chan listen $SRV:7107 --target -n 1 -q --poll direct
 wait_for 10 listening 7107
 check "bench --kernel --op read -s 64k -c 100 -b 4 --poll direct" sh -c \
-	"$TOOL -j bench $SRV:7107 --src $CLI --kernel --op read -s 64k -c 100 -b 4 --poll direct > $T/readd.json"
+	"$TOOL -j chan bench $SRV:7107 --src $CLI --kernel --op read -s 64k -c 100 -b 4 --poll direct > $T/readd.json"
 wait $PID_tgtd
 check "it did exactly 100 reads of 64 KiB" \
 	jq -e '.ops == 100 and .bytes == 6553600' $T/readd.json
-bg tgth $TOOL listen $SRV:7108 --target -n 1 -q
+bg tgth $TOOL chan listen $SRV:7108 --target -n 1 -q
 wait_for 10 listening 7108
 check "bench --kernel --op write -s 1k -c 640 (human output)" sh -c \
-	"$TOOL bench $SRV:7108 --src $CLI --kernel --op write -s 1k -c 640 > $T/human.txt"
+	"$TOOL chan bench $SRV:7108 --src $CLI --kernel --op write -s 1k -c 640 > $T/human.txt"
 wait $PID_tgth
 check "it prints size, batch, in-kernel, 640 ops, ops/s and MB/s" \
 	grep -Eq '^192.0.2.1:7108 write size 1024 batch 16 in-kernel: 640 ops in [0-9.]+ s, [0-9]+ ops/s, [0-9.]+ MB/s' \
@@ -109,24 +109,24 @@ check "it prints size, batch, in-kernel, 640 ops, ops/s and MB/s" \
 
 # bad arguments: the tool's, then the kernel's (a region too small)
 check_fail "bench --kernel --op write -b 65 is a usage error" "at most 64 ops" \
-	$TOOL bench $SRV:7109 --kernel --op write -b 65
+	$TOOL chan bench $SRV:7109 --kernel --op write -b 65
 check_fail "bench --kernel --op read -s 0 is a usage error" "at least 1" \
-	$TOOL bench $SRV:7109 --kernel --op read -s 0
+	$TOOL chan bench $SRV:7109 --kernel --op read -s 0
 check_fail "listen --region without --target is a usage error" "goes with --target" \
-	$TOOL listen $SRV:7109 --sink --region 4k
-bg tgts $TOOL -j listen $SRV:7109 --target --region 16k -n 1 -q
+	$TOOL chan listen $SRV:7109 --sink --region 4k
+bg tgts $TOOL -j chan listen $SRV:7109 --target --region 16k -n 1 -q
 wait_for 10 listening 7109
 check_fail "16 x 4 KiB against a 16 KiB region fails with EMSGSIZE" \
 	"Message too long.*region is smaller" \
-	$TOOL bench $SRV:7109 --src $CLI --kernel --op write -s 4k -b 16 -t 1s
+	$TOOL chan bench $SRV:7109 --src $CLI --kernel --op write -s 4k -b 16 -t 1s
 wait $PID_tgts
 check_eq "that target still ends in order at the close" closed \
 	"$(jq -r 'select(.chan) | .event' $T/tgts.out)"
 
 # the target goes away mid-run (its listen is stopped): EPIPE, no hang
-bg tgtk $TOOL -j listen $SRV:7110 --target -q
+bg tgtk $TOOL -j chan listen $SRV:7110 --target -q
 wait_for 10 listening 7110
-timeout 60 $TOOL -j bench $SRV:7110 --src $CLI --kernel --op write -t 30s \
+timeout 60 $TOOL -j chan bench $SRV:7110 --src $CLI --kernel --op write -t 30s \
 	> $T/killed.out 2>&1 &
 pid_ini=$!
 sleep 2

@@ -36,40 +36,40 @@ $TOOL -j -p dev show rxe1
 SRV=192.0.2.1
 CLI=192.0.2.2
 
-step "rdmachan recv $SRV:7000 -c 3  &  rdmachan send $SRV:7000 --src $CLI hello RDMA world"
-timeout 30 $TOOL recv $SRV:7000 -c 3 &
+step "rdmachan chan recv $SRV:7000 -c 3  &  rdmachan chan send $SRV:7000 --src $CLI hello RDMA world"
+timeout 30 $TOOL chan recv $SRV:7000 -c 3 &
 wait_for 10 listening 7000
-$TOOL send $SRV:7000 --src $CLI hello RDMA world
+$TOOL chan send $SRV:7000 --src $CLI hello RDMA world
 wait
 
-step "rdmachan listen $SRV --echo  &  rdmachan ping $SRV -c 5 -i 200ms"
-timeout 60 $TOOL listen $SRV --echo -q &
+step "rdmachan chan listen $SRV --echo  &  rdmachan chan ping $SRV -c 5 -i 200ms"
+timeout 60 $TOOL chan listen $SRV --echo -q &
 echo_pid=$!
 wait_for 10 listening 7470
-$TOOL ping $SRV --src $CLI -c 5 -i 200ms
+$TOOL chan ping $SRV --src $CLI -c 5 -i 200ms
 
-step "while a channel is open: rdmachan stat"
-( sleep 3 | $TOOL connect $SRV --src $CLI > /dev/null ) &
+step "while a channel is open: rdmachan chan show"
+( sleep 3 | $TOOL chan connect $SRV --src $CLI > /dev/null ) &
 wait_for 10 sh -c 'ls /sys/class/rdmachan | grep -q chan'
-$TOOL stat
+$TOOL chan show
 wait
 kill $echo_pid 2>/dev/null
 wait $echo_pid 2>/dev/null
 
-step "rdmachan listen $SRV:7001 --sink  &  rdmachan bench $SRV:7001 -t 3s -s 4k"
-timeout 60 $TOOL listen $SRV:7001 --sink -n 1 &
+step "rdmachan chan listen $SRV:7001 --sink  &  rdmachan chan bench $SRV:7001 -t 3s -s 4k"
+timeout 60 $TOOL chan listen $SRV:7001 --sink -n 1 &
 wait_for 10 listening 7001
-$TOOL bench $SRV:7001 --src $CLI -t 3s -s 4k
+$TOOL chan bench $SRV:7001 --src $CLI -t 3s -s 4k
 wait
 
 step "the same in the kernel (RDMACHAN_IOC_BENCH): bench --kernel, ping --kernel"
-timeout 60 $TOOL listen $SRV:7002 --sink --kernel -n 1 &
+timeout 60 $TOOL chan listen $SRV:7002 --sink --kernel -n 1 &
 wait_for 10 listening 7002
-$TOOL bench $SRV:7002 --src $CLI -t 3s -s 4k --kernel
+$TOOL chan bench $SRV:7002 --src $CLI -t 3s -s 4k --kernel
 wait
-timeout 60 $TOOL listen $SRV:7003 --echo --kernel -n 1 -q --poll direct &
+timeout 60 $TOOL chan listen $SRV:7003 --echo --kernel -n 1 -q --poll direct &
 wait_for 10 listening 7003
-$TOOL ping $SRV:7003 --src $CLI -c 2000 --kernel --poll direct
+$TOOL chan ping $SRV:7003 --src $CLI -c 2000 --kernel --poll direct
 wait
 
 step "rdma link delete rxe1; rdmachan dev list"

@@ -21,21 +21,21 @@ printed_port() {
 has_port() {
 	[ -n "$(printed_port "$1")" ]
 }
-bg l0 $TOOL listen $SRV:0 -n 1
+bg l0 $TOOL chan listen $SRV:0 -n 1
 wait_for 10 has_port l0
 P=$(printed_port l0)
 check "listen $SRV:0 prints the port it got" test -n "$P"
 check "... not 0" test "${P:-0}" != 0
 check "... and sysfs shows the listener on it" listening "${P:-0}"
 check "stat shows what it may hold for unaccepted connections" sh -c \
-	"$TOOL stat | grep -q 'connecting 0/16 mem_pending 0/268435456 rejected 0 (busy 0) timed_out 0'"
+	"$TOOL chan show | grep -q 'connecting 0/16 mem_pending 0/268435456 rejected 0 (busy 0) timed_out 0'"
 check "send to the printed port is received" \
-	$TOOL send $SRV:"${P:-0}" --src $CLI "to port zero"
+	$TOOL chan send $SRV:"${P:-0}" --src $CLI "to port zero"
 wait $PID_l0
 check_eq "listen -n 1 exits 0" 0 "$?"
 check_eq "the message arrived" "to port zero" "$(cat $T/l0.out)"
 
-bg l1 $TOOL -j listen $SRV:0 -n 1
+bg l1 $TOOL -j chan listen $SRV:0 -n 1
 jport() {
 	jq -r 'select(.event == "listening") | .addr' < "$T/l1.out" 2>/dev/null |
 		sed -n 's/.*:\([0-9]*\)$/\1/p'
@@ -47,11 +47,11 @@ wait_for 10 has_jport
 P1=$(jport)
 check "listen -j on :0: the listening event has the port" test "${P1:-0}" != 0
 check "two port-0 listeners get different ports" test "$P1" != "$P"
-check "send to it" $TOOL send $SRV:"${P1:-0}" --src $CLI again
+check "send to it" $TOOL chan send $SRV:"${P1:-0}" --src $CLI again
 wait $PID_l1
 check_eq "listen -j -n 1 exits 0" 0 "$?"
 check_fail "connecting to port 0 is a usage error" "not ADDR" \
-	$TOOL send $SRV:0 --src $CLI nothing
+	$TOOL chan send $SRV:0 --src $CLI nothing
 
 # device removal under a listener (the last check: it takes rxe0 away)
 run_checks $HELPERS/listen_test devremove

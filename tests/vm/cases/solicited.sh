@@ -16,10 +16,10 @@ if [ "$RDMA_DRIVER" = rxe ]; then
 	CLI=192.0.2.2
 	T=/tmp/solicited
 	mkdir -p $T
-	bg recv $TOOL recv $SRV:7101 --poll solicited -c 2
+	bg recv $TOOL chan recv $SRV:7101 --poll solicited -c 2
 	wait_for 10 listening 7101
 	check "send --solicited delivers two messages" \
-		$TOOL send $SRV:7101 --src $CLI --solicited one two
+		$TOOL chan send $SRV:7101 --src $CLI --solicited one two
 	wait $PID_recv
 	check_eq "recv --poll solicited prints them in order" "one two" \
 		"$(tr '\n' ' ' < $T/recv.out | sed 's/ $//')"

@@ -20,6 +20,16 @@ $TOOL dev bogus >/dev/null 2>&1
 check_eq "an unknown command exits 2" 2 "$?"
 $TOOL --bogus dev show >/dev/null 2>&1
 check_eq "an unknown option exits 2" 2 "$?"
+check "help exits 0" $TOOL help
+check "chan help exits 0" $TOOL chan help
+check "a unique prefix names an object and a command (d sh)" sh -c "$TOOL d sh | grep -q '^[0-9]*: rxe0:'"
+check "an object without a command shows (dev)" sh -c "$TOOL -j dev | jq -e 'length == 2'"
+check "an object without a command shows (ch)" sh -c "$TOOL -j ch | jq -e 'type == \"array\"'"
+$TOOL chan s >/dev/null 2>&1
+check_eq "an ambiguous prefix exits 2 (chan s: send, show)" 2 "$?"
+check_fail "an old top-level command names its new one" "rdmachan chan listen" $TOOL listen 192.0.2.1
+$TOOL mr >/dev/null 2>&1
+check_eq "an object without show needs a command (mr)" 2 "$?"
 $TOOL dev show nosuch0 >/dev/null 2>&1
 check_eq "an unknown device exits 1" 1 "$?"
 $TOOL dev show "$(printf 'x%.0s' $(seq 70))" >/dev/null 2>&1

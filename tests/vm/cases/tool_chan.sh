@@ -15,50 +15,50 @@ check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 
 # send -> recv
-bg recv $TOOL recv $SRV:7001 -c 3
+bg recv $TOOL chan recv $SRV:7001 -c 3
 wait_for 10 listening 7001
-check "send delivers three messages" $TOOL send $SRV:7001 --src $CLI alpha beta gamma
+check "send delivers three messages" $TOOL chan send $SRV:7001 --src $CLI alpha beta gamma
 wait $PID_recv
 check_eq "recv exits 0 after three messages" 0 "$?"
 check_eq "recv prints them in order" "alpha beta gamma" "$(tr '\n' ' ' < $T/recv.out | sed 's/ $//')"
 
 # send with an immediate; recv -j shows it
-bg recvj $TOOL -j recv $SRV:7002 -c 1
+bg recvj $TOOL -j chan recv $SRV:7002 -c 1
 wait_for 10 listening 7002
-check "send --imm succeeds" $TOOL send $SRV:7002 --src $CLI --imm 0x1234 hello
+check "send --imm succeeds" $TOOL chan send $SRV:7002 --src $CLI --imm 0x1234 hello
 wait $PID_recvj
 check_eq "recv -j reports data and immediate" "hello 4660" \
 	"$(jq -r 'select(.data) | "\(.data) \(.imm)"' < $T/recvj.out)"
 
 # connect: lines of standard input become messages
-bg recv2 $TOOL recv $SRV:7003 -c 2
+bg recv2 $TOOL chan recv $SRV:7003 -c 2
 wait_for 10 listening 7003
 check "connect sends standard input line by line" sh -c \
-	"printf 'one\ntwo\n' | $TOOL connect $SRV:7003 --src $CLI"
+	"printf 'one\ntwo\n' | $TOOL chan connect $SRV:7003 --src $CLI"
 wait $PID_recv2
 check_eq "connect's lines arrive" "one two" "$(tr '\n' ' ' < $T/recv2.out | sed 's/ $//')"
 
 # ping against listen --echo; sysfs shows the server side meanwhile
-bg echo $TOOL listen $SRV:7004 --echo
+bg echo $TOOL chan listen $SRV:7004 --echo
 wait_for 10 listening 7004
 check "ping -c 20 -i 0 gets 20 replies" sh -c \
-	"$TOOL ping $SRV:7004 --src $CLI -c 20 -i 0 -s 100 | grep -q '20 messages sent, 20 received'"
-j=$($TOOL -j ping $SRV:7004 --src $CLI -c 50 -i 0 -s 4k)
+	"$TOOL chan ping $SRV:7004 --src $CLI -c 20 -i 0 -s 100 | grep -q '20 messages sent, 20 received'"
+j=$($TOOL -j chan ping $SRV:7004 --src $CLI -c 50 -i 0 -s 4k)
 check "ping -j: 50 replies, min <= p50 <= p99 <= max" sh -c "test -n '$j' && echo '$j' | jq -e \
 	'.sent == 50 and .received == 50 and .size == 4096 and .min_us > 0 and
 	 .min_us <= .p50_us and .p50_us <= .p99_us and .p99_us <= .max_us'"
 check_fail "ping of a message over the max size fails" "larger than the channel's max message size" \
-	$TOOL ping $SRV:7004 --src $CLI -c 1 -s 2M
+	$TOOL chan ping $SRV:7004 --src $CLI -c 1 -s 2M
 
 # a live channel in sysfs and in stat, with counters that match: a
 # "connect" fed through a FIFO stays open while we look
 kill $PID_echo
 wait $PID_echo
 check_eq "listen exits 0 on SIGTERM" 0 "$?"
-bg printer $TOOL listen $SRV:7007
+bg printer $TOOL chan listen $SRV:7007
 wait_for 10 listening 7007
 mkfifo $T/in
-$TOOL connect $SRV:7007 --src $CLI < $T/in > $T/conn.out 2>&1 &
+$TOOL chan connect $SRV:7007 --src $CLI < $T/in > $T/conn.out 2>&1 &
 PID_conn=$!
 exec 4> $T/in
 printf 'abcdefghij\nabcdefghij\nabcdefghij\n' >&4
@@ -80,13 +80,13 @@ check_eq "the listening side is passive, on $DEV0" "passive $DEV0" \
 	"$(cat $srv/role $srv/dev_name 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
 check_eq "it received 3 messages, 30 bytes (sysfs)" "3 30" \
 	"$(cat $srv/stats/msgs_rx $srv/stats/bytes_rx 2>/dev/null | tr '\n' ' ' | sed 's/ $//')"
-check "stat lists the client" sh -c "$TOOL stat | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev $DEV1 port 1'"
-check "stat -j agrees with sysfs" sh -c "$TOOL -j stat $(basename "$srv") | jq -e \
+check "stat lists the client" sh -c "$TOOL chan show | grep -q '^$(basename "$ch"): connected active $cli_addr -> $SRV:7007 dev $DEV1 port 1'"
+check "stat -j agrees with sysfs" sh -c "$TOOL -j chan show $(basename "$srv") | jq -e \
 	'.[0].msgs_rx == 3 and .[0].bytes_rx == 30 and .[0].role == \"passive\"'"
 case $DEV1 in siw*) hdr=in-band ;; *) hdr=immediate ;; esac
-check "stat shows where the header travels ($hdr)" sh -c "$TOOL stat $(basename "$ch") | grep -q ' header $hdr '"
+check "stat shows where the header travels ($hdr)" sh -c "$TOOL chan show $(basename "$ch") | grep -q ' header $hdr '"
 check "stat -j lists the listener" sh -c \
-	"$TOOL -j stat | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
+	"$TOOL -j chan show | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
 exec 4>&-
 wait $PID_conn
 check_eq "connect exits 0 at the end of its input" 0 "$?"
@@ -96,9 +96,9 @@ wait $PID_printer
 check "its sysfs directories are gone" sh -c "! ls /sys/class/rdmachan | grep -Eq '^(chan|listener)'"
 
 # bench against listen --sink
-bg sink $TOOL listen $SRV:7005 --sink -n 1
+bg sink $TOOL chan listen $SRV:7005 --sink -n 1
 wait_for 10 listening 7005
-j=$($TOOL -j bench $SRV:7005 --src $CLI -t 2 -s 256 -q)
+j=$($TOOL -j chan bench $SRV:7005 --src $CLI -t 2 -s 256 -q)
 check "bench -j reports a positive rate" sh -c "test -n '$j' && echo '$j' | jq -e \
 	'.messages > 0 and .msg_rate > 0 and .size == 256 and .bytes == .messages * 256'"
 wait $PID_sink
@@ -108,19 +108,19 @@ check "the sink counted every message the bench sent" grep -q "after $n messages
 
 # errors
 check_fail "connect to a port with no listener" "Connection refused" \
-	$TOOL send $SRV:4999 --src $CLI x
-$TOOL ping nonsense >/dev/null 2>&1
+	$TOOL chan send $SRV:4999 --src $CLI x
+$TOOL chan ping nonsense >/dev/null 2>&1
 check_eq "a bad address is a usage error" 2 "$?"
-$TOOL ping $SRV -c 0 >/dev/null 2>&1
+$TOOL chan ping $SRV -c 0 >/dev/null 2>&1
 check_eq "a zero count is a usage error" 2 "$?"
-$TOOL bench $SRV -t 1x >/dev/null 2>&1
+$TOOL chan bench $SRV -t 1x >/dev/null 2>&1
 check_eq "a bad duration is a usage error" 2 "$?"
-$TOOL listen $SRV --depth 0 >/dev/null 2>&1
+$TOOL chan listen $SRV --depth 0 >/dev/null 2>&1
 check_eq "depth 0 is a usage error" 2 "$?"
 check_fail "listen on an address nobody has" "Cannot assign requested address" \
-	$TOOL listen 192.0.2.77:7006
-check_fail "stat of an unknown channel" "no such channel" $TOOL stat chan99999
-for c in listen connect send recv ping bench stat; do
+	$TOOL chan listen 192.0.2.77:7006
+check_fail "stat of an unknown channel" "no such channel" $TOOL chan show chan99999
+for c in "chan listen" "chan connect" "chan send" "chan recv" "chan ping" "chan bench" "chan show"; do
 	check "$c --help exits 0" $TOOL $c --help
 done
 check "rdmachan unloads after the tool exited" rdmachan_unload

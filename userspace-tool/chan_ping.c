@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ping.c: "rdmachan ping": round-trip times of messages echoed by
- * "rdmachan listen --echo", printed like ping(8), with percentiles.
+ * chan_ping.c: "rdmachan chan ping": round-trip times of messages echoed
+ * by "rdmachan chan listen --echo", printed like ping(8), with percentiles.
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,25 +14,17 @@
 
 #include "chan.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_int(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 static void ping_help(void)
 {
-	printf("Usage: rdmachan ping ADDR[:PORT] [-c COUNT] [-s SIZE] [-i INTERVAL] [-W TIMEOUT] [-q] [OPTIONS]\n"
-	       "Send messages to \"rdmachan listen --echo\" and time their replies.\n"
+	printf("Usage: rdmachan chan ping ADDR[:PORT] [-c COUNT] [-s SIZE] [-i INTERVAL] [-W TIMEOUT] [-q] [OPTIONS]\n"
+	       "Send messages to \"rdmachan chan listen --echo\" and time their replies.\n"
 	       "  -c, --count N       stop after N replies (default: until interrupted)\n"
 	       "  -s, --size SIZE     message size in bytes (default 64)\n"
 	       "  -i, --interval DUR  wait between messages (default 1s; 0: none)\n"
 	       "  -W, --wait DUR      give up on a reply after DUR (default 5s)\n"
 	       "  -q, --quiet         only the summary\n"
 	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH) against\n"
-	       "                      \"listen --echo --kernel\": back to back, no\n"
+	       "                      \"chan listen --echo --kernel\": back to back, no\n"
 	       "                      per-message lines; COUNT defaults to 10000\n"
 	       CHAN_OPTS_HELP);
 }
@@ -80,32 +72,24 @@ static void rtt_stats_of(double *rtt, uint64_t n, struct rtt_stats *st)
 static void summary(const char *dst, uint64_t size, uint64_t sent, uint64_t n,
 		    const struct rtt_stats *st, bool kernel)
 {
-	if (tool.json) {
-		struct json *j = &tool.j;
+	enum out_type t = n ? PRINT_ANY : PRINT_JSON;
 
-		json_obj_open(j);
-		json_kv_str(j, "dst", dst);
-		json_kv_u64(j, "size", size);
-		json_kv_u64(j, "sent", sent);
-		json_kv_u64(j, "received", n);
-		json_kv_str(j, "mode", kernel ? "kernel" : "user");
-		json_kv_double(j, "min_us", st->min);
-		json_kv_double(j, "avg_us", st->avg);
-		json_kv_double(j, "p50_us", st->p50);
-		json_kv_double(j, "p99_us", st->p99);
-		json_kv_double(j, "max_us", st->max);
-		json_obj_close(j);
-		json_end(j);
-		return;
-	}
-	printf("--- %s rdmachan ping statistics%s ---\n", dst,
-	       kernel ? " (in-kernel)" : "");
-	printf("%llu messages sent, %llu received, %.0f%% without reply\n",
-	       (unsigned long long)sent, (unsigned long long)n,
-	       sent ? 100.0 * (sent - n) / sent : 0.0);
-	if (n)
-		printf("rtt min/avg/p50/p99/max = %.1f/%.1f/%.1f/%.1f/%.1f us\n",
-		       st->min, st->avg, st->p50, st->p99, st->max);
+	open_record(stdout);
+	print_str(PRINT_ANY, "dst", "--- %s rdmachan ping statistics", dst);
+	print_str(PRINT_FP, NULL, "%s ---\n", kernel ? " (in-kernel)" : "");
+	print_u64(PRINT_JSON, "size", NULL, size);
+	print_u64(PRINT_ANY, "sent", "%llu messages sent", sent);
+	print_u64(PRINT_ANY, "received", ", %llu received", n);
+	print_double(PRINT_FP, NULL, ", %.0f%% without reply\n",
+		     sent ? 100.0 * (sent - n) / sent : 0.0);
+	print_str(PRINT_JSON, "mode", NULL, kernel ? "kernel" : "user");
+	/* no reply: no text line for the times, zeros in JSON */
+	print_double(t, "min_us", "rtt min/avg/p50/p99/max = %.1f", st->min);
+	print_double(t, "avg_us", "/%.1f", st->avg);
+	print_double(t, "p50_us", "/%.1f", st->p50);
+	print_double(t, "p99_us", "/%.1f", st->p99);
+	print_double(t, "max_us", "/%.1f us\n", st->max);
+	close_record();
 }
 
 /* ping --kernel: the ping-pong loop runs in the kernel */
@@ -128,7 +112,7 @@ static int ping_kernel(int fd, const char *dst, uint64_t count, uint64_t size)
 	return EXIT_OK;
 }
 
-int cmd_ping(int argc, char **argv)
+int cmd_chan_ping(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "count", required_argument, NULL, 'c' },
@@ -142,37 +126,34 @@ int cmd_ping(int argc, char **argv)
 	};
 	uint64_t count = 0, size = 64, interval_ms = 1000, wait_ms = 5000, seq;
 	struct chan_args a = { 0 };
-	struct sockaddr_storage dst;
-	struct rdmachan_chan_info ci;
 	unsigned char *out = NULL, *in = NULL;
 	double *rtt = NULL;
 	size_t rtt_cap = 0;
 	uint64_t got = 0, sent = 0;
-	struct sigaction sa;
 	bool quiet = false, kernel = false;
 	struct rtt_stats st;
-	char dstbuf[64];
-	int c, r, ctl, fd, ret = EXIT_OK;
+	struct chan_conn ch;
+	char *dstbuf = ch.dst;
+	int c, r, fd, ret;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "c:s:i:W:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'c':
 			if (parse_uint(optarg, 1, UINT32_MAX, &count))
-				return tool_usage_err("ping", "invalid count '%s'", optarg);
+				return tool_usage_err("chan ping", "invalid count '%s'", optarg);
 			break;
 		case 's':
 			if (parse_size(optarg, 0, 1U << 30, &size))
-				return tool_usage_err("ping", "invalid size '%s'", optarg);
+				return tool_usage_err("chan ping", "invalid size '%s'", optarg);
 			break;
 		case 'i':
 			if (parse_duration_ms(optarg, &interval_ms))
-				return tool_usage_err("ping", "invalid interval '%s'", optarg);
+				return tool_usage_err("chan ping", "invalid interval '%s'", optarg);
 			break;
 		case 'W':
 			if (parse_duration_ms(optarg, &wait_ms) || !wait_ms)
-				return tool_usage_err("ping", "invalid wait '%s'", optarg);
+				return tool_usage_err("chan ping", "invalid wait '%s'", optarg);
 			break;
 		case 'q':
 			quiet = true;
@@ -184,42 +165,17 @@ int cmd_ping(int argc, char **argv)
 			ping_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt("ping", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("chan ping", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("ping", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("ping", "one address expected");
-	if (parse_addr(argv[0], TOOL_DEFAULT_PORT, &dst))
-		return tool_usage_err("ping", "'%s' is not ADDR[:PORT]", argv[0]);
-	format_addr(&dst, dstbuf, sizeof(dstbuf));
-	ctl = ctl_open();
-	if (ctl < 0)
-		return EXIT_FAIL;
-	fd = chan_connect_to(ctl, &dst, &a);
-	close(ctl);
-	if (fd < 0)
-		return EXIT_FAIL;
-	if (chan_get_info(fd, &ci)) {
-		close(fd);
-		return EXIT_FAIL;
-	}
-	if (size > ci.max_msg_size) {
-		tool_err("size %llu is larger than the channel's max message size %u",
-			 (unsigned long long)size, ci.max_msg_size);
-		close(fd);
-		return EXIT_FAIL;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	if (cmd_one_addr("chan ping", &argc, &argv))
+		return EXIT_USAGE;
+	ret = chan_open("chan ping", argv[0], &a, size, &ch);
+	if (ret)
+		return ret;
+	fd = ch.fd;
+	catch_signals(false);
 	if (kernel) {
 		ret = ping_kernel(fd, dstbuf, count, size);
 		goto out;
@@ -230,11 +186,11 @@ int cmd_ping(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (!quiet && !tool.json)
-		printf("PING %s: %llu bytes, queue depth %u\n", dstbuf,
-		       (unsigned long long)size, ci.queue_depth);
+	if (!quiet)
+		print_fp("PING %s: %llu bytes, queue depth %u\n", dstbuf,
+			 (unsigned long long)size, ch.ci.queue_depth);
 
-	for (seq = 0; !interrupted && (!count || seq < count); seq++) {
+	for (seq = 0; !tool_interrupted && (!count || seq < count); seq++) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		double t0, us;
 		ssize_t n;
@@ -244,7 +200,7 @@ int cmd_ping(int argc, char **argv)
 					       (interval_ms % 1000) * 1000000 };
 
 			nanosleep(&ts, NULL);
-			if (interrupted)
+			if (tool_interrupted)
 				break;
 		}
 		fill(out, size, seq);
@@ -257,7 +213,7 @@ int cmd_ping(int argc, char **argv)
 		sent++;
 		r = poll(&p, 1, wait_ms);
 		if (r == 0) {
-			tool_err("no reply to seq %llu within %llu ms (is the peer \"listen --echo\"?)",
+			tool_err("no reply to seq %llu within %llu ms (is the peer \"chan listen --echo\"?)",
 				 (unsigned long long)seq, (unsigned long long)wait_ms);
 			ret = EXIT_FAIL;
 			break;
@@ -289,10 +245,10 @@ int cmd_ping(int argc, char **argv)
 			rtt = nr;
 		}
 		rtt[got++] = us;
-		if (!quiet && !tool.json)
-			printf("%llu bytes from %s: seq=%llu time=%.1f us\n",
-			       (unsigned long long)size, dstbuf,
-			       (unsigned long long)seq, us);
+		if (!quiet)
+			print_fp("%llu bytes from %s: seq=%llu time=%.1f us\n",
+				 (unsigned long long)size, dstbuf,
+				 (unsigned long long)seq, us);
 	}
 	rtt_stats_of(rtt, got, &st);
 	summary(dstbuf, size, sent, got, &st, false);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench_rdma.c: "rdmachan bench --op write|read": the rate and bandwidth
- * of RDMA WRITEs or READs against the buffer of "rdmachan reg", BATCH
- * ops per RDMACHAN_IOC_RDMA call; with --kernel, the same loop in the
- * kernel (RDMACHAN_IOC_BENCH) against "rdmachan listen --target".
+ * chan_bench_rdma.c: "rdmachan chan bench --op write|read": the rate and
+ * bandwidth of RDMA WRITEs or READs against the buffer of "rdmachan mr
+ * reg", BATCH ops per RDMACHAN_IOC_RDMA call; with --kernel, the same
+ * loop in the kernel (RDMACHAN_IOC_BENCH) against "rdmachan chan listen
+ * --target".
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,44 +15,27 @@
 
 #include "rdma.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_int(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 static void report(const char *dst, const struct bench_rdma_args *b,
 		   uint64_t ops, double secs)
 {
 	double rate = secs > 0 ? ops / secs : 0;
 	double bw = rate * b->size;
-	const char *op = b->read ? "read" : "write";
 
-	if (tool.json) {
-		struct json *j = &tool.j;
-
-		json_obj_open(j);
-		json_kv_str(j, "dst", dst);
-		json_kv_str(j, "op", op);
-		json_kv_u64(j, "size", b->size);
-		json_kv_u64(j, "batch", b->batch);
-		json_kv_str(j, "mode", b->kernel ? "kernel" : "user");
-		json_kv_double(j, "seconds", secs);
-		json_kv_u64(j, "ops", ops);
-		json_kv_u64(j, "bytes", ops * b->size);
-		json_kv_double(j, "ops_per_sec", rate);
-		json_kv_double(j, "mbytes_per_sec", bw / 1e6);
-		json_kv_double(j, "gbits_per_sec", bw * 8 / 1e9);
-		json_obj_close(j);
-		json_end(j);
-		return;
-	}
-	printf("%s %s size %llu batch %llu%s: %llu ops in %.2f s, %.0f ops/s, %.2f MB/s (%.3f Gb/s)\n",
-	       dst, op, (unsigned long long)b->size, (unsigned long long)b->batch,
-	       b->kernel ? " in-kernel" : "", (unsigned long long)ops, secs, rate,
-	       bw / 1e6, bw * 8 / 1e9);
+	open_record(stdout);
+	print_str(PRINT_ANY, "dst", "%s", dst);
+	print_str(PRINT_ANY, "op", " %s", b->read ? "read" : "write");
+	print_u64(PRINT_ANY, "size", " size %llu", b->size);
+	print_u64(PRINT_ANY, "batch", " batch %llu", b->batch);
+	print_str(PRINT_JSON, "mode", NULL, b->kernel ? "kernel" : "user");
+	print_str(PRINT_FP, NULL, "%s", b->kernel ? " in-kernel" : "");
+	print_double(PRINT_JSON, "seconds", NULL, secs);
+	print_u64(PRINT_ANY, "ops", ": %llu ops", ops);
+	print_double(PRINT_FP, NULL, " in %.2f s", secs);
+	print_u64(PRINT_JSON, "bytes", NULL, ops * b->size);
+	print_double(PRINT_ANY, "ops_per_sec", ", %.0f ops/s", rate);
+	print_double(PRINT_ANY, "mbytes_per_sec", ", %.2f MB/s", bw / 1e6);
+	print_double(PRINT_ANY, "gbits_per_sec", " (%.3f Gb/s)\n", bw * 8 / 1e9);
+	close_record();
 }
 
 /* What an in-kernel run's errno means here */
@@ -59,11 +43,11 @@ static const char *kernel_hint(int err)
 {
 	switch (err) {
 	case ETIMEDOUT:
-		return " (no descriptor from the peer: is it \"listen --target\"?)";
+		return " (no descriptor from the peer: is it \"chan listen --target\"?)";
 	case EPROTO:
-		return " (the peer sent something else than a descriptor: is it \"listen --target\"?)";
+		return " (the peer sent something else than a descriptor: is it \"chan listen --target\"?)";
 	case EMSGSIZE:
-		return " (the target's region is smaller than BATCH * SIZE: see listen --region)";
+		return " (the target's region is smaller than BATCH * SIZE: see chan listen --region)";
 	case E2BIG:
 		return " (BATCH * SIZE is over the device's registration limit)";
 	case EPIPE:
@@ -76,8 +60,8 @@ static const char *kernel_hint(int err)
 }
 
 /*
- * bench_rdma_kernel: "bench --kernel --op write|read": connect to "listen
- * --target" and run RDMACHAN_IOC_BENCH WRITE or READ; the target's run
+ * bench_rdma_kernel: "chan bench --kernel --op write|read": connect to
+ * "chan listen --target" and run RDMACHAN_IOC_BENCH WRITE or READ; the target's run
  * ends when this closes the channel.
  */
 int bench_rdma_kernel(const struct bench_rdma_args *b)
@@ -88,26 +72,15 @@ int bench_rdma_kernel(const struct bench_rdma_args *b)
 		.msg_size = b->size, .batch = b->batch,
 		.duration_ms = b->time_ms, .count = b->count,
 	};
-	struct sockaddr_storage dst;
-	struct sigaction sa;
-	char dstbuf[64];
-	int ctl, fd, err;
+	struct chan_conn ch;
+	int fd, err, ret;
 
-	if (parse_addr(b->addr, TOOL_DEFAULT_PORT, &dst))
-		return tool_usage_err("bench", "'%s' is not ADDR[:PORT]", b->addr);
-	format_addr(&dst, dstbuf, sizeof(dstbuf));
-	ctl = ctl_open();
-	if (ctl < 0)
-		return EXIT_FAIL;
-	fd = chan_connect_to(ctl, &dst, b->chan);
-	close(ctl);
-	if (fd < 0)
-		return EXIT_FAIL;
+	ret = chan_open("chan bench", b->addr, b->chan, 0, &ch);
+	if (ret)
+		return ret;
+	fd = ch.fd;
 	/* a signal ends the run in the kernel, which still reports it */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	catch_signals(false);
 	if (ioctl(fd, RDMACHAN_IOC_BENCH, &kb) < 0) {
 		err = errno;
 		tool_err("in-kernel %s: %s%s", b->read ? "read" : "write",
@@ -116,7 +89,7 @@ int bench_rdma_kernel(const struct bench_rdma_args *b)
 		return EXIT_FAIL;
 	}
 	close(fd);
-	report(dstbuf, b, kb.msgs, kb.elapsed_ns / 1e9);
+	report(ch.dst, b, kb.msgs, kb.elapsed_ns / 1e9);
 	return EXIT_OK;
 }
 
@@ -126,12 +99,11 @@ int bench_rdma(const struct bench_rdma_args *b)
 	uint64_t total = 0, last = 0, slots, seq = 0;
 	struct rdmachan_sge sge;
 	struct rdma_client cl;
-	struct sigaction sa;
 	double t0, tick, t;
 	unsigned int i, m, done;
 	int err = 0, ret;
 
-	ret = rdma_client_open("bench", b->addr, b->chan, &cl);
+	ret = rdma_client_open("chan bench", b->addr, b->chan, &cl);
 	if (ret)
 		return ret;
 	ret = EXIT_FAIL;
@@ -144,15 +116,13 @@ int bench_rdma(const struct bench_rdma_args *b)
 	if (rdma_client_buf(&cl, b->size))
 		goto out;
 	sge = (struct rdmachan_sge){ .handle = cl.handle, .length = b->size };
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
+	catch_signals(false);
 
 	t0 = now_sec();
 	tick = t0 + 1;
 	for (;;) {
 		t = now_sec();
-		if (interrupted || (b->time_ms && t - t0 >= b->time_ms / 1000.0) ||
+		if (tool_interrupted || (b->time_ms && t - t0 >= b->time_ms / 1000.0) ||
 		    (b->count && total >= b->count))
 			break;
 		if (t >= tick) {
@@ -179,7 +149,7 @@ int bench_rdma(const struct bench_rdma_args *b)
 		}
 		err = rdma_submit(cl.fd, ops, m, &done);
 		total += done;
-		if (err == EINTR && interrupted)
+		if (err == EINTR && tool_interrupted)
 			break;
 		if (err) {
 			rdma_op_err(b->read ? "read" : "write", &ops[rdma_failed_op(ops, m, done)]);
@@ -187,7 +157,7 @@ int bench_rdma(const struct bench_rdma_args *b)
 		}
 	}
 	report(cl.dst, b, total, now_sec() - t0);
-	ret = err && !(err == EINTR && interrupted) ? EXIT_FAIL : EXIT_OK;
+	ret = err && !(err == EINTR && tool_interrupted) ? EXIT_FAIL : EXIT_OK;
 out:
 	rdma_client_close(&cl, ret == EXIT_OK);
 	return ret;

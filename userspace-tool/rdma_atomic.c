@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * atomic.c: "rdmachan atomic fadd|cswap": RDMA atomics on 8 bytes of the
- * buffer of "rdmachan reg"; the old value(s) printed.
+ * rdma_atomic.c: "rdmachan rdma atomic fadd|cswap": RDMA atomics on 8
+ * bytes of the buffer of "rdmachan mr reg"; the old value(s) printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -14,10 +14,10 @@ enum { OPT_ADD = 2100, OPT_COUNT, OPT_COMPARE, OPT_SWAP };
 
 static void atomic_help(void)
 {
-	printf("Usage: rdmachan atomic fadd ADDR[:PORT] [--offset OFF] --add N [--count K] [OPTIONS]\n"
-	       "       rdmachan atomic cswap ADDR[:PORT] [--offset OFF] --compare C --swap S [OPTIONS]\n"
+	printf("Usage: rdmachan rdma atomic fadd ADDR[:PORT] [--offset OFF] --add N [--count K] [OPTIONS]\n"
+	       "       rdmachan rdma atomic cswap ADDR[:PORT] [--offset OFF] --compare C --swap S [OPTIONS]\n"
 	       "RDMA atomics on the 8 bytes at offset OFF (8-byte aligned) of the\n"
-	       "buffer of \"rdmachan reg\"; print the old value.\n"
+	       "buffer of \"rdmachan mr reg\"; print the old value.\n"
 	       "  fadd: fetch and add N; --count K does it K times (up to %d per call)\n"
 	       "        and prints the last old value\n"
 	       "  cswap: compare with C and, when equal, swap in S\n"
@@ -74,45 +74,39 @@ static void report(const struct rdma_client *cl, const struct rdma_target *t,
 {
 	const char *name = ar->cswap ? "cswap" : "fadd";
 	bool ok = ar->done == ar->count;
+	/* text: the line of a run that went through, else only the error */
+	enum out_type tt = ok ? PRINT_ANY : PRINT_JSON;
 
-	if (tool.json) {
-		json_obj_open(&tool.j);
-		json_kv_str(&tool.j, "op", name);
-		json_kv_u64(&tool.j, "offset", t->offset);
-		if (ar->cswap) {
-			json_kv_u64(&tool.j, "compare", ar->arg);
-			json_kv_u64(&tool.j, "swap", ar->swap);
-		} else {
-			json_kv_u64(&tool.j, "add", ar->arg);
-			json_kv_u64(&tool.j, "count", ar->count);
-			json_kv_u64(&tool.j, "done", ar->done);
-		}
-		json_key(&tool.j, "old");
-		if (ar->done)
-			json_u64(&tool.j, ar->last_old);
-		else
-			json_null(&tool.j);
-		if (!ar->cswap && ar->done)
-			json_kv_u64(&tool.j, "first_old", ar->first_old);
-		if (ar->cswap && ok)
-			json_kv_bool(&tool.j, "swapped", ar->last_old == ar->arg);
-		rdma_op_json("", &ar->last);
-		json_obj_close(&tool.j);
-		json_end(&tool.j);
-	} else if (ok && ar->cswap) {
-		printf("cswap %s offset %llu: old %" PRIu64 " (%s)\n", cl->dst,
-		       (unsigned long long)t->offset, ar->last_old,
-		       ar->last_old == ar->arg ? "swapped" : "not swapped");
-	} else if (ok) {
-		printf("fadd %s offset %llu: %llu done, old %" PRIu64 "\n", cl->dst,
-		       (unsigned long long)t->offset, (unsigned long long)ar->done,
-		       ar->last_old);
+	open_record(stdout);
+	print_str(tt, "op", "%s", name);
+	print_str(tt & PRINT_FP, NULL, " %s", cl->dst);
+	print_u64(tt, "offset", " offset %llu", t->offset);
+	if (ar->cswap) {
+		print_u64(PRINT_JSON, "compare", NULL, ar->arg);
+		print_u64(PRINT_JSON, "swap", NULL, ar->swap);
+	} else {
+		print_u64(PRINT_JSON, "add", NULL, ar->arg);
+		print_u64(PRINT_JSON, "count", NULL, ar->count);
+		print_u64(tt, "done", ": %llu done,", ar->done);
 	}
+	if (ar->done)
+		print_u64(tt, "old", ar->cswap ? ": old %llu" : " old %llu\n", ar->last_old);
+	else
+		print_null(PRINT_JSON, "old", NULL);
+	if (!ar->cswap && ar->done)
+		print_u64(PRINT_JSON, "first_old", NULL, ar->first_old);
+	if (ar->cswap && ok)
+		print_bool(PRINT_JSON, "swapped", NULL, ar->last_old == ar->arg);
+	if (ar->cswap)
+		print_str(tt & PRINT_FP, NULL, " (%s)\n",
+			  ar->last_old == ar->arg ? "swapped" : "not swapped");
+	rdma_op_print("", &ar->last);
+	close_record();
 	if (!ok)
 		rdma_op_err(name, &ar->last);
 }
 
-int cmd_atomic(int argc, char **argv)
+int cmd_rdma_atomic(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "add", required_argument, NULL, OPT_ADD },
@@ -123,6 +117,7 @@ int cmd_atomic(int argc, char **argv)
 		CHAN_LONG_OPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct cmd ops[] = { { "fadd", NULL }, { "cswap", NULL }, CMD_END };
 	struct atomic_run ar = { .count = 1 };
 	struct rdma_target t = { 0 };
 	struct chan_args a = { 0 };
@@ -134,20 +129,20 @@ int cmd_atomic(int argc, char **argv)
 	if (argc < 1 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help") ||
 	    !strcmp(argv[0], "help")) {
 		if (argc < 1)
-			return tool_usage_err("atomic", "fadd or cswap expected");
+			return tool_usage_err("rdma atomic", "fadd or cswap expected");
 		atomic_help();
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[0], "cswap"))
-		ar.cswap = true;
-	else if (strcmp(argv[0], "fadd"))
-		return tool_usage_err("atomic", "unknown operation '%s' (fadd or cswap)",
+	/* the operation: a word of the grammar too, a prefix will do */
+	r = cmd_match(ops, argv[0]);
+	if (r < 0)
+		return tool_usage_err("rdma atomic", "unknown operation '%s' (fadd or cswap)",
 				      argv[0]);
-	cmd = ar.cswap ? "atomic cswap" : "atomic fadd";
+	ar.cswap = r == 1;
+	cmd = ar.cswap ? "rdma atomic cswap" : "rdma atomic fadd";
 	argc--;
 	argv++;
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "h" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 'h':
@@ -156,43 +151,36 @@ int cmd_atomic(int argc, char **argv)
 		case OPT_ADD:
 		case OPT_COMPARE:
 			if ((c == OPT_ADD) == ar.cswap)
-				return tool_usage_err("atomic", "--%s is not an option of %s",
+				return tool_usage_err("rdma atomic", "--%s is not an option of %s",
 						      c == OPT_ADD ? "add" : "compare", cmd);
 			if (parse_uint(optarg, 0, UINT64_MAX, &ar.arg))
-				return tool_usage_err("atomic", "invalid value '%s'", optarg);
+				return tool_usage_err("rdma atomic", "invalid value '%s'", optarg);
 			has_arg = true;
 			break;
 		case OPT_SWAP:
 			if (!ar.cswap)
-				return tool_usage_err("atomic", "--swap is not an option of %s", cmd);
+				return tool_usage_err("rdma atomic", "--swap is not an option of %s", cmd);
 			if (parse_uint(optarg, 0, UINT64_MAX, &ar.swap))
-				return tool_usage_err("atomic", "invalid value '%s'", optarg);
+				return tool_usage_err("rdma atomic", "invalid value '%s'", optarg);
 			has_swap = true;
 			break;
 		case OPT_COUNT:
 			if (ar.cswap)
-				return tool_usage_err("atomic", "--count is not an option of %s", cmd);
+				return tool_usage_err("rdma atomic", "--count is not an option of %s", cmd);
 			if (parse_uint(optarg, 1, UINT32_MAX, &ar.count))
-				return tool_usage_err("atomic", "invalid count '%s'", optarg);
+				return tool_usage_err("rdma atomic", "invalid count '%s'", optarg);
 			break;
 		default:
-			r = rdma_client_opt("atomic", c, optarg, &a, &t);
-			if (r < 0)
+			if (rdma_client_opt("rdma atomic", c, argv, &a, &t))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("atomic", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("atomic", argc ? "one address expected" :
-				      "an address is needed");
+	if (cmd_one_addr("rdma atomic", &argc, &argv))
+		return EXIT_USAGE;
 	if (!has_arg || (ar.cswap && !has_swap))
-		return tool_usage_err("atomic", ar.cswap ? "--compare and --swap are needed" :
+		return tool_usage_err("rdma atomic", ar.cswap ? "--compare and --swap are needed" :
 				      "--add is needed");
-	ret = rdma_client_open("atomic", argv[0], &a, &cl);
+	ret = rdma_client_open("rdma atomic", argv[0], &a, &cl);
 	if (ret)
 		return ret;
 	ret = EXIT_FAIL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stat.c: "rdmachan stat": every channel and listener with its state and
+ * chan_show.c: "rdmachan chan show": every channel and listener with its state and
  * counters, and every RDMA device with its event counters, read from
  * sysfs (/sys/class/rdmachan/).
  */
@@ -100,68 +100,67 @@ static const char *get(const struct attr *at, int n, const char *name)
 	return "-";
 }
 
-static void show(const char *name, struct attr *at, int n)
+static void show_one(const char *name, struct attr *at, int n)
 {
 	int i;
 
 	qsort(at, n, sizeof(*at), cmp_attr);
-	if (tool.json) {
-		json_obj_open(&tool.j);
-		json_kv_str(&tool.j, "name", name);
-		for (i = 0; i < n; i++) {
-			json_key(&tool.j, at[i].name);
-			if (is_number(at[i].value))
-				json_u64(&tool.j, strtoull(at[i].value, NULL, 10));
-			else
-				json_str(&tool.j, at[i].value);
-		}
-		json_obj_close(&tool.j);
-		return;
+	/* JSON: every attribute, a number where it is one; text: a digest */
+	open_record(stdout);
+	print_str(PRINT_JSON, "name", NULL, name);
+	for (i = 0; i < n; i++) {
+		if (is_number(at[i].value))
+			print_u64(PRINT_JSON, at[i].name, NULL,
+				  strtoull(at[i].value, NULL, 10));
+		else
+			print_str(PRINT_JSON, at[i].name, NULL, at[i].value);
 	}
 	if (!strncmp(name, "dev", 3)) {
-		printf("%s: %s async_events %s port_events %s fatal_events %s qp_events %s cq_events %s\n",
-		       name, get(at, n, "name"), get(at, n, "async_events"),
-		       get(at, n, "port_events"), get(at, n, "fatal_events"),
-		       get(at, n, "qp_events"), get(at, n, "cq_events"));
-		return;
+		print_fp("%s: %s async_events %s port_events %s fatal_events %s qp_events %s cq_events %s\n",
+		         name, get(at, n, "name"), get(at, n, "async_events"),
+		         get(at, n, "port_events"), get(at, n, "fatal_events"),
+		         get(at, n, "qp_events"), get(at, n, "cq_events"));
+		goto out;
 	}
 	if (!strncmp(name, "listener", 8)) {
-		printf("%s: %s %s backlog %s pending %s accepted %s\n", name,
-		       get(at, n, "state"), get(at, n, "src_addr"),
-		       get(at, n, "backlog"), get(at, n, "pending"),
-		       get(at, n, "accepted"));
-		printf("    connecting %s/%s mem_pending %s/%s rejected %s (busy %s) timed_out %s\n",
-		       get(at, n, "connecting"), get(at, n, "max_connecting"),
-		       get(at, n, "mem_pending"), get(at, n, "mem_budget"),
-		       get(at, n, "rejected"), get(at, n, "rejected_busy"),
-		       get(at, n, "timed_out"));
-		return;
+		print_fp("%s: %s %s backlog %s pending %s accepted %s\n", name,
+		         get(at, n, "state"), get(at, n, "src_addr"),
+		         get(at, n, "backlog"), get(at, n, "pending"),
+		         get(at, n, "accepted"));
+		print_fp("    connecting %s/%s mem_pending %s/%s rejected %s (busy %s) timed_out %s\n",
+		         get(at, n, "connecting"), get(at, n, "max_connecting"),
+		         get(at, n, "mem_pending"), get(at, n, "mem_budget"),
+		         get(at, n, "rejected"), get(at, n, "rejected_busy"),
+		         get(at, n, "timed_out"));
+		goto out;
 	}
-	printf("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
-	       get(at, n, "role"), get(at, n, "src_addr"), get(at, n, "dst_addr"),
-	       get(at, n, "dev_name"), get(at, n, "port_num"));
-	printf("    queue_depth %s max_msg_size %s max_inline %s header %s send_credits %s credits_to_return %s rx_queued %s\n",
-	       get(at, n, "queue_depth"), get(at, n, "max_msg_size"),
-	       get(at, n, "max_inline"), get(at, n, "wire_header"),
-	       get(at, n, "send_credits"), get(at, n, "credits_to_return"),
-	       get(at, n, "rx_queued"));
-	printf("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s\n",
-	       get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
-	       get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),
-	       get(at, n, "credit_msgs_tx"), get(at, n, "keepalives_tx"),
-	       get(at, n, "errors"));
+	print_fp("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
+	         get(at, n, "role"), get(at, n, "src_addr"), get(at, n, "dst_addr"),
+	         get(at, n, "dev_name"), get(at, n, "port_num"));
+	print_fp("    queue_depth %s max_msg_size %s max_inline %s header %s send_credits %s credits_to_return %s rx_queued %s\n",
+	         get(at, n, "queue_depth"), get(at, n, "max_msg_size"),
+	         get(at, n, "max_inline"), get(at, n, "wire_header"),
+	         get(at, n, "send_credits"), get(at, n, "credits_to_return"),
+	         get(at, n, "rx_queued"));
+	print_fp("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s\n",
+	         get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
+	         get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),
+	         get(at, n, "credit_msgs_tx"), get(at, n, "keepalives_tx"),
+	         get(at, n, "errors"));
+out:
+	close_record();
 }
 
-static void stat_help(void)
+static void show_help(void)
 {
-	printf("Usage: rdmachan [-j [-p]] stat [NAME]\n"
+	printf("Usage: rdmachan [-j [-p]] chan show [NAME]\n"
 	       "Show every channel (chanN) and listener (listenerN) of rdmachan,\n"
 	       "with its state, addresses and counters, and every RDMA device\n"
 	       "(devN) with its asynchronous event counters; or only NAME.  From\n"
 	       SYSFS_CLASS "/.\n");
 }
 
-int cmd_stat(int argc, char **argv)
+int cmd_chan_show(int argc, char **argv)
 {
 	struct attr *at;
 	char **names = NULL, path[512];
@@ -171,14 +170,14 @@ int cmd_stat(int argc, char **argv)
 
 	if (argc >= 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help") ||
 			  !strcmp(argv[0], "help"))) {
-		stat_help();
+		show_help();
 		return EXIT_OK;
 	}
 	if (argc > 1)
-		return tool_usage_err("stat", "unexpected argument '%s'", argv[1]);
+		return tool_usage_err("chan show", "unexpected argument '%s'", argv[1]);
 	if (argc == 1 && (strchr(argv[0], '/') || argv[0][0] == '.' ||
 			  argv[0][0] == '-' || strlen(argv[0]) > 64))
-		return tool_usage_err("stat", "'%.70s' is not a channel or listener name",
+		return tool_usage_err("chan show", "'%.70s' is not a channel or listener name",
 				      argv[0]);
 	dp = opendir(SYSFS_CLASS);
 	if (!dp) {
@@ -208,8 +207,7 @@ int cmd_stat(int argc, char **argv)
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_name);
 	at = calloc(MAX_ATTRS, sizeof(*at));
-	if (tool.json)
-		json_arr_open(&tool.j);
+	open_list();
 	for (i = 0; at && i < n; i++) {
 		int na;
 
@@ -217,13 +215,10 @@ int cmd_stat(int argc, char **argv)
 		na = read_attrs(path, "", at, 0);
 		if (!na)
 			continue;	/* went away meanwhile */
-		show(names[i], at, na);
+		show_one(names[i], at, na);
 		found++;
 	}
-	if (tool.json) {
-		json_arr_close(&tool.j);
-		json_end(&tool.j);
-	}
+	close_list();
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);

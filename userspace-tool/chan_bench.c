@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * bench.c: "rdmachan bench": message rate and bandwidth of one channel
- * blasting batched messages at "rdmachan listen --sink"; with --op
- * write|read, RDMA ops against "rdmachan reg", or with --kernel against
- * "rdmachan listen --target" (bench_rdma.c).
+ * chan_bench.c: "rdmachan chan bench": message rate and bandwidth of one channel
+ * blasting batched messages at "rdmachan chan listen --sink"; with --op
+ * write|read, RDMA ops against "rdmachan mr reg", or with --kernel against
+ * "rdmachan chan listen --target" (chan_bench_rdma.c).
  */
 #include <errno.h>
 #include <signal.h>
@@ -14,28 +14,18 @@
 #include <unistd.h>
 
 #include "chan.h"
-#ifdef RDMACHAN_IOC_RDMA
 #include "rdma.h"
-#endif
-
-static volatile sig_atomic_t interrupted;
-
-static void on_int(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static void bench_help(void)
 {
-	printf("Usage: rdmachan bench ADDR[:PORT] [--op send|write|read] [-s SIZE] [-t DURATION]\n"
-	       "                      [-c COUNT] [-b BATCH] [-q] [OPTIONS]\n"
-	       "Send messages to \"rdmachan listen --sink\" as fast as credits allow,\n"
+	printf("Usage: rdmachan chan bench ADDR[:PORT] [--op send|write|read] [-s SIZE] [-t DURATION]\n"
+	       "                           [-c COUNT] [-b BATCH] [-q] [OPTIONS]\n"
+	       "Send messages to \"rdmachan chan listen --sink\" as fast as credits allow,\n"
 	       "BATCH per RDMACHAN_IOC_SENDMMSG call; print a progress line each\n"
 	       "second (unless -q) and the message rate and bandwidth at the end.\n"
 	       "With --op write or read: RDMA WRITEs or READs of SIZE bytes against\n"
-	       "\"rdmachan reg\", spread over its buffer, BATCH per RDMACHAN_IOC_RDMA;\n"
-	       "with --kernel too, against \"listen --target\", BATCH per chained post.\n"
+	       "\"rdmachan mr reg\", spread over its buffer, BATCH per RDMACHAN_IOC_RDMA;\n"
+	       "with --kernel too, against \"chan listen --target\", BATCH per chained post.\n"
 	       "      --op OP         send (default), write or read\n"
 	       "  -s, --size SIZE     message or op size (default 64)\n"
 	       "  -t, --time DUR      how long to run (default 5s, unless -c)\n"
@@ -44,8 +34,8 @@ static void bench_help(void)
 	       "                      (default 16, at most 64)\n"
 	       "  -q, --quiet         no progress lines\n"
 	       "  -k, --kernel        loop in the kernel (RDMACHAN_IOC_BENCH, BATCH per\n"
-	       "                      chained post) against \"listen --sink --kernel\",\n"
-	       "                      or with --op write|read \"listen --target\"\n"
+	       "                      chained post) against \"chan listen --sink --kernel\",\n"
+	       "                      or with --op write|read \"chan listen --target\"\n"
 	       CHAN_OPTS_HELP);
 }
 
@@ -60,35 +50,26 @@ static void report(const char *dst, const struct bench_result *r)
 	double rate = r->secs > 0 ? r->msgs / r->secs : 0;
 	double bw = rate * r->size;
 
-	if (tool.json) {
-		struct json *j = &tool.j;
-
-		json_obj_open(j);
-		json_kv_str(j, "dst", dst);
-		json_kv_str(j, "op", "send");
-		json_kv_u64(j, "size", r->size);
-		json_kv_u64(j, "queue_depth", r->depth);
-		json_kv_u64(j, "batch", r->batch);
-		json_kv_str(j, "mode", r->kernel ? "kernel" : "user");
-		json_kv_double(j, "seconds", r->secs);
-		json_kv_u64(j, "messages", r->msgs);
-		json_kv_u64(j, "bytes", r->msgs * r->size);
-		json_kv_double(j, "msg_rate", rate);
-		json_kv_double(j, "mbytes_per_sec", bw / 1e6);
-		json_kv_double(j, "gbits_per_sec", bw * 8 / 1e9);
-		json_kv_u64(j, "credit_stalls", r->stalls);
-		json_obj_close(j);
-		json_end(j);
-		return;
-	}
-	printf("%s size %llu depth %llu batch %llu%s: %llu messages in %.2f s, %.0f msg/s, %.2f MB/s (%.3f Gb/s)\n",
-	       dst, (unsigned long long)r->size, (unsigned long long)r->depth,
-	       (unsigned long long)r->batch, r->kernel ? " in-kernel" : "",
-	       (unsigned long long)r->msgs, r->secs,
-	       rate, bw / 1e6, bw * 8 / 1e9);
+	open_record(stdout);
+	print_str(PRINT_ANY, "dst", "%s", dst);
+	print_str(PRINT_JSON, "op", NULL, "send");
+	print_u64(PRINT_ANY, "size", " size %llu", r->size);
+	print_u64(PRINT_ANY, "queue_depth", " depth %llu", r->depth);
+	print_u64(PRINT_ANY, "batch", " batch %llu", r->batch);
+	print_str(PRINT_JSON, "mode", NULL, r->kernel ? "kernel" : "user");
+	print_str(PRINT_FP, NULL, "%s", r->kernel ? " in-kernel" : "");
+	print_double(PRINT_JSON, "seconds", NULL, r->secs);
+	print_u64(PRINT_ANY, "messages", ": %llu messages", r->msgs);
+	print_double(PRINT_FP, NULL, " in %.2f s", r->secs);
+	print_u64(PRINT_JSON, "bytes", NULL, r->msgs * r->size);
+	print_double(PRINT_ANY, "msg_rate", ", %.0f msg/s", rate);
+	print_double(PRINT_ANY, "mbytes_per_sec", ", %.2f MB/s", bw / 1e6);
+	print_double(PRINT_ANY, "gbits_per_sec", " (%.3f Gb/s)\n", bw * 8 / 1e9);
+	print_u64(PRINT_JSON, "credit_stalls", NULL, r->stalls);
+	close_record();
 }
 
-int cmd_bench(int argc, char **argv)
+int cmd_chan_bench(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "size", required_argument, NULL, 's' },
@@ -105,44 +86,41 @@ int cmd_bench(int argc, char **argv)
 	struct rdmachan_user_msg *msgs = NULL;
 	struct chan_args a = { 0 };
 	struct rdmachan_chan_info ci;
-	struct sockaddr_storage dst;
 	struct bench_result res = { 0 };
-	struct sigaction sa;
 	unsigned char *buf = NULL;
 	double t0, tick, t;
 	bool quiet = false, has_time = false;
 	const char *op = "send";
-	char dstbuf[64];
-	int c, r, ctl, fd, ret = EXIT_OK;
+	struct chan_conn ch;
+	int c, fd, ret;
 	uint64_t i;
 
-	optind = 1;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	while ((c = CMD_GETOPT(argc, argv, "s:t:c:b:qkh" CHAN_GETOPT_SHORT, longopts)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_size(optarg, 0, 1U << 30, &size))
-				return tool_usage_err("bench", "invalid size '%s'", optarg);
+				return tool_usage_err("chan bench", "invalid size '%s'", optarg);
 			break;
 		case 't':
 			if (parse_duration_ms(optarg, &time_ms) || !time_ms)
-				return tool_usage_err("bench", "invalid duration '%s'", optarg);
+				return tool_usage_err("chan bench", "invalid duration '%s'", optarg);
 			has_time = true;
 			break;
 		case 'c':
 			if (parse_uint(optarg, 1, UINT64_MAX, &count))
-				return tool_usage_err("bench", "invalid count '%s'", optarg);
+				return tool_usage_err("chan bench", "invalid count '%s'", optarg);
 			break;
 		case 'o':
 			if (strcmp(optarg, "send") && strcmp(optarg, "write") &&
 			    strcmp(optarg, "read"))
-				return tool_usage_err("bench", "invalid op '%s' (send, write or read)",
+				return tool_usage_err("chan bench", "invalid op '%s' (send, write or read)",
 						      optarg);
 			op = optarg;
 			break;
 		case 'b':
 			if (parse_uint(optarg, 1, 1024, &batch))
-				return tool_usage_err("bench", "invalid batch '%s'", optarg);
+				return tool_usage_err("chan bench", "invalid batch '%s'", optarg);
 			break;
 		case 'q':
 			quiet = true;
@@ -154,22 +132,15 @@ int cmd_bench(int argc, char **argv)
 			bench_help();
 			return EXIT_OK;
 		default:
-			r = chan_opt("bench", c, optarg, &a);
-			if (r < 0)
+			if (chan_opt("chan bench", c, argv, &a))
 				return EXIT_USAGE;
-			if (!r)
-				return tool_usage_err("bench", "unknown or incomplete option '%s'",
-						      argv[optind - 2]);
 		}
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
-	if (argc != 1)
-		return tool_usage_err("bench", "one address expected");
+	if (cmd_one_addr("chan bench", &argc, &argv))
+		return EXIT_USAGE;
 	if (count && !has_time)
 		time_ms = 0;	/* -c alone: no time limit */
 	if (strcmp(op, "send")) {
-#ifdef RDMACHAN_IOC_RDMA
 		struct bench_rdma_args b = {
 			.addr = argv[0], .chan = &a, .read = !strcmp(op, "read"),
 			.size = size, .batch = batch ? batch : 16,
@@ -178,41 +149,20 @@ int cmd_bench(int argc, char **argv)
 		};
 
 		if (b.batch > RDMACHAN_MAX_RDMA_OPS)
-			return tool_usage_err("bench", "--op %s: at most %d ops per call",
+			return tool_usage_err("chan bench", "--op %s: at most %d ops per call",
 					      op, RDMACHAN_MAX_RDMA_OPS);
 		if (!size)
-			return tool_usage_err("bench", "--op %s: the size must be at least 1", op);
+			return tool_usage_err("chan bench", "--op %s: the size must be at least 1", op);
 		return b.kernel ? bench_rdma_kernel(&b) : bench_rdma(&b);
-#else
-		return tool_usage_err("bench", "--op %s: built without the RDMA ABI", op);
-#endif
 	}
 	if (!batch)
 		batch = 32;
-	if (parse_addr(argv[0], TOOL_DEFAULT_PORT, &dst))
-		return tool_usage_err("bench", "'%s' is not ADDR[:PORT]", argv[0]);
-	format_addr(&dst, dstbuf, sizeof(dstbuf));
-	ctl = ctl_open();
-	if (ctl < 0)
-		return EXIT_FAIL;
-	fd = chan_connect_to(ctl, &dst, &a);
-	close(ctl);
-	if (fd < 0)
-		return EXIT_FAIL;
-	if (chan_get_info(fd, &ci)) {
-		close(fd);
-		return EXIT_FAIL;
-	}
-	if (size > ci.max_msg_size) {
-		tool_err("size %llu is larger than the channel's max message size %u",
-			 (unsigned long long)size, ci.max_msg_size);
-		close(fd);
-		return EXIT_FAIL;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	ret = chan_open("chan bench", argv[0], &a, size, &ch);
+	if (ret)
+		return ret;
+	fd = ch.fd;
+	ci = ch.ci;
+	catch_signals(false);
 	res.size = size;
 	res.depth = ci.queue_depth;
 	res.batch = batch;
@@ -252,7 +202,7 @@ int cmd_bench(int argc, char **argv)
 		};
 
 		t = now_sec();
-		if (interrupted || (time_ms && t - t0 >= time_ms / 1000.0) ||
+		if (tool_interrupted || (time_ms && t - t0 >= time_ms / 1000.0) ||
 		    (count && res.msgs >= count))
 			break;
 		if (count && count - res.msgs < batch)
@@ -279,7 +229,7 @@ int cmd_bench(int argc, char **argv)
 done:
 	if (!chan_get_info(fd, &ci))
 		res.stalls = ci.credit_stalls;
-	report(dstbuf, &res);
+	report(ch.dst, &res);
 out:
 	free(msgs);
 	free(buf);
