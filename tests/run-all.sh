@@ -3,14 +3,18 @@
 #
 # run-all.sh [CASE...]: every test of rdmachan, ending with the line
 # "N passed, N failed".  Exit status 0 only when nothing failed.
+# run-all.sh --list: which VM case runs where (KERNEL/RDMA CASE a line),
+# this tier's and the debug tier's, without running anything.
 #
 #   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict
 #   2. host unit tests of the rdmachan tool
-#   3. the VM cases in tests/vm/cases (or only the CASEs named), each in a
-#      freshly booted VM with the rxe-on-veth fixture
-#   4. without CASEs: the debug tier, tests/run-debug.sh (KUnit and every
-#      VM case again on the debug kernel with KASAN, lockdep, kmemleak;
-#      builds that kernel first when it is not cached).
+#   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
+#      requires() lets them run on Debian's kernel (tests/lib-host.sh),
+#      each in a freshly booted VM with the rxe-on-veth fixture
+#   4. without CASEs: the debug tier, tests/run-debug.sh (the VM cases
+#      again on the debug kernel with KASAN, lockdep, kmemleak, and those
+#      that need it, KUnit among them; builds that kernel first when it is
+#      not cached).
 #      RDMACHAN_DEBUG_TIER=0 leaves it out.
 #
 # Expects "make all" to have run (make check does it).  Logs of each VM
@@ -18,31 +22,11 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-cd "$TOP"
+cd "$TOP" || exit 1
 OUT=$TOP/tests/vm/out
 mkdir -p "$OUT"
-PASSED=0
-FAILED=0
-FAILED_NAMES=()
-
-pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
-fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
-
-# count_tap NAME FILE: count "ok"/"not ok" lines of a TAP/KTAP file,
-# printing them prefixed with NAME; returns 1 if the plan is missing or
-# does not match the number of results.
-count_tap() {
-	local name=$1 file=$2 n=0 plan=
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case "$line" in
-		"ok "*) pass "$name: ${line#ok }"; n=$((n + 1)) ;;
-		"not ok "*) fail "$name: ${line#not ok }"; n=$((n + 1)) ;;
-		"1.."*) plan=${line#1..} ;;
-		esac
-	done < "$file"
-	[ -n "$plan" ] && [ "$plan" = "$n" ]
-}
+# shellcheck source=tests/lib-host.sh
+. "$TOP/tests/lib-host.sh"
 
 static_checks() {
 	local log=$OUT/static
@@ -79,27 +63,13 @@ unit_tests() {
 }
 
 vm_case() {
-	local c=$1 dir=$OUT/$1
+	local c=$1 dir=$OUT/$1 rc
 	mkdir -p "$dir"
 	"$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" --kver "$KVER" \
 		--out "$dir" --timeout "${RDMACHAN_VM_TIMEOUT:-300}" \
 		--cases "$c" > "$dir/run.log" 2>&1
-	local rc=$?
-	local before=$FAILED
-	if ! count_tap "vm/$c" "$dir/results.ktap"; then
-		fail "vm/$c: case ran to completion (qemu exit $rc; plan missing or short)"
-	fi
-	local bad
-	bad=$(grep -aE 'Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:' "$dir/console.log")
-	if [ -n "$bad" ]; then
-		fail "vm/$c: console shows no kernel error"
-		echo "$bad" | head -n 20 | sed 's/^/    /'
-	fi
-	if [ "$FAILED" != "$before" ]; then
-		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
-		echo "    --- console tail ($dir/console.log)"
-		tail -n 40 "$dir/console.log" | sed 's/^/    /'
-	fi
+	rc=$?
+	vm_report "vm/$c" "$dir" "$rc" "$c"
 }
 
 # debug_tier: tests/run-debug.sh, its results counted with ours
@@ -117,19 +87,37 @@ debug_tier() {
 	done < <(tests/run-debug.sh 2>&1)
 }
 
+if [ "${1:-}" = --list ]; then
+	vm_cases stock rxe | sed 's|^|stock/rxe |'
+	[ "${RDMACHAN_DEBUG_TIER:-1}" = 0 ] || tests/run-debug.sh --list
+	exit 0
+fi
+
 DEBUG_TIER=0
 if [ $# -eq 0 ]; then
 	static_checks
 	unit_tests
-	CASES=$(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')
+	CASES=$(vm_cases stock rxe)
 	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-1}
 else
-	CASES="$*"
+	CASES=
+	for c in "$@"; do
+		why=$(case_skips "$c" stock rxe)
+		if [ ! -f "tests/vm/cases/$c.sh" ]; then
+			fail "vm/$c: is a case ($why)"
+		elif [ -n "$why" ]; then
+			echo "# vm/$c: not run on this tier: ${why%%$'\n'*} (its requires())"
+		else
+			CASES="$CASES $c"
+		fi
+	done
 fi
 
 KVER=$(scripts/kver.sh)
 INITRD=$OUT/initramfs-$KVER.cpio
-if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
+if [ -z "$CASES" ]; then
+	:
+elif tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
 	for c in $CASES; do
 		vm_case "$c"
 	done
@@ -139,11 +127,4 @@ else
 fi
 [ "$DEBUG_TIER" = 0 ] || debug_tier
 
-if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
-	echo
-	echo "Failed:"
-	printf '  %s\n' "${FAILED_NAMES[@]}"
-fi
-echo
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+summary

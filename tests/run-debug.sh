@@ -5,24 +5,24 @@
 # test kernel (KASAN, lockdep, atomic-sleep checks, kmemleak, fault
 # injection, KUnit), ending with the line "N passed, N failed".  Exit
 # status 0 only when nothing failed.
+# run-debug.sh --list: which VM case runs where on this tier
+# (KERNEL/RDMA CASE a line), without running anything.
 #
 #   1. scripts/test-kernel.sh builds the debug kernel when it is not
 #      cached yet (the first time takes long: see Documentation/testing.rst)
-#   2. rdmachan.ko and tests/kunit/rdmachan_kunit.ko are built against it
+#   2. rdmachan.ko and the KUnit modules are built against it
 #      (tests/kernel/build-modules.sh, W=1)
-#   3. kunit (tests/kunit/kunit.sh): one VM loads rdmachan_kunit.ko;
-#      every KUnit test case (every parameter of a parameterized one) is
-#      one test; the raw KTAP is kept in tests/vm/out/debug/kunit/kunit.ktap
-#   5. the channel cases (chan_basic, chan_faults, chan_bench, tool_chan,
-#      rdma_ops, solicited)
-#      once more over soft-iWARP (siw) instead of rxe, as debug/siw-CASE;
-#      "siw-CASE" names one of them
-#   4. fault_inject (tests/kernel/cases/fault_inject.sh: channel setup and
-#      teardown under failslab and fail_page_alloc), then the VM cases of
-#      tests/vm/cases
-#   3 and 4 run each in a fresh VM, between kmemleak_clear and
-#   kmemleak_check (tests/kernel/cases), so a leak fails too.  CASE names
-#   "kunit" or a case of tests/vm/cases; the default is all of them.
+#   3. every VM case of tests/vm/cases whose requires() lets it run on
+#      the debug kernel over rxe (tests/lib-host.sh): all of them, kunit
+#      and fault_inject, which need this kernel, among them; for kunit
+#      the kernel's own kunit.py parse must agree with our count
+#      (the raw KTAP stays in tests/vm/out/debug/kunit/kunit.ktap)
+#   4. the cases whose requires() names siw (_have_rdma rxe siw) once
+#      more over soft-iWARP instead of rxe, as debug/siw-CASE
+#   Each runs in a fresh VM, between kmemleak_clear and kmemleak_check
+#   (tests/kernel/cases), so a leak fails too.  CASE names a case of
+#   tests/vm/cases, or siw-CASE its siw run; a named case whose
+#   requires() keeps it off this tier is not run (a line says why).
 #
 # Output lines as tests/run-all.sh prints them ("ok - ...", "not ok - ...").
 # Logs stay in tests/vm/out/debug/.  RDMACHAN_VM_TIMEOUT: seconds a VM may
@@ -37,59 +37,8 @@ OUT=$TOP/tests/vm/out/debug
 mkdir -p "$OUT"
 export RDMACHAN_KERNEL=debug
 TIMEOUT=$((${RDMACHAN_VM_TIMEOUT:-1200} * ${RDMACHAN_REPEAT:-1}))
-PASSED=0
-FAILED=0
-FAILED_NAMES=()
-
-pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
-fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
-
-# count_cases NAME FILE: count the "ok"/"not ok" lines of a VM's results,
-# which hold one KTAP block per guest script between "# case X begin" and
-# "# case X end" lines; each block must end with its plan.  Results are
-# printed as NAME/X (NAME alone for the script named NAME).  Returns 1 if
-# a block is missing, unfinished or short.
-count_cases() {
-	local name=$1 file=$2 want=$3 line seg='' n=0 plan='' rc=0 label seen=''
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case "$line" in
-		"# case "*" begin")
-			seg=${line#\# case }
-			seg=${seg% begin}
-			n=0
-			plan=
-			seen="$seen $seg"
-			;;
-		"# case "*" end"*)
-			if [ -z "$plan" ] || [ "$plan" != "$n" ]; then
-				fail "$name: $seg ran to completion (plan '${plan:-none}', $n results)"
-				rc=1
-			fi
-			seg=
-			;;
-		"ok "* | "not ok "*)
-			label=$name
-			[ "$seg" = "${name##*/}" ] || label="$name/$seg"
-			case "$line" in
-			"ok "*) pass "$label: ${line#ok }" ;;
-			*) fail "$label: ${line#not ok }" ;;
-			esac
-			n=$((n + 1))
-			;;
-		"1.."*) plan=${line#1..} ;;
-		esac
-	done < "$file"
-	if [ -n "$seg" ]; then
-		fail "$name: $seg ran to completion (the VM stopped in it)"
-		rc=1
-	fi
-	if [ "$seen" != " $want" ]; then
-		fail "$name: every guest script ran (ran:${seen:- none}; wanted: $want)"
-		rc=1
-	fi
-	return "$rc"
-}
+# shellcheck source=tests/lib-host.sh
+. "$TOP/tests/lib-host.sh"
 
 # repeated SCRIPTS: the comma-separated SCRIPTS, RDMACHAN_REPEAT times
 # over: what the guest runs with rdmachan_repeat (the soak: make soak)
@@ -102,19 +51,9 @@ repeated() {
 	echo "$out"
 }
 
-# vm_run NAME GUEST-SCRIPTS: boot one VM running the comma-separated
-# guest scripts; count the results and check the console.
-# Kernel errors the console must not show.
-KERNEL_ERRORS='Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
-
-# boot_errors DIR: kernel errors printed before the guest's first test
-# result, i.e. while the debug kernel booted, before rdmachan or any test
-# was there.
-boot_errors() {
-	awk '/^(not )?ok / { exit } { print }' "$1/console.log" |
-		grep -aE "$KERNEL_ERRORS"
-}
-
+# vm_run NAME GUEST-SCRIPTS [APPEND]: boot one VM running the
+# comma-separated guest scripts (APPEND: more kernel command line); count
+# the results and check the console.
 vm_run() {
 	local name=$1 scripts=$2 dir=$OUT/$1 rc attempt boot
 	mkdir -p "$dir"
@@ -130,25 +69,14 @@ vm_run() {
 		# once more (once) and say so.  An error after the tests began,
 		# or on the second boot, fails as always.
 		boot=$(boot_errors "$dir")
-		[ -n "$boot" ] && [ "$attempt" = 1 ] || break
+		if [ -z "$boot" ] || [ "$attempt" != 1 ]; then
+			break
+		fi
 		echo "# debug/$name: the kernel reported an error while booting, before any test ran; booting again:"
 		echo "$boot" | head -n 5 | sed 's/^/#     /'
 		cp "$dir/console.log" "$dir/console-first-boot.log"
 	done
-	local before=$FAILED
-	count_cases "debug/$name" "$dir/results.ktap" "$(repeated "$scripts" | tr , ' ')" ||
-		fail "debug/$name: VM ran to completion (qemu exit $rc)"
-	local bad
-	bad=$(grep -aE "$KERNEL_ERRORS" "$dir/console.log")
-	if [ -n "$bad" ]; then
-		fail "debug/$name: console shows no kernel error"
-		echo "$bad" | head -n 20 | sed 's/^/    /'
-	fi
-	if [ "$FAILED" != "$before" ]; then
-		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
-		echo "    --- console tail ($dir/console.log)"
-		tail -n 40 "$dir/console.log" | sed 's/^/    /'
-	fi
+	vm_report "debug/$name" "$dir" "$rc" "$(repeated "$scripts" | tr , ' ')"
 }
 
 # kunit_crosscheck: keep the KTAP that the kunit VM copied to its console
@@ -182,19 +110,33 @@ kunit_crosscheck() {
 	fi
 }
 
-SIW_CASES=
-if [ $# -eq 0 ]; then
-	SIW_CASES="chan_basic chan_faults chan_bench tool_chan rdma_ops solicited"
-	# shellcheck disable=SC2012 # as tests/run-all.sh lists them
-	CASES="kunit fault_inject $(cd tests/vm/cases && ls ./*.sh | sed 's|^\./||; s|\.sh$||' | grep -v '^demo$')"
+# The runs of this tier, RDMA:CASE, rxe first
+if [ $# -eq 0 ] || [ "$1" = --list ]; then
+	RUNS=$(vm_cases debug rxe | sed 's/^/rxe:/'; vm_cases debug siw | sed 's/^/siw:/')
 else
-	CASES=
+	RUNS=
 	for c in "$@"; do
+		rdma=rxe
 		case "$c" in
-		siw-*) SIW_CASES="$SIW_CASES ${c#siw-}" ;;
-		*) CASES="$CASES $c" ;;
+		siw-*) rdma=siw c=${c#siw-} ;;
 		esac
+		name=$c
+		[ "$rdma" = rxe ] || name=siw-$c
+		why=$(case_skips "$c" debug "$rdma")
+		if [ ! -f "tests/vm/cases/$c.sh" ]; then
+			fail "debug/$name: is a case ($why)"
+		elif [ -n "$why" ]; then
+			echo "# debug/$name: not run on this tier: ${why%%$'\n'*} (its requires())"
+		else
+			RUNS="$RUNS $rdma:$c"
+		fi
 	done
+fi
+if [ "${1:-}" = --list ]; then
+	for r in $RUNS; do
+		echo "debug/${r%%:*} ${r#*:}"
+	done
+	exit 0
 fi
 
 # 1. The debug kernel.
@@ -207,8 +149,7 @@ else
 	else
 		fail "debug: test kernel builds"
 		tail -n 40 "$OUT/test-kernel.log" | sed 's/^/    /'
-		echo
-		echo "$PASSED passed, $FAILED failed"
+		summary
 		exit 1
 	fi
 fi
@@ -234,24 +175,19 @@ fi
 # 3. and 4. The VMs.
 INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
-	for c in $CASES; do
-		vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
+	for r in $RUNS; do
+		rdma=${r%%:*}
+		c=${r#*:}
+		if [ "$rdma" = rxe ]; then
+			vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
+		else
+			vm_run "$rdma-$c" "kmemleak_clear,$c,kmemleak_check" "rdmachan_rdma=$rdma"
+		fi
+		[ "$r" != rxe:kunit ] || kunit_crosscheck
 	done
-	# The channel cases again over soft-iWARP (siw) instead of rxe
-	for c in $SIW_CASES; do
-		vm_run "siw-$c" "kmemleak_clear,$c,kmemleak_check" rdmachan_rdma=siw
-	done
-	[ -f "$OUT/kunit/console.log" ] && kunit_crosscheck
 else
 	fail "debug: initramfs builds"
 	tail -n 20 "$OUT/initramfs.log"
 fi
 
-if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
-	echo
-	echo "Failed:"
-	printf '  %s\n' "${FAILED_NAMES[@]}"
-fi
-echo
-echo "$PASSED passed, $FAILED failed"
-[ "$FAILED" = 0 ]
+summary

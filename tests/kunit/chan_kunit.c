@@ -3,7 +3,7 @@
  * rdmachan_chan_kunit.ko: KUnit suite "rdmachan_chan", rdmachan's exported
  * in-kernel API (module/rdmachan.h) over the soft-RoCE fixture of the test
  * VM: rxe0 on veth0 (192.0.2.1) and rxe1 on veth1 (192.0.2.2), set up by
- * tests/kunit/kunit.sh before this module is loaded.  Unlike the pure
+ * tests/vm/cases/kunit.sh before this module is loaded.  Unlike the pure
  * logic suites it links against rdmachan.ko's exported symbols only.
  *
  * Every test listens on 192.0.2.1 (a port of its own), connects from
@@ -1457,7 +1457,7 @@ static void chan_test_fault_enomem(struct kunit *test)
 	int ret;
 
 	if (!ct_failslab_armed())
-		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+		kunit_skip(test, "failslab is not set up (see tests/vm/cases/kunit.sh)");
 
 	ct_addr(&dst, CT_IP_SERVER, CT_PORT_FAULT_ENOMEM);
 	ct_addr(&src, CT_IP_CLIENT, 0);
@@ -1508,7 +1508,7 @@ static void chan_test_fault_nth_listen(struct kunit *test)
 	int ret;
 
 	if (!ct_fail_nth_works())
-		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+		kunit_skip(test, "failslab is not set up (see tests/vm/cases/kunit.sh)");
 
 	ct_addr(&sin, CT_IP_SERVER, CT_PORT_FAULT_NTH_LISTEN);
 	for (n = 1; n <= CT_NTH_MAX; n++) {
@@ -1576,7 +1576,7 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 	int ret;
 
 	if (!ct_fail_nth_works())
-		kunit_skip(test, "failslab is not set up (see tests/kunit/kunit.sh)");
+		kunit_skip(test, "failslab is not set up (see tests/vm/cases/kunit.sh)");
 
 	KUNIT_ASSERT_EQ(test, ct_listen(c, CT_PORT_FAULT_NTH_CONNECT, &opts),
 			0);

@@ -174,7 +174,7 @@ cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
 # Guest halves of the benchmark scripts (scripts/bench.sh), not tests.
 cp "$TOP"/tests/bench/*.sh "$ROOT/tests/cases/"
 if [ "${RDMACHAN_KERNEL:-stock}" = debug ]; then
-	cp "$TOP"/tests/kernel/cases/*.sh "$TOP/tests/kunit/kunit.sh" "$ROOT/tests/cases/"
+	cp "$TOP"/tests/kernel/cases/*.sh "$ROOT/tests/cases/"
 	mkdir -p "$ROOT/tests/kunit"
 	cp "$TOP/tests/kunit/ktap.awk" "$ROOT/tests/kunit/"
 fi

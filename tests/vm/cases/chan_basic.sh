@@ -9,6 +9,12 @@
 # busy-polled), poll/select/epoll on a busy-polled channel;
 # then, with the imm_header parameter 0, the same sizes and a verified
 # stream with the header in band, as iWARP carries it.
+
+# Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up

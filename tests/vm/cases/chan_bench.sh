@@ -6,6 +6,12 @@
 # one-sided WRITE and READ against a target, both ends looping in the
 # kernel; the tool's --kernel modes; sysfs counters matching the traffic;
 # bad arguments, a missing or short target, a target ending mid-run.
+
+# Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 SRV=192.0.2.1

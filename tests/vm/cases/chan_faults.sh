@@ -7,6 +7,12 @@
 # "rdma link delete" of the device under live channels (waiters woken
 # with ENODEV, fds still closable), and rmmod refused while a channel fd
 # is open, allowed after the last close.
+
+# Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up

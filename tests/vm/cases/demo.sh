@@ -5,6 +5,11 @@
 # the rdmachan tool reporting them, and message channels between them:
 # send/recv, ping against an echo server, bench against a sink (from user
 # space and in the kernel), sysfs state.  Not a test (run-all skips it).
+
+requires() {
+	_not_a_test "make demo runs it (tests/vm/run-vm.sh --demo)"
+}
+
 RESULTS=/dev/null
 . /tests/lib.sh
 

@@ -6,6 +6,12 @@
 # busy-polled), WRITE_WITH_IMM, fence, atomics, unsignalled chains,
 # refused accesses that leave memory untouched, concurrent fetch-adds,
 # and a process killed with registrations outstanding.
+
+# Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up

@@ -4,6 +4,13 @@
 # Channels in poll mode "solicited": waiters wake for solicited messages
 # (and WRITE_WITH_IMM) only, a read takes what has arrived, credits flow
 # both ways; over siw such a channel is refused (EOPNOTSUPP).
+
+# Runs over rxe and, on the debug kernel, over siw too, where it checks
+# that a solicited channel is refused (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up

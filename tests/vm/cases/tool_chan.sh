@@ -4,6 +4,12 @@
 # The rdmachan tool's channel commands against the real module: listen
 # (print, --echo, --sink), send, recv, connect, ping and bench, the
 # sysfs directories behind "stat", and the errors users will meet.
+
+# Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
+requires() {
+	_have_rdma rxe siw
+}
+
 . /tests/lib.sh
 
 SRV=192.0.2.1

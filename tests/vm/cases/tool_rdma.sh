@@ -9,6 +9,13 @@
 # a buffer without remote write, past the end, a wrong key, a refused
 # registration.  Every byte a write claims to have placed is looked at
 # on the server (its "peek" and "sum" answers) or read back.
+
+# Over rxe only: it uses atomics and WRITE_WITH_IMM, which iWARP (siw)
+# does not have
+requires() {
+	_have_rdma rxe
+}
+
 . /tests/lib.sh
 
 SRV=192.0.2.1

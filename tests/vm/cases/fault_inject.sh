@@ -8,6 +8,12 @@
 # channels must work again and the module unload cleanly.  The
 # surrounding kmemleak_check catches leaks of the error paths, the log
 # check any oops, lockdep or KASAN report.
+
+# failslab and the kmemleak scan around the case: the debug kernel only
+requires() {
+	_have_kernel debug
+}
+
 . /tests/lib.sh
 
 DBG=/sys/kernel/debug

@@ -11,6 +11,12 @@
 # /tests/kunit/ktap.awk; it is also copied to the console between
 # "rdmachan-kunit-ktap begin/end" lines for the host (tests/run-debug.sh
 # kunit_crosscheck).
+
+# KUnit, failslab: the debug kernel only
+requires() {
+	_have_kernel debug
+}
+
 . /tests/lib.sh
 
 KTAP=/tmp/kunit.ktap

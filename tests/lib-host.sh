@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+#
+# lib-host.sh: what the host's test runners share, sourced by
+# tests/run-all.sh (the stock tier) and tests/run-debug.sh (the debug
+# tier), so that both count, judge a console and choose cases the same way:
+#
+#   pass / fail / summary   the counters and the closing line
+#                           "N passed, N failed"
+#   count_tap               the results of a TAP or KTAP file
+#   count_cases             the results of a VM, one KTAP block per guest
+#                           script
+#   KERNEL_ERRORS           what a VM's console must not show
+#   vm_report               both of them for one VM run
+#   vm_cases, case_skips    which case runs on which kernel, over which
+#                           RDMA driver: each case's requires()
+#
+# The caller sets TOP (the checkout) and uses bash.
+
+PASSED=0
+FAILED=0
+FAILED_NAMES=()
+
+pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
+fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
+
+# summary: the names of the failures, then the closing line; returns 1
+# when anything failed
+summary() {
+	if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
+		echo
+		echo "Failed:"
+		printf '  %s\n' "${FAILED_NAMES[@]}"
+	fi
+	echo
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" = 0 ]
+}
+
+# count_tap NAME FILE: count "ok"/"not ok" lines of a TAP/KTAP file,
+# printing them prefixed with NAME; returns 1 if the plan is missing or
+# does not match the number of results.
+count_tap() {
+	local name=$1 file=$2 line n=0 plan=
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		"ok "*) pass "$name: ${line#ok }"; n=$((n + 1)) ;;
+		"not ok "*) fail "$name: ${line#not ok }"; n=$((n + 1)) ;;
+		"1.."*) plan=${line#1..} ;;
+		esac
+	done < "$file"
+	[ -n "$plan" ] && [ "$plan" = "$n" ]
+}
+
+# count_cases NAME FILE WANT: count the "ok"/"not ok" lines of a VM's
+# results, which hold one KTAP block per guest script between "# case X
+# begin" and "# case X end" lines (tests/vm/init); each block must end
+# with its plan.  Results are printed as NAME/X (NAME alone for the
+# script named as NAME's last part).  WANT: the scripts the VM was to
+# run, space-separated, in order.  Returns 1 if a block is missing,
+# unfinished or short.
+count_cases() {
+	local name=$1 file=$2 want=$3 line seg='' n=0 plan='' rc=0 label seen=''
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		"# case "*" begin")
+			seg=${line#\# case }
+			seg=${seg% begin}
+			n=0
+			plan=
+			seen="$seen $seg"
+			;;
+		"# case "*" end"*)
+			if [ -z "$plan" ] || [ "$plan" != "$n" ]; then
+				fail "$name: $seg ran to completion (plan '${plan:-none}', $n results)"
+				rc=1
+			fi
+			seg=
+			;;
+		"ok "* | "not ok "*)
+			label=$name
+			[ "$seg" = "${name##*/}" ] || label="$name/$seg"
+			case "$line" in
+			"ok "*) pass "$label: ${line#ok }" ;;
+			*) fail "$label: ${line#not ok }" ;;
+			esac
+			n=$((n + 1))
+			;;
+		"1.."*) plan=${line#1..} ;;
+		esac
+	done < "$file"
+	if [ -n "$seg" ]; then
+		fail "$name: $seg ran to completion (the VM stopped in it)"
+		rc=1
+	fi
+	if [ "$seen" != " $want" ]; then
+		fail "$name: every guest script ran (ran:${seen:- none}; wanted: $want)"
+		rc=1
+	fi
+	return "$rc"
+}
+
+# Kernel errors a VM's console must not show, on either kernel.  The
+# lockdep and kmemleak reports can only come from the debug kernel
+# (Debian's has neither CONFIG_PROVE_LOCKING nor CONFIG_DEBUG_KMEMLEAK),
+# and no test title or diagnostic of ours contains any of these words,
+# so one pattern serves both tiers.  (The guest's done_testing checks the
+# kernel log with its own list, KLOG_BAD in tests/vm/lib.sh.)
+KERNEL_ERRORS='Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
+
+# console_errors FILE: the lines of a console log that show a kernel error
+console_errors() {
+	grep -aE "$KERNEL_ERRORS" "$1"
+}
+
+# boot_errors DIR: kernel errors printed before the guest's first test
+# result, i.e. while the kernel booted, before rdmachan or any test was
+# there
+boot_errors() {
+	awk '/^(not )?ok / { exit } { print }' "$1/console.log" |
+		grep -aE "$KERNEL_ERRORS"
+}
+
+# vm_report NAME DIR RC WANT: the results of the VM run in DIR (qemu's
+# exit status RC, the guest scripts WANT as for count_cases), then its
+# console; on a failure the diagnostics and the console's end.
+vm_report() {
+	local name=$1 dir=$2 rc=$3 want=$4 before=$FAILED bad
+	count_cases "$name" "$dir/results.ktap" "$want" ||
+		fail "$name: VM ran to completion (qemu exit $rc)"
+	bad=$(console_errors "$dir/console.log")
+	if [ -n "$bad" ]; then
+		fail "$name: console shows no kernel error"
+		echo "$bad" | head -n 20 | sed 's/^/    /'
+	fi
+	if [ "$FAILED" != "$before" ]; then
+		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
+		echo "    --- console tail ($dir/console.log)"
+		tail -n 40 "$dir/console.log" | sed 's/^/    /'
+	fi
+}
+
+# ---- Which case runs where ---------------------------------------------
+#
+# A VM case is tests/vm/cases/NAME.sh.  It runs on both kernels (stock:
+# Debian's; debug: scripts/test-kernel.sh's) over rxe unless its
+# requires() says otherwise, as blktests' tests do: a function at the top
+# of the case, its braces at the start of their lines, calling only
+#
+#   _have_kernel KERNEL...  it needs one of these kernels (debug: KASAN,
+#                           lockdep, kmemleak, failslab, KUnit)
+#   _have_rdma DRIVER...    it runs over these soft-RDMA drivers (rxe,
+#                           siw); without it, over rxe only
+#   _not_a_test WHY         it is not run by the runners at all
+#
+# The host reads requires() out of the file and runs it here; the guest
+# only defines it.  The environments: stock/rxe (tests/run-all.sh),
+# debug/rxe and debug/siw (tests/run-debug.sh; Debian's kernel has no
+# siw).
+
+# case_skips CASE KERNEL RDMA: why CASE does not run on KERNEL over RDMA,
+# one reason a line; nothing when it runs there.
+case_skips() {
+	local file=$TOP/tests/vm/cases/$1.sh kernel=$2 rdma=$3
+	if [ ! -f "$file" ]; then
+		echo "no case tests/vm/cases/$1.sh"
+		return
+	fi
+	# shellcheck disable=SC2317 # requires() calls the _have_* functions
+	(
+		SKIP_REASONS=()
+		RDMA_SAID=
+		_have_kernel() {
+			[[ " $* " == *" $kernel "* ]] ||
+				SKIP_REASONS+=("needs the ${*// / or } kernel")
+		}
+		_have_rdma() {
+			RDMA_SAID=1
+			[[ " $* " == *" $rdma "* ]] ||
+				SKIP_REASONS+=("runs over ${*// / and } only")
+		}
+		_not_a_test() { SKIP_REASONS+=("not a test: $*"); }
+		eval "$(sed -n '/^requires() {/,/^}/p' "$file")"
+		if declare -F requires >/dev/null; then
+			requires
+		fi
+		[ -n "$RDMA_SAID" ] || [ "$rdma" = rxe ] ||
+			SKIP_REASONS+=("runs over rxe only")
+		[ "${#SKIP_REASONS[@]}" = 0 ] || printf '%s\n' "${SKIP_REASONS[@]}"
+	)
+}
+
+# vm_cases KERNEL RDMA: the cases that run on KERNEL over RDMA, in name
+# order, one a line
+vm_cases() {
+	local f c
+	for f in "$TOP"/tests/vm/cases/*.sh; do
+		c=${f##*/}
+		c=${c%.sh}
+		[ -n "$(case_skips "$c" "$1" "$2")" ] || echo "$c"
+	done
+}
