@@ -67,7 +67,7 @@ vm-shell: all
 	tests/vm/run-vm.sh --shell
 
 bench: all
-	scripts/bench.sh
+	tests/bench/run-bench.sh
 
 SOAK_RUNS	?= 50
 SOAK_CASES	?= siw-rdma_ops siw-chan_bench

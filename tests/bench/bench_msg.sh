@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Guest half of scripts/bench.sh (not a test): message rate, bandwidth and
+# Guest half of tests/bench/run-bench.sh (make bench; not a test): message rate, bandwidth and
 # latency of perftest (ib_send_bw / ib_send_lat over rdma_cm) and of
 # rdmachan (in-kernel bench, tool-driven bench) on the same rxe pair in
 # the same VM; then one-sided WRITE and READ bandwidth, ib_write_bw /

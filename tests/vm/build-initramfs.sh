@@ -69,7 +69,7 @@ PROGRAMS="
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
-# for scripts/bench.sh --profile.
+# to profile a run of tests/bench/run-bench.sh.
 PROGRAMS="$PROGRAMS ${RDMACHAN_EXTRA_PROGRAMS:-}"
 # Loaded with dlopen(), so ldd of the programs does not find them.
 DLOPENED="
@@ -171,8 +171,8 @@ cp "$TOP/tests/vm/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 cp "$TOP/tests/vm/lib.sh" "$ROOT/tests/"
 cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
-# Guest halves of the benchmark scripts (scripts/bench.sh), not tests.
-cp "$TOP"/tests/bench/*.sh "$ROOT/tests/cases/"
+# Guest halves of the benchmarks (tests/bench/run-bench.sh), not tests.
+cp "$TOP"/tests/bench/bench_*.sh "$ROOT/tests/cases/"
 if [ "${RDMACHAN_KERNEL:-stock}" = debug ]; then
 	cp "$TOP"/tests/kernel/cases/*.sh "$ROOT/tests/cases/"
 	mkdir -p "$ROOT/tests/kunit"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# bench.sh: rdmachan against perftest, in one VM run on the same soft-RoCE
-# pair (rxe0 <-> rxe1 over a veth pair), printed as a table of ratios.
+# run-bench.sh (make bench): rdmachan against perftest, in one VM run on
+# the same soft-RoCE pair (rxe0 <-> rxe1 over a veth pair), printed as a
+# table of ratios.
 # A benchmark, not a test: nothing here passes or fails on speed.
 #
 #   message rate / bandwidth  ib_send_bw -R   vs  rdmachan bench --kernel
@@ -28,7 +29,8 @@
 # (per bandwidth run, default 4), BENCH_PINGS (round trips, default
 # 5000), BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
 # latency pairs after the passes, default 10).  The raw figures stay in
-# tests/vm/out/bench/results.ktap.
+# tests/vm/out/bench/results.ktap.  The guest half, which runs the
+# programs, is tests/bench/bench_msg.sh.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
@@ -36,7 +38,7 @@
 # absolute numbers are far below hardware; only the ratios mean anything.
 set -euo pipefail
 
-TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/tests/vm/out/bench
 cd "$TOP"
 make -s all >/dev/null
@@ -66,7 +68,7 @@ median() {
 }
 
 if ! grep -q '^RESULT ' "$R"; then
-	echo "bench.sh: no results; see $OUT/console.log" >&2
+	echo "run-bench.sh: no results; see $OUT/console.log" >&2
 	exit 1
 fi
 
@@ -104,13 +106,12 @@ pair_ratio() {
 	awk -v a="$1" -v b="$2" '$1 == "RESULT" && $2 ~ /^lat_pair_/ &&
 		$3 + 0 > 0 && $5 + 0 > 0 { print $a / $b }' "$R" | median
 }
-set -- $(pair_ratio 5 3)
+read -r ratio p50_pairs < <(pair_ratio 5 3)
 printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
-	"in-kernel latency p50, busy-poll, paired" "" "" "" "$1"
-p50_pairs=$2
-set -- $(pair_ratio 6 4)
+	"in-kernel latency p50, busy-poll, paired" "" "" "" "$ratio"
+read -r ratio _ < <(pair_ratio 6 4)
 printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
-	"in-kernel latency avg, busy-poll, paired" "" "" "" "$1"
+	"in-kernel latency avg, busy-poll, paired" "" "" "" "$ratio"
 echo
 echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."
 echo "Paired rows: the median of the ratios of $p50_pairs back-to-back pairs (BENCH_LAT_PAIRS),"
@@ -121,7 +122,7 @@ echo "each pair's two runs in the same TCG speed mode (the round trip is bimodal
 echo
 printf "%-44s %12s %12s %-6s %7s\n" "one-sided, rdmachan vs perftest" "rdmachan" "perftest" "unit" "ratio"
 for op in write read; do
-	OP=$(echo $op | tr a-z A-Z)
+	OP=${op^^}
 	for s in 4096 65536; do
 		pb=$(awk -v r="$(val "perftest_${op}_rate_$s")" -v s=$s 'BEGIN { print r * s / 1e6 }')
 		row "in-kernel RDMA $OP bandwidth, $((s / 1024)) KiB" \
