@@ -216,26 +216,39 @@ done_testing() {
 	echo "1..$T_N" >&3
 }
 
-# run_checks CMD [ARGS...]: run a helper that prints "PASS what" or
-# "FAIL what: detail" lines and report each as a test.  A helper that
-# prints nothing, or exits non-zero without a FAIL line, is a failure too.
+# run_checks CMD [ARGS...]: run a helper that reports in KTAP
+# (tests/vm/helpers/ktap.h: "ok N - what", "not ok N - what # detail",
+# "# ..." lines, a closing plan "1..N") and report each of its results as
+# a test of this case, with the same title.  Its "# " lines and anything
+# else it prints become diagnostics.  A helper that reports nothing,
+# whose plan is missing or does not match its results, or that exits
+# non-zero without a failed result, is a failure too.
 run_checks() {
 	_out=$("$@" 2>&1)
 	_rc=$?
 	_seen=0
 	_failed=0
+	_plan=
 	while IFS= read -r _line; do
 		case "$_line" in
-		PASS\ *) ok "${_line#PASS }"; _seen=1 ;;
-		FAIL\ *) not_ok "${_line#FAIL }"; _seen=1; _failed=1 ;;
+		"ok "*) ok "${_line#ok [0-9]* - }"; _seen=$((_seen + 1)) ;;
+		"not ok "*)
+			not_ok "${_line#not ok [0-9]* - }"
+			_seen=$((_seen + 1))
+			_failed=1
+			;;
+		"1.."*) _plan=${_line#1..} ;;
+		"KTAP version "*) ;;
+		"# "*) diag "${_line#\# }" ;;
 		*) [ -n "$_line" ] && diag "$_line" ;;
 		esac
 	done <<EOT
 $_out
 EOT
-	if [ "$_seen" = 0 ] || { [ "$_rc" != 0 ] && [ "$_failed" = 0 ]; }; then
+	if [ "$_seen" = 0 ] || [ "$_plan" != "$_seen" ] ||
+	   { [ "$_rc" != 0 ] && [ "$_failed" = 0 ]; }; then
 		not_ok "$1 ran to completion"
-		diag "exit status $_rc"
+		diag "exit status $_rc, plan ${_plan:-none}, $_seen results"
 	fi
 }
 

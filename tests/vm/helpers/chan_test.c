@@ -3,8 +3,8 @@
  * chan_test: message channel checks, both ends in one process.
  *
  * The listener binds 192.0.2.1 ($DEV0, rxe0 by default); the client
- * connects from 192.0.2.2 ($DEV1, rxe1).  Each subcommand prints "PASS what" / "FAIL what:
- * detail" lines for the guest test library.
+ * connects from 192.0.2.2 ($DEV1, rxe1).  Each subcommand reports its
+ * checks in KTAP (ktap.h) for the guest test library's run_checks.
  *
  *   chan_test basic        sizes, immediates, EMSGSIZE, batches, info
  *   chan_test stream N     N sequenced, checksummed messages, one way
@@ -79,7 +79,7 @@ static int pair_open(struct chan_pair *p, const struct rdmachan_chan_opts *opts)
 {
 	if (!chan_pair_open(ctl, p, opts, opts))
 		return 0;
-	report(0, p->failed, "%s", strerror(errno));
+	ktap_result(0, p->failed, "%s", strerror(errno));
 	return -1;
 }
 
@@ -150,7 +150,7 @@ static void check_size(struct chan_pair *p, unsigned int len, const char *what)
 	r = read(p->srv, in, len + 16);
 	snprintf(desc, sizeof(desc), "a %u-byte message (%s) arrives intact", len,
 		 what);
-	report(w == (ssize_t)len && r == (ssize_t)len && !memcmp(in, out, len),
+	ktap_result(w == (ssize_t)len && r == (ssize_t)len && !memcmp(in, out, len),
 	       desc, "write %zd read %zd (%s)", w, r, strerror(errno));
 	free(out);
 	free(in);
@@ -168,24 +168,24 @@ static int cmd_basic(void)
 
 	if (pair_open(&p, NULL))
 		return 1;
-	report(p.port > 0, "listen on port 0 binds a free port", "port %d", p.port);
-	report(!chan_info(p.cli, &ci) && !chan_info(p.srv, &si),
+	ktap_result(p.port > 0, "listen on port 0 binds a free port", "port %d", p.port);
+	ktap_result(!chan_info(p.cli, &ci) && !chan_info(p.srv, &si),
 	       "CHAN_INFO answers on both ends", "%s", strerror(errno));
-	report(ci.state == RDMACHAN_STATE_CONNECTED &&
+	ktap_result(ci.state == RDMACHAN_STATE_CONNECTED &&
 	       si.state == RDMACHAN_STATE_CONNECTED,
 	       "both ends are CONNECTED", "states %u %u", ci.state, si.state);
-	report(ci.active == 1 && si.active == 0, "active/passive ends are told apart",
+	ktap_result(ci.active == 1 && si.active == 0, "active/passive ends are told apart",
 	       "%u %u", ci.active, si.active);
-	report(ci.queue_depth == 128 && si.queue_depth == 128 &&
+	ktap_result(ci.queue_depth == 128 && si.queue_depth == 128 &&
 	       ci.max_msg_size == 65536 && si.max_msg_size == 65536,
 	       "default depth 128 and size 65536 are negotiated",
 	       "%u/%u %u/%u", ci.queue_depth, si.queue_depth,
 	       ci.max_msg_size, si.max_msg_size);
-	report(!strcmp(ci.dev_name, dev_name_env("DEV1", "rxe1")) &&
+	ktap_result(!strcmp(ci.dev_name, dev_name_env("DEV1", "rxe1")) &&
 	       !strcmp(si.dev_name, dev_name_env("DEV0", "rxe0")),
 	       "client runs on DEV1, server on DEV0", "%s %s", ci.dev_name,
 	       si.dev_name);
-	report(ci.send_credits == 128, "the client starts with all credits",
+	ktap_result(ci.send_credits == 128, "the client starts with all credits",
 	       "%u", ci.send_credits);
 
 	/*
@@ -194,12 +194,12 @@ static int cmd_basic(void)
 	 */
 	want_hdr_imm = strncmp(ci.dev_name, "siw", 3) &&
 		       module_param("imm_header") == 1;
-	report(ci.wire_flags == si.wire_flags &&
+	ktap_result(ci.wire_flags == si.wire_flags &&
 	       !!(ci.wire_flags & RDMACHAN_WIRE_HDR_IMM) == want_hdr_imm,
 	       want_hdr_imm ? "both ends carry the header in the immediate" :
 			      "both ends carry the header in band",
 	       "wire_flags %#x %#x", ci.wire_flags, si.wire_flags);
-	report(!strcmp(sysfs_attr(p.cli, "wire_header", attr, sizeof(attr)),
+	ktap_result(!strcmp(sysfs_attr(p.cli, "wire_header", attr, sizeof(attr)),
 		       want_hdr_imm ? "immediate" : "in-band") &&
 	       !strcmp(sysfs_attr(p.srv, "wire_header", attr, sizeof(attr)),
 		       want_hdr_imm ? "immediate" : "in-band"),
@@ -219,7 +219,7 @@ static int cmd_basic(void)
 	memset(big, 1, sizeof(big));
 	errno = 0;
 	r = write(p.cli, big, 65537);
-	report(r < 0 && errno == EMSGSIZE, "a message over the largest fails with EMSGSIZE",
+	ktap_result(r < 0 && errno == EMSGSIZE, "a message over the largest fails with EMSGSIZE",
 	       "write %d %s", r, strerror(errno));
 
 	/* Too small a read buffer: EMSGSIZE, the message stays queued */
@@ -227,31 +227,31 @@ static int cmd_basic(void)
 	write(p.cli, big, 1000);
 	errno = 0;
 	r = read(p.srv, buf, 100);
-	report(r < 0 && errno == EMSGSIZE, "reading into too small a buffer fails with EMSGSIZE",
+	ktap_result(r < 0 && errno == EMSGSIZE, "reading into too small a buffer fails with EMSGSIZE",
 	       "read %d %s", r, strerror(errno));
 	{
 		unsigned char in[1000];
 
 		r = read(p.srv, in, sizeof(in));
-		report(r == 1000 && !memcmp(in, big, 1000),
+		ktap_result(r == 1000 && !memcmp(in, big, 1000),
 		       "the message is kept after EMSGSIZE and read whole later",
 		       "read %d", r);
 	}
 
 	/* Immediate data */
 	r = chan_send_imm(p.cli, "imm", 3, 0xdeadbeef, 0);
-	report(!r, "SEND with an immediate succeeds", "%s", strerror(errno));
+	ktap_result(!r, "SEND with an immediate succeeds", "%s", strerror(errno));
 	r = chan_recv_msg(p.srv, buf, sizeof(buf), &imm, &has_imm, 0);
-	report(r == 3 && has_imm && imm == 0xdeadbeef && !memcmp(buf, "imm", 3),
+	ktap_result(r == 3 && has_imm && imm == 0xdeadbeef && !memcmp(buf, "imm", 3),
 	       "RECV reports the immediate 0xdeadbeef",
 	       "len %d has_imm %d imm 0x%x", r, has_imm, imm);
 	write(p.cli, "x", 1);
 	r = chan_recv_msg(p.srv, buf, sizeof(buf), &imm, &has_imm, 0);
-	report(r == 1 && !has_imm, "a plain message has no immediate",
+	ktap_result(r == 1 && !has_imm, "a plain message has no immediate",
 	       "len %d has_imm %d", r, has_imm);
 	r = chan_send_imm(p.srv, NULL, 0, 7, 0);
 	r = chan_recv_msg(p.cli, buf, sizeof(buf), &imm, &has_imm, 0);
-	report(r == 0 && has_imm && imm == 7,
+	ktap_result(r == 0 && has_imm && imm == 7,
 	       "an empty message with an immediate goes server to client",
 	       "len %d imm %u", r, imm);
 
@@ -271,7 +271,7 @@ static int cmd_basic(void)
 				.imm = i, .flags = RDMACHAN_MSG_IMM };
 		}
 		r = ioctl(p.cli, RDMACHAN_IOC_SENDMMSG, &mm);
-		report(!r && mm.done == 64, "SENDMMSG posts 64 messages in one call",
+		ktap_result(!r && mm.done == 64, "SENDMMSG posts 64 messages in one call",
 		       "ret %d done %u", r, mm.done);
 		ok = 1;
 		while (total < 64) {
@@ -295,15 +295,15 @@ static int cmd_basic(void)
 		for (i = 0; i < 64; i++)
 			if (got[i] != 1000u + i)
 				ok = 0;
-		report(ok && total == 64, "RECVMMSG returns the 64 in order with their immediates",
+		ktap_result(ok && total == 64, "RECVMMSG returns the 64 in order with their immediates",
 		       "received %d", total);
 	}
 
-	report(!chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
+	ktap_result(!chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
 	       "CHAN_INFO counts the messages sent", "msgs_tx %llu errors %llu",
 	       (unsigned long long)ci.msgs_tx, (unsigned long long)ci.errors);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 struct stream_arg {
@@ -367,19 +367,19 @@ static int cmd_stream(long n)
 	pthread_join(t, NULL);
 	snprintf(desc, sizeof(desc),
 		 "%ld messages arrive once each, in order, uncorrupted", n);
-	report(!werr && !a.bad && a.got == n, desc,
+	ktap_result(!werr && !a.bad && a.got == n, desc,
 	       "write errors %ld, bad %ld, received %ld", werr, a.bad, a.got);
 	chan_info(p.cli, &ci);
 	chan_info(p.srv, &si);
-	report(ci.msgs_tx == (unsigned long long)n &&
+	ktap_result(ci.msgs_tx == (unsigned long long)n &&
 	       si.msgs_rx == (unsigned long long)n,
 	       "counters agree with the traffic", "tx %llu rx %llu",
 	       (unsigned long long)ci.msgs_tx, (unsigned long long)si.msgs_rx);
-	report(si.credit_msgs_tx > 0,
+	ktap_result(si.credit_msgs_tx > 0,
 	       "one-way traffic returns credits in explicit credit messages",
 	       "credit messages %llu", (unsigned long long)si.credit_msgs_tx);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_backpressure(void)
@@ -394,7 +394,7 @@ static int cmd_backpressure(void)
 	if (pair_open(&p, &o))
 		return 1;
 	chan_info(p.cli, &ci);
-	report(ci.queue_depth == 16 && ci.max_msg_size == 1024,
+	ktap_result(ci.queue_depth == 16 && ci.max_msg_size == 1024,
 	       "requested depth 16 and size 1024 are negotiated", "%u %u",
 	       ci.queue_depth, ci.max_msg_size);
 
@@ -405,14 +405,14 @@ static int cmd_backpressure(void)
 			break;
 		sent++;
 	}
-	report(sent == 16 && errno == EAGAIN,
+	ktap_result(sent == 16 && errno == EAGAIN,
 	       "an unread peer stops the sender after queue_depth messages with EAGAIN",
 	       "sent %d (%s)", sent, strerror(errno));
 	pfd = (struct pollfd){ .fd = p.cli, .events = POLLOUT };
-	report(poll(&pfd, 1, 0) == 0, "poll says not writable without credits",
+	ktap_result(poll(&pfd, 1, 0) == 0, "poll says not writable without credits",
 	       "revents 0x%x", pfd.revents);
 	pfd = (struct pollfd){ .fd = p.srv, .events = POLLIN };
-	report(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN),
+	ktap_result(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN),
 	       "poll says readable on the receiver", "revents 0x%x", pfd.revents);
 
 	/* Read everything: credits come back and the sender may go on */
@@ -425,9 +425,9 @@ static int cmd_backpressure(void)
 		if (r != 4 || imm != (unsigned int)i)
 			ok = 0;
 	}
-	report(ok, "the 16 queued messages are read in order", "mismatch");
+	ktap_result(ok, "the 16 queued messages are read in order", "mismatch");
 	pfd = (struct pollfd){ .fd = p.cli, .events = POLLOUT };
-	report(poll(&pfd, 1, 2000) == 1 && (pfd.revents & POLLOUT),
+	ktap_result(poll(&pfd, 1, 2000) == 1 && (pfd.revents & POLLOUT),
 	       "returned credits make the sender writable again",
 	       "revents 0x%x", pfd.revents);
 
@@ -453,13 +453,13 @@ static int cmd_backpressure(void)
 			ok = 0;
 	}
 	wait(&r);
-	report(ok && WIFEXITED(r) && !WEXITSTATUS(r),
+	ktap_result(ok && WIFEXITED(r) && !WEXITSTATUS(r),
 	       "2000 messages to a slow reader all arrive in order", "status %d", r);
 	chan_info(p.cli, &ci);
-	report(ci.credit_stalls > 0, "the sender stalled on credits",
+	ktap_result(ci.credit_stalls > 0, "the sender stalled on credits",
 	       "stalls %llu", (unsigned long long)ci.credit_stalls);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_close(void)
@@ -484,36 +484,36 @@ static int cmd_close(void)
 		if (r != sizeof(v) || v != i)
 			ok = 0;
 	}
-	report(ok, "messages sent right before close all arrive", "lost some");
+	ktap_result(ok, "messages sent right before close all arrive", "lost some");
 	r = read(p.srv, buf, sizeof(buf));
-	report(r == 0, "then read returns 0 (orderly end)", "read %d %s", r,
+	ktap_result(r == 0, "then read returns 0 (orderly end)", "read %d %s", r,
 	       strerror(errno));
 	pfd = (struct pollfd){ .fd = p.srv, .events = POLLIN | POLLOUT };
 	poll(&pfd, 1, 0);
-	report(pfd.revents & POLLHUP, "poll reports POLLHUP", "revents 0x%x",
+	ktap_result(pfd.revents & POLLHUP, "poll reports POLLHUP", "revents 0x%x",
 	       pfd.revents);
 	errno = 0;
 	r = write(p.srv, "x", 1);
-	report(r < 0 && errno == ECONNRESET, "write to a closed peer fails with ECONNRESET",
+	ktap_result(r < 0 && errno == ECONNRESET, "write to a closed peer fails with ECONNRESET",
 	       "write %d %s", r, strerror(errno));
 	chan_info(p.srv, &info);
-	report(info.state == RDMACHAN_STATE_DISCONNECTED, "the state is DISCONNECTED",
+	ktap_result(info.state == RDMACHAN_STATE_DISCONNECTED, "the state is DISCONNECTED",
 	       "state %u", info.state);
 	close(p.srv);
 
 	/* Listener closed with connections not yet accepted */
 	cli2 = chan_connect(ctl, SRV_IP, p.port, CLI_IP, NULL, 0);
 	cli3 = chan_connect(ctl, SRV_IP, p.port, CLI_IP, NULL, 0);
-	report(cli2 >= 0 && cli3 >= 0, "two connections wait in the accept queue",
+	ktap_result(cli2 >= 0 && cli3 >= 0, "two connections wait in the accept queue",
 	       "%s", strerror(errno));
 	pfd = (struct pollfd){ .fd = p.lfd, .events = POLLIN };
-	report(poll(&pfd, 1, 2000) == 1, "the listener polls readable", "revents 0x%x",
+	ktap_result(poll(&pfd, 1, 2000) == 1, "the listener polls readable", "revents 0x%x",
 	       pfd.revents);
 	close(p.lfd);
 	pfd = (struct pollfd){ .fd = cli2, .events = POLLIN };
 	poll(&pfd, 1, 5000);
 	r = read(cli2, buf, sizeof(buf));
-	report(r == 0 || (r < 0 && errno == ECONNRESET),
+	ktap_result(r == 0 || (r < 0 && errno == ECONNRESET),
 	       "closing the listener ends its unaccepted connections",
 	       "read %d %s", r, strerror(errno));
 	close(cli2);
@@ -521,10 +521,10 @@ static int cmd_close(void)
 
 	/* A new listener on the same port works again */
 	r = chan_listen(ctl, SRV_IP, p.port, NULL, 0, &port);
-	report(r >= 0 && port == p.port, "the port can be listened on again",
+	ktap_result(r >= 0 && port == p.port, "the port can be listened on again",
 	       "%s", strerror(errno));
 	close(r);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_errors(void)
@@ -538,34 +538,34 @@ static int cmd_errors(void)
 	errno = 0;
 	fd = chan_connect(ctl, SRV_IP, 4999, CLI_IP, &o, 0);
 	dt = now() - t0;
-	report(fd < 0 && errno == ECONNREFUSED,
+	ktap_result(fd < 0 && errno == ECONNREFUSED,
 	       "connect to a port with no listener fails with ECONNREFUSED",
 	       "fd %d %s after %.1fs", fd, strerror(errno), dt);
 	t0 = now();
 	errno = 0;
 	fd = chan_connect(ctl, "192.0.2.99", 5000, NULL, &o, 0);
 	dt = now() - t0;
-	report(fd < 0 && (errno == EHOSTUNREACH || errno == ETIMEDOUT ||
+	ktap_result(fd < 0 && (errno == EHOSTUNREACH || errno == ETIMEDOUT ||
 			  errno == ENETUNREACH),
 	       "connect to an unreachable address fails with EHOSTUNREACH/ETIMEDOUT",
 	       "fd %d %s", fd, strerror(errno));
-	report(dt < 2.0 * 3 + 5, "and gives up within its bound", "took %.1fs", dt);
+	ktap_result(dt < 2.0 * 3 + 5, "and gives up within its bound", "took %.1fs", dt);
 	errno = 0;
 	fd = chan_connect(ctl, "198.51.100.1", 5000, NULL, &o, 0);
-	report(fd < 0 && (errno == ENETUNREACH || errno == EHOSTUNREACH ||
+	ktap_result(fd < 0 && (errno == ENETUNREACH || errno == EHOSTUNREACH ||
 			  errno == ETIMEDOUT || errno == ENODEV),
 	       "connect to a network with no route fails", "fd %d %s", fd,
 	       strerror(errno));
 
 	lfd = chan_listen(ctl, SRV_IP, 0, NULL, 0, &fd);
 	lfd2 = chan_listen(ctl, SRV_IP, fd, NULL, 0, NULL);
-	report(lfd >= 0 && lfd2 < 0 && errno == EADDRINUSE,
+	ktap_result(lfd >= 0 && lfd2 < 0 && errno == EADDRINUSE,
 	       "a second listener on the same port fails with EADDRINUSE",
 	       "%d %d %s", lfd, lfd2, strerror(errno));
 	close(lfd);
 	errno = 0;
 	fd = chan_listen(ctl, "192.0.2.77", 0, NULL, 0, NULL);
-	report(fd < 0 && errno == EADDRNOTAVAIL,
+	ktap_result(fd < 0 && errno == EADDRNOTAVAIL,
 	       "listening on an address nobody has fails with EADDRNOTAVAIL",
 	       "%d %s", fd, strerror(errno));
 
@@ -573,28 +573,28 @@ static int cmd_errors(void)
 	c.size = sizeof(c);
 	set_in4(&c.dst, SRV_IP, 0);
 	errno = 0;
-	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	ktap_result(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
 	       "CONNECT to port 0 fails with EINVAL", "%s", strerror(errno));
 	set_in4(&c.dst, SRV_IP, 5000);
 	c.opts.poll_mode = 9;
 	errno = 0;
-	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	ktap_result(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
 	       "CONNECT with a bad poll mode fails with EINVAL", "%s", strerror(errno));
 	c.opts.poll_mode = 0;
 	c.reserved[3] = 1;
 	errno = 0;
-	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	ktap_result(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
 	       "CONNECT with non-zero reserved fails with EINVAL", "%s", strerror(errno));
 	c.reserved[3] = 0;
 	c.dst.ss_family = 77;
 	errno = 0;
-	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
+	ktap_result(ioctl(ctl, RDMACHAN_IOC_CONNECT, &c) < 0 && errno == EINVAL,
 	       "CONNECT to an unknown address family fails with EINVAL", "%s",
 	       strerror(errno));
 	errno = 0;
-	report(ioctl(ctl, RDMACHAN_IOC_CONNECT, (void *)8) < 0 && errno == EFAULT,
+	ktap_result(ioctl(ctl, RDMACHAN_IOC_CONNECT, (void *)8) < 0 && errno == EFAULT,
 	       "CONNECT with a bad pointer fails with EFAULT", "%s", strerror(errno));
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_many(int n)
@@ -613,7 +613,7 @@ static int cmd_many(int n)
 		opened++;
 	}
 	snprintf(desc, sizeof(desc), "%d channels open at once", n);
-	report(opened == n, desc, "only %d (%s)", opened, strerror(errno));
+	ktap_result(opened == n, desc, "only %d (%s)", opened, strerror(errno));
 	for (i = 0; i < opened; i++)
 		if (write(cli[i], &i, sizeof(i)) != sizeof(i))
 			ok = 0;
@@ -624,7 +624,7 @@ static int cmd_many(int n)
 			ok = 0;
 	}
 	snprintf(desc, sizeof(desc), "each of the %d channels carries its own message", n);
-	report(ok, desc, "mismatch");
+	ktap_result(ok, desc, "mismatch");
 	for (i = 0; i < opened; i++) {
 		close(cli[i]);
 		close(srv[i]);
@@ -632,7 +632,7 @@ static int cmd_many(int n)
 	close(lfd);
 	free(cli);
 	free(srv);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 struct blocked {
@@ -673,17 +673,17 @@ static int cmd_devremove(void)
 			 dev_name_env("DEV1", "rxe1"));
 		r = system(cmd);
 	}
-	report(r == 0, "rdma link delete DEV1 under live channels", "status %d", r);
+	ktap_result(r == 0, "rdma link delete DEV1 under live channels", "status %d", r);
 	pthread_join(tc, NULL);
-	report(bc.ret < 0 && bc.err == ENODEV,
+	ktap_result(bc.ret < 0 && bc.err == ENODEV,
 	       "a reader blocked on the removed device wakes with ENODEV",
 	       "read %d %s", bc.ret, strerror(bc.err));
 	errno = 0;
 	r = write(p.cli, "x", 1);
-	report(r < 0 && errno == ENODEV, "writes on the removed device fail with ENODEV",
+	ktap_result(r < 0 && errno == ENODEV, "writes on the removed device fail with ENODEV",
 	       "write %d %s", r, strerror(errno));
 	chan_info(p.cli, &info);
-	report(info.state == RDMACHAN_STATE_FAILED && info.error == -ENODEV &&
+	ktap_result(info.state == RDMACHAN_STATE_FAILED && info.error == -ENODEV &&
 	       !info.dev_name[0],
 	       "the channel is FAILED with ENODEV and holds no device",
 	       "state %u error %d dev '%s'", info.state, info.error, info.dev_name);
@@ -693,18 +693,18 @@ static int cmd_devremove(void)
 		char buf[64];
 
 		r = read(p.srv, buf, sizeof(buf));
-		report(r == 6 && !memcmp(buf, "queued", 6),
+		ktap_result(r == 6 && !memcmp(buf, "queued", 6),
 		       "the peer still reads what arrived before", "read %d", r);
 		bs.fd = p.srv;
 		pthread_create(&ts, NULL, blocked_read, &bs);
 		pthread_join(ts, NULL);
-		report(bs.ret == 0 || (bs.ret < 0 && bs.err == ECONNRESET),
+		ktap_result(bs.ret == 0 || (bs.ret < 0 && bs.err == ECONNRESET),
 		       "then the peer sees the end", "read %d %s", bs.ret,
 		       strerror(bs.err));
 	}
 	chan_pair_close(&p);
-	report(1, "channel fds on a removed device close cleanly", "-");
-	return chan_failures ? 1 : 0;
+	ktap_result(1, "channel fds on a removed device close cleanly", "-");
+	return ktap_failures() ? 1 : 0;
 }
 
 /*
@@ -732,22 +732,22 @@ static int cmd_deadpeer(void)
 	t0 = now();
 	r = system("/usr/sbin/ip neigh replace 192.0.2.2 lladdr 02:00:00:00:00:01 dev veth0 nud permanent && "
 		   "/usr/sbin/ip neigh replace 192.0.2.1 lladdr 02:00:00:00:00:02 dev veth1 nud permanent");
-	report(r == 0, "every packet between the ends is dropped from now on", "status %d", r);
+	ktap_result(r == 0, "every packet between the ends is dropped from now on", "status %d", r);
 	pthread_join(ts, NULL);
-	report(bs.ret < 0 && bs.err == ECONNRESET,
+	ktap_result(bs.ret < 0 && bs.err == ECONNRESET,
 	       "the server's blocked reader learns the peer is gone (ECONNRESET)",
 	       "read %d %s after %.1fs", bs.ret, strerror(bs.err), now() - t0);
 	pthread_join(tc, NULL);
-	report(bc.ret < 0 && bc.err == ECONNRESET,
+	ktap_result(bc.ret < 0 && bc.err == ECONNRESET,
 	       "the client's blocked reader learns the peer is gone (ECONNRESET)",
 	       "read %d %s after %.1fs", bc.ret, strerror(bc.err), now() - t0);
-	printf("# detected after %.1f s\n", now() - t0);
+	ktap_diag("detected after %.1f s", now() - t0);
 	errno = 0;
 	r = write(p.srv, "x", 1);
-	report(r < 0 && errno == ECONNRESET, "a write after the loss fails with ECONNRESET",
+	ktap_result(r < 0 && errno == ECONNRESET, "a write after the loss fails with ECONNRESET",
 	       "write %d %s", r, strerror(errno));
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 struct bench_thread {
@@ -812,38 +812,38 @@ static void bench_bad_args(struct chan_pair *p, unsigned int depth, unsigned int
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b) - 8;
 	e = bench_errno(p->cli, &b);
-	report(e == EINVAL, "BENCH with a wrong size fails with EINVAL", "%s", strerror(e));
+	ktap_result(e == EINVAL, "BENCH with a wrong size fails with EINVAL", "%s", strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
 	b.mode = RDMACHAN_BENCH_READ + 1;
 	e = bench_errno(p->cli, &b);
-	report(e == EINVAL, "BENCH with an unknown mode fails with EINVAL", "%s", strerror(e));
+	ktap_result(e == EINVAL, "BENCH with an unknown mode fails with EINVAL", "%s", strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
 	b.reserved[7] = 1;
 	e = bench_errno(p->cli, &b);
-	report(e == EINVAL, "BENCH with a reserved field set fails with EINVAL", "%s",
+	ktap_result(e == EINVAL, "BENCH with a reserved field set fails with EINVAL", "%s",
 	       strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
 	b.msgs = 1;
 	e = bench_errno(p->cli, &b);
-	report(e == EINVAL, "BENCH with an output field set fails with EINVAL", "%s",
+	ktap_result(e == EINVAL, "BENCH with an output field set fails with EINVAL", "%s",
 	       strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
 	b.msg_size = max + 1;
 	e = bench_errno(p->cli, &b);
-	report(e == EMSGSIZE, "BENCH with messages over the maximum fails with EMSGSIZE",
+	ktap_result(e == EMSGSIZE, "BENCH with messages over the maximum fails with EMSGSIZE",
 	       "%s", strerror(e));
 	memset(&b, 0, sizeof(b));
 	b.size = sizeof(b);
 	b.batch = depth + 1;
 	e = bench_errno(p->cli, &b);
-	report(e == EINVAL, "BENCH with a batch over the queue depth fails with EINVAL",
+	ktap_result(e == EINVAL, "BENCH with a batch over the queue depth fails with EINVAL",
 	       "%s", strerror(e));
 	e = ioctl(p->cli, RDMACHAN_IOC_BENCH, (void *)8) < 0 ? errno : 0;
-	report(e == EFAULT, "BENCH with a bad pointer fails with EFAULT", "%s", strerror(e));
+	ktap_result(e == EFAULT, "BENCH with a bad pointer fails with EFAULT", "%s", strerror(e));
 }
 
 static int cmd_bench(void)
@@ -866,23 +866,23 @@ static int cmd_bench(void)
 	srv.b.mode = RDMACHAN_BENCH_SINK;
 	srv.b.count = 20000;
 	bench_run(&p, &cli, &srv);
-	report(cli.ret == 0 && cli.b.msgs == 20000 && cli.b.bytes == 2000000 &&
+	ktap_result(cli.ret == 0 && cli.b.msgs == 20000 && cli.b.bytes == 2000000 &&
 	       cli.b.elapsed_ns > 0,
 	       "in-kernel blast sends exactly the 20000 messages asked for",
 	       "ret %d (%s) msgs %llu bytes %llu", cli.ret, strerror(cli.err),
 	       (unsigned long long)cli.b.msgs, (unsigned long long)cli.b.bytes);
-	report(srv.ret == 0 && srv.b.msgs == 20000 && srv.b.bytes == 2000000,
+	ktap_result(srv.ret == 0 && srv.b.msgs == 20000 && srv.b.bytes == 2000000,
 	       "the in-kernel sink receives all 20000 of them",
 	       "ret %d (%s) msgs %llu bytes %llu", srv.ret, strerror(srv.err),
 	       (unsigned long long)srv.b.msgs, (unsigned long long)srv.b.bytes);
 	tx = sysfs_stat(p.cli, "msgs_tx");
 	rx = sysfs_stat(p.srv, "msgs_rx");
-	report(tx == 20000 && rx == 20000,
+	ktap_result(tx == 20000 && rx == 20000,
 	       "sysfs msgs_tx and msgs_rx count the 20000 messages",
 	       "msgs_tx %llu msgs_rx %llu", tx, rx);
 	tx = sysfs_stat(p.cli, "bytes_tx");
 	rx = sysfs_stat(p.srv, "bytes_rx");
-	report(tx == 2000000 && rx == 2000000,
+	ktap_result(tx == 2000000 && rx == 2000000,
 	       "sysfs bytes_tx and bytes_rx count their 2000000 bytes",
 	       "bytes_tx %llu bytes_rx %llu", tx, rx);
 
@@ -895,12 +895,12 @@ static int cmd_bench(void)
 	srv.b.mode = RDMACHAN_BENCH_ECHO;
 	srv.b.count = 2000;
 	bench_run(&p, &cli, &srv);
-	report(cli.ret == 0 && cli.b.msgs == 2000 && srv.ret == 0 && srv.b.msgs == 2000,
+	ktap_result(cli.ret == 0 && cli.b.msgs == 2000 && srv.ret == 0 && srv.b.msgs == 2000,
 	       "in-kernel ping-pong makes 2000 round trips through the echo",
 	       "ping ret %d (%s) msgs %llu; echo ret %d (%s) msgs %llu",
 	       cli.ret, strerror(cli.err), (unsigned long long)cli.b.msgs,
 	       srv.ret, strerror(srv.err), (unsigned long long)srv.b.msgs);
-	report(cli.b.lat_min_ns > 0 && cli.b.lat_min_ns <= cli.b.lat_p50_ns &&
+	ktap_result(cli.b.lat_min_ns > 0 && cli.b.lat_min_ns <= cli.b.lat_p50_ns &&
 	       cli.b.lat_p50_ns <= cli.b.lat_p99_ns && cli.b.lat_p99_ns <= cli.b.lat_max_ns &&
 	       cli.b.lat_min_ns <= cli.b.lat_avg_ns && cli.b.lat_avg_ns <= cli.b.lat_max_ns,
 	       "round-trip statistics are ordered: min <= p50 <= p99 <= max, min <= avg <= max",
@@ -908,7 +908,7 @@ static int cmd_bench(void)
 	       (unsigned long long)cli.b.lat_min_ns, (unsigned long long)cli.b.lat_avg_ns,
 	       (unsigned long long)cli.b.lat_p50_ns, (unsigned long long)cli.b.lat_p99_ns,
 	       (unsigned long long)cli.b.lat_max_ns);
-	printf("in-kernel ping-pong rtt min %.1f avg %.1f p99 %.1f us\n",
+	ktap_diag("in-kernel ping-pong rtt min %.1f avg %.1f p99 %.1f us",
 	       cli.b.lat_min_ns / 1e3, cli.b.lat_avg_ns / 1e3, cli.b.lat_p99_ns / 1e3);
 
 	/* a sink without limits ends at the peer's close, with its count */
@@ -925,13 +925,13 @@ static int cmd_bench(void)
 		close(p.cli);
 		pthread_join(ts, NULL);
 	}
-	report(srv.ret == 0 && srv.b.msgs == 100 && srv.b.bytes == 1000,
+	ktap_result(srv.ret == 0 && srv.b.msgs == 100 && srv.b.bytes == 1000,
 	       "an unlimited sink ends at the peer's close with every message counted",
 	       "ret %d (%s) msgs %llu", srv.ret, strerror(srv.err),
 	       (unsigned long long)srv.b.msgs);
 	close(p.srv);
 	close(p.lfd);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- rdmabench: the one-sided modes ------------------------------------ */
@@ -970,7 +970,7 @@ static int bench_join(pthread_t th, struct bench_thread *t, double secs)
 	r = pthread_timedjoin_np(th, NULL, &ts);
 	if (!r)
 		return 0;
-	printf("# bench thread (mode %u) still running after %.0f s: signalled\n",
+	ktap_diag("bench thread (mode %u) still running after %.0f s: signalled",
 	       t->b.mode, secs);
 	pthread_kill(th, SIGUSR1);
 	pthread_join(th, NULL);
@@ -1011,7 +1011,7 @@ static void rdmabench_bad_args(struct chan_pair *p)
 		b.batch = bad[i].batch;
 		b.count = 1;
 		e = bench_errno(p->cli, &b);
-		report(e == bad[i].err, bad[i].what, "%s", strerror(e));
+		ktap_result(e == bad[i].err, bad[i].what, "%s", strerror(e));
 	}
 }
 
@@ -1042,19 +1042,19 @@ static void rdmabench_run(const char *what, unsigned int mode, unsigned int size
 	bench_join(tc, &cli, 60);
 	snprintf(desc, sizeof(desc), "%s: ops > 0%s, bytes = ops * %u, time > 0",
 		 what, count ? " (exactly the count)" : "", size);
-	report(cli.ret == 0 && cli.b.msgs > 0 && (!count || cli.b.msgs == count) &&
+	ktap_result(cli.ret == 0 && cli.b.msgs > 0 && (!count || cli.b.msgs == count) &&
 	       cli.b.bytes == cli.b.msgs * size && cli.b.elapsed_ns > 0, desc,
 	       "ret %d (%s) ops %llu bytes %llu elapsed %llu ns", cli.ret,
 	       cli.ret ? strerror(cli.err) : "-", (unsigned long long)cli.b.msgs,
 	       (unsigned long long)cli.b.bytes, (unsigned long long)cli.b.elapsed_ns);
-	printf("%s: %.0f ops/s, %.1f MB/s\n", what,
+	ktap_diag("%s: %.0f ops/s, %.1f MB/s", what,
 	       cli.b.elapsed_ns ? cli.b.msgs * 1e9 / cli.b.elapsed_ns : 0.0,
 	       cli.b.elapsed_ns ? cli.b.bytes * 1e3 / cli.b.elapsed_ns : 0.0);
 	/* the initiator's close ends the target's run */
 	close(p.cli);
 	snprintf(desc, sizeof(desc), "%s: the target's run ends at the close, with 0",
 		 what);
-	report(!bench_join(ts, &srv, 15) && srv.ret == 0 && srv.b.msgs == 0, desc,
+	ktap_result(!bench_join(ts, &srv, 15) && srv.ret == 0 && srv.b.msgs == 0, desc,
 	       "ret %d (%s)", srv.ret, srv.ret ? strerror(srv.err) : "-");
 	close(p.srv);
 	close(p.lfd);
@@ -1071,7 +1071,7 @@ static void rdmabench_fails(struct chan_pair *p, const char *what, int err,
 	cli.b.duration_ms = 20000;
 	tc = bench_start(&cli, p->cli, RDMACHAN_BENCH_WRITE, size, batch);
 	bench_join(tc, &cli, 30);
-	report(cli.ret < 0 && cli.err == err && now() - t0 < t_max, what,
+	ktap_result(cli.ret < 0 && cli.err == err && now() - t0 < t_max, what,
 	       "ret %d (%s) after %.1f s, %llu ops", cli.ret, strerror(cli.err),
 	       now() - t0, (unsigned long long)cli.b.msgs);
 }
@@ -1116,7 +1116,7 @@ static int cmd_rdmabench(void)
 			ETIMEDOUT, 4096, 16, 15);
 	/* something else than a descriptor comes */
 	if (write(p.srv, "not a descriptor", 16) != 16)
-		printf("# write: %s\n", strerror(errno));
+		ktap_diag("write: %s", strerror(errno));
 	rdmabench_fails(&p, "WRITE against a message that is no descriptor fails with EPROTO",
 			EPROTO, 4096, 16, 5);
 	chan_pair_close(&p);
@@ -1129,7 +1129,7 @@ static int cmd_rdmabench(void)
 	rdmabench_fails(&p, "WRITE of 16 x 4 KiB against a 16 KiB region fails with EMSGSIZE",
 			EMSGSIZE, 4096, 16, 5);
 	close(p.cli);
-	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	ktap_result(!bench_join(ts, &srv, 15) && srv.ret == 0,
 	       "and that target ends at the close", "ret %d (%s)", srv.ret,
 	       strerror(srv.err));
 	close(p.srv);
@@ -1146,11 +1146,11 @@ static int cmd_rdmabench(void)
 	usleep(700000);
 	t0 = now();
 	pthread_kill(ts, SIGUSR1);
-	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	ktap_result(!bench_join(ts, &srv, 15) && srv.ret == 0,
 	       "a target ended by a signal returns 0", "ret %d (%s)", srv.ret,
 	       strerror(srv.err));
 	bench_join(tc, &cli, 30);
-	report(cli.ret < 0 && cli.err == EPIPE && now() - t0 < 10,
+	ktap_result(cli.ret < 0 && cli.err == EPIPE && now() - t0 < 10,
 	       "the initiator whose target ended mid-run fails with EPIPE",
 	       "ret %d (%s) after %.1f s, %llu ops", cli.ret, strerror(cli.err),
 	       now() - t0, (unsigned long long)cli.b.msgs);
@@ -1165,18 +1165,18 @@ static int cmd_rdmabench(void)
 	tc = bench_start(&cli, p.cli, RDMACHAN_BENCH_READ, 4096, 16);
 	usleep(700000);
 	pthread_kill(tc, SIGUSR1);
-	report(!bench_join(tc, &cli, 15) && cli.ret == 0 && cli.b.msgs > 0 &&
+	ktap_result(!bench_join(tc, &cli, 15) && cli.ret == 0 && cli.b.msgs > 0 &&
 	       cli.b.bytes == cli.b.msgs * 4096,
 	       "an initiator without limits ends at a signal, with its results",
 	       "ret %d (%s) ops %llu bytes %llu", cli.ret, strerror(cli.err),
 	       (unsigned long long)cli.b.msgs, (unsigned long long)cli.b.bytes);
 	close(p.cli);
-	report(!bench_join(ts, &srv, 15) && srv.ret == 0,
+	ktap_result(!bench_join(ts, &srv, 15) && srv.ret == 0,
 	       "and its target ends at its close", "ret %d (%s)", srv.ret,
 	       strerror(srv.err));
 	close(p.srv);
 	close(p.lfd);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /*
@@ -1233,7 +1233,7 @@ static int cmd_faultloop(int n)
 
 	fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
 	if (fail_fd < 0) {
-		report(0, "open /proc/self/make-it-fail", "%s", strerror(errno));
+		ktap_result(0, "open /proc/self/make-it-fail", "%s", strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -1284,18 +1284,18 @@ next:
 	}
 	for (i = 0; i < 256; i++)
 		if (st.errs[i]) {
-			printf("errno %s: %u\n", strerror(i), st.errs[i]);
+			ktap_diag("errno %s: %u", strerror(i), st.errs[i]);
 			failed += st.errs[i];
 		}
-	printf("%u calls, %u succeeded\n", st.calls, st.ok);
-	report(!st.unexpected,
+	ktap_diag("%u calls, %u succeeded", st.calls, st.ok);
+	ktap_result(!st.unexpected,
 	       "every call under failslab succeeded or failed with a clean errno",
 	       "%d unexpected, first %s", st.unexpected, st.first_unexpected);
-	report(failed > 0, "the injected failures reached rdmachan's calls",
+	ktap_result(failed > 0, "the injected failures reached rdmachan's calls",
 	       "%u calls, none failed", st.calls);
 	close(fail_fd);
 	fail_fd = -1;
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_hold(void)
@@ -1400,7 +1400,7 @@ static unsigned long efault_read_all(int fd, unsigned long *per_tag, int *bad)
 			continue;
 		}
 		if (r < 16) {
-			report(0, "every message read is a whole message",
+			ktap_result(0, "every message read is a whole message",
 			       "read %zd (%s) after %lu messages", r,
 			       strerror(errno), n);
 			*bad = 1;
@@ -1413,7 +1413,7 @@ static unsigned long efault_read_all(int fd, unsigned long *per_tag, int *bad)
 		if (slot < 0 || i != per_tag[slot] || r != (ssize_t)wlen ||
 		    memcmp(in, want, wlen)) {
 			if (!*bad)
-				report(0, "messages arrive whole and in order",
+				ktap_result(0, "messages arrive whole and in order",
 				       "message %lu: tag %#x index %u len %zd, expected index %lu",
 				       n, tag, i, r,
 				       slot < 0 ? 0 : per_tag[slot]);
@@ -1454,13 +1454,13 @@ static int cmd_efault(void)
 
 	/* alone: nothing is sent, the reservation is given back */
 	r = write(p.cli, efault_bad_ptr, 16);
-	report(r < 0 && errno == EFAULT, "a write from a bad pointer fails with EFAULT",
+	ktap_result(r < 0 && errno == EFAULT, "a write from a bad pointer fails with EFAULT",
 	       "write %d (%s)", r, strerror(errno));
 	usleep(200000);
 	r = read(p.srv, buf, sizeof(buf));
-	report(r < 0 && errno == EAGAIN, "nothing arrives for the faulting write",
+	ktap_result(r < 0 && errno == EAGAIN, "nothing arrives for the faulting write",
 	       "read %d (%s)", r, strerror(errno));
-	report(!chan_info(p.cli, &ci) && ci.send_credits == ci.queue_depth,
+	ktap_result(!chan_info(p.cli, &ci) && ci.send_credits == ci.queue_depth,
 	       "the faulting write took no credit", "%u of %u credits",
 	       ci.send_credits, ci.queue_depth);
 
@@ -1473,28 +1473,28 @@ static int cmd_efault(void)
 	pthread_join(tg, NULL);
 	got += efault_read_all(p.srv, per_tag, &broken);
 
-	report(!bad.err && bad.partial == EFAULT_ROUNDS,
+	ktap_result(!bad.err && bad.partial == EFAULT_ROUNDS,
 	       "every faulting batch sends the messages before the fault only",
 	       "%lu of %d partial (%s)", bad.partial, EFAULT_ROUNDS,
 	       strerror(bad.err));
-	report(!good.err && good.sent == EFAULT_ROUNDS,
+	ktap_result(!good.err && good.sent == EFAULT_ROUNDS,
 	       "the other sender's messages all go out", "%lu sent (%s)",
 	       good.sent, strerror(good.err));
-	report(!broken && per_tag[0] == bad.sent && per_tag[1] == good.sent &&
+	ktap_result(!broken && per_tag[0] == bad.sent && per_tag[1] == good.sent &&
 	       got == bad.sent + good.sent,
 	       "every message sent arrives once, in order, intact, and nothing else",
 	       "read %lu; faulting sender %lu sent, %lu read; other %lu sent, %lu read",
 	       got, bad.sent, per_tag[0], good.sent, per_tag[1]);
-	report(efault_credits_add_up(&p, ci.queue_depth),
+	ktap_result(efault_credits_add_up(&p, ci.queue_depth),
 	       "no credit was created or lost: sender's plus receiver's owed make the depth",
 	       "see CHAN_INFO");
 	r = write(p.cli, "after", 5);
 	usleep(100000);
 	memset(buf, 0, sizeof(buf));
-	report(r == 5 && read(p.srv, buf, sizeof(buf)) == 5 && !memcmp(buf, "after", 5),
+	ktap_result(r == 5 && read(p.srv, buf, sizeof(buf)) == 5 && !memcmp(buf, "after", 5),
 	       "the channel still works afterwards", "write %d, read '%s'", r, buf);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- concurrent consumers ------------------------------------------- */
@@ -1738,7 +1738,7 @@ static int cmd_concurrent(long per_kind, const char *mode)
 		pthread_join(wt[k], NULL);
 		total += st.sent[k];
 	}
-	report(!st.werr[0] && !st.werr[1] && !st.werr[2] && !st.werr[3] &&
+	ktap_result(!st.werr[0] && !st.werr[1] && !st.werr[2] && !st.werr[3] &&
 	       st.sent[0] == (unsigned long)per_kind &&
 	       st.sent[1] == (unsigned long)per_kind &&
 	       st.sent[2] == (unsigned long)per_kind &&
@@ -1772,7 +1772,7 @@ static int cmd_concurrent(long per_kind, const char *mode)
 		poll(pf, 2, 0);
 	}
 	credits_ok = efault_credits_add_up(&st.p, opts.queue_depth);
-	report(!chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
+	ktap_result(!chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
 	       "no credit is created or lost, nothing left queued",
 	       "rx_queued %u, credits add up %d", ci.rx_queued, credits_ok);
 
@@ -1785,22 +1785,22 @@ static int cmd_concurrent(long per_kind, const char *mode)
 	for (k = 0; k < CC_KINDS; k++)
 		for (i = 0; i < (unsigned long)per_kind; i++)
 			seen_once += st.seen[k][i] >= 1;
-	report(!st.rerr[0] && !st.rerr[1] && !st.rerr[2] && !st.rerr[3],
+	ktap_result(!st.rerr[0] && !st.rerr[1] && !st.rerr[2] && !st.rerr[3],
 	       "concurrent readers of every kind end cleanly at the orderly close",
 	       "read %s, RECV %s, RECVMMSG %s, BENCH %s", strerror(st.rerr[0]),
 	       strerror(st.rerr[1]), strerror(st.rerr[2]), strerror(st.rerr[3]));
-	report(st.got[0] && st.got[1] && st.got[2] && st.got[3],
+	ktap_result(st.got[0] && st.got[1] && st.got[2] && st.got[3],
 	       "every kind of reader took messages",
 	       "read %lu, RECV %lu, RECVMMSG %lu, BENCH %lu", st.got[0],
 	       st.got[1], st.got[2], st.got[3]);
-	report(!st.dups && !st.corrupt && st.consumed == total &&
+	ktap_result(!st.dups && !st.corrupt && st.consumed == total &&
 	       seen_once + st.blast_read + st.got[3] == total,
 	       "every message arrives once and intact, and nothing else",
 	       "sent %lu, consumed %lu (sink %lu), distinct %lu, blast read %lu, duplicates %lu, corrupt %lu",
 	       total, st.consumed, st.got[3], seen_once, st.blast_read,
 	       st.dups, st.corrupt);
 	chan_pair_close(&st.p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- QP and CQ failures ------------------------------------------------ */
@@ -1884,17 +1884,17 @@ static void qperror_one(const char *what, int want_err, const char *counter)
 	before = counter ? dev_counter(dev, counter) : 0;
 	ret = inject(si.id, what);
 	snprintf(title, sizeof(title), "injecting %s into a live channel works", what);
-	report(!ret, title, "%s", strerror(-ret));
+	ktap_result(!ret, title, "%s", strerror(-ret));
 	t_srv = wait_pollerr(p.srv, 5);
 	t_cli = wait_pollerr(p.cli, 5);
 	snprintf(title, sizeof(title), "%s: both ends poll EPOLLERR within 5 s", what);
-	report(t_srv >= 0 && t_cli >= 0, title, "this end %.2f s, peer %.2f s",
+	ktap_result(t_srv >= 0 && t_cli >= 0, title, "this end %.2f s, peer %.2f s",
 	       t_srv, t_cli);
 	chan_info(p.srv, &si);
 	chan_info(p.cli, &ci);
 	snprintf(title, sizeof(title), "%s: this end FAILED with %s, the peer FAILED with ECONNRESET",
 		 what, strerror(want_err));
-	report(si.state == RDMACHAN_STATE_FAILED && si.error == -want_err &&
+	ktap_result(si.state == RDMACHAN_STATE_FAILED && si.error == -want_err &&
 	       ci.state == RDMACHAN_STATE_FAILED && ci.error == -ECONNRESET,
 	       title, "this end state %u error %d, peer state %u error %d",
 	       si.state, si.error, ci.state, ci.error);
@@ -1902,15 +1902,15 @@ static void qperror_one(const char *what, int want_err, const char *counter)
 	e = errno;
 	snprintf(title, sizeof(title), "%s: read on this end fails with %s", what,
 		 strerror(want_err));
-	report(r < 0 && e == want_err, title, "read %zd (%s)", r, strerror(e));
+	ktap_result(r < 0 && e == want_err, title, "read %zd (%s)", r, strerror(e));
 	r = write(p.cli, "x", 1);
 	e = errno;
 	snprintf(title, sizeof(title), "%s: write on the peer fails with ECONNRESET", what);
-	report(r < 0 && e == ECONNRESET, title, "write %zd (%s)", r, strerror(e));
+	ktap_result(r < 0 && e == ECONNRESET, title, "write %zd (%s)", r, strerror(e));
 	if (counter) {
 		after = dev_counter(dev, counter);
 		snprintf(title, sizeof(title), "%s: counted in devN/%s", what, counter);
-		report(after == before + 1, title, "%s %ld -> %ld", counter,
+		ktap_result(after == before + 1, title, "%s %ld -> %ld", counter,
 		       before, after);
 	}
 	chan_pair_close(&p);
@@ -1922,10 +1922,10 @@ static int cmd_qperror(void)
 	qperror_one("qp_fatal", EIO, "qp_events");
 	qperror_one("cq_error", EIO, "cq_events");
 	qperror_one("keepalive_stuck", ETIMEDOUT, NULL);
-	report(inject(99999, "qp_fatal") == -ENOENT,
+	ktap_result(inject(99999, "qp_fatal") == -ENOENT,
 	       "injecting into a channel that does not exist fails with ENOENT",
 	       "see the kernel log");
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- device removal under traffic, over and over ------------------------ */
@@ -2042,7 +2042,7 @@ static int cmd_unplug(int cycles, double bound)
 		usleep(150000);		/* traffic flowing */
 		t0 = now();
 		if (run_cmd("/usr/bin/rdma link delete %s%s", dev[side], "")) {
-			report(0, "rdma link delete under traffic", "%s", dev[side]);
+			ktap_result(0, "rdma link delete under traffic", "%s", dev[side]);
 			return 1;
 		}
 		/* both ends must end; a stuck thread is reported, not waited for */
@@ -2053,7 +2053,7 @@ static int cmd_unplug(int cycles, double bound)
 				usleep(10000);
 			if (!ends[k].t_err) {
 				stuck++;
-				printf("# cycle %d (%s removed): the %s end is still running after 30 s\n",
+				ktap_diag("cycle %d (%s removed): the %s end is still running after 30 s",
 				       i, dev[side], k ? "client" : "server");
 				continue;
 			}
@@ -2065,20 +2065,20 @@ static int cmd_unplug(int cycles, double bound)
 			if (lat[nlat] > bound)
 				late++;
 			if (lat[nlat] > 1)
-				printf("# cycle %d (%s removed, %s): the %s end failed after %.2f s (%s)\n",
+				ktap_diag("cycle %d (%s removed, %s): the %s end failed after %.2f s (%s)",
 				       i, dev[side], ends[k].bench ? "BENCH" : "write/read",
 				       k ? "client" : "server", lat[nlat],
 				       strerror(ends[k].err));
 			nlat++;
 			if (ends[k].err != ENODEV && ends[k].err != ECONNRESET) {
 				bad_err++;
-				printf("# cycle %d (%s removed): the %s end ended with %s\n",
+				ktap_diag("cycle %d (%s removed): the %s end ended with %s",
 				       i, dev[side], k ? "client" : "server",
 				       ends[k].err ? strerror(ends[k].err) : "an orderly end");
 			}
 		}
 		if (stuck) {
-			report(0, "every end of every cycle ends", "%d stuck", stuck);
+			ktap_result(0, "every end of every cycle ends", "%d stuck", stuck);
 			return 1;
 		}
 		chan_pair_close(&p);
@@ -2105,27 +2105,27 @@ static int cmd_unplug(int cycles, double bound)
 			}
 			if (r != 5) {
 				fresh++;
-				printf("# cycle %d: a new channel after re-adding %s failed\n",
+				ktap_diag("cycle %d: a new channel after re-adding %s failed",
 				       i, dev[side]);
 			}
 		}
 	}
 	qsort(lat, nlat, sizeof(*lat), cmp_double);
-	printf("# %d cycles, %d ends: time to the error after the delete: min %.3f s, median %.3f s, p90 %.3f s, max %.3f s\n",
+	ktap_diag("%d cycles, %d ends: time to the error after the delete: min %.3f s, median %.3f s, p90 %.3f s, max %.3f s",
 	       cycles, nlat, nlat ? lat[0] : 0, nlat ? lat[nlat / 2] : 0,
 	       nlat ? lat[nlat * 9 / 10] : 0, nlat ? lat[nlat - 1] : 0);
-	printf("# distribution: <0.25 s %d, <0.5 s %d, <1 s %d, <1.5 s %d, <2 s %d, >=2 s %d\n",
+	ktap_diag("distribution: <0.25 s %d, <0.5 s %d, <1 s %d, <1.5 s %d, <2 s %d, >=2 s %d",
 	       hist[0], hist[1], hist[2], hist[3], hist[4], hist[5]);
 	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails with ENODEV or ECONNRESET",
 		 cycles);
-	report(!bad_err, title, "%d ends otherwise", bad_err);
+	ktap_result(!bad_err, title, "%d ends otherwise", bad_err);
 	snprintf(title, sizeof(title), "%d device removals under traffic: every end fails within %g s",
 		 cycles, bound);
-	report(!late, title, "%d ends later", late);
-	report(!readd, "every removed device comes back with rdma link add", "%d failed", readd);
-	report(!fresh, "a new channel works after every re-add", "%d failed", fresh);
+	ktap_result(!late, title, "%d ends later", late);
+	ktap_result(!readd, "every removed device comes back with rdma link add", "%d failed", readd);
+	ktap_result(!fresh, "a new channel works after every re-add", "%d failed", fresh);
 	free(lat);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- poll, select, epoll ---------------------------------------------- */
@@ -2218,7 +2218,7 @@ static int cmd_pollwake(void)
 		cpu = thread_cpu() - cpu0;
 		snprintf(title, sizeof(title), "%s on an idle busy-polled channel times out without spinning",
 			 waiter_name[how]);
-		report(r == 0 && cpu < 0.5, title, "returned %d, %.2f s of CPU in 1 s",
+		ktap_result(r == 0 && cpu < 0.5, title, "returned %d, %.2f s of CPU in 1 s",
 		       r, cpu);
 
 		/*
@@ -2234,8 +2234,8 @@ static int cmd_pollwake(void)
 		pthread_join(t, NULL);
 		snprintf(title, sizeof(title), "%s wakes for a message sent later (no keepalive tick to help)",
 			 waiter_name[how]);
-		report(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
-		report(read(p.srv, buf, sizeof(buf)) == 4, "and the message is there",
+		ktap_result(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
+		ktap_result(read(p.srv, buf, sizeof(buf)) == 4, "and the message is there",
 		       "%s", strerror(errno));
 
 		/* a credit returned later wakes a writer */
@@ -2245,7 +2245,7 @@ static int cmd_pollwake(void)
 		r = wait_ready(how, p.cli, 1, 200);
 		snprintf(title, sizeof(title), "%s: no credit left, the sender is not writable",
 			 waiter_name[how]);
-		report(i == 4 && r == 0, title, "%d sent, returned %d", i, r);
+		ktap_result(i == 4 && r == 0, title, "%d sent, returned %d", i, r);
 		for (i = 0; i < 4; i++)
 			if (read(p.srv, buf, sizeof(buf)) != 4)
 				break;
@@ -2254,7 +2254,7 @@ static int cmd_pollwake(void)
 		took = now() - t0;
 		snprintf(title, sizeof(title), "%s wakes the sender when its credits come back",
 			 waiter_name[how]);
-		report(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
+		ktap_result(r == 1 && took < 4, title, "returned %d after %.2f s", r, took);
 
 		/* the peer's close wakes a reader */
 		d = (struct delayed_send){ .fd = p.cli, .delay_ms = 1500, .close_it = 1 };
@@ -2266,17 +2266,16 @@ static int cmd_pollwake(void)
 		p.cli = -1;
 		snprintf(title, sizeof(title), "%s wakes a reader at the peer's close",
 			 waiter_name[how]);
-		report(r == 1 && took < 4 && read(p.srv, buf, sizeof(buf)) == 0,
+		ktap_result(r == 1 && took < 4 && read(p.srv, buf, sizeof(buf)) == 0,
 		       title, "returned %d after %.2f s", r, took);
 		chan_pair_close(&p);
 	}
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
 		fprintf(stderr, "usage: see the comment at the top of chan_test.c\n");
 		return 2;
@@ -2320,4 +2319,11 @@ int main(int argc, char **argv)
 				      argc > 3 ? argv[3] : NULL);
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_header();
+	return ktap_plan(run(argc, argv));
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * chanlib.h: small wrappers around the /dev/rdmachan channel ioctls for
- * the in-VM test helpers, and the PASS/FAIL reporting they share.
+ * chanlib.h: what the in-VM test helpers share: their KTAP reporting
+ * (ktap.h) and the channel ioctls, for the fixture's two addresses.
  */
 #ifndef RDMACHAN_TEST_CHANLIB_H
 #define RDMACHAN_TEST_CHANLIB_H
@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,25 +19,7 @@
 
 #include <linux/rdmachan.h>
 
-static int chan_failures;
-
-/* report: print "PASS what" or "FAIL what: detail" (detail from fmt). */
-static inline void __attribute__((format(printf, 3, 4)))
-report(int ok, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("PASS %s\n", what);
-		return;
-	}
-	chan_failures++;
-	printf("FAIL %s: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
+#include "ktap.h"
 
 static inline int ctl_open(void)
 {

@@ -11,13 +11,13 @@
  *        ioctl_abuse run-as UID CMD [ARGS...]
  *                                   run CMD as UID (busybox has no chpst)
  *
- * Prints "PASS what" or "FAIL what: detail" per check; the guest test
- * library turns them into KTAP.  Exit status: 0 if every check passed.
+ * Run with DEVICE_COUNT it reports each check in KTAP (ktap.h), which
+ * the guest test library's run_checks reads.  Exit status: 0 if every
+ * check passed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,29 +27,11 @@
 
 #include <linux/rdmachan.h>
 
+#include "ktap.h"
+
 #define CTL "/dev/" RDMACHAN_DEVICE_NAME
 
-static int failures;
 static void *noaccess;	/* a page that faults on any access */
-
-static void report(int ok, const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void report(int ok, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok) {
-		printf("PASS %s\n", what);
-		return;
-	}
-	failures++;
-	printf("FAIL %s: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 /* expect_errno: the ioctl must fail with exactly @want */
 static void expect_errno(int fd, unsigned long cmd, void *arg, int want,
@@ -58,7 +40,7 @@ static void expect_errno(int fd, unsigned long cmd, void *arg, int want,
 	int ret = ioctl(fd, cmd, arg);
 	int err = errno;
 
-	report(ret == -1 && err == want, what, "returned %d errno %s, want %s",
+	ktap_result(ret == -1 && err == want, what, "returned %d errno %s, want %s",
 	       ret, ret ? strerrorname_np(err) : "-", strerrorname_np(want));
 }
 
@@ -67,7 +49,7 @@ static void expect_ok(int fd, unsigned long cmd, void *arg, const char *what)
 	int ret = ioctl(fd, cmd, arg);
 	int err = errno;
 
-	report(ret == 0, what, "returned %d errno %s", ret,
+	ktap_result(ret == 0, what, "returned %d errno %s", ret,
 	       ret ? strerrorname_np(err) : "-");
 }
 
@@ -121,15 +103,15 @@ static void check_version(int fd, unsigned int ndev)
 	memset(&v, 0, sizeof(v));
 	v.size = sizeof(v);
 	expect_ok(fd, RDMACHAN_IOC_VERSION, &v, "VERSION succeeds");
-	report(v.abi_version == RDMACHAN_ABI_VERSION, "VERSION reports ABI 1",
+	ktap_result(v.abi_version == RDMACHAN_ABI_VERSION, "VERSION reports ABI 1",
 	       "abi_version %u", v.abi_version);
-	report((v.features & (RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY)) ==
+	ktap_result((v.features & (RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY)) ==
 	       (RDMACHAN_FEAT_DEV_LIST | RDMACHAN_FEAT_DEV_QUERY),
 	       "VERSION reports dev_list and dev_query features",
 	       "features 0x%llx", (unsigned long long)v.features);
-	report(v.device_count == ndev, "VERSION counts the devices",
+	ktap_result(v.device_count == ndev, "VERSION counts the devices",
 	       "device_count %u, want %u", v.device_count, ndev);
-	report(v.size == sizeof(v) && all_zero(v.reserved, sizeof(v.reserved)),
+	ktap_result(v.size == sizeof(v) && all_zero(v.reserved, sizeof(v.reserved)),
 	       "VERSION output has zero reserved fields", "size %u", v.size);
 }
 
@@ -151,7 +133,7 @@ static void check_dev_list(int fd, unsigned int ndev)
 
 	list_init(&l, NULL, 0);
 	expect_ok(fd, RDMACHAN_IOC_DEV_LIST, &l, "DEV_LIST with capacity 0 succeeds");
-	report(l.count == ndev, "DEV_LIST with capacity 0 returns the count",
+	ktap_result(l.count == ndev, "DEV_LIST with capacity 0 returns the count",
 	       "count %u, want %u", l.count, ndev);
 
 	list_init(&l, NULL, 0);
@@ -181,9 +163,9 @@ static void check_dev_list(int fd, unsigned int ndev)
 	memset(e, 0xa5, sizeof(e));
 	list_init(&l, e, 1);
 	expect_ok(fd, RDMACHAN_IOC_DEV_LIST, &l, "DEV_LIST with capacity 1 succeeds");
-	report(l.count == ndev, "DEV_LIST with capacity 1 still returns the full count",
+	ktap_result(l.count == ndev, "DEV_LIST with capacity 1 still returns the full count",
 	       "count %u, want %u", l.count, ndev);
-	report(ndev < 1 || (e[1].name[0] == (char)0xa5 && e[1].index == 0xa5a5a5a5),
+	ktap_result(ndev < 1 || (e[1].name[0] == (char)0xa5 && e[1].index == 0xa5a5a5a5),
 	       "DEV_LIST writes no more entries than the capacity", "entry 1 written");
 
 	/* A huge capacity with a buffer only as large as the device count. */
@@ -200,14 +182,14 @@ static void check_dev_list(int fd, unsigned int ndev)
 			    !all_zero(e[i].reserved, sizeof(e[i].reserved)))
 				clean = 0;
 		}
-		report(clean, "DEV_LIST entries are NUL-padded with zero reserved fields",
+		ktap_result(clean, "DEV_LIST entries are NUL-padded with zero reserved fields",
 		       "stale bytes in an entry");
-		report(ndev < 1 || !strcmp(e[0].name, "rxe0"),
+		ktap_result(ndev < 1 || !strcmp(e[0].name, "rxe0"),
 		       "DEV_LIST names rxe0 first", "first is '%.64s'", e[0].name);
-		report(ndev < 1 || e[0].port_count == 1,
+		ktap_result(ndev < 1 || e[0].port_count == 1,
 		       "DEV_LIST reports one port for rxe0", "port_count %u",
 		       e[0].port_count);
-		report(ndev < 1 || e[0].node_type == RDMACHAN_NODE_CA,
+		ktap_result(ndev < 1 || e[0].node_type == RDMACHAN_NODE_CA,
 		       "DEV_LIST reports node type CA for rxe0", "node_type %u",
 		       e[0].node_type);
 	}
@@ -264,34 +246,34 @@ static void check_dev_query(int fd, unsigned int ndev)
 
 	query_init(&q, "rxe0", NULL, 0);
 	expect_ok(fd, RDMACHAN_IOC_DEV_QUERY, &q, "DEV_QUERY without ports succeeds");
-	report(q.port_count == 1, "DEV_QUERY counts rxe0's port", "port_count %u",
+	ktap_result(q.port_count == 1, "DEV_QUERY counts rxe0's port", "port_count %u",
 	       q.port_count);
 
 	memset(p, 0xff, sizeof(p));
 	query_init(&q, "rxe0", p, 2);
 	expect_ok(fd, RDMACHAN_IOC_DEV_QUERY, &q, "DEV_QUERY with ports succeeds");
-	report(p[0].port_num == 1 && p[0].state == RDMACHAN_PORT_ACTIVE,
+	ktap_result(p[0].port_num == 1 && p[0].state == RDMACHAN_PORT_ACTIVE,
 	       "DEV_QUERY reports port 1 ACTIVE", "port %u state %u",
 	       p[0].port_num, p[0].state);
-	report(p[0].protocol == RDMACHAN_PROTO_ROCE &&
+	ktap_result(p[0].protocol == RDMACHAN_PROTO_ROCE &&
 	       p[0].link_layer == RDMACHAN_LINK_ETHERNET,
 	       "DEV_QUERY reports RoCE over Ethernet", "protocol %u link %u",
 	       p[0].protocol, p[0].link_layer);
-	report(p[0].gid_valid == 1 && p[0].gid[0] == 0xfe && p[0].gid[1] == 0x80,
+	ktap_result(p[0].gid_valid == 1 && p[0].gid[0] == 0xfe && p[0].gid[1] == 0x80,
 	       "DEV_QUERY reports a link-local GID 0", "gid_valid %u gid %02x%02x",
 	       p[0].gid_valid, p[0].gid[0], p[0].gid[1]);
-	report(all_zero(p[0].reserved, sizeof(p[0].reserved)),
+	ktap_result(all_zero(p[0].reserved, sizeof(p[0].reserved)),
 	       "DEV_QUERY port reserved fields are zero", "stale bytes");
-	report(p[1].port_num == 0xffffffffu,
+	ktap_result(p[1].port_num == 0xffffffffu,
 	       "DEV_QUERY writes no more ports than the device has",
 	       "port 2 written");
-	report(q.reserved0 == 0 && all_zero(q.reserved, sizeof(q.reserved)),
+	ktap_result(q.reserved0 == 0 && all_zero(q.reserved, sizeof(q.reserved)),
 	       "DEV_QUERY reserved fields are zero on output", "stale bytes");
-	report(q.max_qp > 0 && q.max_qp_wr > 0 && q.max_send_sge > 0 &&
+	ktap_result(q.max_qp > 0 && q.max_qp_wr > 0 && q.max_send_sge > 0 &&
 	       q.max_cqe > 0 && q.max_mr > 0 && q.max_pd > 0,
 	       "DEV_QUERY reports non-zero verbs limits",
 	       "max_qp %u max_qp_wr %u", q.max_qp, q.max_qp_wr);
-	report(q.max_inline_data > 0, "DEV_QUERY reports the probed inline limit",
+	ktap_result(q.max_inline_data > 0, "DEV_QUERY reports the probed inline limit",
 	       "max_inline_data %u", q.max_inline_data);
 }
 
@@ -334,6 +316,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ndev = strtoul(argv[1], NULL, 0);
+	ktap_header();
 
 	noaccess = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (noaccess == MAP_FAILED) {
@@ -341,14 +324,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fd = open(CTL, O_RDWR);
-	report(fd >= 0, "open " CTL, "%s", strerror(errno));
+	ktap_result(fd >= 0, "open " CTL, "%s", strerror(errno));
 	if (fd < 0)
-		return 1;
+		return ktap_plan(1);
 
 	check_dispatch(fd);
 	check_version(fd, ndev);
 	check_dev_list(fd, ndev);
 	check_dev_query(fd, ndev);
 	close(fd);
-	return failures ? 1 : 0;
+	return ktap_plan(ktap_failures() ? 1 : 0);
 }

@@ -2,8 +2,8 @@
 /*
  * listen_test: what a listener may be made to hold, and what it says when
  * its device goes away.  The listener binds 192.0.2.1 ($DEV0); clients
- * connect from 192.0.2.2 ($DEV1).  Prints "PASS what" / "FAIL what:
- * detail" lines for the guest test library.
+ * connect from 192.0.2.2 ($DEV1).  Reports its checks in KTAP (ktap.h)
+ * for the guest test library's run_checks.
  *
  *   listen_test flood      connect requests far beyond the listener's
  *                          budget: half-open ones (raw rdma_cm through
@@ -298,7 +298,7 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port,
 	memset(h, 0, sizeof(*h));
 	h->fd = open("/dev/infiniband/rdma_cm", O_RDWR | O_CLOEXEC);
 	if (h->fd < 0) {
-		printf("open /dev/infiniband/rdma_cm: %s\n", strerror(errno));
+		ktap_diag("open /dev/infiniband/rdma_cm: %s", strerror(errno));
 		return -1;
 	}
 	h->n = n;
@@ -308,7 +308,7 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port,
 		/* uid 0 would be ignored: ucma reports no event for it */
 		if (ucm_create_id(h->fd, i + 1, &h->ids[i]) ||
 		    ucm_resolve_addr(h->fd, h->ids[i], port)) {
-			printf("rdma_cm id %u: %s\n", i, strerror(errno));
+			ktap_diag("rdma_cm id %u: %s", i, strerror(errno));
 			return -1;
 		}
 	while (ended < n && now() < deadline) {
@@ -348,7 +348,7 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port,
 			break;
 		default:
 			if (h->state[i] != 3) {
-				printf("request %u: rdma_cm event %u status %d\n",
+				ktap_diag("request %u: rdma_cm event %u status %d",
 				       i, ev.event, (int)ev.status);
 				h->other++;
 				h->state[i] = 3;
@@ -362,7 +362,7 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port,
 	if (ended < n)
 		for (unsigned int k = 0; k < n; k++)
 			if (h->state[k] != 3)
-				printf("request %u: no answer, step %d\n", k,
+				ktap_diag("request %u: no answer, step %d", k,
 				       h->state[k]);
 	return ended == n ? 0 : -1;
 }
@@ -414,13 +414,13 @@ static int cmd_flood(void)
 	double t;
 
 	lfd = chan_listen(ctl, SRV_IP, 0, &so, 0, &port);
-	report(lfd >= 0, "listener for the flood", "%s", strerror(errno));
+	ktap_result(lfd >= 0, "listener for the flood", "%s", strerror(errno));
 	if (lfd < 0)
 		return 1;
 	listener_dir(port, s.dir, sizeof(s.dir));
 	budget = lattr(s.dir, "mem_budget");
 	maxc = lattr(s.dir, "max_connecting");
-	report(budget > 0 && maxc > 0 && budget <= 64LL << 20 && maxc <= 8,
+	ktap_result(budget > 0 && maxc > 0 && budget <= 64LL << 20 && maxc <= 8,
 	       "the listener shows a small budget and connecting bound in sysfs",
 	       "dir '%s' mem_budget %lld max_connecting %lld", s.dir, budget,
 	       maxc);
@@ -434,13 +434,13 @@ static int cmd_flood(void)
 	/* 1. half-open requests, all in flight at once */
 	t = now();
 	r = half_open_flood(&h, n_half, port, 16384, 1 << 20);
-	report(!r, "every half-open connect request is answered",
+	ktap_result(!r, "every half-open connect request is answered",
 	       "responses %u busy %u other %u", h.responses, h.busy, h.other);
 	if (h.fd < 0)
 		return 1;
-	printf("# %u half-open requests in %.1f s: %u admitted, %u BUSY, %u other\n",
+	ktap_diag("%u half-open requests in %.1f s: %u admitted, %u BUSY, %u other",
 	       n_half, now() - t, h.responses, h.busy, h.other);
-	report(h.responses >= 1 && h.other == 0 &&
+	ktap_result(h.responses >= 1 && h.other == 0 &&
 	       h.responses + h.busy == n_half && h.busy >= n_half / 2,
 	       "half-open flood: a few admitted, the excess refused with reason BUSY",
 	       "admitted %u, BUSY %u, other %u of %u", h.responses, h.busy,
@@ -448,10 +448,10 @@ static int cmd_flood(void)
 
 	/* 2. a normal client gets through while those are held open */
 	cli = connect_retry(port, &co, 30, &busy_seen);
-	report(cli >= 0, "a normal connect succeeds while half-open requests are held",
+	ktap_result(cli >= 0, "a normal connect succeeds while half-open requests are held",
 	       "%s after %d ENOBUFS", strerror(errno), busy_seen);
 	srv = cli >= 0 ? chan_accept(lfd, 0) : -1;
-	report(srv >= 0 && !send_recv_one(cli, srv, "during the flood"),
+	ktap_result(srv >= 0 && !send_recv_one(cli, srv, "during the flood"),
 	       "... and is accepted and carries a message", "accept %d: %s", srv,
 	       strerror(errno));
 	if (srv >= 0)
@@ -463,7 +463,7 @@ static int cmd_flood(void)
 	t = now() + 20;
 	while (lattr(s.dir, "connecting") > 0 && now() < t)
 		usleep(100000);
-	report(lattr(s.dir, "connecting") == 0 &&
+	ktap_result(lattr(s.dir, "connecting") == 0 &&
 	       lattr(s.dir, "timed_out") >= h.responses,
 	       "half-open connections are dropped after the listener's timeout",
 	       "connecting %lld timed_out %lld (admitted %u)",
@@ -475,9 +475,9 @@ static int cmd_flood(void)
 	 * memory would allow many, max_connecting binds
 	 */
 	r = half_open_flood(&h2, 64, port, 2, 64);
-	printf("# 64 small half-open requests: %u admitted, %u BUSY, %u other\n",
+	ktap_diag("64 small half-open requests: %u admitted, %u BUSY, %u other",
 	       h2.responses, h2.busy, h2.other);
-	report(!r && h2.other == 0 && h2.responses >= maxc &&
+	ktap_result(!r && h2.other == 0 && h2.responses >= maxc &&
 	       h2.busy >= 64 / 2,
 	       "small half-open requests: max_connecting binds, the rest BUSY",
 	       "admitted %u, BUSY %u, other %u (max_connecting %lld)",
@@ -485,7 +485,7 @@ static int cmd_flood(void)
 	t = now() + 20;
 	while (lattr(s.dir, "connecting") > 0 && now() < t)
 		usleep(100000);
-	report(lattr(s.dir, "connecting") == 0,
+	ktap_result(lattr(s.dir, "connecting") == 0,
 	       "... and they are dropped after the timeout too", "connecting %lld",
 	       lattr(s.dir, "connecting"));
 
@@ -500,20 +500,20 @@ static int cmd_flood(void)
 		else
 			nother++;
 	}
-	printf("# %u completed requests: %u queued, %u ENOBUFS, %u other; mem_pending %lld of %lld\n",
+	ktap_diag("%u completed requests: %u queued, %u ENOBUFS, %u other; mem_pending %lld of %lld",
 	       n_full, nfull, nbusy, nother, lattr(s.dir, "mem_pending"),
 	       budget);
-	report(nfull >= 1 && nbusy >= 1 && nother == 0 &&
+	ktap_result(nfull >= 1 && nbusy >= 1 && nother == 0 &&
 	       nfull + nbusy == n_full,
 	       "unaccepted connections: the budget's worth queued, the rest fail with ENOBUFS",
 	       "queued %u, ENOBUFS %u, other %u", nfull, nbusy, nother);
-	report(lattr(s.dir, "mem_pending") > 0 &&
+	ktap_result(lattr(s.dir, "mem_pending") > 0 &&
 	       lattr(s.dir, "mem_pending") <= budget &&
 	       lattr(s.dir, "pending") == nfull,
 	       "sysfs: pending counts them, mem_pending within mem_budget",
 	       "pending %lld mem_pending %lld budget %lld",
 	       lattr(s.dir, "pending"), lattr(s.dir, "mem_pending"), budget);
-	report(lattr(s.dir, "rejected_busy") >= h.busy + nbusy &&
+	ktap_result(lattr(s.dir, "rejected_busy") >= h.busy + nbusy &&
 	       lattr(s.dir, "rejected") >= lattr(s.dir, "rejected_busy"),
 	       "sysfs counts the BUSY rejections",
 	       "rejected_busy %lld rejected %lld", lattr(s.dir, "rejected_busy"),
@@ -525,7 +525,7 @@ static int cmd_flood(void)
 		close(srv);
 	busy_seen = 0;
 	cli = connect_retry(port, &co, 10, &busy_seen);
-	report(cli >= 0, "after one accept a new connect gets in",
+	ktap_result(cli >= 0, "after one accept a new connect gets in",
 	       "%s", strerror(errno));
 	/* FIFO: the queued ones first, then ours */
 	srv = -1;
@@ -538,16 +538,16 @@ static int cmd_flood(void)
 			close(srv);
 		srv = fd;
 	}
-	report(srv >= 0 && cli >= 0 && !send_recv_one(cli, srv, "after the flood"),
+	ktap_result(srv >= 0 && cli >= 0 && !send_recv_one(cli, srv, "after the flood"),
 	       "... and carries a message once accepted", "srv %d cli %d", srv,
 	       cli);
 
 	s.stop = 1;
 	pthread_join(s.th, NULL);
-	printf("# %lu samples: connecting <= %lld, mem_pending <= %lld, MemAvailable %lld -> min %lld, Slab %lld -> max %lld\n",
+	ktap_diag("%lu samples: connecting <= %lld, mem_pending <= %lld, MemAvailable %lld -> min %lld, Slab %lld -> max %lld",
 	       s.samples, s.max_connecting, s.max_mem_pending, avail0,
 	       s.min_avail, slab0, s.max_slab);
-	report(s.samples > 10 && s.max_connecting <= maxc &&
+	ktap_result(s.samples > 10 && s.max_connecting <= maxc &&
 	       s.max_mem_pending <= budget,
 	       "throughout: connecting within max_connecting, mem_pending within the budget",
 	       "connecting %lld (max %lld) mem_pending %lld (budget %lld)",
@@ -558,7 +558,7 @@ static int cmd_flood(void)
 	 * budget, the 128 half-open requests alone took 128 channels of
 	 * about 2.3 MiB each.
 	 */
-	report(avail0 - s.min_avail <= 2 * budget + (48LL << 20),
+	ktap_result(avail0 - s.min_avail <= 2 * budget + (48LL << 20),
 	       "memory stays bounded: MemAvailable drops by at most twice the budget + 48 MiB",
 	       "dropped by %lld KiB, budget %lld KiB",
 	       (avail0 - s.min_avail) >> 10, budget >> 10);
@@ -573,8 +573,8 @@ static int cmd_flood(void)
 	if (h2.fd >= 0)
 		close(h2.fd);
 	close(lfd);
-	report(1, "everything closes", "-");
-	return chan_failures ? 1 : 0;
+	ktap_result(1, "everything closes", "-");
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- devremove ------------------------------------------------------------ */
@@ -619,7 +619,7 @@ static int cmd_devremove(void)
 	int lfd, port, r;
 
 	lfd = chan_listen(ctl, SRV_IP, 0, NULL, 0, &port);
-	report(lfd >= 0, "listen on " SRV_IP, "%s", strerror(errno));
+	ktap_result(lfd >= 0, "listen on " SRV_IP, "%s", strerror(errno));
 	if (lfd < 0)
 		return 1;
 	listener_dir(port, dir, sizeof(dir));
@@ -629,43 +629,42 @@ static int cmd_devremove(void)
 	pthread_create(&tp, NULL, poll_thread, &pp);
 	pthread_create(&te, NULL, epoll_thread, &ep);
 	usleep(300000);
-	report(!pp.revents && !ep.events, "nothing to report before the removal",
+	ktap_result(!pp.revents && !ep.events, "nothing to report before the removal",
 	       "revents 0x%x events 0x%x", pp.revents, ep.events);
 
 	snprintf(cmd, sizeof(cmd), "/usr/bin/rdma link delete %s",
 		 dev_name_env("DEV0", "rxe0"));
 	r = system(cmd);
-	report(r == 0, "rdma link delete DEV0 under the listener", "status %d", r);
+	ktap_result(r == 0, "rdma link delete DEV0 under the listener", "status %d", r);
 	pthread_join(tp, NULL);
 	pthread_join(te, NULL);
-	report((pp.revents & POLLERR) && (pp.revents & POLLHUP) && pp.waited < 10,
+	ktap_result((pp.revents & POLLERR) && (pp.revents & POLLHUP) && pp.waited < 10,
 	       "a poll() waiting on the listener wakes with POLLERR|POLLHUP",
 	       "revents 0x%x after %.1f s", pp.revents, pp.waited);
-	report((ep.events & EPOLLERR) && ep.waited < 10,
+	ktap_result((ep.events & EPOLLERR) && ep.waited < 10,
 	       "an epoll_wait() on the listener wakes with EPOLLERR",
 	       "events 0x%x after %.1f s", ep.events, ep.waited);
 	errno = 0;
 	r = chan_accept(lfd, 0);
-	report(r < 0 && errno == ENODEV, "accept fails with ENODEV (no wait)",
+	ktap_result(r < 0 && errno == ENODEV, "accept fails with ENODEV (no wait)",
 	       "accept %d: %s", r, strerror(errno));
 	r = chan_accept(lfd, RDMACHAN_FD_NONBLOCK);
-	report(r < 0 && errno == ENODEV, "non-blocking accept too",
+	ktap_result(r < 0 && errno == ENODEV, "non-blocking accept too",
 	       "accept %d: %s", r, strerror(errno));
 	snprintf(path, sizeof(path), "%s/state", dir);
 	read_line(path, state, sizeof(state));
-	report(!strcmp(state, "failed") && lattr(dir, "error") == -ENODEV,
+	ktap_result(!strcmp(state, "failed") && lattr(dir, "error") == -ENODEV,
 	       "sysfs: the listener is failed with -ENODEV",
 	       "dir '%s' state '%s' error %lld", dir, state, lattr(dir, "error"));
 	close(ep.epoll);
 	close(lfd);
-	report(1, "the failed listener closes", "-");
-	return chan_failures ? 1 : 0;
+	ktap_result(1, "the failed listener closes", "-");
+	return ktap_failures() ? 1 : 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
 		fprintf(stderr, "usage: see the comment at the top of listen_test.c\n");
 		return 2;
@@ -677,4 +676,11 @@ int main(int argc, char **argv)
 		return cmd_devremove();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_header();
+	return ktap_plan(run(argc, argv));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * rdma_async_test: asynchronous one-sided calls (RDMACHAN_IOC_RDMA with
- * RDMACHAN_RDMA_ASYNC, RDMACHAN_IOC_RDMA_REAP), as a list of checks.
+ * RDMACHAN_RDMA_ASYNC, RDMACHAN_IOC_RDMA_REAP), as a list of checks in
+ * KTAP (ktap.h).
  *
  * The client submits calls without waiting, then reaps one outcome per
  * operation, in order, each with its user_data: the data written and
@@ -99,7 +100,7 @@ static void check_basic(struct chan_pair *p, unsigned char *cli,
 		   (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr) ||
 	    reg_mr(p->srv, srv, 3 * 4096, RDMACHAN_ACCESS_ALL &
 		   ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &sr)) {
-		report(0, "registrations", "%s", strerror(errno));
+		ktap_result(0, "registrations", "%s", strerror(errno));
 		return;
 	}
 	sw.handle = sr_.handle = sa.handle = cr.handle;
@@ -111,39 +112,39 @@ static void check_basic(struct chan_pair *p, unsigned char *cli,
 		ops[i].user_data = 0xa000 + i;
 	n = iwarp ? 2 : 3;	/* siw has no atomics */
 
-	report(!prio_within(p->cli, 0), "nothing to reap before a call",
+	ktap_result(!prio_within(p->cli, 0), "nothing to reap before a call",
 	       "POLLPRI");
-	report(submit(p->cli, ops, n) == n,
+	ktap_result(submit(p->cli, ops, n) == n,
 	       "an asynchronous call returns once posted, done = count",
 	       "%s", strerror(errno));
-	report(prio_within(p->cli, 5000), "poll reports EPOLLPRI when it ended",
+	ktap_result(prio_within(p->cli, 5000), "poll reports EPOLLPRI when it ended",
 	       "no POLLPRI");
-	report(reap_all(p->cli, cqes, n) == n,
+	ktap_result(reap_all(p->cli, cqes, n) == n,
 	       "one outcome per operation is reaped", "%s", strerror(errno));
 	ok = 1;
 	for (i = 0; i < n; i++)
 		ok &= cqes[i].user_data == 0xa000u + i && !cqes[i].status &&
 		      !cqes[i].wc_status && cqes[i].opcode == ops[i].opcode;
-	report(ok, "in order, each with its user_data, opcode and success",
+	ktap_result(ok, "in order, each with its user_data, opcode and success",
 	       "%#llx/%d %#llx/%d %#llx/%d",
 	       (unsigned long long)cqes[0].user_data, cqes[0].status,
 	       (unsigned long long)cqes[1].user_data, cqes[1].status,
 	       (unsigned long long)cqes[2].user_data, cqes[2].status);
-	report(!memcmp(cli, cli + 4096, 4096) && !memcmp(srv, cli, 4096),
+	ktap_result(!memcmp(cli, cli + 4096, 4096) && !memcmp(srv, cli, 4096),
 	       "the WRITE landed and the READ behind it brought it back",
 	       "mismatch");
 	if (!iwarp)
-		report(cqes[2].result == 1000 && *counter == 1005,
+		ktap_result(cqes[2].result == 1000 && *counter == 1005,
 		       "the FETCH_ADD's old value is in its outcome",
 		       "result %llu counter %llu",
 		       (unsigned long long)cqes[2].result,
 		       (unsigned long long)*counter);
-	report(!prio_within(p->cli, 0), "no EPOLLPRI once reaped", "POLLPRI");
-	report(reap(p->cli, cqes, 4, 0, &pending) == 0 && pending == 0,
+	ktap_result(!prio_within(p->cli, 0), "no EPOLLPRI once reaped", "POLLPRI");
+	ktap_result(reap(p->cli, cqes, 4, 0, &pending) == 0 && pending == 0,
 	       "a reap with nothing running returns at once, none",
 	       "%s pending %u", strerror(errno), pending);
 	errno = 0;
-	report(reap(p->cli, cqes, 4, RDMACHAN_REAP_DONTWAIT, NULL) == 0,
+	ktap_result(reap(p->cli, cqes, 4, RDMACHAN_REAP_DONTWAIT, NULL) == 0,
 	       "so does a DONTWAIT reap", "%s", strerror(errno));
 
 	/* a refused asynchronous call leaves nothing to reap */
@@ -152,10 +153,10 @@ static void check_basic(struct chan_pair *p, unsigned char *cli,
 	ops[0].user_data = 1;
 	errno = 0;
 	n = submit(p->cli, ops, 1);
-	report(n < 0 && errno == EINVAL && ops[0].status == -EINVAL,
+	ktap_result(n < 0 && errno == EINVAL && ops[0].status == -EINVAL,
 	       "an asynchronous call past the local registration fails with EINVAL",
 	       "ret %d %s status %d", n, strerror(errno), ops[0].status);
-	report(reap(p->cli, cqes, 4, RDMACHAN_REAP_DONTWAIT, &pending) == 0 &&
+	ktap_result(reap(p->cli, cqes, 4, RDMACHAN_REAP_DONTWAIT, &pending) == 0 &&
 	       pending == 0, "the refused call left nothing to reap",
 	       "%s pending %u", strerror(errno), pending);
 	dereg_mr(p->cli, cr.handle);
@@ -179,31 +180,31 @@ static void check_limits(struct chan_pair *p, unsigned char *cli,
 	r.size = sizeof(r) - 1;
 	r.count = 1;
 	r.cqes = (uintptr_t)cqes;
-	report(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
+	ktap_result(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
 	       "REAP with a wrong size fails with EINVAL", "%s", strerror(errno));
 	r.size = sizeof(r);
 	r.count = 0;
-	report(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
+	ktap_result(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
 	       "REAP of 0 outcomes fails with EINVAL", "%s", strerror(errno));
 	r.count = RDMACHAN_MAX_ASYNC_OPS + 1;
-	report(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
+	ktap_result(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
 	       "REAP of more than RDMACHAN_MAX_ASYNC_OPS fails with EINVAL",
 	       "%s", strerror(errno));
 	r.count = 1;
 	r.flags = 0x80;
-	report(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
+	ktap_result(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
 	       "REAP with an unknown flag fails with EINVAL", "%s",
 	       strerror(errno));
 	r.flags = 0;
 	r.reserved[1] = 1;
-	report(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
+	ktap_result(ioctl(p->cli, RDMACHAN_IOC_RDMA_REAP, &r) < 0 && errno == EINVAL,
 	       "REAP with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 
 	if (reg_mr(p->cli, cli, 4096, 0, &cr) ||
 	    reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		   RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
-		report(0, "registrations", "%s", strerror(errno));
+		ktap_result(0, "registrations", "%s", strerror(errno));
 		free(cqes);
 		return;
 	}
@@ -217,23 +218,23 @@ static void check_limits(struct chan_pair *p, unsigned char *cli,
 	for (i = 0; i < calls; i++)
 		ok &= submit(p->cli, ops, RDMACHAN_MAX_RDMA_OPS) ==
 		      RDMACHAN_MAX_RDMA_OPS;
-	report(ok, "RDMACHAN_MAX_ASYNC_OPS operations go out unreaped",
+	ktap_result(ok, "RDMACHAN_MAX_ASYNC_OPS operations go out unreaped",
 	       "%s", strerror(errno));
 	errno = 0;
-	report(submit(p->cli, ops, 1) < 0 && errno == ENOBUFS,
+	ktap_result(submit(p->cli, ops, 1) < 0 && errno == ENOBUFS,
 	       "one more fails with ENOBUFS", "%s", strerror(errno));
 	n = reap(p->cli, cqes, 10, 0, &pending);
-	report(n > 0 && n <= 10 && pending == (uint32_t)(RDMACHAN_MAX_ASYNC_OPS - n),
+	ktap_result(n > 0 && n <= 10 && pending == (uint32_t)(RDMACHAN_MAX_ASYNC_OPS - n),
 	       "a partial reap says how many are pending", "%d, pending %u",
 	       n, pending);
-	report(submit(p->cli, ops, 1) == 1,
+	ktap_result(submit(p->cli, ops, 1) == 1,
 	       "reaping made room for another call", "%s", strerror(errno));
 	n += reap_all(p->cli, cqes + n, RDMACHAN_MAX_ASYNC_OPS + 1 - n);
 	ok = n == RDMACHAN_MAX_ASYNC_OPS + 1;
 	for (i = 0; ok && i < n; i++)
 		ok = !cqes[i].status &&
 		     cqes[i].user_data == (uint64_t)(i % RDMACHAN_MAX_RDMA_OPS);
-	report(ok, "every outcome comes back once, in submission order",
+	ktap_result(ok, "every outcome comes back once, in submission order",
 	       "%d reaped", n);
 
 	/* leave calls unreaped (and some still running) at close */
@@ -243,14 +244,13 @@ static void check_limits(struct chan_pair *p, unsigned char *cli,
 	free(cqes);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *dev = getenv("DEV0");
 	struct rdmachan_chan_opts o = {};
 	unsigned char *cli, *srv;
 	struct chan_pair p;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	iwarp = dev && !strncmp(dev, "siw", 3);
 	if (argc > 1 && !strcmp(argv[1], "direct"))
 		o.poll_mode = RDMACHAN_POLL_MODE_DIRECT;
@@ -258,12 +258,19 @@ int main(int argc, char **argv)
 	cli = map(3 * 4096);
 	srv = map(3 * 4096);
 	if (!cli || !srv || chan_pair_open(ctl, &p, &o, &o)) {
-		report(0, "a channel pair", "%s", strerror(errno));
+		ktap_result(0, "a channel pair", "%s", strerror(errno));
 		return 1;
 	}
 	check_basic(&p, cli, srv);
 	check_limits(&p, cli, srv);
 	chan_pair_close(&p);
-	report(1, "the channel closes with calls unreaped", "-");
-	return chan_failures ? 1 : 0;
+	ktap_result(1, "the channel closes with calls unreaped", "-");
+	return ktap_failures() ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_header();
+	return ktap_plan(run(argc, argv));
 }

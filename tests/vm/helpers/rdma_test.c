@@ -4,7 +4,7 @@
  * byte can be checked where it landed.
  *
  * The listener binds 192.0.2.1, the client connects from 192.0.2.2.
- * Each subcommand prints "PASS what" / "FAIL what: detail" lines.
+ * Each subcommand reports its checks in KTAP (ktap.h).
  *
  *   rdma_test args [direct]  bad arguments of REG_MR, DEREG_MR and RDMA;
  *                            a call refused in part ran nothing (done 0)
@@ -68,7 +68,7 @@ static int peer_sync(struct chan_pair *p)
 	char c = 's';
 
 	if (write(p->cli, &c, 1) != 1 || read(p->srv, &c, 1) != 1) {
-		printf("# sync message: %s\n", strerror(errno));
+		ktap_diag("sync message: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -140,7 +140,7 @@ static void refused_case(const char *what, int fd, struct rdmachan_rdma_op *ops,
 	for (k = 0; remote && k < rlen; k++)
 		if (remote[k] != 0x33)
 			untouched = 0;
-	report(ok && untouched, what, "%s; remote untouched %d", detail, untouched);
+	ktap_result(ok && untouched, what, "%s; remote untouched %d", detail, untouched);
 }
 
 /* ---- args ------------------------------------------------------------ */
@@ -157,7 +157,7 @@ static int cmd_args(unsigned int poll_mode)
 	int ret;
 
 	if (pair_open(&p, poll_mode)) {
-		report(0, "channel pair", "%s", strerror(errno));
+		ktap_result(0, "channel pair", "%s", strerror(errno));
 		return 1;
 	}
 	memset(&r, 0, sizeof(r));
@@ -165,18 +165,18 @@ static int cmd_args(unsigned int poll_mode)
 	r.addr = (uintptr_t)buf;
 	r.length = 4096;
 	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
 	ret = reg_mr(p.srv, buf, 4096, 0x10, &r);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
 	       strerror(errno));
 	ret = reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR: remote write without local write fails with EINVAL",
 	       "%s", strerror(errno));
 	ret = reg_mr(p.srv, buf, 0, 0, &r);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
 	memset(&r, 0, sizeof(r));
 	r.size = sizeof(r);
@@ -184,15 +184,15 @@ static int cmd_args(unsigned int poll_mode)
 	r.length = 4096;
 	r.reserved[5] = 1;
 	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 	ret = reg_mr(p.srv, (void *)16, 4096, 0, &r);
-	report(expect_errno(ret, EFAULT),
+	ktap_result(expect_errno(ret, EFAULT),
 	       "REG_MR of unmapped memory fails with EFAULT", "%s",
 	       strerror(errno));
 	ret = reg_mr(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
-	report(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
+	ktap_result(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
 	       "REG_MR over the device's fast-registration limit fails (E2BIG)",
 	       "%s", strerror(errno));
 	/*
@@ -218,22 +218,22 @@ static int cmd_args(unsigned int poll_mode)
 			r.addr = wrap[w].addr;
 			r.length = wrap[w].length;
 			ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
-			report(expect_errno(ret, E2BIG),
+			ktap_result(expect_errno(ret, E2BIG),
 			       "REG_MR at a page-count wrap point fails with E2BIG",
 			       "addr %#llx length %#llx: %s",
 			       (unsigned long long)r.addr,
 			       (unsigned long long)r.length, strerror(errno));
 		}
 	}
-	report(!reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
+	ktap_result(!reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
 	       good.handle && good.remote.rkey && good.remote.length == 4096,
 	       "REG_MR returns a handle and a remote descriptor", "%s",
 	       strerror(errno));
-	report(!reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
+	ktap_result(!reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
 	ret = dereg_mr(p.srv, 999);
-	report(expect_errno(ret, ENOENT),
+	ktap_result(expect_errno(ret, ENOENT),
 	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
 	       strerror(errno));
 
@@ -243,45 +243,45 @@ static int cmd_args(unsigned int poll_mode)
 	rr.ops = (uintptr_t)&op;
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "RDMA with count 0 fails with EINVAL", "%s", strerror(errno));
 	rr.count = RDMACHAN_MAX_RDMA_OPS + 1;
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "RDMA with too many ops fails with EINVAL", "%s", strerror(errno));
 	rr.count = 1;
 	rr.flags = 0x80;
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "RDMA with unknown flags fails with EINVAL", "%s", strerror(errno));
 	rr.flags = 0;
 	rr.ops = 16;
 	ret = ioctl(p.cli, RDMACHAN_IOC_RDMA, &rr);
-	report(expect_errno(ret, EFAULT),
+	ktap_result(expect_errno(ret, EFAULT),
 	       "RDMA with a bad ops pointer fails with EFAULT", "%s",
 	       strerror(errno));
 	op.opcode = 9;
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "RDMA with an unknown opcode fails with EINVAL", "%s",
 	       strerror(errno));
 	rdma_op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_INLINE;
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "an inline READ fails with EINVAL", "%s", strerror(errno));
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.flags = RDMACHAN_OPF_SOLICITED;
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "a solicited WRITE without an immediate fails with EINVAL",
 	       "%s", strerror(errno));
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, RDMACHAN_MAX_SGE + 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "an op with too many segments fails with EINVAL", "%s",
 	       strerror(errno));
-	report(p.info.max_send_sge >= 1 && p.info.max_sge_rd >= 1 &&
+	ktap_result(p.info.max_send_sge >= 1 && p.info.max_sge_rd >= 1 &&
 	       p.info.max_sge_rd <= p.info.max_send_sge &&
 	       p.info.max_reg_pages >= 1 && (!iwarp || p.info.max_sge_rd == 1),
 	       "CHAN_INFO reports the gather, READ scatter and registration limits",
@@ -298,46 +298,46 @@ static int cmd_args(unsigned int poll_mode)
 		rdma_op_set(&op, RDMACHAN_OP_READ, sgs, p.info.max_sge_rd + 1,
 		       &good, 0);
 		ret = rdma(p.cli, &op, 1, NULL);
-		report(expect_errno(ret, EINVAL),
+		ktap_result(expect_errno(ret, EINVAL),
 		       "a READ into more segments than max_sge_rd fails with EINVAL",
 		       "%s", strerror(errno));
 	} else {
-		printf("# max_sge_rd %u: a READ may use every segment\n",
+		ktap_diag("max_sge_rd %u: a READ may use every segment",
 		       p.info.max_sge_rd);
 	}
 	rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &good, 4);
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "an atomic at an unaligned address fails with EINVAL", "%s",
 	       strerror(errno));
 	sg.handle = 4242;
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, ENOENT),
+	ktap_result(expect_errno(ret, ENOENT),
 	       "an op on an unknown registration fails with ENOENT", "%s",
 	       strerror(errno));
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .offset = 4000,
 				    .length = 97 };
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL) &&
+	ktap_result(expect_errno(ret, EINVAL) &&
 	       op.status == -EINVAL,
 	       "a local segment past the registration fails with EINVAL",
 	       "%s status %d", strerror(errno), op.status);
 	sg = (struct rdmachan_sge){ .handle = ro.handle, .length = 64 };
 	rdma_op_set(&op, RDMACHAN_OP_READ, &sg, 1, &good, 0);
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EACCES),
+	ktap_result(expect_errno(ret, EACCES),
 	       "a READ into memory without local write fails with EACCES",
 	       "%s", strerror(errno));
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
 	op.reserved[1] = 1;
 	ret = rdma(p.cli, &op, 1, NULL);
-	report(expect_errno(ret, EINVAL),
+	ktap_result(expect_errno(ret, EINVAL),
 	       "an op with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 	rdma_op_set(&op, RDMACHAN_OP_WRITE, &sg, 1, &good, 0);
-	report(!rdma(p.cli, &op, 1, NULL) && !op.status,
+	ktap_result(!rdma(p.cli, &op, 1, NULL) && !op.status,
 	       "after all that the channel still writes", "%s status %d",
 	       strerror(errno), op.status);
 
@@ -367,21 +367,21 @@ static int cmd_args(unsigned int poll_mode)
 		rdma_op_set(&ops[0], RDMACHAN_OP_WRITE, &sgs[0], 1, &good, 0);
 		ret = rdma(p.cli, ops, 3, &done);
 		peer_sync(&p);
-		report(!ret && done == 3 && !ops[0].status &&
+		ktap_result(!ret && done == 3 && !ops[0].status &&
 		       !ops[1].status && !ops[2].status && buf[0] == 0x77 &&
 		       buf[191] == 0x77 && buf[192] == 0x33,
 		       "the same call with every op good runs all three (done 3)",
 		       "%s done %u status %d %d %d", strerror(errno), done,
 		       ops[0].status, ops[1].status, ops[2].status);
 	}
-	report(!dereg_mr(p.srv, good.handle) && !dereg_mr(p.cli, ro.handle),
+	ktap_result(!dereg_mr(p.srv, good.handle) && !dereg_mr(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
 	ret = dereg_mr(p.srv, good.handle);
-	report(expect_errno(ret, ENOENT),
+	ktap_result(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
 	chan_pair_close(&p);
 	munmap(buf, 1 << 20);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- data ------------------------------------------------------------ */
@@ -502,7 +502,7 @@ static void data_sizes(struct chan_pair *p, uint64_t chunk)
 				 "%s of %zu bytes (offsets %zu/%zu, %u segment%s) lands exactly",
 				 r ? "READ" : "WRITE", len, soff, doff, nseg,
 				 nseg > 1 ? "s" : "");
-			report(xfer(p, r, len, soff, doff, chunk, nseg, why,
+			ktap_result(xfer(p, r, len, soff, doff, chunk, nseg, why,
 				    sizeof(why)), what, "%s", why);
 		}
 }
@@ -529,15 +529,15 @@ static void data_write_imm(struct chan_pair *p)
 	op.flags = RDMACHAN_OPF_SOLICITED;
 	ret = rdma(p->cli, &op, 1, NULL);
 	if (iwarp) {
-		report(expect_errno(ret, EOPNOTSUPP),
+		ktap_result(expect_errno(ret, EOPNOTSUPP),
 		       "WRITE_WITH_IMM over iWARP fails with EOPNOTSUPP", "%s",
 		       strerror(errno));
 		goto out;
 	}
-	report(!ret && !op.status, "WRITE_WITH_IMM completes", "%s status %d",
+	ktap_result(!ret && !op.status, "WRITE_WITH_IMM completes", "%s status %d",
 	       strerror(errno), op.status);
 	ret = ioctl(p->srv, RDMACHAN_IOC_RECV, &mm);
-	report(!ret && mm.done == 1 && um.len == 0 &&
+	ktap_result(!ret && mm.done == 1 && um.len == 0 &&
 	       (um.flags & RDMACHAN_MSG_RDMA_IMM) && (um.flags & RDMACHAN_MSG_IMM) &&
 	       um.imm == 0xabcd1234 && !memcmp(srv + 50, cli, 100),
 	       "the peer reads the immediate once its data is in place",
@@ -548,7 +548,7 @@ static void data_write_imm(struct chan_pair *p)
 	um.flags = 0;
 	mm.done = 0;
 	ret = ioctl(p->srv, RDMACHAN_IOC_RECV, &mm);
-	report(expect_errno(ret, EAGAIN),
+	ktap_result(expect_errno(ret, EAGAIN),
 	       "the immediate arrives exactly once",
 	       "ret %d (%s) done %u len %u flags %#x imm %#x", ret,
 	       strerror(errno), mm.done, um.len, um.flags, um.imm);
@@ -588,7 +588,7 @@ static void data_fence(struct chan_pair *p)
 		if (cli[0] != round || srv[0] != round + 1000)
 			bad++;
 	}
-	report(!ret && !bad,
+	ktap_result(!ret && !bad,
 	       "a fenced WRITE after a READ of the same place: the READ sees the old value (200 rounds)",
 	       "%s, %u rounds wrong", strerror(errno), bad);
 	dereg_mr(p->cli, cr.handle);
@@ -609,13 +609,13 @@ static void data_atomics(struct chan_pair *p)
 	ret = reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		  RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr);
 	if (iwarp) {
-		report(expect_errno(ret, EOPNOTSUPP),
+		ktap_result(expect_errno(ret, EOPNOTSUPP),
 		       "registering for remote atomics over iWARP fails with EOPNOTSUPP",
 		       "%s", strerror(errno));
 		sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 8 };
 		rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &cr, 0);
 		ret = rdma(p->cli, &op, 1, NULL);
-		report(expect_errno(ret, EOPNOTSUPP),
+		ktap_result(expect_errno(ret, EOPNOTSUPP),
 		       "FETCH_ADD over iWARP fails with EOPNOTSUPP", "%s",
 		       strerror(errno));
 		goto out;
@@ -626,7 +626,7 @@ static void data_atomics(struct chan_pair *p)
 	rdma_op_set(&op, RDMACHAN_OP_FETCH_ADD, &sg, 1, &sr, 8);
 	op.compare_add = 2;
 	ret = rdma(p->cli, &op, 1, NULL);
-	report(!ret && op.result == 40 && cli[2] == 40 && srv[1] == 42,
+	ktap_result(!ret && op.result == 40 && cli[2] == 40 && srv[1] == 42,
 	       "FETCH_ADD returns the old value and adds",
 	       "%s result %llu local %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)cli[2],
@@ -635,14 +635,14 @@ static void data_atomics(struct chan_pair *p)
 	op.compare_add = 42;
 	op.swap = 7;
 	ret = rdma(p->cli, &op, 1, NULL);
-	report(!ret && op.result == 42 && srv[1] == 7,
+	ktap_result(!ret && op.result == 42 && srv[1] == 7,
 	       "CMP_SWAP that matches swaps and returns the old value",
 	       "%s result %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)srv[1]);
 	op.compare_add = 42;
 	op.swap = 9;
 	ret = rdma(p->cli, &op, 1, NULL);
-	report(!ret && op.result == 7 && srv[1] == 7,
+	ktap_result(!ret && op.result == 7 && srv[1] == 7,
 	       "CMP_SWAP that does not match leaves the value and returns it",
 	       "%s result %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)srv[1]);
@@ -684,10 +684,10 @@ static void data_unsignalled(struct chan_pair *p)
 		ret = peer_sync(p);
 	for (i = 0; i < RDMACHAN_MAX_RDMA_OPS && !ret; i++)
 		if (srv[i] != cli[i]) {
-			printf("# word %u: %u, expected %u\n", i, srv[i], cli[i]);
+			ktap_diag("word %u: %u, expected %u", i, srv[i], cli[i]);
 			ret = -1;
 		}
-	report(!ret && n >= 20000,
+	ktap_result(!ret && n >= 20000,
 	       "20000 unsignalled WRITEs (some inline) in chains of 64 all land",
 	       "%s after %u", strerror(errno), n);
 	dereg_mr(p->cli, cr.handle);
@@ -703,15 +703,15 @@ static int cmd_data(unsigned int poll_mode)
 	uint64_t chunk;
 
 	if (pair_open(&p, poll_mode)) {
-		report(0, "channel pair", "%s", strerror(errno));
+		ktap_result(0, "channel pair", "%s", strerror(errno));
 		return 1;
 	}
 	chunk = max_reg(p.cli, probe);
 	munmap(probe, DATA_MAX);
-	report(chunk >= 65536, "the device registers at least 64 KiB at once",
+	ktap_result(chunk >= 65536, "the device registers at least 64 KiB at once",
 	       "largest %llu", (unsigned long long)chunk);
-	printf("# largest registration: %llu bytes\n", (unsigned long long)chunk);
-	report(chunk == DATA_MAX ||
+	ktap_diag("largest registration: %llu bytes", (unsigned long long)chunk);
+	ktap_result(chunk == DATA_MAX ||
 	       (chunk <= p.info.max_reg_pages * 4096ull &&
 		chunk * 2 > p.info.max_reg_pages * 4096ull),
 	       "the largest registration is what CHAN_INFO's max_reg_pages says",
@@ -724,7 +724,7 @@ static int cmd_data(unsigned int poll_mode)
 	data_atomics(&p);
 	data_unsignalled(&p);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- access ---------------------------------------------------------- */
@@ -764,7 +764,7 @@ static void access_case(const char *what, unsigned int sv_access,
 	char c = 's';
 
 	if (pair_open(&p, 0)) {
-		report(0, what, "channel pair: %s", strerror(errno));
+		ktap_result(0, what, "channel pair: %s", strerror(errno));
 		return;
 	}
 	memset(srv, 0x33, 8192);
@@ -791,7 +791,7 @@ static void access_case(const char *what, unsigned int sv_access,
 			untouched = 0;
 	/* the connection is gone after a remote access error */
 	failed = chan_fails(p.cli);
-	report(refused && untouched && failed,
+	ktap_result(refused && untouched && failed,
 	       what, "ret %d (%s) status %d wc %u untouched %d channel failed %d",
 	       ret, strerror(err), op.status, op.wc_status, untouched, failed);
 	if (failed && !read_op && !stale && !roff) {
@@ -835,12 +835,12 @@ static int cmd_access(void)
 	 * can test there; rxe (and hardware) refuse it.
 	 */
 	if (iwarp)
-		printf("# siw does not enforce remote read rights: READ refusal tested on rxe only\n");
+		ktap_diag("siw does not enforce remote read rights: READ refusal tested on rxe only");
 	else
 		access_case("a READ of memory registered without remote read is refused",
 			    RDMACHAN_ACCESS_LOCAL_WRITE |
 			    RDMACHAN_ACCESS_REMOTE_WRITE, 0, 64, 0, 1);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- fadd ------------------------------------------------------------ */
@@ -919,10 +919,10 @@ static int cmd_fadd(int t, int n)
 		if (cli[i] < 0 || srv[i] < 0 ||
 		    reg_mr(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 			RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr[i])) {
-			report(iwarp && errno == EOPNOTSUPP,
+			ktap_result(iwarp && errno == EOPNOTSUPP,
 			       "atomics: EOPNOTSUPP over iWARP", "channel %d: %s",
 			       i, strerror(errno));
-			return chan_failures ? 1 : 0;
+			return ktap_failures() ? 1 : 0;
 		}
 		a[i] = (struct adder){ .fd = cli[i], .rkey = sr[i].remote.rkey,
 				       .raddr = sr[i].remote.addr, .n = n,
@@ -939,11 +939,11 @@ static int cmd_fadd(int t, int n)
 	for (i = 0; i < t * n; i++)
 		if (all[i] != (uint64_t)i)
 			dup++;
-	report(!err && counter[0] == (uint64_t)t * n,
+	ktap_result(!err && counter[0] == (uint64_t)t * n,
 	       "concurrent FETCH_ADDs from every channel end on the exact sum",
 	       "%s: counter %llu, expected %llu", strerror(err),
 	       (unsigned long long)counter[0], (unsigned long long)t * n);
-	report(!err && !dup,
+	ktap_result(!err && !dup,
 	       "every FETCH_ADD saw a different old value, 0 to the sum - 1",
 	       "%d old values out of place", dup);
 	for (i = 0; i < t; i++) {
@@ -953,7 +953,7 @@ static int cmd_fadd(int t, int n)
 	}
 	close(lfd);
 	free(all);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- kill ------------------------------------------------------------ */
@@ -1035,7 +1035,7 @@ static int cmd_kill(void)
 	char c;
 
 	if (before == LONG_MIN) {
-		report(0, "pin counters in /proc/vmstat", "none");
+		ktap_result(0, "pin counters in /proc/vmstat", "none");
 		return 1;
 	}
 	if (pipe(fds))
@@ -1047,7 +1047,7 @@ static int cmd_kill(void)
 	}
 	close(fds[1]);
 	if (read(fds[0], &c, 1) != 1) {
-		report(0, "a child registers 16 buffers", "it failed");
+		ktap_result(0, "a child registers 16 buffers", "it failed");
 		return 1;
 	}
 	usleep(300000);
@@ -1060,13 +1060,13 @@ static int cmd_kill(void)
 			break;
 		usleep(100000);
 	}
-	report(during - before >= 200,
+	ktap_result(during - before >= 200,
 	       "a child holding 16 registrations of 64 KiB pins their pages",
 	       "pins %ld before, %ld during", before, during);
-	report(WIFSIGNALED(status) && after <= before,
+	ktap_result(WIFSIGNALED(status) && after <= before,
 	       "killed while writing, it leaves no page pinned",
 	       "pins %ld before, %ld after", before, after);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 /* ---- memlock --------------------------------------------------------- */
@@ -1084,29 +1084,29 @@ static int memlock_child(struct chan_pair *p, char *buf)
 	int ret;
 
 	if (setrlimit(RLIMIT_MEMLOCK, &rl) || setgid(65534) || setuid(65534)) {
-		report(0, "the child drops to nobody with a 256 KiB RLIMIT_MEMLOCK",
+		ktap_result(0, "the child drops to nobody with a 256 KiB RLIMIT_MEMLOCK",
 		       "%s", strerror(errno));
 		return 1;
 	}
 	ret = reg_mr(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
-	report(!ret, "without CAP_IPC_LOCK, 192 KiB of a 256 KiB limit registers",
+	ktap_result(!ret, "without CAP_IPC_LOCK, 192 KiB of a 256 KiB limit registers",
 	       "%s", strerror(errno));
 	ret = reg_mr(p->cli, buf + (192 << 10), 128 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &b);
-	report(expect_errno(ret, ENOMEM),
+	ktap_result(expect_errno(ret, ENOMEM),
 	       "128 KiB more, over RLIMIT_MEMLOCK, fails with ENOMEM",
 	       "ret %d %s", ret, strerror(errno));
 	ret = reg_mr(p->cli, buf + (192 << 10), 64 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &c);
-	report(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
+	ktap_result(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
 	       strerror(errno));
 	ret = dereg_mr(p->cli, a.handle);
 	if (!ret)
 		ret = reg_mr(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
 			  &b);
-	report(!ret, "a deregistration gives its pages back to the limit", "%s",
+	ktap_result(!ret, "a deregistration gives its pages back to the limit", "%s",
 	       strerror(errno));
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
 static int cmd_memlock(void)
@@ -1117,7 +1117,7 @@ static int cmd_memlock(void)
 	pid_t pid;
 
 	if (pair_open(&p, 0)) {
-		report(0, "channel pair", "%s", strerror(errno));
+		ktap_result(0, "channel pair", "%s", strerror(errno));
 		return 1;
 	}
 	memset(buf, 1, 1 << 20);
@@ -1129,13 +1129,12 @@ static int cmd_memlock(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const char *dev = getenv("DEV0");
 	unsigned int direct;
 
 	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2) {
 		fprintf(stderr, "usage: see the comment at the top of rdma_test.c\n");
 		return 2;
@@ -1159,4 +1158,11 @@ int main(int argc, char **argv)
 		return cmd_memlock();
 	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_header();
+	return ktap_plan(run(argc, argv));
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * solicited_test: channels in RDMACHAN_POLL_MODE_SOLICITED (waking for
- * solicited messages only), as a KTAP-style list of checks.
+ * solicited messages only), as a list of checks in KTAP (ktap.h).
  *
  * The server's channel is SOLICITED, the client's is not.  The client
  * sends bursts whose last message is solicited (RDMACHAN_MSG_SOLICITED);
@@ -111,7 +111,7 @@ static void check_waiters(struct chan_pair *p)
 	uint32_t next = 0, i;
 	int ok, n;
 
-	report(!chan_info(p->srv, &si) &&
+	ktap_result(!chan_info(p->srv, &si) &&
 	       si.poll_mode == RDMACHAN_POLL_MODE_SOLICITED,
 	       "the accepted channel is in poll mode solicited", "poll_mode %u",
 	       si.poll_mode);
@@ -120,19 +120,19 @@ static void check_waiters(struct chan_pair *p)
 	ok = 1;
 	for (i = 0; i < 3; i++)
 		ok &= !send_num(p->cli, i, 0);
-	report(ok, "three unsolicited messages are sent", "%s",
+	ktap_result(ok, "three unsolicited messages are sent", "%s",
 	       strerror(errno));
-	report(!readable_within(p->srv, QUIET_MS),
+	ktap_result(!readable_within(p->srv, QUIET_MS),
 	       "poll sleeps through unsolicited messages", "POLLIN");
-	report(!chan_info(p->srv, &si) && si.rx_queued == 0,
+	ktap_result(!chan_info(p->srv, &si) && si.rx_queued == 0,
 	       "they are not handed over before the event", "rx_queued %u",
 	       si.rx_queued);
-	report(!send_num(p->cli, 3, RDMACHAN_MSG_SOLICITED),
+	ktap_result(!send_num(p->cli, 3, RDMACHAN_MSG_SOLICITED),
 	       "a solicited message is sent", "%s", strerror(errno));
-	report(readable_within(p->srv, 5000),
+	ktap_result(readable_within(p->srv, 5000),
 	       "the solicited message wakes poll", "no POLLIN");
 	n = read_in_order(p->srv, &next);
-	report(n == 4, "the burst arrives whole and in order, the solicited message last",
+	ktap_result(n == 4, "the burst arrives whole and in order, the solicited message last",
 	       "read %d, next %u", n, next);
 
 	/* a blocking read sleeps through unsolicited messages */
@@ -140,23 +140,23 @@ static void check_waiters(struct chan_pair *p)
 	usleep(QUIET_MS * 1000);
 	ok = !send_num(p->cli, 4, 0) && !send_num(p->cli, 5, 0);
 	usleep(QUIET_MS * 1000);
-	report(ok && !b.done, "a blocking read sleeps through unsolicited messages",
+	ktap_result(ok && !b.done, "a blocking read sleeps through unsolicited messages",
 	       "done %d ret %zd", b.done, b.ret);
 	send_num(p->cli, 6, RDMACHAN_MSG_SOLICITED);
 	pthread_join(t, NULL);
-	report(b.ret == sizeof(b.v) && b.v == 4,
+	ktap_result(b.ret == sizeof(b.v) && b.v == 4,
 	       "the solicited message wakes it with the first of the burst",
 	       "ret %zd value %u", b.ret, b.v);
 	next = 5;
 	n = read_in_order(p->srv, &next);
-	report(n == 2, "the rest of the burst follows in order", "read %d", n);
+	ktap_result(n == 2, "the rest of the burst follows in order", "read %d", n);
 
 	/* a read takes what has arrived, solicited or not */
 	send_num(p->cli, 7, 0);
 	usleep(QUIET_MS * 1000);
-	report(!readable_within(p->srv, 0), "nothing is readable for poll", "POLLIN");
+	ktap_result(!readable_within(p->srv, 0), "nothing is readable for poll", "POLLIN");
 	n = read_in_order(p->srv, &next);
-	report(n == 1, "a non-blocking read takes what has arrived", "read %d", n);
+	ktap_result(n == 1, "a non-blocking read takes what has arrived", "read %d", n);
 }
 
 struct stream {
@@ -209,11 +209,11 @@ static void check_credits(struct chan_pair *p)
 	char why[128];
 
 	/* into the SOLICITED side: the reader wakes on solicited ends */
-	report(!stream_through(p->cli, p->srv, why, sizeof(why)),
+	ktap_result(!stream_through(p->cli, p->srv, why, sizeof(why)),
 	       "a stream of 50x the queue depth reaches a solicited reader in order",
 	       "%s", why);
 	/* out of the SOLICITED side: its credits come back without events */
-	report(!stream_through(p->srv, p->cli, why, sizeof(why)),
+	ktap_result(!stream_through(p->srv, p->cli, why, sizeof(why)),
 	       "a solicited channel's sends get their credits back (50x the depth)",
 	       "%s", why);
 }
@@ -248,21 +248,21 @@ static void check_write_imm(struct chan_pair *p)
 	    reg_mr(p->cli, buf, 4096, 0, &cr) ||
 	    reg_mr(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
-		report(0, "registrations for WRITE_WITH_IMM", "%s",
+		ktap_result(0, "registrations for WRITE_WITH_IMM", "%s",
 		       strerror(errno));
 		return;
 	}
 	r1 = write_imm(p, &cr, &sr, 0x1111, 0);
-	report(!r1 && !readable_within(p->srv, QUIET_MS),
+	ktap_result(!r1 && !readable_within(p->srv, QUIET_MS),
 	       "an unsolicited WRITE_WITH_IMM wakes no waiter", "ret %d", r1);
 	r2 = write_imm(p, &cr, &sr, 0x2222, RDMACHAN_OPF_SOLICITED);
-	report(!r2 && readable_within(p->srv, 5000),
+	ktap_result(!r2 && readable_within(p->srv, 5000),
 	       "a solicited WRITE_WITH_IMM wakes poll", "ret %d", r2);
 	r1 = chan_recv_msg(p->srv, &v, sizeof(v), &imm, &has_imm, 1);
-	report(r1 == 0 && has_imm && imm == 0x1111,
+	ktap_result(r1 == 0 && has_imm && imm == 0x1111,
 	       "the unsolicited immediate comes first", "ret %d imm %#x", r1, imm);
 	r1 = chan_recv_msg(p->srv, &v, sizeof(v), &imm, &has_imm, 1);
-	report(r1 == 0 && has_imm && imm == 0x2222,
+	ktap_result(r1 == 0 && has_imm && imm == 0x2222,
 	       "then the solicited one", "ret %d imm %#x", r1, imm);
 	munmap(buf, 8192);
 }
@@ -275,7 +275,7 @@ static void check_bench_refused(struct chan_pair *p)
 	};
 	int ret = ioctl(p->srv, RDMACHAN_IOC_BENCH, &b);
 
-	report(ret < 0 && errno == EOPNOTSUPP,
+	ktap_result(ret < 0 && errno == EOPNOTSUPP,
 	       "RDMACHAN_IOC_BENCH on a solicited channel fails with EOPNOTSUPP",
 	       "ret %d (%s)", ret, strerror(errno));
 }
@@ -290,27 +290,26 @@ static int check_siw_refuses(void)
 
 	lfd = chan_listen(ctl, CHAN_SRV_IP, 0, &co, 0, &port);
 	cli = chan_connect(ctl, CHAN_SRV_IP, port, CHAN_CLI_IP, &so, 0);
-	report(lfd >= 0 && cli < 0 && errno == EOPNOTSUPP,
+	ktap_result(lfd >= 0 && cli < 0 && errno == EOPNOTSUPP,
 	       "siw: a SOLICITED channel is refused with EOPNOTSUPP",
 	       "connect %d (%s)", cli, strerror(errno));
 	if (cli >= 0)
 		close(cli);
 	close(lfd);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
 }
 
-int main(void)
+static int run(void)
 {
 	const char *dev = getenv("DEV0");
 	struct chan_pair p;
 
 	signal(SIGPIPE, SIG_IGN);
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	ctl = ctl_open();
 	if (dev && !strncmp(dev, "siw", 3))
 		return check_siw_refuses();
 	if (pair_open(&p)) {
-		report(0, "a solicited channel pair connects", "%s",
+		ktap_result(0, "a solicited channel pair connects", "%s",
 		       strerror(errno));
 		return 1;
 	}
@@ -319,5 +318,12 @@ int main(void)
 	check_write_imm(&p);
 	check_bench_refused(&p);
 	chan_pair_close(&p);
-	return chan_failures ? 1 : 0;
+	return ktap_failures() ? 1 : 0;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ktap_header();
+	return ktap_plan(run());
 }
