@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "chan.h"
+#include "ioc.h"
 
 volatile sig_atomic_t tool_interrupted;
 
@@ -121,17 +122,11 @@ static const char *hint(int err)
 int chan_connect_to(int ctl, const struct sockaddr_storage *dst,
 		    const struct chan_args *a)
 {
-	struct rdmachan_connect c;
 	char buf[64];
 	int fd;
 
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.flags = RDMACHAN_FD_CLOEXEC | (a->nonblock ? RDMACHAN_FD_NONBLOCK : 0);
-	c.opts = a->opts;
-	memcpy(&c.dst, dst, sizeof(c.dst));
-	memcpy(&c.src, &a->src, sizeof(c.src));
-	fd = ioctl(ctl, RDMACHAN_IOC_CONNECT, &c);
+	fd = ioc_connect(ctl, dst, &a->src, &a->opts,
+			 RDMACHAN_FD_CLOEXEC | (a->nonblock ? RDMACHAN_FD_NONBLOCK : 0));
 	if (fd < 0) {
 		int e = errno;
 
@@ -177,52 +172,32 @@ fail:
 int chan_listen_on(int ctl, struct sockaddr_storage *addr,
 		   const struct chan_args *a)
 {
-	struct rdmachan_listen l;
 	char buf[64];
 	int fd;
 
-	memset(&l, 0, sizeof(l));
-	l.size = sizeof(l);
-	l.flags = RDMACHAN_FD_CLOEXEC;
-	l.opts = a->opts;
-	memcpy(&l.addr, addr, sizeof(l.addr));
-	fd = ioctl(ctl, RDMACHAN_IOC_LISTEN, &l);
+	fd = ioc_listen(ctl, addr, &a->opts, RDMACHAN_FD_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 
 		format_addr(addr, buf, sizeof(buf));
 		tool_err("listen %s: %s%s", buf, strerror(e), hint(e));
 		errno = e;
-		return fd;
 	}
-	memcpy(addr, &l.addr, sizeof(l.addr));
 	return fd;
 }
 
 int chan_accept_one(int lfd, struct sockaddr_storage *peer)
 {
-	struct rdmachan_accept acc;
-	int fd;
+	int fd = ioc_accept(lfd, RDMACHAN_FD_CLOEXEC, peer);
 
-	memset(&acc, 0, sizeof(acc));
-	acc.size = sizeof(acc);
-	acc.flags = RDMACHAN_FD_CLOEXEC;
-	fd = ioctl(lfd, RDMACHAN_IOC_ACCEPT, &acc);
-	if (fd < 0) {
-		if (errno != EINTR && errno != EAGAIN)
-			tool_err("accept: %s", strerror(errno));
-		return fd;
-	}
-	if (peer)
-		memcpy(peer, &acc.peer, sizeof(acc.peer));
+	if (fd < 0 && errno != EINTR && errno != EAGAIN)
+		tool_err("accept: %s", strerror(errno));
 	return fd;
 }
 
 int chan_get_info(int fd, struct rdmachan_chan_info *ci)
 {
-	memset(ci, 0, sizeof(*ci));
-	ci->size = sizeof(*ci);
-	if (ioctl(fd, RDMACHAN_IOC_CHAN_INFO, ci) < 0) {
+	if (ioc_chan_info(fd, ci) < 0) {
 		tool_err("channel info: %s", strerror(errno));
 		return -1;
 	}

@@ -6,26 +6,19 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
+#include "ioc.h"
 #include "rdma.h"
 
 int mr_reg(int fd, void *addr, uint64_t len, uint32_t access,
 	   struct rdmachan_reg_mr *r)
 {
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	r->access = access;
-	r->addr = (uintptr_t)addr;
-	r->length = len;
-	return ioctl(fd, RDMACHAN_IOC_REG_MR, r) < 0 ? -errno : 0;
+	return ioc_reg_mr(fd, addr, len, access, r) < 0 ? -errno : 0;
 }
 
 int mr_dereg(int fd, uint32_t handle)
 {
-	struct rdmachan_dereg_mr d = { .size = sizeof(d), .handle = handle };
-
-	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d) < 0 ? -errno : 0;
+	return ioc_dereg_mr(fd, handle) < 0 ? -errno : 0;
 }
 
 static int mr_help(int argc, char **argv)

@@ -108,7 +108,7 @@ static const char *sysfs_attr(int fd, const char *name, char *buf, size_t n)
 	FILE *f;
 
 	buf[0] = 0;
-	chan_info(fd, &info);
+	ioc_chan_info(fd, &info);
 	snprintf(path, sizeof(path), "/sys/class/rdmachan/chan%u/%s", info.id,
 		 name);
 	f = fopen(path, "r");
@@ -169,7 +169,7 @@ static int cmd_basic(void)
 	if (pair_open(&p, NULL))
 		return 1;
 	ktap_result(p.port > 0, "listen on port 0 binds a free port", "port %d", p.port);
-	ktap_result(!chan_info(p.cli, &ci) && !chan_info(p.srv, &si),
+	ktap_result(!ioc_chan_info(p.cli, &ci) && !ioc_chan_info(p.srv, &si),
 	       "CHAN_INFO answers on both ends", "%s", strerror(errno));
 	ktap_result(ci.state == RDMACHAN_STATE_CONNECTED &&
 	       si.state == RDMACHAN_STATE_CONNECTED,
@@ -299,7 +299,7 @@ static int cmd_basic(void)
 		       "received %d", total);
 	}
 
-	ktap_result(!chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
+	ktap_result(!ioc_chan_info(p.cli, &ci) && ci.msgs_tx >= 72 && ci.errors == 0,
 	       "CHAN_INFO counts the messages sent", "msgs_tx %llu errors %llu",
 	       (unsigned long long)ci.msgs_tx, (unsigned long long)ci.errors);
 	chan_pair_close(&p);
@@ -369,8 +369,8 @@ static int cmd_stream(long n)
 		 "%ld messages arrive once each, in order, uncorrupted", n);
 	ktap_result(!werr && !a.bad && a.got == n, desc,
 	       "write errors %ld, bad %ld, received %ld", werr, a.bad, a.got);
-	chan_info(p.cli, &ci);
-	chan_info(p.srv, &si);
+	ioc_chan_info(p.cli, &ci);
+	ioc_chan_info(p.srv, &si);
 	ktap_result(ci.msgs_tx == (unsigned long long)n &&
 	       si.msgs_rx == (unsigned long long)n,
 	       "counters agree with the traffic", "tx %llu rx %llu",
@@ -393,7 +393,7 @@ static int cmd_backpressure(void)
 
 	if (pair_open(&p, &o))
 		return 1;
-	chan_info(p.cli, &ci);
+	ioc_chan_info(p.cli, &ci);
 	ktap_result(ci.queue_depth == 16 && ci.max_msg_size == 1024,
 	       "requested depth 16 and size 1024 are negotiated", "%u %u",
 	       ci.queue_depth, ci.max_msg_size);
@@ -455,7 +455,7 @@ static int cmd_backpressure(void)
 	wait(&r);
 	ktap_result(ok && WIFEXITED(r) && !WEXITSTATUS(r),
 	       "2000 messages to a slow reader all arrive in order", "status %d", r);
-	chan_info(p.cli, &ci);
+	ioc_chan_info(p.cli, &ci);
 	ktap_result(ci.credit_stalls > 0, "the sender stalled on credits",
 	       "stalls %llu", (unsigned long long)ci.credit_stalls);
 	chan_pair_close(&p);
@@ -496,7 +496,7 @@ static int cmd_close(void)
 	r = write(p.srv, "x", 1);
 	ktap_result(r < 0 && errno == ECONNRESET, "write to a closed peer fails with ECONNRESET",
 	       "write %d %s", r, strerror(errno));
-	chan_info(p.srv, &info);
+	ioc_chan_info(p.srv, &info);
 	ktap_result(info.state == RDMACHAN_STATE_DISCONNECTED, "the state is DISCONNECTED",
 	       "state %u", info.state);
 	close(p.srv);
@@ -682,7 +682,7 @@ static int cmd_devremove(void)
 	r = write(p.cli, "x", 1);
 	ktap_result(r < 0 && errno == ENODEV, "writes on the removed device fail with ENODEV",
 	       "write %d %s", r, strerror(errno));
-	chan_info(p.cli, &info);
+	ioc_chan_info(p.cli, &info);
 	ktap_result(info.state == RDMACHAN_STATE_FAILED && info.error == -ENODEV &&
 	       !info.dev_name[0],
 	       "the channel is FAILED with ENODEV and holds no device",
@@ -786,7 +786,7 @@ static unsigned long long sysfs_stat(int fd, const char *name)
 	char path[128], buf[64] = "";
 	FILE *f;
 
-	chan_info(fd, &info);
+	ioc_chan_info(fd, &info);
 	snprintf(path, sizeof(path), "/sys/class/rdmachan/chan%u/stats/%s",
 		 info.id, name);
 	f = fopen(path, "r");
@@ -855,7 +855,7 @@ static int cmd_bench(void)
 
 	if (pair_open(&p, NULL))
 		return 1;
-	chan_info(p.cli, &info);
+	ioc_chan_info(p.cli, &info);
 	bench_bad_args(&p, info.queue_depth, info.max_msg_size);
 
 	/* blast 20000 messages in batches of 8 against a sink */
@@ -1429,7 +1429,7 @@ static int efault_credits_add_up(struct chan_pair *p, unsigned int depth)
 {
 	struct rdmachan_chan_info ci, si;
 
-	if (chan_info(p->cli, &ci) || chan_info(p->srv, &si))
+	if (ioc_chan_info(p->cli, &ci) || ioc_chan_info(p->srv, &si))
 		return 0;
 	return ci.state == RDMACHAN_STATE_CONNECTED &&
 	       si.state == RDMACHAN_STATE_CONNECTED &&
@@ -1460,7 +1460,7 @@ static int cmd_efault(void)
 	r = read(p.srv, buf, sizeof(buf));
 	ktap_result(r < 0 && errno == EAGAIN, "nothing arrives for the faulting write",
 	       "read %d (%s)", r, strerror(errno));
-	ktap_result(!chan_info(p.cli, &ci) && ci.send_credits == ci.queue_depth,
+	ktap_result(!ioc_chan_info(p.cli, &ci) && ci.send_credits == ci.queue_depth,
 	       "the faulting write took no credit", "%u of %u credits",
 	       ci.send_credits, ci.queue_depth);
 
@@ -1694,7 +1694,7 @@ static void *cc_sink(void *arg)
 		st->consumed += b.msgs;
 		pthread_mutex_unlock(&st->lock);
 		st->got[3] += b.msgs;
-		if (!b.msgs && (chan_info(st->p.srv, &ci) ||
+		if (!b.msgs && (ioc_chan_info(st->p.srv, &ci) ||
 				ci.state != RDMACHAN_STATE_CONNECTED))
 			break;
 	}
@@ -1772,7 +1772,7 @@ static int cmd_concurrent(long per_kind, const char *mode)
 		poll(pf, 2, 0);
 	}
 	credits_ok = efault_credits_add_up(&st.p, opts.queue_depth);
-	ktap_result(!chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
+	ktap_result(!ioc_chan_info(st.p.srv, &ci) && ci.rx_queued == 0 && credits_ok,
 	       "no credit is created or lost, nothing left queued",
 	       "rx_queued %u, credits add up %d", ci.rx_queued, credits_ok);
 
@@ -1878,7 +1878,7 @@ static void qperror_one(const char *what, int want_err, const char *counter)
 
 	if (pair_open(&p, NULL))
 		return;
-	chan_info(p.srv, &si);
+	ioc_chan_info(p.srv, &si);
 	/* the channel forgets its device when it is torn down */
 	snprintf(dev, sizeof(dev), "%s", si.dev_name);
 	before = counter ? dev_counter(dev, counter) : 0;
@@ -1890,8 +1890,8 @@ static void qperror_one(const char *what, int want_err, const char *counter)
 	snprintf(title, sizeof(title), "%s: both ends poll EPOLLERR within 5 s", what);
 	ktap_result(t_srv >= 0 && t_cli >= 0, title, "this end %.2f s, peer %.2f s",
 	       t_srv, t_cli);
-	chan_info(p.srv, &si);
-	chan_info(p.cli, &ci);
+	ioc_chan_info(p.srv, &si);
+	ioc_chan_info(p.cli, &ci);
 	snprintf(title, sizeof(title), "%s: this end FAILED with %s, the peer FAILED with ECONNRESET",
 		 what, strerror(want_err));
 	ktap_result(si.state == RDMACHAN_STATE_FAILED && si.error == -want_err &&

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * chanlib.h: what the in-VM test helpers share: their KTAP reporting
- * (ktap.h) and the channel ioctls, for the fixture's two addresses.
+ * (ktap.h), the tool's channel ioctls (userspace-tool/ioc.h, linked in:
+ * ioc_chan_info, ioc_reg_mr, ...) and what the helpers add to them: the
+ * fixture's two addresses, a connected pair, one message.
  */
 #ifndef RDMACHAN_TEST_CHANLIB_H
 #define RDMACHAN_TEST_CHANLIB_H
@@ -19,6 +21,7 @@
 
 #include <linux/rdmachan.h>
 
+#include "ioc.h"
 #include "ktap.h"
 
 static inline int ctl_open(void)
@@ -49,22 +52,24 @@ static inline void set_in4(struct __kernel_sockaddr_storage *ss,
 	}
 }
 
+/*
+ * chan_listen, chan_connect: the tool's ioc_listen and ioc_connect
+ * (userspace-tool/ioc.c) on the fixture's IPv4 addresses; @bound_port
+ * gets the port the listener bound (for port 0; 0 when it failed).  The
+ * ioctl's return.
+ */
 static inline int chan_listen(int ctl, const char *ip, int port,
 			      const struct rdmachan_chan_opts *opts,
 			      unsigned int flags, int *bound_port)
 {
-	struct rdmachan_listen l;
+	struct __kernel_sockaddr_storage addr;
 	int fd;
 
-	memset(&l, 0, sizeof(l));
-	l.size = sizeof(l);
-	l.flags = flags;
-	if (opts)
-		l.opts = *opts;
-	set_in4(&l.addr, ip, port);
-	fd = ioctl(ctl, RDMACHAN_IOC_LISTEN, &l);
-	if (fd >= 0 && bound_port)
-		*bound_port = ntohs(((struct sockaddr_in *)&l.addr)->sin_port);
+	set_in4(&addr, ip, port);
+	fd = ioc_listen(ctl, &addr, opts, flags);
+	if (bound_port)
+		*bound_port = fd >= 0 ?
+			ntohs(((struct sockaddr_in *)&addr)->sin_port) : 0;
 	return fd;
 }
 
@@ -73,33 +78,16 @@ static inline int chan_connect(int ctl, const char *ip, int port,
 			       const struct rdmachan_chan_opts *opts,
 			       unsigned int flags)
 {
-	struct rdmachan_connect c;
+	struct __kernel_sockaddr_storage dst, src;
 
-	memset(&c, 0, sizeof(c));
-	c.size = sizeof(c);
-	c.flags = flags;
-	if (opts)
-		c.opts = *opts;
-	set_in4(&c.dst, ip, port);
-	set_in4(&c.src, src_ip, 0);
-	return ioctl(ctl, RDMACHAN_IOC_CONNECT, &c);
+	set_in4(&dst, ip, port);
+	set_in4(&src, src_ip, 0);
+	return ioc_connect(ctl, &dst, &src, opts, flags);
 }
 
 static inline int chan_accept(int lfd, unsigned int flags)
 {
-	struct rdmachan_accept a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.flags = flags;
-	return ioctl(lfd, RDMACHAN_IOC_ACCEPT, &a);
-}
-
-static inline int chan_info(int fd, struct rdmachan_chan_info *ci)
-{
-	memset(ci, 0, sizeof(*ci));
-	ci->size = sizeof(*ci);
-	return ioctl(fd, RDMACHAN_IOC_CHAN_INFO, ci) < 0 ? -1 : 0;
+	return ioc_accept(lfd, flags, NULL);
 }
 
 /* The fixture's two ends: the server's and the client's address */
@@ -140,7 +128,7 @@ static inline int chan_pair_open(int ctl, struct chan_pair *p,
 	if (p->srv < 0)
 		return -1;
 	p->failed = "CHAN_INFO";
-	if (chan_info(p->cli, &p->info))
+	if (ioc_chan_info(p->cli, &p->info))
 		return -1;
 	p->failed = NULL;
 	return 0;
@@ -154,25 +142,6 @@ static inline void chan_pair_close(struct chan_pair *p)
 		close(p->srv);
 	if (p->lfd >= 0)
 		close(p->lfd);
-}
-
-/* reg_mr: register @len bytes at @buf on channel @fd; the ioctl's return */
-static inline int reg_mr(int fd, void *buf, uint64_t len, unsigned int access,
-			 struct rdmachan_reg_mr *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->size = sizeof(*r);
-	r->access = access;
-	r->addr = (uintptr_t)buf;
-	r->length = len;
-	return ioctl(fd, RDMACHAN_IOC_REG_MR, r);
-}
-
-static inline int dereg_mr(int fd, uint32_t handle)
-{
-	struct rdmachan_dereg_mr d = { .size = sizeof(d), .handle = handle };
-
-	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d);
 }
 
 /* rdma_op_set: @op is @opcode on @nr segments @sg, at @remote + @roff */

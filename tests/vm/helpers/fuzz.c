@@ -70,6 +70,8 @@
 
 #include <linux/rdmachan.h>
 
+#include "chanlib.h"
+
 #define CTL_PATH	"/dev/" RDMACHAN_DEVICE_NAME
 #define SRV_IP		"192.0.2.1"
 #define CLI_IP		"192.0.2.2"
@@ -660,19 +662,6 @@ static int target(int type, int *slot)
 	}
 	*slot = i;
 	return pool[i].fd;
-}
-
-static void set_in4(struct __kernel_sockaddr_storage *ss, const char *ip,
-		    int port)
-{
-	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-	memset(ss, 0, sizeof(*ss));
-	if (!ip)
-		return;
-	sin->sin_family = AF_INET;
-	sin->sin_port = htons(port);
-	inet_pton(AF_INET, ip, &sin->sin_addr);
 }
 
 /* a listener's port to connect to: a live one, or not */

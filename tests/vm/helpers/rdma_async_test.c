@@ -96,9 +96,9 @@ static void check_basic(struct chan_pair *p, unsigned char *cli,
 	for (i = 0; i < 4096; i++)
 		cli[i] = (unsigned char)(i * 7 + 3);
 	*counter = 1000;
-	if (reg_mr(p->cli, cli, 3 * 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	if (ioc_reg_mr(p->cli, cli, 3 * 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		   (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr) ||
-	    reg_mr(p->srv, srv, 3 * 4096, RDMACHAN_ACCESS_ALL &
+	    ioc_reg_mr(p->srv, srv, 3 * 4096, RDMACHAN_ACCESS_ALL &
 		   ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &sr)) {
 		ktap_result(0, "registrations", "%s", strerror(errno));
 		return;
@@ -159,8 +159,8 @@ static void check_basic(struct chan_pair *p, unsigned char *cli,
 	ktap_result(reap(p->cli, cqes, 4, RDMACHAN_REAP_DONTWAIT, &pending) == 0 &&
 	       pending == 0, "the refused call left nothing to reap",
 	       "%s pending %u", strerror(errno), pending);
-	dereg_mr(p->cli, cr.handle);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 }
 
 /* Bad arguments of REAP, and the bound on unreaped operations */
@@ -201,8 +201,8 @@ static void check_limits(struct chan_pair *p, unsigned char *cli,
 	       "REAP with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
 
-	if (reg_mr(p->cli, cli, 4096, 0, &cr) ||
-	    reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	if (ioc_reg_mr(p->cli, cli, 4096, 0, &cr) ||
+	    ioc_reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		   RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
 		ktap_result(0, "registrations", "%s", strerror(errno));
 		free(cqes);
@@ -240,7 +240,7 @@ static void check_limits(struct chan_pair *p, unsigned char *cli,
 	/* leave calls unreaped (and some still running) at close */
 	for (i = 0; i < 4; i++)
 		submit(p->cli, ops, RDMACHAN_MAX_RDMA_OPS);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 	free(cqes);
 }
 

@@ -167,15 +167,15 @@ static int cmd_args(unsigned int poll_mode)
 	ret = ioctl(p.srv, RDMACHAN_IOC_REG_MR, &r);
 	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with a wrong size fails with EINVAL", "%s", strerror(errno));
-	ret = reg_mr(p.srv, buf, 4096, 0x10, &r);
+	ret = ioc_reg_mr(p.srv, buf, 4096, 0x10, &r);
 	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with an unknown access bit fails with EINVAL", "%s",
 	       strerror(errno));
-	ret = reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
+	ret = ioc_reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_REMOTE_WRITE, &r);
 	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR: remote write without local write fails with EINVAL",
 	       "%s", strerror(errno));
-	ret = reg_mr(p.srv, buf, 0, 0, &r);
+	ret = ioc_reg_mr(p.srv, buf, 0, 0, &r);
 	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR of 0 bytes fails with EINVAL", "%s", strerror(errno));
 	memset(&r, 0, sizeof(r));
@@ -187,11 +187,11 @@ static int cmd_args(unsigned int poll_mode)
 	ktap_result(expect_errno(ret, EINVAL),
 	       "REG_MR with a reserved field set fails with EINVAL", "%s",
 	       strerror(errno));
-	ret = reg_mr(p.srv, (void *)16, 4096, 0, &r);
+	ret = ioc_reg_mr(p.srv, (void *)16, 4096, 0, &r);
 	ktap_result(expect_errno(ret, EFAULT),
 	       "REG_MR of unmapped memory fails with EFAULT", "%s",
 	       strerror(errno));
-	ret = reg_mr(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
+	ret = ioc_reg_mr(p.srv, buf, 64 << 20, RDMACHAN_ACCESS_LOCAL_WRITE, &r);
 	ktap_result(expect_errno(ret, E2BIG) || expect_errno(ret, EFAULT),
 	       "REG_MR over the device's fast-registration limit fails (E2BIG)",
 	       "%s", strerror(errno));
@@ -225,14 +225,14 @@ static int cmd_args(unsigned int poll_mode)
 			       (unsigned long long)r.length, strerror(errno));
 		}
 	}
-	ktap_result(!reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
+	ktap_result(!ioc_reg_mr(p.srv, buf, 4096, RDMACHAN_ACCESS_ALL & ~(iwarp ? RDMACHAN_ACCESS_REMOTE_ATOMIC : 0), &good) &&
 	       good.handle && good.remote.rkey && good.remote.length == 4096,
 	       "REG_MR returns a handle and a remote descriptor", "%s",
 	       strerror(errno));
-	ktap_result(!reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
+	ktap_result(!ioc_reg_mr(p.cli, buf + 8192, 4096, 0, &ro),
 	       "REG_MR with no rights (a WRITE source) works", "%s",
 	       strerror(errno));
-	ret = dereg_mr(p.srv, 999);
+	ret = ioc_dereg_mr(p.srv, 999);
 	ktap_result(expect_errno(ret, ENOENT),
 	       "DEREG_MR of an unknown handle fails with ENOENT", "%s",
 	       strerror(errno));
@@ -374,9 +374,9 @@ static int cmd_args(unsigned int poll_mode)
 		       "%s done %u status %d %d %d", strerror(errno), done,
 		       ops[0].status, ops[1].status, ops[2].status);
 	}
-	ktap_result(!dereg_mr(p.srv, good.handle) && !dereg_mr(p.cli, ro.handle),
+	ktap_result(!ioc_dereg_mr(p.srv, good.handle) && !ioc_dereg_mr(p.cli, ro.handle),
 	       "DEREG_MR of both registrations works", "%s", strerror(errno));
-	ret = dereg_mr(p.srv, good.handle);
+	ret = ioc_dereg_mr(p.srv, good.handle);
 	ktap_result(expect_errno(ret, ENOENT),
 	       "a second DEREG_MR fails with ENOENT", "%s", strerror(errno));
 	chan_pair_close(&p);
@@ -398,8 +398,8 @@ static uint64_t max_reg(int fd, void *buf)
 	uint64_t len;
 
 	for (len = DATA_MAX; len >= 4096; len /= 2)
-		if (!reg_mr(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
-			dereg_mr(fd, r.handle);
+		if (!ioc_reg_mr(fd, buf, len, RDMACHAN_ACCESS_LOCAL_WRITE, &r)) {
+			ioc_dereg_mr(fd, r.handle);
 			return len;
 		}
 	return 0;
@@ -439,8 +439,8 @@ static int xfer(struct chan_pair *p, int read_op, size_t len, size_t soff,
 	for (off = 0; off < len; off += chunk, nr++) {
 		size_t c = len - off < chunk ? len - off : chunk;
 
-		if (reg_mr(p->cli, cli + soff + off, c, cl_access, &creg[nr]) ||
-		    reg_mr(p->srv, srv + doff + off, c, sv_access, &sreg[nr])) {
+		if (ioc_reg_mr(p->cli, cli + soff + off, c, cl_access, &creg[nr]) ||
+		    ioc_reg_mr(p->srv, srv + doff + off, c, sv_access, &sreg[nr])) {
 			snprintf(why, whylen, "register %zu bytes: %s", c,
 				 strerror(errno));
 			return 0;
@@ -472,8 +472,8 @@ static int xfer(struct chan_pair *p, int read_op, size_t len, size_t soff,
 		ok = 0;
 	}
 	for (i = 0; i < nr; i++) {
-		dereg_mr(p->cli, creg[i].handle);
-		dereg_mr(p->srv, sreg[i].handle);
+		ioc_dereg_mr(p->cli, creg[i].handle);
+		ioc_dereg_mr(p->srv, sreg[i].handle);
 	}
 	munmap(cbase, DATA_MAX + 16384);
 	munmap(sbase, DATA_MAX + 16384);
@@ -519,8 +519,8 @@ static void data_write_imm(struct chan_pair *p)
 	struct rdmachan_sge sg;
 	int ret;
 
-	reg_mr(p->cli, cli, 4096, 0, &cr);
-	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p->cli, cli, 4096, 0, &cr);
+	ioc_reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
 	fill(cli, 100, 77);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = 100 };
@@ -553,8 +553,8 @@ static void data_write_imm(struct chan_pair *p)
 	       "ret %d (%s) done %u len %u flags %#x imm %#x", ret,
 	       strerror(errno), mm.done, um.len, um.flags, um.imm);
 out:
-	dereg_mr(p->cli, cr.handle);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -568,9 +568,9 @@ static void data_fence(struct chan_pair *p)
 	unsigned int round, bad = 0;
 	int ret = 0;
 
-	reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
-	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE | RDMACHAN_ACCESS_REMOTE_READ, &sr);
 	for (round = 0; round < 200 && !ret; round++) {
 		srv[0] = round;
@@ -591,8 +591,8 @@ static void data_fence(struct chan_pair *p)
 	ktap_result(!ret && !bad,
 	       "a fenced WRITE after a READ of the same place: the READ sees the old value (200 rounds)",
 	       "%s, %u rounds wrong", strerror(errno), bad);
-	dereg_mr(p->cli, cr.handle);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -605,8 +605,8 @@ static void data_atomics(struct chan_pair *p)
 	struct rdmachan_sge sg;
 	int ret;
 
-	reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr);
-	ret = reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p->cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr);
+	ret = ioc_reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		  RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr);
 	if (iwarp) {
 		ktap_result(expect_errno(ret, EOPNOTSUPP),
@@ -646,9 +646,9 @@ static void data_atomics(struct chan_pair *p)
 	       "CMP_SWAP that does not match leaves the value and returns it",
 	       "%s result %llu remote %llu", strerror(errno),
 	       (unsigned long long)op.result, (unsigned long long)srv[1]);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 out:
-	dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->cli, cr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -664,8 +664,8 @@ static void data_unsignalled(struct chan_pair *p)
 	uint32_t done;
 	int ret = 0;
 
-	reg_mr(p->cli, cli, 4096, 0, &cr);
-	reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p->cli, cli, 4096, 0, &cr);
+	ioc_reg_mr(p->srv, srv, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    RDMACHAN_ACCESS_REMOTE_WRITE, &sr);
 	while (n < 20000 && !ret) {
 		for (i = 0; i < RDMACHAN_MAX_RDMA_OPS; i++) {
@@ -690,8 +690,8 @@ static void data_unsignalled(struct chan_pair *p)
 	ktap_result(!ret && n >= 20000,
 	       "20000 unsignalled WRITEs (some inline) in chains of 64 all land",
 	       "%s after %u", strerror(errno), n);
-	dereg_mr(p->cli, cr.handle);
-	dereg_mr(p->srv, sr.handle);
+	ioc_dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
 }
@@ -736,7 +736,7 @@ static int chan_fails(int fd)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (chan_info(fd, &ci) || ci.state == RDMACHAN_STATE_FAILED ||
+		if (ioc_chan_info(fd, &ci) || ci.state == RDMACHAN_STATE_FAILED ||
 		    ci.state == RDMACHAN_STATE_DISCONNECTED)
 			return 1;
 		usleep(100000);
@@ -769,11 +769,11 @@ static void access_case(const char *what, unsigned int sv_access,
 	}
 	memset(srv, 0x33, 8192);
 	fill(cli, 4096, 5);
-	reg_mr(p.cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	ioc_reg_mr(p.cli, cli, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 	    (iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0), &cr);
-	reg_mr(p.srv, srv, 4096, sv_access, &sr);
+	ioc_reg_mr(p.srv, srv, 4096, sv_access, &sr);
 	if (stale)
-		dereg_mr(p.srv, sr.handle);
+		ioc_dereg_mr(p.srv, sr.handle);
 	sg = (struct rdmachan_sge){ .handle = cr.handle, .length = len };
 	rdma_op_set(&op, read_op ? RDMACHAN_OP_READ : RDMACHAN_OP_WRITE, &sg, 1,
 	       &sr, roff);
@@ -808,8 +808,8 @@ static void access_case(const char *what, unsigned int sv_access,
 			     p.cli, ops, 2, -1, 0, 0, srv, 8192);
 	}
 	if (!stale)
-		dereg_mr(p.srv, sr.handle);
-	dereg_mr(p.cli, cr.handle);
+		ioc_dereg_mr(p.srv, sr.handle);
+	ioc_dereg_mr(p.cli, cr.handle);
 	chan_pair_close(&p);
 	munmap(cli, 8192);
 	munmap(srv, 8192);
@@ -863,7 +863,7 @@ static void *adder_run(void *arg)
 	struct rdmachan_reg_mr cr;
 	unsigned int done = 0, i, k;
 
-	if (reg_mr(a->fd, res, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr)) {
+	if (ioc_reg_mr(a->fd, res, 4096, RDMACHAN_ACCESS_LOCAL_WRITE, &cr)) {
 		a->err = errno;
 		return NULL;
 	}
@@ -889,7 +889,7 @@ static void *adder_run(void *arg)
 			a->olds[done + i] = ops[i].result;
 		done += k;
 	}
-	dereg_mr(a->fd, cr.handle);
+	ioc_dereg_mr(a->fd, cr.handle);
 	return NULL;
 }
 
@@ -917,7 +917,7 @@ static int cmd_fadd(int t, int n)
 		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
 		srv[i] = chan_accept(lfd, 0);
 		if (cli[i] < 0 || srv[i] < 0 ||
-		    reg_mr(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+		    ioc_reg_mr(srv[i], counter, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 			RDMACHAN_ACCESS_REMOTE_ATOMIC, &sr[i])) {
 			ktap_result(iwarp && errno == EOPNOTSUPP,
 			       "atomics: EOPNOTSUPP over iWARP", "channel %d: %s",
@@ -947,7 +947,7 @@ static int cmd_fadd(int t, int n)
 	       "every FETCH_ADD saw a different old value, 0 to the sum - 1",
 	       "%d old values out of place", dup);
 	for (i = 0; i < t; i++) {
-		dereg_mr(srv[i], sr[i].handle);
+		ioc_dereg_mr(srv[i], sr[i].handle);
 		close(cli[i]);
 		close(srv[i]);
 	}
@@ -1012,8 +1012,8 @@ static void kill_child(int ready)
 	memset(cli, 1, 1 << 20);
 	memset(srv, 2, 1 << 20);
 	for (i = 0; i < 8; i++)
-		if (reg_mr(p.cli, cli + i * 65536, 65536, 0, &cr) ||
-		    reg_mr(p.srv, srv + i * 65536, 65536,
+		if (ioc_reg_mr(p.cli, cli + i * 65536, 65536, 0, &cr) ||
+		    ioc_reg_mr(p.srv, srv + i * 65536, 65536,
 			RDMACHAN_ACCESS_LOCAL_WRITE |
 			RDMACHAN_ACCESS_REMOTE_WRITE, &sr))
 			_exit(1);
@@ -1088,21 +1088,21 @@ static int memlock_child(struct chan_pair *p, char *buf)
 		       "%s", strerror(errno));
 		return 1;
 	}
-	ret = reg_mr(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
+	ret = ioc_reg_mr(p->cli, buf, 192 << 10, RDMACHAN_ACCESS_LOCAL_WRITE, &a);
 	ktap_result(!ret, "without CAP_IPC_LOCK, 192 KiB of a 256 KiB limit registers",
 	       "%s", strerror(errno));
-	ret = reg_mr(p->cli, buf + (192 << 10), 128 << 10,
+	ret = ioc_reg_mr(p->cli, buf + (192 << 10), 128 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &b);
 	ktap_result(expect_errno(ret, ENOMEM),
 	       "128 KiB more, over RLIMIT_MEMLOCK, fails with ENOMEM",
 	       "ret %d %s", ret, strerror(errno));
-	ret = reg_mr(p->cli, buf + (192 << 10), 64 << 10,
+	ret = ioc_reg_mr(p->cli, buf + (192 << 10), 64 << 10,
 		  RDMACHAN_ACCESS_LOCAL_WRITE, &c);
 	ktap_result(!ret, "64 KiB more, up to the limit exactly, registers", "%s",
 	       strerror(errno));
-	ret = dereg_mr(p->cli, a.handle);
+	ret = ioc_dereg_mr(p->cli, a.handle);
 	if (!ret)
-		ret = reg_mr(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
+		ret = ioc_reg_mr(p->cli, buf, 128 << 10, RDMACHAN_ACCESS_LOCAL_WRITE,
 			  &b);
 	ktap_result(!ret, "a deregistration gives its pages back to the limit", "%s",
 	       strerror(errno));

@@ -111,7 +111,7 @@ static void check_waiters(struct chan_pair *p)
 	uint32_t next = 0, i;
 	int ok, n;
 
-	ktap_result(!chan_info(p->srv, &si) &&
+	ktap_result(!ioc_chan_info(p->srv, &si) &&
 	       si.poll_mode == RDMACHAN_POLL_MODE_SOLICITED,
 	       "the accepted channel is in poll mode solicited", "poll_mode %u",
 	       si.poll_mode);
@@ -124,7 +124,7 @@ static void check_waiters(struct chan_pair *p)
 	       strerror(errno));
 	ktap_result(!readable_within(p->srv, QUIET_MS),
 	       "poll sleeps through unsolicited messages", "POLLIN");
-	ktap_result(!chan_info(p->srv, &si) && si.rx_queued == 0,
+	ktap_result(!ioc_chan_info(p->srv, &si) && si.rx_queued == 0,
 	       "they are not handed over before the event", "rx_queued %u",
 	       si.rx_queued);
 	ktap_result(!send_num(p->cli, 3, RDMACHAN_MSG_SOLICITED),
@@ -245,8 +245,8 @@ static void check_write_imm(struct chan_pair *p)
 	uint32_t v;
 
 	if (buf == MAP_FAILED ||
-	    reg_mr(p->cli, buf, 4096, 0, &cr) ||
-	    reg_mr(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
+	    ioc_reg_mr(p->cli, buf, 4096, 0, &cr) ||
+	    ioc_reg_mr(p->srv, buf + 4096, 4096, RDMACHAN_ACCESS_LOCAL_WRITE |
 		RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
 		ktap_result(0, "registrations for WRITE_WITH_IMM", "%s",
 		       strerror(errno));

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ioc.h: the channel ioctls of /dev/rdmachan and of a channel fd, one
+ * call each: fill the argument (its size first), make the call, return
+ * what the ioctl returned (a new fd or 0; -1 with errno).  Nothing is
+ * printed: the tool adds its messages (chan.c, mr.c), the test helpers
+ * (tests/vm/helpers, which compile this file too) check the errno.
+ */
+#ifndef RDMACHAN_IOC_H
+#define RDMACHAN_IOC_H
+
+#include <stdint.h>
+
+#include <linux/rdmachan.h>
+
+/* CONNECT to @dst from @src (sockaddr_storage-sized; @src NULL: any) */
+int ioc_connect(int ctl, const void *dst, const void *src,
+		const struct rdmachan_chan_opts *opts, unsigned int flags);
+/* LISTEN on @addr (sockaddr_storage-sized), which gets the bound address */
+int ioc_listen(int ctl, void *addr, const struct rdmachan_chan_opts *opts,
+	       unsigned int flags);
+/* ACCEPT on listener @lfd; @peer (sockaddr_storage-sized) may be NULL */
+int ioc_accept(int lfd, unsigned int flags, void *peer);
+int ioc_chan_info(int fd, struct rdmachan_chan_info *ci);
+/* REG_MR of @len bytes at @addr; @r gets the handle and the remote key */
+int ioc_reg_mr(int fd, void *addr, uint64_t len, uint32_t access,
+	       struct rdmachan_reg_mr *r);
+int ioc_dereg_mr(int fd, uint32_t handle);
+
+#endif /* RDMACHAN_IOC_H */
