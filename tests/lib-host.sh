@@ -202,3 +202,20 @@ vm_cases() {
 		[ -n "$(case_skips "$c" "$1" "$2")" ] || echo "$c"
 	done
 }
+
+# case_named LABEL CASE KERNEL RDMA: CASE, named on a runner's command
+# line, runs on KERNEL over RDMA (0); else (1) a name that is no case
+# fails, as LABEL, and a case whose requires() keeps it off is left out
+# with a line that says why
+case_named() {
+	local label=$1 why
+	why=$(case_skips "$2" "$3" "$4")
+	if [ ! -f "$TOP/tests/vm/cases/$2.sh" ]; then
+		fail "$label: is a case ($why)"
+	elif [ -n "$why" ]; then
+		echo "# $label: not run on this tier: ${why%%$'\n'*} (its requires())"
+	else
+		return 0
+	fi
+	return 1
+}

@@ -102,12 +102,7 @@ if [ $# -eq 0 ]; then
 else
 	CASES=
 	for c in "$@"; do
-		why=$(case_skips "$c" stock rxe)
-		if [ ! -f "tests/vm/cases/$c.sh" ]; then
-			fail "vm/$c: is a case ($why)"
-		elif [ -n "$why" ]; then
-			echo "# vm/$c: not run on this tier: ${why%%$'\n'*} (its requires())"
-		else
+		if case_named "vm/$c" "$c" stock rxe; then
 			CASES="$CASES $c"
 		fi
 	done

@@ -122,12 +122,7 @@ else
 		esac
 		name=$c
 		[ "$rdma" = rxe ] || name=siw-$c
-		why=$(case_skips "$c" debug "$rdma")
-		if [ ! -f "tests/vm/cases/$c.sh" ]; then
-			fail "debug/$name: is a case ($why)"
-		elif [ -n "$why" ]; then
-			echo "# debug/$name: not run on this tier: ${why%%$'\n'*} (its requires())"
-		else
+		if case_named "debug/$name" "$c" debug "$rdma"; then
 			RUNS="$RUNS $rdma:$c"
 		fi
 	done
