@@ -17,18 +17,33 @@
  *
  * The guest's run_checks (tests/vm/lib.sh) reads this: it numbers the
  * results anew in its case's KTAP and fails a helper whose plan is
- * missing or short.  Safe to call from several threads.
+ * missing or short.  Safe to call from several threads, and from a
+ * forked child (rdma_test memlock reports from one): the counts are
+ * shared (run_checks numbers the results anew anyway).
  */
 #ifndef RDMACHAN_TEST_KTAP_H
 #define RDMACHAN_TEST_KTAP_H
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/mman.h>
 
-static unsigned int ktap_n, ktap_failed;
+/*
+ * The counts, in memory that ktap_header() shares with the processes
+ * the helper forks: a child's results count in the one plan.
+ */
+struct ktap_counts {
+	unsigned int n, failed;
+};
+static struct ktap_counts ktap_own, *ktap_cnt = &ktap_own;
 
 static inline void ktap_header(void)
 {
+	struct ktap_counts *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (c != MAP_FAILED)
+		ktap_cnt = c;
 	printf("KTAP version 1\n");
 	fflush(stdout);
 }
@@ -54,41 +69,38 @@ static inline void __attribute__((format(printf, 3, 4)))
 ktap_result(int ok, const char *what, const char *fmt, ...)
 {
 	char detail[1024];
+	unsigned int n;
 	va_list ap;
 	char *p;
 
-	flockfile(stdout);
-	ktap_n++;
-	if (ok) {
-		printf("ok %u - %s\n", ktap_n, what);
-	} else {
-		ktap_failed++;
+	if (!ok) {
 		va_start(ap, fmt);
 		vsnprintf(detail, sizeof(detail), fmt, ap);
 		va_end(ap);
 		for (p = detail; *p; p++)
 			if (*p == '\n')
 				*p = ' ';
-		printf("not ok %u - %s # %s\n", ktap_n, what, detail);
+		__atomic_add_fetch(&ktap_cnt->failed, 1, __ATOMIC_SEQ_CST);
 	}
+	flockfile(stdout);	/* in number order within the process */
+	n = __atomic_add_fetch(&ktap_cnt->n, 1, __ATOMIC_SEQ_CST);
+	if (ok)
+		printf("ok %u - %s\n", n, what);
+	else
+		printf("not ok %u - %s # %s\n", n, what, detail);
 	funlockfile(stdout);
 }
 
 /* ktap_failures: how many checks failed so far */
 static inline unsigned int ktap_failures(void)
 {
-	unsigned int n;
-
-	flockfile(stdout);
-	n = ktap_failed;
-	funlockfile(stdout);
-	return n;
+	return __atomic_load_n(&ktap_cnt->failed, __ATOMIC_SEQ_CST);
 }
 
 /* ktap_plan: the closing plan line; returns @rc, the exit status */
 static inline int ktap_plan(int rc)
 {
-	printf("1..%u\n", ktap_n);
+	printf("1..%u\n", __atomic_load_n(&ktap_cnt->n, __ATOMIC_SEQ_CST));
 	fflush(stdout);
 	return rc;
 }
