@@ -34,7 +34,7 @@ static __poll_t rdmachan_listener_fd_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &l->wq, wait);
 	spin_lock_irqsave(&l->lock, flags);
-	if (l->nr_ready)
+	if (l->queue.nr_ready)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (l->err)
 		mask |= EPOLLERR | EPOLLHUP;
@@ -68,7 +68,7 @@ static int rdmachan_accept_open(void *ctx, int fd, struct file **filep)
 		return ret;
 	}
 	x->a.fd = fd;
-	memcpy(&x->a.peer, &ch->dst, sizeof(x->a.peer));
+	memcpy(&x->a.peer, &ch->conn.dst, sizeof(x->a.peer));
 	return 0;
 }
 
