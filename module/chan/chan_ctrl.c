@@ -228,17 +228,10 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	rdmachan_bh_on(bh);
 	rdmachan_rdma_check_stuck(ch);
 	if (stuck) {
-		/*
-		 * RC ends every send within its retry time, with a completion
-		 * or an error: a probe that neither completed nor failed means
-		 * the transport is stuck, and so would be everything waiting
-		 * on it.  Fail the channel: its teardown ends what is left.
-		 */
-		rdmachan_err_rl_addr(ch,
-				     "a keepalive probe is unanswered after %u s: the transport is stuck\n",
-				     RDMACHAN_KEEPALIVE_STUCK / HZ);
-		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
-		rdmachan_fail_io(ch, -ETIMEDOUT);
+		/* a probe that neither completed nor failed */
+		rdmachan_fail_stuck(ch,
+				    "a keepalive probe is unanswered after %u s",
+				    RDMACHAN_KEEPALIVE_STUCK / HZ);
 		return;
 	}
 	/* DIRECT: the fallback poll; SOLICITED: credits and keepalives */

@@ -478,11 +478,9 @@ void rdmachan_rdma_check_stuck(struct rdmachan *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!stuck)
 		return;
-	rdmachan_err_rl_addr(ch,
-			     "a one-sided request has not ended %u s after its post: the transport is stuck\n",
-			     RDMACHAN_REQ_STUCK / HZ);
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
-	rdmachan_fail_io(ch, -ETIMEDOUT);
+	rdmachan_fail_stuck(ch,
+			    "a one-sided request has not ended %u s after its post",
+			    RDMACHAN_REQ_STUCK / HZ);
 }
 
 /**

@@ -284,6 +284,46 @@ int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 }
 EXPORT_SYMBOL_GPL(rdmachan_send);
 
+/*
+ * One message of @len bytes: reserve its slot and set its immediate and
+ * flags; the caller copies the payload in and posts it
+ * (rdmachan_send_one_post()).  Return: the slot, its sequence number in
+ * *first, or an ERR_PTR.
+ */
+static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
+						  size_t len, u32 imm,
+						  unsigned int flags,
+						  u32 *first)
+{
+	struct rdmachan_tx *tx;
+	int ret;
+
+	if (len > ch->conn.params.max_msg_size)
+		return ERR_PTR(-EMSGSIZE);
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, first);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	tx = rdmachan_tx_slot(ch, *first);
+	tx->len = len;
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	return tx;
+}
+
+/* Post the one message of @len bytes filled in at slot @first; count it. */
+static int rdmachan_send_one_post(struct rdmachan *ch, u32 first, size_t len)
+{
+	int ret;
+
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
+	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
+	return 0;
+}
+
 /**
  * rdmachan_send_iter() - send one message from an iov_iter
  * @ch: a connected channel
@@ -299,29 +339,15 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	size_t len = iov_iter_count(from);
 	struct rdmachan_tx *tx;
 	u32 first;
-	int ret;
 
-	if (len > ch->conn.params.max_msg_size)
-		return -EMSGSIZE;
-	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
-	if (ret < 0)
-		return ret;
-
-	tx = rdmachan_tx_slot(ch, first);
-	tx->len = len;
-	tx->imm = imm;
-	tx->has_imm = flags & RDMACHAN_SEND_IMM;
-	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
 	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
 		rdmachan_commit(ch, first, 1, 0);
 		return -EFAULT;
 	}
-	ret = rdmachan_commit(ch, first, 1, 1);
-	if (ret)
-		return ret;
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
-	return 0;
+	return rdmachan_send_one_post(ch, first, len);
 }
 
 /**
@@ -437,26 +463,14 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	struct scatterlist *sg;
 	unsigned int i;
 	u32 first;
-	int ret;
 
 	for_each_sg(sgl, sg, nents, i)
 		len += sg->length;
-	if (len > ch->conn.params.max_msg_size)
-		return -EMSGSIZE;
-	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
-	if (ret < 0)
-		return ret;
-	tx = rdmachan_tx_slot(ch, first);
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
 	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
 				    len);
-	tx->imm = imm;
-	tx->has_imm = flags & RDMACHAN_SEND_IMM;
-	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
-	ret = rdmachan_commit(ch, first, 1, 1);
-	if (ret)
-		return ret;
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
-	return 0;
+	return rdmachan_send_one_post(ch, first, len);
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);

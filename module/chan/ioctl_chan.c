@@ -14,7 +14,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -134,16 +133,23 @@ static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-static int rdmachan_mmsg_get(const char *ioc, void __user *uarg,
-			     struct rdmachan_mmsg *mm, bool single)
+/*
+ * The argument of @ioc (SEND, SENDMMSG, RECV, RECVMMSG; @single: one
+ * message) into @mm, checked, and a copy of its messages.  Return: the
+ * copy, to be kfree()d, or an ERR_PTR.
+ */
+static struct rdmachan_user_msg *rdmachan_mmsg_get(const char *ioc,
+						   void __user *uarg,
+						   struct rdmachan_mmsg *mm,
+						   bool single)
 {
-	if (copy_from_user(mm, uarg, sizeof(*mm)))
-		return -EFAULT;
-	return rdmachan_check_mmsg(ioc, mm, single);
-}
+	int ret;
 
-static struct rdmachan_user_msg *rdmachan_msgs_get(const struct rdmachan_mmsg *mm)
-{
+	if (copy_from_user(mm, uarg, sizeof(*mm)))
+		return ERR_PTR(-EFAULT);
+	ret = rdmachan_check_mmsg(ioc, mm, single);
+	if (ret)
+		return ERR_PTR(ret);
 	return memdup_user(u64_to_user_ptr(mm->msgs),
 			   array_size(mm->count, sizeof(struct rdmachan_user_msg)));
 }
@@ -178,10 +184,7 @@ static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
 	long ret;
 	u32 i;
 
-	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
-	if (ret)
-		return ret;
-	msgs = rdmachan_msgs_get(&mm);
+	msgs = rdmachan_mmsg_get(ioc, uarg, &mm, single);
 	if (IS_ERR(msgs))
 		return PTR_ERR(msgs);
 	for (i = 0; i < mm.count; i++) {
@@ -219,10 +222,7 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 	long ret;
 	u32 n = 0;
 
-	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
-	if (ret)
-		return ret;
-	msgs = rdmachan_msgs_get(&mm);
+	msgs = rdmachan_mmsg_get(ioc, uarg, &mm, single);
 	if (IS_ERR(msgs))
 		return PTR_ERR(msgs);
 	if (mutex_lock_interruptible(&ch->recv.read_mutex)) {
@@ -422,19 +422,17 @@ static const struct file_operations rdmachan_chan_fops = {
  * @flags: RDMACHAN_FD_NONBLOCK
  * @filep: the file, for fd_install() once the caller commits
  *
- * Return: 0, or a negative errno (the channel is then still the
- * caller's).
+ * Context: process context.
+ * Return: 0, or a negative errno after the channel was closed.
  */
 int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
 			    struct file **filep)
 {
-	struct file *file;
+	int ret;
 
-	file = anon_inode_getfile("[rdmachan]", &rdmachan_chan_fops, ch,
-				  O_RDWR | (flags & RDMACHAN_FD_NONBLOCK ?
-					    O_NONBLOCK : 0));
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	*filep = file;
-	return 0;
+	ret = rdmachan_ioc_anon_file("[rdmachan]", &rdmachan_chan_fops, ch,
+				     flags, filep);
+	if (ret)
+		rdmachan_close(ch);
+	return ret;
 }

@@ -731,6 +731,24 @@ rdmachan_obj_addr(const struct rdmachan_obj *obj)
 #define rdmachan_info_rl_addr(o, fmt, ...)				\
 	rdmachan_log_addr(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
 
+/*
+ * Something RC ends within its retry time, with a completion or an error,
+ * has not ended for much longer: the transport is stuck, and so is
+ * whatever waits on it.  Log it (@fmt: what, and since when), count an
+ * error and fail the channel with -ETIMEDOUT; its teardown ends what is
+ * left.  A macro, so that each caller keeps its own log rate limit.
+ */
+#define rdmachan_fail_stuck(ch, fmt, ...)				\
+	do {								\
+		struct rdmachan *__ch = (ch);				\
+									\
+		rdmachan_err_rl_addr(__ch,				\
+				     fmt ": the transport is stuck\n",	\
+				     ##__VA_ARGS__);			\
+		atomic64_inc(&__ch->stats[RDMACHAN_STAT_errors]);	\
+		rdmachan_fail_io(__ch, -ETIMEDOUT);			\
+	} while (0)
+
 extern struct workqueue_struct *rdmachan_wq;
 
 /*
