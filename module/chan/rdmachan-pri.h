@@ -320,8 +320,7 @@ struct rdmachan_send_ring {
  * @nr_bufs: posted depth plus control reserve; set once before I/O starts
  * @ready: received messages not yet handed to the user, in order; under
  *	rdmachan.lock
- * @nr_ready: their number; under rdmachan.lock (sysfs and CHAN_INFO read
- *	it without)
+ * @nr_ready: their number; under rdmachan.lock
  * @pending: RDMACHAN_POLL_SOLICITED: received messages waiting for a
  *	solicited event (or a read) before they go to @ready, in order;
  *	under rdmachan.lock
@@ -422,7 +421,8 @@ struct rdmachan_mr_set {
  * struct rdmachan_listen_entry - a passive channel on its listener's
  *	lists, until accepted (chan_listen.c)
  * @listener: the listener, holding a reference on it, until the channel
- *	is accepted or dropped; cleared under rdmachan.lock
+ *	is accepted or dropped; cleared under rdmachan.lock (or before
+ *	anyone saw the channel)
  * @node: entry in the listener's pending or ready list; under
  *	rdmachan_listener.lock
  * @charge: bytes charged to the listener's budget while listed; set once
