@@ -195,9 +195,29 @@ int chan_accept_one(int lfd, struct sockaddr_storage *peer)
 	return fd;
 }
 
+int chan_info_query(int fd, struct rdmachan_chan_info *ci,
+		    int (*ioc)(int fd, unsigned long req, void *arg))
+{
+	memset(ci, 0, sizeof(*ci));
+	ci->size = sizeof(*ci);
+	if (!ioc(fd, RDMACHAN_IOC_CHAN_INFO, ci))
+		return 0;
+	if (errno != EINVAL)
+		return -1;
+	/* a module of the first ABI: the struct before solicited_events */
+	memset(ci, 0, sizeof(*ci));
+	ci->size = RDMACHAN_CHAN_INFO_SIZE_V1;
+	return ioc(fd, RDMACHAN_IOC_CHAN_INFO, ci) ? -1 : 0;
+}
+
+static int sys_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg);
+}
+
 int chan_get_info(int fd, struct rdmachan_chan_info *ci)
 {
-	if (ioc_chan_info(fd, ci) < 0) {
+	if (chan_info_query(fd, ci, sys_ioctl)) {
 		tool_err("channel info: %s", strerror(errno));
 		return -1;
 	}

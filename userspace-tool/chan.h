@@ -50,6 +50,16 @@ int chan_connect_to(int ctl, const struct sockaddr_storage *dst,
 int chan_listen_on(int ctl, struct sockaddr_storage *addr,
 		   const struct chan_args *a);
 int chan_accept_one(int lfd, struct sockaddr_storage *peer);
+/*
+ * chan_info_query: RDMACHAN_IOC_CHAN_INFO on channel @fd through @ioc
+ * (ioctl(2); the unit tests pass a stand-in): the whole struct or, from a
+ * module of the first ABI, which refuses its size (EINVAL), the first
+ * RDMACHAN_CHAN_INFO_SIZE_V1 bytes, the rest zero; ci->size says which.
+ * 0, or -1 with errno.
+ */
+int chan_info_query(int fd, struct rdmachan_chan_info *ci,
+		    int (*ioc)(int fd, unsigned long req, void *arg));
+/* chan_get_info: chan_info_query() with ioctl(2); -1 after a message */
 int chan_get_info(int fd, struct rdmachan_chan_info *ci);
 /* run RDMACHAN_IOC_BENCH (@b filled but for its size); errors printed */
 int chan_bench(int fd, struct rdmachan_bench *b);
@@ -80,6 +90,20 @@ struct chan_conn {
  */
 int chan_open(const char *cmd, const char *addr, const struct chan_args *a,
 	      uint64_t msg_size, struct chan_conn *c);
+
+/* chan_show.c: one sysfs attribute of a channel, listener or device */
+struct chan_attr {
+	char name[64];
+	char value[192];
+};
+
+/*
+ * chan_show_one: the record of sysfs directory @name (chanN, listenerN,
+ * devN) from its @n attributes @at (sorted here; a counter of stats/ by
+ * its own name): in JSON every attribute, in text a digest on @f, which
+ * leaves out a counter the module does not have.
+ */
+void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n);
 
 /* chan_listen.c: the server of "chan listen" and "chan recv" */
 enum listen_mode { LISTEN_PRINT, LISTEN_ECHO, LISTEN_SINK, LISTEN_TARGET };

@@ -11,15 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool.h"
+#include "chan.h"
 
 #define SYSFS_CLASS	"/sys/class/rdmachan"
 #define MAX_ATTRS	64
-
-struct attr {
-	char name[64];
-	char value[192];
-};
 
 static int cmp_name(const void *a, const void *b)
 {
@@ -34,7 +29,7 @@ static int cmp_name(const void *a, const void *b)
 
 static int cmp_attr(const void *a, const void *b)
 {
-	return strcmp(((const struct attr *)a)->name, ((const struct attr *)b)->name);
+	return strcmp(((const struct chan_attr *)a)->name, ((const struct chan_attr *)b)->name);
 }
 
 static bool is_number(const char *s)
@@ -48,7 +43,7 @@ static bool is_number(const char *s)
 }
 
 /* read_attrs: the readable files of @dir (and of @dir/stats, prefixed). */
-static int read_attrs(const char *dir, const char *prefix, struct attr *at, int n)
+static int read_attrs(const char *dir, const char *prefix, struct chan_attr *at, int n)
 {
 	char path[512];
 	struct dirent *d;
@@ -90,23 +85,30 @@ static int read_attrs(const char *dir, const char *prefix, struct attr *at, int 
 	return n;
 }
 
-static const char *get(const struct attr *at, int n, const char *name)
+static const char *find(const struct chan_attr *at, int n, const char *name)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(at[i].name, name))
 			return at[i].value;
-	return "-";
+	return NULL;
 }
 
-static void show_one(const char *name, struct attr *at, int n)
+static const char *get(const struct chan_attr *at, int n, const char *name)
+{
+	const char *v = find(at, n, name);
+
+	return v ? v : "-";
+}
+
+void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 {
 	int i;
 
 	qsort(at, n, sizeof(*at), cmp_attr);
 	/* JSON: every attribute, a number where it is one; text: a digest */
-	open_record(stdout);
+	open_record(f);
 	print_str(PRINT_JSON, "name", NULL, name);
 	for (i = 0; i < n; i++) {
 		if (is_number(at[i].value))
@@ -142,11 +144,15 @@ static void show_one(const char *name, struct attr *at, int n)
 	         get(at, n, "max_inline"), get(at, n, "wire_header"),
 	         get(at, n, "send_credits"), get(at, n, "credits_to_return"),
 	         get(at, n, "rx_queued"));
-	print_fp("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s\n",
+	print_fp("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s",
 	         get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
 	         get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),
 	         get(at, n, "credit_msgs_tx"), get(at, n, "keepalives_tx"),
 	         get(at, n, "errors"));
+	/* appended to the counters later: a module before it has none */
+	if (find(at, n, "solicited_events"))
+		print_fp(" solicited_events %s", get(at, n, "solicited_events"));
+	print_nl();
 out:
 	close_record();
 }
@@ -162,7 +168,7 @@ static void show_help(void)
 
 int cmd_chan_show(int argc, char **argv)
 {
-	struct attr *at;
+	struct chan_attr *at;
 	char **names = NULL, path[512];
 	struct dirent *d;
 	int n = 0, cap = 0, i, found = 0;
@@ -215,7 +221,7 @@ int cmd_chan_show(int argc, char **argv)
 		na = read_attrs(path, "", at, 0);
 		if (!na)
 			continue;	/* went away meanwhile */
-		show_one(names[i], at, na);
+		chan_show_one(stdout, names[i], at, na);
 		found++;
 	}
 	close_list();

@@ -2,8 +2,9 @@
 /*
  * test_unit.c: host-side unit tests of the rdmachan tool's grammar
  * (cmd.c, rdmachan.c: prefixes, ambiguity, a missing command, unknown
- * objects and commands), argument parsing (util.c, rdma_util.c) and
- * output (util.c, rdma_util.c, json.c, out.c); TAP output.
+ * objects and commands), argument parsing (util.c, rdma_util.c),
+ * output (util.c, rdma_util.c, json.c, out.c, chan show's records) and
+ * the CHAN_INFO size fallback (chan.c); TAP output.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -707,6 +708,122 @@ static void test_out(void)
 		    50), "pretty JSON indents records");
 }
 
+/* ---- solicited_events: chan show (chan_show.c), CHAN_INFO (chan.c) ---- */
+
+/* chan3's sysfs attributes, with a module's solicited_events or without */
+static void chan3(FILE *f, bool solicited)
+{
+	static const char *const attrs[][2] = {
+		{ "state", "connected" }, { "role", "active" },
+		{ "msgs_tx", "5" }, { "errors", "0" }, { "solicited_events", "7" },
+	};
+	struct chan_attr at[5];
+	int i, n = solicited ? 5 : 4;
+
+	for (i = 0; i < n; i++) {
+		strcpy(at[i].name, attrs[i][0]);
+		strcpy(at[i].value, attrs[i][1]);
+	}
+	chan_show_one(f, "chan3", at, n);
+}
+
+static void chan3_new(FILE *f)
+{
+	chan3(f, true);
+}
+
+static void chan3_old(FILE *f)
+{
+	chan3(f, false);
+}
+
+static void test_chan_show(void)
+{
+	char *s;
+
+	s = render_out(chan3_new, false, false);
+	ok(strstr(s, " keepalives - errors 0 solicited_events 7\n") != NULL,
+	   "chan show: text ends the counters with solicited_events");
+	s = render_out(chan3_old, false, false);
+	ok(strstr(s, " keepalives - errors 0\n") && !strstr(s, "solicited"),
+	   "chan show: text leaves solicited_events out when the module has none");
+	s = render_out(chan3_new, true, false);
+	ok(strstr(s, "\"msgs_tx\":5,\"role\":\"active\",\"solicited_events\":7,") != NULL,
+	   "chan show: JSON has solicited_events, a number");
+	s = render_out(chan3_old, true, false);
+	ok(s[0] == '{' && !strstr(s, "solicited"),
+	   "chan show: JSON leaves solicited_events out when the module has none");
+}
+
+/* Stand-ins for ioctl(2) on a channel fd: a module of today, of the first ABI */
+static int ioc_calls;
+
+static int ioc_new(int fd, unsigned long req, void *arg)
+{
+	struct rdmachan_chan_info *ci = arg;
+
+	(void)fd;
+	ioc_calls++;
+	if (req != RDMACHAN_IOC_CHAN_INFO ||
+	    (ci->size != sizeof(*ci) && ci->size != RDMACHAN_CHAN_INFO_SIZE_V1)) {
+		errno = EINVAL;
+		return -1;
+	}
+	ci->msgs_tx = 5;
+	if (ci->size == sizeof(*ci))
+		ci->solicited_events = 7;
+	return 0;
+}
+
+static int ioc_v1(int fd, unsigned long req, void *arg)
+{
+	struct rdmachan_chan_info *ci = arg;
+
+	(void)fd;
+	ioc_calls++;
+	if (req != RDMACHAN_IOC_CHAN_INFO || ci->size != RDMACHAN_CHAN_INFO_SIZE_V1) {
+		errno = EINVAL;
+		return -1;
+	}
+	ci->msgs_tx = 5;
+	return 0;
+}
+
+static int ioc_gone(int fd, unsigned long req, void *arg)
+{
+	(void)fd;
+	(void)req;
+	(void)arg;
+	ioc_calls++;
+	errno = ENOTTY;
+	return -1;
+}
+
+static void test_chan_info(void)
+{
+	struct rdmachan_chan_info ci;
+	int r;
+
+	ok(RDMACHAN_CHAN_INFO_SIZE_V1 == offsetof(struct rdmachan_chan_info, solicited_events) &&
+	   sizeof(ci) == RDMACHAN_CHAN_INFO_SIZE_V1 + 8,
+	   "CHAN_INFO: V1 ends where solicited_events begins");
+	ioc_calls = 0;
+	r = chan_info_query(3, &ci, ioc_new);
+	ok(!r && ioc_calls == 1 && ci.size == sizeof(ci) && ci.msgs_tx == 5 &&
+	   ci.solicited_events == 7, "CHAN_INFO: the whole struct from a module that knows it");
+	ioc_calls = 0;
+	memset(&ci, 0xff, sizeof(ci));
+	r = chan_info_query(3, &ci, ioc_v1);
+	ok(!r && ioc_calls == 2 && ci.size == RDMACHAN_CHAN_INFO_SIZE_V1 && ci.msgs_tx == 5 &&
+	   ci.solicited_events == 0,
+	   "CHAN_INFO: an old module's EINVAL: the V1 size again, no solicited_events");
+	ioc_calls = 0;
+	errno = 0;
+	r = chan_info_query(3, &ci, ioc_gone);
+	ok(r == -1 && errno == ENOTTY && ioc_calls == 1,
+	   "CHAN_INFO: another error is no reason to try V1");
+}
+
 /* render: run @fn with a JSON writer on a memory stream, return its text. */
 static char *render(void (*fn)(struct json *), bool pretty)
 {
@@ -789,6 +906,8 @@ int main(void)
 	test_percentile();
 	test_json();
 	test_out();
+	test_chan_show();
+	test_chan_info();
 	test_cmd_match();
 	test_cmd_run();
 	test_tool_grammar();

@@ -28,13 +28,13 @@ static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 {
 	rdmachan_info_rl_addr(ch, "%s (status %d)\n", what, status);
 	rdmachan_set_failed(ch, err);
-	complete(&ch->cm_done);
+	complete(&ch->conn.done);
 	/*
 	 * A passive channel not yet accepted has no rdmachan_connect()
 	 * waiting to tear it down: its peer gave up (REJ) or never answered
 	 * our REP.  Teardown takes it off its listener.
 	 */
-	if (!ch->active)
+	if (!ch->conn.active)
 		rdmachan_schedule_teardown(ch);
 }
 
@@ -48,7 +48,7 @@ static void rdmachan_cm_fail(struct rdmachan *ch, int err, const char *what,
 static void rdmachan_conn_param(struct rdmachan *ch, const void *pd,
 				u8 pd_len, struct rdma_conn_param *param)
 {
-	const struct ib_device_attr *a = &ch->cm_id->device->attrs;
+	const struct ib_device_attr *a = &ch->conn.cm_id->device->attrs;
 
 	memset(param, 0, sizeof(*param));
 	param->private_data = pd;
@@ -67,22 +67,22 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	struct rdma_conn_param param;
 	int ret;
 
-	ch->params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
-					 RDMACHAN_MAX_DEPTH);
-	ch->params.max_msg_size = ch->opts.max_msg_size;
-	ch->params.features = rdmachan_param_imm_header() ?
-			      RDMACHAN_WIRE_F_HDR_IMM : 0;
-	ret = rdmachan_setup_resources(ch, ch->cm_id);
+	ch->conn.params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
+					      RDMACHAN_MAX_DEPTH);
+	ch->conn.params.max_msg_size = ch->opts.max_msg_size;
+	ch->conn.params.features = rdmachan_param_imm_header() ?
+				   RDMACHAN_WIRE_F_HDR_IMM : 0;
+	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;
-	ch->local = ch->params;
+	ch->conn.local = ch->conn.params;
 	ret = rdmachan_post_all_recvs(ch);
 	if (ret)
 		return ret;
 
-	rdmachan_wire_conn_encode(&req, &ch->local);
+	rdmachan_wire_conn_encode(&req, &ch->conn.local);
 	rdmachan_conn_param(ch, &req, sizeof(req), &param);
-	return rdma_connect_locked(ch->cm_id, &param);
+	return rdma_connect_locked(ch->conn.cm_id, &param);
 }
 
 /* ESTABLISHED on the active side: adopt what the passive side decided. */
@@ -94,20 +94,21 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	if (rdmachan_wire_conn_decode(ev->param.conn.private_data,
 				      ev->param.conn.private_data_len, &p))
 		return -EPROTO;
-	if (p.queue_depth > ch->local.queue_depth ||
-	    p.max_msg_size > ch->local.max_msg_size)
+	if (p.queue_depth > ch->conn.local.queue_depth ||
+	    p.max_msg_size > ch->conn.local.max_msg_size)
 		return -EPROTO;
 	/*
 	 * Only offered features may come back, and HDR_IMM must: receives
 	 * are parsed in the offered format from the moment they complete.
 	 */
-	if ((p.features & ~ch->local.features) ||
-	    ((p.features ^ ch->local.features) & RDMACHAN_WIRE_F_HDR_IMM)) {
+	if ((p.features & ~ch->conn.local.features) ||
+	    ((p.features ^ ch->conn.local.features) &
+	     RDMACHAN_WIRE_F_HDR_IMM)) {
 		rdmachan_info_rl(ch, "peer answered features %#llx to %#llx\n",
-				 p.features, ch->local.features);
+				 p.features, ch->conn.local.features);
 		return -EPROTO;
 	}
-	ch->params = p;
+	ch->conn.params = p;
 	rdmachan_start_io(ch);
 	return 0;
 }
@@ -118,11 +119,11 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 	u8 len = 0;
 	int reason;
 
-	data = rdma_consumer_reject_data(ch->cm_id, ev, &len);
+	data = rdma_consumer_reject_data(ch->conn.cm_id, ev, &len);
 	reason = rdmachan_wire_rej_decode(data, len);
 	rdmachan_info_rl(ch, "connection to %pISpc rejected: %s (%s)\n",
-			 &ch->dst, rdmachan_rej_reason_str(reason),
-			 rdma_reject_msg(ch->cm_id, ev->status));
+			 &ch->conn.dst, rdmachan_rej_reason_str(reason),
+			 rdma_reject_msg(ch->conn.cm_id, ev->status));
 	switch (reason) {
 	case RDMACHAN_REJ_NO_RESOURCES:
 		return -ENOMEM;
@@ -175,9 +176,9 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			rdmachan_cm_fail(ch, ret, "connect", ret);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (!ch->active) {
+		if (!ch->conn.active) {
 			rdmachan_start_io(ch);
-			rdmachan_listener_established(ch->listener, ch);
+			rdmachan_listener_established(ch->listen.listener, ch);
 			break;
 		}
 		ret = rdmachan_active_established(ch, ev);
@@ -186,7 +187,7 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			rdmachan_schedule_teardown(ch);
 			break;
 		}
-		complete(&ch->cm_done);
+		complete(&ch->conn.done);
 		break;
 	case RDMA_CM_EVENT_REJECTED:
 		rdmachan_cm_fail(ch, rdmachan_rejected(ch, ev), "rejected",
@@ -223,14 +224,14 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		 * the connection was established all the same, and what it
 		 * sent is to be read.
 		 */
-		if (!ch->active && ch->listener &&
+		if (!ch->conn.active && ch->listen.listener &&
 		    !test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags)) {
 			rdmachan_start_io(ch);
-			rdmachan_listener_established(ch->listener, ch);
+			rdmachan_listener_established(ch->listen.listener, ch);
 		}
 		/* Teardown drains what arrived first, then says DISCONNECTED */
 		set_bit(RDMACHAN_F_PEER_CLOSED, &ch->flags);
-		complete(&ch->cm_done);
+		complete(&ch->conn.done);
 		rdmachan_schedule_teardown(ch);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
@@ -292,7 +293,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		return -ENOMEM;
 	ch->ops = ops;
 	ch->priv = priv;
-	memcpy(&ch->dst, dst, dst->sa_family == AF_INET ?
+	memcpy(&ch->conn.dst, dst, dst->sa_family == AF_INET ?
 	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 
 	id = rdma_create_id(net, rdmachan_cm_handler, ch, RDMA_PS_TCP,
@@ -301,7 +302,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		ret = PTR_ERR(id);
 		goto out_put;
 	}
-	ch->cm_id = id;
+	ch->conn.cm_id = id;
 	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 
 	ret = rdma_resolve_addr(id, src && src->sa_family ?
@@ -318,7 +319,8 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		goto out_close;
 	}
 	if (!left) {
-		rdmachan_info_rl(ch, "connect to %pISpc timed out\n", &ch->dst);
+		rdmachan_info_rl(ch, "connect to %pISpc timed out\n",
+				 &ch->conn.dst);
 		ret = -ETIMEDOUT;
 		goto out_close;
 	}
@@ -326,7 +328,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 		ret = ch->err ?: -ECONNRESET;
 		goto out_close;
 	}
-	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
+	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
 	rdmachan_sysfs_add(&ch->obj);
 	*chp = ch;
 	return 0;

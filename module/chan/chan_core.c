@@ -118,27 +118,27 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	}
 	ch->obj.kind = RDMACHAN_OBJ_CHANNEL;
 	ch->obj.id = id;
-	ch->active = active;
+	ch->conn.active = active;
 	ch->opts = *opts;
 	ch->state = RDMACHAN_CONNECTING;
 	kref_init(&ch->obj.ref);
 	spin_lock_init(&ch->lock);
 	rdmachan_dev_user_init(&ch->obj.dev_user, &rdmachan_chan_dev_ops);
-	INIT_LIST_HEAD(&ch->rx_ready);
-	INIT_LIST_HEAD(&ch->rx_pending);
-	INIT_LIST_HEAD(&ch->lnode);
+	INIT_LIST_HEAD(&ch->recv.ready);
+	INIT_LIST_HEAD(&ch->recv.pending);
+	INIT_LIST_HEAD(&ch->listen.node);
 	init_waitqueue_head(&ch->wq);
-	init_completion(&ch->cm_done);
+	init_completion(&ch->conn.done);
 	mutex_init(&ch->teardown_mutex);
-	mutex_init(&ch->read_mutex);
-	mutex_init(&ch->mr_mutex);
-	mutex_init(&ch->reap_mutex);
-	INIT_LIST_HEAD(&ch->rdma_reap);
-	INIT_LIST_HEAD(&ch->rdma_reqs);
-	INIT_LIST_HEAD(&ch->mrs);
-	xa_init_flags(&ch->mr_handles, XA_FLAGS_ALLOC1);
+	mutex_init(&ch->recv.read_mutex);
+	mutex_init(&ch->mr.mutex);
+	mutex_init(&ch->reap.mutex);
+	INIT_LIST_HEAD(&ch->reap.list);
+	INIT_LIST_HEAD(&ch->rdma.reqs);
+	INIT_LIST_HEAD(&ch->mr.list);
+	xa_init_flags(&ch->mr.handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
-	INIT_DELAYED_WORK(&ch->keepalive_work, rdmachan_keepalive_work);
+	INIT_DELAYED_WORK(&ch->ctrl.keepalive_work, rdmachan_keepalive_work);
 	return ch;
 }
 
@@ -155,23 +155,24 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 {
 	u32 i;
 
-	if (ch->rx)
-		for (i = 0; i < ch->nr_rx; i++)
-			kfree(ch->rx[i].buf);
-	if (ch->tx)
-		for (i = 0; i < ch->tx_depth; i++)
-			kfree(ch->tx[i].buf);
+	if (ch->recv.bufs)
+		for (i = 0; i < ch->recv.nr_bufs; i++)
+			kfree(ch->recv.bufs[i].buf);
+	if (ch->send.ring)
+		for (i = 0; i < ch->send.depth; i++)
+			kfree(ch->send.ring[i].buf);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
-		kfree(ch->ctrl[i].buf);
-	kfree(ch->rx);
-	kfree(ch->tx);
+		kfree(ch->ctrl.slot[i].buf);
+	kfree(ch->recv.bufs);
+	kfree(ch->send.ring);
 }
 
 static void rdmachan_release(struct kref *ref)
 {
 	struct rdmachan *ch = container_of(ref, struct rdmachan, obj.ref);
 
-	WARN_ON_ONCE(!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && ch->cm_id);
+	WARN_ON_ONCE(!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) &&
+		     ch->conn.cm_id);
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->obj.id);
@@ -335,29 +336,29 @@ void rdmachan_teardown(struct rdmachan *ch)
 		return;
 	}
 
-	if (ch->cm_id) {
+	if (ch->conn.cm_id) {
 		/* Wait out a running handler; later ones see the DYING bit */
-		rdma_lock_handler(ch->cm_id);
+		rdma_lock_handler(ch->conn.cm_id);
 		set_bit(RDMACHAN_F_DYING, &ch->flags);
-		rdma_unlock_handler(ch->cm_id);
+		rdma_unlock_handler(ch->conn.cm_id);
 	} else {
 		set_bit(RDMACHAN_F_DYING, &ch->flags);
 	}
-	cancel_delayed_work_sync(&ch->keepalive_work);
+	cancel_delayed_work_sync(&ch->ctrl.keepalive_work);
 
 	/* before the disconnect: its flushes are expected (rdmachan_wc_ok()) */
 	spin_lock_irqsave(&ch->lock, flags);
 	set_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	if (ch->cm_id && ch->qp)
-		rdma_disconnect(ch->cm_id);
+	if (ch->conn.cm_id && ch->res.qp)
+		rdma_disconnect(ch->conn.cm_id);
 	/*
 	 * A DIRECT channel's user may be polling right now: wait for it,
 	 * and keep the bit, so that nobody polls during the drain (which
 	 * polls a DIRECT CQ itself) or after the CQ is freed.
 	 */
 	next = jiffies + 10 * HZ;
-	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll.lock)) {
 		usleep_range(50, 100);
 		/* a poller's recv callback that does not return */
 		if (time_after(jiffies, next)) {
@@ -366,15 +367,15 @@ void rdmachan_teardown(struct rdmachan *ch)
 			next = jiffies + 10 * HZ;
 		}
 	}
-	if (ch->qp)
+	if (ch->res.qp)
 		rdmachan_drain_qp(ch);
 
 	rdmachan_release_resources(ch);
 	/* SOLICITED: what arrived is the reader's now */
 	rdmachan_rx_hand_over(ch);
-	if (ch->cm_id) {
-		rdma_destroy_id(ch->cm_id);
-		ch->cm_id = NULL;
+	if (ch->conn.cm_id) {
+		rdma_destroy_id(ch->conn.cm_id);
+		ch->conn.cm_id = NULL;
 	}
 	/*
 	 * A connection not yet established leaves its listener; one waiting
@@ -382,7 +383,8 @@ void rdmachan_teardown(struct rdmachan *ch)
 	 * went away is still read (then end of stream), as with sockets.
 	 */
 	spin_lock_irqsave(&ch->lock, flags);
-	l = test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags) ? NULL : ch->listener;
+	l = test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags) ? NULL :
+							   ch->listen.listener;
 	if (l)
 		rdmachan_listener_get(l);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -483,14 +485,14 @@ EXPORT_SYMBOL_GPL(rdmachan_priv);
 /** rdmachan_max_msg_size() - the negotiated largest message, in bytes */
 u32 rdmachan_max_msg_size(struct rdmachan *ch)
 {
-	return ch->params.max_msg_size;
+	return ch->conn.params.max_msg_size;
 }
 EXPORT_SYMBOL_GPL(rdmachan_max_msg_size);
 
 /** rdmachan_queue_depth() - the negotiated credits per direction */
 u32 rdmachan_queue_depth(struct rdmachan *ch)
 {
-	return ch->params.queue_depth;
+	return ch->conn.params.queue_depth;
 }
 EXPORT_SYMBOL_GPL(rdmachan_queue_depth);
 

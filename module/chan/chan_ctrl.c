@@ -37,7 +37,7 @@ static const char *const rdmachan_ctrl_name[RDMACHAN_CTRL_SLOTS] = {
 /* Post one control message of kind @slot.  Caller holds ch->lock. */
 void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 {
-	struct rdmachan_tx *tx = &ch->ctrl[slot];
+	struct rdmachan_tx *tx = &ch->ctrl.slot[slot];
 	struct rdmachan_wire_hdr *h = tx->buf;
 	struct ib_send_wr wr = {};
 	struct ib_sge sge;
@@ -47,7 +47,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	    ch->state != RDMACHAN_CONNECTED ||
 	    (slot == RDMACHAN_CTRL_CLOSE &&
 	     test_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags)) ||
-	    test_and_set_bit(slot, &ch->ctrl_busy))
+	    test_and_set_bit(slot, &ch->ctrl.busy))
 		return;
 
 	h->type = rdmachan_ctrl_type[slot];
@@ -55,11 +55,11 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 	h->len = 0;
 	/* RC completes in order: this completion retires every data send */
-	tx->covers = ch->tx_posted;
+	tx->covers = ch->send.posted;
 
 	wr.wr_cqe = &tx->cqe;
 	wr.send_flags = IB_SEND_SIGNALED;
-	if (ch->hdr_imm) {
+	if (ch->conn.hdr_imm) {
 		/* the header is all there is: an empty SEND_WITH_IMM */
 		wr.opcode = IB_WR_SEND_WITH_IMM;
 		wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
@@ -68,17 +68,17 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 					      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
 		sge.addr = tx->dma;
 		sge.length = RDMACHAN_HDR_LEN;
-		sge.lkey = ch->pd->local_dma_lkey;
+		sge.lkey = ch->res.pd->local_dma_lkey;
 		wr.sg_list = &sge;
 		wr.num_sge = 1;
 		wr.opcode = IB_WR_SEND;
-		if (ch->max_inline >= RDMACHAN_HDR_LEN)
+		if (ch->res.max_inline >= RDMACHAN_HDR_LEN)
 			wr.send_flags |= IB_SEND_INLINE;
 	}
 
-	ret = ib_post_send(ch->qp, &wr, NULL);
+	ret = ib_post_send(ch->res.qp, &wr, NULL);
 	if (ret) {
-		clear_bit(slot, &ch->ctrl_busy);
+		clear_bit(slot, &ch->ctrl.busy);
 		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);
 		return;
 	}
@@ -86,7 +86,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_msgs_tx]);
 	} else if (slot == RDMACHAN_CTRL_KEEPALIVE) {
 		atomic64_inc(&ch->stats[RDMACHAN_STAT_keepalives_tx]);
-		ch->keepalive_posted = jiffies;
+		ch->ctrl.keepalive_posted = jiffies;
 	} else {
 		set_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags);
 	}
@@ -100,12 +100,12 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rdmachan *ch = tx->ch;
 	unsigned long flags;
 
-	clear_bit(tx->seq, &ch->ctrl_busy);
+	clear_bit(tx->seq, &ch->ctrl.busy);
 	if (!rdmachan_wc_ok(ch, wc, rdmachan_ctrl_name[tx->seq]))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->covers - ch->tx_completed) > 0)
-		ch->tx_completed = tx->covers;
+	if ((s32)(tx->covers - ch->send.completed) > 0)
+		ch->send.completed = tx->covers;
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -118,7 +118,7 @@ static bool rdmachan_sends_flushed(struct rdmachan *ch)
 	bool ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ret = (ch->tx_completed == ch->tx_posted && !ch->ctrl_busy) ||
+	ret = (ch->send.completed == ch->send.posted && !ch->ctrl.busy) ||
 	      ch->state != RDMACHAN_CONNECTED ||
 	      test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -145,7 +145,7 @@ int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout)
 		bool bh = rdmachan_bh_off();
 
 		spin_lock_irqsave(&ch->lock, flags);
-		if (ch->tx_completed != ch->tx_posted)
+		if (ch->send.completed != ch->send.posted)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
@@ -162,9 +162,9 @@ static bool rdmachan_close_said(struct rdmachan *ch)
 	if (READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		return true;
-	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl_busy))
+	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl.busy))
 		return false;
-	return !ch->close_handshake ||
+	return !ch->ctrl.close_handshake ||
 	       test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
 }
 
@@ -205,7 +205,8 @@ int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 void rdmachan_keepalive_work(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(to_delayed_work(work),
-					   struct rdmachan, keepalive_work);
+					   struct rdmachan,
+					   ctrl.keepalive_work);
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
 	bool bh = rdmachan_bh_off();
@@ -220,46 +221,39 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	}
 	if (!test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags) && period)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
-	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy) &&
-		time_after(jiffies, ch->keepalive_posted +
+	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
+		time_after(jiffies, ch->ctrl.keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	rdmachan_rdma_check_stuck(ch);
 	if (stuck) {
-		/*
-		 * RC ends every send within its retry time, with a completion
-		 * or an error: a probe that neither completed nor failed means
-		 * the transport is stuck, and so would be everything waiting
-		 * on it.  Fail the channel: its teardown ends what is left.
-		 */
-		rdmachan_err_rl_addr(ch,
-				     "a keepalive probe is unanswered after %u s: the transport is stuck\n",
-				     RDMACHAN_KEEPALIVE_STUCK / HZ);
-		atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
-		rdmachan_fail_io(ch, -ETIMEDOUT);
+		/* a probe that neither completed nor failed */
+		rdmachan_fail_stuck(ch,
+				    "a keepalive probe is unanswered after %u s",
+				    RDMACHAN_KEEPALIVE_STUCK / HZ);
 		return;
 	}
 	/* DIRECT: the fallback poll; SOLICITED: credits and keepalives */
 	rdmachan_poll(ch, -1);
-	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,
 			   msecs_to_jiffies(period ?: 1000));
 }
 
 /**
  * rdmachan_start_io() - a channel became CONNECTED: set credits, start
  *	the keepalive
- * @ch: the channel, with negotiated ch->params
+ * @ch: the channel, with negotiated ch->conn.params
  */
 void rdmachan_start_io(struct rdmachan *ch)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	rdmachan_credits_init(&ch->credits, ch->params.queue_depth);
+	rdmachan_credits_init(&ch->credits, ch->conn.params.queue_depth);
 	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	queue_delayed_work(rdmachan_wq, &ch->keepalive_work,
+	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,
 			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));
 	wake_up_all(&ch->wq);
 }

@@ -66,8 +66,8 @@ void rdmachan_qp_event(struct ib_event *ev, void *ctx)
 
 	if (ev->event == IB_EVENT_COMM_EST) {
 		/* the peer's first message overtook its RTU */
-		if (ch->cm_id)
-			rdma_notify(ch->cm_id, ev->event);
+		if (ch->conn.cm_id)
+			rdma_notify(ch->conn.cm_id, ev->event);
 		return;
 	}
 	if (!rdmachan_qp_event_fatal(ev->event)) {
@@ -107,30 +107,31 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 
 	/* teardown_mutex: the QP and CQ stay while we look at them */
 	mutex_lock(&ch->teardown_mutex);
-	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) || !ch->qp) {
+	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) || !ch->res.qp) {
 		ret = -ENOTCONN;
 	} else if (!strcmp(what, "qp_error")) {
 		rdmachan_info(ch, "injected: QP to the error state\n");
-		ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+		ret = ib_modify_qp(ch->res.qp, &attr, IB_QP_STATE);
 	} else if (!strcmp(what, "qp_fatal")) {
 		rdmachan_info(ch, "injected: QP fatal event\n");
-		ev.device = ch->qp->device;
-		ev.element.qp = ch->qp;
+		ev.device = ch->res.qp->device;
+		ev.element.qp = ch->res.qp;
 		ev.event = IB_EVENT_QP_FATAL;
 		rdmachan_qp_event(&ev, ch);
 	} else if (!strcmp(what, "keepalive_stuck")) {
 		/* as if a probe had been posted long ago and never ended */
 		rdmachan_info(ch, "injected: a keepalive probe stuck\n");
 		spin_lock_irqsave(&ch->lock, flags);
-		if (test_and_set_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl_busy))
+		if (test_and_set_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy))
 			ret = -EBUSY;
 		else
-			ch->keepalive_posted = jiffies - RDMACHAN_KEEPALIVE_STUCK - 1;
+			ch->ctrl.keepalive_posted =
+				jiffies - RDMACHAN_KEEPALIVE_STUCK - 1;
 		spin_unlock_irqrestore(&ch->lock, flags);
 	} else if (!strcmp(what, "cq_error")) {
 		rdmachan_info(ch, "injected: CQ error event\n");
-		ev.device = ch->qp->device;
-		ev.element.cq = ch->cq;
+		ev.device = ch->res.qp->device;
+		ev.element.cq = ch->res.cq;
 		ev.event = IB_EVENT_CQ_ERR;
 		rdmachan_cq_event(&ev, ch);
 	} else {

@@ -66,7 +66,7 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 {
 	struct rdmachan_wire_rej rej;
 
-	atomic64_inc(&l->rejected);
+	atomic64_inc(&l->stats.rejected);
 	rdmachan_info_rl(l, "rejecting %pISpc: %s\n", &id->route.addr.dst_addr,
 			 rdmachan_rej_reason_str(reason));
 	rdmachan_wire_rej_encode(&rej, reason);
@@ -105,8 +105,8 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p)
 static void rdmachan_listener_unreserve(struct rdmachan_listener *l, u64 cost)
 {
 	lockdep_assert_held(&l->lock);
-	l->nr_pending--;
-	l->charged -= cost;
+	l->queue.nr_pending--;
+	l->queue.charged -= cost;
 }
 
 /* Arm the reaper of unfinished connections; @l->lock held. */
@@ -118,10 +118,11 @@ static void rdmachan_listener_arm_reaper(struct rdmachan_listener *l)
 	lockdep_assert_held(&l->lock);
 	if (l->closing)
 		return;
-	first = list_first_entry_or_null(&l->pending, struct rdmachan, lnode);
+	first = list_first_entry_or_null(&l->queue.pending, struct rdmachan,
+					 listen.node);
 	if (!first)
 		return;
-	deadline = first->listen_since + msecs_to_jiffies(l->opts.timeout_ms);
+	deadline = first->listen.since + msecs_to_jiffies(l->opts.timeout_ms);
 	queue_delayed_work(rdmachan_wq, &l->reap_work,
 			   time_after(deadline, jiffies) ? deadline - jiffies : 0);
 }
@@ -158,23 +159,25 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	spin_lock_irqsave(&l->lock, flags);
 	if (l->closing) {
 		reason = RDMACHAN_REJ_CLOSING;
-	} else if (l->nr_pending + l->nr_ready >= l->opts.backlog) {
+	} else if (l->queue.nr_pending + l->queue.nr_ready >= l->opts.backlog) {
 		reason = RDMACHAN_REJ_BACKLOG;
-	} else if (l->nr_pending >= l->max_connecting ||
-		   cost > l->budget - l->charged) {
+	} else if (l->queue.nr_pending >= l->queue.max_connecting ||
+		   cost > l->queue.budget - l->queue.charged) {
 		reason = RDMACHAN_REJ_BUSY;
 	} else {
-		l->nr_pending++;
-		l->charged += cost;
+		l->queue.nr_pending++;
+		l->queue.charged += cost;
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (reason == RDMACHAN_REJ_BUSY) {
-		atomic64_inc(&l->rejected_busy);
+		atomic64_inc(&l->stats.rejected_busy);
 		rdmachan_info_rl(l,
 				 "%pISpc: %u connections being set up (max %u), %llu of %llu bytes held for unaccepted ones, %llu more asked\n",
 				 &id->route.addr.dst_addr,
-				 READ_ONCE(l->nr_pending), l->max_connecting,
-				 READ_ONCE(l->charged), l->budget, cost);
+				 READ_ONCE(l->queue.nr_pending),
+				 l->queue.max_connecting,
+				 READ_ONCE(l->queue.charged), l->queue.budget,
+				 cost);
 	}
 	if (reason)
 		return rdmachan_reject(l, id, reason);
@@ -186,11 +189,11 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 		spin_unlock_irqrestore(&l->lock, flags);
 		return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
 	}
-	ch->local = local;
-	ch->params = params;
-	memcpy(&ch->src, &id->route.addr.src_addr, sizeof(ch->src));
-	memcpy(&ch->dst, &id->route.addr.dst_addr, sizeof(ch->dst));
-	ch->cm_id = id;
+	ch->conn.local = local;
+	ch->conn.params = params;
+	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
+	memcpy(&ch->conn.dst, &id->route.addr.dst_addr, sizeof(ch->conn.dst));
+	ch->conn.cm_id = id;
 
 	ret = rdmachan_setup_resources(ch, id);
 	if (!ret)
@@ -204,16 +207,16 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	}
 
 	rdmachan_listener_get(l);
-	ch->listener = l;
-	ch->listen_charge = cost;
-	ch->listen_since = jiffies;
+	ch->listen.listener = l;
+	ch->listen.charge = cost;
+	ch->listen.since = jiffies;
 	spin_lock_irqsave(&l->lock, flags);
-	list_add_tail(&ch->lnode, &l->pending);
+	list_add_tail(&ch->listen.node, &l->queue.pending);
 	rdmachan_listener_arm_reaper(l);
 	spin_unlock_irqrestore(&l->lock, flags);
 	id->context = ch;
 
-	rdmachan_wire_conn_encode(&rep, &ch->params);
+	rdmachan_wire_conn_encode(&rep, &ch->conn.params);
 	memset(&param, 0, sizeof(param));
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
@@ -228,10 +231,10 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 		rdmachan_info_rl(l, "accept failed: %d\n", ret);
 		id->context = l;
 		spin_lock_irqsave(&l->lock, flags);
-		list_del_init(&ch->lnode);
+		list_del_init(&ch->listen.node);
 		rdmachan_listener_unreserve(l, cost);
 		spin_unlock_irqrestore(&l->lock, flags);
-		ch->listener = NULL;
+		ch->listen.listener = NULL;
 		rdmachan_listener_put(l);
 		goto out_free;
 	}
@@ -241,7 +244,7 @@ out_free:
 	/* The identifier is rdma_cm's to destroy: we return non-zero */
 	set_bit(RDMACHAN_F_DYING, &ch->flags);
 	rdmachan_release_resources(ch);
-	ch->cm_id = NULL;
+	ch->conn.cm_id = NULL;
 	set_bit(RDMACHAN_F_TORN_DOWN, &ch->flags);
 	rdmachan_put(ch);
 	return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
@@ -265,8 +268,8 @@ static void rdmachan_listener_reap(struct work_struct *work)
 	for (;;) {
 		ch = NULL;
 		spin_lock_irqsave(&l->lock, flags);
-		list_for_each_entry(c, &l->pending, lnode) {
-			if (time_after_eq(jiffies, c->listen_since + timeout)) {
+		list_for_each_entry(c, &l->queue.pending, listen.node) {
+			if (time_after_eq(jiffies, c->listen.since + timeout)) {
 				ch = c;
 				rdmachan_get(ch);
 				break;
@@ -275,10 +278,10 @@ static void rdmachan_listener_reap(struct work_struct *work)
 		spin_unlock_irqrestore(&l->lock, flags);
 		if (!ch)
 			break;
-		atomic64_inc(&l->timed_out);
+		atomic64_inc(&l->stats.timed_out);
 		rdmachan_info_rl(l,
 				 "%pISpc did not complete its connection within %u ms: dropped\n",
-				 &ch->dst, l->opts.timeout_ms);
+				 &ch->conn.dst, l->opts.timeout_ms);
 		/* teardown takes it off the list, unless it got established */
 		rdmachan_teardown(ch);
 		if (!test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags))
@@ -339,11 +342,11 @@ void rdmachan_listener_established(struct rdmachan_listener *l,
 	bool queued = false;
 
 	spin_lock_irqsave(&l->lock, flags);
-	if (!l->closing && !list_empty(&ch->lnode)) {
+	if (!l->closing && !list_empty(&ch->listen.node)) {
 		set_bit(RDMACHAN_F_ESTABLISHED, &ch->flags);
-		list_move_tail(&ch->lnode, &l->ready);
-		l->nr_pending--;
-		l->nr_ready++;
+		list_move_tail(&ch->listen.node, &l->queue.ready);
+		l->queue.nr_pending--;
+		l->queue.nr_ready++;
 		queued = true;
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
@@ -366,20 +369,20 @@ void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch)
 	bool listed = false;
 
 	spin_lock_irqsave(&l->lock, flags);
-	if (!list_empty(&ch->lnode)) {
+	if (!list_empty(&ch->listen.node)) {
 		if (test_bit(RDMACHAN_F_ESTABLISHED, &ch->flags))
-			l->nr_ready--;
+			l->queue.nr_ready--;
 		else
-			l->nr_pending--;
-		l->charged -= ch->listen_charge;
-		list_del_init(&ch->lnode);
+			l->queue.nr_pending--;
+		l->queue.charged -= ch->listen.charge;
+		list_del_init(&ch->listen.node);
 		listed = true;
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (!listed)
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->listener = NULL;
+	ch->listen.listener = NULL;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_listener_put(l);
 	rdmachan_put(ch);
@@ -395,7 +398,7 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
 	bool ret;
 
 	spin_lock_irqsave(&l->lock, flags);
-	ret = l->nr_ready || l->closing || l->err;
+	ret = l->queue.nr_ready || l->closing || l->err;
 	spin_unlock_irqrestore(&l->lock, flags);
 	return ret;
 }
@@ -436,14 +439,14 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	l->obj.kind = RDMACHAN_OBJ_LISTENER;
 	kref_init(&l->obj.ref);
 	spin_lock_init(&l->lock);
-	INIT_LIST_HEAD(&l->pending);
-	INIT_LIST_HEAD(&l->ready);
+	INIT_LIST_HEAD(&l->queue.pending);
+	INIT_LIST_HEAD(&l->queue.ready);
 	rdmachan_dev_user_init(&l->obj.dev_user, &rdmachan_listener_dev_ops);
 	init_waitqueue_head(&l->wq);
 	INIT_DELAYED_WORK(&l->reap_work, rdmachan_listener_reap);
 	rdmachan_opts_fill(&l->opts, opts);
-	l->max_connecting = rdmachan_param_listen_max_connecting();
-	l->budget = rdmachan_param_listen_budget();
+	l->queue.max_connecting = rdmachan_param_listen_max_connecting();
+	l->queue.budget = rdmachan_param_listen_budget();
 	if (ops) {
 		l->notify = ops->pending;
 		l->failed = ops->failed;
@@ -564,12 +567,12 @@ int rdmachan_accept(struct rdmachan_listener *l,
 
 	for (;;) {
 		spin_lock_irqsave(&l->lock, irqflags);
-		ch = list_first_entry_or_null(&l->ready, struct rdmachan,
-					      lnode);
+		ch = list_first_entry_or_null(&l->queue.ready, struct rdmachan,
+					      listen.node);
 		if (ch) {
-			list_del_init(&ch->lnode);
-			l->nr_ready--;
-			l->charged -= ch->listen_charge;
+			list_del_init(&ch->listen.node);
+			l->queue.nr_ready--;
+			l->queue.charged -= ch->listen.charge;
 		}
 		ret = l->err ?: l->closing ? -EINVAL : 0;
 		spin_unlock_irqrestore(&l->lock, irqflags);
@@ -588,9 +591,9 @@ int rdmachan_accept(struct rdmachan_listener *l,
 	spin_lock_irqsave(&ch->lock, irqflags);
 	ch->ops = ops;
 	ch->priv = priv;
-	ch->listener = NULL;
+	ch->listen.listener = NULL;
 	spin_unlock_irqrestore(&ch->lock, irqflags);
-	atomic64_inc(&l->accepted);
+	atomic64_inc(&l->stats.accepted);
 	rdmachan_listener_put(l);
 	rdmachan_deliver(ch);
 	rdmachan_sysfs_add(&ch->obj);
@@ -622,10 +625,12 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
 	/* Close every channel not yet accepted */
 	for (;;) {
 		spin_lock_irqsave(&l->lock, flags);
-		ch = list_first_entry_or_null(&l->ready, struct rdmachan, lnode);
+		ch = list_first_entry_or_null(&l->queue.ready, struct rdmachan,
+					      listen.node);
 		if (!ch)
-			ch = list_first_entry_or_null(&l->pending,
-						      struct rdmachan, lnode);
+			ch = list_first_entry_or_null(&l->queue.pending,
+						      struct rdmachan,
+						      listen.node);
 		if (ch)
 			rdmachan_get(ch);
 		spin_unlock_irqrestore(&l->lock, flags);

@@ -18,17 +18,17 @@
  * charged to the caller's RLIMIT_MEMLOCK (account_locked_vm(), which
  * CAP_IPC_LOCK bypasses).
  *
- * Registrations hold the channel's mr_mutex from the fast registration's
+ * Registrations hold the channel's mr.mutex from the fast registration's
  * post to its end (user memory is pinned before, without it), and
  * deregistrations throughout; teardown takes it to release what is left,
  * after the QP drained and every one-sided request ended, so neither
  * sees the PD or QP go away under it.  Operations take a registration
  * with rdmachan_mr_hold(), under the channel lock and no mutex, and
- * nothing on the way to ending an operation waits for mr_mutex: so a
+ * nothing on the way to ending an operation waits for mr.mutex: so a
  * deregistration may wait for the operations holding its registration
- * while it holds mr_mutex.  The fuzzer found the deadlock of the other
- * way: an RDMA call holding one registration and waiting for mr_mutex to
- * look up the next, while a deregistration of the first held mr_mutex
+ * while it holds mr.mutex.  The fuzzer found the deadlock of the other
+ * way: an RDMA call holding one registration and waiting for mr.mutex to
+ * look up the next, while a deregistration of the first held mr.mutex
  * and waited for the call.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -73,7 +73,7 @@ static int rdmachan_mr_check_access(struct rdmachan *ch, u32 access)
 		       RDMACHAN_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & RDMACHAN_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	if ((access & RDMACHAN_ACCESS_REMOTE_ATOMIC) && !ch->has_atomics)
+	if ((access & RDMACHAN_ACCESS_REMOTE_ATOMIC) && !ch->res.has_atomics)
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -105,11 +105,11 @@ int rdmachan_mr_usable(struct rdmachan *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	ret = rdmachan_send_state_err(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	return ret ?: (ch->pd ? 0 : -ENOTCONN);
+	return ret ?: (ch->res.pd ? 0 : -ENOTCONN);
 }
 
 /*
- * Start a registration: take mr_mutex (teardown then keeps the PD and
+ * Start a registration: take mr.mutex (teardown then keeps the PD and
  * device until it is dropped) and check the channel and @access.
  */
 static int rdmachan_mr_begin(struct rdmachan *ch, u32 access)
@@ -117,11 +117,11 @@ static int rdmachan_mr_begin(struct rdmachan *ch, u32 access)
 	int ret;
 
 	/* killable: a registration may hold it across its post's wait */
-	if (mutex_lock_killable(&ch->mr_mutex))
+	if (mutex_lock_killable(&ch->mr.mutex))
 		return -EINTR;
 	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
 	if (ret)
-		mutex_unlock(&ch->mr_mutex);
+		mutex_unlock(&ch->mr.mutex);
 	return ret;
 }
 
@@ -162,7 +162,7 @@ static void rdmachan_fill_inv(struct ib_send_wr *wr, struct rdmachan_mr *mr)
 	wr->ex.invalidate_rkey = mr->ibmr->rkey;
 }
 
-/* Map @mr->sgl, build its MR and make it valid.  mr_mutex held. */
+/* Map @mr->sgl, build its MR and make it valid.  mr.mutex held. */
 static int rdmachan_mr_register(struct rdmachan_mr *mr)
 {
 	struct rdmachan *ch = mr->ch;
@@ -172,18 +172,18 @@ static int rdmachan_mr_register(struct rdmachan_mr *mr)
 
 	ibdev = rdmachan_chan_dev(ch)->ibdev;
 	pages = rdmachan_sg_pages(mr->sgl, mr->nents);
-	if (pages > ch->max_reg_pages) {
+	if (pages > ch->res.max_reg_pages) {
 		rdmachan_info_rl(ch,
 				 "registration of %u pages is over %s's limit of %u\n",
 				 pages, dev_name(&ibdev->dev),
-				 ch->max_reg_pages);
+				 ch->res.max_reg_pages);
 		return -E2BIG;
 	}
 	mr->dma_nents = ib_dma_map_sg(ibdev, mr->sgl, mr->nents,
 				      DMA_BIDIRECTIONAL);
 	if (!mr->dma_nents)
 		return -ENOMEM;
-	mr->ibmr = ib_alloc_mr(ch->pd, IB_MR_TYPE_MEM_REG, pages);
+	mr->ibmr = ib_alloc_mr(ch->res.pd, IB_MR_TYPE_MEM_REG, pages);
 	if (IS_ERR(mr->ibmr)) {
 		ret = PTR_ERR(mr->ibmr);
 		mr->ibmr = NULL;
@@ -218,15 +218,15 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
 				   RDMACHAN_ACCESS_REMOTE_WRITE |
 				   RDMACHAN_ACCESS_REMOTE_ATOMIC);
 
-	if (mr->pages) {
-		unpin_user_pages_dirty_lock(mr->pages, mr->npages, dirty);
-		kvfree(mr->pages);
-		mr->pages = NULL;
+	if (mr->pin.pages) {
+		unpin_user_pages_dirty_lock(mr->pin.pages, mr->pin.npages, dirty);
+		kvfree(mr->pin.pages);
+		mr->pin.pages = NULL;
 	}
-	if (mr->mm) {
-		account_locked_vm(mr->mm, mr->npages, false);
-		mmdrop(mr->mm);
-		mr->mm = NULL;
+	if (mr->pin.mm) {
+		account_locked_vm(mr->pin.mm, mr->pin.npages, false);
+		mmdrop(mr->pin.mm);
+		mr->pin.mm = NULL;
 	}
 }
 
@@ -238,7 +238,7 @@ static void rdmachan_mr_unpin(struct rdmachan_mr *mr)
  * What holds it then is a thread returning from its call.  So this ends;
  * should it not within 10 s, it says so in the log, every 10 s; posted
  * operations that never end fail the channel (rdmachan_rdma_check_stuck())
- * and are ended by its teardown, which needs no mr_mutex for that.
+ * and are ended by its teardown, which needs no mr.mutex for that.
  */
 static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
 {
@@ -272,7 +272,7 @@ static int rdmachan_mr_wait_idle(struct rdmachan_mr *mr, bool killable)
  * Taking it and rdmachan_mr_unregister() marking it dying are ordered by
  * the channel lock: either the operation holds it before, and the
  * unregistration waits for it, or the operation is refused.  No mutex:
- * a thread holding one registration never waits for mr_mutex, which an
+ * a thread holding one registration never waits for mr.mutex, which an
  * unregistration holds while it waits for that thread's hold.
  *
  * Context: any.
@@ -306,7 +306,7 @@ static void rdmachan_mr_set_dying(struct rdmachan_mr *mr)
  * Undo the registration: refuse new operations, wait out those on it
  * (@killable: a fatal signal ends the wait, -EINTR, and the registration
  * stays dying for teardown to release), invalidate the rkey (when the QP
- * still works), deregister, unmap, unpin.  mr_mutex held.
+ * still works), deregister, unmap, unpin.  mr.mutex held.
  */
 static int rdmachan_mr_unregister(struct rdmachan_mr *mr, bool invalidate,
 				  bool killable)
@@ -352,7 +352,7 @@ static struct rdmachan_mr *rdmachan_mr_alloc(struct rdmachan *ch, u32 access)
 }
 
 /*
- * Register @mr (its sgl set up) and list it; drops the mr_mutex taken by
+ * Register @mr (its sgl set up) and list it; drops the mr.mutex taken by
  * rdmachan_mr_begin().  Return: 0 or errno.
  */
 static int rdmachan_mr_add(struct rdmachan *ch, struct rdmachan_mr *mr,
@@ -362,7 +362,7 @@ static int rdmachan_mr_add(struct rdmachan *ch, struct rdmachan_mr *mr,
 
 	ret = rdmachan_mr_register(mr);
 	if (!ret && user) {
-		ret = xa_alloc(&ch->mr_handles, &mr->handle, mr,
+		ret = xa_alloc(&ch->mr.handles, &mr->handle, mr,
 			       XA_LIMIT(1, RDMACHAN_MAX_MRS), GFP_KERNEL);
 		if (ret) {
 			rdmachan_mr_unregister(mr, true, false);
@@ -370,8 +370,8 @@ static int rdmachan_mr_add(struct rdmachan *ch, struct rdmachan_mr *mr,
 		}
 	}
 	if (!ret)
-		list_add_tail(&mr->node, &ch->mrs);
-	mutex_unlock(&ch->mr_mutex);
+		list_add_tail(&mr->node, &ch->mr.list);
+	mutex_unlock(&ch->mr.mutex);
 	return ret;
 }
 
@@ -408,29 +408,29 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 		return ret;
 	}
 	/*
-	 * Pin without mr_mutex: faulting the pages in may take as long as
+	 * Pin without mr.mutex: faulting the pages in may take as long as
 	 * the memory's owner likes (userfaultfd, FUSE), and nothing else of
 	 * the channel is to wait for that.
 	 */
 	ret = rdmachan_mr_usable(ch) ?: rdmachan_mr_check_access(ch, access);
 	if (ret)
 		return ret;
-	if (npages > READ_ONCE(ch->max_reg_pages))
+	if (npages > READ_ONCE(ch->res.max_reg_pages))
 		return -E2BIG;
 	mr = rdmachan_mr_alloc(ch, access);
 	if (!mr)
 		return -ENOMEM;
 	mr->length = length;
-	mr->npages = npages;
+	mr->pin.npages = npages;
 
 	ret = account_locked_vm(current->mm, npages, true);
 	if (ret)
 		goto free;
-	mr->mm = current->mm;
-	mmgrab(mr->mm);
+	mr->pin.mm = current->mm;
+	mmgrab(mr->pin.mm);
 
-	mr->pages = kvmalloc_array(npages, sizeof(*mr->pages), GFP_KERNEL);
-	if (!mr->pages) {
+	mr->pin.pages = kvmalloc_array(npages, sizeof(*mr->pin.pages), GFP_KERNEL);
+	if (!mr->pin.pages) {
 		ret = -ENOMEM;
 		goto unpin;
 	}
@@ -442,19 +442,19 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	 * mapping) is pinned read-only, for WRITE sources and remote reads.
 	 */
 	pinned = pin_user_pages_fast(addr & PAGE_MASK, npages,
-				     gup | FOLL_WRITE, mr->pages);
+				     gup | FOLL_WRITE, mr->pin.pages);
 	if (pinned == -EFAULT && !(access & ~RDMACHAN_ACCESS_REMOTE_READ))
 		pinned = pin_user_pages_fast(addr & PAGE_MASK, npages, gup,
-					     mr->pages);
+					     mr->pin.pages);
 	if (pinned != npages) {
 		if (pinned > 0)
-			unpin_user_pages(mr->pages, pinned);
-		kvfree(mr->pages);
-		mr->pages = NULL;
+			unpin_user_pages(mr->pin.pages, pinned);
+		kvfree(mr->pin.pages);
+		mr->pin.pages = NULL;
 		ret = pinned < 0 ? pinned : -EFAULT;
 		goto unpin;
 	}
-	ret = sg_alloc_table_from_pages(&mr->sgt, mr->pages, npages,
+	ret = sg_alloc_table_from_pages(&mr->sgt, mr->pin.pages, npages,
 					offset_in_page(addr), length,
 					GFP_KERNEL);
 	if (ret)
@@ -516,7 +516,7 @@ int rdmachan_mr_reg_sg(struct rdmachan *ch, struct scatterlist *sgl,
 		return ret;
 	mr = rdmachan_mr_alloc(ch, access);
 	if (!mr) {
-		mutex_unlock(&ch->mr_mutex);
+		mutex_unlock(&ch->mr.mutex);
 		return -ENOMEM;
 	}
 	mr->length = length;
@@ -606,10 +606,10 @@ void rdmachan_mr_dereg(struct rdmachan_mr *mr)
 {
 	struct rdmachan *ch = mr->ch;
 
-	mutex_lock(&ch->mr_mutex);
+	mutex_lock(&ch->mr.mutex);
 	rdmachan_mr_unregister(mr, true, false);
 	list_del(&mr->node);
-	mutex_unlock(&ch->mr_mutex);
+	mutex_unlock(&ch->mr.mutex);
 	kfree(mr);
 }
 EXPORT_SYMBOL_GPL(rdmachan_mr_dereg);
@@ -651,11 +651,11 @@ struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle)
 	 * alive, and either held before the deregistration looks or
 	 * refused (rdmachan_mr_hold()).
 	 */
-	xa_lock(&ch->mr_handles);
-	mr = xa_load(&ch->mr_handles, handle);
+	xa_lock(&ch->mr.handles);
+	mr = xa_load(&ch->mr.handles, handle);
 	if (mr && !rdmachan_mr_hold(mr))
 		mr = NULL;
-	xa_unlock(&ch->mr_handles);
+	xa_unlock(&ch->mr.handles);
 	return mr;
 }
 
@@ -683,7 +683,7 @@ void rdmachan_mr_put(struct rdmachan_mr *mr)
  * @handle: the registration
  *
  * Return: 0, -ENOENT when there is no such registration, -EINTR when
- * killed waiting for mr_mutex or for the operations on the registration
+ * killed waiting for mr.mutex or for the operations on the registration
  * (the handle is gone then; the channel's teardown releases the rest).
  */
 int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
@@ -692,14 +692,14 @@ int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle)
 
 	int ret = 0;
 
-	if (mutex_lock_killable(&ch->mr_mutex))
+	if (mutex_lock_killable(&ch->mr.mutex))
 		return -EINTR;
-	mr = xa_erase(&ch->mr_handles, handle);
+	mr = xa_erase(&ch->mr.handles, handle);
 	if (mr)
 		ret = rdmachan_mr_unregister(mr, true, true);
 	if (mr && !ret)
 		list_del(&mr->node);
-	mutex_unlock(&ch->mr_mutex);
+	mutex_unlock(&ch->mr.mutex);
 	if (!mr)
 		return -ENOENT;
 	if (ret) {
@@ -721,14 +721,14 @@ void rdmachan_mr_dereg_all(struct rdmachan *ch)
 	struct rdmachan_mr *mr;
 	unsigned long handle;
 
-	mutex_lock(&ch->mr_mutex);
-	xa_for_each(&ch->mr_handles, handle, mr) {
-		xa_erase(&ch->mr_handles, handle);
+	mutex_lock(&ch->mr.mutex);
+	xa_for_each(&ch->mr.handles, handle, mr) {
+		xa_erase(&ch->mr.handles, handle);
 		rdmachan_mr_unregister(mr, true, false);
 		list_del(&mr->node);
 		kfree(mr);
 	}
-	mutex_unlock(&ch->mr_mutex);
+	mutex_unlock(&ch->mr.mutex);
 }
 
 /**
@@ -740,10 +740,10 @@ void rdmachan_mr_release_all(struct rdmachan *ch)
 {
 	struct rdmachan_mr *mr;
 
-	mutex_lock(&ch->mr_mutex);
-	list_for_each_entry(mr, &ch->mrs, node)
+	mutex_lock(&ch->mr.mutex);
+	list_for_each_entry(mr, &ch->mr.list, node)
 		rdmachan_mr_unregister(mr, false, false);
-	mutex_unlock(&ch->mr_mutex);
+	mutex_unlock(&ch->mr.mutex);
 }
 
 /**
@@ -754,14 +754,14 @@ void rdmachan_mr_free_all(struct rdmachan *ch)
 {
 	struct rdmachan_mr *mr, *next;
 
-	list_for_each_entry_safe(mr, next, &ch->mrs, node) {
+	list_for_each_entry_safe(mr, next, &ch->mr.list, node) {
 		if (!mr->handle)
 			rdmachan_warn(ch,
 				      "a kernel registration was not deregistered before close\n");
 		rdmachan_mr_unregister(mr, false, false);
 		kfree(mr);
 	}
-	xa_destroy(&ch->mr_handles);
+	xa_destroy(&ch->mr.handles);
 }
 
 /**

@@ -22,8 +22,8 @@
  * by a solicited event, a reader, a blocked sender that waits for
  * credits, the keepalive tick; one at a time, under bit RDMACHAN_POLLING)
  * handles protocol messages (credits, CLOSE) at once, but parks data
- * messages on ch->rx_pending.  Only a solicited event, or a reader that
- * takes what has arrived, hands them over to ch->rx_ready and wakes
+ * messages on ch->recv.pending.  Only a solicited event, or a reader that
+ * takes what has arrived, hands them over to ch->recv.ready and wakes
  * waiters.  Teardown hands over whatever arrived.
  *
  * A solicited event fires when the completion is queued, whoever polls it
@@ -61,14 +61,14 @@ int rdmachan_poll(struct rdmachan *ch, int budget)
 
 	if ((ch->opts.poll_mode != RDMACHAN_POLL_DIRECT &&
 	     ch->opts.poll_mode != RDMACHAN_POLL_SOLICITED) ||
-	    test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock))
+	    test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll.lock))
 		return 0;
 	/* teardown takes the bit before it drains and frees the CQ */
-	cq = ch->opts.poll_mode == RDMACHAN_POLL_DIRECT ? READ_ONCE(ch->cq) :
-							 READ_ONCE(ch->rcq);
+	cq = ch->opts.poll_mode == RDMACHAN_POLL_DIRECT ?
+	     READ_ONCE(ch->res.cq) : READ_ONCE(ch->poll.rcq);
 	if (cq && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		n = ib_process_cq_direct(cq, budget);
-	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll.lock);
 	return n;
 }
 EXPORT_SYMBOL_GPL(rdmachan_poll);
@@ -92,15 +92,15 @@ bool rdmachan_poll_arm(struct rdmachan *ch)
 	int ret = 0;
 
 	/* the bit keeps the CQ alive; teardown keeps it for good */
-	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll.lock)) {
 		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			return false;
 		cond_resched();
 	}
-	if (ch->cq && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
-		ret = ib_req_notify_cq(ch->cq, IB_CQ_NEXT_COMP |
+	if (ch->res.cq && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+		ret = ib_req_notify_cq(ch->res.cq, IB_CQ_NEXT_COMP |
 				       IB_CQ_REPORT_MISSED_EVENTS);
-	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll.lock);
 	return ret > 0;
 }
 
@@ -197,7 +197,7 @@ int rdmachan_wait_round(struct rdmachan *ch,
  * rdmachan_rx_hand_over() - make the parked messages readable
  * @ch: a RDMACHAN_POLL_SOLICITED channel
  *
- * Moves ch->rx_pending to the end of ch->rx_ready, in order, wakes the
+ * Moves ch->recv.pending to the end of ch->recv.ready, in order, wakes the
  * waiters and pushes the messages to the user's recv callback.
  *
  * Context: any that the user's callback allows.
@@ -208,10 +208,10 @@ void rdmachan_rx_hand_over(struct rdmachan *ch)
 	bool any;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	any = ch->rx_pending_count;
-	list_splice_tail_init(&ch->rx_pending, &ch->rx_ready);
-	ch->rx_ready_count += ch->rx_pending_count;
-	ch->rx_pending_count = 0;
+	any = ch->recv.nr_pending;
+	list_splice_tail_init(&ch->recv.pending, &ch->recv.ready);
+	ch->recv.nr_ready += ch->recv.nr_pending;
+	ch->recv.nr_pending = 0;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!any)
 		return;
@@ -223,13 +223,13 @@ void rdmachan_rx_hand_over(struct rdmachan *ch)
 /* Take the poll bit unless teardown has begun (it keeps the bit). */
 static bool rdmachan_rcq_lock(struct rdmachan *ch)
 {
-	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll_lock)) {
+	while (test_and_set_bit_lock(RDMACHAN_POLLING, &ch->poll.lock)) {
 		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			return false;
 		usleep_range(20, 50);
 	}
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
-		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll.lock);
 		return false;
 	}
 	return true;
@@ -255,15 +255,16 @@ void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep)
 	if (!may_sleep) {
 		rdmachan_poll(ch, -1);
 	} else if (rdmachan_rcq_lock(ch)) {
-		ib_process_cq_direct(ch->rcq, -1);
-		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+		ib_process_cq_direct(ch->poll.rcq, -1);
+		clear_bit_unlock(RDMACHAN_POLLING, &ch->poll.lock);
 	}
 	rdmachan_rx_hand_over(ch);
 }
 
 static void rdmachan_rcq_work(struct work_struct *work)
 {
-	struct rdmachan *ch = container_of(work, struct rdmachan, rcq_work);
+	struct rdmachan *ch = container_of(work, struct rdmachan,
+					   poll.rcq_work);
 	int ret;
 
 	if (!rdmachan_rcq_lock(ch))
@@ -273,11 +274,11 @@ static void rdmachan_rcq_work(struct work_struct *work)
 	 * have come meanwhile (IB_CQ_REPORT_MISSED_EVENTS): poll again.
 	 */
 	do {
-		ib_process_cq_direct(ch->rcq, -1);
-		ret = ib_req_notify_cq(ch->rcq, IB_CQ_SOLICITED |
+		ib_process_cq_direct(ch->poll.rcq, -1);
+		ret = ib_req_notify_cq(ch->poll.rcq, IB_CQ_SOLICITED |
 				       IB_CQ_REPORT_MISSED_EVENTS);
 	} while (ret > 0);
-	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll_lock);
+	clear_bit_unlock(RDMACHAN_POLLING, &ch->poll.lock);
 	if (ret < 0) {
 		/* unarmed, nothing would ever wake a reader again */
 		rdmachan_err_rl(ch, "arming the receive queue failed: %d\n",
@@ -293,7 +294,7 @@ static void rdmachan_rcq_event(struct ib_cq *cq, void *ctx)
 {
 	struct rdmachan *ch = ctx;
 
-	queue_work(rdmachan_wq, &ch->rcq_work);
+	queue_work(rdmachan_wq, &ch->poll.rcq_work);
 }
 
 /**
@@ -320,7 +321,7 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 				 dev_name(&ibdev->dev));
 		return -EOPNOTSUPP;
 	}
-	INIT_WORK(&ch->rcq_work, rdmachan_rcq_work);
+	INIT_WORK(&ch->poll.rcq_work, rdmachan_rcq_work);
 	cq = ib_create_cq(ibdev, rdmachan_rcq_event, rdmachan_cq_event, ch,
 			  &attr);
 	if (IS_ERR(cq))
@@ -335,7 +336,7 @@ int rdmachan_rcq_create(struct rdmachan *ch, struct ib_device *ibdev,
 		ib_destroy_cq(cq);
 		return ret;
 	}
-	WRITE_ONCE(ch->rcq, cq);
+	WRITE_ONCE(ch->poll.rcq, cq);
 	return 0;
 }
 
@@ -349,7 +350,7 @@ void rdmachan_rcq_destroy(struct rdmachan *ch)
 {
 	unsigned long flags;
 
-	if (!ch->rcq)
+	if (!ch->poll.rcq)
 		return;
 	/*
 	 * Set already by a teardown; not on a setup that failed.  A run of
@@ -359,8 +360,8 @@ void rdmachan_rcq_destroy(struct rdmachan *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	set_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	cancel_work_sync(&ch->rcq_work);
-	ib_destroy_cq(ch->rcq);
-	cancel_work_sync(&ch->rcq_work);
-	ch->rcq = NULL;
+	cancel_work_sync(&ch->poll.rcq_work);
+	ib_destroy_cq(ch->poll.rcq);
+	cancel_work_sync(&ch->poll.rcq_work);
+	ch->poll.rcq = NULL;
 }

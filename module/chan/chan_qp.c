@@ -33,40 +33,42 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 	u32 i;
 	int ret;
 
-	ch->rx = kcalloc(ch->nr_rx, sizeof(*ch->rx), GFP_KERNEL);
-	ch->tx = kcalloc(ch->tx_depth, sizeof(*ch->tx), GFP_KERNEL);
-	if (!ch->rx || !ch->tx)
+	ch->recv.bufs = kcalloc(ch->recv.nr_bufs, sizeof(*ch->recv.bufs),
+				GFP_KERNEL);
+	ch->send.ring = kcalloc(ch->send.depth, sizeof(*ch->send.ring),
+				GFP_KERNEL);
+	if (!ch->recv.bufs || !ch->send.ring)
 		return -ENOMEM;
 
-	for (i = 0; i < ch->nr_rx; i++) {
-		struct rdmachan_rx *rx = &ch->rx[i];
+	for (i = 0; i < ch->recv.nr_bufs; i++) {
+		struct rdmachan_rx *rx = &ch->recv.bufs[i];
 
 		rx->ch = ch;
 		rx->cqe.done = rdmachan_rx_done;
 		INIT_LIST_HEAD(&rx->node);
-		rx->buf = kmalloc(ch->buf_size, GFP_KERNEL);
+		rx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
 		if (!rx->buf)
 			return -ENOMEM;
-		ret = rdmachan_map(ibdev, rx->buf, ch->buf_size,
+		ret = rdmachan_map(ibdev, rx->buf, ch->res.buf_size,
 				   DMA_FROM_DEVICE, &rx->dma);
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < ch->tx_depth; i++) {
-		struct rdmachan_tx *tx = &ch->tx[i];
+	for (i = 0; i < ch->send.depth; i++) {
+		struct rdmachan_tx *tx = &ch->send.ring[i];
 
 		tx->ch = ch;
 		tx->cqe.done = rdmachan_tx_done;
-		tx->buf = kmalloc(ch->buf_size, GFP_KERNEL);
+		tx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
 		if (!tx->buf)
 			return -ENOMEM;
-		ret = rdmachan_map(ibdev, tx->buf, ch->buf_size, DMA_TO_DEVICE,
-				   &tx->dma);
+		ret = rdmachan_map(ibdev, tx->buf, ch->res.buf_size,
+				   DMA_TO_DEVICE, &tx->dma);
 		if (ret)
 			return ret;
 	}
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++) {
-		struct rdmachan_tx *tx = &ch->ctrl[i];
+		struct rdmachan_tx *tx = &ch->ctrl.slot[i];
 
 		tx->ch = ch;
 		tx->seq = i;
@@ -87,21 +89,21 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
 	u32 i;
 
-	if (ch->rx)
-		for (i = 0; i < ch->nr_rx; i++)
-			if (ch->rx[i].dma)
-				ib_dma_unmap_single(ibdev, ch->rx[i].dma,
-						    ch->buf_size,
+	if (ch->recv.bufs)
+		for (i = 0; i < ch->recv.nr_bufs; i++)
+			if (ch->recv.bufs[i].dma)
+				ib_dma_unmap_single(ibdev, ch->recv.bufs[i].dma,
+						    ch->res.buf_size,
 						    DMA_FROM_DEVICE);
-	if (ch->tx)
-		for (i = 0; i < ch->tx_depth; i++)
-			if (ch->tx[i].dma)
-				ib_dma_unmap_single(ibdev, ch->tx[i].dma,
-						    ch->buf_size,
+	if (ch->send.ring)
+		for (i = 0; i < ch->send.depth; i++)
+			if (ch->send.ring[i].dma)
+				ib_dma_unmap_single(ibdev, ch->send.ring[i].dma,
+						    ch->res.buf_size,
 						    DMA_TO_DEVICE);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
-		if (ch->ctrl[i].dma)
-			ib_dma_unmap_single(ibdev, ch->ctrl[i].dma,
+		if (ch->ctrl.slot[i].dma)
+			ib_dma_unmap_single(ibdev, ch->ctrl.slot[i].dma,
 					    sizeof(struct rdmachan_wire_hdr),
 					    DMA_TO_DEVICE);
 }
@@ -120,7 +122,7 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 
 /**
  * rdmachan_setup_resources() - build CQ, QP and buffers for a channel
- * @ch: the channel; ch->params holds the depth, size and features wanted,
+ * @ch: the channel; ch->conn.params holds the depth, size and features wanted,
  *	which are lowered to what the device allows
  * @cm_id: the rdma_cm_id, bound to a device
  *
@@ -144,8 +146,9 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		return -ENODEV;
 	ibdev = dev->ibdev;
 	spin_lock_irqsave(&ch->lock, flags);
-	strscpy(ch->dev_name, dev_name(&ibdev->dev), sizeof(ch->dev_name));
-	ch->port_num = cm_id->port_num;
+	strscpy(ch->res.dev_name, dev_name(&ibdev->dev),
+		sizeof(ch->res.dev_name));
+	ch->res.port_num = cm_id->port_num;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	/* Room for control sends and the drain marker in every queue */
@@ -156,38 +159,38 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		return -EOPNOTSUPP;
 	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
 		  RDMACHAN_RDMA_SLOTS + 2;
-	ch->params.queue_depth = min(ch->params.queue_depth, max_wr);
+	ch->conn.params.queue_depth = min(ch->conn.params.queue_depth, max_wr);
 
-	ch->nr_rx = ch->params.queue_depth + RDMACHAN_CTRL_RECV;
-	ch->tx_depth = ch->params.queue_depth;
+	ch->recv.nr_bufs = ch->conn.params.queue_depth + RDMACHAN_CTRL_RECV;
+	ch->send.depth = ch->conn.params.queue_depth;
 	/* room for an in-band immediate after the largest payload */
-	ch->buf_size = sizeof(struct rdmachan_wire_hdr) + ch->params.max_msg_size +
-		       RDMACHAN_IMM_TRAILER;
-	ch->iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
-	ch->has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
+	ch->res.buf_size = sizeof(struct rdmachan_wire_hdr) +
+			   ch->conn.params.max_msg_size + RDMACHAN_IMM_TRAILER;
+	ch->res.iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
+	ch->res.has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
-	if (ch->iwarp)
-		ch->params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
-	ch->hdr_imm = ch->params.features & RDMACHAN_WIRE_F_HDR_IMM;
+	if (ch->res.iwarp)
+		ch->conn.params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
+	ch->conn.hdr_imm = ch->conn.params.features & RDMACHAN_WIRE_F_HDR_IMM;
 	/* ... and so do they when the immediate carries the header */
-	ch->imm_inband = ch->iwarp || ch->hdr_imm;
+	ch->send.imm_inband = ch->res.iwarp || ch->conn.hdr_imm;
 	/* ... nor a send completion that means delivery */
-	ch->close_handshake = ch->iwarp;
-	ch->sig_interval = max_t(u32, 1, ch->tx_depth / 4);
+	ch->ctrl.close_handshake = ch->res.iwarp;
+	ch->send.sig_interval = max_t(u32, 1, ch->send.depth / 4);
 
 	/*
 	 * A protection domain of its own: what is registered on this
 	 * channel is reachable through this channel's QP only, never from
 	 * another connection on the same device.
 	 */
-	ch->pd = ib_alloc_pd(ibdev, 0);
-	if (IS_ERR(ch->pd)) {
-		ret = PTR_ERR(ch->pd);
-		ch->pd = NULL;
+	ch->res.pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(ch->res.pd)) {
+		ret = PTR_ERR(ch->res.pd);
+		ch->res.pd = NULL;
 		return ret;
 	}
 
-	cqe = ch->nr_rx + ch->tx_depth + RDMACHAN_CTRL_SLOTS + 2 +
+	cqe = ch->recv.nr_bufs + ch->send.depth + RDMACHAN_CTRL_SLOTS + 2 +
 	      RDMACHAN_RDMA_SLOTS;
 	cq = ib_alloc_cq(ibdev, ch, cqe, ch->obj.id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
@@ -202,9 +205,9 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT)
 		cq->comp_handler = rdmachan_direct_comp;
 	/* published whole: rdmachan_poll() may look at it any time */
-	WRITE_ONCE(ch->cq, cq);
+	WRITE_ONCE(ch->res.cq, cq);
 	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
-		ret = rdmachan_rcq_create(ch, ibdev, ch->nr_rx + 1,
+		ret = rdmachan_rcq_create(ch, ibdev, ch->recv.nr_bufs + 1,
 					  ch->obj.id % ibdev->num_comp_vectors);
 		if (ret)
 			return ret;
@@ -212,27 +215,27 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 
 	attr.event_handler = rdmachan_qp_event;
 	attr.qp_context = ch;
-	attr.send_cq = ch->cq;
-	attr.recv_cq = ch->rcq ?: ch->cq;
+	attr.send_cq = ch->res.cq;
+	attr.recv_cq = ch->poll.rcq ?: ch->res.cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = ch->tx_depth + RDMACHAN_CTRL_SLOTS + 1 +
+	attr.cap.max_send_wr = ch->send.depth + RDMACHAN_CTRL_SLOTS + 1 +
 			       RDMACHAN_RDMA_SLOTS;
-	attr.cap.max_recv_wr = ch->nr_rx + 1;
+	attr.cap.max_recv_wr = ch->recv.nr_bufs + 1;
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);
 	attr.cap.max_recv_sge = 1;
-	attr.cap.max_inline_data = min(dev->max_inline_data, ch->buf_size);
-	ret = rdma_create_qp(cm_id, ch->pd, &attr);
+	attr.cap.max_inline_data = min(dev->max_inline_data, ch->res.buf_size);
+	ret = rdma_create_qp(cm_id, ch->res.pd, &attr);
 	if (ret)
 		return ret;
-	ch->qp = cm_id->qp;
-	ch->max_inline = attr.cap.max_inline_data;
-	ch->max_send_sge = attr.cap.max_send_sge;
+	ch->res.qp = cm_id->qp;
+	ch->res.max_inline = attr.cap.max_inline_data;
+	ch->res.max_send_sge = attr.cap.max_send_sge;
 	/* a READ's sink: one segment on iWARP (RFC 5040: one sink STag) */
-	ch->max_sge_rd = clamp_t(u32, ibdev->attrs.max_sge_rd, 1,
-				 ch->max_send_sge);
-	ch->max_reg_pages = ibdev->attrs.max_fast_reg_page_list_len;
+	ch->res.max_sge_rd = clamp_t(u32, ibdev->attrs.max_sge_rd, 1,
+				     ch->res.max_send_sge);
+	ch->res.max_reg_pages = ibdev->attrs.max_fast_reg_page_list_len;
 
 	return rdmachan_alloc_buffers(ch);
 }
@@ -273,16 +276,16 @@ void rdmachan_release_resources(struct rdmachan *ch)
 {
 	unsigned long flags;
 
-	if (ch->qp) {
-		rdma_destroy_qp(ch->cm_id);
-		ch->qp = NULL;
+	if (ch->res.qp) {
+		rdma_destroy_qp(ch->conn.cm_id);
+		ch->res.qp = NULL;
 	}
 	rdmachan_rcq_destroy(ch);
-	if (ch->cq) {
-		if (ch->cq->poll_ctx == IB_POLL_SOFTIRQ)
-			rdmachan_cq_quiesce(ch->cq);
-		ib_free_cq(ch->cq);
-		ch->cq = NULL;
+	if (ch->res.cq) {
+		if (ch->res.cq->poll_ctx == IB_POLL_SOFTIRQ)
+			rdmachan_cq_quiesce(ch->res.cq);
+		ib_free_cq(ch->res.cq);
+		ch->res.cq = NULL;
 	}
 	/*
 	 * No completion can come now: what the provider left posted ends
@@ -293,13 +296,13 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	rdmachan_mr_release_all(ch);
 	if (rdmachan_chan_dev(ch)) {
 		spin_lock_irqsave(&ch->lock, flags);
-		ch->dev_name[0] = 0;
-		ch->port_num = 0;
+		ch->res.dev_name[0] = 0;
+		ch->res.port_num = 0;
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_unmap_buffers(ch);
-		if (ch->pd) {
-			ib_dealloc_pd(ch->pd);
-			ch->pd = NULL;
+		if (ch->res.pd) {
+			ib_dealloc_pd(ch->res.pd);
+			ch->res.pd = NULL;
 		}
 		rdmachan_device_detach(&ch->obj.dev_user);
 	}
@@ -318,22 +321,22 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	u32 i;
 	int ret;
 
-	wrs = kcalloc(ch->nr_rx, sizeof(*wrs), GFP_KERNEL);
-	sges = kcalloc(ch->nr_rx, sizeof(*sges), GFP_KERNEL);
+	wrs = kcalloc(ch->recv.nr_bufs, sizeof(*wrs), GFP_KERNEL);
+	sges = kcalloc(ch->recv.nr_bufs, sizeof(*sges), GFP_KERNEL);
 	if (!wrs || !sges) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < ch->nr_rx; i++) {
-		sges[i].addr = ch->rx[i].dma;
-		sges[i].length = ch->buf_size;
-		sges[i].lkey = ch->pd->local_dma_lkey;
-		wrs[i].wr_cqe = &ch->rx[i].cqe;
+	for (i = 0; i < ch->recv.nr_bufs; i++) {
+		sges[i].addr = ch->recv.bufs[i].dma;
+		sges[i].length = ch->res.buf_size;
+		sges[i].lkey = ch->res.pd->local_dma_lkey;
+		wrs[i].wr_cqe = &ch->recv.bufs[i].cqe;
 		wrs[i].sg_list = &sges[i];
 		wrs[i].num_sge = 1;
-		wrs[i].next = i + 1 < ch->nr_rx ? &wrs[i + 1] : NULL;
+		wrs[i].next = i + 1 < ch->recv.nr_bufs ? &wrs[i + 1] : NULL;
 	}
-	ret = ib_post_recv(ch->qp, wrs, NULL);
+	ret = ib_post_recv(ch->res.qp, wrs, NULL);
 out:
 	kfree(sges);
 	kfree(wrs);
@@ -379,8 +382,8 @@ static int rdmachan_drain_post(struct rdmachan *ch, struct rdmachan_drain *d,
 
 	d->cqe.done = rdmachan_drain_done;
 	init_completion(&d->done);
-	return send ? ib_post_send(ch->qp, &swr.wr, NULL) :
-		      ib_post_recv(ch->qp, &rwr, NULL);
+	return send ? ib_post_send(ch->res.qp, &swr.wr, NULL) :
+		      ib_post_recv(ch->res.qp, &rwr, NULL);
 }
 
 /**
@@ -405,26 +408,26 @@ void rdmachan_drain_qp(struct rdmachan *ch)
 	unsigned long deadline = jiffies + RDMACHAN_DRAIN_TIMEOUT;
 	int sret, rret;
 
-	rret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	rret = ib_modify_qp(ch->res.qp, &attr, IB_QP_STATE);
 	if (rret) {
 		rdmachan_warn_rl(ch,
 				 "moving the QP to the error state failed: %d; not draining\n",
 				 rret);
 		return;
 	}
-	sret = rdmachan_drain_post(ch, &ch->drain_sq, true);
-	rret = rdmachan_drain_post(ch, &ch->drain_rq, false);
+	sret = rdmachan_drain_post(ch, &ch->res.drain_sq, true);
+	rret = rdmachan_drain_post(ch, &ch->res.drain_rq, false);
 	if (sret || rret)
 		rdmachan_warn_rl(ch,
 				 "posting the drain markers failed: %d, %d\n",
 				 sret, rret);
-	if (!sret && !rdmachan_drain_wait(ch->qp->send_cq, &ch->drain_sq,
-					  deadline))
+	if (!sret && !rdmachan_drain_wait(ch->res.qp->send_cq,
+					  &ch->res.drain_sq, deadline))
 		rdmachan_err_rl(ch,
 				"the provider flushed no send queue within %u s: tearing down without its completions\n",
 				RDMACHAN_DRAIN_TIMEOUT / HZ);
-	if (!rret && !rdmachan_drain_wait(ch->qp->recv_cq, &ch->drain_rq,
-					  deadline))
+	if (!rret && !rdmachan_drain_wait(ch->res.qp->recv_cq,
+					  &ch->res.drain_rq, deadline))
 		rdmachan_err_rl(ch,
 				"the provider flushed no receive queue within %u s: tearing down without its completions\n",
 				RDMACHAN_DRAIN_TIMEOUT / HZ);

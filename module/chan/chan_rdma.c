@@ -16,7 +16,7 @@
  * killed by a signal leaves the request to the completion, which then
  * frees it and drops its registrations.
  *
- * A posted request stays on ch->rdma_reqs until it ends.  Teardown, once
+ * A posted request stays on ch->rdma.reqs until it ends.  Teardown, once
  * the QP is drained and destroyed and the CQ freed (no completion can
  * come any more), ends whatever is still listed there as cancelled
  * (rdmachan_rdma_end_orphans()): a chain cut short by a failed post, or a
@@ -77,7 +77,7 @@ struct rdmachan_rdma_wr {
  *	the end
  * @end: rdmachan_rdma_submit(): called once at the end
  * @ctx: for @end
- * @node: entry in ch->rdma_reqs from its post until it ends
+ * @node: entry in ch->rdma.reqs from its post until it ends
  * @posted_at: jiffies of its post
  * @w: the work requests
  */
@@ -205,7 +205,7 @@ static void rdmachan_rdma_end(struct rdmachan_rdma_req *req)
 }
 
 /*
- * A request ended, taken off ch->rdma_reqs by the caller: give back its
+ * A request ended, taken off ch->rdma.reqs by the caller: give back its
  * send queue slots, tell the submitter and the waiter, drop the chain's
  * reference.
  */
@@ -215,7 +215,7 @@ static void rdmachan_rdma_req_ended(struct rdmachan_rdma_req *req)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->rdma_slots -= req->posted;
+	ch->rdma.slots -= req->posted;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 	if (req->end)
@@ -323,7 +323,7 @@ int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
 
 static bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 {
-	return ch->rdma_slots + nr <= RDMACHAN_RDMA_SLOTS &&
+	return ch->rdma.slots + nr <= RDMACHAN_RDMA_SLOTS &&
 	       ch->credits.avail >= credits;
 }
 
@@ -380,7 +380,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 	if (ret)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
-	ret = ib_post_send(ch->qp, &req->w[0].wr.send, &bad);
+	ret = ib_post_send(ch->res.qp, &req->w[0].wr.send, &bad);
 	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */
@@ -391,10 +391,10 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 	} else {
 		req->posted = req->nr;
 	}
-	ch->rdma_slots += req->posted;
+	ch->rdma.slots += req->posted;
 	if (req->posted) {
 		req->posted_at = jiffies;
-		list_add_tail(&req->node, &ch->rdma_reqs);
+		list_add_tail(&req->node, &ch->rdma.reqs);
 	}
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -433,7 +433,7 @@ void rdmachan_rdma_end_orphans(struct rdmachan *ch)
 
 	for (;;) {
 		spin_lock_irqsave(&ch->lock, flags);
-		req = list_first_entry_or_null(&ch->rdma_reqs,
+		req = list_first_entry_or_null(&ch->rdma.reqs,
 					       struct rdmachan_rdma_req, node);
 		if (req)
 			list_del_init(&req->node);
@@ -470,7 +470,7 @@ void rdmachan_rdma_check_stuck(struct rdmachan *ch)
 	bool stuck = false;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	req = list_first_entry_or_null(&ch->rdma_reqs, struct rdmachan_rdma_req,
+	req = list_first_entry_or_null(&ch->rdma.reqs, struct rdmachan_rdma_req,
 				       node);
 	if (req && time_after(jiffies, req->posted_at + RDMACHAN_REQ_STUCK) &&
 	    ch->state == RDMACHAN_CONNECTED)
@@ -478,11 +478,9 @@ void rdmachan_rdma_check_stuck(struct rdmachan *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!stuck)
 		return;
-	rdmachan_err_rl_addr(ch,
-			     "a one-sided request has not ended %u s after its post: the transport is stuck\n",
-			     RDMACHAN_REQ_STUCK / HZ);
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_errors]);
-	rdmachan_fail_io(ch, -ETIMEDOUT);
+	rdmachan_fail_stuck(ch,
+			    "a one-sided request has not ended %u s after its post",
+			    RDMACHAN_REQ_STUCK / HZ);
 }
 
 /**
@@ -573,7 +571,8 @@ static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	u32 i, len;
 	int ret;
 
-	ret = rdmachan_segs_len(op->segs, op->nr_segs, ch->max_inline, &len);
+	ret = rdmachan_segs_len(op->segs, op->nr_segs, ch->res.max_inline,
+				&len);
 	if (ret)
 		return ret;
 	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
@@ -602,7 +601,7 @@ static u32 rdmachan_rdma_local_need(struct rdmachan *ch, u32 opcode)
 	case RDMACHAN_OP_READ:
 		/* iWARP: a READ's sink is written by the peer's response */
 		return RDMACHAN_ACCESS_LOCAL_WRITE |
-		       (ch->iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0);
+		       (ch->res.iwarp ? RDMACHAN_ACCESS_REMOTE_WRITE : 0);
 	case RDMACHAN_OP_FETCH_ADD:
 	case RDMACHAN_OP_CMP_SWAP:
 		return RDMACHAN_ACCESS_LOCAL_WRITE;
@@ -626,8 +625,9 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	    op->flags & ~(RDMACHAN_OPF_SIGNALED | RDMACHAN_OPF_SOLICITED |
 			  RDMACHAN_OPF_INLINE | RDMACHAN_OPF_FENCE))
 		return -EINVAL;
-	if (op->nr_segs > ch->max_send_sge ||
-	    (op->opcode == RDMACHAN_OP_READ && op->nr_segs > ch->max_sge_rd) ||
+	if (op->nr_segs > ch->res.max_send_sge ||
+	    (op->opcode == RDMACHAN_OP_READ &&
+	     op->nr_segs > ch->res.max_sge_rd) ||
 	    (!op->nr_segs && op->opcode != RDMACHAN_OP_WRITE &&
 	     op->opcode != RDMACHAN_OP_WRITE_IMM))
 		return -EINVAL;
@@ -638,13 +638,13 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	    op->opcode != RDMACHAN_OP_WRITE_IMM)
 		return -EINVAL;
 	if (atomic) {
-		if (!ch->has_atomics)
+		if (!ch->res.has_atomics)
 			return -EOPNOTSUPP;
 		if (op->nr_segs != 1 || op->segs[0].length != sizeof(u64) ||
 		    !IS_ALIGNED(op->remote_addr, sizeof(u64)))
 			return -EINVAL;
 	}
-	if (op->opcode == RDMACHAN_OP_WRITE_IMM && ch->iwarp)
+	if (op->opcode == RDMACHAN_OP_WRITE_IMM && ch->res.iwarp)
 		return -EOPNOTSUPP;
 
 	for (i = 0; i < op->nr_segs; i++) {
@@ -724,9 +724,9 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 		return -ENOMEM;
 	}
 	/*
-	 * No mr_mutex: each registration is held (rdmachan_mr_hold()) while
+	 * No mr.mutex: each registration is held (rdmachan_mr_hold()) while
 	 * it is looked at and until the request ends, and a thread holding
-	 * one must not wait for mr_mutex, which a deregistration holds
+	 * one must not wait for mr.mutex, which a deregistration holds
 	 * while it waits for the holds to go.
 	 */
 	ret = rdmachan_mr_usable(ch);

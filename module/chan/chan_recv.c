@@ -20,12 +20,12 @@ static void rdmachan_post_recv_locked(struct rdmachan *ch,
 	int ret;
 
 	sge.addr = rx->dma;
-	sge.length = ch->buf_size;
-	sge.lkey = ch->pd->local_dma_lkey;
+	sge.length = ch->res.buf_size;
+	sge.lkey = ch->res.pd->local_dma_lkey;
 	wr.wr_cqe = &rx->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	ret = ib_post_recv(ch->qp, &wr, NULL);
+	ret = ib_post_recv(ch->res.qp, &wr, NULL);
 	if (ret)
 		rdmachan_post_failed_locked(ch, "receive", ret);
 }
@@ -70,15 +70,15 @@ void rdmachan_deliver(struct rdmachan *ch)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (!ch->ops || !ch->ops->recv || ch->listener ||
+	if (!ch->ops || !ch->ops->recv || ch->listen.listener ||
 	    test_and_set_bit(RDMACHAN_F_DELIVERING, &ch->flags)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		return;
 	}
-	while ((rx = list_first_entry_or_null(&ch->rx_ready,
+	while ((rx = list_first_entry_or_null(&ch->recv.ready,
 					      struct rdmachan_rx, node))) {
 		list_del_init(&rx->node);
-		ch->rx_ready_count--;
+		ch->recv.nr_ready--;
 		spin_unlock_irqrestore(&ch->lock, flags);
 		ch->ops->recv(ch, &rx->msg);
 		spin_lock_irqsave(&ch->lock, flags);
@@ -102,13 +102,13 @@ static void rdmachan_rx_queue_locked(struct rdmachan *ch,
 				     struct rdmachan_rx *rx)
 {
 	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
-	if (ch->rcq) {
+	if (ch->poll.rcq) {
 		/* SOLICITED: parked until a solicited event or a read */
-		list_add_tail(&rx->node, &ch->rx_pending);
-		ch->rx_pending_count++;
+		list_add_tail(&rx->node, &ch->recv.pending);
+		ch->recv.nr_pending++;
 	} else {
-		list_add_tail(&rx->node, &ch->rx_ready);
-		ch->rx_ready_count++;
+		list_add_tail(&rx->node, &ch->recv.ready);
+		ch->recv.nr_ready++;
 	}
 }
 
@@ -117,7 +117,7 @@ static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
 {
 	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_rx]);
 	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_rx]);
-	if (ch->rcq)
+	if (ch->poll.rcq)
 		return;
 	if (ch->ops && ch->ops->recv)
 		rdmachan_deliver(ch);
@@ -163,22 +163,22 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_rx_rdma_imm(ch, rx, be32_to_cpu(wc->ex.imm_data));
 		return;
 	}
-	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, ch->buf_size,
-				   DMA_FROM_DEVICE);
-	if (ch->hdr_imm) {
+	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma,
+				   ch->res.buf_size, DMA_FROM_DEVICE);
+	if (ch->conn.hdr_imm) {
 		/* the header is the immediate, the payload starts the buffer */
 		start = 0;
 		ret = -EPROTO;
 		if (wc->wc_flags & IB_WC_WITH_IMM)
 			ret = rdmachan_wire_imm_check(wc->ex.imm_data,
 						      wc->byte_len,
-						      ch->params.max_msg_size,
+						      ch->conn.params.max_msg_size,
 						      h);
 	} else {
 		start = RDMACHAN_HDR_LEN;
 		memcpy(h, rx->buf, sizeof(*h));
 		ret = rdmachan_wire_hdr_check(h, wc->byte_len,
-					      ch->params.max_msg_size);
+					      ch->conn.params.max_msg_size);
 	}
 	if (ret) {
 		rdmachan_protocol_error(ch, "malformed header");
@@ -201,7 +201,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			set_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
 			wake = true;
 			/* iWARP: the closing side waits for our CLOSE */
-			if (ch->close_handshake)
+			if (ch->ctrl.close_handshake)
 				rdmachan_post_ctrl_locked(ch,
 							  RDMACHAN_CTRL_CLOSE);
 		}
@@ -229,7 +229,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rx->msg.imm = be32_to_cpu(imm);
 	} else {
 		/* under HDR_IMM the immediate was the header */
-		rx->msg.has_imm = !ch->hdr_imm &&
+		rx->msg.has_imm = !ch->conn.hdr_imm &&
 				  (wc->wc_flags & IB_WC_WITH_IMM);
 		rx->msg.imm = rx->msg.has_imm ?
 			      be32_to_cpu(wc->ex.imm_data) : 0;
@@ -251,7 +251,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
  */
 bool rdmachan_readable(struct rdmachan *ch)
 {
-	return !list_empty(&ch->rx_ready) ||
+	return !list_empty(&ch->recv.ready) ||
 	       rdmachan_state_read_end(READ_ONCE(ch->state),
 				       test_bit(RDMACHAN_F_TORN_DOWN,
 						&ch->flags),
@@ -277,10 +277,11 @@ struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx, node);
+	rx = list_first_entry_or_null(&ch->recv.ready, struct rdmachan_rx,
+				      node);
 	if (rx) {
 		list_del_init(&rx->node);
-		ch->rx_ready_count--;
+		ch->recv.nr_ready--;
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return rx;
@@ -292,7 +293,7 @@ struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch)
  * @rx: from rdmachan_rx_take() or rdmachan_rx_wait_take(), not released
  *
  * The next consumer gets it first.  Order among several consumers holds
- * only when they serialise (the channel file's readers hold read_mutex).
+ * only when they serialise (the channel file's readers hold recv.read_mutex).
  *
  * Context: any.
  */
@@ -301,8 +302,8 @@ void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	list_add(&rx->node, &ch->rx_ready);
-	ch->rx_ready_count++;
+	list_add(&rx->node, &ch->recv.ready);
+	ch->recv.nr_ready++;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	/* a poller may have looked while it was taken */
 	wake_up_all(&ch->wq);
@@ -322,11 +323,11 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 	for (;;) {
 		rdmachan_rx_take_arrived(ch, may_sleep);
 		spin_lock_irqsave(&ch->lock, flags);
-		rx = list_first_entry_or_null(&ch->rx_ready, struct rdmachan_rx,
-					      node);
+		rx = list_first_entry_or_null(&ch->recv.ready,
+					      struct rdmachan_rx, node);
 		if (rx) {
 			list_del_init(&rx->node);
-			ch->rx_ready_count--;
+			ch->recv.nr_ready--;
 			*take = rx;
 		}
 		ret = rx ? 1 :

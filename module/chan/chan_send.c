@@ -17,6 +17,12 @@
 
 #include "rdmachan-pri.h"
 
+/* The slot of the data send ring that carries sequence number @seq */
+static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u32 seq)
+{
+	return &ch->send.ring[seq % ch->send.depth];
+}
+
 /*
  * Post every ready slot at the head of the ring, in order, as one chain.
  * Caller holds ch->lock.
@@ -27,24 +33,24 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 	struct ib_device *ibdev = rdmachan_ibdev(ch);
 	int ret;
 
-	while (ch->tx_posted != ch->tx_reserved) {
-		struct rdmachan_tx *tx = &ch->tx[ch->tx_posted % ch->tx_depth];
+	while (ch->send.posted != ch->send.reserved) {
+		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, ch->send.posted);
 		struct rdmachan_wire_hdr *h = tx->buf;
 		/* the message starts after the header unless it is in the imm */
-		u32 start = ch->hdr_imm ? RDMACHAN_HDR_LEN : 0;
+		u32 start = ch->conn.hdr_imm ? RDMACHAN_HDR_LEN : 0;
 		u32 bytes = RDMACHAN_HDR_LEN + tx->len - start;
 
 		if (!tx->ready)
 			break;
 		tx->ready = false;
-		tx->seq = ch->tx_posted++;
+		tx->seq = ch->send.posted++;
 
 		h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
 		tx->pad = false;
 		h->flags = 0;
 		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 		h->len = cpu_to_be32(tx->len);
-		if (tx->has_imm && ch->imm_inband) {
+		if (tx->has_imm && ch->send.imm_inband) {
 			__be32 imm = cpu_to_be32(tx->imm);
 
 			h->flags = RDMACHAN_HDR_F_IMM;
@@ -56,27 +62,27 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 
 		tx->sge.addr = tx->dma + start;
 		tx->sge.length = bytes;
-		tx->sge.lkey = ch->pd->local_dma_lkey;
+		tx->sge.lkey = ch->res.pd->local_dma_lkey;
 		memset(&tx->wr, 0, sizeof(tx->wr));
 		tx->wr.wr_cqe = &tx->cqe;
 		tx->wr.sg_list = &tx->sge;
 		tx->wr.num_sge = bytes ? 1 : 0;
-		if (ch->hdr_imm) {
+		if (ch->conn.hdr_imm) {
 			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
 			tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
-		} else if (tx->has_imm && !ch->imm_inband) {
+		} else if (tx->has_imm && !ch->send.imm_inband) {
 			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
 			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
 		} else {
 			tx->wr.opcode = IB_WR_SEND;
 		}
-		if (bytes && bytes <= ch->max_inline)
+		if (bytes && bytes <= ch->res.max_inline)
 			tx->wr.send_flags |= IB_SEND_INLINE;
 		if (tx->solicited)
 			tx->wr.send_flags |= IB_SEND_SOLICITED;
 		tx->solicited = false;
-		if ((tx->seq + 1) % ch->sig_interval == 0 ||
-		    tx->seq + 1 - ch->tx_completed >= ch->tx_depth)
+		if ((tx->seq + 1) % ch->send.sig_interval == 0 ||
+		    tx->seq + 1 - ch->send.completed >= ch->send.depth)
 			tx->wr.send_flags |= IB_SEND_SIGNALED;
 
 		if (last)
@@ -87,7 +93,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 	}
 	if (!first)
 		return 0;
-	ret = ib_post_send(ch->qp, first, NULL);
+	ret = ib_post_send(ch->res.qp, first, NULL);
 	if (ret)
 		rdmachan_err_rl(ch, "send post failed: %d\n", ret);
 	return ret;
@@ -104,8 +110,8 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!rdmachan_wc_ok(ch, wc, "send"))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->seq + 1 - ch->tx_completed) > 0)
-		ch->tx_completed = tx->seq + 1;
+	if ((s32)(tx->seq + 1 - ch->send.completed) > 0)
+		ch->send.completed = tx->seq + 1;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 }
@@ -113,7 +119,7 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 static bool rdmachan_can_reserve(struct rdmachan *ch)
 {
 	return ch->credits.avail &&
-	       ch->tx_reserved - ch->tx_completed < ch->tx_depth;
+	       ch->send.reserved - ch->send.completed < ch->send.depth;
 }
 
 /* The errno for a send on a channel that is not CONNECTED */
@@ -192,10 +198,10 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			return ret;
 	}
 	n = rdmachan_credits_spend(&ch->credits, want,
-				   ch->tx_depth -
-				   (ch->tx_reserved - ch->tx_completed));
-	*first = ch->tx_reserved;
-	ch->tx_reserved += n;
+				   ch->send.depth -
+				   (ch->send.reserved - ch->send.completed));
+	*first = ch->send.reserved;
+	ch->send.reserved += n;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return n;
 }
@@ -219,13 +225,13 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (good < n && ch->tx_reserved == first + n) {
+	if (good < n && ch->send.reserved == first + n) {
 		rdmachan_credits_refund(&ch->credits, n - good);
-		ch->tx_reserved = first + good;
+		ch->send.reserved = first + good;
 		n = good;
 	}
 	for (i = 0; i < n; i++) {
-		struct rdmachan_tx *tx = &ch->tx[(first + i) % ch->tx_depth];
+		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);
 
 		tx->ready = true;
 		if (i >= good) {
@@ -278,6 +284,46 @@ int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 }
 EXPORT_SYMBOL_GPL(rdmachan_send);
 
+/*
+ * One message of @len bytes: reserve its slot and set its immediate and
+ * flags; the caller copies the payload in and posts it
+ * (rdmachan_send_one_post()).  Return: the slot, its sequence number in
+ * *first, or an ERR_PTR.
+ */
+static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
+						  size_t len, u32 imm,
+						  unsigned int flags,
+						  u32 *first)
+{
+	struct rdmachan_tx *tx;
+	int ret;
+
+	if (len > ch->conn.params.max_msg_size)
+		return ERR_PTR(-EMSGSIZE);
+	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, first);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	tx = rdmachan_tx_slot(ch, *first);
+	tx->len = len;
+	tx->imm = imm;
+	tx->has_imm = flags & RDMACHAN_SEND_IMM;
+	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	return tx;
+}
+
+/* Post the one message of @len bytes filled in at slot @first; count it. */
+static int rdmachan_send_one_post(struct rdmachan *ch, u32 first, size_t len)
+{
+	int ret;
+
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (ret)
+		return ret;
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
+	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
+	return 0;
+}
+
 /**
  * rdmachan_send_iter() - send one message from an iov_iter
  * @ch: a connected channel
@@ -293,29 +339,15 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	size_t len = iov_iter_count(from);
 	struct rdmachan_tx *tx;
 	u32 first;
-	int ret;
 
-	if (len > ch->params.max_msg_size)
-		return -EMSGSIZE;
-	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
-	if (ret < 0)
-		return ret;
-
-	tx = &ch->tx[first % ch->tx_depth];
-	tx->len = len;
-	tx->imm = imm;
-	tx->has_imm = flags & RDMACHAN_SEND_IMM;
-	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
 	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
 		rdmachan_commit(ch, first, 1, 0);
 		return -EFAULT;
 	}
-	ret = rdmachan_commit(ch, first, 1, 1);
-	if (ret)
-		return ret;
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
-	return 0;
+	return rdmachan_send_one_post(ch, first, len);
 }
 
 /**
@@ -342,15 +374,14 @@ int rdmachan_send_batch(struct rdmachan *ch,
 	if (n <= 0)
 		return n;
 	for (good = 0; good < n; good++) {
-		ret = fill(ch, &ch->tx[(first + good) % ch->tx_depth], good,
-			   arg);
+		ret = fill(ch, rdmachan_tx_slot(ch, first + good), good, arg);
 		if (ret)
 			break;
 	}
 	rdmachan_commit(ch, first, n, good);
 	for (i = 0; i < good; i++) {
 		atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-		atomic64_add(ch->tx[(first + i) % ch->tx_depth].len,
+		atomic64_add(rdmachan_tx_slot(ch, first + i)->len,
 			     &ch->stats[RDMACHAN_STAT_bytes_tx]);
 	}
 	return good ? good : ret;
@@ -407,7 +438,7 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 	if (!count)
 		return -EINVAL;
 	for (i = 0; i < count; i++)
-		if (msgs[i].iov_len > ch->params.max_msg_size)
+		if (msgs[i].iov_len > ch->conn.params.max_msg_size)
 			return -EMSGSIZE;
 	return rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
 				   flags & RDMACHAN_SEND_NONBLOCK);
@@ -432,26 +463,14 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	struct scatterlist *sg;
 	unsigned int i;
 	u32 first;
-	int ret;
 
 	for_each_sg(sgl, sg, nents, i)
 		len += sg->length;
-	if (len > ch->params.max_msg_size)
-		return -EMSGSIZE;
-	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, &first);
-	if (ret < 0)
-		return ret;
-	tx = &ch->tx[first % ch->tx_depth];
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
 	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
 				    len);
-	tx->imm = imm;
-	tx->has_imm = flags & RDMACHAN_SEND_IMM;
-	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
-	ret = rdmachan_commit(ch, first, 1, 1);
-	if (ret)
-		return ret;
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-	atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
-	return 0;
+	return rdmachan_send_one_post(ch, first, len);
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);

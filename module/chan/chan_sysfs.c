@@ -128,21 +128,22 @@ static DEVICE_ATTR_RO(error);
 static ssize_t role_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_chan(dev)->active ? "active" : "passive");
+	return sysfs_emit(buf, "%s\n",
+			  to_chan(dev)->conn.active ? "active" : "passive");
 }
 static DEVICE_ATTR_RO(role);
 
 static ssize_t src_addr_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%pISpc\n", &to_chan(dev)->src);
+	return sysfs_emit(buf, "%pISpc\n", &to_chan(dev)->conn.src);
 }
 static DEVICE_ATTR_RO(src_addr);
 
 static ssize_t dst_addr_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%pISpc\n", &to_chan(dev)->dst);
+	return sysfs_emit(buf, "%pISpc\n", &to_chan(dev)->conn.dst);
 }
 static DEVICE_ATTR_RO(dst_addr);
 
@@ -192,18 +193,18 @@ static ssize_t name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(name)
 
-RDMACHAN_CHAN_U32_ATTR(queue_depth, ch->params.queue_depth);
-RDMACHAN_CHAN_U32_ATTR(max_msg_size, ch->params.max_msg_size);
-RDMACHAN_CHAN_U32_ATTR(max_inline, ch->max_inline);
+RDMACHAN_CHAN_U32_ATTR(queue_depth, ch->conn.params.queue_depth);
+RDMACHAN_CHAN_U32_ATTR(max_msg_size, ch->conn.params.max_msg_size);
+RDMACHAN_CHAN_U32_ATTR(max_inline, ch->res.max_inline);
 RDMACHAN_CHAN_U32_ATTR(send_credits, ch->credits.avail);
 RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits.owed);
-RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->rx_ready_count);
+RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->recv.nr_ready);
 
 static ssize_t wire_header_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_chan(dev)->hdr_imm ? "immediate" :
-							      "in-band");
+	return sysfs_emit(buf, "%s\n",
+			  to_chan(dev)->conn.hdr_imm ? "immediate" : "in-band");
 }
 static DEVICE_ATTR_RO(wire_header);
 
@@ -312,16 +313,17 @@ RDMACHAN_LISTENER_ATTR(backlog, "%u", l->opts.backlog)
 RDMACHAN_LISTENER_ATTR(queue_depth, "%u", l->opts.queue_depth)
 RDMACHAN_LISTENER_ATTR(max_msg_size, "%u", l->opts.max_msg_size)
 RDMACHAN_LISTENER_ATTR(pending, "%u",
-		       READ_ONCE(l->nr_pending) + READ_ONCE(l->nr_ready))
-RDMACHAN_LISTENER_ATTR(accepted, "%lld", atomic64_read(&l->accepted))
-RDMACHAN_LISTENER_ATTR(rejected, "%lld", atomic64_read(&l->rejected))
-RDMACHAN_LISTENER_ATTR(connecting, "%u", READ_ONCE(l->nr_pending))
-RDMACHAN_LISTENER_ATTR(max_connecting, "%u", l->max_connecting)
-RDMACHAN_LISTENER_ATTR(mem_pending, "%llu", READ_ONCE(l->charged))
-RDMACHAN_LISTENER_ATTR(mem_budget, "%llu", l->budget)
+		       READ_ONCE(l->queue.nr_pending) +
+		       READ_ONCE(l->queue.nr_ready))
+RDMACHAN_LISTENER_ATTR(accepted, "%lld", atomic64_read(&l->stats.accepted))
+RDMACHAN_LISTENER_ATTR(rejected, "%lld", atomic64_read(&l->stats.rejected))
+RDMACHAN_LISTENER_ATTR(connecting, "%u", READ_ONCE(l->queue.nr_pending))
+RDMACHAN_LISTENER_ATTR(max_connecting, "%u", l->queue.max_connecting)
+RDMACHAN_LISTENER_ATTR(mem_pending, "%llu", READ_ONCE(l->queue.charged))
+RDMACHAN_LISTENER_ATTR(mem_budget, "%llu", l->queue.budget)
 RDMACHAN_LISTENER_ATTR(rejected_busy, "%lld",
-		       atomic64_read(&l->rejected_busy))
-RDMACHAN_LISTENER_ATTR(timed_out, "%lld", atomic64_read(&l->timed_out))
+		       atomic64_read(&l->stats.rejected_busy))
+RDMACHAN_LISTENER_ATTR(timed_out, "%lld", atomic64_read(&l->stats.timed_out))
 
 #define RDMACHAN_LISTENER_DEV_ATTR(name) \
 	struct device_attribute dev_attr_listener_##name = \

@@ -90,6 +90,9 @@ long rdmachan_ioc_new_fd(u32 fd_flags,
 			 int (*open)(void *ctx, int fd, struct file **filep),
 			 void *ctx, const void *karg, void __user *uarg,
 			 size_t len);
+int rdmachan_ioc_anon_file(const char *name,
+			   const struct file_operations *fops, void *priv,
+			   unsigned int flags, struct file **filep);
 
 /* ioctl_dev.c: VERSION, DEV_LIST, DEV_QUERY of /dev/rdmachan */
 long rdmachan_ioc_version(void __user *uarg);
@@ -100,7 +103,10 @@ long rdmachan_ioc_dev_query(void __user *uarg);
 long rdmachan_ioc_connect(void __user *uarg);
 long rdmachan_ioc_listen(void __user *uarg);
 
-/* ioctl_chan.c, ioctl_listener.c: the files of a channel and a listener */
+/*
+ * ioctl_chan.c, ioctl_listener.c: the files of a channel and a listener;
+ * on failure the object is closed
+ */
 int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
 			    struct file **filep);
 int rdmachan_listener_fd_create(struct rdmachan_listener *l,

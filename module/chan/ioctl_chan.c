@@ -14,7 +14,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -39,8 +38,8 @@ static int rdmachan_chan_release(struct inode *inode, struct file *file)
 	 * Close first: its teardown destroys the QP (the rkeys die with
 	 * it), ends every one-sided call (also those the transport never
 	 * completed) and releases the registrations' pages.  Deregistering
-	 * before it would wait, holding mr_mutex, for calls that only the
-	 * teardown can end, while the teardown waits for mr_mutex.
+	 * before it would wait, holding mr.mutex, for calls that only the
+	 * teardown can end, while the teardown waits for mr.mutex.
 	 */
 	rdmachan_close(ch);
 	/* torn down: what is left of the registrations is their handles */
@@ -58,7 +57,7 @@ static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 	struct rdmachan_rx *rx;
 	ssize_t ret;
 
-	if (mutex_lock_interruptible(&ch->read_mutex))
+	if (mutex_lock_interruptible(&ch->recv.read_mutex))
 		return -ERESTARTSYS;
 	ret = rdmachan_rx_wait_take(ch, file->f_flags & O_NONBLOCK, &rx);
 	if (ret <= 0)
@@ -74,7 +73,7 @@ static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 		rdmachan_msg_release(ch, &rx->msg);
 	}
 out:
-	mutex_unlock(&ch->read_mutex);
+	mutex_unlock(&ch->recv.read_mutex);
 	return ret;
 }
 
@@ -134,16 +133,23 @@ static __poll_t rdmachan_chan_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
-static int rdmachan_mmsg_get(const char *ioc, void __user *uarg,
-			     struct rdmachan_mmsg *mm, bool single)
+/*
+ * The argument of @ioc (SEND, SENDMMSG, RECV, RECVMMSG; @single: one
+ * message) into @mm, checked, and a copy of its messages.  Return: the
+ * copy, to be kfree()d, or an ERR_PTR.
+ */
+static struct rdmachan_user_msg *rdmachan_mmsg_get(const char *ioc,
+						   void __user *uarg,
+						   struct rdmachan_mmsg *mm,
+						   bool single)
 {
-	if (copy_from_user(mm, uarg, sizeof(*mm)))
-		return -EFAULT;
-	return rdmachan_check_mmsg(ioc, mm, single);
-}
+	int ret;
 
-static struct rdmachan_user_msg *rdmachan_msgs_get(const struct rdmachan_mmsg *mm)
-{
+	if (copy_from_user(mm, uarg, sizeof(*mm)))
+		return ERR_PTR(-EFAULT);
+	ret = rdmachan_check_mmsg(ioc, mm, single);
+	if (ret)
+		return ERR_PTR(ret);
 	return memdup_user(u64_to_user_ptr(mm->msgs),
 			   array_size(mm->count, sizeof(struct rdmachan_user_msg)));
 }
@@ -178,10 +184,7 @@ static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
 	long ret;
 	u32 i;
 
-	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
-	if (ret)
-		return ret;
-	msgs = rdmachan_msgs_get(&mm);
+	msgs = rdmachan_mmsg_get(ioc, uarg, &mm, single);
 	if (IS_ERR(msgs))
 		return PTR_ERR(msgs);
 	for (i = 0; i < mm.count; i++) {
@@ -219,13 +222,10 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 	long ret;
 	u32 n = 0;
 
-	ret = rdmachan_mmsg_get(ioc, uarg, &mm, single);
-	if (ret)
-		return ret;
-	msgs = rdmachan_msgs_get(&mm);
+	msgs = rdmachan_mmsg_get(ioc, uarg, &mm, single);
 	if (IS_ERR(msgs))
 		return PTR_ERR(msgs);
-	if (mutex_lock_interruptible(&ch->read_mutex)) {
+	if (mutex_lock_interruptible(&ch->recv.read_mutex)) {
 		ret = -ERESTARTSYS;
 		goto out_free;
 	}
@@ -264,7 +264,7 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 		n++;
 	}
 out_unlock:
-	mutex_unlock(&ch->read_mutex);
+	mutex_unlock(&ch->recv.read_mutex);
 	if (n && copy_to_user(u64_to_user_ptr(mm.msgs), msgs,
 			      array_size(n, sizeof(*msgs))))
 		ret = -EFAULT;
@@ -310,24 +310,24 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->error = ch->err;
 	info->send_credits = ch->credits.avail;
 	info->credits_to_return = ch->credits.owed;
-	info->rx_queued = ch->rx_ready_count;
+	info->rx_queued = ch->recv.nr_ready;
 	spin_unlock_irqrestore(&ch->lock, flags);
-	info->active = ch->active;
+	info->active = ch->conn.active;
 	info->poll_mode = ch->opts.poll_mode;
-	info->queue_depth = ch->params.queue_depth;
-	info->max_msg_size = ch->params.max_msg_size;
-	info->max_inline = ch->max_inline;
-	info->wire_flags = ch->hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0;
+	info->queue_depth = ch->conn.params.queue_depth;
+	info->max_msg_size = ch->conn.params.max_msg_size;
+	info->max_inline = ch->res.max_inline;
+	info->wire_flags = ch->conn.hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0;
 	info->port_num = rdmachan_dev_port(ch, info->dev_name,
 					   sizeof(info->dev_name));
-	memcpy(&info->src, &ch->src, sizeof(info->src));
-	memcpy(&info->dst, &ch->dst, sizeof(info->dst));
+	memcpy(&info->src, &ch->conn.src, sizeof(info->src));
+	memcpy(&info->dst, &ch->conn.dst, sizeof(info->dst));
 	for (i = 0; i < RDMACHAN_NR_STATS; i++)
 		*(u64 *)((void *)info + rdmachan_stat_info[i]) =
 			atomic64_read(&ch->stats[i]);
-	info->max_send_sge = ch->max_send_sge;
-	info->max_sge_rd = ch->max_sge_rd;
-	info->max_reg_pages = ch->max_reg_pages;
+	info->max_send_sge = ch->res.max_send_sge;
+	info->max_sge_rd = ch->res.max_sge_rd;
+	info->max_reg_pages = ch->res.max_reg_pages;
 	if (copy_to_user(uarg, info, size))
 		ret = -EFAULT;
 	kfree(info);
@@ -336,7 +336,7 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 
 /*
  * BENCH: the modes that receive take messages like read() does, so they
- * queue behind the file's other consumers on read_mutex (BLAST receives
+ * queue behind the file's other consumers on recv.read_mutex (BLAST receives
  * nothing and runs beside them).
  */
 static long rdmachan_bench_checked(struct rdmachan *ch,
@@ -357,10 +357,10 @@ static long rdmachan_chan_ioc_bench(struct rdmachan *ch, void __user *uarg)
 	if (b.mode == RDMACHAN_BENCH_BLAST) {
 		ret = rdmachan_bench_checked(ch, &b);
 	} else {
-		if (mutex_lock_interruptible(&ch->read_mutex))
+		if (mutex_lock_interruptible(&ch->recv.read_mutex))
 			return -ERESTARTSYS;
 		ret = rdmachan_bench_checked(ch, &b);
-		mutex_unlock(&ch->read_mutex);
+		mutex_unlock(&ch->recv.read_mutex);
 	}
 	if (ret)
 		return ret;
@@ -422,19 +422,17 @@ static const struct file_operations rdmachan_chan_fops = {
  * @flags: RDMACHAN_FD_NONBLOCK
  * @filep: the file, for fd_install() once the caller commits
  *
- * Return: 0, or a negative errno (the channel is then still the
- * caller's).
+ * Context: process context.
+ * Return: 0, or a negative errno after the channel was closed.
  */
 int rdmachan_chan_fd_create(struct rdmachan *ch, unsigned int flags,
 			    struct file **filep)
 {
-	struct file *file;
+	int ret;
 
-	file = anon_inode_getfile("[rdmachan]", &rdmachan_chan_fops, ch,
-				  O_RDWR | (flags & RDMACHAN_FD_NONBLOCK ?
-					    O_NONBLOCK : 0));
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	*filep = file;
-	return 0;
+	ret = rdmachan_ioc_anon_file("[rdmachan]", &rdmachan_chan_fops, ch,
+				     flags, filep);
+	if (ret)
+		rdmachan_close(ch);
+	return ret;
 }

@@ -44,10 +44,8 @@ static int rdmachan_connect_open(void *ctx, int fd, struct file **filep)
 	if (ret)
 		return ret;
 	ret = rdmachan_chan_fd_create(ch, a->c.flags, filep);
-	if (ret) {
-		rdmachan_close(ch);
+	if (ret)
 		return ret;
-	}
 	a->c.fd = fd;
 	return 0;
 }
@@ -79,10 +77,8 @@ static int rdmachan_listen_open(void *ctx, int fd, struct file **filep)
 	if (ret)
 		return ret;
 	ret = rdmachan_listener_fd_create(l, a->c.flags, filep);
-	if (ret) {
-		rdmachan_listener_close(l);
+	if (ret)
 		return ret;
-	}
 	a->c.fd = fd;
 	memcpy(&a->c.addr, &l->addr, sizeof(a->c.addr));
 	return 0;

@@ -8,6 +8,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/anon_inodes.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -65,6 +66,32 @@ long rdmachan_ioc_new_fd(u32 fd_flags,
 out_fd:
 	put_unused_fd(fd);
 	return ret;
+}
+
+/**
+ * rdmachan_ioc_anon_file() - the file of a channel or a listener
+ * @name: its anonymous inode's name
+ * @fops: its file operations
+ * @priv: the object; the file takes over the caller's reference
+ * @flags: RDMACHAN_FD_NONBLOCK
+ * @filep: the file, for fd_install() once the caller commits
+ *
+ * Context: process context.
+ * Return: 0, or a negative errno (@priv is then still the caller's).
+ */
+int rdmachan_ioc_anon_file(const char *name,
+			   const struct file_operations *fops, void *priv,
+			   unsigned int flags, struct file **filep)
+{
+	struct file *file;
+
+	file = anon_inode_getfile(name, fops, priv,
+				  O_RDWR | (flags & RDMACHAN_FD_NONBLOCK ?
+					    O_NONBLOCK : 0));
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	*filep = file;
+	return 0;
 }
 
 static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,

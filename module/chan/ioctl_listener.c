@@ -8,7 +8,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
@@ -34,7 +33,7 @@ static __poll_t rdmachan_listener_fd_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &l->wq, wait);
 	spin_lock_irqsave(&l->lock, flags);
-	if (l->nr_ready)
+	if (l->queue.nr_ready)
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (l->err)
 		mask |= EPOLLERR | EPOLLHUP;
@@ -63,12 +62,10 @@ static int rdmachan_accept_open(void *ctx, int fd, struct file **filep)
 	if (ret)
 		return ret;
 	ret = rdmachan_chan_fd_create(ch, x->a.flags, filep);
-	if (ret) {
-		rdmachan_close(ch);
+	if (ret)
 		return ret;
-	}
 	x->a.fd = fd;
-	memcpy(&x->a.peer, &ch->dst, sizeof(x->a.peer));
+	memcpy(&x->a.peer, &ch->conn.dst, sizeof(x->a.peer));
 	return 0;
 }
 
@@ -114,19 +111,17 @@ static const struct file_operations rdmachan_listener_fops = {
  * @flags: RDMACHAN_FD_NONBLOCK
  * @filep: the file, for fd_install()
  *
- * Return: 0 or a negative errno (the listener is then still the caller's).
+ * Context: process context.
+ * Return: 0, or a negative errno after the listener was closed.
  */
 int rdmachan_listener_fd_create(struct rdmachan_listener *l,
 				unsigned int flags, struct file **filep)
 {
-	struct file *file;
+	int ret;
 
-	file = anon_inode_getfile("[rdmachan-listener]",
-				  &rdmachan_listener_fops, l,
-				  O_RDWR | (flags & RDMACHAN_FD_NONBLOCK ?
-					    O_NONBLOCK : 0));
-	if (IS_ERR(file))
-		return PTR_ERR(file);
-	*filep = file;
-	return 0;
+	ret = rdmachan_ioc_anon_file("[rdmachan-listener]",
+				     &rdmachan_listener_fops, l, flags, filep);
+	if (ret)
+		rdmachan_listener_close(l);
+	return ret;
 }

@@ -8,7 +8,7 @@
  * rdmachan_rdma_async, submits it with rdmachan_rdma_submit() and
  * returns.  Its end (softirq or wherever the channel completes) turns
  * the outcome into struct rdmachan_rdma_cqe records and queues the call
- * on ch->rdma_reap; RDMACHAN_IOC_RDMA_REAP copies the records out in
+ * on ch->reap.list; RDMACHAN_IOC_RDMA_REAP copies the records out in
  * order and frees the calls it emptied.  A channel holds at most
  * RDMACHAN_MAX_ASYNC_OPS operations running or unreaped, so a process
  * that never reaps cannot make it grow.  What is left when the file is
@@ -26,7 +26,7 @@
 
 /**
  * struct rdmachan_rdma_async - one asynchronous call
- * @node: entry in ch->rdma_reap once it ended
+ * @node: entry in ch->reap.list once it ended
  * @ch: the channel
  * @count: operations
  * @next: the first record not reaped yet
@@ -60,8 +60,8 @@ static void rdmachan_rdma_async_end(struct rdmachan_op *ops,
 		a->cqes[i].opcode = ops[i].opcode;
 	}
 	spin_lock_irqsave(&ch->lock, flags);
-	list_add_tail(&a->node, &ch->rdma_reap);
-	ch->rdma_reap_ready += count;
+	list_add_tail(&a->node, &ch->reap.list);
+	ch->reap.ready += count;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 }
@@ -106,10 +106,10 @@ static int rdmachan_rdma_async_charge(struct rdmachan *ch, s32 count)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (count > 0 &&
-	    ch->rdma_async_ops + count > RDMACHAN_MAX_ASYNC_OPS)
+	    ch->reap.async_ops + count > RDMACHAN_MAX_ASYNC_OPS)
 		ret = -ENOBUFS;
 	else
-		ch->rdma_async_ops += count;
+		ch->reap.async_ops += count;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -163,7 +163,7 @@ int rdmachan_ioc_rdma_async(struct rdmachan *ch,
  */
 bool rdmachan_rdma_reapable(struct rdmachan *ch)
 {
-	return READ_ONCE(ch->rdma_reap_ready);
+	return READ_ONCE(ch->reap.ready);
 }
 
 static bool rdmachan_rdma_reap_wait_done(struct rdmachan *ch)
@@ -172,7 +172,7 @@ static bool rdmachan_rdma_reap_wait_done(struct rdmachan *ch)
 	bool ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ret = ch->rdma_reap_ready || !ch->rdma_async_ops;
+	ret = ch->reap.ready || !ch->reap.async_ops;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -198,7 +198,7 @@ static int rdmachan_rdma_reap_wait(struct rdmachan *ch, bool nonblock)
 
 /*
  * Copy up to @room records into @out without consuming them (the caller
- * holds ch->reap_mutex: nobody else takes them meanwhile).
+ * holds ch->reap.mutex: nobody else takes them meanwhile).
  */
 static u32 rdmachan_rdma_reap_peek(struct rdmachan *ch,
 				   struct rdmachan_rdma_cqe *out, u32 room)
@@ -208,7 +208,7 @@ static u32 rdmachan_rdma_reap_peek(struct rdmachan *ch,
 	u32 n = 0, k;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	list_for_each_entry(a, &ch->rdma_reap, node) {
+	list_for_each_entry(a, &ch->reap.list, node) {
 		k = min(a->count - a->next, room - n);
 		memcpy(&out[n], &a->cqes[a->next], k * sizeof(out[0]));
 		n += k;
@@ -228,10 +228,10 @@ static u32 rdmachan_rdma_reap_consume(struct rdmachan *ch, u32 n)
 	u32 k, pending;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->rdma_reap_ready -= n;
-	ch->rdma_async_ops -= n;
-	pending = ch->rdma_async_ops;
-	list_for_each_entry_safe(a, tmp, &ch->rdma_reap, node) {
+	ch->reap.ready -= n;
+	ch->reap.async_ops -= n;
+	pending = ch->reap.async_ops;
+	list_for_each_entry_safe(a, tmp, &ch->reap.list, node) {
 		if (!n)
 			break;
 		k = min(a->count - a->next, n);
@@ -269,7 +269,7 @@ long rdmachan_ioc_rdma_reap(struct rdmachan *ch, void __user *uarg)
 	out = kvmalloc_array(r.count, sizeof(*out), GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	if (mutex_lock_interruptible(&ch->reap_mutex)) {
+	if (mutex_lock_interruptible(&ch->reap.mutex)) {
 		kvfree(out);
 		return -ERESTARTSYS;
 	}
@@ -286,7 +286,7 @@ long rdmachan_ioc_rdma_reap(struct rdmachan *ch, void __user *uarg)
 	if (copy_to_user(uarg, &r, sizeof(r)))
 		ret = -EFAULT;	/* the outcomes did go out */
 unlock:
-	mutex_unlock(&ch->reap_mutex);
+	mutex_unlock(&ch->reap.mutex);
 	kvfree(out);
 	return ret;
 }
@@ -299,9 +299,9 @@ void rdmachan_rdma_reap_release(struct rdmachan *ch)
 {
 	struct rdmachan_rdma_async *a, *tmp;
 
-	list_for_each_entry_safe(a, tmp, &ch->rdma_reap, node)
+	list_for_each_entry_safe(a, tmp, &ch->reap.list, node)
 		kvfree(a);
-	INIT_LIST_HEAD(&ch->rdma_reap);
-	ch->rdma_reap_ready = 0;
-	ch->rdma_async_ops = 0;
+	INIT_LIST_HEAD(&ch->reap.list);
+	ch->reap.ready = 0;
+	ch->reap.async_ops = 0;
 }

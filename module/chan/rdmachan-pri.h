@@ -77,7 +77,7 @@ struct rdmachan_drain {
 	struct completion	done;
 };
 
-/* Bit of rdmachan.poll_lock */
+/* Bit of rdmachan.poll.lock */
 #define RDMACHAN_POLLING	0
 
 /**
@@ -144,7 +144,7 @@ struct rdmachan_obj {
  * @ch: the channel
  * @buf: the buffer: header, then payload
  * @dma: its DMA address
- * @node: entry in rdmachan.rx_ready while the message waits for a reader
+ * @node: entry in rdmachan.recv.ready while the message waits for a reader
  * @msg: what the receiver sees
  */
 struct rdmachan_rx {
@@ -209,95 +209,266 @@ enum rdmachan_stat {
 };
 
 /**
- * struct rdmachan - a message channel
- * @obj: kind RDMACHAN_OBJ_CHANNEL, number, references (the user's one,
- *	plus transient ones), sysfs directory, place on its device
- * @lock: protects the state, credits, rings and the rx_ready list
- * @state: enum rdmachan_state
- * @err: why the channel failed (negative errno), or 0
- * @active: we connected (true) or accepted (false)
- * @cm_id: the rdma_cm identifier; NULL after teardown
- * @dev_name: the RDMA device's name while resources exist, else empty
- *	(under @lock: sysfs and CHAN_INFO read it without waiting for a
- *	teardown)
- * @port_num: the port, while resources exist, else 0 (under @lock)
+ * struct rdmachan_conn - the connection of a channel (chan_cm.c,
+ *	chan_listen.c)
+ * @cm_id: the rdma_cm identifier; set before the channel is reachable
+ *	(rdmachan_connect_net(), or the listener's request handler), cleared
+ *	by teardown under rdmachan.teardown_mutex (or by a failed request
+ *	before anyone saw the channel)
+ * @done: completed when connection setup ends, either way
+ * @active: we connected (true) or accepted (false); set once at
+ *	allocation
+ * @local: the parameters we offered; set once before the connect request
+ *	or the accept
+ * @params: the negotiated queue depth, message size and wire features;
+ *	set by the connecting thread or the rdma_cm handler before I/O
+ *	starts (rdmachan_start_io()), read-only from then on
+ * @hdr_imm: RDMACHAN_WIRE_F_HDR_IMM is in force: every SEND is a
+ *	SEND_WITH_IMM whose immediate is the header, the payload starts the
+ *	message; set once before I/O starts
+ * @src: local address; set once before the channel is handed to its user
+ * @dst: peer address; set once at connect or at the connect request
+ */
+struct rdmachan_conn {
+	struct rdma_cm_id	*cm_id;
+	struct completion	done;
+	bool			active;
+	bool			hdr_imm;
+	struct rdmachan_conn_params local;
+	struct rdmachan_conn_params params;
+	struct sockaddr_storage	src;
+	struct sockaddr_storage	dst;
+};
+
+/**
+ * struct rdmachan_res - the RDMA resources of a channel (chan_qp.c)
+ *
+ * Built by rdmachan_setup_resources() before I/O starts and released by
+ * teardown (under rdmachan.teardown_mutex, I/O stopped, holding the poll
+ * bit); everything else only reads them in between, unless said.
+ *
+ * @dev_name: the RDMA device's name while the resources exist, else empty;
+ *	under rdmachan.lock (sysfs and CHAN_INFO read it without waiting for
+ *	a teardown)
+ * @port_num: the port while the resources exist, else 0; under
+ *	rdmachan.lock
  * @pd: the channel's own protection domain: its registrations are
  *	reachable through its QP only
- * @cq: completion queue of sends, and of receives unless @rcq
- * @rcq: RDMACHAN_POLL_SOLICITED: the receive completion queue, armed for
- *	solicited events and polled by rdmachan_poll() (one poller at a
- *	time, bit RDMACHAN_POLLING)
- * @rcq_work: processes the receive queue after a solicited event
- * @qp: the RC queue pair (cm_id->qp)
- * @opts: what the user asked for, defaults filled in
- * @local: offered parameters; @params: negotiated ones
- * @params: negotiated queue depth and message size
+ * @cq: completion queue of sends, and of receives unless
+ *	rdmachan_poll_state.rcq; published whole with WRITE_ONCE(), as
+ *	rdmachan_poll() may look at it any time
+ * @qp: the RC queue pair (conn.cm_id->qp)
  * @max_inline: the QP's inline data limit
  * @max_send_sge: the QP's gather limit (one-sided ops)
  * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
  * @max_reg_pages: pages one registration may span (fast-registration limit)
- * @buf_size: header plus largest payload
- * @nr_rx: receive buffers (posted depth plus control reserve)
- * @rx: the receive buffers
- * @tx: the data send ring, @tx_depth slots
- * @tx_depth: data send slots
- * @ctrl: the control send slots
- * @ctrl_busy: bit per control slot in flight
- * @tx_reserved: data slots handed to senders (counter)
- * @tx_posted: data slots posted, in order (counter)
- * @tx_completed: data slots known complete (counter)
- * @poll_lock: bit RDMACHAN_POLLING is held by the one thread processing a
- *	DIRECT channel's CQ (a SOLICITED channel's @rcq); teardown takes it
- *	for good before the drain
- * @sig_interval: every this many data sends is signalled
- * @imm_inband: user immediates travel after the payload, flagged
- *	RDMACHAN_HDR_F_IMM: the transport has no SEND_WITH_IMM (iWARP), or
- *	the immediate carries the header (@hdr_imm)
- * @hdr_imm: RDMACHAN_WIRE_F_HDR_IMM is in force: every SEND is a
- *	SEND_WITH_IMM whose immediate is the header, the payload starts the
- *	message
- * @rdma_slots: send queue slots taken by one-sided work requests
- * @rdma_reqs: one-sided requests posted and not ended (chan_rdma.c), under
- *	@lock
- * @rdma_reap: outcomes of asynchronous RDMACHAN_IOC_RDMA calls, waiting
- *	to be reaped (struct rdmachan_rdma_async, in submission order)
- * @rdma_reap_ready: operations whose outcome is on @rdma_reap
- * @rdma_async_ops: asynchronous operations running or not reaped
- * @reap_mutex: serialises reapers, so one may copy out without @lock
- * @mr_mutex: protects @mrs and @mr_handles
- * @mrs: every registration of the channel (struct rdmachan_mr.node)
- * @mr_handles: user registrations by handle
- * @credits: credits we may spend and credits we owe the peer
- * @rx_ready: received messages not yet handed to the user, in order
- * @rx_ready_count: their number
- * @rx_pending: SOLICITED: received messages not yet handed to the user,
- *	waiting for a solicited event (or a read), in order
- * @rx_pending_count: their number
- * @keepalive_posted: jiffies of the last keepalive probe's post (@lock)
- * @wq: waiters for messages, credits and state changes
- * @cm_done: completed when connection setup ends (either way)
- * @teardown_mutex: serialises teardown
- * @read_mutex: serialises the consumers of the channel's file (read(),
- *	RECV, RECVMMSG, BENCH modes that receive), keeping their order
- * @flags: bits of enum rdmachan_flag, the channel's life cycle; atomic
- *	bit operations, and each bit names what orders it
- * @iwarp: the transport is iWARP (set up before I/O starts)
- * @has_atomics: the device does atomics (set up before I/O starts)
- * @close_handshake: iWARP: a send completion does not mean delivery, so
- *	CLOSE is answered with CLOSE, and the closing side waits for it (set
- *	up before I/O starts)
+ * @buf_size: header plus largest payload (plus an in-band immediate)
+ * @iwarp: the transport is iWARP
+ * @has_atomics: the device does atomics
  * @drain_sq: teardown's marker on the send queue
  * @drain_rq: teardown's marker on the receive queue
+ */
+struct rdmachan_res {
+	char			dev_name[IB_DEVICE_NAME_MAX];
+	u32			port_num;
+	struct ib_pd		*pd;
+	struct ib_cq		*cq;
+	struct ib_qp		*qp;
+	u32			max_inline;
+	u32			max_send_sge;
+	u32			max_sge_rd;
+	u32			max_reg_pages;
+	u32			buf_size;
+	bool			iwarp;
+	bool			has_atomics;
+	struct rdmachan_drain	drain_sq;
+	struct rdmachan_drain	drain_rq;
+};
+
+/**
+ * struct rdmachan_send_ring - the data send ring (chan_send.c)
+ * @ring: the data send slots, @depth of them; allocated before I/O starts.
+ *	A slot between @completed and @reserved belongs to the sender that
+ *	reserved it (which fills it without a lock) until it is posted, then
+ *	to the QP
+ * @depth: slots in @ring; set once before I/O starts
+ * @reserved: slots handed to senders (a counter); under rdmachan.lock
+ * @posted: slots posted, in order (a counter); under rdmachan.lock
+ * @completed: slots known complete (a counter); under rdmachan.lock
+ * @sig_interval: every this many data sends is signalled; set once
+ *	before I/O starts
+ * @imm_inband: user immediates travel after the payload, flagged
+ *	RDMACHAN_HDR_F_IMM: the transport has no SEND_WITH_IMM (iWARP), or
+ *	the immediate carries the header (conn.hdr_imm); set once before I/O
+ *	starts
+ */
+struct rdmachan_send_ring {
+	struct rdmachan_tx	*ring;
+	u32			depth;
+	u32			reserved;
+	u32			posted;
+	u32			completed;
+	u32			sig_interval;
+	bool			imm_inband;
+};
+
+/**
+ * struct rdmachan_recv_queue - received messages (chan_recv.c)
+ * @bufs: the receive buffers, @nr_bufs of them; allocated before I/O
+ *	starts, freed with the channel (a reader may hold one after
+ *	teardown)
+ * @nr_bufs: posted depth plus control reserve; set once before I/O starts
+ * @ready: received messages not yet handed to the user, in order; under
+ *	rdmachan.lock
+ * @nr_ready: their number; under rdmachan.lock
+ * @pending: RDMACHAN_POLL_SOLICITED: received messages waiting for a
+ *	solicited event (or a read) before they go to @ready, in order;
+ *	under rdmachan.lock
+ * @nr_pending: their number; under rdmachan.lock
+ * @read_mutex: serialises the consumers of the channel's file (read(),
+ *	RECV, RECVMMSG, BENCH modes that receive), keeping their order
+ */
+struct rdmachan_recv_queue {
+	struct rdmachan_rx	*bufs;
+	u32			nr_bufs;
+	struct list_head	ready;
+	u32			nr_ready;
+	struct list_head	pending;
+	u32			nr_pending;
+	struct mutex		read_mutex;	/* one reader at a time */
+};
+
+/**
+ * struct rdmachan_ctrl_slots - control messages (chan_ctrl.c)
+ * @slot: the control send slots, by RDMACHAN_CTRL_*; a slot is its
+ *	poster's while its bit of @busy is set, under rdmachan.lock
+ * @busy: bit per slot in flight: set under rdmachan.lock, cleared by its
+ *	completion (atomic bit operations)
+ * @keepalive_posted: jiffies of the last keepalive probe's post; under
+ *	rdmachan.lock
+ * @keepalive_work: periodic liveness probe; queued when I/O starts,
+ *	cancelled by teardown
+ * @close_handshake: iWARP: a send completion does not mean delivery, so
+ *	CLOSE is answered with CLOSE, and the closing side waits for it;
+ *	set once before I/O starts
+ */
+struct rdmachan_ctrl_slots {
+	struct rdmachan_tx	slot[RDMACHAN_CTRL_SLOTS];
+	unsigned long		busy;
+	unsigned long		keepalive_posted;
+	struct delayed_work	keepalive_work;
+	bool			close_handshake;
+};
+
+/**
+ * struct rdmachan_poll_state - completions the user drives (chan_poll.c)
+ * @lock: bit RDMACHAN_POLLING is held by the one thread processing a
+ *	DIRECT channel's CQ (a SOLICITED channel's @rcq); teardown takes it
+ *	for good before the drain (atomic bit operations, acquire/release)
+ * @rcq: RDMACHAN_POLL_SOLICITED: the receive completion queue, armed for
+ *	solicited events and polled under bit RDMACHAN_POLLING; published
+ *	whole with WRITE_ONCE() before I/O starts, freed by teardown
+ * @rcq_work: processes the receive queue after a solicited event
+ */
+struct rdmachan_poll_state {
+	unsigned long		lock;
+	struct ib_cq		*rcq;
+	struct work_struct	rcq_work;
+};
+
+/**
+ * struct rdmachan_rdma_inflight - one-sided requests (chan_rdma.c)
+ * @slots: send queue slots taken by one-sided work requests; under
+ *	rdmachan.lock
+ * @reqs: one-sided requests posted and not ended; under rdmachan.lock
+ */
+struct rdmachan_rdma_inflight {
+	u32			slots;
+	struct list_head	reqs;
+};
+
+/**
+ * struct rdmachan_reap_queue - outcomes of asynchronous RDMACHAN_IOC_RDMA
+ *	calls (ioctl_rdma_async.c)
+ * @list: outcomes waiting to be reaped (struct rdmachan_rdma_async, in
+ *	submission order); under rdmachan.lock
+ * @ready: operations whose outcome is on @list; under rdmachan.lock
+ * @async_ops: asynchronous operations running or not reaped; under
+ *	rdmachan.lock
+ * @mutex: serialises reapers, so one may copy out without rdmachan.lock
+ */
+struct rdmachan_reap_queue {
+	struct list_head	list;
+	u32			ready;
+	u32			async_ops;
+	struct mutex		mutex;	/* reapers of list */
+};
+
+/**
+ * struct rdmachan_mr_set - the registrations of a channel (chan_mr.c)
+ * @mutex: protects @list and changes to @handles
+ * @list: every registration of the channel (struct rdmachan_mr.node)
+ * @handles: user registrations by handle; changed under @mutex, looked
+ *	up under the xarray's own lock
+ */
+struct rdmachan_mr_set {
+	struct mutex		mutex;	/* list, handles */
+	struct list_head	list;
+	struct xarray		handles;
+};
+
+/**
+ * struct rdmachan_listen_entry - a passive channel on its listener's
+ *	lists, until accepted (chan_listen.c)
+ * @listener: the listener, holding a reference on it, until the channel
+ *	is accepted or dropped; cleared under rdmachan.lock (or before
+ *	anyone saw the channel)
+ * @node: entry in the listener's pending or ready list; under
+ *	rdmachan_listener.lock
+ * @charge: bytes charged to the listener's budget while listed; set once
+ *	before the channel is listed
+ * @since: jiffies when the listener accepted the request; set once before
+ *	the channel is listed
+ */
+struct rdmachan_listen_entry {
+	struct rdmachan_listener *listener;
+	struct list_head	node;
+	u64			charge;
+	unsigned long		since;
+};
+
+/**
+ * struct rdmachan - a message channel
+ * @obj: kind RDMACHAN_OBJ_CHANNEL, number, references (the user's one,
+ *	plus transient ones), sysfs directory, place on its device
+ * @lock: protects the state, credits, rings and queues (as each field
+ *	says)
+ * @state: enum rdmachan_state; changed under @lock, read with READ_ONCE()
+ *	where a hint will do
+ * @err: why the channel failed (negative errno), or 0; set under @lock
+ *	with @state
+ * @flags: bits of enum rdmachan_flag, the channel's life cycle; atomic
+ *	bit operations, and each bit names what orders it
+ * @credits: credits we may spend and credits we owe the peer; under @lock
+ * @wq: waiters for messages, credits and state changes
+ * @opts: what the user asked for, defaults filled in; set once at
+ *	allocation
+ * @ops: the user's callbacks; set before the channel is handed to its
+ *	user (at accept under @lock)
+ * @priv: the user's pointer; likewise
+ * @teardown_mutex: serialises teardown, and keeps the resources while a
+ *	holder looks at them
  * @teardown_work: teardown requested from a context that cannot sleep
- * @keepalive_work: periodic liveness probe
- * @ops: the user's callbacks; @priv: the user's pointer
- * @priv: the user's pointer
- * @listener: passive channels until accepted
- * @lnode: entry in the listener's pending or accept list
- * @listen_charge: bytes charged to the listener's budget while listed
- * @listen_since: jiffies when the listener accepted the request
- * @src: local address; @dst: peer address
- * @dst: peer address
+ * @conn: the connection: rdma_cm identifier, parameters, addresses
+ * @res: the RDMA resources: PD, CQ, QP, the device's limits
+ * @send: the data send ring
+ * @recv: the receive buffers and the reader's queues
+ * @ctrl: the control send slots and the keepalive
+ * @poll: the poll bit and a SOLICITED channel's receive CQ
+ * @rdma: one-sided requests in flight
+ * @reap: outcomes of asynchronous one-sided calls
+ * @mr: the memory registrations
+ * @listen: a passive channel's place on its listener until accepted
  * @stats: counters, by enum rdmachan_stat (atomic)
  */
 struct rdmachan {
@@ -305,119 +476,44 @@ struct rdmachan {
 	spinlock_t		lock;	/* state, credits, rings, rx lists */
 	enum rdmachan_state	state;
 	int			err;
-	bool			active;
-
-	struct rdma_cm_id	*cm_id;
-	char			dev_name[IB_DEVICE_NAME_MAX];
-	u32			port_num;
-	struct ib_pd		*pd;
-	struct ib_cq		*cq;
-	struct ib_cq		*rcq;
-	struct work_struct	rcq_work;
-	struct ib_qp		*qp;
-
-	struct rdmachan_opts	opts;
-	struct rdmachan_conn_params local;
-	struct rdmachan_conn_params params;
-	u32			max_inline;
-	u32			max_send_sge;
-	u32			max_sge_rd;
-	u32			max_reg_pages;
-	u32			buf_size;
-
-	u32			nr_rx;
-	struct rdmachan_rx	*rx;
-	struct rdmachan_tx	*tx;
-	u32			tx_depth;
-	struct rdmachan_tx	ctrl[RDMACHAN_CTRL_SLOTS];
-	unsigned long		ctrl_busy;
-	u32			tx_reserved;
-	u32			tx_posted;
-	u32			tx_completed;
-	unsigned long		poll_lock;
-	u32			sig_interval;
-	bool			imm_inband;
-	bool			hdr_imm;
-	u32			rdma_slots;
-	struct list_head	rdma_reqs;
-
-	struct list_head	rdma_reap;
-	u32			rdma_reap_ready;
-	u32			rdma_async_ops;
-	struct mutex		reap_mutex;	/* reapers of rdma_reap */
-	struct mutex		mr_mutex;	/* mrs, mr_handles */
-	struct list_head	mrs;
-	struct xarray		mr_handles;
-
-	struct rdmachan_credits	credits;
-
-	struct list_head	rx_ready;
-	u32			rx_ready_count;
-	struct list_head	rx_pending;
-	u32			rx_pending_count;
-	unsigned long		keepalive_posted;
-
-	wait_queue_head_t	wq;
-	struct completion	cm_done;
-	struct mutex		teardown_mutex;	/* teardown vs. cm_id users */
-	struct mutex		read_mutex;	/* one reader copies at a time */
 	unsigned long		flags;
-	bool			iwarp;
-	bool			has_atomics;
-	bool			close_handshake;
-	struct rdmachan_drain	drain_sq;
-	struct rdmachan_drain	drain_rq;
-	struct work_struct	teardown_work;
-	struct delayed_work	keepalive_work;
-
+	struct rdmachan_credits	credits;
+	wait_queue_head_t	wq;
+	struct rdmachan_opts	opts;
 	const struct rdmachan_ops *ops;
 	void			*priv;
-	struct rdmachan_listener *listener;
-	struct list_head	lnode;
-	u64			listen_charge;
-	unsigned long		listen_since;
+	struct mutex		teardown_mutex;	/* teardown vs. cm_id users */
+	struct work_struct	teardown_work;
 
-	struct sockaddr_storage	src;
-	struct sockaddr_storage	dst;
+	struct rdmachan_conn	conn;
+	struct rdmachan_res	res;
+	struct rdmachan_send_ring send;
+	struct rdmachan_recv_queue recv;
+	struct rdmachan_ctrl_slots ctrl;
+	struct rdmachan_poll_state poll;
+	struct rdmachan_rdma_inflight rdma;
+	struct rdmachan_reap_queue reap;
+	struct rdmachan_mr_set	mr;
+	struct rdmachan_listen_entry listen;
+
 	atomic64_t		stats[RDMACHAN_NR_STATS];
 };
 
 /**
- * struct rdmachan_listener - a listening endpoint
- * @obj: kind RDMACHAN_OBJ_LISTENER, number, references, sysfs directory,
- *	place on the device it is bound to (if any)
- * @lock: protects the lists and counters
- * @cm_id: the listening rdma_cm identifier
- * @opts: options for accepted channels
+ * struct rdmachan_listen_queue - a listener's channels not yet accepted
+ *	(chan_listen.c); every field under rdmachan_listener.lock, unless
+ *	said (sysfs reads the numbers without it)
  * @pending: channels accepted by us, not yet established
  * @ready: established channels waiting for rdmachan_accept()
  * @nr_pending: length of @pending, plus requests being set up
  * @nr_ready: length of @ready
- * @max_connecting: bound of @nr_pending (listen_max_connecting)
+ * @max_connecting: bound of @nr_pending (listen_max_connecting); set once
+ *	when the listener is created
  * @budget: bytes the channels of @pending and @ready may hold together
- *	(listen_budget_kb when the listener was created)
+ *	(listen_budget_kb); set once when the listener is created
  * @charged: bytes they hold (estimated from their parameters)
- * @closing: no more connections
- * @err: why the listener failed (e.g. -ENODEV), or 0
- * @failure_told: the user's @failed callback ran (or may no longer run)
- * @failed_task: the task running the @failed callback, or NULL
- * @wq: rdmachan_accept() and poll waiters
- * @reap_work: drops channels of @pending whose peer did not complete the
- *	connection within the listener's timeout_ms
- * @notify: the user's "connection pending" callback
- * @failed: the user's "listener failed" callback
- * @priv: the user's pointer
- * @addr: the bound address
- * @accepted: connections handed out
- * @rejected: connection requests refused
- * @rejected_busy: of those, refused with RDMACHAN_REJ_BUSY
- * @timed_out: connections dropped by @reap_work
  */
-struct rdmachan_listener {
-	struct rdmachan_obj	obj;
-	spinlock_t		lock;	/* lists, counts, closing, cm_id */
-	struct rdma_cm_id	*cm_id;
-	struct rdmachan_opts	opts;
+struct rdmachan_listen_queue {
 	struct list_head	pending;
 	struct list_head	ready;
 	u32			nr_pending;
@@ -425,6 +521,54 @@ struct rdmachan_listener {
 	u32			max_connecting;
 	u64			budget;
 	u64			charged;
+};
+
+/**
+ * struct rdmachan_listen_stats - a listener's counters (atomic)
+ * @accepted: connections handed out
+ * @rejected: connection requests refused
+ * @rejected_busy: of those, refused with RDMACHAN_REJ_BUSY
+ * @timed_out: connections dropped by rdmachan_listener.reap_work
+ */
+struct rdmachan_listen_stats {
+	atomic64_t		accepted;
+	atomic64_t		rejected;
+	atomic64_t		rejected_busy;
+	atomic64_t		timed_out;
+};
+
+/**
+ * struct rdmachan_listener - a listening endpoint
+ * @obj: kind RDMACHAN_OBJ_LISTENER, number, references, sysfs directory,
+ *	place on the device it is bound to (if any)
+ * @lock: protects @queue, @closing, @err, @cm_id and the failure report
+ * @cm_id: the listening rdma_cm identifier; set before the listener is
+ *	handed to its user, cleared under @lock when it stops
+ * @opts: options for accepted channels; set once when it is created
+ * @queue: channels not yet accepted, and their bounds
+ * @closing: no more connections; set under @lock (sysfs reads it without)
+ * @err: why the listener failed (e.g. -ENODEV), or 0; set under @lock
+ * @failure_told: the user's @failed callback ran (or may no longer run);
+ *	under @lock
+ * @failed_task: the task running the @failed callback, or NULL; under
+ *	@lock
+ * @wq: rdmachan_accept() and poll waiters
+ * @reap_work: drops channels of @queue.pending whose peer did not
+ *	complete the connection within the listener's timeout_ms; armed
+ *	under @lock unless @closing
+ * @notify: the user's "connection pending" callback; set once when the
+ *	listener is created
+ * @failed: the user's "listener failed" callback; likewise
+ * @priv: the user's pointer; likewise
+ * @addr: the bound address; set once when the listener is created
+ * @stats: its counters
+ */
+struct rdmachan_listener {
+	struct rdmachan_obj	obj;
+	spinlock_t		lock;	/* queue, closing, err, cm_id */
+	struct rdma_cm_id	*cm_id;
+	struct rdmachan_opts	opts;
+	struct rdmachan_listen_queue queue;
 	bool			closing;
 	int			err;
 	bool			failure_told;
@@ -435,35 +579,50 @@ struct rdmachan_listener {
 	void			(*failed)(struct rdmachan_listener *l, int err);
 	void			*priv;
 	struct sockaddr_storage	addr;
-	atomic64_t		accepted;
-	atomic64_t		rejected;
-	atomic64_t		rejected_busy;
-	atomic64_t		timed_out;
+	struct rdmachan_listen_stats stats;
+};
+
+/**
+ * struct rdmachan_mr_pin - the user memory a registration pinned
+ *	(chan_mr.c); set once before the registration is listed, released
+ *	with its RDMA resources
+ * @pages: the pinned pages
+ * @npages: their number
+ * @mm: whose RLIMIT_MEMLOCK the pages are charged to
+ */
+struct rdmachan_mr_pin {
+	struct page		**pages;
+	unsigned long		npages;
+	struct mm_struct	*mm;
 };
 
 /**
  * struct rdmachan_mr - a memory registration of a channel
+ *
+ * Unless said, a field is set once before the registration is listed
+ * (rdmachan.mr.list, and rdmachan.mr.handles for a user one), and read
+ * by whoever holds the channel's mr.mutex or one of @users.
+ *
  * @ch: the channel (its PD and QP)
- * @node: entry in rdmachan.mrs
+ * @node: entry in rdmachan.mr.list; under the channel's mr.mutex
  * @handle: user registrations: the handle; 0 for kernel ones
  * @access: RDMACHAN_ACCESS_*
  * @length: bytes
- * @ibmr: the fast-registration MR; NULL once released
- * @sgt: user registrations: the table of the pinned pages
+ * @ibmr: the fast-registration MR; NULL once released (under the
+ *	channel's mr.mutex, once no operation holds it)
+ * @sgt: the table of the pages (user registrations, kernel pages); freed
+ *	when released
  * @sgl: the memory (@sgt's or the kernel caller's)
  * @nents: entries of @sgl
- * @dma_nents: entries mapped
- * @pages: user registrations: the pinned pages
- * @npages: their number
- * @mm: user registrations: whose RLIMIT_MEMLOCK the pages are charged to
- * @kbuf_sg: kernel buffers: their scatterlist, built here
+ * @dma_nents: entries mapped; 0 once released
+ * @pin: user registrations: the pinned pages
  * @users: operations in flight on it, plus one from the registration on
  *	(0 before: nothing may take it); taken under the channel's lock
  *	(rdmachan_mr_hold()), dropped anywhere (rdmachan_mr_put())
  * @dying: being deregistered: no new operation may take it (under the
  *	channel's lock, see rdmachan_mr_hold())
  * @released: the RDMA resources are gone (deregistered, or the
- *	channel was torn down); under the channel's mr_mutex
+ *	channel was torn down); under the channel's mr.mutex
  */
 struct rdmachan_mr {
 	struct rdmachan		*ch;
@@ -476,10 +635,7 @@ struct rdmachan_mr {
 	struct scatterlist	*sgl;
 	int			nents;
 	int			dma_nents;
-	struct page		**pages;
-	unsigned long		npages;
-	struct mm_struct	*mm;
-	struct scatterlist	*kbuf_sg;
+	struct rdmachan_mr_pin	pin;
 	refcount_t		users;
 	bool			dying;
 	bool			released;
@@ -507,8 +663,8 @@ static inline u32 rdmachan_dev_port(struct rdmachan *ch, char *name,
 	u32 port;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	strscpy(name, ch->dev_name, len);
-	port = ch->port_num;
+	strscpy(name, ch->res.dev_name, len);
+	port = ch->res.port_num;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return port;
 }
@@ -525,7 +681,7 @@ rdmachan_obj_addr(const struct rdmachan_obj *obj)
 {
 	if (obj->kind == RDMACHAN_OBJ_LISTENER)
 		return &container_of(obj, struct rdmachan_listener, obj)->addr;
-	return &container_of(obj, struct rdmachan, obj)->dst;
+	return &container_of(obj, struct rdmachan, obj)->conn.dst;
 }
 
 /*
@@ -575,6 +731,24 @@ rdmachan_obj_addr(const struct rdmachan_obj *obj)
 #define rdmachan_info_rl_addr(o, fmt, ...)				\
 	rdmachan_log_addr(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
 
+/*
+ * Something RC ends within its retry time, with a completion or an error,
+ * has not ended for much longer: the transport is stuck, and so is
+ * whatever waits on it.  Log it (@fmt: what, and since when), count an
+ * error and fail the channel with -ETIMEDOUT; its teardown ends what is
+ * left.  A macro, so that each caller keeps its own log rate limit.
+ */
+#define rdmachan_fail_stuck(ch, fmt, ...)				\
+	do {								\
+		struct rdmachan *__ch = (ch);				\
+									\
+		rdmachan_err_rl_addr(__ch,				\
+				     fmt ": the transport is stuck\n",	\
+				     ##__VA_ARGS__);			\
+		atomic64_inc(&__ch->stats[RDMACHAN_STAT_errors]);	\
+		rdmachan_fail_io(__ch, -ETIMEDOUT);			\
+	} while (0)
+
 extern struct workqueue_struct *rdmachan_wq;
 
 /*
@@ -601,7 +775,7 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 
 static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 {
-	return ch->cm_id->device;
+	return ch->conn.cm_id->device;
 }
 
 /* chan_core.c */

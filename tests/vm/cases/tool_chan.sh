@@ -91,6 +91,8 @@ check "stat -j agrees with sysfs" sh -c "$TOOL -j chan show $(basename "$srv") |
 	'.[0].msgs_rx == 3 and .[0].bytes_rx == 30 and .[0].role == \"passive\"'"
 case $DEV1 in siw*) hdr=in-band ;; *) hdr=immediate ;; esac
 check "stat shows where the header travels ($hdr)" sh -c "$TOOL chan show $(basename "$ch") | grep -q ' header $hdr '"
+check "stat ends the counters with solicited_events" sh -c \
+	"$TOOL chan show $(basename "$ch") | grep -Eq ' errors [0-9]+ solicited_events [0-9]+\$'"
 check "stat -j lists the listener" sh -c \
 	"$TOOL -j chan show | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
 exec 4>&-
