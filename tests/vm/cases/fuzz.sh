@@ -44,13 +44,13 @@ diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
 # memory, every 30 s: a long run on the debug kernel once ran the 1 GiB
 # VM out of memory (the OOM killer took the workers)
 ( while sleep 30; do
-	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|Mlocked|Unevictable):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')"
+	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener')"
   done ) > /tmp/fuzz.mem 2>&1 &
 memwatch=$!
 $HELPERS/fuzz $ARGS > $OUT 2>&1
 rc=$?
 kill $memwatch 2>/dev/null
-diag "$(tail -n 3 /tmp/fuzz.mem)"
+diag "$(tail -n 100 /tmp/fuzz.mem)"
 diag "$(grep '^fuzz: [0-9]* calls' $OUT)"
 if [ "$rc" = 0 ]; then
 	ok "fuzzer ends cleanly: no worker killed, no call stuck"
