@@ -62,6 +62,9 @@ else
 	# refusals (the bulk of the log)
 	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_|Out of memory' |
 		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
+	# the OOM killer's report: which allocation (gfp_mask, order, trace)
+	# found no memory, and the memory then (the samples miss a spike)
+	diag "$(dmesg | sed -n '/invoked oom-killer/,/Killed process/p' | head -n 120)"
 	diag "$(cat /tmp/fuzz.mem)"
 	diag "$(sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15)"
 fi
