@@ -47,9 +47,14 @@ diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
 	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener')"
   done ) > /tmp/fuzz.mem 2>&1 &
 memwatch=$!
+# the OOM killer's report, as it is logged: at the end of a long run the
+# kernel's log buffer no longer holds it
+awk '/invoked oom-killer/ { on = 1 } on { print; fflush() } /Killed process/ { on = 0 }' \
+	< /dev/kmsg > /tmp/fuzz.oom 2>/dev/null &
+oomwatch=$!
 $HELPERS/fuzz $ARGS > $OUT 2>&1
 rc=$?
-kill $memwatch 2>/dev/null
+kill $memwatch $oomwatch 2>/dev/null
 diag "$(tail -n 100 /tmp/fuzz.mem)"
 diag "$(grep '^fuzz: [0-9]* calls' $OUT)"
 if [ "$rc" = 0 ]; then
@@ -64,7 +69,7 @@ else
 		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
 	# the OOM killer's report: which allocation (gfp_mask, order, trace)
 	# found no memory, and the memory then (the samples miss a spike)
-	diag "$(dmesg | sed -n '/invoked oom-killer/,/Killed process/p' | head -n 120)"
+	diag "$(sed 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//' /tmp/fuzz.oom | head -n 150)"
 	diag "$(cat /tmp/fuzz.mem)"
 	diag "$(sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15)"
 fi
