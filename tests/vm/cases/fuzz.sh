@@ -68,9 +68,9 @@ else
 	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_|Out of memory' |
 		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
 	# the OOM killer's report: which allocation (gfp_mask, order, trace)
-	# found no memory, and the memory then (the samples miss a spike)
+	# found no memory, and the memory then (the samples, shown above for
+	# every run, miss a spike)
 	diag "$(sed 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//' /tmp/fuzz.oom | head -n 150)"
-	diag "$(cat /tmp/fuzz.mem)"
 	diag "$(sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15)"
 fi
 diag "$(grep '^  [A-Za-z]' $OUT)"
