@@ -19,6 +19,7 @@
 #define RDMACHAN_H
 
 #include <linux/bits.h>
+#include <linux/list.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -29,6 +30,8 @@ struct rdmachan;
 struct rdmachan_mr;
 struct rdmachan_listener;
 struct scatterlist;
+struct file;
+struct module;
 
 /**
  * enum rdmachan_poll_mode - where completions of a channel are processed
@@ -85,6 +88,12 @@ enum rdmachan_state {
  *	accepted, beyond which requests are rejected; 0 for 128.  The
  *	memory those connections hold is bounded too: see the
  *	listen_budget_kb and listen_max_connecting module parameters.
+ * @max_send_regs: registrations of a pool (rdmachan_mr_pool_map()) that
+ *	one send may carry (&rdmachan_send_ext.regs); 0 for none.  The send
+ *	queue grows by two entries per registration and credit (its fast
+ *	registration and its local invalidation), and the channel's pools
+ *	hold at most queue_depth * @max_send_regs registrations in all.
+ *	At most RDMACHAN_MAX_SEND_REGS.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -92,7 +101,11 @@ struct rdmachan_opts {
 	u32 timeout_ms;
 	u32 poll_mode;
 	u32 backlog;
+	u32 max_send_regs;
 };
+
+/* Largest &rdmachan_opts.max_send_regs */
+#define RDMACHAN_MAX_SEND_REGS	4
 
 /**
  * struct rdmachan_msg - a received message, owned by the receiver until
@@ -103,6 +116,11 @@ struct rdmachan_opts {
  * @has_imm: the sender gave the message a 32-bit immediate (@imm)
  * @rdma_imm: not a message: the peer's RDMA WRITE_WITH_IMM completed
  *	(@len 0, @imm its immediate); what it wrote is in place
+ * @invalidated: the peer sent the message with RDMACHAN_SEND_INV: the
+ *	local registration whose rkey is @inv_rkey is no longer reachable
+ *	(remote invalidation).  The receiver checks that @inv_rkey is the
+ *	one it expected before it relies on it (rdmachan_mr_pool_put()).
+ * @inv_rkey: the rkey invalidated, when @invalidated
  */
 struct rdmachan_msg {
 	const void *data;
@@ -110,6 +128,8 @@ struct rdmachan_msg {
 	u32 imm;
 	bool has_imm;
 	bool rdma_imm;
+	bool invalidated;
+	u32 inv_rkey;
 };
 
 /**
@@ -125,13 +145,22 @@ struct rdmachan_msg {
  * @state_change: the channel became DISCONNECTED or FAILED (@err is
  *	rdmachan_error()).  Called from process context; must not call
  *	rdmachan_close().
+ * @writable: a call refused with -EAGAIN for want of credits or send
+ *	queue room (rdmachan_send*() with RDMACHAN_SEND_NONBLOCK,
+ *	rdmachan_rdma_start()) may succeed now: what it lacked came back.
+ *	Called once after each refusal (several refusals before the room
+ *	returns: one call), in the channel's completion context; must not
+ *	sleep or call rdmachan_close().  Also called when the channel fails,
+ *	so that a user waiting for room learns that it will not come.  A
+ *	block driver restarts its stopped queues here.
  *
- * Both are optional.
+ * All are optional.
  */
 struct rdmachan_ops {
 	void (*recv)(struct rdmachan *ch, struct rdmachan_msg *msg);
 	void (*state_change)(struct rdmachan *ch, enum rdmachan_state state,
 			     int err);
+	void (*writable)(struct rdmachan *ch);
 };
 
 /* Flags of rdmachan_send() */
@@ -139,6 +168,28 @@ struct rdmachan_ops {
 #define RDMACHAN_SEND_NONBLOCK	BIT(1)	/* -EAGAIN instead of waiting */
 /* raise a solicited event at the receiver (IB_SEND_SOLICITED) */
 #define RDMACHAN_SEND_SOLICITED	BIT(2)
+/*
+ * rdmachan_send_ext(): invalidate the peer's registration
+ * &rdmachan_send_ext.inv_rkey as the message arrives (SEND_WITH_INV);
+ * only where rdmachan_can_send_inv()
+ */
+#define RDMACHAN_SEND_INV	BIT(3)
+
+/**
+ * struct rdmachan_send_ext - what rdmachan_send_ext() adds to a message
+ * @regs: registrations from rdmachan_mr_pool_map() that become valid just
+ *	before the message is sent (their fast registrations are posted
+ *	in front of it, so the peer can use them as soon as it has the
+ *	message); NULL when @nr_regs is 0
+ * @nr_regs: entries of @regs, at most the channel's
+ *	&rdmachan_opts.max_send_regs
+ * @inv_rkey: with RDMACHAN_SEND_INV: the peer's rkey to invalidate
+ */
+struct rdmachan_send_ext {
+	struct rdmachan_mr * const *regs;
+	u32 nr_regs;
+	u32 inv_rkey;
+};
 
 /* Flags of rdmachan_recv() */
 #define RDMACHAN_RECV_NONBLOCK	BIT(0)	/* -EAGAIN instead of waiting */
@@ -155,6 +206,10 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 		       unsigned int count, u32 imm, unsigned int flags);
 int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 		     unsigned int nents, u32 imm, unsigned int flags);
+int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
+		      unsigned int nr_vec, u32 imm, unsigned int flags,
+		      const struct rdmachan_send_ext *ext);
+bool rdmachan_can_send_inv(struct rdmachan *ch);
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
@@ -167,6 +222,9 @@ int rdmachan_error(struct rdmachan *ch);
 void *rdmachan_priv(struct rdmachan *ch);
 u32 rdmachan_max_msg_size(struct rdmachan *ch);
 u32 rdmachan_queue_depth(struct rdmachan *ch);
+int rdmachan_peer_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
+int rdmachan_local_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
+u32 rdmachan_max_reg_pages(struct rdmachan *ch);
 
 /**
  * struct rdmachan_listener_ops - callbacks of a listener's user
@@ -270,6 +328,54 @@ typedef void (*rdmachan_rdma_end_t)(struct rdmachan_op *ops,
 int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
 			 unsigned int count, rdmachan_rdma_end_t end,
 			 void *ctx);
+int rdmachan_rdma_start(struct rdmachan *ch, struct rdmachan_op *ops,
+			unsigned int count, rdmachan_rdma_end_t end, void *ctx);
+
+/*
+ * Pools of fast registrations for one I/O at a time (the nvme-rdma
+ * model): allocated once per channel, mapped onto an I/O's pages without
+ * sleeping, made valid by the send that carries them
+ * (rdmachan_send_ext()), invalidated when the I/O ends - by the peer's
+ * SEND_WITH_INV or a local invalidation - and reused.
+ */
+struct rdmachan_mr_pool;
+
+/**
+ * typedef rdmachan_mr_done_t - a pool registration's invalidation ended
+ * @ctx: the pointer given to rdmachan_mr_pool_put()
+ * @err: 0, or the invalidation's errno (the channel failed: its QP is
+ *	gone, so the registration cannot be reached either)
+ */
+typedef void (*rdmachan_mr_done_t)(void *ctx, int err);
+
+int rdmachan_mr_pool_create(struct rdmachan *ch, u32 count, u32 max_pages,
+			    struct rdmachan_mr_pool **poolp);
+void rdmachan_mr_pool_destroy(struct rdmachan_mr_pool *pool);
+int rdmachan_mr_pool_map(struct rdmachan_mr_pool *pool,
+			 struct scatterlist *sgl, unsigned int nents,
+			 u32 access, struct rdmachan_mr **mrp);
+int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
+			 rdmachan_mr_done_t done, void *ctx);
+
+/**
+ * struct rdmachan_ctl_ext - ioctls of /dev/rdmachan served by another
+ *	module (rdmachan_blk, rdmachan_net)
+ * @owner: THIS_MODULE; held for the duration of each call
+ * @nr_first: first _IOC_NR() of RDMACHAN_IOC_MAGIC it serves
+ * @nr_last: last one
+ * @ioctl: serves @cmd; process context, may sleep
+ * @node: private to rdmachan
+ */
+struct rdmachan_ctl_ext {
+	struct module *owner;
+	unsigned int nr_first;
+	unsigned int nr_last;
+	long (*ioctl)(struct file *file, unsigned int cmd, void __user *arg);
+	struct list_head node;
+};
+
+int rdmachan_ctl_register(struct rdmachan_ctl_ext *ext);
+void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext);
 
 /* Flags of rdmachan_accept() */
 #define RDMACHAN_ACCEPT_NONBLOCK	BIT(0)

@@ -497,6 +497,56 @@ u32 rdmachan_queue_depth(struct rdmachan *ch)
 EXPORT_SYMBOL_GPL(rdmachan_queue_depth);
 
 /**
+ * rdmachan_peer_addr() - the peer's address and port
+ * @ch: the channel
+ * @addr: out: the address
+ *
+ * Context: any.
+ * Return: 0, or -ENOTCONN before the address is known (a connecting
+ * channel still resolving).
+ */
+int rdmachan_peer_addr(struct rdmachan *ch, struct sockaddr_storage *addr)
+{
+	*addr = ch->conn.dst;
+	return addr->ss_family == AF_UNSPEC ? -ENOTCONN : 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_peer_addr);
+
+/**
+ * rdmachan_local_addr() - the channel's own address and port
+ * @ch: the channel
+ * @addr: out: the address
+ *
+ * Context: any.
+ * Return: 0, or -ENOTCONN before the address is known.
+ */
+int rdmachan_local_addr(struct rdmachan *ch, struct sockaddr_storage *addr)
+{
+	*addr = ch->conn.src;
+	return addr->ss_family == AF_UNSPEC ? -ENOTCONN : 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_local_addr);
+
+/**
+ * rdmachan_max_reg_pages() - pages one registration of the channel spans
+ *	at most
+ * @ch: a connected channel
+ *
+ * What bounds rdmachan_mr_reg_*() and rdmachan_mr_pool_create(): the
+ * device's fast-registration page-list limit and the max_mr_size module
+ * parameter.  A block driver derives its largest request from it.
+ *
+ * Context: any.
+ * Return: the number of PAGE_SIZE pages, 0 while the channel has no
+ * RDMA resources.
+ */
+u32 rdmachan_max_reg_pages(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->res.max_reg_pages);
+}
+EXPORT_SYMBOL_GPL(rdmachan_max_reg_pages);
+
+/**
  * rdmachan_core_init() - set up what every channel shares
  *
  * Return: 0 or -ENOMEM.

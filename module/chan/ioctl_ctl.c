@@ -94,6 +94,91 @@ int rdmachan_ioc_anon_file(const char *name,
 	return 0;
 }
 
+/* ioctl ranges other modules serve (rdmachan_ctl_register()) */
+static LIST_HEAD(rdmachan_ctl_exts);
+static DEFINE_MUTEX(rdmachan_ctl_exts_mutex);
+
+/**
+ * rdmachan_ctl_register() - serve a range of /dev/rdmachan's ioctls
+ * @ext: the range and its handler; stays the caller's, unchanged, until
+ *	rdmachan_ctl_unregister()
+ *
+ * Lets a module built on rdmachan (rdmachan_blk, rdmachan_net) take
+ * ioctls of RDMACHAN_IOC_MAGIC in [@ext->nr_first, @ext->nr_last],
+ * which must be at least 0x80 (the numbers below belong to rdmachan).
+ * Each call holds a reference on @ext->owner, so the module cannot go
+ * away under it.
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL for a range below 0x80 or upside down, -EBUSY when
+ * it overlaps one registered.
+ */
+int rdmachan_ctl_register(struct rdmachan_ctl_ext *ext)
+{
+	struct rdmachan_ctl_ext *e;
+	int ret = 0;
+
+	if (ext->nr_first < 0x80 || ext->nr_last > 0xff ||
+	    ext->nr_first > ext->nr_last || !ext->ioctl)
+		return -EINVAL;
+	mutex_lock(&rdmachan_ctl_exts_mutex);
+	list_for_each_entry(e, &rdmachan_ctl_exts, node) {
+		if (ext->nr_first <= e->nr_last && e->nr_first <= ext->nr_last) {
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	list_add_tail(&ext->node, &rdmachan_ctl_exts);
+out:
+	mutex_unlock(&rdmachan_ctl_exts_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_ctl_register);
+
+/**
+ * rdmachan_ctl_unregister() - stop serving a range of ioctls
+ * @ext: as given to rdmachan_ctl_register()
+ *
+ * No call of @ext->ioctl is running or starts once this returns: a
+ * running call holds its module, so the module exit that calls this
+ * cannot run before it ends.
+ *
+ * Context: process context.
+ */
+void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext)
+{
+	mutex_lock(&rdmachan_ctl_exts_mutex);
+	list_del(&ext->node);
+	mutex_unlock(&rdmachan_ctl_exts_mutex);
+}
+EXPORT_SYMBOL_GPL(rdmachan_ctl_unregister);
+
+/* An ioctl of a module that registered its range, or -ENOTTY */
+static long rdmachan_ctl_ext_ioctl(struct file *file, unsigned int cmd,
+				   void __user *uarg)
+{
+	struct rdmachan_ctl_ext *e, *found = NULL;
+	unsigned int nr = _IOC_NR(cmd);
+	long ret;
+
+	if (_IOC_TYPE(cmd) != RDMACHAN_IOC_MAGIC)
+		return -ENOTTY;
+	mutex_lock(&rdmachan_ctl_exts_mutex);
+	list_for_each_entry(e, &rdmachan_ctl_exts, node) {
+		if (nr >= e->nr_first && nr <= e->nr_last &&
+		    try_module_get(e->owner)) {
+			found = e;
+			break;
+		}
+	}
+	mutex_unlock(&rdmachan_ctl_exts_mutex);
+	if (!found)
+		return -ENOTTY;
+	ret = found->ioctl(file, cmd, uarg);
+	module_put(found->owner);
+	return ret;
+}
+
 static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
@@ -111,7 +196,7 @@ static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 	case RDMACHAN_IOC_LISTEN:
 		return rdmachan_ioc_listen(uarg);
 	default:
-		return -ENOTTY;
+		return rdmachan_ctl_ext_ioctl(file, cmd, uarg);
 	}
 }
 

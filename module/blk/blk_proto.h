@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan_blk: wire protocol of the block channel
+ *
+ * Every message is a message of an rdmachan channel (module/rdmachan.h);
+ * this header says what their bytes mean.  All fields are big-endian.
+ * Mirrored in Documentation/blk-protocol.rst: a layout change must fail
+ * the build (the static_asserts below) and change the document.
+ *
+ * A mapping is one channel per client hardware queue.  Each channel opens
+ * with OPEN (client) and OPEN_RSP (server); then the client sends IO
+ * requests and the server answers each with a reply: a zero-length
+ * message whose immediate is rcblk_reply_imm(tag, status), sent with
+ * RDMACHAN_SEND_INV of the request's rkey when the request had a remote
+ * buffer and the channel can (rdmachan_can_send_inv()).
+ *
+ * The nvme-rdma data path: a WRITE's data is inline after the header up
+ * to OPEN_RSP.inline_max bytes, else the server pulls it with RDMA READ
+ * from the client's one-I/O registration (@rkey, @addr); a READ's data
+ * is pushed by the server with RDMA WRITE into that registration before
+ * the reply.
+ */
+#ifndef RCBLK_PROTO_H
+#define RCBLK_PROTO_H
+
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+#define RCBLK_WIRE_MAGIC	0x52424C4B	/* "RBLK" */
+#define RCBLK_WIRE_VERSION	1
+#define RCBLK_NAME_MAX		64	/* export names, with the NUL */
+#define RCBLK_SESSION_LEN	16
+#define RCBLK_ID_LEN		16
+
+/* Default rdma_cm port of the server (parameter port; the tool uses 7470) */
+#define RCBLK_DEFAULT_PORT	7471
+
+enum rcblk_msg_type {
+	RCBLK_MSG_OPEN		= 1,
+	RCBLK_MSG_OPEN_RSP	= 2,
+	RCBLK_MSG_IO		= 3,
+};
+
+/* rcblk_wire_io.op */
+enum rcblk_op {
+	RCBLK_OP_READ		= 0,
+	RCBLK_OP_WRITE		= 1,
+	RCBLK_OP_FLUSH		= 2,
+	RCBLK_OP_DISCARD	= 3,
+	RCBLK_OP_WRITE_ZEROES	= 4,
+};
+
+/*
+ * rcblk_wire_io.flags: one bit per REQ_* flag the block layer gives a
+ * request, negotiated at OPEN (features); the server refuses a request
+ * with a bit it did not accept.
+ */
+#define RCBLK_F_FUA		BIT(0)	/* REQ_FUA */
+#define RCBLK_F_PREFLUSH	BIT(1)	/* REQ_PREFLUSH */
+#define RCBLK_F_NOUNMAP		BIT(2)	/* REQ_NOUNMAP (WRITE_ZEROES) */
+#define RCBLK_F_SYNC		BIT(3)	/* REQ_SYNC */
+#define RCBLK_F_META		BIT(4)	/* REQ_META */
+#define RCBLK_F_PRIO		BIT(5)	/* REQ_PRIO */
+#define RCBLK_F_IDLE		BIT(6)	/* REQ_IDLE */
+#define RCBLK_F_KNOWN		(BIT(7) - 1)
+
+/* rcblk_wire_io.data: where a request's data is */
+enum rcblk_data {
+	RCBLK_DATA_NONE		= 0,	/* FLUSH, DISCARD, WRITE_ZEROES */
+	RCBLK_DATA_INLINE	= 1,	/* WRITE: @len bytes follow the header */
+	RCBLK_DATA_REMOTE	= 2,	/* the client's registration @rkey/@addr */
+};
+
+/* Status of a reply (low 8 bits of its immediate) */
+enum rcblk_status {
+	RCBLK_S_OK		= 0,
+	RCBLK_S_IOERR		= 1,	/* the backing device failed it */
+	RCBLK_S_INVAL		= 2,	/* malformed request */
+	RCBLK_S_RANGE		= 3,	/* outside the export */
+	RCBLK_S_RO		= 4,	/* write to a read-only export/mapping */
+	RCBLK_S_NOTSUPP		= 5,	/* op or flag not offered */
+	RCBLK_S_TOOBIG		= 6,	/* over the negotiated max_io */
+	RCBLK_S_NOSPC		= 7,	/* the backing device is full */
+	RCBLK_S_RESOURCE	= 8,	/* server out of resources: retry */
+	RCBLK_S_GONE		= 9,	/* the export was removed (forced) */
+	RCBLK_S_REMOTE		= 10,	/* the RDMA transfer of the data failed */
+};
+
+/* The reply's immediate: tag in the high 16 bits, status in the low 8 */
+static inline u32 rcblk_reply_imm(u16 tag, u8 status)
+{
+	return (u32)tag << 16 | status;
+}
+
+static inline u16 rcblk_reply_tag(u32 imm)
+{
+	return imm >> 16;
+}
+
+static inline u8 rcblk_reply_status(u32 imm)
+{
+	return imm & 0xff;
+}
+
+/* rcblk_wire_open.flags */
+#define RCBLK_OPEN_RO		BIT(0)	/* the client maps read-only */
+
+/**
+ * struct rcblk_wire_open - first message of every channel of a mapping
+ * @magic: RCBLK_WIRE_MAGIC
+ * @type: RCBLK_MSG_OPEN
+ * @version: RCBLK_WIRE_VERSION
+ * @flags: RCBLK_OPEN_*
+ * @features: RCBLK_F_* the client may send
+ * @max_io: the client's largest request in bytes
+ * @queue: this channel's hardware queue index
+ * @nr_queues: the mapping's channels
+ * @reserved: zero
+ * @session: random, the same on every channel of one mapping
+ * @name: the export, NUL-terminated
+ */
+struct rcblk_wire_open {
+	__be32	magic;
+	u8	type;
+	u8	version;
+	__be16	flags;
+	__be32	features;
+	__be32	max_io;
+	__be16	queue;
+	__be16	nr_queues;
+	__be32	reserved;
+	u8	session[RCBLK_SESSION_LEN];
+	char	name[RCBLK_NAME_MAX];
+};
+
+static_assert(sizeof(struct rcblk_wire_open) == 104);
+
+/* rcblk_wire_open_rsp.status */
+enum rcblk_open_status {
+	RCBLK_OPEN_OK		= 0,
+	RCBLK_OPEN_NOENT	= 1,	/* no such export */
+	RCBLK_OPEN_ACCES	= 2,	/* the client's address is not allowed */
+	RCBLK_OPEN_ROFS		= 3,	/* read-write map of a read-only export */
+	RCBLK_OPEN_PROTO	= 4,	/* bad magic, version or message */
+	RCBLK_OPEN_BUSY		= 5,	/* the export is going away */
+	RCBLK_OPEN_NOMEM	= 6,	/* server out of memory */
+};
+
+/* rcblk_wire_open_rsp.export_flags */
+#define RCBLK_EXP_RO		BIT(0)	/* exported read-only */
+#define RCBLK_EXP_ROTATIONAL	BIT(1)
+#define RCBLK_EXP_WRITE_CACHE	BIT(2)	/* volatile cache: FLUSH matters */
+#define RCBLK_EXP_FUA		BIT(3)	/* FUA is honoured natively */
+
+/**
+ * struct rcblk_wire_open_rsp - the server's answer to OPEN
+ * @magic: RCBLK_WIRE_MAGIC
+ * @type: RCBLK_MSG_OPEN_RSP
+ * @version: RCBLK_WIRE_VERSION
+ * @status: enum rcblk_open_status; the fields below are valid when OK
+ * @features: RCBLK_F_* accepted, a subset of those offered
+ * @max_io: largest request in bytes, at most the client's
+ * @nr_sectors: export size in 512-byte sectors
+ * @lbs: logical block size in bytes
+ * @pbs: physical block size in bytes
+ * @max_discard_sectors: 0: no DISCARD
+ * @discard_granularity: bytes
+ * @max_write_zeroes_sectors: 0: no WRITE_ZEROES
+ * @inline_max: WRITEs up to this many bytes travel inline
+ * @export_flags: RCBLK_EXP_*
+ * @reserved: zero
+ * @export_id: identity of the export (random at export time): a client
+ *	reconnecting checks it is still the same one
+ */
+struct rcblk_wire_open_rsp {
+	__be32	magic;
+	u8	type;
+	u8	version;
+	__be16	status;
+	__be32	features;
+	__be32	max_io;
+	__be64	nr_sectors;
+	__be32	lbs;
+	__be32	pbs;
+	__be32	max_discard_sectors;
+	__be32	discard_granularity;
+	__be32	max_write_zeroes_sectors;
+	__be32	inline_max;
+	__be16	export_flags;
+	__be16	reserved;
+	__be32	reserved2;
+	u8	export_id[RCBLK_ID_LEN];
+};
+
+static_assert(sizeof(struct rcblk_wire_open_rsp) == 72);
+
+/**
+ * struct rcblk_wire_io - an I/O request
+ * @type: RCBLK_MSG_IO
+ * @op: enum rcblk_op
+ * @flags: RCBLK_F_*
+ * @tag: the client's tag, echoed in the reply
+ * @data: enum rcblk_data
+ * @reserved: zero
+ * @sector: first 512-byte sector
+ * @len: bytes (a multiple of the logical block size)
+ * @rkey: RCBLK_DATA_REMOTE: the client's registration
+ * @addr: RCBLK_DATA_REMOTE: its address for RDMA
+ */
+struct rcblk_wire_io {
+	u8	type;
+	u8	op;
+	__be16	flags;
+	__be16	tag;
+	u8	data;
+	u8	reserved;
+	__be64	sector;
+	__be32	len;
+	__be32	rkey;
+	__be64	addr;
+};
+
+static_assert(sizeof(struct rcblk_wire_io) == 32);
+
+#endif /* RCBLK_PROTO_H */
