@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan_blk: what the module's two sides share
+ *
+ * blk_main.c loads the module: it creates the class "rdmachan_blk" with
+ * one device "ctl" (/sys/class/rdmachan_blk/ctl/) that carries both
+ * sides' control files, and takes /dev/rdmachan's ioctls
+ * RDMACHAN_IOC_BLK_* (blk_ioctl.c), which it hands to a side.
+ *
+ * Server (blk_srv*.c): exports, the listener, serving requests.
+ * Client (blk_clt*.c): mappings, their disks and channels.
+ * Both: the wire protocol (blk_proto.[ch]), pure and unit-tested.
+ */
+#ifndef RCBLK_H
+#define RCBLK_H
+
+#include <linux/device.h>
+#include <linux/sysfs.h>
+
+#include <linux/rdmachan_blk.h>
+
+#include "rdmachan.h"
+
+/* The ctl device, /sys/class/rdmachan_blk/ctl (blk_main.c) */
+extern struct device *rcblk_ctl_dev;
+
+/* Control files of each side under ctl/ */
+extern const struct attribute_group rcblk_srv_ctl_group;
+extern const struct attribute_group rcblk_clt_ctl_group;
+
+/* Server side (blk_srv*.c) */
+int rcblk_srv_init(void);
+void rcblk_srv_exit(void);
+int rcblk_srv_export(const struct rdmachan_blk_export *e);
+int rcblk_srv_unexport(const char *name, u32 flags);
+int rcblk_srv_list(struct rdmachan_blk_export_info __user *entries,
+		   u32 room, u32 *count);
+
+/* Client side (blk_clt*.c) */
+int rcblk_clt_init(void);
+void rcblk_clt_exit(void);
+int rcblk_clt_map(struct rdmachan_blk_map *m);
+int rcblk_clt_unmap(u32 index, u32 flags);
+int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
+		   u32 *count);
+
+#endif /* RCBLK_H */
