@@ -1849,6 +1849,20 @@ static void fmt_rec(char *out, size_t n, const struct rec *r)
 	}
 }
 
+/* Print @text, a block of lines, as KTAP diagnostic lines */
+static void diag_lines(const char *text)
+{
+	const char *p = text, *nl;
+
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		printf("#   %.*s\n", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
 static void dump_worker(int id, const char *why)
 {
 	struct wshared *w = &all_ws[id];
@@ -1856,10 +1870,10 @@ static void dump_worker(int id, const char *why)
 	uint64_t c = w->calls;
 	FILE *f;
 
-	printf("fuzz: worker %d (pid %d) %s after %" PRIu64 " calls; its last calls:\n",
+	printf("# fuzz: worker %d (pid %d) %s after %" PRIu64 " calls; its last calls:\n",
 	       id, w->pid, why, c);
 	if (w->fault_sig)
-		printf("fuzz: worker %d: %s at %#" PRIx64 " while making a %s call%s\n",
+		printf("# fuzz: worker %d: %s at %#" PRIx64 " while making a %s call%s\n",
 		       id, strsignal(w->fault_sig), w->fault_addr,
 		       w->gen_op >= 0 && w->gen_op < NOPS ? op_names[w->gen_op] : "(none)",
 		       w->in_call ? " (inside it)" : "");
@@ -1869,10 +1883,12 @@ static void dump_worker(int id, const char *why)
 		if (r->seq != s || (s == c && !w->in_call && !r->done))
 			continue;
 		fmt_rec(buf, sizeof(buf), r);
-		printf("  %s\n", buf);
+		printf("#   %s\n", buf);
 	}
-	if (w->fault_sig)
-		printf("fuzz: worker %d's mappings:\n%s", id, w->maps);
+	if (w->fault_sig) {
+		printf("# fuzz: worker %d's mappings:\n", id);
+		diag_lines(w->maps);
+	}
 	/* its state and signals: is the alarm pending, blocked, caught? */
 	snprintf(path, sizeof(path), "/proc/%d/status", w->pid);
 	f = fopen(path, "r");
@@ -1880,21 +1896,21 @@ static void dump_worker(int id, const char *why)
 		while (fgets(buf, sizeof(buf), f))
 			if (!strncmp(buf, "State:", 6) || !strncmp(buf, "Sig", 3) ||
 			    !strncmp(buf, "ShdPnd:", 7))
-				printf("  %s", buf);
+				printf("#   %s", buf);
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/stack", w->pid);
 	f = fopen(path, "r");
 	if (f) {
-		printf("fuzz: worker %d kernel stack:\n", id);
+		printf("# fuzz: worker %d kernel stack:\n", id);
 		while (fgets(buf, sizeof(buf), f))
-			printf("  %s", buf);
+			printf("#   %s", buf);
 		fclose(f);
 	}
 	fflush(stdout);
 }
 
-static void summary(double secs)
+static uint64_t summary(double secs)
 {
 	uint64_t calls = 0, stray = 0;
 
@@ -1902,7 +1918,7 @@ static void summary(double secs)
 		calls += all_ws[i].calls;
 		stray += all_ws[i].stray_fds;
 	}
-	printf("fuzz: %" PRIu64 " calls in %.1f s (%.0f/s), %u procs, seed %" PRIu64
+	printf("# fuzz: %" PRIu64 " calls in %.1f s (%.0f/s), %u procs, seed %" PRIu64
 	       ", %" PRIu64 " stray descriptors\n", calls, secs,
 	       secs > 0 ? calls / secs : 0.0, opt_procs, opt_seed, stray);
 	for (int op = 0; op < NOPS; op++) {
@@ -1917,7 +1933,7 @@ static void summary(double secs)
 			}
 		if (!tot)
 			continue;
-		k = snprintf(line, sizeof(line), "  %-16s %9" PRIu64 ":", op_names[op], tot);
+		k = snprintf(line, sizeof(line), "#   %-16s %9" PRIu64 ":", op_names[op], tot);
 		for (int e = 0; e < NERR + 2 && k < (int)sizeof(line) - 32; e++)
 			if (h[e])
 				k += snprintf(line + k, sizeof(line) - k, " %s %" PRIu64,
@@ -1925,6 +1941,31 @@ static void summary(double secs)
 		printf("%s\n", line);
 	}
 	fflush(stdout);
+	return stray;
+}
+
+/*
+ * The end, in KTAP: the summary as diagnostics, then the two results the
+ * VM case reports (tests/vm/cases/fuzz.sh).  @rc: 0, 2 (a worker was
+ * killed or exited early), 3 (a call hung).  Return: @rc, or 1 when only
+ * the descriptor check failed.
+ */
+static int report(double secs, int rc)
+{
+	uint64_t stray = summary(secs);
+
+	if (rc)
+		printf("not ok 1 - workers end cleanly: none killed, no call stuck # %s\n",
+		       rc == 3 ? "a call hung" : "a worker was killed or exited early");
+	else
+		printf("ok 1 - workers end cleanly: none killed, no call stuck\n");
+	printf("%sok 2 - no descriptor installed without being returned",
+	       stray ? "not " : "");
+	if (stray)
+		printf(" # %" PRIu64 " stray descriptors", stray);
+	printf("\n1..2\n");
+	fflush(stdout);
+	return rc ?: (stray ? 1 : 0);
 }
 
 static void usage(void)
@@ -1999,7 +2040,8 @@ int main(int argc, char **argv)
 		opt_seed = ts.tv_sec * 1000000007ULL ^ ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 		opt_seed %= 1000000000000ULL;
 	}
-	printf("fuzz: seed %" PRIu64 " calls %" PRIu64 " seconds %u procs %u%s\n",
+	printf("KTAP version 1\n");
+	printf("# fuzz: seed %" PRIu64 " calls %" PRIu64 " seconds %u procs %u%s\n",
 	       opt_seed, opt_calls, opt_seconds, opt_procs,
 	       opt_avoid_known ? " avoid-known" : "");
 	fflush(stdout);
@@ -2088,7 +2130,7 @@ int main(int argc, char **argv)
 			    all_ws[i].hung_report)
 				continue;
 			all_ws[i].hung_report = 1;
-			printf("fuzz: HANG: worker %d has been inside one call for %u s\n",
+			printf("# fuzz: HANG: worker %d has been inside one call for %u s\n",
 			       i, opt_hang_secs);
 			dump_worker(i, "hung");
 			/* does a signal end it now (was the alarm lost)? */
@@ -2096,7 +2138,7 @@ int main(int argc, char **argv)
 			for (int k = 0; k < 30 && all_ws[i].in_call &&
 			     all_ws[i].calls == last_calls[i]; k++)
 				usleep(100000);
-			printf("fuzz: worker %d: another SIGALRM %s\n", i,
+			printf("# fuzz: worker %d: another SIGALRM %s\n", i,
 			       all_ws[i].calls != last_calls[i] ?
 			       "ended the call: the first one was lost" :
 			       "did not end the call within 3 s");
@@ -2111,13 +2153,9 @@ int main(int argc, char **argv)
 		}
 		if (rc == 3) {
 			/* the killed ones may never go (stuck in the kernel) */
-			summary((now_ms() - start) / 1000.0);
-			printf("fuzz: FAIL (hang)\n");
-			return rc;
+			return report((now_ms() - start) / 1000.0, rc);
 		}
 		usleep(200000);
 	}
-	summary((now_ms() - start) / 1000.0);
-	printf("fuzz: %s\n", rc ? "FAIL" : "PASS");
-	return rc;
+	return report((now_ms() - start) / 1000.0, rc);
 }
