@@ -69,4 +69,27 @@ static inline int rdmachan_segs_len(const struct rdmachan_seg *segs,
 	return 0;
 }
 
+/**
+ * rdmachan_depth_for_mem() - the largest queue depth whose buffers fit
+ * @depth: the depth asked for, at least 1
+ * @buf_size: bytes of one message buffer as allocated (kmalloc's
+ *	rounding included), at least 1
+ * @extra: buffers a channel holds besides two per credit (one to receive,
+ *	one to send)
+ * @budget: bytes the buffers may take
+ *
+ * Context: any.
+ * Return: @depth, or less so that (2 * depth + @extra) * @buf_size fits
+ * @budget; never below 1 (a channel of one credit is allowed whatever
+ * its message size: the message size is bounded on its own).
+ */
+static inline u32 rdmachan_depth_for_mem(u32 depth, u64 buf_size, u32 extra,
+					 u64 budget)
+{
+	u64 bufs = budget / buf_size;
+	u64 fit = bufs > extra ? (bufs - extra) / 2 : 0;
+
+	return max_t(u64, 1, min_t(u64, depth, fit));
+}
+
 #endif /* RDMACHAN_BOUNDS_H */

@@ -67,8 +67,8 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	struct rdma_conn_param param;
 	int ret;
 
-	ch->conn.params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
-					      RDMACHAN_MAX_DEPTH);
+	ch->conn.params.queue_depth = rdmachan_depth_cap(ch->opts.queue_depth,
+							 ch->opts.max_msg_size);
 	ch->conn.params.max_msg_size = ch->opts.max_msg_size;
 	ch->conn.params.features = rdmachan_param_imm_header() ?
 				   RDMACHAN_WIRE_F_HDR_IMM : 0;

@@ -19,6 +19,7 @@
 
 #include "rdmachan-pri.h"
 #include "device.h"
+#include "bounds.h"
 #include "params.h"
 #include "sysfs.h"
 
@@ -86,6 +87,31 @@ void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
 		o->timeout_ms = rdmachan_param_connect_timeout_ms();
 	if (!o->backlog)
 		o->backlog = 128;
+}
+
+/**
+ * rdmachan_depth_cap() - the queue depth a channel offers
+ * @depth: what its options ask for
+ * @max_msg_size: its largest message
+ *
+ * @depth clamped to 1..RDMACHAN_MAX_DEPTH and lowered until the channel's
+ * message buffers (a receive and a send buffer per credit, and the
+ * control receive buffers, each as kmalloc() rounds it) fit the
+ * chan_mem_kb module parameter.  Both ends offer no more than this, and
+ * the negotiated depth and size are at most what each offered, so no
+ * peer can make a channel allocate more.
+ *
+ * Context: any.
+ * Return: the depth to offer.
+ */
+u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size)
+{
+	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + (u64)max_msg_size +
+				       RDMACHAN_IMM_TRAILER);
+
+	depth = clamp_t(u32, depth, 1, RDMACHAN_MAX_DEPTH);
+	return rdmachan_depth_for_mem(depth, buf, RDMACHAN_CTRL_RECV,
+				      rdmachan_param_chan_mem());
 }
 
 static void rdmachan_work_teardown(struct work_struct *work)

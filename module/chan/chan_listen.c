@@ -147,8 +147,8 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	if (reason)
 		return rdmachan_reject(l, id, reason);
 
-	local.queue_depth = clamp_t(u32, l->opts.queue_depth, 1,
-				    RDMACHAN_MAX_DEPTH);
+	local.queue_depth = rdmachan_depth_cap(l->opts.queue_depth,
+					       l->opts.max_msg_size);
 	local.max_msg_size = l->opts.max_msg_size;
 	/* every feature this side knows; the device may drop some */
 	local.features = RDMACHAN_WIRE_F_KNOWN;

@@ -135,6 +135,18 @@ module_param_cb(max_mr_size, &rdmachan_uint_param_ops, &max_mr_size, 0644);
 MODULE_PARM_DESC(max_mr_size,
 		 "Largest user memory registration in bytes, 4096..2147483648 (default 1073741824)");
 
+/*
+ * Memory of one channel's message buffers, in KiB: the queue depth a
+ * channel offers is lowered until its buffers fit (rdmachan_depth_cap()),
+ * so that no CONNECT, LISTEN or peer can make one channel allocate more.
+ */
+static struct rdmachan_uint_param chan_mem_kb = {
+	.val = 65536, .min = 1024, .max = 1U << 22, .base = 10,
+};
+module_param_cb(chan_mem_kb, &rdmachan_uint_param_ops, &chan_mem_kb, 0644);
+MODULE_PARM_DESC(chan_mem_kb,
+		 "Message buffer memory of one channel in KiB; the queue depth is lowered to fit, 1024..4194304 (default 65536)");
+
 static struct rdmachan_uint_param listen_budget_kb = {
 	.val = 262144, .min = 64, .max = 1U << 30, .base = 10,
 };
@@ -191,6 +203,12 @@ unsigned int rdmachan_param_connect_timeout_ms(void)
 unsigned int rdmachan_param_max_mr_size(void)
 {
 	return READ_ONCE(max_mr_size.val);
+}
+
+/** rdmachan_param_chan_mem() - one channel's message buffers, in bytes */
+u64 rdmachan_param_chan_mem(void)
+{
+	return (u64)READ_ONCE(chan_mem_kb.val) << 10;
 }
 
 /**

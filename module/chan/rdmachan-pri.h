@@ -888,6 +888,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p);
+u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size);
 
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);

@@ -128,10 +128,46 @@ static void bounds_test_segs_len(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, len, 0U);
 }
 
+/*
+ * The depth a channel offers under its buffer budget: two buffers a credit
+ * plus the control ones must fit, and a single credit is always allowed.
+ */
+static void bounds_test_depth_for_mem(struct kunit *test)
+{
+	const u64 mib = 1 << 20;
+
+	/* the defaults: 128 credits of 128 KiB buffers fit 64 MiB */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(128, 128 << 10, 3, 64 * mib),
+			128U);
+	/* (2 * 126 + 3) * 128 KiB = 31.875 MiB: 126 fits 32 MiB, 127 not */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 128 << 10, 3,
+						     32 * mib), 126U);
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(126, 128 << 10, 3,
+						     32 * mib), 126U);
+	/* the largest ask: 16384 credits of 1 MiB messages (2 MiB buffers) */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 2 * mib, 3,
+						     64 * mib), 14U);
+	/* exactly at the edge: 2 * 14 + 3 = 31 buffers, 32 fit */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 2 * mib, 3,
+						     31 * 2 * mib), 14U);
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 2 * mib, 3,
+						     31 * 2 * mib - 1), 13U);
+	/* a budget below the control buffers still allows one credit */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 2 * mib, 3, mib),
+			1U);
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, 2 * mib, 3, 0), 1U);
+	/* a huge budget never raises the depth asked for */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(7, 64, 3, U64_MAX), 7U);
+	/* huge buffers: no overflow in the product */
+	KUNIT_EXPECT_EQ(test, rdmachan_depth_for_mem(16384, U64_MAX, 3, U64_MAX),
+			1U);
+}
+
 static struct kunit_case bounds_cases[] = {
 	KUNIT_CASE_PARAM(bounds_test_span_pages, span_gen_params),
 	KUNIT_CASE(bounds_test_span_pages_sweep),
 	KUNIT_CASE(bounds_test_segs_len),
+	KUNIT_CASE(bounds_test_depth_for_mem),
 	{}
 };
 

@@ -286,7 +286,8 @@ enum rdmachan_chan_state {
 /**
  * struct rdmachan_chan_opts - what a new channel asks for; 0 = default
  * @queue_depth: credits (receive buffers) per direction (module
- *	parameter queue_depth); negotiated down to the peer's and device's
+ *	parameter queue_depth); negotiated down to the peer's and device's,
+ *	and to what fits the chan_mem_kb parameter (its message buffers)
  * @max_msg_size: largest message (parameter max_msg_size); negotiated
  * @timeout_ms: connect bound (parameter connect_timeout_ms)
  * @poll_mode: enum rdmachan_chan_poll
