@@ -42,6 +42,10 @@
  * @sge: its gather/scatter list
  * @mr: registrations it holds (rdmachan_mr_put() when the request ends)
  * @nr_mr: entries of @mr
+ * @pmr: pool registrations among its segments (not held: their user
+ *	keeps them until the request ended); their fast registration goes
+ *	in front of the request when not posted yet
+ * @nr_pmr: entries of @pmr
  * @inline_buf: an INLINE write's data, gathered here
  * @status: 0, or the errno of its completion
  * @wc_status: the verbs status of its completion
@@ -59,6 +63,8 @@ struct rdmachan_rdma_wr {
 	struct ib_sge		sge[RDMACHAN_MAX_SGE];
 	struct rdmachan_mr	*mr[RDMACHAN_MAX_SGE];
 	u32			nr_mr;
+	struct rdmachan_mr	*pmr[RDMACHAN_MAX_SGE];
+	u32			nr_pmr;
 	void			*inline_buf;
 	int			status;
 	u32			wc_status;
@@ -213,11 +219,16 @@ static void rdmachan_rdma_req_ended(struct rdmachan_rdma_req *req)
 {
 	struct rdmachan *ch = req->ch;
 	unsigned long flags;
+	bool writable = false;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->rdma.slots -= req->posted;
+	if (req->posted)
+		writable = rdmachan_writable_due_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	if (writable)
+		rdmachan_call_writable(ch);
 	if (req->end)
 		rdmachan_rdma_end(req);
 	complete(&req->done);
@@ -252,22 +263,15 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmachan_rdma_req_ended(req);
 }
 
-/**
- * rdmachan_rdma_req_alloc() - a request of @nr work requests
- * @ch: the channel
- * @nr: 1 to RDMACHAN_MAX_RDMA_OPS
- *
- * Each work request's wr_cqe is set; the caller fills in the rest,
- * through rdmachan_rdma_req_wr().
- *
- * Return: the request, or NULL without memory.
- */
-struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
+/* rdmachan_rdma_req_alloc() with allocation flags @gfp */
+static struct rdmachan_rdma_req *rdmachan_rdma_req_alloc_gfp(struct rdmachan *ch,
+							     u32 nr, gfp_t gfp)
 {
 	struct rdmachan_rdma_req *req;
 	u32 i;
 
-	req = kvzalloc(struct_size(req, w, nr), GFP_KERNEL);
+	/* kvzalloc() falls back to kmalloc() for what may not sleep */
+	req = kvzalloc(struct_size(req, w, nr), gfp);
 	if (!req)
 		return NULL;
 	rdmachan_get(ch);
@@ -288,6 +292,21 @@ struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
 	}
 	req->w[nr - 1].wr.send.send_flags |= IB_SEND_SIGNALED;
 	return req;
+}
+
+/**
+ * rdmachan_rdma_req_alloc() - a request of @nr work requests
+ * @ch: the channel
+ * @nr: 1 to RDMACHAN_MAX_RDMA_OPS
+ *
+ * Each work request's wr_cqe is set; the caller fills in the rest,
+ * through rdmachan_rdma_req_wr().
+ *
+ * Return: the request, or NULL without memory.
+ */
+struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
+{
+	return rdmachan_rdma_req_alloc_gfp(ch, nr, GFP_KERNEL);
 }
 
 /** rdmachan_rdma_req_wr() - work request @i of @req, to be filled in */
@@ -321,6 +340,49 @@ int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
 	return 0;
 }
 
+/*
+ * Pool registrations among the request's segments: each must be mapped
+ * (its fast registration then goes in front of the request, once) or
+ * already posted.  The send queue has room for those registrations
+ * beside the one-sided room (chan_pool.c).  Caller holds ch->lock.
+ * Return: 0 and the chain's first work request in *@first, or -EINVAL
+ * (a registration given back, or in a send not posted yet) with nothing
+ * changed.
+ */
+static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
+					   struct ib_send_wr **first)
+{
+	struct ib_send_wr *head = NULL, *last = NULL;
+	u32 i, j;
+
+	for (i = 0; i < req->nr; i++)
+		for (j = 0; j < req->w[i].nr_pmr; j++)
+			if (req->w[i].pmr[j]->pstate != RDMACHAN_PR_MAPPED &&
+			    req->w[i].pmr[j]->pstate != RDMACHAN_PR_POSTED)
+				return -EINVAL;
+	for (i = 0; i < req->nr; i++) {
+		for (j = 0; j < req->w[i].nr_pmr; j++) {
+			struct rdmachan_mr *mr = req->w[i].pmr[j];
+
+			if (mr->pstate != RDMACHAN_PR_MAPPED)
+				continue;
+			mr->pstate = RDMACHAN_PR_POSTED;
+			mr->reg_wr.wr.next = NULL;
+			if (last)
+				last->next = &mr->reg_wr.wr;
+			else
+				head = &mr->reg_wr.wr;
+			last = &mr->reg_wr.wr;
+		}
+	}
+	*first = &req->w[0].wr.send;
+	if (last) {
+		last->next = *first;
+		*first = head;
+	}
+	return 0;
+}
+
 static bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 {
 	return ch->rdma.slots + nr <= RDMACHAN_RDMA_SLOTS &&
@@ -338,11 +400,15 @@ static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits)
 	return ret;
 }
 
-/* Wait for room and post.  Return: 0, or errno with nothing posted. */
-static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
+/*
+ * Wait for room (unless @nowait: -EAGAIN, and ->writable runs once room is
+ * back) and post.  Return: 0, or errno with nothing posted.
+ */
+static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 {
 	struct rdmachan *ch = req->ch;
 	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first;
 	unsigned long flags;
 	int ret, post_err = 0;
 	bool bh;
@@ -354,6 +420,12 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		ret = rdmachan_send_state_err(ch);
 		if (ret || rdmachan_rdma_room(ch, req->nr, req->credits))
 			break;
+		if (nowait) {
+			rdmachan_want_rdma_locked(ch, req->nr, req->credits);
+			spin_unlock_irqrestore(&ch->lock, flags);
+			rdmachan_bh_on(bh);
+			return -EAGAIN;
+		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
 		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
@@ -377,15 +449,20 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		if (ret)
 			return ret;
 	}
+	if (!ret)
+		ret = rdmachan_rdma_pool_chain_locked(req, &first);
 	if (ret)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
-	ret = ib_post_send(ch->res.qp, &req->w[0].wr.send, &bad);
+	ret = ib_post_send(ch->res.qp, first, &bad);
 	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */
 		for (i = 0; i < req->nr && &req->w[i].wr.send != bad; i++)
 			;
+		/* a fast registration in front failed: none of the request */
+		if (i == req->nr && bad)
+			i = 0;
 		req->posted = i;
 		rdmachan_credits_refund(&ch->credits, req->credits);
 	} else {
@@ -509,7 +586,7 @@ int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req, bool killable)
 	int ret;
 
 	refcount_inc(&req->ref);	/* the chain's */
-	ret = rdmachan_rdma_post(req);
+	ret = rdmachan_rdma_post(req, false);
 	if (ret && !req->posted) {
 		refcount_dec(&req->ref);
 		return ret;
@@ -554,6 +631,14 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 		return -EINVAL;
 	if ((mr->access & need) != need)
 		return -EACCES;
+	if (mr->pool) {
+		/* its state is checked, and its registration chained, at post */
+		w->pmr[w->nr_pmr++] = mr;
+		sge->addr = mr->ibmr->iova + seg->offset;
+		sge->length = seg->length;
+		sge->lkey = mr->ibmr->lkey;
+		return 0;
+	}
 	/* held, its MR stays until the request ends */
 	if (!rdmachan_mr_hold(mr))
 		return -ECONNRESET;
@@ -566,7 +651,7 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 
 /* INLINE: the provider copies from kernel addresses, so gather here */
 static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
-				const struct rdmachan_op *op)
+				const struct rdmachan_op *op, gfp_t gfp)
 {
 	u32 i, len;
 	int ret;
@@ -575,7 +660,7 @@ static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 				&len);
 	if (ret)
 		return ret;
-	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
+	w->inline_buf = kmalloc(max(len, 1U), gfp);
 	if (!w->inline_buf)
 		return -ENOMEM;
 	len = 0;
@@ -612,7 +697,7 @@ static u32 rdmachan_rdma_local_need(struct rdmachan *ch, u32 opcode)
 
 /* Check @op against the channel and device, and build its work request. */
 static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
-			       const struct rdmachan_op *op)
+			       const struct rdmachan_op *op, gfp_t gfp)
 {
 	struct ib_send_wr *wr = &w->wr.send;
 	bool atomic = op->opcode == RDMACHAN_OP_FETCH_ADD ||
@@ -656,7 +741,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	}
 	wr->num_sge = op->nr_segs;
 	if (op->flags & RDMACHAN_OPF_INLINE) {
-		ret = rdmachan_rdma_inline(ch, w, op);
+		ret = rdmachan_rdma_inline(ch, w, op, gfp);
 		if (ret)
 			return ret;
 		wr->send_flags |= IB_SEND_INLINE;
@@ -705,7 +790,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
  * status, the others -ECANCELED), nothing posted.
  */
 static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
-				 unsigned int count,
+				 unsigned int count, gfp_t gfp,
 				 struct rdmachan_rdma_req **reqp)
 {
 	struct rdmachan_rdma_req *req;
@@ -718,7 +803,7 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 		ops[i].status = 0;
 		ops[i].wc_status = IB_WC_SUCCESS;
 	}
-	req = rdmachan_rdma_req_alloc(ch, count);
+	req = rdmachan_rdma_req_alloc_gfp(ch, count, gfp);
 	if (!req) {
 		rdmachan_rdma_refused(ops, count);
 		return -ENOMEM;
@@ -731,7 +816,7 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 	 */
 	ret = rdmachan_mr_usable(ch);
 	for (i = 0; i < count && !ret; i++) {
-		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
+		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i], gfp);
 		if (ret)
 			ops[i].status = ret;
 		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
@@ -783,7 +868,7 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	struct rdmachan_rdma_req *req;
 	int ret;
 
-	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
+	ret = rdmachan_rdma_prepare(ch, ops, count, GFP_KERNEL, &req);
 	if (ret)
 		return ret;
 	ret = rdmachan_rdma_post_wait(req, true);
@@ -795,6 +880,34 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_rdma);
+
+/* rdmachan_rdma_submit() and rdmachan_rdma_start() */
+static int rdmachan_rdma_go(struct rdmachan *ch, struct rdmachan_op *ops,
+			    unsigned int count, rdmachan_rdma_end_t end,
+			    void *ctx, bool nowait)
+{
+	struct rdmachan_rdma_req *req;
+	int ret;
+
+	ret = rdmachan_rdma_prepare(ch, ops, count,
+				    nowait ? GFP_ATOMIC : GFP_KERNEL, &req);
+	if (ret)
+		return ret;
+	req->ops = ops;
+	req->end = end;
+	req->ctx = ctx;
+	refcount_inc(&req->ref);	/* the chain's */
+	ret = rdmachan_rdma_post(req, nowait);
+	if (ret && req->posted) {
+		/* cut short: the channel failed, its teardown ends the chain */
+		ret = 0;
+	} else if (ret) {
+		refcount_dec(&req->ref);
+		rdmachan_rdma_refused(ops, count);
+	}
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
 
 /**
  * rdmachan_rdma_submit() - start one-sided operations, learn their end later
@@ -811,10 +924,11 @@ EXPORT_SYMBOL_GPL(rdmachan_rdma);
  * runs in the channel's completion context (softirq, a workqueue, or
  * the thread polling a RDMACHAN_POLL_DIRECT channel; the teardown's
  * process context for what the transport never completed) and must not
- * sleep; it may run before this returns.  A channel's teardown flushes what is still posted, so
- * @end runs for every call that returned 0, at the latest when the
- * channel is torn down.  Several calls may be in flight at once; each
- * one's operations run in order, and calls in the order submitted.
+ * sleep; it may run before this returns.  A channel's teardown flushes
+ * what is still posted, so @end runs for every call that returned 0, at
+ * the latest when the channel is torn down.  Several calls may be in
+ * flight at once; each one's operations run in order, and calls in the
+ * order submitted.
  *
  * Context: process context, sleeps.
  * Return: 0 (@end will run), or the errno of rdmachan_rdma() for a call
@@ -825,25 +939,37 @@ int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
 			 unsigned int count, rdmachan_rdma_end_t end,
 			 void *ctx)
 {
-	struct rdmachan_rdma_req *req;
-	int ret;
-
-	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
-	if (ret)
-		return ret;
-	req->ops = ops;
-	req->end = end;
-	req->ctx = ctx;
-	refcount_inc(&req->ref);	/* the chain's */
-	ret = rdmachan_rdma_post(req);
-	if (ret && req->posted) {
-		/* cut short: the channel failed, its teardown ends the chain */
-		ret = 0;
-	} else if (ret) {
-		refcount_dec(&req->ref);
-		rdmachan_rdma_refused(ops, count);
-	}
-	rdmachan_rdma_req_put(req);
-	return ret;
+	return rdmachan_rdma_go(ch, ops, count, end, ctx, false);
 }
 EXPORT_SYMBOL_GPL(rdmachan_rdma_submit);
+
+/**
+ * rdmachan_rdma_start() - rdmachan_rdma_submit() that never sleeps
+ * @ch: a connected channel
+ * @ops: the operations, as for rdmachan_rdma_submit()
+ * @count: 1 to RDMACHAN_MAX_RDMA_OPS
+ * @end: as for rdmachan_rdma_submit(): runs once in the channel's
+ *	completion context (or the teardown's), may run before this returns
+ * @ctx: for @end
+ *
+ * Checks and posts as rdmachan_rdma_submit() does, with atomic
+ * allocations and no mutex (registrations are taken with
+ * rdmachan_mr_hold()), and never waits: when the one-sided send queue
+ * room (or a credit for a WRITE_WITH_IMM) is not there it refuses with
+ * -EAGAIN, and &rdmachan_ops.writable runs once room is back (or the
+ * channel failed).  On a RDMACHAN_POLL_SOLICITED channel credits that
+ * arrived wait in the receive queue until it is polled: rdmachan_poll()
+ * before retrying.
+ *
+ * Context: any, hardirq included (a bio's end_io); never sleeps.
+ * Return: 0 (@end will run); -EAGAIN (no room: nothing posted, @end will
+ * not run, ->writable will); -ENOMEM (atomic allocation failed); or the
+ * errno of rdmachan_rdma_submit() for a refused call (@end will not run;
+ * each operation's @status says why).
+ */
+int rdmachan_rdma_start(struct rdmachan *ch, struct rdmachan_op *ops,
+			unsigned int count, rdmachan_rdma_end_t end, void *ctx)
+{
+	return rdmachan_rdma_go(ch, ops, count, end, ctx, true);
+}
+EXPORT_SYMBOL_GPL(rdmachan_rdma_start);
