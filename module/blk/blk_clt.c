@@ -25,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -33,7 +34,7 @@
 #define RCBLK_CLT_MINORS	16
 #define RCBLK_CLT_MAX_QUEUES	64
 #define RCBLK_CLT_MAX_DEPTH	4096
-#define RCBLK_CLT_MAX_IO	(1U << 20)	/* bytes */
+#define RCBLK_CLT_MAX_IO	SZ_1M
 #define RCBLK_CLT_MAX_INLINE_KB	64
 
 static unsigned int queue_depth = 128;
@@ -213,8 +214,8 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 		       map->index, map->name, &map->server, ret);
 		return ret;
 	}
-	left = wait_for_completion_killable_timeout(&q->open_done,
-			msecs_to_jiffies(rcblk_clt_timeout()));
+	left = msecs_to_jiffies(rcblk_clt_timeout());
+	left = wait_for_completion_killable_timeout(&q->open_done, left);
 	if (left < 0)
 		return left;
 	if (!left) {

@@ -166,7 +166,7 @@ struct rcblk_clt_map {
 	struct gendisk *disk;
 	unsigned long flags;
 	int last_error;
-	struct mutex lock;
+	struct mutex lock;	/* rcblk_clt_shutdown() */
 	struct work_struct fail_work;
 	struct rcblk_clt_stats st;
 };

@@ -351,7 +351,7 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	if (ret == -EAGAIN) {
 		/* flag first, then retry: a put in between reruns us */
 		set_bit(RCBLK_Q_STARVED, &q->flags);
-		smp_mb__after_atomic();
+		smp_mb__after_atomic();	/* the flag before the retry */
 		ret = rdmachan_mr_pool_map(q->pool, req->sgl, nents, access,
 					   &req->mr);
 		if (ret == -EAGAIN)

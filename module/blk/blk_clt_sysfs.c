@@ -238,27 +238,27 @@ RCBLK_CLT_U32_ATTR(features, map->geo.features);
 RCBLK_CLT_U32_ATTR(export_flags, map->geo.export_flags);
 RCBLK_CLT_U32_ATTR(inflight, atomic_read(&map->st.inflight));
 
-#define RCBLK_CLT_CTR_ATTR(_name)					\
+#define RCBLK_CLT_CTR_ATTR(_name, _ctr)				\
 static ssize_t _name##_show(struct device *dev,				\
 			    struct device_attribute *attr, char *buf)	\
 {									\
 	return sysfs_emit(buf, "%lld\n",				\
-			  atomic64_read(&dev_map(dev)->st._name));	\
+			  atomic64_read(&dev_map(dev)->st._ctr));	\
 }									\
 static DEVICE_ATTR_RO(_name)
 
-RCBLK_CLT_CTR_ATTR(reads);
-RCBLK_CLT_CTR_ATTR(writes);
-RCBLK_CLT_CTR_ATTR(read_bytes);
-RCBLK_CLT_CTR_ATTR(write_bytes);
-RCBLK_CLT_CTR_ATTR(flushes);
-RCBLK_CLT_CTR_ATTR(fua);
-RCBLK_CLT_CTR_ATTR(discards);
-RCBLK_CLT_CTR_ATTR(write_zeroes);
-RCBLK_CLT_CTR_ATTR(inline_writes);
-RCBLK_CLT_CTR_ATTR(errors);
-RCBLK_CLT_CTR_ATTR(rejected);
-RCBLK_CLT_CTR_ATTR(bogus);
+RCBLK_CLT_CTR_ATTR(reads, reads);
+RCBLK_CLT_CTR_ATTR(writes, writes);
+RCBLK_CLT_CTR_ATTR(read_bytes, read_bytes);
+RCBLK_CLT_CTR_ATTR(write_bytes, write_bytes);
+RCBLK_CLT_CTR_ATTR(flushes, flushes);
+RCBLK_CLT_CTR_ATTR(fua, fua);
+RCBLK_CLT_CTR_ATTR(discards, discards);
+RCBLK_CLT_CTR_ATTR(write_zeroes, write_zeroes);
+RCBLK_CLT_CTR_ATTR(inline_writes, inline_writes);
+RCBLK_CLT_CTR_ATTR(errors, errors);
+RCBLK_CLT_CTR_ATTR(rejected, rejected);
+RCBLK_CLT_CTR_ATTR(bogus, bogus);
 
 static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_state.attr,

@@ -97,7 +97,49 @@ static int rcblk_clt_open_errno(u16 status)
 	}
 }
 
-#define RCBLK_CLT_BAD(msg) do { *why = (msg); return -EPROTO; } while (0)
+static void rcblk_clt_decode_geo(const struct rcblk_wire_open_rsp *r,
+				 struct rcblk_clt_geo *geo)
+{
+	memset(geo, 0, sizeof(*geo));
+	geo->features = be32_to_cpu(r->features);
+	geo->max_io = be32_to_cpu(r->max_io);
+	geo->nr_sectors = be64_to_cpu(r->nr_sectors);
+	geo->lbs = be32_to_cpu(r->lbs);
+	geo->pbs = be32_to_cpu(r->pbs);
+	geo->max_discard_sectors = be32_to_cpu(r->max_discard_sectors);
+	geo->discard_granularity = be32_to_cpu(r->discard_granularity);
+	geo->max_write_zeroes_sectors =
+		be32_to_cpu(r->max_write_zeroes_sectors);
+	geo->inline_max = be32_to_cpu(r->inline_max);
+	geo->export_flags = be16_to_cpu(r->export_flags);
+	memcpy(geo->export_id, r->export_id, RCBLK_ID_LEN);
+}
+
+/* What is wrong with an accepted answer, or NULL; rounds max_io down */
+static const char *rcblk_clt_geo_bad(struct rcblk_clt_geo *geo, u32 offered,
+				     u32 max_io)
+{
+	if (geo->features & ~offered)
+		return "features not offered";
+	if (geo->lbs < 512 || geo->lbs > 4096 || !is_power_of_2(geo->lbs))
+		return "bad logical block size";
+	if (geo->pbs < geo->lbs || geo->pbs > 65536 ||
+	    !is_power_of_2(geo->pbs))
+		return "bad physical block size";
+	if (!geo->nr_sectors || geo->nr_sectors > (U64_MAX >> 10) ||
+	    geo->nr_sectors & ((geo->lbs >> 9) - 1))
+		return "bad size";
+	if (geo->max_io > max_io)
+		return "max_io over the offer";
+	geo->max_io &= ~(geo->lbs - 1);
+	if (!geo->max_io)
+		return "max_io under a block";
+	if (geo->max_discard_sectors &&
+	    (geo->discard_granularity < geo->lbs ||
+	     geo->discard_granularity & (geo->lbs - 1)))
+		return "bad discard granularity";
+	return NULL;
+}
 
 /**
  * rcblk_clt_check_open_rsp() - check an OPEN_RSP and decode it
@@ -126,51 +168,25 @@ int rcblk_clt_check_open_rsp(const void *buf, size_t len, u32 offered,
 
 	*why = "refused";
 	if (len < sizeof(*r))
-		RCBLK_CLT_BAD("short OPEN_RSP");
-	if (be32_to_cpu(r->magic) != RCBLK_WIRE_MAGIC)
-		RCBLK_CLT_BAD("bad magic");
-	if (r->type != RCBLK_MSG_OPEN_RSP)
-		RCBLK_CLT_BAD("not an OPEN_RSP");
-	if (r->version != RCBLK_WIRE_VERSION)
-		RCBLK_CLT_BAD("unknown version");
+		*why = "short OPEN_RSP";
+	else if (be32_to_cpu(r->magic) != RCBLK_WIRE_MAGIC)
+		*why = "bad magic";
+	else if (r->type != RCBLK_MSG_OPEN_RSP)
+		*why = "not an OPEN_RSP";
+	else if (r->version != RCBLK_WIRE_VERSION)
+		*why = "unknown version";
+	else
+		*why = NULL;
+	if (*why)
+		return -EPROTO;
 	status = be16_to_cpu(r->status);
-	if (status != RCBLK_OPEN_OK)
+	if (status != RCBLK_OPEN_OK) {
+		*why = "refused";
 		return rcblk_clt_open_errno(status);
-
-	memset(geo, 0, sizeof(*geo));
-	geo->features = be32_to_cpu(r->features);
-	geo->max_io = be32_to_cpu(r->max_io);
-	geo->nr_sectors = be64_to_cpu(r->nr_sectors);
-	geo->lbs = be32_to_cpu(r->lbs);
-	geo->pbs = be32_to_cpu(r->pbs);
-	geo->max_discard_sectors = be32_to_cpu(r->max_discard_sectors);
-	geo->discard_granularity = be32_to_cpu(r->discard_granularity);
-	geo->max_write_zeroes_sectors =
-		be32_to_cpu(r->max_write_zeroes_sectors);
-	geo->inline_max = be32_to_cpu(r->inline_max);
-	geo->export_flags = be16_to_cpu(r->export_flags);
-	memcpy(geo->export_id, r->export_id, RCBLK_ID_LEN);
-
-	if (geo->features & ~offered)
-		RCBLK_CLT_BAD("features not offered");
-	if (geo->lbs < 512 || geo->lbs > 4096 || !is_power_of_2(geo->lbs))
-		RCBLK_CLT_BAD("bad logical block size");
-	if (geo->pbs < geo->lbs || geo->pbs > 65536 ||
-	    !is_power_of_2(geo->pbs))
-		RCBLK_CLT_BAD("bad physical block size");
-	if (!geo->nr_sectors || geo->nr_sectors > (U64_MAX >> 10) ||
-	    geo->nr_sectors & ((geo->lbs >> 9) - 1))
-		RCBLK_CLT_BAD("bad size");
-	if (geo->max_io > max_io)
-		RCBLK_CLT_BAD("max_io over the offer");
-	geo->max_io &= ~(geo->lbs - 1);
-	if (!geo->max_io)
-		RCBLK_CLT_BAD("max_io under a block");
-	if (geo->max_discard_sectors &&
-	    (geo->discard_granularity < geo->lbs ||
-	     geo->discard_granularity & (geo->lbs - 1)))
-		RCBLK_CLT_BAD("bad discard granularity");
-	return 0;
+	}
+	rcblk_clt_decode_geo(r, geo);
+	*why = rcblk_clt_geo_bad(geo, offered, max_io);
+	return *why ? -EPROTO : 0;
 }
 
 /**
