@@ -11,10 +11,12 @@
  * (rcblk_clt_fail()): I/O fails from then on, until it is unmapped
  * (reconnection is a later issue).
  *
- * Teardown order (rcblk_clt_shutdown()): stop dispatch (quiesce), close
- * the channels - after rdmachan_close() no DMA can touch a request's
- * pages - and only then end the requests still on the wire; destroy the
- * pools; let dispatch run again (it fails fast).
+ * Teardown order (rcblk_clt_shutdown()): stop dispatch (quiesce); end
+ * the requests still on the wire, each after the local invalidation of
+ * its registration (from then on the peer cannot reach its pages);
+ * destroy the pools (which waits for those invalidations), then close
+ * the channels (rdmachan_close() wants the pools gone first); let
+ * dispatch run again (it fails fast).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -137,9 +139,10 @@ static void rcblk_clt_destroy_pools(struct rcblk_clt_map *map)
  *
  * Idempotent.  Dispatch is quiesced while the channels close, so no
  * queue_rq uses a channel being freed; requests still on the wire end
- * with BLK_STS_IOERR only after the close (no DMA can reach them then);
- * dispatch resumes and fails fast.  Bounded by rdmachan_close() per
- * channel.
+ * with BLK_STS_IOERR once their registrations are invalidated (no DMA
+ * can reach them then); dispatch resumes and fails fast.  Bounded by
+ * the invalidations (the transport's retry time, or the channel's
+ * failure) and rdmachan_close() per channel.
  *
  * Context: process context, sleeps.
  */
@@ -154,10 +157,11 @@ void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 	}
 	set_bit(RCBLK_M_DEAD, &map->flags);
 	blk_mq_quiesce_queue(q);
-	rcblk_clt_close_channels(map);
-	set_bit(RCBLK_M_CLOSED, &map->flags);
 	rcblk_clt_cancel_all(map);
 	rcblk_clt_destroy_pools(map);
+	set_bit(RCBLK_M_CLOSED, &map->flags);
+	rcblk_clt_end_all(map);
+	rcblk_clt_close_channels(map);
 	blk_mq_unquiesce_queue(q);
 	blk_mq_kick_requeue_list(q);
 	mutex_unlock(&map->lock);

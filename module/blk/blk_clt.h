@@ -119,7 +119,7 @@ struct rcblk_clt_stats {
 #define RCBLK_M_READY	0	/* the tag set exists: replies are looked up */
 #define RCBLK_M_LIVE	1	/* the disk exists: failures kill the mapping */
 #define RCBLK_M_DEAD	2	/* I/O fails at once */
-#define RCBLK_M_CLOSED	3	/* channels closed: no DMA, requests may end */
+#define RCBLK_M_CLOSED	3	/* pools destroyed: no DMA, requests may end */
 
 /**
  * struct rcblk_clt_map - one mapping
@@ -180,6 +180,7 @@ void rcblk_clt_shutdown(struct rcblk_clt_map *map);
 extern const struct blk_mq_ops rcblk_clt_mq_ops;
 extern const struct rdmachan_ops rcblk_clt_chan_ops;
 void rcblk_clt_cancel_all(struct rcblk_clt_map *map);
+void rcblk_clt_end_all(struct rcblk_clt_map *map);
 
 /* blk_clt_sysfs.c */
 extern const struct attribute_group *rcblk_clt_disk_groups[];

@@ -366,7 +366,7 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	rdmachan_mr_remote(req->mr, desc);
 	req->rkey = desc->rkey;
 	if (desc->length < blk_rq_bytes(rq)) {
-		rdmachan_mr_pool_put(req->mr, true, rcblk_clt_undo_done, q);
+		rdmachan_mr_pool_put(req->mr, false, rcblk_clt_undo_done, q);
 		req->mr = NULL;
 		pr_warn_ratelimited("rcblk%d: registration of %llu bytes for %u\n",
 				    map->index, desc->length,
@@ -417,7 +417,8 @@ static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
 			data = RCBLK_DATA_INLINE;
 		} else {
 			data = RCBLK_DATA_REMOTE;
-			access = RDMACHAN_ACCESS_REMOTE_READ;
+			access = RDMACHAN_ACCESS_LOCAL_WRITE |
+				 RDMACHAN_ACCESS_REMOTE_READ;
 		}
 		break;
 	case REQ_OP_FLUSH:
@@ -464,8 +465,8 @@ static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_OK;	/* a bogus reply took it: it ends there */
 	atomic_dec(&map->st.inflight);
 	if (req->mr) {
-		/* never posted: the registration was never valid */
-		rdmachan_mr_pool_put(req->mr, true, rcblk_clt_undo_done, q);
+		/* never posted: back in the pool at once */
+		rdmachan_mr_pool_put(req->mr, false, rcblk_clt_undo_done, q);
 		req->mr = NULL;
 	}
 	if (ret == -EAGAIN)
@@ -475,7 +476,32 @@ static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_IOERR;
 }
 
+/*
+ * End a request still on the wire as if the server had failed it: its
+ * registration is invalidated locally first (rdmachan_mr_pool_put()),
+ * so the request ends only once the peer can no longer reach its pages.
+ */
 static bool rcblk_clt_cancel_rq(struct request *rq, void *data)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int ret;
+
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=
+	    RCBLK_RQ_SENT)
+		return true;	/* not sent, or its reply is being handled */
+	req->wire = RCBLK_S_IOERR;
+	if (req->mr) {
+		ret = rdmachan_mr_pool_put(req->mr, false, rcblk_clt_inv_done,
+					   rq);
+		if (ret == -EINPROGRESS)
+			return true;
+	}
+	rcblk_clt_reply_done(rq);
+	return true;
+}
+
+/* After the pools are gone no registration can reach a request's pages */
+static bool rcblk_clt_end_closed(struct request *rq, void *data)
 {
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
 	int state = atomic_read(&req->state);
@@ -484,17 +510,13 @@ static bool rcblk_clt_cancel_rq(struct request *rq, void *data)
 		return true;
 	if (atomic_cmpxchg(&req->state, state, RCBLK_RQ_DONE) != state)
 		return true;
-	/* the channel is closed: nothing can reach the registration */
-	if (state == RCBLK_RQ_SENT && req->mr)
-		rdmachan_mr_pool_put(req->mr, true, rcblk_clt_undo_done,
-				     rq->mq_hctx->driver_data);
 	req->mr = NULL;
 	rcblk_clt_end(rq, BLK_STS_IOERR);
 	return true;
 }
 
 /*
- * A request on the wire timed out.  Once the channels are closed no DMA
+ * A request on the wire timed out.  Once the pools are destroyed no DMA
  * can reach its pages and it ends here; on a live channel the timer is
  * reset a few times (the server may be slow), then the mapping is failed:
  * the teardown closes the channels and ends the request.
@@ -505,7 +527,7 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
 
 	if (test_bit(RCBLK_M_CLOSED, &map->flags)) {
-		rcblk_clt_cancel_rq(rq, NULL);
+		rcblk_clt_end_closed(rq, NULL);
 		return BLK_EH_DONE;
 	}
 	if (!test_bit(RCBLK_M_DEAD, &map->flags) &&
@@ -521,13 +543,28 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 
 /**
  * rcblk_clt_cancel_all() - end every request still on the wire
- * @map: a mapping whose channels are closed (RCBLK_M_CLOSED)
+ * @map: a dead mapping whose dispatch is quiesced
+ *
+ * Each request with a registration ends once its local invalidation
+ * completed (at the latest when rdmachan_mr_pool_destroy() returns: it
+ * waits for them), the others at once, with BLK_STS_IOERR.
  *
  * Context: process context.
  */
 void rcblk_clt_cancel_all(struct rcblk_clt_map *map)
 {
 	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_cancel_rq, NULL);
+}
+
+/**
+ * rcblk_clt_end_all() - end the requests whose invalidation never ended
+ * @map: a mapping whose pools are destroyed (RCBLK_M_CLOSED)
+ *
+ * Context: process context.
+ */
+void rcblk_clt_end_all(struct rcblk_clt_map *map)
+{
+	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_end_closed, NULL);
 }
 
 static int rcblk_clt_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
