@@ -39,19 +39,20 @@
 #define RCBLK_CLT_MAX_IO	SZ_1M
 #define RCBLK_CLT_MAX_INLINE_KB	64
 
+/* clt_: the server side has its own queue_depth, inline_kb */
 static unsigned int queue_depth = 128;
-module_param(queue_depth, uint, 0644);
-MODULE_PARM_DESC(queue_depth,
+module_param_named(clt_queue_depth, queue_depth, uint, 0644);
+MODULE_PARM_DESC(clt_queue_depth,
 		 "client: requests per hardware queue when the map does not say (2..4096, default 128)");
 
 static unsigned int inline_kb = 4;
-module_param(inline_kb, uint, 0644);
-MODULE_PARM_DESC(inline_kb,
+module_param_named(clt_inline_kb, inline_kb, uint, 0644);
+MODULE_PARM_DESC(clt_inline_kb,
 		 "client: WRITEs up to this many KiB travel inside the request (0..64, default 4)");
 
 unsigned int rcblk_clt_timeout_ms = 10000;
-module_param_named(timeout_ms, rcblk_clt_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(timeout_ms,
+module_param_named(clt_timeout_ms, rcblk_clt_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(clt_timeout_ms,
 		 "client: bound on connecting and on the server's OPEN_RSP, per channel (100..600000, default 10000)");
 
 static int rcblk_clt_major;
