@@ -217,9 +217,11 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 		goto bogus;
 	req->wire = rcblk_reply_status(imm);
 	if (!req->mr) {
-		if (invalidated)
+		if (invalidated) {
+			atomic64_inc(&map->st.bogus);
 			pr_warn_ratelimited("rcblk%d: bogus remote invalidation of rkey %#x for tag %u without a registration\n",
 					    map->index, inv_rkey, tag);
+		}
 		rcblk_clt_reply_done(rq);
 		return;
 	}
@@ -376,8 +378,8 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	return BLK_STS_OK;
 }
 
-static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
-				       const struct blk_mq_queue_data *bd)
+static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
+				      const struct blk_mq_queue_data *bd)
 {
 	struct rcblk_clt_queue *q = hctx->driver_data;
 	struct rcblk_clt_map *map = q->map;
@@ -513,6 +515,18 @@ static bool rcblk_clt_end_closed(struct request *rq, void *data)
 	req->mr = NULL;
 	rcblk_clt_end(rq, BLK_STS_IOERR);
 	return true;
+}
+
+static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct rcblk_clt_queue *q = hctx->driver_data;
+	blk_status_t sts = rcblk_clt_send_rq(hctx, bd);
+
+	/* failed before the wire: blk-mq ends it with @sts */
+	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE)
+		atomic64_inc(&q->map->st.errors);
+	return sts;
 }
 
 /*
