@@ -70,8 +70,9 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	ch->conn.params.queue_depth = clamp_t(u32, ch->opts.queue_depth, 1,
 					      RDMACHAN_MAX_DEPTH);
 	ch->conn.params.max_msg_size = ch->opts.max_msg_size;
-	ch->conn.params.features = rdmachan_param_imm_header() ?
-				   RDMACHAN_WIRE_F_HDR_IMM : 0;
+	ch->conn.params.features = (rdmachan_param_imm_header() ?
+				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
+				   RDMACHAN_WIRE_F_SEND_INV;
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;
@@ -285,7 +286,8 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 	if (src && src->sa_family != AF_UNSPEC && src->sa_family != dst->sa_family)
 		return -EINVAL;
 	rdmachan_opts_fill(&o, opts);
-	if (o.poll_mode > RDMACHAN_POLL_SOLICITED)
+	if (o.poll_mode > RDMACHAN_POLL_SOLICITED ||
+	    o.max_send_regs > RDMACHAN_MAX_SEND_REGS)
 		return -EINVAL;
 
 	ch = rdmachan_alloc(&o, true);

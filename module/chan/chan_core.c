@@ -88,6 +88,21 @@ void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
 		o->backlog = 128;
 }
 
+/**
+ * rdmachan_call_writable() - tell the user that refused calls may go now
+ * @ch: the channel; the caller found rdmachan_writable_due_locked() true
+ *	(or teardown found a refusal waiting) and holds no lock of it
+ *
+ * Context: any; the user's callback must not sleep.
+ */
+void rdmachan_call_writable(struct rdmachan *ch)
+{
+	const struct rdmachan_ops *ops = READ_ONCE(ch->ops);
+
+	if (ops && ops->writable)
+		ops->writable(ch);
+}
+
 static void rdmachan_work_teardown(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(work, struct rdmachan, teardown_work);
@@ -136,6 +151,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	INIT_LIST_HEAD(&ch->reap.list);
 	INIT_LIST_HEAD(&ch->rdma.reqs);
 	INIT_LIST_HEAD(&ch->mr.list);
+	INIT_LIST_HEAD(&ch->pools.list);
 	xa_init_flags(&ch->mr.handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
 	INIT_DELAYED_WORK(&ch->ctrl.keepalive_work, rdmachan_keepalive_work);
@@ -173,6 +189,7 @@ static void rdmachan_release(struct kref *ref)
 
 	WARN_ON_ONCE(!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) &&
 		     ch->conn.cm_id);
+	rdmachan_pool_free_all(ch);
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->obj.id);
@@ -220,11 +237,16 @@ bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
 void rdmachan_set_failed(struct rdmachan *ch, int err)
 {
 	unsigned long flags;
+	bool writable = false;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, err);
+	if (rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, err))
+		writable = rdmachan_writable_take_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	/* a user waiting for room learns that it will not come */
+	if (writable)
+		rdmachan_call_writable(ch);
 }
 
 /**
@@ -329,6 +351,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 	struct rdmachan_listener *l;
 	enum rdmachan_state state;
 	unsigned long flags, next;
+	bool writable;
 
 	mutex_lock(&ch->teardown_mutex);
 	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags)) {
@@ -408,8 +431,13 @@ void rdmachan_teardown(struct rdmachan *ch)
 	set_bit(RDMACHAN_F_TORN_DOWN, &ch->flags);
 	spin_lock_irqsave(&ch->lock, flags);
 	state = ch->state;
+	/* a refusal waiting for room learns that none will come */
+	writable = rdmachan_writable_take_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	mutex_unlock(&ch->teardown_mutex);
+
+	if (writable)
+		rdmachan_call_writable(ch);
 
 	if (ch->ops && ch->ops->state_change)
 		ch->ops->state_change(ch, state, ch->err);

@@ -99,17 +99,22 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 					      cqe);
 	struct rdmachan *ch = tx->ch;
 	unsigned long flags;
+	bool writable = false;
 
 	clear_bit(tx->seq, &ch->ctrl.busy);
 	if (!rdmachan_wc_ok(ch, wc, rdmachan_ctrl_name[tx->seq]))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->covers - ch->send.completed) > 0)
+	if ((s32)(tx->covers - ch->send.completed) > 0) {
 		ch->send.completed = tx->covers;
+		writable = rdmachan_writable_due_locked(ch);
+	}
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	if (writable)
+		rdmachan_call_writable(ch);
 }
 
 static bool rdmachan_sends_flushed(struct rdmachan *ch)

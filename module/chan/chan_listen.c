@@ -78,6 +78,9 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 /**
  * rdmachan_listener_chan_cost() - memory a passive channel will hold
  * @p: its negotiated parameters (the device may only lower the depth)
+ * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's): two
+ *	more send queue entries and completion entries per credit and
+ *	registration
  *
  * Buffers as kmalloc() rounds them, their descriptors, the channel and an
  * estimate of the provider's queues.  Charged to the listener's budget
@@ -85,7 +88,8 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  *
  * Return: bytes.
  */
-u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p)
+u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
+				u32 max_send_regs)
 {
 	u64 nr_rx = (u64)p->queue_depth + RDMACHAN_CTRL_RECV;
 	u64 nr_tx = p->queue_depth;
@@ -98,7 +102,8 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p)
 	       RDMACHAN_CTRL_SLOTS * kmalloc_size_roundup(RDMACHAN_HDR_LEN) +
 	       sizeof(struct rdmachan) +
 	       (2 * (nr_rx + nr_tx) + RDMACHAN_CTRL_SLOTS +
-		RDMACHAN_RDMA_SLOTS) * RDMACHAN_WR_COST;
+		RDMACHAN_RDMA_SLOTS +
+		2 * 2 * nr_tx * (u64)max_send_regs) * RDMACHAN_WR_COST;
 }
 
 /* Undo what rdmachan_connect_request() reserved; @l->lock held. */
@@ -153,7 +158,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	/* every feature this side knows; the device may drop some */
 	local.features = RDMACHAN_WIRE_F_KNOWN;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
-	cost = rdmachan_listener_chan_cost(&params);
+	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs);
 
 	/* Reserve a place and the memory before anything is allocated */
 	spin_lock_irqsave(&l->lock, flags);
@@ -453,7 +458,8 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	}
 	l->priv = priv;
 	ret = -EINVAL;
-	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED)
+	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED ||
+	    l->opts.max_send_regs > RDMACHAN_MAX_SEND_REGS)
 		goto out_put;
 
 	id = rdma_create_id(net, rdmachan_cm_handler, l, RDMA_PS_TCP,

@@ -48,7 +48,8 @@
 /* Registrations a channel holds at most */
 #define RDMACHAN_MAX_MRS	4096
 
-static int rdmachan_ib_access(u32 access)
+/* The verbs access flags of RDMACHAN_ACCESS_* @access */
+int rdmachan_ib_access(u32 access)
 {
 	int ib = 0;
 
@@ -64,7 +65,7 @@ static int rdmachan_ib_access(u32 access)
 }
 
 /* What the device and the verbs rules allow: 0, -EINVAL or -EOPNOTSUPP */
-static int rdmachan_mr_check_access(struct rdmachan *ch, u32 access)
+int rdmachan_mr_check_access(struct rdmachan *ch, u32 access)
 {
 	if (access & ~RDMACHAN_ACCESS_ALL)
 		return -EINVAL;
@@ -79,7 +80,7 @@ static int rdmachan_mr_check_access(struct rdmachan *ch, u32 access)
 }
 
 /* Pages of PAGE_SIZE that @sgl spans: what ib_alloc_mr() must allow */
-static u32 rdmachan_sg_pages(struct scatterlist *sgl, int nents)
+u32 rdmachan_sg_pages(struct scatterlist *sgl, int nents)
 {
 	struct scatterlist *sg;
 	u32 n = 0;

@@ -138,7 +138,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	struct ib_device *ibdev;
 	unsigned long flags;
 	struct ib_cq *cq;
-	u32 max_wr, cqe;
+	u32 max_wr, cqe, regs;
 	int ret;
 
 	dev = rdmachan_device_attach(cm_id->device, &ch->obj.dev_user);
@@ -159,7 +159,13 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		return -EOPNOTSUPP;
 	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
 		  RDMACHAN_RDMA_SLOTS + 2;
-	ch->conn.params.queue_depth = min(ch->conn.params.queue_depth, max_wr);
+	/*
+	 * Each credit's send may carry max_send_regs fast registrations,
+	 * each later invalidated locally: 2 entries per registration.
+	 */
+	regs = min_t(u32, ch->opts.max_send_regs, RDMACHAN_MAX_SEND_REGS);
+	ch->conn.params.queue_depth = min(ch->conn.params.queue_depth,
+					  max(max_wr / (1 + 2 * regs), 1U));
 
 	ch->recv.nr_bufs = ch->conn.params.queue_depth + RDMACHAN_CTRL_RECV;
 	ch->send.depth = ch->conn.params.queue_depth;
@@ -168,6 +174,9 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 			   ch->conn.params.max_msg_size + RDMACHAN_IMM_TRAILER;
 	ch->res.iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
 	ch->res.has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
+	/* SEND_WITH_INV, sent or received, needs remote invalidation */
+	if (!(ibdev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
+		ch->conn.params.features &= ~RDMACHAN_WIRE_F_SEND_INV;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
 	if (ch->res.iwarp)
 		ch->conn.params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
@@ -191,7 +200,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	}
 
 	cqe = ch->recv.nr_bufs + ch->send.depth + RDMACHAN_CTRL_SLOTS + 2 +
-	      RDMACHAN_RDMA_SLOTS;
+	      RDMACHAN_RDMA_SLOTS + 2 * regs * ch->send.depth;
 	cq = ib_alloc_cq(ibdev, ch, cqe, ch->obj.id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
@@ -219,8 +228,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.recv_cq = ch->poll.rcq ?: ch->res.cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = ch->send.depth + RDMACHAN_CTRL_SLOTS + 1 +
-			       RDMACHAN_RDMA_SLOTS;
+	attr.cap.max_send_wr = ch->send.depth * (1 + 2 * regs) +
+			       RDMACHAN_CTRL_SLOTS + 1 + RDMACHAN_RDMA_SLOTS;
 	attr.cap.max_recv_wr = ch->recv.nr_bufs + 1;
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);
@@ -293,7 +302,9 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	 * next (rdmachan_mr_release_all() waits for their last user).
 	 */
 	rdmachan_rdma_end_orphans(ch);
+	rdmachan_pool_end_orphans(ch);
 	rdmachan_mr_release_all(ch);
+	rdmachan_pool_release_all(ch);
 	if (rdmachan_chan_dev(ch)) {
 		spin_lock_irqsave(&ch->lock, flags);
 		ch->res.dev_name[0] = 0;

@@ -213,11 +213,16 @@ static void rdmachan_rdma_req_ended(struct rdmachan_rdma_req *req)
 {
 	struct rdmachan *ch = req->ch;
 	unsigned long flags;
+	bool writable = false;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->rdma.slots -= req->posted;
+	if (req->posted)
+		writable = rdmachan_writable_due_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	if (writable)
+		rdmachan_call_writable(ch);
 	if (req->end)
 		rdmachan_rdma_end(req);
 	complete(&req->done);
@@ -252,22 +257,15 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	rdmachan_rdma_req_ended(req);
 }
 
-/**
- * rdmachan_rdma_req_alloc() - a request of @nr work requests
- * @ch: the channel
- * @nr: 1 to RDMACHAN_MAX_RDMA_OPS
- *
- * Each work request's wr_cqe is set; the caller fills in the rest,
- * through rdmachan_rdma_req_wr().
- *
- * Return: the request, or NULL without memory.
- */
-struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
+/* rdmachan_rdma_req_alloc() with allocation flags @gfp */
+static struct rdmachan_rdma_req *rdmachan_rdma_req_alloc_gfp(struct rdmachan *ch,
+							     u32 nr, gfp_t gfp)
 {
 	struct rdmachan_rdma_req *req;
 	u32 i;
 
-	req = kvzalloc(struct_size(req, w, nr), GFP_KERNEL);
+	/* kvzalloc() falls back to kmalloc() for what may not sleep */
+	req = kvzalloc(struct_size(req, w, nr), gfp);
 	if (!req)
 		return NULL;
 	rdmachan_get(ch);
@@ -288,6 +286,21 @@ struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
 	}
 	req->w[nr - 1].wr.send.send_flags |= IB_SEND_SIGNALED;
 	return req;
+}
+
+/**
+ * rdmachan_rdma_req_alloc() - a request of @nr work requests
+ * @ch: the channel
+ * @nr: 1 to RDMACHAN_MAX_RDMA_OPS
+ *
+ * Each work request's wr_cqe is set; the caller fills in the rest,
+ * through rdmachan_rdma_req_wr().
+ *
+ * Return: the request, or NULL without memory.
+ */
+struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch, u32 nr)
+{
+	return rdmachan_rdma_req_alloc_gfp(ch, nr, GFP_KERNEL);
 }
 
 /** rdmachan_rdma_req_wr() - work request @i of @req, to be filled in */
@@ -338,8 +351,11 @@ static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits)
 	return ret;
 }
 
-/* Wait for room and post.  Return: 0, or errno with nothing posted. */
-static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
+/*
+ * Wait for room (unless @nowait: -EAGAIN, and ->writable runs once room is
+ * back) and post.  Return: 0, or errno with nothing posted.
+ */
+static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 {
 	struct rdmachan *ch = req->ch;
 	const struct ib_send_wr *bad = NULL;
@@ -354,6 +370,12 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req)
 		ret = rdmachan_send_state_err(ch);
 		if (ret || rdmachan_rdma_room(ch, req->nr, req->credits))
 			break;
+		if (nowait) {
+			rdmachan_want_rdma_locked(ch, req->nr, req->credits);
+			spin_unlock_irqrestore(&ch->lock, flags);
+			rdmachan_bh_on(bh);
+			return -EAGAIN;
+		}
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_bh_on(bh);
 		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
@@ -509,7 +531,7 @@ int rdmachan_rdma_post_wait(struct rdmachan_rdma_req *req, bool killable)
 	int ret;
 
 	refcount_inc(&req->ref);	/* the chain's */
-	ret = rdmachan_rdma_post(req);
+	ret = rdmachan_rdma_post(req, false);
 	if (ret && !req->posted) {
 		refcount_dec(&req->ref);
 		return ret;
@@ -548,7 +570,8 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 {
 	struct rdmachan_mr *mr = seg->mr;
 
-	if (!mr || mr->ch != ch)
+	/* a pool's registration is the peer's to use, never a local one */
+	if (!mr || mr->ch != ch || mr->pool)
 		return -EINVAL;
 	if (seg->offset > mr->length || seg->length > mr->length - seg->offset)
 		return -EINVAL;
@@ -566,7 +589,7 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 
 /* INLINE: the provider copies from kernel addresses, so gather here */
 static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
-				const struct rdmachan_op *op)
+				const struct rdmachan_op *op, gfp_t gfp)
 {
 	u32 i, len;
 	int ret;
@@ -575,7 +598,7 @@ static int rdmachan_rdma_inline(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 				&len);
 	if (ret)
 		return ret;
-	w->inline_buf = kmalloc(max(len, 1U), GFP_KERNEL);
+	w->inline_buf = kmalloc(max(len, 1U), gfp);
 	if (!w->inline_buf)
 		return -ENOMEM;
 	len = 0;
@@ -612,7 +635,7 @@ static u32 rdmachan_rdma_local_need(struct rdmachan *ch, u32 opcode)
 
 /* Check @op against the channel and device, and build its work request. */
 static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
-			       const struct rdmachan_op *op)
+			       const struct rdmachan_op *op, gfp_t gfp)
 {
 	struct ib_send_wr *wr = &w->wr.send;
 	bool atomic = op->opcode == RDMACHAN_OP_FETCH_ADD ||
@@ -656,7 +679,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	}
 	wr->num_sge = op->nr_segs;
 	if (op->flags & RDMACHAN_OPF_INLINE) {
-		ret = rdmachan_rdma_inline(ch, w, op);
+		ret = rdmachan_rdma_inline(ch, w, op, gfp);
 		if (ret)
 			return ret;
 		wr->send_flags |= IB_SEND_INLINE;
@@ -705,7 +728,7 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
  * status, the others -ECANCELED), nothing posted.
  */
 static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
-				 unsigned int count,
+				 unsigned int count, gfp_t gfp,
 				 struct rdmachan_rdma_req **reqp)
 {
 	struct rdmachan_rdma_req *req;
@@ -718,7 +741,7 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 		ops[i].status = 0;
 		ops[i].wc_status = IB_WC_SUCCESS;
 	}
-	req = rdmachan_rdma_req_alloc(ch, count);
+	req = rdmachan_rdma_req_alloc_gfp(ch, count, gfp);
 	if (!req) {
 		rdmachan_rdma_refused(ops, count);
 		return -ENOMEM;
@@ -731,7 +754,7 @@ static int rdmachan_rdma_prepare(struct rdmachan *ch, struct rdmachan_op *ops,
 	 */
 	ret = rdmachan_mr_usable(ch);
 	for (i = 0; i < count && !ret; i++) {
-		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i]);
+		ret = rdmachan_rdma_build(ch, &req->w[i], &ops[i], gfp);
 		if (ret)
 			ops[i].status = ret;
 		credits += ops[i].opcode == RDMACHAN_OP_WRITE_IMM;
@@ -783,7 +806,7 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	struct rdmachan_rdma_req *req;
 	int ret;
 
-	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
+	ret = rdmachan_rdma_prepare(ch, ops, count, GFP_KERNEL, &req);
 	if (ret)
 		return ret;
 	ret = rdmachan_rdma_post_wait(req, true);
@@ -795,6 +818,34 @@ int rdmachan_rdma(struct rdmachan *ch, struct rdmachan_op *ops,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_rdma);
+
+/* rdmachan_rdma_submit() and rdmachan_rdma_start() */
+static int rdmachan_rdma_go(struct rdmachan *ch, struct rdmachan_op *ops,
+			    unsigned int count, rdmachan_rdma_end_t end,
+			    void *ctx, bool nowait)
+{
+	struct rdmachan_rdma_req *req;
+	int ret;
+
+	ret = rdmachan_rdma_prepare(ch, ops, count,
+				    nowait ? GFP_ATOMIC : GFP_KERNEL, &req);
+	if (ret)
+		return ret;
+	req->ops = ops;
+	req->end = end;
+	req->ctx = ctx;
+	refcount_inc(&req->ref);	/* the chain's */
+	ret = rdmachan_rdma_post(req, nowait);
+	if (ret && req->posted) {
+		/* cut short: the channel failed, its teardown ends the chain */
+		ret = 0;
+	} else if (ret) {
+		refcount_dec(&req->ref);
+		rdmachan_rdma_refused(ops, count);
+	}
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
 
 /**
  * rdmachan_rdma_submit() - start one-sided operations, learn their end later
@@ -811,10 +862,11 @@ EXPORT_SYMBOL_GPL(rdmachan_rdma);
  * runs in the channel's completion context (softirq, a workqueue, or
  * the thread polling a RDMACHAN_POLL_DIRECT channel; the teardown's
  * process context for what the transport never completed) and must not
- * sleep; it may run before this returns.  A channel's teardown flushes what is still posted, so
- * @end runs for every call that returned 0, at the latest when the
- * channel is torn down.  Several calls may be in flight at once; each
- * one's operations run in order, and calls in the order submitted.
+ * sleep; it may run before this returns.  A channel's teardown flushes
+ * what is still posted, so @end runs for every call that returned 0, at
+ * the latest when the channel is torn down.  Several calls may be in
+ * flight at once; each one's operations run in order, and calls in the
+ * order submitted.
  *
  * Context: process context, sleeps.
  * Return: 0 (@end will run), or the errno of rdmachan_rdma() for a call
@@ -825,25 +877,37 @@ int rdmachan_rdma_submit(struct rdmachan *ch, struct rdmachan_op *ops,
 			 unsigned int count, rdmachan_rdma_end_t end,
 			 void *ctx)
 {
-	struct rdmachan_rdma_req *req;
-	int ret;
-
-	ret = rdmachan_rdma_prepare(ch, ops, count, &req);
-	if (ret)
-		return ret;
-	req->ops = ops;
-	req->end = end;
-	req->ctx = ctx;
-	refcount_inc(&req->ref);	/* the chain's */
-	ret = rdmachan_rdma_post(req);
-	if (ret && req->posted) {
-		/* cut short: the channel failed, its teardown ends the chain */
-		ret = 0;
-	} else if (ret) {
-		refcount_dec(&req->ref);
-		rdmachan_rdma_refused(ops, count);
-	}
-	rdmachan_rdma_req_put(req);
-	return ret;
+	return rdmachan_rdma_go(ch, ops, count, end, ctx, false);
 }
 EXPORT_SYMBOL_GPL(rdmachan_rdma_submit);
+
+/**
+ * rdmachan_rdma_start() - rdmachan_rdma_submit() that never sleeps
+ * @ch: a connected channel
+ * @ops: the operations, as for rdmachan_rdma_submit()
+ * @count: 1 to RDMACHAN_MAX_RDMA_OPS
+ * @end: as for rdmachan_rdma_submit(): runs once in the channel's
+ *	completion context (or the teardown's), may run before this returns
+ * @ctx: for @end
+ *
+ * Checks and posts as rdmachan_rdma_submit() does, with atomic
+ * allocations and no mutex (registrations are taken with
+ * rdmachan_mr_hold()), and never waits: when the one-sided send queue
+ * room (or a credit for a WRITE_WITH_IMM) is not there it refuses with
+ * -EAGAIN, and &rdmachan_ops.writable runs once room is back (or the
+ * channel failed).  On a RDMACHAN_POLL_SOLICITED channel credits that
+ * arrived wait in the receive queue until it is polled: rdmachan_poll()
+ * before retrying.
+ *
+ * Context: any, hardirq included (a bio's end_io); never sleeps.
+ * Return: 0 (@end will run); -EAGAIN (no room: nothing posted, @end will
+ * not run, ->writable will); -ENOMEM (atomic allocation failed); or the
+ * errno of rdmachan_rdma_submit() for a refused call (@end will not run;
+ * each operation's @status says why).
+ */
+int rdmachan_rdma_start(struct rdmachan *ch, struct rdmachan_op *ops,
+			unsigned int count, rdmachan_rdma_end_t end, void *ctx)
+{
+	return rdmachan_rdma_go(ch, ops, count, end, ctx, true);
+}
+EXPORT_SYMBOL_GPL(rdmachan_rdma_start);

@@ -139,6 +139,8 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 	rx->msg.imm = imm;
 	rx->msg.has_imm = true;
 	rx->msg.rdma_imm = true;
+	rx->msg.invalidated = false;
+	rx->msg.inv_rkey = 0;
 	spin_lock_irqsave(&ch->lock, flags);
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -154,7 +156,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct rdmachan_wire_hdr hdr, *h = &hdr;
 	unsigned long flags;
 	u32 credits, len, start;
-	bool wake;
+	bool wake, inv, writable = false;
 	int ret;
 
 	if (!rdmachan_wc_ok(ch, wc, "receive"))
@@ -165,7 +167,13 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma,
 				   ch->res.buf_size, DMA_FROM_DEVICE);
-	if (ch->conn.hdr_imm) {
+	/* a SEND_WITH_INV: negotiated, and its header is in band */
+	inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
+	if (inv && !(ch->conn.params.features & RDMACHAN_WIRE_F_SEND_INV)) {
+		rdmachan_protocol_error(ch, "SEND_WITH_INV not negotiated");
+		return;
+	}
+	if (ch->conn.hdr_imm && !inv) {
 		/* the header is the immediate, the payload starts the buffer */
 		start = 0;
 		ret = -EPROTO;
@@ -184,6 +192,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_protocol_error(ch, "malformed header");
 		return;
 	}
+	if (inv && h->type != RDMACHAN_MSG_DATA) {
+		rdmachan_protocol_error(ch, "SEND_WITH_INV of a control message");
+		return;
+	}
 	credits = be16_to_cpu(h->credits);
 	len = be32_to_cpu(h->len);
 
@@ -194,6 +206,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	wake = credits;
+	if (credits)
+		writable = rdmachan_writable_due_locked(ch);
 	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
 
 	if (h->type != RDMACHAN_MSG_DATA) {
@@ -216,6 +230,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (wake)
 			wake_up_all(&ch->wq);
+		if (writable)
+			rdmachan_call_writable(ch);
 		return;
 	}
 
@@ -235,8 +251,13 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			      be32_to_cpu(wc->ex.imm_data) : 0;
 	}
 	rx->msg.rdma_imm = false;
+	rx->msg.invalidated = inv;
+	rx->msg.inv_rkey = inv ? wc->ex.invalidate_rkey : 0;
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/* before the message: a writable user may be the one who replies */
+	if (writable)
+		rdmachan_call_writable(ch);
 	rdmachan_rx_queued(ch, len);
 }
 

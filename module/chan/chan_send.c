@@ -36,8 +36,12 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 	while (ch->send.posted != ch->send.reserved) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, ch->send.posted);
 		struct rdmachan_wire_hdr *h = tx->buf;
-		/* the message starts after the header unless it is in the imm */
-		u32 start = ch->conn.hdr_imm ? RDMACHAN_HDR_LEN : 0;
+		/*
+		 * The message starts after the header unless it is in the
+		 * imm; a SEND_WITH_INV has none, so it keeps its header.
+		 */
+		bool hdr_imm = ch->conn.hdr_imm && !tx->send_inv;
+		u32 start = hdr_imm ? RDMACHAN_HDR_LEN : 0;
 		u32 bytes = RDMACHAN_HDR_LEN + tx->len - start;
 
 		if (!tx->ready)
@@ -50,7 +54,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		h->flags = 0;
 		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 		h->len = cpu_to_be32(tx->len);
-		if (tx->has_imm && ch->send.imm_inband) {
+		if (tx->has_imm && (ch->send.imm_inband || tx->send_inv)) {
 			__be32 imm = cpu_to_be32(tx->imm);
 
 			h->flags = RDMACHAN_HDR_F_IMM;
@@ -67,7 +71,11 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->wr.wr_cqe = &tx->cqe;
 		tx->wr.sg_list = &tx->sge;
 		tx->wr.num_sge = bytes ? 1 : 0;
-		if (ch->conn.hdr_imm) {
+		if (tx->send_inv) {
+			tx->wr.opcode = IB_WR_SEND_WITH_INV;
+			tx->wr.ex.invalidate_rkey = tx->inv_rkey;
+			tx->send_inv = false;
+		} else if (hdr_imm) {
 			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
 			tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
 		} else if (tx->has_imm && !ch->send.imm_inband) {
@@ -85,6 +93,9 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		    tx->seq + 1 - ch->send.completed >= ch->send.depth)
 			tx->wr.send_flags |= IB_SEND_SIGNALED;
 
+		/* fast registrations go first: valid before the peer knows */
+		if (tx->nr_regs)
+			rdmachan_pool_chain_locked(tx, &first, &last);
 		if (last)
 			last->next = &tx->wr;
 		else
@@ -106,20 +117,56 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 					      cqe);
 	struct rdmachan *ch = tx->ch;
 	unsigned long flags;
+	bool writable = false;
 
 	if (!rdmachan_wc_ok(ch, wc, "send"))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->seq + 1 - ch->send.completed) > 0)
+	if ((s32)(tx->seq + 1 - ch->send.completed) > 0) {
 		ch->send.completed = tx->seq + 1;
+		writable = rdmachan_writable_due_locked(ch);
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
+	if (writable)
+		rdmachan_call_writable(ch);
 }
 
 static bool rdmachan_can_reserve(struct rdmachan *ch)
 {
 	return ch->credits.avail &&
 	       ch->send.reserved - ch->send.completed < ch->send.depth;
+}
+
+/**
+ * rdmachan_writable_due_locked() - room came back: does a refusal wait
+ *	for what there is now?
+ * @ch: the channel, its lock held
+ *
+ * A refused send waits for a credit and a ring slot; a refused one-sided
+ * call for the room and credits it asked for (the smallest of those
+ * refused).  When one can go, the wants are cleared: the caller calls
+ * rdmachan_call_writable() once it has dropped the lock (a user whose
+ * retry is refused again is called again when more comes back).
+ *
+ * Context: ch->lock held.
+ * Return: whether to call &rdmachan_ops.writable.
+ */
+bool rdmachan_writable_due_locked(struct rdmachan *ch)
+{
+	u32 w = ch->writable_wanted;
+	bool due;
+
+	lockdep_assert_held(&ch->lock);
+	if (!w)
+		return false;
+	due = ((w & RDMACHAN_WANT_SEND) && rdmachan_can_reserve(ch)) ||
+	      ((w & RDMACHAN_WANT_RDMA) &&
+	       ch->rdma.slots + ch->want_rdma_slots <= RDMACHAN_RDMA_SLOTS &&
+	       ch->credits.avail >= ch->want_rdma_credits);
+	if (due)
+		ch->writable_wanted = 0;
+	return due;
 }
 
 /* The errno for a send on a channel that is not CONNECTED */
@@ -178,6 +225,9 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 		}
 		if (rdmachan_can_reserve(ch))
 			break;
+		/* refused: the next return of room calls ->writable */
+		if (nonblock)
+			rdmachan_want_send_locked(ch);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (nonblock) {
 			/* SOLICITED: credits may wait in the receive queue */
@@ -238,6 +288,8 @@ static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
 			tx->len = 0;
 			tx->has_imm = false;
 			tx->solicited = false;
+			tx->send_inv = false;
+			tx->nr_regs = 0;
 			tx->pad = true;
 		}
 	}
@@ -308,6 +360,8 @@ static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
 	tx->imm = imm;
 	tx->has_imm = flags & RDMACHAN_SEND_IMM;
 	tx->solicited = flags & RDMACHAN_SEND_SOLICITED;
+	tx->send_inv = false;
+	tx->nr_regs = 0;
 	return tx;
 }
 
@@ -474,3 +528,111 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	return rdmachan_send_one_post(ch, first, len);
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);
+
+/**
+ * rdmachan_can_send_inv() - may messages of @ch carry RDMACHAN_SEND_INV?
+ * @ch: a channel, connected (before, the answer is false)
+ *
+ * Both ends' modules and devices do remote invalidation: the wire feature
+ * was negotiated at connection time (Documentation/protocol.rst).
+ *
+ * Context: any.
+ * Return: true when rdmachan_send_ext() takes RDMACHAN_SEND_INV.
+ */
+bool rdmachan_can_send_inv(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->state) != RDMACHAN_CONNECTING &&
+	       (ch->conn.params.features & RDMACHAN_WIRE_F_SEND_INV);
+}
+EXPORT_SYMBOL_GPL(rdmachan_can_send_inv);
+
+/**
+ * rdmachan_send_ext() - send one message with registrations or a remote
+ *	invalidation
+ * @ch: a connected channel
+ * @vec: the message, gathered from these pieces (copied, as by
+ *	rdmachan_send())
+ * @nr_vec: number of pieces
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK,
+ *	RDMACHAN_SEND_SOLICITED, RDMACHAN_SEND_INV
+ * @ext: what the message adds (NULL: nothing, as rdmachan_send())
+ *
+ * The fast registrations of @ext->regs (mapped by rdmachan_mr_pool_map(),
+ * not yet sent) are posted unsignalled in front of the message, in the
+ * same chain: RC executes them before the message, so they are valid
+ * when the peer sees it, and stay valid until the peer invalidates one
+ * (its SEND_INV) or rdmachan_mr_pool_put() does.  On failure none of
+ * them was posted: rdmachan_mr_pool_put() gives each back at once.
+ *
+ * With RDMACHAN_SEND_INV the message goes as SEND_WITH_INV of
+ * @ext->inv_rkey: the peer's registration of that rkey is invalidated as
+ * the message arrives, and its receiver sees &rdmachan_msg.invalidated
+ * and &rdmachan_msg.inv_rkey.  Its immediate, if any, still arrives
+ * (&rdmachan_msg.imm).  Only where rdmachan_can_send_inv().
+ *
+ * Context: process context; any context with RDMACHAN_SEND_NONBLOCK
+ * (then it never sleeps, and a refusal for want of a credit or ring room
+ * is -EAGAIN, after which &rdmachan_ops.writable runs once room is back).
+ * Return: 0; -EINVAL (a bad flag, a registration not of this channel,
+ * not mapped or already sent, more than &rdmachan_opts.max_send_regs);
+ * -EOPNOTSUPP (RDMACHAN_SEND_INV where rdmachan_can_send_inv() is
+ * false); otherwise as rdmachan_send().
+ */
+int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
+		      unsigned int nr_vec, u32 imm, unsigned int flags,
+		      const struct rdmachan_send_ext *ext)
+{
+	static const struct rdmachan_send_ext none;
+	struct rdmachan_tx *tx;
+	struct iov_iter from;
+	size_t len = 0;
+	unsigned int i;
+	u32 first;
+	int ret;
+
+	if (!ext)
+		ext = &none;
+	if (flags & ~(RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK |
+		      RDMACHAN_SEND_SOLICITED | RDMACHAN_SEND_INV)) {
+		rdmachan_info_rl(ch, "send_ext: unknown flags %#x\n", flags);
+		return -EINVAL;
+	}
+	if ((flags & RDMACHAN_SEND_INV) && !rdmachan_can_send_inv(ch))
+		return -EOPNOTSUPP;
+	if (ext->nr_regs > ch->opts.max_send_regs ||
+	    (ext->nr_regs && !ext->regs)) {
+		rdmachan_info_rl(ch,
+				 "send_ext: %u registrations, at most %u\n",
+				 ext->nr_regs, ch->opts.max_send_regs);
+		return -EINVAL;
+	}
+	for (i = 0; i < nr_vec; i++)
+		len += vec[i].iov_len;
+	if (len > ch->conn.params.max_msg_size)
+		return -EMSGSIZE;
+	ret = rdmachan_pool_claim(ch, ext);
+	if (ret)
+		return ret;
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx)) {
+		rdmachan_pool_unclaim(ch, ext);
+		return PTR_ERR(tx);
+	}
+	iov_iter_kvec(&from, WRITE, vec, nr_vec, len);
+	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, &from) != len) {
+		/* kernel memory: cannot fault; as rdmachan_send_iter() */
+		rdmachan_pool_unclaim(ch, ext);
+		rdmachan_commit(ch, first, 1, 0);
+		return -EFAULT;
+	}
+	if (flags & RDMACHAN_SEND_INV) {
+		tx->send_inv = true;
+		tx->inv_rkey = ext->inv_rkey;
+	}
+	for (i = 0; i < ext->nr_regs; i++)
+		tx->regs[i] = ext->regs[i];
+	tx->nr_regs = ext->nr_regs;
+	return rdmachan_send_one_post(ch, first, len);
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_ext);

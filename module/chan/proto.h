@@ -28,7 +28,16 @@
  * receives in the offered format from the start.
  */
 #define RDMACHAN_WIRE_F_HDR_IMM	BIT_ULL(0)	/* header in the immediate */
-#define RDMACHAN_WIRE_F_KNOWN	RDMACHAN_WIRE_F_HDR_IMM
+/*
+ * Either side may send a DATA message as SEND_WITH_INV: it has no
+ * immediate, so it carries its header in band (and a user immediate in
+ * the trailer, RDMACHAN_HDR_F_IMM) even under HDR_IMM; the receiver tells
+ * it by IB_WC_WITH_INVALIDATE.  Offered and accepted only where the
+ * device does remote invalidation (IB_DEVICE_MEM_MGT_EXTENSIONS).
+ */
+#define RDMACHAN_WIRE_F_SEND_INV	BIT_ULL(1)
+#define RDMACHAN_WIRE_F_KNOWN	(RDMACHAN_WIRE_F_HDR_IMM | \
+				 RDMACHAN_WIRE_F_SEND_INV)
 
 /*
  * Receive buffers each side posts beyond its credits, for control

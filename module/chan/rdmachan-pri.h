@@ -172,6 +172,12 @@ struct rdmachan_rx {
  * @pad: the sender failed to fill this reserved slot: it goes out as a
  *	PAD message, which takes its credit but is not delivered
  * @ready: filled and waiting to be posted in order
+ * @send_inv: send as SEND_WITH_INV of @inv_rkey, the header in band
+ *	(rdmachan_send_ext())
+ * @inv_rkey: the peer's rkey to invalidate, with @send_inv
+ * @nr_regs: pool registrations whose fast registrations go in front of
+ *	the message (rdmachan_send_ext()); 0 once posted
+ * @regs: those registrations
  * @wr: the work request
  * @sge: its one gather entry
  */
@@ -188,6 +194,10 @@ struct rdmachan_tx {
 	bool			solicited;
 	bool			pad;
 	bool			ready;
+	bool			send_inv;
+	u32			inv_rkey;
+	u32			nr_regs;
+	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
 	struct ib_send_wr	wr;
 	struct ib_sge		sge;
 };
@@ -418,6 +428,19 @@ struct rdmachan_mr_set {
 };
 
 /**
+ * struct rdmachan_pool_set - the registration pools of a channel
+ *	(chan_pool.c)
+ * @list: the pools (struct rdmachan_mr_pool.node); under rdmachan.mr.mutex
+ * @regs: registrations of all of them, at most queue_depth *
+ *	opts.max_send_regs (the send queue has room for as many fast
+ *	registrations and local invalidations); under rdmachan.mr.mutex
+ */
+struct rdmachan_pool_set {
+	struct list_head	list;
+	u32			regs;
+};
+
+/**
  * struct rdmachan_listen_entry - a passive channel on its listener's
  *	lists, until accepted (chan_listen.c)
  * @listener: the listener, holding a reference on it, until the channel
@@ -468,6 +491,16 @@ struct rdmachan_listen_entry {
  * @rdma: one-sided requests in flight
  * @reap: outcomes of asynchronous one-sided calls
  * @mr: the memory registrations
+ * @pools: the registration pools (rdmachan_mr_pool_create())
+ * @writable_wanted: what calls refused with -EAGAIN since
+ *	&rdmachan_ops.writable last ran lacked: RDMACHAN_WANT_SEND (a credit
+ *	and a ring slot), RDMACHAN_WANT_RDMA (one-sided room, and credits
+ *	for WRITE_WITH_IMM); set under @lock at the refusal, tested and
+ *	cleared under @lock where room comes back
+ *	(rdmachan_writable_due_locked()), and when the channel fails
+ * @want_rdma_slots: the smallest one-sided room a refused call asked
+ *	for, with RDMACHAN_WANT_RDMA; under @lock
+ * @want_rdma_credits: the fewest credits one asked for; under @lock
  * @listen: a passive channel's place on its listener until accepted
  * @stats: counters, by enum rdmachan_stat (atomic)
  */
@@ -494,6 +527,10 @@ struct rdmachan {
 	struct rdmachan_rdma_inflight rdma;
 	struct rdmachan_reap_queue reap;
 	struct rdmachan_mr_set	mr;
+	struct rdmachan_pool_set pools;
+	u32			writable_wanted;
+	u32			want_rdma_slots;
+	u32			want_rdma_credits;
 	struct rdmachan_listen_entry listen;
 
 	atomic64_t		stats[RDMACHAN_NR_STATS];
@@ -597,6 +634,23 @@ struct rdmachan_mr_pin {
 };
 
 /**
+ * enum rdmachan_pool_state - where a pool registration is (chan_pool.c)
+ * @RDMACHAN_PR_FREE: on its pool's free list
+ * @RDMACHAN_PR_MAPPED: mapped onto the user's pages, its user's
+ * @RDMACHAN_PR_CLAIMED: named by a rdmachan_send_ext() under way
+ * @RDMACHAN_PR_POSTED: its fast registration was posted: valid on the
+ *	wire until the peer or a local invalidation ends it
+ * @RDMACHAN_PR_INVALIDATING: its local invalidation is posted
+ */
+enum rdmachan_pool_state {
+	RDMACHAN_PR_FREE,
+	RDMACHAN_PR_MAPPED,
+	RDMACHAN_PR_CLAIMED,
+	RDMACHAN_PR_POSTED,
+	RDMACHAN_PR_INVALIDATING,
+};
+
+/**
  * struct rdmachan_mr - a memory registration of a channel
  *
  * Unless said, a field is set once before the registration is listed
@@ -623,6 +677,17 @@ struct rdmachan_mr_pin {
  *	channel's lock, see rdmachan_mr_hold())
  * @released: the RDMA resources are gone (deregistered, or the
  *	channel was torn down); under the channel's mr.mutex
+ * @pool: a pool's registration (chan_pool.c), or NULL; set once.  Such
+ *	a registration is never on rdmachan.mr.list: @node links it on its
+ *	pool's free list while free, and every field below is under the
+ *	channel's lock
+ * @pstate: a pool registration's enum rdmachan_pool_state
+ * @reg_wr: its fast registration, posted by rdmachan_send_ext()
+ * @reg_cqe: the completion entry of @reg_wr (an error or flush only:
+ *	it is posted unsignalled)
+ * @inv_cqe: the completion entry of its local invalidation
+ * @done: rdmachan_mr_pool_put()'s callback while invalidating
+ * @done_ctx: for @done
  */
 struct rdmachan_mr {
 	struct rdmachan		*ch;
@@ -639,6 +704,13 @@ struct rdmachan_mr {
 	refcount_t		users;
 	bool			dying;
 	bool			released;
+	struct rdmachan_mr_pool	*pool;
+	u32			pstate;
+	struct ib_reg_wr	reg_wr;
+	struct ib_cqe		reg_cqe;
+	struct ib_cqe		inv_cqe;
+	rdmachan_mr_done_t	done;
+	void			*done_ctx;
 };
 
 /* The channel's RDMA device while it holds resources there, else NULL */
@@ -778,6 +850,52 @@ static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 	return ch->conn.cm_id->device;
 }
 
+/* Bits of rdmachan.writable_wanted */
+#define RDMACHAN_WANT_SEND	BIT(0)
+#define RDMACHAN_WANT_RDMA	BIT(1)
+
+/*
+ * A send is refused for want of a credit or a ring slot: have the return
+ * of both call &rdmachan_ops.writable.  Caller holds ch->lock.
+ */
+static inline void rdmachan_want_send_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	ch->writable_wanted |= RDMACHAN_WANT_SEND;
+}
+
+/*
+ * A one-sided call is refused for want of @slots of room and @credits:
+ * likewise.  Caller holds ch->lock.
+ */
+static inline void rdmachan_want_rdma_locked(struct rdmachan *ch, u32 slots,
+					     u32 credits)
+{
+	lockdep_assert_held(&ch->lock);
+	if (!(ch->writable_wanted & RDMACHAN_WANT_RDMA)) {
+		ch->want_rdma_slots = slots;
+		ch->want_rdma_credits = credits;
+	} else {
+		ch->want_rdma_slots = min(ch->want_rdma_slots, slots);
+		ch->want_rdma_credits = min(ch->want_rdma_credits, credits);
+	}
+	ch->writable_wanted |= RDMACHAN_WANT_RDMA;
+}
+
+/*
+ * The channel failed or is torn down, with ch->lock held: whether a
+ * refusal waits (it is to learn that no room will come).  When true,
+ * the caller calls rdmachan_call_writable() once it has dropped the lock.
+ */
+static inline bool rdmachan_writable_take_locked(struct rdmachan *ch)
+{
+	bool due = ch->writable_wanted;
+
+	lockdep_assert_held(&ch->lock);
+	ch->writable_wanted = 0;
+	return due;
+}
+
 /* chan_core.c */
 struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
 void rdmachan_get(struct rdmachan *ch);
@@ -793,6 +911,7 @@ bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what);
 void rdmachan_teardown(struct rdmachan *ch);
 void rdmachan_schedule_teardown(struct rdmachan *ch);
 void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in);
+void rdmachan_call_writable(struct rdmachan *ch);
 int rdmachan_core_init(void);
 void rdmachan_core_exit(void);
 
@@ -817,6 +936,7 @@ int rdmachan_send_batch(struct rdmachan *ch,
 				    u32 i, void *arg),
 			void *arg, u32 count, bool nonblock);
 bool rdmachan_writable(struct rdmachan *ch);
+bool rdmachan_writable_due_locked(struct rdmachan *ch);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* chan_recv.c */
@@ -849,6 +969,9 @@ void rdmachan_rx_hand_over(struct rdmachan *ch);
 void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep);
 
 /* chan_mr.c */
+int rdmachan_ib_access(u32 access);
+int rdmachan_mr_check_access(struct rdmachan *ch, u32 access);
+u32 rdmachan_sg_pages(struct scatterlist *sgl, int nents);
 int rdmachan_mr_usable(struct rdmachan *ch);
 struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle);
 bool rdmachan_mr_hold(struct rdmachan_mr *mr);
@@ -882,12 +1005,24 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 			 const struct rdmachan_ops *ops, void *priv,
 			 struct rdmachan **chp);
 
+/* chan_pool.c */
+void rdmachan_pool_release_all(struct rdmachan *ch);
+void rdmachan_pool_end_orphans(struct rdmachan *ch);
+void rdmachan_pool_free_all(struct rdmachan *ch);
+int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext);
+void rdmachan_pool_unclaim(struct rdmachan *ch,
+			   const struct rdmachan_send_ext *ext);
+void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
+				struct ib_send_wr **first,
+				struct ib_send_wr **last);
+
 /* chan_listen.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
-u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p);
+u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
+				u32 max_send_regs);
 
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);
