@@ -19,7 +19,8 @@
  *     OPEN, io_work makes no channel call once the runs in progress
  *     (waited for) are over;
  *  2. open_work and io_work waited for;
- *  3. parked messages released (before the channel's close);
+ *  3. parked messages released (before the channel's close), the
+ *     registrations of slots without RDMA in flight undone;
  *  4. rdmachan_close(): no callback after it; every RDMA started has
  *     ended (flushed), its slot freed by io_work;
  *  5. detached from its export (session count, wakes an unexport);
@@ -581,6 +582,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	flush_work(&q->open_work);
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
+	rcblk_srv_unreg(q);
 	if (q->ch)
 		rdmachan_close(q->ch);
 	/* RDMA ends flushed by the close queued io_work: free those slots */
