@@ -201,7 +201,7 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * Context: process context, sleeps.
  * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
  * (read-write export of a read-only device); -EAGAIN (the module is
- * still loading); the error of blkdev_get_by_path() (-ENOENT,
+ * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
  * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
  */
 int rcblk_srv_export(const struct rdmachan_blk_export *e)
@@ -249,6 +249,9 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	rcblk_srv_geometry(exp);
 
 	mutex_lock(&rcblk_srv_mutex);
+	ret = -ENODEV;
+	if (rcblk_srv_stopping)		/* unloading */
+		goto out_unlock;
 	ret = -EEXIST;
 	if (rcblk_srv_find(exp->name))
 		goto out_unlock;

@@ -316,6 +316,8 @@ static void rcblk_srv_state_change(struct rdmachan *ch,
 {
 	struct rcblk_srv_queue *q = rdmachan_priv(ch);
 
+	/* may come before rdmachan_accept() returned: the close needs it */
+	WRITE_ONCE(q->ch, ch);
 	pr_debug("queue %p: channel %s (%d): closing the queue\n", q,
 		 state == RDMACHAN_FAILED ? "failed" : "disconnected", err);
 	rcblk_srv_queue_close(q);
