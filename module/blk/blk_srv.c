@@ -217,6 +217,12 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	for (i = 0; i < e->nr_allow; i++)
 		if (rcblk_cidr_check(&e->allow[i]))
 			return -EINVAL;
+	/* a taken name is EEXIST, even if the device is busy too */
+	mutex_lock(&rcblk_srv_mutex);
+	exp = rcblk_srv_find(e->name);
+	mutex_unlock(&rcblk_srv_mutex);
+	if (exp)
+		return -EEXIST;
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
 	if (!exp)
 		return -ENOMEM;
