@@ -245,10 +245,17 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		return;
 	}
 
+	/*
+	 * In case no slot is free: the entry is allocated first so that the
+	 * request joins the parked list under the same hold of the lock
+	 * that found no slot (io_work frees slots and unparks under it).
+	 */
+	p = kmalloc(sizeof(*p), GFP_ATOMIC);
 	spin_lock_irqsave(&q->lock, flags);
 	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
 		/* closing: the channel goes, nobody waits for the answer */
 		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(p);
 		rdmachan_msg_release(ch, msg);
 		return;
 	}
@@ -262,26 +269,23 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
 		req->rdma = io.op == RCBLK_OP_WRITE &&
 			    io.data == RCBLK_DATA_REMOTE;
+	} else if (p) {
+		/* no free slot: wait for one, holding the message */
+		p->msg = msg;
+		if (parked)
+			list_add(&p->node, &q->parked);
+		else
+			list_add_tail(&p->node, &q->parked);
+		msg = NULL;
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (req) {
+		kfree(p);
 		rcblk_srv_begin(q, ch, req, &io, msg);
-		return;
-	}
-	/* no free slot: wait for one, holding the message */
-	p = kmalloc(sizeof(*p), GFP_ATOMIC);
-	if (!p) {
+	} else if (msg) {
 		rdmachan_msg_release(ch, msg);
 		rcblk_srv_reject(q, ch, &io, RCBLK_S_RESOURCE);
-		return;
 	}
-	p->msg = msg;
-	spin_lock_irqsave(&q->lock, flags);
-	if (parked)
-		list_add(&p->node, &q->parked);
-	else
-		list_add_tail(&p->node, &q->parked);
-	spin_unlock_irqrestore(&q->lock, flags);
 }
 
 static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
