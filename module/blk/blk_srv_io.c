@@ -246,11 +246,13 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	}
 
 	/*
-	 * In case no slot is free: the entry is allocated first so that the
-	 * request joins the parked list under the same hold of the lock
-	 * that found no slot (io_work frees slots and unparks under it).
+	 * With no free slot the request joins the parked list under the
+	 * same hold of the lock that found none (io_work frees slots and
+	 * unparks under it): its entry is allocated first, then the lock
+	 * taken again.
 	 */
-	p = kmalloc(sizeof(*p), GFP_ATOMIC);
+	p = NULL;
+again:
 	spin_lock_irqsave(&q->lock, flags);
 	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
 		/* closing: the channel goes, nobody waits for the answer */
@@ -263,13 +265,22 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	if (parked || list_empty(&q->parked))
 		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
 					       node);
+	if (!req && !p) {
+		spin_unlock_irqrestore(&q->lock, flags);
+		p = kmalloc(sizeof(*p), GFP_ATOMIC);
+		if (p)
+			goto again;
+		rdmachan_msg_release(ch, msg);
+		rcblk_srv_reject(q, ch, &io, RCBLK_S_RESOURCE);
+		return;
+	}
 	if (req) {
 		list_del_init(&req->node);
 		req->stage = RCBLK_ST_SUBMIT;
 		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
 		req->rdma = io.op == RCBLK_OP_WRITE &&
 			    io.data == RCBLK_DATA_REMOTE;
-	} else if (p) {
+	} else {
 		/* no free slot: wait for one, holding the message */
 		p->msg = msg;
 		if (parked)
@@ -282,9 +293,6 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	if (req) {
 		kfree(p);
 		rcblk_srv_begin(q, ch, req, &io, msg);
-	} else if (msg) {
-		rdmachan_msg_release(ch, msg);
-		rcblk_srv_reject(q, ch, &io, RCBLK_S_RESOURCE);
 	}
 }
 
