@@ -248,6 +248,7 @@ struct rcblk_srv_queue {
 
 /* blk_srv.c */
 extern struct workqueue_struct *rcblk_srv_wq;
+extern struct workqueue_struct *rcblk_srv_ctl_wq;
 extern unsigned int rcblk_srv_max_io_kb;
 extern unsigned int rcblk_srv_inline_kb;
 extern struct mutex rcblk_srv_mutex;

@@ -334,7 +334,7 @@ static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	    !test_and_set_bit(RCBLK_Q_OPENING, &q->flags)) {
 		q->ch = ch;
 		q->open_msg = msg;
-		queue_work(rcblk_srv_wq, &q->open_work);
+		queue_work(rcblk_srv_ctl_wq, &q->open_work);
 		msg = NULL;
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
