@@ -80,3 +80,83 @@ int ioc_dereg_mr(int fd, uint32_t handle)
 
 	return ioctl(fd, RDMACHAN_IOC_DEREG_MR, &d);
 }
+
+int ioc_blk_export(int ctl, const char *name, const char *path, unsigned int flags,
+		   const struct rdmachan_blk_cidr *allow, unsigned int nr_allow)
+{
+	struct rdmachan_blk_export e;
+
+	memset(&e, 0, sizeof(e));
+	e.size = sizeof(e);
+	e.flags = flags;
+	strncpy(e.name, name, sizeof(e.name) - 1);
+	strncpy(e.path, path, sizeof(e.path) - 1);
+	if (nr_allow > RDMACHAN_BLK_MAX_ALLOW)
+		nr_allow = RDMACHAN_BLK_MAX_ALLOW;
+	e.nr_allow = nr_allow;
+	if (nr_allow)
+		memcpy(e.allow, allow, nr_allow * sizeof(*allow));
+	return ioctl(ctl, RDMACHAN_IOC_BLK_EXPORT, &e);
+}
+
+int ioc_blk_unexport(int ctl, const char *name, unsigned int flags)
+{
+	struct rdmachan_blk_unexport u;
+
+	memset(&u, 0, sizeof(u));
+	u.size = sizeof(u);
+	u.flags = flags;
+	strncpy(u.name, name, sizeof(u.name) - 1);
+	return ioctl(ctl, RDMACHAN_IOC_BLK_UNEXPORT, &u);
+}
+
+int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
+		unsigned int flags, unsigned int nr_queues, unsigned int depth,
+		uint32_t *index)
+{
+	struct rdmachan_blk_map m;
+	int ret;
+
+	memset(&m, 0, sizeof(m));
+	m.size = sizeof(m);
+	m.flags = flags;
+	memcpy(&m.server, server, sizeof(m.server));
+	if (src)
+		memcpy(&m.src, src, sizeof(m.src));
+	strncpy(m.name, name, sizeof(m.name) - 1);
+	m.nr_queues = nr_queues;
+	m.queue_depth = depth;
+	ret = ioctl(ctl, RDMACHAN_IOC_BLK_MAP, &m);
+	if (ret >= 0 && index)
+		*index = m.index;
+	return ret;
+}
+
+int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags)
+{
+	struct rdmachan_blk_unmap u;
+
+	memset(&u, 0, sizeof(u));
+	u.size = sizeof(u);
+	u.flags = flags;
+	u.index = index;
+	return ioctl(ctl, RDMACHAN_IOC_BLK_UNMAP, &u);
+}
+
+int ioc_blk_list(int ctl, unsigned int what, void *entries, unsigned int entry_size,
+		 unsigned int *count)
+{
+	struct rdmachan_blk_list l;
+	int ret;
+
+	memset(&l, 0, sizeof(l));
+	l.size = sizeof(l);
+	l.what = what;
+	l.count = *count;
+	l.entry_size = entry_size;
+	l.entries = (uintptr_t)entries;
+	ret = ioctl(ctl, RDMACHAN_IOC_BLK_LIST, &l);
+	if (ret >= 0)
+		*count = l.count;
+	return ret;
+}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <linux/rdmachan.h>
+#include <linux/rdmachan_blk.h>
 
 /* CONNECT to @dst from @src (sockaddr_storage-sized; @src NULL: any) */
 int ioc_connect(int ctl, const void *dst, const void *src,
@@ -26,5 +27,29 @@ int ioc_chan_info(int fd, struct rdmachan_chan_info *ci);
 int ioc_reg_mr(int fd, void *addr, uint64_t len, uint32_t access,
 	       struct rdmachan_reg_mr *r);
 int ioc_dereg_mr(int fd, uint32_t handle);
+
+/*
+ * The block channel's ioctls of /dev/rdmachan (rdmachan_blk.ko; ENOTTY
+ * while it is not loaded).  Strings are copied truncated to their field
+ * (the kernel checks them).
+ */
+/* EXPORT @name backed by @path to the @nr_allow networks of @allow */
+int ioc_blk_export(int ctl, const char *name, const char *path, unsigned int flags,
+		   const struct rdmachan_blk_cidr *allow, unsigned int nr_allow);
+int ioc_blk_unexport(int ctl, const char *name, unsigned int flags);
+/*
+ * MAP export @name of server @server (sockaddr_storage-sized, port 0:
+ * the default) from @src (NULL: any); @index gets the disk's index
+ */
+int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
+		unsigned int flags, unsigned int nr_queues, unsigned int depth,
+		uint32_t *index);
+int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags);
+/*
+ * LIST into @entries, room for *@count of @entry_size bytes; *@count
+ * gets how many there are (more than the room when it was short)
+ */
+int ioc_blk_list(int ctl, unsigned int what, void *entries, unsigned int entry_size,
+		 unsigned int *count);
 
 #endif /* RDMACHAN_IOC_H */

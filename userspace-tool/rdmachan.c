@@ -7,7 +7,7 @@
  *   rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]
  *
  * Each object has a file of its name (dev.c, chan.c, mr.c, rdma.c,
- * version.c) holding its table of commands and its help; each command a
+ * blk.c, version.c) holding its table of commands and its help; each command a
  * file OBJECT_COMMAND.c (chan_listen.c, rdma_write.c, ...).
  */
 #include <errno.h>
@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
-		"where  OBJECT := { dev | chan | mr | rdma | version | help }\n"
+		"where  OBJECT := { dev | chan | mr | rdma | blk | version | help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -41,6 +41,9 @@ static void usage(FILE *out)
 		"                                 write, read, atomic and chan bench --op\n"
 		"  rdma { write | read | atomic } one-sided operations on an mr reg\n"
 		"                                 server's buffer\n"
+		"  blk { show | export | unexport | map | unmap }\n"
+		"                                 block channel (rdmachan_blk.ko): export\n"
+		"                                 a block device, map one as /dev/rcblkN\n"
 		"  version [show]                 tool and module versions, features\n"
 		"A unique prefix names an object or a command (rdmachan ch sh).\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
@@ -60,6 +63,7 @@ const struct cmd tool_objects[] = {
 	{ "chan", obj_chan },
 	{ "mr", obj_mr },
 	{ "rdma", obj_rdma },
+	{ "blk", obj_blk },
 	{ "version", obj_version },
 	{ "help", help },
 	CMD_END

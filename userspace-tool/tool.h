@@ -78,6 +78,7 @@ int obj_dev(int argc, char **argv);
 int obj_chan(int argc, char **argv);
 int obj_mr(int argc, char **argv);
 int obj_rdma(int argc, char **argv);
+int obj_blk(int argc, char **argv);	/* blk.c, blk.h */
 int obj_version(int argc, char **argv);
 
 #endif /* RDMACHAN_TOOL_H */

@@ -31,6 +31,8 @@ extern const struct attribute_group rcblk_clt_ctl_group;
 /* Server side (blk_srv*.c) */
 int rcblk_srv_init(void);
 void rcblk_srv_exit(void);
+int rcblk_srv_start(void);
+void rcblk_srv_stop(void);
 int rcblk_srv_export(const struct rdmachan_blk_export *e);
 int rcblk_srv_unexport(const char *name, u32 flags);
 int rcblk_srv_list(struct rdmachan_blk_export_info __user *entries,

@@ -46,12 +46,18 @@ static int __init rcblk_init(void)
 		ret = PTR_ERR(rcblk_ctl_dev);
 		goto out_clt;
 	}
-	ret = rcblk_ioctl_init();
+	/* the server's exports directory, exports parameter and listener */
+	ret = rcblk_srv_start();
 	if (ret)
 		goto out_dev;
+	ret = rcblk_ioctl_init();
+	if (ret)
+		goto out_srv_stop;
 	pr_info("loaded\n");
 	return 0;
 
+out_srv_stop:
+	rcblk_srv_stop();
 out_dev:
 	device_unregister(rcblk_ctl_dev);
 out_clt:
@@ -66,6 +72,7 @@ out_class:
 static void __exit rcblk_exit(void)
 {
 	rcblk_ioctl_exit();
+	rcblk_srv_stop();
 	device_unregister(rcblk_ctl_dev);
 	rcblk_clt_exit();
 	rcblk_srv_exit();

@@ -57,7 +57,10 @@ esac
 # (soft-iWARP) only where the kernel has it (the debug kernel, not
 # Debian's).
 KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
-OPTIONAL_KMODS="siw"
+# The block channel's cases (blk_*.sh) add configfs (null_blk devices of
+# any size), loop and ext4 with crc32c (Debian's kernel; the debug kernel
+# has configfs built in and neither loop nor ext4).
+OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic"
 
 # Programs copied with their shared libraries.
 PROGRAMS="
@@ -67,6 +70,8 @@ PROGRAMS="
 	/usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_write_bw
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
 	/usr/bin/ib_atomic_bw /usr/bin/jq
+	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
+	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.
@@ -121,6 +126,7 @@ for p in $DLOPENED; do
 	[ -e "$p" ] && copy_with_libs "$p"
 done
 cp /etc/libibverbs.d/rxe.driver "$ROOT/etc/libibverbs.d/"
+[ -e /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$ROOT/etc/"
 [ -e /etc/libibverbs.d/siw.driver ] && cp /etc/libibverbs.d/siw.driver "$ROOT/etc/libibverbs.d/"
 
 # kmod is a multi-call binary.

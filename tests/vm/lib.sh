@@ -271,3 +271,81 @@ bg() {
 rdmachan_devices() {
 	$TOOL -j dev list | jq -r '[.[].name] | join(" ")'
 }
+
+# ---- The block channel (blk_*.sh) -----------------------------------------
+#
+# One VM is both hosts: the server exports a null_blk device on
+# $BLK_SRV (192.0.2.1, rxe0) and the client maps it from $BLK_CLI
+# (192.0.2.2, rxe1) as /dev/rcblkN.
+BLK_SRV=192.0.2.1
+BLK_CLI=192.0.2.2
+BLOCKDEV=/usr/sbin/blockdev
+DD=/usr/bin/dd
+CMP=/usr/bin/cmp
+FIO=/usr/bin/fio
+
+blk_load() {
+	rdmachan_load && $MODPROBE rdmachan_blk
+}
+
+blk_unload() {
+	$RMMOD rdmachan_blk && $RMMOD rdmachan
+}
+
+# nullb_new NAME SIZE_MB [ATTR=VALUE...]: a memory-backed null_blk device
+# made through configfs (module parameters give whole GiB only), with
+# the null_blk attributes given (discard=1, cache_size=16, blocksize=4096);
+# prints its path, /dev/nullb_NAME (6.1 names the disk after the configfs
+# directory).  Failures are reported as diagnostics.
+nullb_new() {
+	_nb=/sys/kernel/config/nullb/nullb_$1
+	_sz=$2
+	shift 2
+	if [ ! -d /sys/kernel/config/nullb ]; then
+		$MODPROBE configfs 2>/dev/null
+		grep -q ' /sys/kernel/config ' /proc/mounts ||
+			mount -t configfs configfs /sys/kernel/config ||
+			{ diag "nullb_new: cannot mount configfs"; return 1; }
+		module_loaded null_blk || $MODPROBE null_blk nr_devices=0 ||
+			{ diag "nullb_new: cannot load null_blk"; return 1; }
+	fi
+	mkdir "$_nb" || { diag "nullb_new: mkdir $_nb failed"; return 1; }
+	for _a in size="$_sz" memory_backed=1 "$@" power=1; do
+		echo "${_a#*=}" > "$_nb/${_a%%=*}" ||
+			{ diag "nullb_new: $_a failed"; return 1; }
+	done
+	wait_for 5 test -b "/dev/${_nb##*/}" ||
+		{ diag "nullb_new: no /dev/${_nb##*/}"; return 1; }
+	echo "/dev/${_nb##*/}"
+}
+
+# dev_sum DEV: md5 of the whole device, read past the page cache's copy
+# (the server writes the backing device with bios, not through it)
+dev_sum() {
+	$BLOCKDEV --flushbufs "$1" 2>/dev/null
+	$DD if="$1" bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+# blk_maps [JQ_FILTER]: the mappings of "rdmachan -j blk show maps"
+blk_maps() {
+	$TOOL -j blk show maps | jq -c "${1:-.maps}"
+}
+
+# blk_counter DEV KEY: counter KEY of the mapping DEV (client side)
+blk_counter() {
+	$TOOL -j blk show maps | jq -r --arg d "$1" ".maps[] | select(.dev == \$d) | .counters.$2"
+}
+
+# blk_export_counter NAME KEY: counter KEY of export NAME (server side)
+blk_export_counter() {
+	$TOOL -j blk show exports | jq -r --arg n "$1" ".exports[] | select(.name == \$n) | .counters.$2"
+}
+
+# blk_bail WHY: the rest of the case depends on what just failed: say
+# so, close the plan and end the case
+blk_bail() {
+	diag "skipping the rest of the case: $*"
+	diag "$(dmesg | grep -E 'rdmachan(_blk)?:|rcblk|null_blk' | tail -n 30)"
+	done_testing
+	exit 0
+}

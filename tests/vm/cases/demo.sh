@@ -4,7 +4,9 @@
 # What "make demo" shows: two soft-RoCE hosts, rdmachan.ko finding them,
 # the rdmachan tool reporting them, and message channels between them:
 # send/recv, ping against an echo server, bench against a sink (from user
-# space and in the kernel), sysfs state.  Not a test (run-all skips it).
+# space and in the kernel), sysfs state; the block channel: a null_blk
+# exported, mapped as /dev/rcblkN, ext4 on it, a file through it.  Not a
+# test (run-all skips it).
 
 requires() {
 	_not_a_test "make demo runs it (tests/vm/run-vm.sh --demo)"
@@ -76,6 +78,40 @@ timeout 60 $TOOL chan listen $SRV:7003 --echo --kernel -n 1 -q --poll direct &
 wait_for 10 listening 7003
 $TOOL chan ping $SRV:7003 --src $CLI -c 2000 --kernel --poll direct
 wait
+
+step "the block channel: modprobe rdmachan_blk; a 64 MiB null_blk on the server"
+$MODPROBE rdmachan_blk && echo "rdmachan_blk loaded"
+BLKDEV=$(nullb_new demo 64)
+echo "backing device: $BLKDEV"
+
+step "server: rdmachan blk export demo $BLKDEV --allow 192.0.2.0/24"
+$TOOL blk export demo "$BLKDEV" --allow 192.0.2.0/24
+
+step "client: rdmachan blk map $SRV demo --src $CLI"
+RCBLK=$(timeout 60 $TOOL blk map $SRV demo --src $CLI)
+echo "$RCBLK"
+
+if [ -b "$RCBLK" ]; then
+	step "mkfs.ext4 $RCBLK; mount; copy a file through it; read it back"
+	/usr/sbin/mkfs.ext4 -q -F "$RCBLK" && mkdir -p /mnt/rcblk &&
+		mount -t ext4 "$RCBLK" /mnt/rcblk && df -h /mnt/rcblk
+	head -c 3145728 /dev/urandom > /tmp/demo.bin
+	cp /tmp/demo.bin /mnt/rcblk/ && umount /mnt/rcblk &&
+		mount -t ext4 "$RCBLK" /mnt/rcblk
+	echo "sent:      $(md5sum < /tmp/demo.bin)"
+	echo "read back: $(md5sum < /mnt/rcblk/demo.bin)"
+	umount /mnt/rcblk
+
+	step "rdmachan blk show"
+	$TOOL blk show
+
+	step "rdmachan blk unmap $RCBLK; rdmachan blk unexport demo"
+	$TOOL blk unmap "$RCBLK" && $TOOL blk unexport demo && echo "done"
+else
+	echo "(the block channel is not working in this build)"
+	$TOOL blk unexport demo 2>/dev/null
+fi
+$RMMOD rdmachan_blk
 
 step "rdma link delete rxe1; rdmachan dev list"
 rxe_del rxe1

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan_blk: the client's private structures
+ *
+ * A mapping (struct rcblk_clt_map) is one remote export seen as the disk
+ * /dev/rcblk<index>: one channel per hardware queue (struct
+ * rcblk_clt_queue), each with its registration pool, and one blk-mq tag
+ * set.  blk_clt.c makes and unmakes mappings, blk_clt_io.c moves their
+ * requests, blk_clt_sysfs.c shows them.
+ */
+#ifndef RCBLK_CLT_H
+#define RCBLK_CLT_H
+
+#include <linux/atomic.h>
+#include <linux/blk-mq.h>
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/socket.h>
+#include <linux/workqueue.h>
+
+#include "blk.h"
+#include "blk_proto_clt.h"
+
+/* rcblk_clt_req.state: who owns a request's completion */
+enum {
+	RCBLK_RQ_IDLE	= 0,	/* not on the wire */
+	RCBLK_RQ_SENT	= 1,	/* sent: the reply, the timeout or teardown */
+	RCBLK_RQ_REPLY	= 2,	/* replied: waiting for its invalidation */
+	RCBLK_RQ_DONE	= 3,	/* claimed by whoever ends it */
+};
+
+/**
+ * struct rcblk_clt_req - blk-mq's per-request context (cmd_size)
+ * @state: RCBLK_RQ_*, changed with atomic_cmpxchg()
+ * @hdr: the request's header on the wire
+ * @mr: the registration of a RCBLK_DATA_REMOTE request, or NULL
+ * @rkey: its key, which a remote invalidation must name
+ * @wire: the reply's status (enum rcblk_status)
+ * @retries: RCBLK_S_RESOURCE replies requeued so far
+ * @timeouts: timer expiries on a live channel
+ * @inline_buf: the data of an inline WRITE (inline_max bytes)
+ * @sgl: the scatterlist of a remote request (max_segs entries)
+ */
+struct rcblk_clt_req {
+	atomic_t state;
+	struct rcblk_wire_io hdr;
+	struct rdmachan_mr *mr;
+	u32 rkey;
+	u8 wire;
+	u8 retries;
+	u8 timeouts;
+	void *inline_buf;
+	struct scatterlist *sgl;
+};
+
+/* rcblk_clt_queue.flags */
+#define RCBLK_Q_STARVED	0	/* queue_rq found the pool empty */
+
+/**
+ * struct rcblk_clt_queue - one hardware queue, one channel
+ * @map: its mapping
+ * @ch: the channel; NULL once closed
+ * @pool: its registration pool
+ * @hctx: blk-mq's hardware context, once the tag set exists
+ * @qid: the index
+ * @flags: RCBLK_Q_*
+ * @open_done: completed by the OPEN_RSP or the channel's end
+ * @open_len: bytes of @rsp received; 0 while none came
+ * @open_err: the channel's error while opening
+ * @rsp: the OPEN_RSP as received
+ */
+struct rcblk_clt_queue {
+	struct rcblk_clt_map *map;
+	struct rdmachan *ch;
+	struct rdmachan_mr_pool *pool;
+	struct blk_mq_hw_ctx *hctx;
+	u16 qid;
+	unsigned long flags;
+	struct completion open_done;
+	u32 open_len;
+	int open_err;
+	struct rcblk_wire_open_rsp rsp;
+};
+
+/**
+ * struct rcblk_clt_stats - counters of a mapping
+ * @reads: READs completed
+ * @writes: WRITEs completed
+ * @read_bytes: bytes read
+ * @write_bytes: bytes written
+ * @flushes: FLUSHes completed
+ * @fua: requests with FUA completed
+ * @discards: DISCARDs completed
+ * @write_zeroes: WRITE_ZEROES completed
+ * @inline_writes: WRITEs sent inline, completed
+ * @errors: requests ended with an error
+ * @rejected: requests the server refused (INVAL, RANGE, RO, NOTSUPP, TOOBIG)
+ * @bogus: replies ignored: bad tag, not in flight, wrong invalidation
+ * @inflight: requests on the wire now
+ */
+struct rcblk_clt_stats {
+	atomic64_t reads;
+	atomic64_t writes;
+	atomic64_t read_bytes;
+	atomic64_t write_bytes;
+	atomic64_t flushes;
+	atomic64_t fua;
+	atomic64_t discards;
+	atomic64_t write_zeroes;
+	atomic64_t inline_writes;
+	atomic64_t errors;
+	atomic64_t rejected;
+	atomic64_t bogus;
+	atomic_t inflight;
+};
+
+/* rcblk_clt_map.flags */
+#define RCBLK_M_READY	0	/* the tag set exists: replies are looked up */
+#define RCBLK_M_LIVE	1	/* the disk exists: failures kill the mapping */
+#define RCBLK_M_DEAD	2	/* I/O fails at once */
+#define RCBLK_M_CLOSED	3	/* pools destroyed: no DMA, requests may end */
+
+/**
+ * struct rcblk_clt_map - one mapping
+ * @node: in rcblk_clt_maps
+ * @index: /dev/rcblk<index>
+ * @ro: mapped read-only (RDMACHAN_BLK_RO)
+ * @removing: unmap began: opens are refused (under disk->open_mutex)
+ * @server: the server's address and port
+ * @src: the local address, or AF_UNSPEC
+ * @name: the export
+ * @session: random, sent on every channel
+ * @nr_queues: channels
+ * @queue_depth: requests per queue (the channels' credits)
+ * @max_pages: pages of one registration
+ * @max_segs: scatterlist entries of one request
+ * @inline_max: largest inline WRITE in bytes
+ * @geo: what the server answered
+ * @queues: @nr_queues of them
+ * @tag_set: blk-mq's
+ * @disk: the disk
+ * @flags: RCBLK_M_*
+ * @last_error: the last channel error, or 0
+ * @lock: serialises the teardown of the channels
+ * @fail_work: kills the mapping when a channel fails
+ * @st: counters
+ */
+struct rcblk_clt_map {
+	struct list_head node;
+	int index;
+	bool ro;
+	bool removing;
+	struct sockaddr_storage server;
+	struct sockaddr_storage src;
+	char name[RCBLK_NAME_MAX];
+	u8 session[RCBLK_SESSION_LEN];
+	u32 nr_queues;
+	u32 queue_depth;
+	u32 max_pages;
+	u32 max_segs;
+	u32 inline_max;
+	struct rcblk_clt_geo geo;
+	struct rcblk_clt_queue *queues;
+	struct blk_mq_tag_set tag_set;
+	struct gendisk *disk;
+	unsigned long flags;
+	int last_error;
+	struct mutex lock;	/* rcblk_clt_shutdown() */
+	struct work_struct fail_work;
+	struct rcblk_clt_stats st;
+};
+
+/* blk_clt.c */
+extern unsigned int rcblk_clt_timeout_ms;
+void rcblk_clt_fail(struct rcblk_clt_map *map, int err);
+void rcblk_clt_shutdown(struct rcblk_clt_map *map);
+
+/* blk_clt_io.c */
+extern const struct blk_mq_ops rcblk_clt_mq_ops;
+extern const struct rdmachan_ops rcblk_clt_chan_ops;
+void rcblk_clt_cancel_all(struct rcblk_clt_map *map);
+void rcblk_clt_end_all(struct rcblk_clt_map *map);
+
+/* blk_clt_sysfs.c */
+extern const struct attribute_group *rcblk_clt_disk_groups[];
+int rcblk_clt_parse_map(const char *buf, struct rdmachan_blk_map *m);
+
+#endif /* RCBLK_CLT_H */

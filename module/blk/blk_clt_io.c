@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_blk client: moving requests
+ *
+ * queue_rq turns a request into one message: a header, with the data of
+ * a small WRITE behind it (inline), or with the key and address of a
+ * one-I/O registration from the queue's pool (remote; the server READs a
+ * WRITE's data from it, WRITEs a READ's data into it).  The server's
+ * reply is an empty message whose immediate carries the tag and the
+ * status.  A reply, the timeout handler and the teardown race to end a
+ * request: rcblk_clt_req.state decides (atomic_cmpxchg()), so a request
+ * ends once, and a hostile server's replies (a tag never sent, sent
+ * twice, a bogus invalidation) are logged and ignored.
+ *
+ * Reply status to blk_status_t:
+ *   OK -> OK; IOERR, INVAL, TOOBIG, GONE, unknown -> IOERR;
+ *   RANGE -> TARGET; RO -> MEDIUM (as nvme's READ_ONLY); NOTSUPP ->
+ *   NOTSUPP; NOSPC -> NOSPC; REMOTE -> TRANSPORT; RESOURCE -> requeued
+ *   after 10 ms, up to 5 times, then RESOURCE.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/bvec.h>
+#include <linux/slab.h>
+
+#include "blk_clt.h"
+
+#define RCBLK_CLT_RETRIES	5
+#define RCBLK_CLT_RETRY_MS	10
+#define RCBLK_CLT_MAX_TIMEOUTS	4	/* expiries before the mapping dies */
+
+static struct rcblk_clt_map *rq_map(struct request *rq)
+{
+	return rq->q->queuedata;
+}
+
+static blk_status_t rcblk_clt_status(struct rcblk_clt_map *map, u8 wire)
+{
+	switch (wire) {
+	case RCBLK_S_OK:
+		return BLK_STS_OK;
+	case RCBLK_S_RANGE:
+		return BLK_STS_TARGET;
+	case RCBLK_S_RO:
+		return BLK_STS_MEDIUM;
+	case RCBLK_S_NOTSUPP:
+		return BLK_STS_NOTSUPP;
+	case RCBLK_S_NOSPC:
+		return BLK_STS_NOSPC;
+	case RCBLK_S_RESOURCE:
+		return BLK_STS_RESOURCE;
+	case RCBLK_S_REMOTE:
+		return BLK_STS_TRANSPORT;
+	case RCBLK_S_IOERR:
+	case RCBLK_S_INVAL:
+	case RCBLK_S_TOOBIG:
+	case RCBLK_S_GONE:
+		return BLK_STS_IOERR;
+	default:
+		pr_warn_ratelimited("rcblk%d: unknown reply status %u\n",
+				    map->index, wire);
+		return BLK_STS_IOERR;
+	}
+}
+
+/* Count and end a request whose registration is back (or gone) */
+static void rcblk_clt_end(struct request *rq, blk_status_t sts)
+{
+	struct rcblk_clt_map *map = rq_map(rq);
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	struct rcblk_clt_stats *st = &map->st;
+	u32 len = be32_to_cpu(req->hdr.len);
+
+	atomic_dec(&st->inflight);
+	if (sts != BLK_STS_OK) {
+		atomic64_inc(&st->errors);
+	} else {
+		switch (req->hdr.op) {
+		case RCBLK_OP_READ:
+			atomic64_inc(&st->reads);
+			atomic64_add(len, &st->read_bytes);
+			break;
+		case RCBLK_OP_WRITE:
+			atomic64_inc(&st->writes);
+			atomic64_add(len, &st->write_bytes);
+			if (req->hdr.data == RCBLK_DATA_INLINE)
+				atomic64_inc(&st->inline_writes);
+			break;
+		case RCBLK_OP_FLUSH:
+			atomic64_inc(&st->flushes);
+			break;
+		case RCBLK_OP_DISCARD:
+			atomic64_inc(&st->discards);
+			break;
+		case RCBLK_OP_WRITE_ZEROES:
+			atomic64_inc(&st->write_zeroes);
+			break;
+		}
+		if (be16_to_cpu(req->hdr.flags) & RCBLK_F_FUA)
+			atomic64_inc(&st->fua);
+		if (be16_to_cpu(req->hdr.flags) & RCBLK_F_PREFLUSH)
+			atomic64_inc(&st->flushes);
+	}
+	blk_mq_end_request(rq, sts);
+}
+
+/* blk_mq_ops.complete: the reply's status, after blk_mq_complete_request() */
+static void rcblk_clt_complete_rq(struct request *rq)
+{
+	struct rcblk_clt_map *map = rq_map(rq);
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+
+	switch (req->wire) {
+	case RCBLK_S_OK:
+		break;
+	case RCBLK_S_INVAL:
+	case RCBLK_S_RANGE:
+	case RCBLK_S_RO:
+	case RCBLK_S_NOTSUPP:
+	case RCBLK_S_TOOBIG:
+		atomic64_inc(&map->st.rejected);
+		pr_warn_ratelimited("rcblk%d: server refused op %u sector %llu len %u: status %u\n",
+				    map->index, req->hdr.op,
+				    be64_to_cpu(req->hdr.sector),
+				    be32_to_cpu(req->hdr.len), req->wire);
+		break;
+	case RCBLK_S_RESOURCE:
+		if (req->retries < RCBLK_CLT_RETRIES &&
+		    !test_bit(RCBLK_M_DEAD, &map->flags)) {
+			req->retries++;
+			atomic_dec(&map->st.inflight);
+			blk_mq_requeue_request(rq, false);
+			blk_mq_delay_kick_requeue_list(rq->q,
+						       RCBLK_CLT_RETRY_MS);
+			return;
+		}
+		break;
+	}
+	rcblk_clt_end(rq, rcblk_clt_status(map, req->wire));
+}
+
+/* The request's registration is back: queues starved of it may run */
+static void rcblk_clt_pool_back(struct rcblk_clt_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx = READ_ONCE(q->hctx);
+
+	if (test_and_clear_bit(RCBLK_Q_STARVED, &q->flags) && hctx)
+		blk_mq_run_hw_queue(hctx, true);
+}
+
+static void rcblk_clt_reply_done(struct request *rq)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	struct rcblk_clt_queue *q = rq->mq_hctx->driver_data;
+
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_REPLY, RCBLK_RQ_DONE) !=
+	    RCBLK_RQ_REPLY)
+		return;		/* the teardown ended it */
+	req->mr = NULL;
+	rcblk_clt_pool_back(q);
+	blk_mq_complete_request(rq);
+}
+
+/* rdmachan_mr_done_t of a request's local invalidation */
+static void rcblk_clt_inv_done(void *ctx, int err)
+{
+	struct request *rq = ctx;
+
+	if (err)
+		pr_debug("rcblk%d: invalidation of tag %d ended with %d\n",
+			 rq_map(rq)->index, rq->tag, err);
+	rcblk_clt_reply_done(rq);
+}
+
+/* rdmachan_mr_done_t of an undone mapping: nothing waits for it */
+static void rcblk_clt_undo_done(void *ctx, int err)
+{
+	rcblk_clt_pool_back(ctx);
+}
+
+static void rcblk_clt_open_rsp(struct rcblk_clt_queue *q,
+			       struct rdmachan_msg *msg)
+{
+	if (q->open_len || completion_done(&q->open_done)) {
+		atomic64_inc(&q->map->st.bogus);
+		pr_warn_ratelimited("rcblk%d: queue %u: unexpected message of %u bytes from the server\n",
+				    q->map->index, q->qid, msg->len);
+		return;
+	}
+	memcpy(&q->rsp, msg->data, min_t(u32, msg->len, sizeof(q->rsp)));
+	q->open_len = msg->len ? msg->len : 1;
+	complete(&q->open_done);
+}
+
+static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
+			    bool invalidated, u32 inv_rkey)
+{
+	struct rcblk_clt_map *map = q->map;
+	u16 tag = rcblk_reply_tag(imm);
+	struct rcblk_clt_req *req;
+	struct request *rq;
+	bool inv = false;
+	int ret;
+
+	if (!test_bit(RCBLK_M_READY, &map->flags) || len)
+		goto bogus;
+	smp_rmb();	/* the tag set, after RCBLK_M_READY */
+	if (tag >= map->tag_set.queue_depth)
+		goto bogus;
+	rq = blk_mq_tag_to_rq(map->tag_set.tags[q->qid], tag);
+	if (!rq)
+		goto bogus;
+	req = blk_mq_rq_to_pdu(rq);
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=
+	    RCBLK_RQ_SENT)
+		goto bogus;
+	req->wire = rcblk_reply_status(imm);
+	if (!req->mr) {
+		if (invalidated) {
+			atomic64_inc(&map->st.bogus);
+			pr_warn_ratelimited("rcblk%d: bogus remote invalidation of rkey %#x for tag %u without a registration\n",
+					    map->index, inv_rkey, tag);
+		}
+		rcblk_clt_reply_done(rq);
+		return;
+	}
+	if (invalidated) {
+		if (inv_rkey == req->rkey) {
+			inv = true;
+		} else {
+			atomic64_inc(&map->st.bogus);
+			pr_warn_ratelimited("rcblk%d: bogus remote invalidation: rkey %#x, tag %u has %#x\n",
+					    map->index, inv_rkey, tag,
+					    req->rkey);
+		}
+	}
+	ret = rdmachan_mr_pool_put(req->mr, inv, rcblk_clt_inv_done, rq);
+	if (ret == -EINPROGRESS)
+		return;
+	if (ret)
+		pr_warn_ratelimited("rcblk%d: putting tag %u's registration: %d\n",
+				    map->index, tag, ret);
+	rcblk_clt_reply_done(rq);
+	return;
+
+bogus:
+	atomic64_inc(&map->st.bogus);
+	pr_warn_ratelimited("rcblk%d: queue %u: ignored reply %#x (len %u): no such request in flight\n",
+			    map->index, q->qid, imm, len);
+}
+
+/* rdmachan_ops.recv: softirq */
+static void rcblk_clt_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct rcblk_clt_queue *q = rdmachan_priv(ch);
+	bool invalidated = msg->invalidated;
+	u32 inv_rkey = msg->inv_rkey;
+	u32 imm = msg->imm;
+	u32 len = msg->len;
+
+	if (!msg->has_imm || msg->rdma_imm) {
+		rcblk_clt_open_rsp(q, msg);
+		rdmachan_msg_release(ch, msg);
+		return;
+	}
+	rdmachan_msg_release(ch, msg);
+	rcblk_clt_reply(q, imm, len, invalidated, inv_rkey);
+}
+
+/* rdmachan_ops.state_change: process context */
+static void rcblk_clt_state_change(struct rdmachan *ch,
+				   enum rdmachan_state state, int err)
+{
+	struct rcblk_clt_queue *q = rdmachan_priv(ch);
+
+	if (!err)
+		err = state == RDMACHAN_FAILED ? -EIO : -ECONNRESET;
+	q->open_err = err;
+	complete(&q->open_done);
+	rcblk_clt_fail(q->map, err);
+}
+
+/* rdmachan_ops.writable: credits or send queue room came back */
+static void rcblk_clt_writable(struct rdmachan *ch)
+{
+	struct rcblk_clt_queue *q = rdmachan_priv(ch);
+	struct blk_mq_hw_ctx *hctx = READ_ONCE(q->hctx);
+
+	if (hctx)
+		blk_mq_run_hw_queue(hctx, true);
+}
+
+const struct rdmachan_ops rcblk_clt_chan_ops = {
+	.recv		= rcblk_clt_recv,
+	.state_change	= rcblk_clt_state_change,
+	.writable	= rcblk_clt_writable,
+};
+
+static u16 rcblk_clt_flags(struct rcblk_clt_map *map, struct request *rq)
+{
+	static const struct {
+		blk_opf_t req;
+		u16 wire;
+	} map_flags[] = {
+		{ REQ_FUA, RCBLK_F_FUA },
+		{ REQ_PREFLUSH, RCBLK_F_PREFLUSH },
+		{ REQ_NOUNMAP, RCBLK_F_NOUNMAP },
+		{ REQ_SYNC, RCBLK_F_SYNC },
+		{ REQ_META, RCBLK_F_META },
+		{ REQ_PRIO, RCBLK_F_PRIO },
+		{ REQ_IDLE, RCBLK_F_IDLE },
+	};
+	u16 flags = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(map_flags); i++)
+		if (rq->cmd_flags & map_flags[i].req)
+			flags |= map_flags[i].wire;
+	/*
+	 * Only accepted bits travel.  FUA and PREFLUSH reach a driver only
+	 * as the queue's write cache settings allow (blk-flush), and those
+	 * follow what the export offered (rcblk_clt_limits()).
+	 */
+	return flags & map->geo.features;
+}
+
+static void rcblk_clt_copy_inline(struct request *rq, void *buf)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	size_t off = 0;
+
+	rq_for_each_segment(bv, rq, iter) {
+		memcpy_from_bvec(buf + off, &bv);
+		off += bv.bv_len;
+	}
+}
+
+static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
+				       struct request *rq, u32 access,
+				       struct rdmachan_remote_mr *desc)
+{
+	struct rcblk_clt_map *map = q->map;
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int nents, ret;
+
+	sg_init_table(req->sgl, map->max_segs);
+	nents = blk_rq_map_sg(rq->q, rq, req->sgl);
+	if (nents <= 0)
+		return BLK_STS_IOERR;
+	ret = rdmachan_mr_pool_map(q->pool, req->sgl, nents, access, &req->mr);
+	if (ret == -EAGAIN) {
+		/* flag first, then retry: a put in between reruns us */
+		set_bit(RCBLK_Q_STARVED, &q->flags);
+		smp_mb__after_atomic();	/* the flag before the retry */
+		ret = rdmachan_mr_pool_map(q->pool, req->sgl, nents, access,
+					   &req->mr);
+		if (ret == -EAGAIN)
+			return BLK_STS_DEV_RESOURCE;
+	}
+	if (ret) {
+		req->mr = NULL;
+		pr_warn_ratelimited("rcblk%d: registering %u bytes: %d\n",
+				    map->index, blk_rq_bytes(rq), ret);
+		return BLK_STS_IOERR;
+	}
+	rdmachan_mr_remote(req->mr, desc);
+	req->rkey = desc->rkey;
+	if (desc->length < blk_rq_bytes(rq)) {
+		rdmachan_mr_pool_put(req->mr, false, rcblk_clt_undo_done, q);
+		req->mr = NULL;
+		pr_warn_ratelimited("rcblk%d: registration of %llu bytes for %u\n",
+				    map->index, desc->length,
+				    blk_rq_bytes(rq));
+		return BLK_STS_IOERR;
+	}
+	return BLK_STS_OK;
+}
+
+static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
+				      const struct blk_mq_queue_data *bd)
+{
+	struct rcblk_clt_queue *q = hctx->driver_data;
+	struct rcblk_clt_map *map = q->map;
+	struct request *rq = bd->rq;
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	struct rdmachan_remote_mr desc = {};
+	struct rdmachan_send_ext ext = {};
+	u32 len = blk_rq_bytes(rq);
+	u8 data = RCBLK_DATA_NONE;
+	struct kvec vec[2];
+	blk_status_t sts;
+	u32 access = 0;
+	u8 op;
+	int ret;
+
+	if (test_bit(RCBLK_M_DEAD, &map->flags))
+		return BLK_STS_IOERR;
+	if (!(rq->rq_flags & RQF_DONTPREP)) {
+		req->retries = 0;
+		rq->rq_flags |= RQF_DONTPREP;
+	}
+	req->timeouts = 0;
+	req->mr = NULL;
+	atomic_set(&req->state, RCBLK_RQ_IDLE);
+	blk_mq_start_request(rq);
+
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		op = RCBLK_OP_READ;
+		data = RCBLK_DATA_REMOTE;
+		access = RDMACHAN_ACCESS_LOCAL_WRITE |
+			 RDMACHAN_ACCESS_REMOTE_WRITE;
+		break;
+	case REQ_OP_WRITE:
+		op = RCBLK_OP_WRITE;
+		if (len <= map->inline_max) {
+			data = RCBLK_DATA_INLINE;
+		} else {
+			data = RCBLK_DATA_REMOTE;
+			access = RDMACHAN_ACCESS_LOCAL_WRITE |
+				 RDMACHAN_ACCESS_REMOTE_READ;
+		}
+		break;
+	case REQ_OP_FLUSH:
+		op = RCBLK_OP_FLUSH;
+		len = 0;
+		break;
+	case REQ_OP_DISCARD:
+		op = RCBLK_OP_DISCARD;
+		break;
+	case REQ_OP_WRITE_ZEROES:
+		op = RCBLK_OP_WRITE_ZEROES;
+		break;
+	default:
+		return BLK_STS_NOTSUPP;
+	}
+
+	vec[0].iov_base = &req->hdr;
+	vec[0].iov_len = sizeof(req->hdr);
+	if (data == RCBLK_DATA_REMOTE) {
+		sts = rcblk_clt_map_data(q, rq, access, &desc);
+		if (sts)
+			return sts;
+		ext.regs = &req->mr;
+		ext.nr_regs = 1;
+	} else if (data == RCBLK_DATA_INLINE) {
+		rcblk_clt_copy_inline(rq, req->inline_buf);
+		vec[1].iov_base = req->inline_buf;
+		vec[1].iov_len = len;
+	}
+	rcblk_clt_encode_io(&req->hdr, op, rcblk_clt_flags(map, rq),
+			    blk_rq_pos(rq), len, rq->tag, data, desc.rkey,
+			    desc.addr);
+
+	atomic_inc(&map->st.inflight);
+	atomic_set(&req->state, RCBLK_RQ_SENT);
+	ret = rdmachan_send_ext(q->ch, vec,
+				data == RCBLK_DATA_INLINE ? 2 : 1, 0,
+				RDMACHAN_SEND_NONBLOCK, &ext);
+	if (!ret)
+		return BLK_STS_OK;
+
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_IDLE) !=
+	    RCBLK_RQ_SENT)
+		return BLK_STS_OK;	/* a bogus reply took it: it ends there */
+	atomic_dec(&map->st.inflight);
+	if (req->mr) {
+		/* never posted: back in the pool at once */
+		rdmachan_mr_pool_put(req->mr, false, rcblk_clt_undo_done, q);
+		req->mr = NULL;
+	}
+	if (ret == -EAGAIN)
+		return BLK_STS_DEV_RESOURCE;	/* rcblk_clt_writable() reruns */
+	pr_warn_ratelimited("rcblk%d: queue %u: send: %d\n", map->index,
+			    q->qid, ret);
+	return BLK_STS_IOERR;
+}
+
+/*
+ * End a request still on the wire as if the server had failed it: its
+ * registration is invalidated locally first (rdmachan_mr_pool_put()),
+ * so the request ends only once the peer can no longer reach its pages.
+ */
+static bool rcblk_clt_cancel_rq(struct request *rq, void *data)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int ret;
+
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=
+	    RCBLK_RQ_SENT)
+		return true;	/* not sent, or its reply is being handled */
+	req->wire = RCBLK_S_IOERR;
+	if (req->mr) {
+		ret = rdmachan_mr_pool_put(req->mr, false, rcblk_clt_inv_done,
+					   rq);
+		if (ret == -EINPROGRESS)
+			return true;
+	}
+	rcblk_clt_reply_done(rq);
+	return true;
+}
+
+/* After the pools are gone no registration can reach a request's pages */
+static bool rcblk_clt_end_closed(struct request *rq, void *data)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int state = atomic_read(&req->state);
+
+	if (state != RCBLK_RQ_SENT && state != RCBLK_RQ_REPLY)
+		return true;
+	if (atomic_cmpxchg(&req->state, state, RCBLK_RQ_DONE) != state)
+		return true;
+	req->mr = NULL;
+	rcblk_clt_end(rq, BLK_STS_IOERR);
+	return true;
+}
+
+static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct rcblk_clt_queue *q = hctx->driver_data;
+	blk_status_t sts = rcblk_clt_send_rq(hctx, bd);
+
+	/* failed before the wire: blk-mq ends it with @sts */
+	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE)
+		atomic64_inc(&q->map->st.errors);
+	return sts;
+}
+
+/*
+ * A request on the wire timed out.  Once the pools are destroyed no DMA
+ * can reach its pages and it ends here; on a live channel the timer is
+ * reset a few times (the server may be slow), then the mapping is failed:
+ * the teardown closes the channels and ends the request.
+ */
+static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
+{
+	struct rcblk_clt_map *map = rq_map(rq);
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+
+	if (test_bit(RCBLK_M_CLOSED, &map->flags)) {
+		rcblk_clt_end_closed(rq, NULL);
+		return BLK_EH_DONE;
+	}
+	if (!test_bit(RCBLK_M_DEAD, &map->flags) &&
+	    ++req->timeouts < RCBLK_CLT_MAX_TIMEOUTS) {
+		pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out, waiting on\n",
+				    map->index, rq->tag, req->hdr.op,
+				    be64_to_cpu(req->hdr.sector));
+		return BLK_EH_RESET_TIMER;
+	}
+	rcblk_clt_fail(map, -ETIMEDOUT);
+	return BLK_EH_RESET_TIMER;
+}
+
+/**
+ * rcblk_clt_cancel_all() - end every request still on the wire
+ * @map: a dead mapping whose dispatch is quiesced
+ *
+ * Each request with a registration ends once its local invalidation
+ * completed (at the latest when rdmachan_mr_pool_destroy() returns: it
+ * waits for them), the others at once, with BLK_STS_IOERR.
+ *
+ * Context: process context.
+ */
+void rcblk_clt_cancel_all(struct rcblk_clt_map *map)
+{
+	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_cancel_rq, NULL);
+}
+
+/**
+ * rcblk_clt_end_all() - end the requests whose invalidation never ended
+ * @map: a mapping whose pools are destroyed (RCBLK_M_CLOSED)
+ *
+ * Context: process context.
+ */
+void rcblk_clt_end_all(struct rcblk_clt_map *map)
+{
+	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_end_closed, NULL);
+}
+
+static int rcblk_clt_init_hctx(struct blk_mq_hw_ctx *hctx, void *data,
+			       unsigned int idx)
+{
+	struct rcblk_clt_map *map = data;
+	struct rcblk_clt_queue *q = &map->queues[idx];
+
+	hctx->driver_data = q;
+	WRITE_ONCE(q->hctx, hctx);
+	return 0;
+}
+
+static void rcblk_clt_exit_hctx(struct blk_mq_hw_ctx *hctx, unsigned int idx)
+{
+	struct rcblk_clt_queue *q = hctx->driver_data;
+
+	WRITE_ONCE(q->hctx, NULL);
+}
+
+static int rcblk_clt_init_request(struct blk_mq_tag_set *set,
+				  struct request *rq, unsigned int hctx_idx,
+				  unsigned int numa_node)
+{
+	struct rcblk_clt_map *map = set->driver_data;
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+
+	req->sgl = kcalloc_node(map->max_segs, sizeof(*req->sgl), GFP_KERNEL,
+				numa_node);
+	if (!req->sgl)
+		return -ENOMEM;
+	if (map->inline_max) {
+		req->inline_buf = kmalloc_node(map->inline_max, GFP_KERNEL,
+					       numa_node);
+		if (!req->inline_buf) {
+			kfree(req->sgl);
+			req->sgl = NULL;
+			return -ENOMEM;
+		}
+	}
+	atomic_set(&req->state, RCBLK_RQ_IDLE);
+	return 0;
+}
+
+static void rcblk_clt_exit_request(struct blk_mq_tag_set *set,
+				   struct request *rq, unsigned int hctx_idx)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+
+	kfree(req->inline_buf);
+	kfree(req->sgl);
+}
+
+const struct blk_mq_ops rcblk_clt_mq_ops = {
+	.queue_rq	= rcblk_clt_queue_rq,
+	.complete	= rcblk_clt_complete_rq,
+	.timeout	= rcblk_clt_timeout,
+	.init_hctx	= rcblk_clt_init_hctx,
+	.exit_hctx	= rcblk_clt_exit_hctx,
+	.init_request	= rcblk_clt_init_request,
+	.exit_request	= rcblk_clt_exit_request,
+};

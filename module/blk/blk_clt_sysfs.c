@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_blk client: sysfs
+ *
+ * /sys/class/rdmachan_blk/ctl/map_device and unmap_device (like RNBD's
+ * map_device), and /sys/block/rcblkN/rdmachan/ with the mapping's state,
+ * parameters and counters.  Documentation/blk-client.rst describes them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/inet.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "blk_clt.h"
+
+/* "ADDR", "ADDR:PORT", "[ADDR6]" or "[ADDR6]:PORT" */
+static int rcblk_clt_parse_addr(char *s, struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+	char *port = NULL, *end;
+	u16 p = 0;
+
+	memset(ss, 0, sizeof(*ss));
+	if (*s == '[') {
+		end = strchr(++s, ']');
+		if (!end)
+			return -EINVAL;
+		*end++ = '\0';
+		if (*end == ':')
+			port = end + 1;
+		else if (*end)
+			return -EINVAL;
+		if (!in6_pton(s, -1, sin6->sin6_addr.s6_addr, '\0', NULL))
+			return -EINVAL;
+		sin6->sin6_family = AF_INET6;
+	} else {
+		end = strchr(s, ':');
+		if (end) {
+			*end = '\0';
+			port = end + 1;
+		}
+		if (!in4_pton(s, -1, (u8 *)&sin->sin_addr.s_addr, '\0', NULL))
+			return -EINVAL;
+		sin->sin_family = AF_INET;
+	}
+	if (port && (kstrtou16(port, 10, &p) || !p))
+		return -EINVAL;
+	if (ss->ss_family == AF_INET)
+		sin->sin_port = htons(p);
+	else
+		sin6->sin6_port = htons(p);
+	return 0;
+}
+
+/**
+ * rcblk_clt_parse_map() - parse a line of map_device
+ * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D]"
+ * @m: out: the map request (size, flags, server, name, nr_queues,
+ *	queue_depth; src AF_UNSPEC)
+ *
+ * Context: process context.
+ * Return: 0, -EINVAL for a malformed line, -ENOMEM.
+ */
+int rcblk_clt_parse_map(const char *buf, struct rdmachan_blk_map *m)
+{
+	char *copy, *s, *tok;
+	int n = 0, ret = -EINVAL;
+
+	memset(m, 0, sizeof(*m));
+	m->size = sizeof(*m);
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	s = strim(copy);
+	while ((tok = strsep(&s, " \t\n")) != NULL) {
+		if (!*tok)
+			continue;
+		if (n == 0) {
+			if (rcblk_clt_parse_addr(tok, &m->server))
+				goto out;
+		} else if (n == 1) {
+			if (strlen(tok) >= sizeof(m->name) ||
+			    strpbrk(tok, "/="))
+				goto out;
+			strscpy(m->name, tok, sizeof(m->name));
+		} else if (!strcmp(tok, "ro")) {
+			m->flags |= RDMACHAN_BLK_RO;
+		} else if (!strncmp(tok, "queues=", 7)) {
+			if (kstrtou32(tok + 7, 10, &m->nr_queues))
+				goto out;
+		} else if (!strncmp(tok, "depth=", 6)) {
+			if (kstrtou32(tok + 6, 10, &m->queue_depth))
+				goto out;
+		} else {
+			goto out;
+		}
+		n++;
+	}
+	if (n >= 2)
+		ret = 0;
+out:
+	kfree(copy);
+	return ret;
+}
+
+static ssize_t map_device_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf,
+			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D]\" > %s\n",
+			  attr->attr.name);
+}
+
+static ssize_t map_device_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct rdmachan_blk_map m;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = rcblk_clt_parse_map(buf, &m);
+	if (ret) {
+		pr_warn_ratelimited("map_device: cannot parse \"%.*s\"\n",
+				    (int)min_t(size_t, count, 128), buf);
+		return ret;
+	}
+	ret = rcblk_clt_map(&m);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(map_device);
+
+static ssize_t unmap_device_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "Usage: echo \"INDEX [force]\" > %s\n",
+			  attr->attr.name);
+}
+
+static ssize_t unmap_device_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	char *copy, *s, *tok;
+	u32 index, flags = 0;
+	int ret = -EINVAL;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	copy = kstrdup(buf, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	s = strim(copy);
+	tok = strsep(&s, " \t");
+	if (!tok || kstrtou32(tok, 10, &index))
+		goto out;
+	if (s) {
+		s = strim(s);
+		if (!strcmp(s, "force"))
+			flags = RDMACHAN_BLK_FORCE;
+		else if (*s)
+			goto out;
+	}
+	ret = rcblk_clt_unmap(index, flags);
+out:
+	kfree(copy);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(unmap_device);
+
+static struct attribute *rcblk_clt_ctl_attrs[] = {
+	&dev_attr_map_device.attr,
+	&dev_attr_unmap_device.attr,
+	NULL,
+};
+
+const struct attribute_group rcblk_clt_ctl_group = {
+	.attrs = rcblk_clt_ctl_attrs,
+};
+
+/* /sys/block/rcblkN/rdmachan/ */
+
+static struct rcblk_clt_map *dev_map(struct device *dev)
+{
+	return dev_to_disk(dev)->private_data;
+}
+
+static ssize_t state_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  test_bit(RCBLK_M_DEAD, &dev_map(dev)->flags) ?
+			  "dead" : "live");
+}
+static DEVICE_ATTR_RO(state);
+
+static ssize_t server_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%pISpc\n", &dev_map(dev)->server);
+}
+static DEVICE_ATTR_RO(server);
+
+static ssize_t export_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", dev_map(dev)->name);
+}
+static DEVICE_ATTR_RO(export);
+
+static ssize_t last_error_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(dev_map(dev)->last_error));
+}
+static DEVICE_ATTR_RO(last_error);
+
+#define RCBLK_CLT_U32_ATTR(_name, _expr)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct rcblk_clt_map *map = dev_map(dev);			\
+									\
+	return sysfs_emit(buf, "%u\n", (u32)(_expr));			\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+RCBLK_CLT_U32_ATTR(nr_queues, map->nr_queues);
+RCBLK_CLT_U32_ATTR(queue_depth, map->queue_depth);
+RCBLK_CLT_U32_ATTR(max_io, map->geo.max_io);
+RCBLK_CLT_U32_ATTR(inline_max, map->inline_max);
+RCBLK_CLT_U32_ATTR(features, map->geo.features);
+RCBLK_CLT_U32_ATTR(export_flags, map->geo.export_flags);
+RCBLK_CLT_U32_ATTR(inflight, atomic_read(&map->st.inflight));
+
+#define RCBLK_CLT_CTR_ATTR(_name, _ctr)				\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lld\n",				\
+			  atomic64_read(&dev_map(dev)->st._ctr));	\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+RCBLK_CLT_CTR_ATTR(reads, reads);
+RCBLK_CLT_CTR_ATTR(writes, writes);
+RCBLK_CLT_CTR_ATTR(read_bytes, read_bytes);
+RCBLK_CLT_CTR_ATTR(write_bytes, write_bytes);
+RCBLK_CLT_CTR_ATTR(flushes, flushes);
+RCBLK_CLT_CTR_ATTR(fua, fua);
+RCBLK_CLT_CTR_ATTR(discards, discards);
+RCBLK_CLT_CTR_ATTR(write_zeroes, write_zeroes);
+RCBLK_CLT_CTR_ATTR(inline_writes, inline_writes);
+RCBLK_CLT_CTR_ATTR(errors, errors);
+RCBLK_CLT_CTR_ATTR(rejected, rejected);
+RCBLK_CLT_CTR_ATTR(bogus, bogus);
+
+static struct attribute *rcblk_clt_disk_attrs[] = {
+	&dev_attr_state.attr,
+	&dev_attr_server.attr,
+	&dev_attr_export.attr,
+	&dev_attr_last_error.attr,
+	&dev_attr_nr_queues.attr,
+	&dev_attr_queue_depth.attr,
+	&dev_attr_max_io.attr,
+	&dev_attr_inline_max.attr,
+	&dev_attr_features.attr,
+	&dev_attr_export_flags.attr,
+	&dev_attr_inflight.attr,
+	&dev_attr_reads.attr,
+	&dev_attr_writes.attr,
+	&dev_attr_read_bytes.attr,
+	&dev_attr_write_bytes.attr,
+	&dev_attr_flushes.attr,
+	&dev_attr_fua.attr,
+	&dev_attr_discards.attr,
+	&dev_attr_write_zeroes.attr,
+	&dev_attr_inline_writes.attr,
+	&dev_attr_errors.attr,
+	&dev_attr_rejected.attr,
+	&dev_attr_bogus.attr,
+	NULL,
+};
+
+static const struct attribute_group rcblk_clt_disk_group = {
+	.name	= "rdmachan",
+	.attrs	= rcblk_clt_disk_attrs,
+};
+
+const struct attribute_group *rcblk_clt_disk_groups[] = {
+	&rcblk_clt_disk_group,
+	NULL,
+};

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan_blk: what the server's files share
+ *
+ * blk_srv.c: exports, module parameters, the listener, OPEN.
+ * blk_srv_io.c: a queue's requests, from the message to the reply.
+ * blk_srv_sysfs.c: control files and the per-export directories.
+ *
+ * Objects and their references:
+ *  - an export (struct rcblk_export) lives in rcblk_srv.exports while it
+ *    is exported; its kobject's reference count keeps its memory: the
+ *    list holds one, each queue attached to it holds one.  It holds the
+ *    backing device (opened exclusively) and a module reference until
+ *    it is unexported.
+ *  - a queue (struct rcblk_srv_queue) is one accepted channel; its kref
+ *    is held by the channel (until the queue's close work has closed
+ *    it) and by each bio in flight.  The last put frees it from a work
+ *    item.
+ *  - a session (struct rcblk_srv_sess) counts the queues of one client
+ *    mapping (same session id) on one export.
+ */
+#ifndef RCBLK_SRV_H
+#define RCBLK_SRV_H
+
+#include <linux/atomic.h>
+#include <linux/blkdev.h>
+#include <linux/kobject.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/scatterlist.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "blk.h"
+#include "blk_proto_srv.h"
+
+/* Index of each counter of struct rdmachan_blk_counters */
+enum rcblk_srv_counter {
+	RCBLK_C_READS,
+	RCBLK_C_WRITES,
+	RCBLK_C_READ_BYTES,
+	RCBLK_C_WRITE_BYTES,
+	RCBLK_C_FLUSHES,
+	RCBLK_C_FUA,
+	RCBLK_C_DISCARDS,
+	RCBLK_C_WRITE_ZEROES,
+	RCBLK_C_INLINE_WRITES,
+	RCBLK_C_ERRORS,
+	RCBLK_C_REJECTED,
+	RCBLK_C_INFLIGHT,
+	RCBLK_C_NR,
+};
+
+/**
+ * struct rcblk_export - a local block device served to clients
+ * @node: in rcblk_srv_exports, under rcblk_srv_mutex
+ * @kobj: ctl/exports/NAME; its reference count keeps this memory
+ * @name: what clients map
+ * @path: the backing device's path
+ * @flags: RDMACHAN_BLK_RO
+ * @nr_allow: entries of @allow
+ * @allow: networks allowed
+ * @bdev: the backing device, opened exclusively with @mode
+ * @mode: FMODE_* it was opened with
+ * @export_id: random at export time
+ * @geo: the geometry OPEN_RSP tells (features, max_io, inline_max
+ *	filled per queue)
+ * @lock: protects @queues, @sessions, @nr_sessions, @nr_queues
+ * @queues: the queues attached (struct rcblk_srv_queue.exp_node)
+ * @sessions: struct rcblk_srv_sess
+ * @nr_sessions: entries of @sessions
+ * @nr_queues: entries of @queues
+ * @gone: unexport started: OPEN is refused, requests get RCBLK_S_GONE
+ * @bios: bios in flight on @bdev; unexport waits for 0 (bounded)
+ * @c: counters, enum rcblk_srv_counter
+ */
+struct rcblk_export {
+	struct list_head node;
+	struct kobject kobj;
+	char name[RDMACHAN_BLK_NAME_MAX];
+	char path[RDMACHAN_BLK_PATH_MAX];
+	u32 flags;
+	u32 nr_allow;
+	struct rdmachan_blk_cidr allow[RDMACHAN_BLK_MAX_ALLOW];
+	struct block_device *bdev;
+	fmode_t mode;
+	u8 export_id[RCBLK_ID_LEN];
+	struct rcblk_open_geo geo;
+	spinlock_t lock;	/* @queues, @sessions and their counts */
+	struct list_head queues;
+	struct list_head sessions;
+	u32 nr_sessions;
+	u32 nr_queues;
+	bool gone;
+	atomic_t bios;
+	atomic64_t c[RCBLK_C_NR];
+};
+
+/**
+ * struct rcblk_srv_sess - the queues of one client mapping on an export
+ * @node: in rcblk_export.sessions
+ * @id: the session id of OPEN
+ * @nr_queues: queues attached with it
+ */
+struct rcblk_srv_sess {
+	struct list_head node;
+	u8 id[RCBLK_SESSION_LEN];
+	u32 nr_queues;
+};
+
+/* struct rcblk_srv_req.stage: what a request waits for */
+enum rcblk_srv_stage {
+	RCBLK_ST_FREE,		/* on the free list */
+	RCBLK_ST_PULL,		/* RDMA READ of a WRITE's data */
+	RCBLK_ST_SUBMIT,	/* its bio to be submitted */
+	RCBLK_ST_BIO,		/* its bio in flight */
+	RCBLK_ST_PUSH,		/* RDMA WRITE of a READ's data */
+	RCBLK_ST_REPLY,		/* its reply to be sent */
+};
+
+/**
+ * struct rcblk_srv_req - a slot: one request's server buffer and state
+ * @node: on one list of its queue (free, work or retry), or none while
+ *	the transport or the block layer has it
+ * @q: the queue
+ * @io: the request as decoded
+ * @stage: enum rcblk_srv_stage
+ * @status: the reply's enum rcblk_status
+ * @pages: @nr_pages pages of max_io bytes, registered once as @mr
+ * @nr_pages: entries of @pages
+ * @sgl: the registration's scatterlist
+ * @mr: local-write registration of @pages
+ * @seg: the one segment of @op
+ * @op: the RDMA READ or WRITE of the data
+ * @bio: its bio while in flight
+ * @rdma: an RDMA READ or WRITE of @mr may be in flight
+ */
+struct rcblk_srv_req {
+	struct list_head node;
+	struct rcblk_srv_queue *q;
+	struct rcblk_io_req io;
+	u8 stage;
+	u8 status;
+	struct page **pages;
+	u32 nr_pages;
+	struct scatterlist *sgl;
+	struct rdmachan_mr *mr;
+	struct rdmachan_seg seg;
+	struct rdmachan_op op;
+	struct bio *bio;
+	bool rdma;
+};
+
+/**
+ * struct rcblk_srv_parked - a request waiting for a free slot, a copy:
+ *	its message was released (holding it would hold the client's
+ *	credit, and with all of them held neither side could move)
+ * @node: in rcblk_srv_queue.parked
+ * @io: the request
+ * @data: an inline WRITE's payload
+ */
+struct rcblk_srv_parked {
+	struct list_head node;
+	struct rcblk_io_req io;
+	u8 data[];
+};
+
+/**
+ * struct rcblk_srv_reject - a refusal whose reply could not be sent yet
+ * @node: in rcblk_srv_queue.rejects
+ * @tag: the request's tag
+ * @status: why
+ * @remote: the request named a remote buffer: invalidate @rkey
+ * @rkey: its rkey
+ */
+struct rcblk_srv_reject {
+	struct list_head node;
+	u16 tag;
+	u8 status;
+	bool remote;
+	u32 rkey;
+};
+
+/* Bits of struct rcblk_srv_queue.flags */
+enum {
+	RCBLK_Q_OPENING,	/* the OPEN message is being handled */
+	RCBLK_Q_LIVE,		/* OPEN accepted: requests are served */
+	RCBLK_Q_CLOSING,	/* close work queued: nothing new starts */
+	RCBLK_Q_DEAD,		/* no more channel calls (close follows) */
+	RCBLK_Q_ATTACHED,	/* on its export's list, session counted */
+};
+
+/**
+ * struct rcblk_srv_queue - one accepted channel of a client session
+ * @ref: see blk_srv.h's head comment
+ * @ch: the channel; closed by @close_work only
+ * @flags: RCBLK_Q_* bits
+ * @exp: the export, from OPEN accepted (a kobject reference)
+ * @sess: the session it counts in
+ * @exp_node: in @exp->queues
+ * @node: in rcblk_srv_queues (every queue, for unload), under
+ *	rcblk_srv_qlock
+ * @lim: what requests may ask
+ * @open_msg: the OPEN message, between receive and @open_work
+ * @peer: the client's address
+ * @lock: protects the lists below and the slots' @stage, RCBLK_Q_DEAD
+ * @free: free slots
+ * @work_list: slots for @io_work (SUBMIT, PUSH, REPLY)
+ * @retry: slots refused with -EAGAIN, retried by @io_work on writable
+ * @parked: struct rcblk_srv_parked
+ * @nr_parked: its entries, at most @depth
+ * @rejects: struct rcblk_srv_reject
+ * @nr_rejects: its entries, at most twice @depth (then the queue closes)
+ * @slots: @depth slots
+ * @depth: entries of @slots, the channel's queue depth
+ * @open_work: handles OPEN (process context: allocates, registers)
+ * @io_work: submits bios, sends replies and retries (process context)
+ * @close_work: the teardown
+ * @release_work: frees the queue after the last reference
+ */
+struct rcblk_srv_queue {
+	struct kref ref;
+	struct rdmachan *ch;
+	unsigned long flags;
+	struct rcblk_export *exp;
+	struct rcblk_srv_sess *sess;
+	struct list_head exp_node;
+	struct list_head node;
+	struct rcblk_io_limits lim;
+	struct rdmachan_msg *open_msg;
+	struct sockaddr_storage peer;
+	spinlock_t lock;	/* the lists below, slots' @stage */
+	struct list_head free;
+	struct list_head work_list;
+	struct list_head retry;
+	struct list_head parked;
+	u32 nr_parked;
+	struct list_head rejects;
+	u32 nr_rejects;
+	struct rcblk_srv_req *slots;
+	u32 depth;
+	struct work_struct open_work;
+	struct work_struct io_work;
+	struct work_struct close_work;
+	struct work_struct release_work;
+};
+
+/* blk_srv.c */
+extern struct workqueue_struct *rcblk_srv_wq;
+extern struct workqueue_struct *rcblk_srv_ctl_wq;
+extern unsigned int rcblk_srv_max_io_kb;
+extern unsigned int rcblk_srv_inline_kb;
+extern struct mutex rcblk_srv_mutex;
+extern struct list_head rcblk_srv_exports;
+void rcblk_srv_count(struct rcblk_export *exp, enum rcblk_srv_counter c,
+		     s64 v);
+void rcblk_srv_queue_close(struct rcblk_srv_queue *q);
+void rcblk_srv_queue_put(struct rcblk_srv_queue *q);
+struct rcblk_export *rcblk_srv_find(const char *name);
+void rcblk_srv_counters(struct rcblk_export *exp,
+			struct rdmachan_blk_counters *c);
+int rcblk_srv_export_text(const char *buf, size_t len, bool param);
+
+/* blk_srv_io.c */
+extern const struct rdmachan_ops rcblk_srv_chan_ops;
+int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);
+void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
+void rcblk_srv_io_work(struct work_struct *work);
+void rcblk_srv_drain(struct rcblk_srv_queue *q);
+void rcblk_srv_unreg(struct rcblk_srv_queue *q);
+
+/* blk_srv_sysfs.c */
+int rcblk_srv_sysfs_init(void);
+void rcblk_srv_sysfs_exit(void);
+int rcblk_srv_sysfs_add(struct rcblk_export *exp);
+void rcblk_srv_sysfs_del(struct rcblk_export *exp);
+
+#endif /* RCBLK_SRV_H */

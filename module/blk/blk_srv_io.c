@@ -1,0 +1,814 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_blk server: a queue's requests, from the message to the reply
+ *
+ * Each queue (an accepted channel) owns @depth slots, allocated and
+ * registered once at OPEN (local write access only: the client never
+ * reaches them; the server moves data with RDMA READ and WRITE).  A
+ * request takes a free slot - never the slot of its tag: a client may
+ * reuse tags - and goes through these stages (enum rcblk_srv_stage):
+ *
+ *   WRITE, remote data:  PULL (RDMA READ into the slot) -> SUBMIT -> BIO
+ *                        -> REPLY
+ *   WRITE, inline data:  copied into the slot in the receive callback ->
+ *                        SUBMIT -> BIO -> REPLY
+ *   READ:                SUBMIT -> BIO -> PUSH (RDMA WRITE from the slot)
+ *                        -> REPLY
+ *   FLUSH, DISCARD, WRITE_ZEROES: SUBMIT -> BIO -> REPLY
+ *
+ * The receive callback (softirq, must not sleep) checks the request
+ * (rcblk_io_check()), answers a bad one at once, copies what it needs
+ * and releases the message; a request finding no free slot is parked
+ * with its message (holding the client's credit) until a slot frees.
+ * What may sleep (bio allocation and submission) or must wait for room
+ * runs in the queue's io_work; the RDMA ends and the bio's end_io only
+ * move the slot to io_work's list.  A reply is a zero-length message
+ * whose immediate is rcblk_reply_imm(tag, status), sent with
+ * RDMACHAN_SEND_NONBLOCK (and RDMACHAN_SEND_INV of the request's rkey
+ * when it had remote data and the channel can); -EAGAIN puts the slot on
+ * the retry list, which io_work runs again when the channel calls
+ * ->writable.  A slot is freed when its reply is posted, which for a
+ * READ is after its RDMA WRITE completed.
+ *
+ * Once the queue is DEAD (its close work set it under @lock and waited
+ * for io_work), io_work makes no channel call: whatever reaches it - RDMA
+ * ends flushed by the channel's close, bios ending later - only frees
+ * its slot.  A bio in flight holds a queue reference, so its end never
+ * touches freed memory.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/highmem.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "blk_srv.h"
+
+static void rcblk_srv_io_kick(struct rcblk_srv_queue *q)
+{
+	queue_work(rcblk_srv_wq, &q->io_work);
+}
+
+/* Put @req on io_work's list at @stage; any context */
+static void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage)
+{
+	struct rcblk_srv_queue *q = req->q;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	req->stage = stage;
+	list_add_tail(&req->node, &q->work_list);
+	spin_unlock_irqrestore(&q->lock, flags);
+	rcblk_srv_io_kick(q);
+}
+
+/* Send a reply; 0 or -EAGAIN (other errors: the channel failed) */
+static int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
+				bool remote, u32 rkey)
+{
+	struct rdmachan_send_ext ext = { .inv_rkey = rkey };
+	unsigned int flags = RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK;
+
+	if (remote && rdmachan_can_send_inv(ch))
+		flags |= RDMACHAN_SEND_INV;
+	return rdmachan_send_ext(ch, NULL, 0, rcblk_reply_imm(tag, status),
+				 flags, &ext);
+}
+
+/* A request refused at its checks: answer it now, or later from io_work */
+static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			     const struct rcblk_io_req *io, u8 status)
+{
+	struct rcblk_srv_reject *r;
+	unsigned long flags;
+	int ret;
+
+	ret = rcblk_srv_send_reply(ch, io->tag, status,
+				   io->data == RCBLK_DATA_REMOTE, io->rkey);
+	if (ret != -EAGAIN)
+		return;
+	/* more refusals waiting than requests a client may have: hostile */
+	r = READ_ONCE(q->nr_rejects) < 2 * q->depth ?
+	    kmalloc(sizeof(*r), GFP_ATOMIC) : NULL;
+	if (!r) {
+		pr_warn_ratelimited("queue %p: %u refusals wait for room: closing it\n",
+				    q, READ_ONCE(q->nr_rejects));
+		rcblk_srv_queue_close(q);
+		return;
+	}
+	r->tag = io->tag;
+	r->status = status;
+	r->remote = io->data == RCBLK_DATA_REMOTE;
+	r->rkey = io->rkey;
+	spin_lock_irqsave(&q->lock, flags);
+	list_add_tail(&r->node, &q->rejects);
+	q->nr_rejects++;
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/* The RDMA READ of a WRITE's data ended (completion context) */
+static void rcblk_srv_pull_end(struct rdmachan_op *ops, unsigned int count,
+			       int err, void *ctx)
+{
+	struct rcblk_srv_req *req = ctx;
+
+	WRITE_ONCE(req->rdma, false);
+	if (err) {
+		req->status = RCBLK_S_REMOTE;
+		rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+	} else {
+		rcblk_srv_to_work(req, RCBLK_ST_SUBMIT);
+	}
+}
+
+/* The RDMA WRITE of a READ's data ended (completion context) */
+static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
+			       int err, void *ctx)
+{
+	struct rcblk_srv_req *req = ctx;
+
+	WRITE_ONCE(req->rdma, false);
+	if (err)
+		req->status = RCBLK_S_REMOTE;
+	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+}
+
+/*
+ * Start the RDMA READ (@opcode RDMACHAN_OP_READ: pull a WRITE's data)
+ * or WRITE (push a READ's data) of @req.  Never sleeps.  -EAGAIN: retry
+ * on writable; other errors: the transfer failed.
+ */
+static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			  struct rcblk_srv_req *req, u32 opcode)
+{
+	rdmachan_rdma_end_t end = opcode == RDMACHAN_OP_READ ?
+				  rcblk_srv_pull_end : rcblk_srv_push_end;
+	int ret;
+
+	req->seg.mr = req->mr;
+	req->seg.offset = 0;
+	req->seg.length = req->io.len;
+	memset(&req->op, 0, sizeof(req->op));
+	req->op.opcode = opcode;
+	req->op.flags = RDMACHAN_OPF_SIGNALED;
+	req->op.segs = &req->seg;
+	req->op.nr_segs = 1;
+	req->op.remote_addr = req->io.addr;
+	req->op.rkey = req->io.rkey;
+	WRITE_ONCE(req->rdma, true);
+	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	if (ret)
+		WRITE_ONCE(req->rdma, false);
+	return ret;
+}
+
+/* Copy an inline WRITE's payload into the slot */
+static void rcblk_srv_copy_inline(struct rcblk_srv_req *req, const void *src)
+{
+	u32 done = 0, i = 0;
+
+	while (done < req->io.len) {
+		u32 n = min_t(u32, PAGE_SIZE, req->io.len - done);
+
+		memcpy_to_page(req->pages[i++], 0, src + done, n);
+		done += n;
+	}
+}
+
+/*
+ * Start a checked request in slot @req; @data is its inline payload
+ * (copied here).  Any context (receive callback or io_work), never
+ * sleeps.
+ */
+static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			    struct rcblk_srv_req *req,
+			    const struct rcblk_io_req *io, const void *data)
+{
+	unsigned long flags;
+	int ret;
+
+	req->io = *io;
+	req->status = RCBLK_S_OK;
+	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, 1);
+	if (io->op == RCBLK_OP_WRITE && io->data == RCBLK_DATA_INLINE)
+		rcblk_srv_copy_inline(req, data);
+	if (io->op != RCBLK_OP_WRITE || io->data != RCBLK_DATA_REMOTE) {
+		rcblk_srv_to_work(req, RCBLK_ST_SUBMIT);
+		return;
+	}
+	ret = rcblk_srv_rdma(q, ch, req, RDMACHAN_OP_READ);
+	if (!ret)
+		return;
+	if (ret == -EAGAIN) {
+		spin_lock_irqsave(&q->lock, flags);
+		req->stage = RCBLK_ST_PULL;
+		list_add_tail(&req->node, &q->retry);
+		spin_unlock_irqrestore(&q->lock, flags);
+		return;
+	}
+	req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE : RCBLK_S_REMOTE;
+	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+}
+
+/*
+ * Give a checked request a slot and start it, or park it.  @p: the
+ * request comes from the parked list (NULL: fresh, from a message, whose
+ * caller releases the message after this returns: everything needed is
+ * copied).  A parked request holds no message, so no credit: a client
+ * whose requests wait still gets its credits back, and with them room
+ * for the credit returns that let the replies go.  The request joins
+ * the parked list under the same hold of the queue lock that found no
+ * free slot (io_work frees slots and unparks under it).  Parked
+ * requests are at most the queue depth; beyond: RCBLK_S_RESOURCE.
+ */
+static void rcblk_srv_dispatch(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			       const struct rcblk_io_req *io, const void *data,
+			       struct rcblk_srv_parked *p)
+{
+	bool from_park = p;
+	struct rcblk_srv_req *req;
+	unsigned long flags;
+	u32 extra;
+
+again:
+	spin_lock_irqsave(&q->lock, flags);
+	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		/* closing: the channel goes, nobody waits for the answer */
+		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(p);
+		return;
+	}
+	req = NULL;
+	if (from_park || list_empty(&q->parked))
+		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
+					       node);
+	if (!req && !p) {
+		bool full = q->nr_parked >= q->depth;
+
+		spin_unlock_irqrestore(&q->lock, flags);
+		extra = io->data == RCBLK_DATA_INLINE ? io->len : 0;
+		p = full ? NULL : kmalloc(sizeof(*p) + extra, GFP_ATOMIC);
+		if (!p) {
+			rcblk_srv_reject(q, ch, io, RCBLK_S_RESOURCE);
+			return;
+		}
+		p->io = *io;
+		memcpy(p->data, data, extra);
+		io = &p->io;
+		data = p->data;
+		goto again;
+	}
+	if (req) {
+		list_del_init(&req->node);
+		req->stage = RCBLK_ST_SUBMIT;
+		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
+		req->rdma = io->op == RCBLK_OP_WRITE &&
+			    io->data == RCBLK_DATA_REMOTE;
+	} else {
+		/* no free slot: wait for one */
+		if (from_park)
+			list_add(&p->node, &q->parked);
+		else
+			list_add_tail(&p->node, &q->parked);
+		q->nr_parked++;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (req) {
+		rcblk_srv_begin(q, ch, req, io, data);
+		kfree(p);
+	}
+}
+
+/* An IO message on a live queue (receive callback) */
+static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			     struct rdmachan_msg *msg)
+{
+	struct rcblk_io_req io;
+	u8 status;
+
+	if (msg->len < sizeof(struct rcblk_wire_io) || msg->has_imm ||
+	    msg->rdma_imm) {
+		u32 len = msg->len;
+
+		rdmachan_msg_release(ch, msg);
+		pr_warn_ratelimited("queue %p: a message that is no request (%u bytes): closing the queue\n",
+				    q, len);
+		rcblk_srv_queue_close(q);
+		return;
+	}
+	status = rcblk_io_check(&q->lim, msg->data, msg->len, &io);
+	if (status == RCBLK_S_OK && READ_ONCE(q->exp->gone))
+		status = RCBLK_S_GONE;
+	if (status != RCBLK_S_OK) {
+		rdmachan_msg_release(ch, msg);
+		if (status == RCBLK_S_GONE) {
+			rcblk_srv_count(q->exp, RCBLK_C_ERRORS, 1);
+		} else {
+			rcblk_srv_count(q->exp, RCBLK_C_REJECTED, 1);
+			pr_info_ratelimited("%s: refused request tag %u op %u sector %llu len %u: status %u\n",
+					    q->exp->name, io.tag, io.op,
+					    io.sector, io.len, status);
+		}
+		rcblk_srv_reject(q, ch, &io, status);
+		return;
+	}
+
+	rcblk_srv_dispatch(q, ch, &io, msg->data + sizeof(struct rcblk_wire_io),
+			   NULL);
+	rdmachan_msg_release(ch, msg);
+}
+
+static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct rcblk_srv_queue *q = rdmachan_priv(ch);
+	unsigned long flags;
+
+	if (test_bit(RCBLK_Q_LIVE, &q->flags)) {
+		rcblk_srv_handle(q, ch, msg);
+		return;
+	}
+	/* the first message must be OPEN; nothing may follow before OPEN_RSP */
+	spin_lock_irqsave(&q->lock, flags);
+	if (!test_bit(RCBLK_Q_DEAD, &q->flags) &&
+	    !test_and_set_bit(RCBLK_Q_OPENING, &q->flags)) {
+		q->ch = ch;
+		q->open_msg = msg;
+		queue_work(rcblk_srv_ctl_wq, &q->open_work);
+		msg = NULL;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (msg) {
+		rdmachan_msg_release(ch, msg);
+		pr_warn_ratelimited("queue %p: a message before the OPEN was answered: closing the queue\n",
+				    q);
+		rcblk_srv_queue_close(q);
+	}
+}
+
+static void rcblk_srv_state_change(struct rdmachan *ch,
+				   enum rdmachan_state state, int err)
+{
+	struct rcblk_srv_queue *q = rdmachan_priv(ch);
+
+	/* may come before rdmachan_accept() returned: the close needs it */
+	WRITE_ONCE(q->ch, ch);
+	pr_debug("queue %p: channel %s (%d): closing the queue\n", q,
+		 state == RDMACHAN_FAILED ? "failed" : "disconnected", err);
+	rcblk_srv_queue_close(q);
+}
+
+static void rcblk_srv_writable(struct rdmachan *ch)
+{
+	rcblk_srv_io_kick(rdmachan_priv(ch));
+}
+
+/* The callbacks of every accepted channel */
+const struct rdmachan_ops rcblk_srv_chan_ops = {
+	.recv		= rcblk_srv_recv,
+	.state_change	= rcblk_srv_state_change,
+	.writable	= rcblk_srv_writable,
+};
+
+static u8 rcblk_srv_blk_status(blk_status_t st)
+{
+	switch (st) {
+	case BLK_STS_OK:
+		return RCBLK_S_OK;
+	case BLK_STS_NOSPC:
+		return RCBLK_S_NOSPC;
+	case BLK_STS_NOTSUPP:
+		return RCBLK_S_NOTSUPP;
+	case BLK_STS_RESOURCE:
+	case BLK_STS_AGAIN:
+		return RCBLK_S_RESOURCE;
+	default:
+		return RCBLK_S_IOERR;
+	}
+}
+
+/* bio end_io: any context, possibly hard interrupt */
+static void rcblk_srv_bio_end(struct bio *bio)
+{
+	struct rcblk_srv_req *req = bio->bi_private;
+	struct rcblk_srv_queue *q = req->q;
+	struct rcblk_export *exp = q->exp;
+
+	req->status = rcblk_srv_blk_status(bio->bi_status);
+	req->bio = NULL;
+	bio_put(bio);
+	if (atomic_dec_and_test(&exp->bios))
+		wake_up_var(&exp->bios);
+	rcblk_srv_to_work(req, req->io.op == RCBLK_OP_READ &&
+			  req->status == RCBLK_S_OK ?
+			  RCBLK_ST_PUSH : RCBLK_ST_REPLY);
+	rcblk_srv_queue_put(q);		/* the bio's */
+}
+
+static blk_opf_t rcblk_srv_opf(const struct rcblk_io_req *io)
+{
+	static const blk_opf_t ops[] = {
+		[RCBLK_OP_READ]		= REQ_OP_READ,
+		[RCBLK_OP_WRITE]	= REQ_OP_WRITE,
+		[RCBLK_OP_FLUSH]	= REQ_OP_WRITE | REQ_PREFLUSH,
+		[RCBLK_OP_DISCARD]	= REQ_OP_DISCARD,
+		[RCBLK_OP_WRITE_ZEROES]	= REQ_OP_WRITE_ZEROES,
+	};
+	blk_opf_t opf = ops[io->op];
+
+	if (io->flags & RCBLK_F_FUA)
+		opf |= REQ_FUA;
+	if (io->flags & RCBLK_F_PREFLUSH)
+		opf |= REQ_PREFLUSH;
+	if (io->flags & RCBLK_F_NOUNMAP)
+		opf |= REQ_NOUNMAP;
+	if (io->flags & RCBLK_F_SYNC)
+		opf |= REQ_SYNC;
+	if (io->flags & RCBLK_F_META)
+		opf |= REQ_META;
+	if (io->flags & RCBLK_F_PRIO)
+		opf |= REQ_PRIO;
+	if (io->flags & RCBLK_F_IDLE)
+		opf |= REQ_IDLE;
+	return opf;
+}
+
+/* Submit @req's bio: io_work, process context */
+static void rcblk_srv_submit(struct rcblk_srv_queue *q,
+			     struct rcblk_srv_req *req)
+{
+	struct rcblk_export *exp = q->exp;
+	const struct rcblk_io_req *io = &req->io;
+	unsigned short nr_vecs = 0;
+	struct bio *bio;
+	u32 done, i;
+
+	/* a read-only export writes nothing: its FLUSH has nothing to do */
+	if (io->op == RCBLK_OP_FLUSH && exp->flags & RDMACHAN_BLK_RO) {
+		rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+		return;
+	}
+	if (io->op == RCBLK_OP_READ || io->op == RCBLK_OP_WRITE)
+		nr_vecs = DIV_ROUND_UP(io->len, PAGE_SIZE);
+	bio = bio_alloc(exp->bdev, nr_vecs, rcblk_srv_opf(io), GFP_NOIO);
+	bio->bi_iter.bi_sector = io->op == RCBLK_OP_FLUSH ? 0 : io->sector;
+	if (nr_vecs) {
+		for (done = 0, i = 0; done < io->len; i++) {
+			u32 n = min_t(u32, PAGE_SIZE, io->len - done);
+
+			__bio_add_page(bio, req->pages[i], n, 0);
+			done += n;
+		}
+	} else if (io->op != RCBLK_OP_FLUSH) {
+		bio->bi_iter.bi_size = io->len;
+	}
+	bio->bi_private = req;
+	bio->bi_end_io = rcblk_srv_bio_end;
+	req->bio = bio;
+	req->stage = RCBLK_ST_BIO;
+	kref_get(&q->ref);		/* the bio's, put by its end */
+	atomic_inc(&exp->bios);
+	submit_bio(bio);
+}
+
+/* Count a completed request */
+static void rcblk_srv_account(struct rcblk_export *exp,
+			      const struct rcblk_srv_req *req)
+{
+	const struct rcblk_io_req *io = &req->io;
+
+	if (req->status != RCBLK_S_OK) {
+		rcblk_srv_count(exp, RCBLK_C_ERRORS, 1);
+		return;
+	}
+	switch (io->op) {
+	case RCBLK_OP_READ:
+		rcblk_srv_count(exp, RCBLK_C_READS, 1);
+		rcblk_srv_count(exp, RCBLK_C_READ_BYTES, io->len);
+		break;
+	case RCBLK_OP_WRITE:
+		rcblk_srv_count(exp, RCBLK_C_WRITES, 1);
+		rcblk_srv_count(exp, RCBLK_C_WRITE_BYTES, io->len);
+		if (io->data == RCBLK_DATA_INLINE)
+			rcblk_srv_count(exp, RCBLK_C_INLINE_WRITES, 1);
+		break;
+	case RCBLK_OP_FLUSH:
+		rcblk_srv_count(exp, RCBLK_C_FLUSHES, 1);
+		break;
+	case RCBLK_OP_DISCARD:
+		rcblk_srv_count(exp, RCBLK_C_DISCARDS, 1);
+		break;
+	case RCBLK_OP_WRITE_ZEROES:
+		rcblk_srv_count(exp, RCBLK_C_WRITE_ZEROES, 1);
+		break;
+	}
+	if (io->flags & RCBLK_F_PREFLUSH)
+		rcblk_srv_count(exp, RCBLK_C_FLUSHES, 1);
+	if (io->flags & RCBLK_F_FUA)
+		rcblk_srv_count(exp, RCBLK_C_FUA, 1);
+}
+
+/* Return @req to the free list; io_work only */
+static void rcblk_srv_free_slot(struct rcblk_srv_queue *q,
+				struct rcblk_srv_req *req)
+{
+	spin_lock_irq(&q->lock);
+	req->stage = RCBLK_ST_FREE;
+	list_add_tail(&req->node, &q->free);
+	spin_unlock_irq(&q->lock);
+	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, -1);
+}
+
+/*
+ * Run one slot of io_work's list on a live queue.  Return: false when
+ * the channel had no room (the slot went to the retry list).
+ */
+static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			   struct rcblk_srv_req *req)
+{
+	int ret;
+
+	switch (req->stage) {
+	case RCBLK_ST_SUBMIT:
+		rcblk_srv_submit(q, req);
+		return true;
+	case RCBLK_ST_PULL:
+	case RCBLK_ST_PUSH:
+		ret = rcblk_srv_rdma(q, ch, req, req->stage == RCBLK_ST_PULL ?
+				     RDMACHAN_OP_READ : RDMACHAN_OP_WRITE);
+		if (ret == -EAGAIN)
+			break;
+		if (ret) {
+			req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE :
+						       RCBLK_S_REMOTE;
+			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+		}
+		return true;
+	case RCBLK_ST_REPLY:
+		ret = rcblk_srv_send_reply(ch, req->io.tag, req->status,
+					   req->io.data == RCBLK_DATA_REMOTE,
+					   req->io.rkey);
+		if (ret == -EAGAIN)
+			break;
+		/* another error: the channel failed and its close follows */
+		rcblk_srv_account(q->exp, req);
+		rcblk_srv_free_slot(q, req);
+		return true;
+	default:
+		WARN_ON_ONCE(1);
+		return true;
+	}
+	spin_lock_irq(&q->lock);
+	list_add_tail(&req->node, &q->retry);
+	spin_unlock_irq(&q->lock);
+	return false;
+}
+
+/* Send the refusals that found no room; false when there still is none */
+static bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q,
+				   struct rdmachan *ch)
+{
+	struct rcblk_srv_reject *r;
+	int ret;
+
+	for (;;) {
+		spin_lock_irq(&q->lock);
+		r = list_first_entry_or_null(&q->rejects,
+					     struct rcblk_srv_reject, node);
+		if (r) {
+			list_del(&r->node);
+			q->nr_rejects--;
+		}
+		spin_unlock_irq(&q->lock);
+		if (!r)
+			return true;
+		ret = rcblk_srv_send_reply(ch, r->tag, r->status, r->remote,
+					   r->rkey);
+		if (ret == -EAGAIN) {
+			spin_lock_irq(&q->lock);
+			list_add(&r->node, &q->rejects);
+			q->nr_rejects++;
+			spin_unlock_irq(&q->lock);
+			return false;
+		}
+		kfree(r);
+	}
+}
+
+/* Start parked requests while slots are free */
+static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
+{
+	struct rcblk_srv_parked *p;
+
+	for (;;) {
+		spin_lock_irq(&q->lock);
+		p = NULL;
+		if (!list_empty(&q->free))
+			p = list_first_entry_or_null(&q->parked,
+						     struct rcblk_srv_parked,
+						     node);
+		if (p) {
+			list_del(&p->node);
+			q->nr_parked--;
+		}
+		spin_unlock_irq(&q->lock);
+		if (!p)
+			return;
+		rcblk_srv_dispatch(q, ch, &p->io, p->data, p);
+	}
+}
+
+/**
+ * rcblk_srv_io_work() - a queue's process-context work: submit bios,
+ *	start RDMA, send replies, retry what found no room, start parked
+ *	requests; on a DEAD queue only free slots
+ * @work: &rcblk_srv_queue.io_work
+ *
+ * Context: process context (rcblk_srv_wq), one run at a time per queue.
+ */
+void rcblk_srv_io_work(struct work_struct *work)
+{
+	struct rcblk_srv_queue *q = container_of(work, struct rcblk_srv_queue,
+						 io_work);
+	struct rcblk_srv_req *req, *tmp;
+	LIST_HEAD(todo);
+	bool dead, room = true;
+
+	spin_lock_irq(&q->lock);
+	dead = test_bit(RCBLK_Q_DEAD, &q->flags);
+	list_splice_init(&q->retry, &todo);
+	list_splice_tail_init(&q->work_list, &todo);
+	spin_unlock_irq(&q->lock);
+
+	list_for_each_entry_safe(req, tmp, &todo, node) {
+		list_del_init(&req->node);
+		if (dead) {
+			rcblk_srv_free_slot(q, req);
+			continue;
+		}
+		if (!room && req->stage != RCBLK_ST_SUBMIT) {
+			/* keep the order of what waits for room */
+			spin_lock_irq(&q->lock);
+			list_add_tail(&req->node, &q->retry);
+			spin_unlock_irq(&q->lock);
+			continue;
+		}
+		if (!rcblk_srv_step(q, q->ch, req))
+			room = false;
+	}
+	if (dead)
+		return;
+	if (room)
+		room = rcblk_srv_send_rejects(q, q->ch);
+	if (room)
+		rcblk_srv_unpark(q, q->ch);
+}
+
+/**
+ * rcblk_srv_drain() - let go of the messages a closing queue holds
+ * @q: the queue, DEAD, io_work and open_work flushed, the channel not
+ *	yet closed
+ *
+ * Parked requests' messages are released (they must be before the
+ * channel's close) and pending refusals dropped: the channel closes.
+ *
+ * Context: process context.
+ */
+void rcblk_srv_drain(struct rcblk_srv_queue *q)
+{
+	struct rcblk_srv_parked *p, *pt;
+	struct rcblk_srv_reject *r, *rt;
+	LIST_HEAD(parked);
+	LIST_HEAD(rejects);
+
+	spin_lock_irq(&q->lock);
+	list_splice_init(&q->parked, &parked);
+	q->nr_parked = 0;
+	list_splice_init(&q->rejects, &rejects);
+	q->nr_rejects = 0;
+	spin_unlock_irq(&q->lock);
+	list_for_each_entry_safe(p, pt, &parked, node)
+		kfree(p);
+	list_for_each_entry_safe(r, rt, &rejects, node)
+		kfree(r);
+}
+
+/**
+ * rcblk_srv_unreg() - deregister the slots no RDMA runs on
+ * @q: the queue, DEAD, its work items flushed, the channel not yet closed
+ *
+ * Nothing starts an RDMA on a DEAD queue (the receive callback takes no
+ * slot, io_work makes no channel call), so a slot without one in flight
+ * now never gets one: its registration can go before the close.  Those
+ * with one in flight are left to rdmachan_close(), which ends the
+ * transfer first and then releases them.
+ *
+ * Context: process context, sleeps.
+ */
+void rcblk_srv_unreg(struct rcblk_srv_queue *q)
+{
+	struct rdmachan_mr *mr;
+	u32 i;
+
+	if (!q->slots)
+		return;
+	for (i = 0; i < q->depth; i++) {
+		struct rcblk_srv_req *req = &q->slots[i];
+
+		spin_lock_irq(&q->lock);
+		mr = READ_ONCE(req->rdma) ? NULL : req->mr;
+		if (mr)
+			req->mr = NULL;
+		spin_unlock_irq(&q->lock);
+		if (mr)
+			rdmachan_mr_dereg(mr);
+	}
+}
+
+/**
+ * rcblk_srv_slots_alloc() - allocate and register a queue's slots
+ * @q: the queue, its channel accepted
+ * @max_io: bytes of each slot
+ *
+ * One registration per slot (rdmachan_mr_reg_sg(), local write only) of
+ * DIV_ROUND_UP(@max_io, PAGE_SIZE) pages, which the caller has kept
+ * within rdmachan_max_reg_pages().  On failure what was allocated is
+ * freed (rcblk_srv_slots_free() with the registrations undone).
+ *
+ * Context: process context, sleeps.
+ * Return: 0, -ENOMEM, or the error of rdmachan_mr_reg_sg().
+ */
+int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io)
+{
+	u32 nr_pages = DIV_ROUND_UP(max_io, PAGE_SIZE);
+	u32 i, j;
+	int ret;
+
+	q->depth = rdmachan_queue_depth(q->ch);
+	q->slots = kvcalloc(q->depth, sizeof(*q->slots), GFP_KERNEL);
+	if (!q->slots)
+		return -ENOMEM;
+	for (i = 0; i < q->depth; i++) {
+		struct rcblk_srv_req *req = &q->slots[i];
+
+		req->q = q;
+		INIT_LIST_HEAD(&req->node);
+		req->pages = kcalloc(nr_pages, sizeof(*req->pages),
+				     GFP_KERNEL);
+		req->sgl = kcalloc(nr_pages, sizeof(*req->sgl), GFP_KERNEL);
+		if (!req->pages || !req->sgl)
+			goto nomem;
+		sg_init_table(req->sgl, nr_pages);
+		for (j = 0; j < nr_pages; j++) {
+			req->pages[j] = alloc_page(GFP_KERNEL);
+			if (!req->pages[j])
+				goto nomem;
+			req->nr_pages++;
+			sg_set_page(&req->sgl[j], req->pages[j], PAGE_SIZE, 0);
+		}
+		ret = rdmachan_mr_reg_sg(q->ch, req->sgl, nr_pages,
+					 RDMACHAN_ACCESS_LOCAL_WRITE,
+					 &req->mr);
+		if (ret)
+			goto fail;
+		list_add_tail(&req->node, &q->free);
+	}
+	return 0;
+
+nomem:
+	ret = -ENOMEM;
+fail:
+	for (i = 0; i < q->depth; i++) {
+		if (q->slots[i].mr)
+			rdmachan_mr_dereg(q->slots[i].mr);
+		q->slots[i].mr = NULL;
+	}
+	rcblk_srv_slots_free(q);
+	return ret;
+}
+
+/**
+ * rcblk_srv_slots_free() - free a queue's slots and their pages
+ * @q: the queue; its channel closed (which released the registrations)
+ *	or the registrations undone
+ *
+ * Context: process context.
+ */
+void rcblk_srv_slots_free(struct rcblk_srv_queue *q)
+{
+	u32 i, j;
+
+	if (!q->slots)
+		return;
+	for (i = 0; i < q->depth; i++) {
+		struct rcblk_srv_req *req = &q->slots[i];
+
+		for (j = 0; j < req->nr_pages; j++)
+			__free_page(req->pages[j]);
+		kfree(req->pages);
+		kfree(req->sgl);
+	}
+	kvfree(q->slots);
+	q->slots = NULL;
+	INIT_LIST_HEAD(&q->free);
+}

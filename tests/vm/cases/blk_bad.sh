@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The block channel refuses what it must, with the errno the user will
+# meet: the tool without rdmachan_blk (ENOTTY and its hint), exports of
+# what is no block device or exported already, maps of unknown exports,
+# from addresses not allowed, read-write of read-only exports, unmaps of
+# no disk, a server that is not there; blk_wire's malformed OPENs and
+# requests (each answered with its status, the server still serving,
+# the backing devices untouched: a checksum before and after); and a
+# read-only mapping refuses writes (dd, mount -o rw).
+
+# Debian's kernel only: the read-only mount needs ext4
+requires() {
+	_have_kernel stock
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_bad
+MNT=/mnt/blk
+mkdir -p $T $MNT
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+check_fail "blk show without rdmachan_blk: ENOTTY, is rdmachan_blk loaded?" \
+	"ENOTTY.*is rdmachan_blk loaded" $TOOL blk show
+check_fail "blk export without rdmachan_blk: ENOTTY" "ENOTTY" \
+	$TOOL blk export x /dev/null --allow 192.0.2.0/24
+check "rdmachan_blk loads" $MODPROBE rdmachan_blk
+check "blk show with nothing: empty lists" sh -c \
+	"$TOOL -j blk show | jq -e '.exports == [] and .maps == []' > /dev/null"
+
+B1=$(nullb_new wire 64)
+B2=$(nullb_new wire_ro 64)
+B3=$(nullb_new wire_deny 64)
+check "three 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3"
+[ -b "$B3" ] || blk_bail "no backing devices"
+# something else than zeroes on them
+head -c 4194304 /dev/urandom > $T/pat
+$DD if=$T/pat of="$B1" bs=1M oflag=direct conv=notrunc 2>/dev/null
+$DD if=$T/pat of="$B1" bs=1M seek=60 oflag=direct conv=notrunc 2>/dev/null
+$DD if=$T/pat of="$B2" bs=1M oflag=direct conv=notrunc 2>/dev/null
+
+check "export wire (read-write, 192.0.2.0/24)" $TOOL blk export wire "$B1" --allow 192.0.2.0/24
+check "export wire_ro --ro" $TOOL blk export wire_ro "$B2" --ro --allow 192.0.2.0/24
+check "export wire_deny to 198.51.100.0/24 and 2001:db8::/32 only" \
+	$TOOL blk export wire_deny "$B3" --allow 198.51.100.0/24 --allow 2001:db8::/32
+check_eq "blk show: wire_deny's allow list" "198.51.100.0/24 2001:db8::/32" \
+	"$($TOOL -j blk show exports | jq -r '.exports[] | select(.name == "wire_deny") | .allow | join(" ")')"
+check_eq "blk show: wire_ro is read-only" "true" \
+	"$($TOOL -j blk show exports | jq -r '.exports[] | select(.name == "wire_ro") | .ro')"
+
+# ---- export ---------------------------------------------------------------
+check_fail "export of a name exported already: EEXIST" "EEXIST" \
+	$TOOL blk export wire "$B3" --allow 192.0.2.0/24
+check_fail "export of a path that does not exist: ENOENT" "ENOENT" \
+	$TOOL blk export nodev /dev/nonexistent --allow 192.0.2.0/24
+check_fail "export of a character device: ENOTBLK" "ENOTBLK" \
+	$TOOL blk export chardev /dev/null --allow 192.0.2.0/24
+: > $T/regular
+check_fail "export of a regular file: ENOTBLK" "ENOTBLK" \
+	$TOOL blk export regfile $T/regular --allow 192.0.2.0/24
+check_fail "export of a relative path: EINVAL or ENOENT" "EINVAL|ENOENT" \
+	$TOOL blk export relpath nullb0 --allow 192.0.2.0/24
+check_fail "export name with a slash: usage error" "invalid export name" \
+	$TOOL blk export a/b "$B3"
+check_fail "export with a bad network: usage error" "invalid network" \
+	$TOOL blk export x "$B3" --allow 192.0.2.1/24
+check_fail "unexport of an unknown export: ENOENT" "ENOENT" $TOOL blk unexport nosuch
+check_eq "the failed exports left nothing behind" "wire wire_deny wire_ro" \
+	"$($TOOL -j blk show exports | jq -r '[.exports[].name] | sort | join(" ")')"
+
+# ---- map, unmap -------------------------------------------------------------
+check_fail "map of an unknown export: ENOENT" "ENOENT" \
+	timeout 60 $TOOL blk map $BLK_SRV nosuch --src $BLK_CLI
+check_fail "map from an address the export does not allow: EACCES" "EACCES" \
+	timeout 60 $TOOL blk map $BLK_SRV wire_deny --src $BLK_CLI
+check_fail "read-write map of a read-only export: EROFS" "EROFS" \
+	timeout 60 $TOOL blk map $BLK_SRV wire_ro --src $BLK_CLI
+check_fail "map of a server that is not there (port 7999): refused or timed out" \
+	"ECONNREFUSED|ETIMEDOUT|EHOSTUNREACH|ECONNRESET|ENETUNREACH" \
+	timeout 90 $TOOL blk map $BLK_SRV:7999 wire --src $BLK_CLI
+check_fail "unmap of a disk that does not exist: ENOENT" "ENOENT|ENODEV" $TOOL blk unmap rcblk99
+check_fail "unmap of index 4294967295: ENOENT" "ENOENT|ENODEV" $TOOL blk unmap 4294967295
+check_fail "unmap /dev/sda: usage error" "invalid disk" $TOOL blk unmap /dev/sda
+check_eq "the failed maps left no disk behind" "0" "$($TOOL -j blk show maps | jq '.maps | length')"
+check "no rcblk disk in /sys/block" sh -c "! ls /sys/block | grep -q rcblk"
+
+# ---- blk_wire: a hostile client over a plain channel --------------------------
+s1=$(dev_sum "$B1")
+s2=$(dev_sum "$B2")
+s3=$(dev_sum "$B3")
+run_checks $HELPERS/blk_wire -s $BLK_SRV -c $BLK_CLI -b "$B1" wire wire_ro wire_deny
+check_eq "the read-write export's backing device is untouched" "$s1" "$(dev_sum "$B1")"
+check_eq "the read-only export's backing device is untouched" "$s2" "$(dev_sum "$B2")"
+check_eq "the denied export's backing device is untouched" "$s3" "$(dev_sum "$B3")"
+check "the export counted rejected requests" sh -c \
+	"test \"\$($TOOL -j blk show exports | jq -r '.exports[] | select(.name == \"wire\") | .counters.rejected')\" -gt 0"
+check "blk_wire's sessions are gone" wait_for 10 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"wire\") | .sessions == 0' > /dev/null"
+
+# ---- a read-only mapping refuses writes ----------------------------------------
+check "mkfs.ext4 on the server's device behind wire" /usr/sbin/mkfs.ext4 -q -F "$B1"
+s1=$(dev_sum "$B1")
+D=$(timeout 60 $TOOL blk map $BLK_SRV wire --ro --src $BLK_CLI 2> $T/map.err)
+if [ -b "$D" ]; then
+	ok "blk map --ro of the read-write export ($D)"
+else
+	not_ok "blk map --ro of the read-write export"
+	diag "$D $(cat $T/map.err)"
+	blk_bail "no read-only mapping"
+fi
+check_eq "the disk is read-only (blockdev --getro)" 1 "$($BLOCKDEV --getro "$D")"
+check_eq "blk show: the mapping is ro" true \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .ro')"
+check_fail "dd to the read-only disk fails (EROFS or EACCES on open)" \
+	"Read-only|Permission denied|Operation not permitted" \
+	$DD if=/dev/zero of="$D" bs=4k count=1 oflag=direct conv=notrunc
+check "reads work" sh -c "$DD if=$D of=/dev/null bs=1M count=4 iflag=direct"
+if mount -t ext4 -o rw "$D" $MNT > $T/mount.out 2>&1; then
+	# a mount that fell back to read-only is fine; a read-write one is not
+	check "mount -o rw of the read-only disk ended read-only" \
+		sh -c "grep ' $MNT ' /proc/mounts | grep -q ' ro[ ,]'"
+	check_fail "creating a file on it fails" "Read-only|ermission|denied" touch $MNT/newfile
+	umount $MNT
+else
+	ok "mount -o rw of the read-only disk fails"
+	diag "$(cat $T/mount.out)"
+fi
+check "mount -o ro works" mount -t ext4 -o ro,noload "$D" $MNT
+check "and lists the fs" ls $MNT/lost+found
+umount $MNT 2>/dev/null
+check "blk unmap" $TOOL blk unmap "$D"
+check_eq "the backing device is untouched by the read-only mapping" "$s1" "$(dev_sum "$B1")"
+check "blk unexport of the three" sh -c \
+	"$TOOL blk unexport wire && $TOOL blk unexport wire_ro && $TOOL blk unexport wire_deny"
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing

@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The block client's own interfaces: mapping and unmapping through
+# /sys/class/rdmachan_blk/ctl/map_device and unmap_device (no tool), the
+# per-disk attributes under /sys/block/rcblkN/rdmachan/, inline and
+# remote WRITEs counted apart, a read-only mapping, rmmod refused while
+# mapped, unmap refused while the disk is open and forced under dd.
+
+# Both kernels over rxe (the debug kernel adds KASAN, lockdep, kmemleak)
+requires() {
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_clt
+mkdir -p $T
+CTL=/sys/class/rdmachan_blk/ctl
+KiB=1024
+MiB=1048576
+
+# attr N NAME: /sys/block/rcblkN/rdmachan/NAME
+attr() {
+	cat "/sys/block/rcblk$1/rdmachan/$2" 2>/dev/null
+}
+
+# newest_index: the index of the mapping mapped last (dmesg says it)
+newest_index() {
+	dmesg | sed -n 's/.*rdmachan_blk: rcblk\([0-9]*\): export .* on .*sectors.*/\1/p' | tail -n 1
+}
+
+# nullb_dev NAME SIZE_MB: lib.sh's nullb_new, but 6.1's null_blk names a
+# configfs device after its directory (/dev/NAME), not /dev/nullbN
+nullb_dev() {
+	nullb_new "$@" >/dev/null 2>&1
+	wait_for 5 test -b "/dev/$1" && echo "/dev/$1"
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_blk load" blk_load
+B=$(nullb_dev clt 64)
+check "a 64 MiB memory-backed null_blk ($B)" test -b "$B"
+[ -b "$B" ] || blk_bail "no backing device"
+check "export clt" $TOOL blk export clt "$B" --allow 192.0.2.0/24
+
+# ---- map through sysfs ---------------------------------------------------
+check "map_device shows its usage" sh -c "grep -q 'ADDR\[:PORT\] NAME' $CTL/map_device"
+check_fail "map_device refuses a malformed line" "Invalid argument" \
+	sh -c "echo 'nonsense' > $CTL/map_device"
+check_fail "map_device refuses an unknown option" "Invalid argument" \
+	sh -c "echo '$BLK_SRV clt bogus=1' > $CTL/map_device"
+check_fail "map_device of an unknown export: ENOENT" "No such file" \
+	sh -c "echo '$BLK_SRV nosuch' > $CTL/map_device"
+check "the refusal is logged with the export and the server" sh -c \
+	"dmesg | grep -q 'refused export nosuch: -2'"
+check "map_device '$BLK_SRV:7471 clt queues=2 depth=32'" \
+	sh -c "echo '$BLK_SRV:7471 clt queues=2 depth=32' > $CTL/map_device"
+N=$(newest_index)
+D=/dev/rcblk$N
+check "the disk exists ($D)" wait_for 5 test -b "$D"
+[ -b "$D" ] || blk_bail "no mapping"
+check_eq "rdmachan/state" live "$(attr $N state)"
+check_eq "rdmachan/server" "$BLK_SRV:7471" "$(attr $N server)"
+check_eq "rdmachan/export" clt "$(attr $N export)"
+check_eq "rdmachan/nr_queues" 2 "$(attr $N nr_queues)"
+check "rdmachan/queue_depth is at most 32" test "$(attr $N queue_depth)" -le 32 -a "$(attr $N queue_depth)" -ge 2
+check "rdmachan/max_io is a multiple of 4 KiB" sh -c "test \$(( $(attr $N max_io) % 4096 )) = 0 -a $(attr $N max_io) -gt 0"
+IM=$(attr $N inline_max)
+diag "max_io $(attr $N max_io), inline_max $IM, features $(attr $N features), export_flags $(attr $N export_flags)"
+check_eq "max_hw_sectors_kb is max_io" "$(($(attr $N max_io) / KiB))" \
+	"$(cat /sys/block/rcblk$N/queue/max_hw_sectors_kb)"
+check_eq "the size is the backing device's" "$($BLOCKDEV --getsize64 "$B")" \
+	"$($BLOCKDEV --getsize64 "$D")"
+check_eq "two hardware queues" 2 "$(ls /sys/block/rcblk$N/mq | wc -l)"
+
+# ---- inline and remote WRITEs --------------------------------------------
+head -c $((4 * KiB)) /dev/urandom > $T/p4k
+head -c $((256 * KiB)) /dev/urandom > $T/p256k
+iw0=$(attr $N inline_writes)
+w0=$(attr $N writes)
+check "a 4 KiB direct write" $DD if=$T/p4k of="$D" bs=4k seek=7 oflag=direct conv=notrunc
+if [ "${IM:-0}" -ge 4096 ]; then
+	check_eq "it travelled inline" $((iw0 + 1)) "$(attr $N inline_writes)"
+fi
+iw1=$(attr $N inline_writes)
+check "a 256 KiB direct write" $DD if=$T/p256k of="$D" bs=256k seek=3 oflag=direct conv=notrunc
+check_eq "it was not inline" "$iw1" "$(attr $N inline_writes)"
+check "writes counted" test "$(attr $N writes)" -ge $((w0 + 2))
+$BLOCKDEV --flushbufs "$B"
+check "the backing device has both" sh -c \
+	"$DD if=$B bs=4k skip=7 count=1 iflag=direct 2>/dev/null | $CMP - $T/p4k &&
+	 $DD if=$B bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k"
+check "reading back through the disk (remote READs)" sh -c \
+	"$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k &&
+	 $DD if=$D bs=512 skip=56 count=8 iflag=direct 2>/dev/null | $CMP - $T/p4k"
+check "read_bytes counted" test "$(attr $N read_bytes)" -ge $((256 * KiB))
+check_eq "no errors" 0 "$(attr $N errors)"
+check_eq "nothing bogus" 0 "$(attr $N bogus)"
+check_eq "nothing in flight" 0 "$(attr $N inflight)"
+
+# ---- module reference, open disk -------------------------------------------
+check_fail "rmmod rdmachan_blk is refused while mapped" "in use|busy" $RMMOD rdmachan_blk
+exec 4<"$D"
+check_fail "unmap_device while the disk is open: EBUSY" "busy" \
+	sh -c "echo $N > $CTL/unmap_device"
+check_fail "unmap_device refuses a malformed line" "Invalid argument" \
+	sh -c "echo '$N now' > $CTL/unmap_device"
+exec 4<&-
+check "unmap_device once closed" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+check "the disk is gone" wait_for 5 sh -c "! test -e $D"
+check_fail "unmap_device of a gone index: ENOENT" "No such file" \
+	sh -c "echo $N > $CTL/unmap_device"
+
+# ---- read-only -------------------------------------------------------------
+check "map_device '$BLK_SRV clt ro queues=1'" sh -c "echo '$BLK_SRV clt ro queues=1' > $CTL/map_device"
+N=$(newest_index)
+D=/dev/rcblk$N
+check "the read-only disk exists ($D)" wait_for 5 test -b "$D"
+check_eq "it is read-only" 1 "$($BLOCKDEV --getro "$D")"
+check_fail "a write to it fails" "Operation not permitted|Read-only|Permission denied" \
+	$DD if=$T/p4k of="$D" bs=4k oflag=direct conv=notrunc
+check "it reads" sh -c "$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k"
+check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+
+# ---- forced unmap under dd --------------------------------------------------
+check "map_device '$BLK_SRV clt'" sh -c "echo '$BLK_SRV clt' > $CTL/map_device"
+N=$(newest_index)
+D=/dev/rcblk$N
+check "the disk exists ($D)" wait_for 5 test -b "$D"
+# dd after dd over the first 32 MiB, until one fails
+(
+	while $DD if=/dev/zero of="$D" bs=128k oflag=direct conv=notrunc count=256 \
+		2>> $T/dd.err; do
+		:
+	done
+) &
+loop_pid=$!
+exec 5<"$D"
+sleep 3
+check "dd is writing" kill -0 $loop_pid
+check "writes are on the wire" test "$(attr $N writes)" -gt 0
+check_fail "unmap without force is refused while open under dd" "busy" \
+	sh -c "echo $N > $CTL/unmap_device"
+t0=$(date +%s)
+check "unmap_device '$N force' returns within 60 s" timeout 60 sh -c "echo '$N force' > $CTL/unmap_device"
+diag "the forced unmap took $(($(date +%s) - t0)) s"
+exec 5<&-
+if wait_for 60 sh -c "! kill -0 $loop_pid 2>/dev/null"; then
+	ok "dd fails and its loop ends within 60 s"
+else
+	not_ok "dd fails and its loop ends within 60 s"
+	kill -9 $loop_pid 2>/dev/null
+fi
+diag "$(tail -n 3 $T/dd.err)"
+check "the disk is gone" wait_for 10 sh -c "! test -e $D"
+check "the export has no session left" wait_for 20 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"clt\") | .sessions == 0' > /dev/null"
+
+check "blk unexport clt" $TOOL blk unexport clt
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Forced teardown of the block channel under I/O: "blk unmap --force"
+# while fio runs on the disk and "blk unexport --force" while dd writes
+# to a disk mapping it.  Each command returns within its timeout, the I/O
+# ends with errors within a bound (not a hang), the kernel log stays
+# clean (done_testing: no WARNING, BUG, oops) and the modules unload.
+
+# Runs on both kernels over rxe (the debug kernel adds KASAN and lockdep)
+requires() {
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_force
+mkdir -p $T
+
+# gone PID SECONDS: process PID has ended within SECONDS
+gone() {
+	wait_for "$2" sh -c "! kill -0 $1 2>/dev/null"
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_blk load" blk_load
+B=$(nullb_new force 128)
+check "a 128 MiB null_blk" test -b "$B"
+[ -b "$B" ] || blk_bail "no backing device"
+check "export force" $TOOL blk export force "$B" --allow 192.0.2.0/24
+
+# ---- unmap --force under fio ------------------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV force --src $BLK_CLI --queues 2 2> $T/map.err)
+[ -b "$D" ] || { not_ok "blk map"; diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map ($D)"
+timeout 300 $FIO --name=force --filename="$D" --direct=1 --ioengine=libaio --iodepth=16 \
+	--numjobs=2 --rw=randrw --bsrange=4k-64k --size=64M --time_based --runtime=240 \
+	> $T/fio.out 2>&1 &
+fio_pid=$!
+sleep 5
+check "fio is running on the disk" kill -0 $fio_pid
+check_fail "blk unmap without --force is refused while fio has it open (EBUSY)" "EBUSY" \
+	timeout 30 $TOOL blk unmap "$D"
+t0=$(date +%s)
+check "blk unmap --force returns within 60 s" timeout 60 $TOOL blk unmap --force "$D"
+if gone $fio_pid 60; then
+	ok "fio ends within 60 s of the forced unmap"
+	wait $fio_pid
+	rc=$?
+	diag "fio ended after $(($(date +%s) - t0)) s, exit $rc"
+	check "fio saw I/O errors (exit status not 0)" test "$rc" != 0
+else
+	not_ok "fio ends within 60 s of the forced unmap"
+	kill -9 $fio_pid 2>/dev/null
+	diag "$(tail -n 20 $T/fio.out)"
+fi
+diag "$(grep -E 'err=|error' $T/fio.out | head -n 5)"
+check "the disk is gone" wait_for 10 sh -c "! test -e $D"
+check_eq "no mapping is left" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
+check "the export has no session left" wait_for 20 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"force\") | .sessions == 0' > /dev/null"
+
+# ---- unexport --force under dd ----------------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV force --src $BLK_CLI 2> $T/map2.err)
+[ -b "$D" ] || { not_ok "blk map again"; diag "$(cat $T/map2.err)"; blk_bail "no second mapping"; }
+ok "blk map again ($D)"
+timeout 300 $DD if=/dev/zero of="$D" bs=64k oflag=direct conv=notrunc count=100000000 \
+	> $T/dd.out 2>&1 &
+dd_pid=$!
+timeout 300 $DD if="$D" of=/dev/null bs=64k iflag=direct count=100000000 > $T/ddr.out 2>&1 &
+ddr_pid=$!
+sleep 5
+check "dd is writing and reading the disk" sh -c "kill -0 $dd_pid && kill -0 $ddr_pid"
+check_fail "blk unexport without --force is refused while mapped (EBUSY)" "EBUSY" \
+	timeout 30 $TOOL blk unexport force
+check "blk unexport --force returns within 60 s" timeout 60 $TOOL blk unexport --force force
+if gone $dd_pid 90 && gone $ddr_pid 30; then
+	ok "both dd end within 90 s of the forced unexport"
+	wait $dd_pid
+	rc=$?
+	wait $ddr_pid
+	rcr=$?
+	check "the writing dd saw an I/O error" test "$rc" != 0
+	check "the reading dd saw an I/O error" test "$rcr" != 0
+	diag "dd: $(tail -n 3 $T/dd.out)"
+else
+	not_ok "both dd end within 90 s of the forced unexport"
+	kill -9 $dd_pid $ddr_pid 2>/dev/null
+fi
+check_eq "the export is gone" 0 "$($TOOL -j blk show exports | jq '.exports | length')"
+diag "$($TOOL blk show maps)"
+check "the mapping is no longer live" sh -c \
+	"$TOOL -j blk show maps | jq -e --arg d '$D' '[.maps[] | select(.dev == \$d)] | length == 0 or .[0].state != \"live\"' > /dev/null"
+check "I/O to the orphaned disk fails in bounded time" sh -c \
+	"! timeout 90 $DD if=$D of=/dev/null bs=4k count=1 iflag=direct"
+check "blk unmap --force of the orphaned disk" sh -c \
+	"! test -e $D || timeout 60 $TOOL blk unmap --force $D"
+check "the disk is gone" wait_for 10 sh -c "! test -e $D"
+
+check "rdmachan_blk and rdmachan unload" blk_unload
+check "the backing device still works" sh -c "$DD if=$B of=/dev/null bs=1M count=1 iflag=direct"
+done_testing

@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blk_wire: a hostile block client in user space.  It speaks the block
+ * channel's wire protocol (module/blk/blk_proto.h, big-endian; the
+ * layouts are mirrored below, their sizes and offsets asserted) over a
+ * plain rdmachan channel to rdmachan_blk's server (port 7471), and checks
+ * that every malformed OPEN gets the right OPEN_RSP status and every
+ * malformed request a reply (a zero-length message, immediate
+ * tag << 16 | status) with the right status, the server staying healthy:
+ * a valid READ afterwards returns the backing device's bytes.  That the
+ * backing device is untouched the case checks (a checksum before and
+ * after: tests/vm/cases/blk_bad.sh).
+ *
+ *   blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING RW_EXPORT RO_EXPORT DENIED_EXPORT
+ *
+ * RW_EXPORT: exported read-write to CLIENT, backed by BACKING (read here
+ * to compare); RO_EXPORT: exported --ro to CLIENT; DENIED_EXPORT:
+ * exported without CLIENT's address in its allow list.  KTAP output.
+ */
+#include <endian.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "chanlib.h"
+
+/* ---- the wire protocol, as module/blk/blk_proto.h has it ----------- */
+
+#define RCBLK_WIRE_MAGIC	0x52424C4B
+#define RCBLK_WIRE_VERSION	1
+#define RCBLK_NAME_MAX		64
+#define RCBLK_DEFAULT_PORT	7471
+
+enum { RCBLK_MSG_OPEN = 1, RCBLK_MSG_OPEN_RSP = 2, RCBLK_MSG_IO = 3 };
+enum { OP_READ = 0, OP_WRITE = 1, OP_FLUSH = 2, OP_DISCARD = 3, OP_WRITE_ZEROES = 4 };
+#define F_FUA		0x1
+#define F_KNOWN		0x7f
+enum { DATA_NONE = 0, DATA_INLINE = 1, DATA_REMOTE = 2 };
+enum {
+	S_OK = 0, S_IOERR, S_INVAL, S_RANGE, S_RO, S_NOTSUPP, S_TOOBIG, S_NOSPC,
+	S_RESOURCE, S_GONE, S_REMOTE,
+};
+#define OPEN_RO		0x1
+enum {
+	OPEN_OK = 0, OPEN_NOENT, OPEN_ACCES, OPEN_ROFS, OPEN_PROTO, OPEN_BUSY, OPEN_NOMEM,
+};
+
+struct wire_open {
+	uint32_t magic;
+	uint8_t type;
+	uint8_t version;
+	uint16_t flags;
+	uint32_t features;
+	uint32_t max_io;
+	uint16_t queue;
+	uint16_t nr_queues;
+	uint32_t reserved;
+	uint8_t session[16];
+	char name[RCBLK_NAME_MAX];
+} __attribute__((packed));
+
+struct wire_open_rsp {
+	uint32_t magic;
+	uint8_t type;
+	uint8_t version;
+	uint16_t status;
+	uint32_t features;
+	uint32_t max_io;
+	uint64_t nr_sectors;
+	uint32_t lbs;
+	uint32_t pbs;
+	uint32_t max_discard_sectors;
+	uint32_t discard_granularity;
+	uint32_t max_write_zeroes_sectors;
+	uint32_t inline_max;
+	uint16_t export_flags;
+	uint16_t reserved;
+	uint32_t reserved2;
+	uint8_t export_id[16];
+} __attribute__((packed));
+
+struct wire_io {
+	uint8_t type;
+	uint8_t op;
+	uint16_t flags;
+	uint16_t tag;
+	uint8_t data;
+	uint8_t reserved;
+	uint64_t sector;
+	uint32_t len;
+	uint32_t rkey;
+	uint64_t addr;
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct wire_open) == 104, "rcblk_wire_open");
+_Static_assert(offsetof(struct wire_open, session) == 24, "rcblk_wire_open.session");
+_Static_assert(offsetof(struct wire_open, name) == 40, "rcblk_wire_open.name");
+_Static_assert(sizeof(struct wire_open_rsp) == 72, "rcblk_wire_open_rsp");
+_Static_assert(offsetof(struct wire_open_rsp, nr_sectors) == 16, "open_rsp.nr_sectors");
+_Static_assert(offsetof(struct wire_open_rsp, inline_max) == 44, "open_rsp.inline_max");
+_Static_assert(offsetof(struct wire_open_rsp, export_id) == 56, "open_rsp.export_id");
+_Static_assert(sizeof(struct wire_io) == 32, "rcblk_wire_io");
+_Static_assert(offsetof(struct wire_io, sector) == 8, "rcblk_wire_io.sector");
+_Static_assert(offsetof(struct wire_io, addr) == 24, "rcblk_wire_io.addr");
+
+/* ---- the fixture ----------------------------------------------------- */
+
+static const char *srv_ip = CHAN_SRV_IP, *cli_ip = CHAN_CLI_IP;
+static int port = RCBLK_DEFAULT_PORT, ctl, backing = -1;
+static uint16_t next_tag = 1;
+
+#define TIMEOUT_MS 10000
+
+static const char *status_name(int s)
+{
+	static const char *const n[] = {
+		"OK", "IOERR", "INVAL", "RANGE", "RO", "NOTSUPP", "TOOBIG", "NOSPC",
+		"RESOURCE", "GONE", "REMOTE",
+	};
+
+	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "?";
+}
+
+static const char *open_status_name(int s)
+{
+	static const char *const n[] = {
+		"OK", "NOENT", "ACCES", "ROFS", "PROTO", "BUSY", "NOMEM",
+	};
+
+	return s >= 0 && s < (int)(sizeof(n) / sizeof(n[0])) ? n[s] : "?";
+}
+
+/* send @n iovecs as one message */
+static int send_msg(int fd, const void *a, size_t alen, const void *b, size_t blen)
+{
+	static char buf[1 << 20];
+
+	if (alen + blen > sizeof(buf)) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	memcpy(buf, a, alen);
+	if (blen)
+		memcpy(buf + alen, b, blen);
+	{
+		struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = alen + blen };
+		struct rdmachan_mmsg mm = {
+			.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		};
+
+		return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+	}
+}
+
+/*
+ * recv_msg: one message within TIMEOUT_MS: its length (and immediate),
+ * -1/errno (ETIMEDOUT when none came)
+ */
+static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r, waited = 0;
+
+	for (;;) {
+		r = chan_recv_msg(fd, buf, room, imm, has_imm, 1);
+		if (r >= 0 || errno != EAGAIN)
+			return r;
+		if (waited >= TIMEOUT_MS) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		r = poll(&p, 1, 500);
+		if (r < 0 && errno != EINTR)
+			return -1;
+		waited += 500;
+	}
+}
+
+/* chan_open: a channel to the block server; -1 when it could not connect */
+static int chan_open(void)
+{
+	struct rdmachan_chan_opts o = { 0 };
+	int fd;
+
+	o.timeout_ms = 5000;
+	fd = chan_connect(ctl, srv_ip, port, cli_ip, &o, 0);
+	return fd;
+}
+
+static void open_fill(struct wire_open *o, const char *name, uint16_t flags)
+{
+	memset(o, 0, sizeof(*o));
+	o->magic = htobe32(RCBLK_WIRE_MAGIC);
+	o->type = RCBLK_MSG_OPEN;
+	o->version = RCBLK_WIRE_VERSION;
+	o->flags = htobe16(flags);
+	o->features = htobe32(F_KNOWN);
+	o->max_io = htobe32(128 * 1024);
+	o->queue = htobe16(0);
+	o->nr_queues = htobe16(1);
+	memcpy(o->session, "blk_wire-session", 16);
+	o->session[15] = (uint8_t)getpid();
+	snprintf(o->name, sizeof(o->name), "%s", name);
+}
+
+/*
+ * open_exchange: connect, send @len bytes of @o, receive the OPEN_RSP
+ * into @rsp.  Returns the channel fd (the caller closes it) and the
+ * status in *@status, or -1 with @why set.
+ */
+static int open_exchange(const void *o, size_t len, struct wire_open_rsp *rsp, int *status,
+			 char *why, size_t wlen)
+{
+	unsigned int imm;
+	int fd, r, has_imm;
+	char buf[4096];
+
+	fd = chan_open();
+	if (fd < 0) {
+		/* a server may refuse the connection itself: then no status */
+		snprintf(why, wlen, "connect to %s:%d: %s", srv_ip, port, strerror(errno));
+		return -1;
+	}
+	if (send_msg(fd, o, len, NULL, 0)) {
+		snprintf(why, wlen, "send OPEN: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	r = recv_msg(fd, buf, sizeof(buf), &imm, &has_imm);
+	if (r < 0) {
+		snprintf(why, wlen, "no OPEN_RSP: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (r < (int)sizeof(*rsp)) {
+		snprintf(why, wlen, "OPEN_RSP of %d bytes, not %zu", r, sizeof(*rsp));
+		close(fd);
+		return -1;
+	}
+	memcpy(rsp, buf, sizeof(*rsp));
+	if (be32toh(rsp->magic) != RCBLK_WIRE_MAGIC || rsp->type != RCBLK_MSG_OPEN_RSP ||
+	    rsp->version != RCBLK_WIRE_VERSION) {
+		snprintf(why, wlen, "OPEN_RSP magic 0x%x type %u version %u",
+			 be32toh(rsp->magic), rsp->type, rsp->version);
+		close(fd);
+		return -1;
+	}
+	*status = be16toh(rsp->status);
+	return fd;
+}
+
+/* check_open: an OPEN of @len bytes of @o gets OPEN_RSP status @want */
+static void check_open(const char *what, const void *o, size_t len, int want, int alt)
+{
+	struct wire_open_rsp rsp;
+	char why[256];
+	int fd, st = -1;
+
+	fd = open_exchange(o, len, &rsp, &st, why, sizeof(why));
+	if (fd < 0) {
+		ktap_result(0, what, "%s", why);
+		return;
+	}
+	ktap_result(st == want || st == alt, what, "OPEN_RSP status %d (%s), expected %s",
+		    st, open_status_name(st), open_status_name(want));
+	close(fd);
+}
+
+/* ---- a session: the channel of a good OPEN --------------------------- */
+
+struct sess {
+	int fd;
+	const char *name;
+	uint16_t oflags;
+	struct wire_open_rsp rsp;
+	uint64_t nr_sectors;
+	uint32_t lbs, max_io, inline_max, features;
+	void *buf;		/* registered for the server's RDMA */
+	size_t buf_len;
+	struct rdmachan_reg_mr mr;
+	bool mr_ok;
+};
+
+static int sess_open(struct sess *s, const char *name, uint16_t oflags)
+{
+	struct wire_open o;
+	char why[256];
+	int st = -1;
+
+	if (s->fd >= 0)
+		close(s->fd);
+	s->name = name;
+	s->oflags = oflags;
+	s->mr_ok = false;
+	open_fill(&o, name, oflags);
+	s->fd = open_exchange(&o, sizeof(o), &s->rsp, &st, why, sizeof(why));
+	if (s->fd < 0 || st != OPEN_OK) {
+		ktap_diag("OPEN %s: %s", name, s->fd < 0 ? why : open_status_name(st));
+		if (s->fd >= 0)
+			close(s->fd);
+		s->fd = -1;
+		return -1;
+	}
+	s->nr_sectors = be64toh(s->rsp.nr_sectors);
+	s->lbs = be32toh(s->rsp.lbs);
+	s->max_io = be32toh(s->rsp.max_io);
+	s->inline_max = be32toh(s->rsp.inline_max);
+	s->features = be32toh(s->rsp.features);
+	if (!s->buf) {
+		s->buf_len = 2 << 20;
+		s->buf = aligned_alloc(4096, s->buf_len);
+	}
+	return 0;
+}
+
+/* a fresh registration of the buffer: the server's reply may invalidate it */
+static int sess_reg(struct sess *s)
+{
+	if (s->mr_ok) {
+		ioc_dereg_mr(s->fd, s->mr.handle);
+		s->mr_ok = false;
+	}
+	if (ioc_reg_mr(s->fd, s->buf, s->buf_len,
+		       RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_READ, &s->mr) < 0) {
+		ktap_diag("REG_MR: %s", strerror(errno));
+		return -1;
+	}
+	s->mr_ok = true;
+	return 0;
+}
+
+static void io_fill(struct wire_io *io, uint8_t op, uint64_t sector, uint32_t len, uint8_t data)
+{
+	memset(io, 0, sizeof(*io));
+	io->type = RCBLK_MSG_IO;
+	io->op = op;
+	io->tag = htobe16(next_tag++);
+	io->data = data;
+	io->sector = htobe64(sector);
+	io->len = htobe32(len);
+}
+
+static void io_remote(struct sess *s, struct wire_io *io)
+{
+	if (sess_reg(s) == 0) {
+		io->rkey = htobe32(s->mr.remote.rkey);
+		io->addr = htobe64(s->mr.remote.addr);
+	}
+}
+
+/*
+ * io_send: send @io (its first @hlen bytes) and @plen bytes of payload;
+ * the reply's status, or -1 with @why.  A channel that failed is opened
+ * again (the failure is reported by the caller).
+ */
+static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const void *payload,
+		   size_t plen, char *why, size_t wlen)
+{
+	unsigned int imm = 0;
+	int r, has_imm = 0;
+	char buf[4096];
+
+	if (s->fd < 0 && sess_open(s, s->name, s->oflags)) {
+		snprintf(why, wlen, "no session");
+		return -1;
+	}
+	if (send_msg(s->fd, io, hlen, payload, plen)) {
+		snprintf(why, wlen, "send: %s", strerror(errno));
+		goto reopen;
+	}
+	r = recv_msg(s->fd, buf, sizeof(buf), &imm, &has_imm);
+	if (r < 0) {
+		snprintf(why, wlen, "no reply: %s (the server dropped the channel?)",
+			 strerror(errno));
+		goto reopen;
+	}
+	if (r != 0 || !has_imm) {
+		snprintf(why, wlen, "reply of %d bytes, %s immediate: not a reply", r,
+			 has_imm ? "with" : "without");
+		return -1;
+	}
+	if ((imm >> 16) != be16toh(io->tag)) {
+		snprintf(why, wlen, "reply tag %u, request tag %u (status %u)", imm >> 16,
+			 be16toh(io->tag), imm & 0xff);
+		return -1;
+	}
+	if (imm & 0xff00) {
+		snprintf(why, wlen, "reply immediate 0x%x: bits 8-15 set", imm);
+		return -1;
+	}
+	return imm & 0xff;
+reopen:
+	close(s->fd);
+	s->fd = -1;
+	sess_open(s, s->name, s->oflags);
+	return -1;
+}
+
+/* check_io: the reply to @io has status @want (or @alt, -1 for none) */
+static void check_io(struct sess *s, const char *what, const struct wire_io *io, size_t hlen,
+		     const void *payload, size_t plen, int want, int alt)
+{
+	char why[256];
+	int st;
+
+	st = io_send(s, io, hlen, payload, plen, why, sizeof(why));
+	if (st < 0) {
+		ktap_result(0, what, "%s", why);
+		return;
+	}
+	if (alt >= 0 && alt != want)
+		ktap_result(st == want || st == alt, what, "status %d (%s), expected %s or %s",
+			    st, status_name(st), status_name(want), status_name(alt));
+	else
+		ktap_result(st == want, what, "status %d (%s), expected %s", st,
+			    status_name(st), status_name(want));
+}
+
+/* check_read_ok: a valid READ of @len bytes at @sector returns the backing bytes */
+static void check_read_ok(struct sess *s, const char *what, uint64_t sector, uint32_t len)
+{
+	struct wire_io io;
+	char why[256], *want;
+	int st;
+
+	if (s->fd < 0 && sess_open(s, s->name, s->oflags)) {
+		ktap_result(0, what, "cannot open a session");
+		return;
+	}
+	memset(s->buf, 0xa5, len);
+	io_fill(&io, OP_READ, sector, len, DATA_REMOTE);
+	io_remote(s, &io);
+	st = io_send(s, &io, sizeof(io), NULL, 0, why, sizeof(why));
+	if (st != S_OK) {
+		ktap_result(0, what, "%s", st < 0 ? why : status_name(st));
+		return;
+	}
+	if (backing < 0) {
+		ktap_result(1, what, "-");
+		return;
+	}
+	want = malloc(len);
+	if (!want || pread(backing, want, len, sector * 512) != (ssize_t)len) {
+		ktap_result(0, what, "pread of the backing device: %s", strerror(errno));
+		free(want);
+		return;
+	}
+	ktap_result(!memcmp(want, s->buf, len), what, "the data differs from the backing device's");
+	free(want);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING "
+		"RW_EXPORT RO_EXPORT DENIED_EXPORT\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct sess s = { .fd = -1 }, ro = { .fd = -1 };
+	const char *rw_name, *ro_name, *deny_name, *bpath = NULL;
+	struct wire_open o;
+	struct wire_io io;
+	char *payload;
+	int c;
+
+	while ((c = getopt(argc, argv, "s:c:p:b:")) != -1) {
+		switch (c) {
+		case 's': srv_ip = optarg; break;
+		case 'c': cli_ip = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'b': bpath = optarg; break;
+		default: usage();
+		}
+	}
+	if (argc - optind != 3 || !bpath)
+		usage();
+	rw_name = argv[optind];
+	ro_name = argv[optind + 1];
+	deny_name = argv[optind + 2];
+	ktap_header();
+	ctl = ctl_open();
+	backing = open(bpath, O_RDONLY | O_CLOEXEC);
+	if (backing < 0)
+		ktap_diag("open %s: %s", bpath, strerror(errno));
+	payload = calloc(1, 1 << 20);
+
+	/* ---- OPEN ---- */
+	open_fill(&o, rw_name, 0);
+	o.magic = htobe32(0x4b4c4252);
+	check_open("OPEN with a bad magic: PROTO", &o, sizeof(o), OPEN_PROTO, -1);
+	open_fill(&o, rw_name, 0);
+	o.version = 2;
+	check_open("OPEN of version 2: PROTO", &o, sizeof(o), OPEN_PROTO, -1);
+	open_fill(&o, rw_name, 0);
+	o.version = 0;
+	check_open("OPEN of version 0: PROTO", &o, sizeof(o), OPEN_PROTO, -1);
+	open_fill(&o, rw_name, 0);
+	o.type = RCBLK_MSG_IO;
+	check_open("OPEN of type IO: PROTO", &o, sizeof(o), OPEN_PROTO, -1);
+	open_fill(&o, rw_name, 0);
+	check_open("OPEN of 40 bytes (cut short): PROTO", &o, 40, OPEN_PROTO, -1);
+	open_fill(&o, "no-such-export", 0);
+	check_open("OPEN of an unknown export: NOENT", &o, sizeof(o), OPEN_NOENT, -1);
+	open_fill(&o, rw_name, 0);
+	memset(o.name, 'a', sizeof(o.name));
+	check_open("OPEN with a name not NUL-terminated: PROTO (or NOENT)", &o, sizeof(o),
+		   OPEN_PROTO, OPEN_NOENT);
+	open_fill(&o, rw_name, 0x8000);
+	check_open("OPEN with an unknown flag: PROTO", &o, sizeof(o), OPEN_PROTO, -1);
+	open_fill(&o, deny_name, 0);
+	check_open("OPEN from an address the export does not allow: ACCES", &o, sizeof(o),
+		   OPEN_ACCES, -1);
+	open_fill(&o, deny_name, OPEN_RO);
+	check_open("OPEN --ro from an address not allowed: ACCES", &o, sizeof(o), OPEN_ACCES, -1);
+	open_fill(&o, ro_name, 0);
+	check_open("OPEN read-write of a read-only export: ROFS", &o, sizeof(o), OPEN_ROFS, -1);
+	open_fill(&o, ro_name, OPEN_RO);
+	check_open("OPEN read-only of a read-only export: OK", &o, sizeof(o), OPEN_OK, -1);
+
+	/* ---- a good OPEN, then hostile requests ---- */
+	if (sess_open(&s, rw_name, 0)) {
+		ktap_result(0, "OPEN of the read-write export: OK", "no session");
+		return ktap_plan(1);
+	}
+	ktap_result(1, "OPEN of the read-write export: OK", "-");
+	ktap_diag("export %s: %llu sectors, lbs %u, max_io %u, inline_max %u, features 0x%x",
+		  rw_name, (unsigned long long)s.nr_sectors, s.lbs, s.max_io, s.inline_max,
+		  s.features);
+	ktap_result(s.lbs >= 512 && !(s.lbs & (s.lbs - 1)) && s.nr_sectors &&
+		    s.max_io >= s.lbs && s.max_io <= 128 * 1024 && !(s.features & ~F_KNOWN),
+		    "OPEN_RSP: lbs a power of two, max_io within the client's, features offered",
+		    "lbs %u max_io %u features 0x%x", s.lbs, s.max_io, s.features);
+	if (s.lbs < 512 || s.lbs > 65536 || !s.max_io || s.max_io > (1 << 20))
+		return ktap_plan(1);
+	check_read_ok(&s, "a valid READ before the hostile requests", 0, s.lbs * 8);
+
+	io_fill(&io, OP_READ, s.nr_sectors, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ at the first sector past the end: RANGE", &io, sizeof(io), NULL, 0,
+		 S_RANGE, -1);
+	io_fill(&io, OP_READ, s.nr_sectors - s.lbs / 512, 2 * s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ across the end: RANGE", &io, sizeof(io), NULL, 0, S_RANGE, -1);
+	io_fill(&io, OP_READ, UINT64_MAX - 7, s.lbs * 2, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ whose sector + len wraps around: RANGE (or INVAL)", &io, sizeof(io),
+		 NULL, 0, S_RANGE, S_INVAL);
+	io_fill(&io, OP_READ, UINT64_MAX >> 9, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ whose byte offset overflows 64 bits: RANGE (or INVAL)", &io,
+		 sizeof(io), NULL, 0, S_RANGE, S_INVAL);
+	io_fill(&io, OP_WRITE, s.nr_sectors, s.lbs, DATA_INLINE);
+	check_io(&s, "inline WRITE past the end: RANGE", &io, sizeof(io), payload, s.lbs,
+		 S_RANGE, -1);
+	io_fill(&io, OP_DISCARD, s.nr_sectors - 8, 8 * s.lbs, DATA_NONE);
+	check_io(&s, "DISCARD across the end: RANGE (or NOTSUPP)", &io, sizeof(io), NULL, 0,
+		 S_RANGE, S_NOTSUPP);
+	io_fill(&io, OP_WRITE_ZEROES, s.nr_sectors, s.lbs, DATA_NONE);
+	check_io(&s, "WRITE_ZEROES past the end: RANGE (or NOTSUPP)", &io, sizeof(io), NULL, 0,
+		 S_RANGE, S_NOTSUPP);
+	io_fill(&io, OP_READ, 0, s.lbs + 1, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ of len not a multiple of the block size: INVAL", &io, sizeof(io),
+		 NULL, 0, S_INVAL, -1);
+	io_fill(&io, OP_READ, 0, 0, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ of len 0: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	if (s.lbs > 512) {
+		io_fill(&io, OP_READ, 1, s.lbs, DATA_REMOTE);
+		io_remote(&s, &io);
+		check_io(&s, "READ at a sector not aligned to the block size: INVAL", &io,
+			 sizeof(io), NULL, 0, S_INVAL, -1);
+	}
+	io_fill(&io, OP_READ, 0, s.max_io + s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ over max_io: TOOBIG", &io, sizeof(io), NULL, 0, S_TOOBIG, -1);
+	io_fill(&io, OP_READ, 0, 0x80000000u, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "READ of 2 GiB: TOOBIG", &io, sizeof(io), NULL, 0, S_TOOBIG, -1);
+	io_fill(&io, 99, 0, s.lbs, DATA_NONE);
+	check_io(&s, "unknown op 99: NOTSUPP (or INVAL)", &io, sizeof(io), NULL, 0, S_NOTSUPP,
+		 S_INVAL);
+	io_fill(&io, 0xff, 0, s.lbs, DATA_NONE);
+	check_io(&s, "unknown op 255: NOTSUPP (or INVAL)", &io, sizeof(io), NULL, 0, S_NOTSUPP,
+		 S_INVAL);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	io.flags = htobe16(0x80);
+	check_io(&s, "READ with an unknown flag (bit 7): NOTSUPP (or INVAL)", &io, sizeof(io),
+		 NULL, 0, S_NOTSUPP, S_INVAL);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	io.flags = htobe16(0x8000);
+	check_io(&s, "READ with flag bit 15: NOTSUPP (or INVAL)", &io, sizeof(io), NULL, 0,
+		 S_NOTSUPP, S_INVAL);
+	io_fill(&io, OP_READ, 0, s.lbs, 7);
+	check_io(&s, "READ with data kind 7: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_INLINE);
+	check_io(&s, "READ with inline data: INVAL", &io, sizeof(io), payload, s.lbs, S_INVAL, -1);
+	io_fill(&io, OP_FLUSH, 0, 0, DATA_REMOTE);
+	io_remote(&s, &io);
+	check_io(&s, "FLUSH with a remote buffer: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	io_fill(&io, OP_WRITE, 0, s.lbs, DATA_NONE);
+	check_io(&s, "WRITE without data: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	io_fill(&io, OP_WRITE, 0, 2 * s.lbs, DATA_INLINE);
+	check_io(&s, "inline WRITE of len 2 blocks carrying 1: INVAL", &io, sizeof(io), payload,
+		 s.lbs, S_INVAL, -1);
+	io_fill(&io, OP_WRITE, 0, s.lbs, DATA_INLINE);
+	check_io(&s, "inline WRITE of len 1 block carrying 2: INVAL", &io, sizeof(io), payload,
+		 2 * s.lbs, S_INVAL, -1);
+	io_fill(&io, OP_WRITE, 0, s.lbs, DATA_INLINE);
+	check_io(&s, "inline WRITE carrying nothing: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	if (s.inline_max + s.lbs <= s.max_io && s.inline_max + s.lbs + 32 <= 4096) {
+		uint32_t n = (s.inline_max / s.lbs + 1) * s.lbs;
+
+		io_fill(&io, OP_WRITE, 0, n, DATA_INLINE);
+		check_io(&s, "inline WRITE over inline_max: INVAL (or TOOBIG)", &io, sizeof(io),
+			 payload, n, S_INVAL, S_TOOBIG);
+	}
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
+	io.reserved = 1;
+	check_io(&s, "READ with its reserved byte set: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	io_fill(&io, OP_WRITE, 0, s.lbs, DATA_INLINE);
+	io.reserved = 0x80;
+	check_io(&s, "WRITE with its reserved byte set: INVAL", &io, sizeof(io), payload, s.lbs,
+		 S_INVAL, -1);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	check_io(&s, "READ to rkey 0, address 0: REMOTE (or INVAL)", &io, sizeof(io), NULL, 0,
+		 S_REMOTE, S_INVAL);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io.type = RCBLK_MSG_OPEN;
+	check_io(&s, "a request of type OPEN after the OPEN: INVAL", &io, sizeof(io), NULL, 0,
+		 S_INVAL, -1);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	check_io(&s, "a request cut to 16 bytes: INVAL", &io, 16, NULL, 0, S_INVAL, -1);
+	check_read_ok(&s, "the server still answers a valid READ on the same channel",
+		      s.nr_sectors - 8 * (s.lbs / 512), s.lbs * 8);
+
+	/* a read-only OPEN of the read-write export: writes are refused */
+	if (sess_open(&ro, rw_name, OPEN_RO)) {
+		ktap_result(0, "OPEN --ro of the read-write export: OK", "no session");
+	} else {
+		ktap_result(1, "OPEN --ro of the read-write export: OK", "-");
+		io_fill(&io, OP_WRITE, 0, s.lbs, DATA_INLINE);
+		check_io(&ro, "inline WRITE on a read-only session: RO", &io, sizeof(io), payload,
+			 s.lbs, S_RO, -1);
+		io_fill(&io, OP_WRITE_ZEROES, 0, s.lbs, DATA_NONE);
+		check_io(&ro, "WRITE_ZEROES on a read-only session: RO", &io, sizeof(io), NULL, 0,
+			 S_RO, -1);
+		io_fill(&io, OP_DISCARD, 0, s.lbs, DATA_NONE);
+		check_io(&ro, "DISCARD on a read-only session: RO", &io, sizeof(io), NULL, 0, S_RO, -1);
+		check_read_ok(&ro, "a read-only session reads", 0, s.lbs);
+	}
+	/* a read-only export: the same through a read-only OPEN */
+	if (sess_open(&ro, ro_name, OPEN_RO)) {
+		ktap_result(0, "OPEN --ro of the read-only export: OK", "no session");
+	} else {
+		uint32_t lbs = be32toh(ro.rsp.lbs);
+		uint16_t ef = be16toh(ro.rsp.export_flags);
+
+		ktap_result(ef & 1, "OPEN_RSP of the read-only export says EXP_RO",
+			    "export_flags 0x%x", ef);
+		io_fill(&io, OP_WRITE, 0, lbs, DATA_INLINE);
+		check_io(&ro, "inline WRITE to a read-only export: RO", &io, sizeof(io), payload,
+			 lbs, S_RO, -1);
+		ro.buf = ro.buf ? ro.buf : aligned_alloc(4096, 2 << 20);
+		io_fill(&io, OP_WRITE, 0, lbs * 16, DATA_REMOTE);
+		io_remote(&ro, &io);
+		check_io(&ro, "remote WRITE to a read-only export: RO", &io, sizeof(io), NULL, 0,
+			 S_RO, -1);
+	}
+	/* and the server still serves a new session */
+	if (sess_open(&s, rw_name, 0))
+		ktap_result(0, "a new session after all that", "OPEN failed");
+	else
+		check_read_ok(&s, "a new session after all that: a valid READ", 8, s.lbs * 4);
+	if (s.fd >= 0)
+		close(s.fd);
+	if (ro.fd >= 0)
+		close(ro.fd);
+	return ktap_plan(ktap_failures() ? 1 : 0);
+}
