@@ -87,7 +87,7 @@ struct rcblk_export {
 	fmode_t mode;
 	u8 export_id[RCBLK_ID_LEN];
 	struct rcblk_open_geo geo;
-	spinlock_t lock;
+	spinlock_t lock;	/* @queues, @sessions and their counts */
 	struct list_head queues;
 	struct list_head sessions;
 	u32 nr_sessions;
@@ -223,7 +223,7 @@ struct rcblk_srv_queue {
 	struct rcblk_io_limits lim;
 	struct rdmachan_msg *open_msg;
 	struct sockaddr_storage peer;
-	spinlock_t lock;
+	spinlock_t lock;	/* the lists below, slots' @stage */
 	struct list_head free;
 	struct list_head work_list;
 	struct list_head retry;

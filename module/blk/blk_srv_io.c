@@ -199,7 +199,7 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		spin_unlock_irqrestore(&q->lock, flags);
 		return;
 	}
-	req->status = RCBLK_S_REMOTE;
+	req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE : RCBLK_S_REMOTE;
 	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 }
 
@@ -486,7 +486,8 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		if (ret == -EAGAIN)
 			break;
 		if (ret) {
-			req->status = RCBLK_S_REMOTE;
+			req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE :
+						       RCBLK_S_REMOTE;
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 		}
 		return true;

@@ -241,7 +241,7 @@ void rdmachan_set_failed(struct rdmachan *ch, int err)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (rdmachan_event_locked(ch, RDMACHAN_EV_FAILED, err))
-		writable = rdmachan_writable_due_locked(ch);
+		writable = rdmachan_writable_take_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 	/* a user waiting for room learns that it will not come */
@@ -432,7 +432,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	state = ch->state;
 	/* a refusal waiting for room learns that none will come */
-	writable = rdmachan_writable_due_locked(ch);
+	writable = rdmachan_writable_take_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	mutex_unlock(&ch->teardown_mutex);
 

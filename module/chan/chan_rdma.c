@@ -371,7 +371,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		if (ret || rdmachan_rdma_room(ch, req->nr, req->credits))
 			break;
 		if (nowait) {
-			rdmachan_want_writable_locked(ch);
+			rdmachan_want_rdma_locked(ch, req->nr, req->credits);
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
 			return -EAGAIN;

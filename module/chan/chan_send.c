@@ -138,6 +138,37 @@ static bool rdmachan_can_reserve(struct rdmachan *ch)
 	       ch->send.reserved - ch->send.completed < ch->send.depth;
 }
 
+/**
+ * rdmachan_writable_due_locked() - room came back: does a refusal wait
+ *	for what there is now?
+ * @ch: the channel, its lock held
+ *
+ * A refused send waits for a credit and a ring slot; a refused one-sided
+ * call for the room and credits it asked for (the smallest of those
+ * refused).  When one can go, the wants are cleared: the caller calls
+ * rdmachan_call_writable() once it has dropped the lock (a user whose
+ * retry is refused again is called again when more comes back).
+ *
+ * Context: ch->lock held.
+ * Return: whether to call &rdmachan_ops.writable.
+ */
+bool rdmachan_writable_due_locked(struct rdmachan *ch)
+{
+	u32 w = ch->writable_wanted;
+	bool due;
+
+	lockdep_assert_held(&ch->lock);
+	if (!w)
+		return false;
+	due = ((w & RDMACHAN_WANT_SEND) && rdmachan_can_reserve(ch)) ||
+	      ((w & RDMACHAN_WANT_RDMA) &&
+	       ch->rdma.slots + ch->want_rdma_slots <= RDMACHAN_RDMA_SLOTS &&
+	       ch->credits.avail >= ch->want_rdma_credits);
+	if (due)
+		ch->writable_wanted = 0;
+	return due;
+}
+
 /* The errno for a send on a channel that is not CONNECTED */
 int rdmachan_send_state_err(struct rdmachan *ch)
 {
@@ -196,7 +227,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			break;
 		/* refused: the next return of room calls ->writable */
 		if (nonblock)
-			rdmachan_want_writable_locked(ch);
+			rdmachan_want_send_locked(ch);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (nonblock) {
 			/* SOLICITED: credits may wait in the receive queue */

@@ -127,6 +127,8 @@ static int rdmachan_check_opts(const char *ioc,
 	out->timeout_ms = o->timeout_ms;
 	out->poll_mode = o->poll_mode;
 	out->backlog = o->backlog;
+	/* registration pools are for kernel users only */
+	out->max_send_regs = 0;
 	return 0;
 }
 

@@ -492,10 +492,15 @@ struct rdmachan_listen_entry {
  * @reap: outcomes of asynchronous one-sided calls
  * @mr: the memory registrations
  * @pools: the registration pools (rdmachan_mr_pool_create())
- * @writable_wanted: a call was refused with -EAGAIN for want of credits,
- *	send ring or one-sided room since &rdmachan_ops.writable last ran:
- *	set under @lock at the refusal, tested and cleared under @lock where
- *	room comes back (rdmachan_writable_due_locked()) and by teardown
+ * @writable_wanted: what calls refused with -EAGAIN since
+ *	&rdmachan_ops.writable last ran lacked: RDMACHAN_WANT_SEND (a credit
+ *	and a ring slot), RDMACHAN_WANT_RDMA (one-sided room, and credits
+ *	for WRITE_WITH_IMM); set under @lock at the refusal, tested and
+ *	cleared under @lock where room comes back
+ *	(rdmachan_writable_due_locked()), and when the channel fails
+ * @want_rdma_slots: the smallest one-sided room a refused call asked
+ *	for, with RDMACHAN_WANT_RDMA; under @lock
+ * @want_rdma_credits: the fewest credits one asked for; under @lock
  * @listen: a passive channel's place on its listener until accepted
  * @stats: counters, by enum rdmachan_stat (atomic)
  */
@@ -523,7 +528,9 @@ struct rdmachan {
 	struct rdmachan_reap_queue reap;
 	struct rdmachan_mr_set	mr;
 	struct rdmachan_pool_set pools;
-	bool			writable_wanted;
+	u32			writable_wanted;
+	u32			want_rdma_slots;
+	u32			want_rdma_credits;
 	struct rdmachan_listen_entry listen;
 
 	atomic64_t		stats[RDMACHAN_NR_STATS];
@@ -843,27 +850,49 @@ static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 	return ch->conn.cm_id->device;
 }
 
+/* Bits of rdmachan.writable_wanted */
+#define RDMACHAN_WANT_SEND	BIT(0)
+#define RDMACHAN_WANT_RDMA	BIT(1)
+
 /*
- * The call being refused lacks credits, ring or one-sided room: have the
- * next return of room call &rdmachan_ops.writable.  Caller holds ch->lock.
+ * A send is refused for want of a credit or a ring slot: have the return
+ * of both call &rdmachan_ops.writable.  Caller holds ch->lock.
  */
-static inline void rdmachan_want_writable_locked(struct rdmachan *ch)
+static inline void rdmachan_want_send_locked(struct rdmachan *ch)
 {
 	lockdep_assert_held(&ch->lock);
-	ch->writable_wanted = true;
+	ch->writable_wanted |= RDMACHAN_WANT_SEND;
 }
 
 /*
- * Room came back, with ch->lock held: whether a refusal waits for it.
- * When true, the caller calls rdmachan_call_writable() once it has
- * dropped the lock.
+ * A one-sided call is refused for want of @slots of room and @credits:
+ * likewise.  Caller holds ch->lock.
  */
-static inline bool rdmachan_writable_due_locked(struct rdmachan *ch)
+static inline void rdmachan_want_rdma_locked(struct rdmachan *ch, u32 slots,
+					     u32 credits)
+{
+	lockdep_assert_held(&ch->lock);
+	if (!(ch->writable_wanted & RDMACHAN_WANT_RDMA)) {
+		ch->want_rdma_slots = slots;
+		ch->want_rdma_credits = credits;
+	} else {
+		ch->want_rdma_slots = min(ch->want_rdma_slots, slots);
+		ch->want_rdma_credits = min(ch->want_rdma_credits, credits);
+	}
+	ch->writable_wanted |= RDMACHAN_WANT_RDMA;
+}
+
+/*
+ * The channel failed or is torn down, with ch->lock held: whether a
+ * refusal waits (it is to learn that no room will come).  When true,
+ * the caller calls rdmachan_call_writable() once it has dropped the lock.
+ */
+static inline bool rdmachan_writable_take_locked(struct rdmachan *ch)
 {
 	bool due = ch->writable_wanted;
 
 	lockdep_assert_held(&ch->lock);
-	ch->writable_wanted = false;
+	ch->writable_wanted = 0;
 	return due;
 }
 
@@ -907,6 +936,7 @@ int rdmachan_send_batch(struct rdmachan *ch,
 				    u32 i, void *arg),
 			void *arg, u32 count, bool nonblock);
 bool rdmachan_writable(struct rdmachan *ch);
+bool rdmachan_writable_due_locked(struct rdmachan *ch);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* chan_recv.c */

@@ -67,6 +67,11 @@ enum {
 	CT_PORT_ABORT,
 	CT_PORT_DEVREMOVE,
 	CT_PORT_DEVREMOVE_CLOSED,
+	CT_PORT_POOL_SEND_INV,
+	CT_PORT_POOL_LOCAL_INV,
+	CT_PORT_WRITABLE_SEND,
+	CT_PORT_RDMA_START,
+	CT_PORT_POOL_TEARDOWN,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -103,6 +108,18 @@ enum { CT_SRV, CT_CLI, CT_NR };
  * @state_preempt: preempt_count() in the last state_change
  * @nr_at_state: messages pushed before the last state_change
  * @state_done: completed by state_change
+ * @nr_writable: writable callbacks
+ * @writable_task: writable callbacks in task context, interrupts on
+ * @start_ops: ct_recv_start() starts these with rdmachan_rdma_start()
+ *	at the first message, from the recv callback
+ * @start_count: their number
+ * @start_called: it did
+ * @start_ret: what rdmachan_rdma_start() returned
+ * @start_bh: it ran with bottom halves off (softirq or bh-disabled)
+ * @nr_end: rdmachan_rdma_start() end callbacks (any of the test's)
+ * @end_err: the error of the last one
+ * @nr_done: rdmachan_mr_pool_put() done callbacks
+ * @done_err: the error of the last one
  */
 struct ct_sink {
 	spinlock_t lock;	/* everything below */
@@ -127,6 +144,17 @@ struct ct_sink {
 	unsigned int state_preempt;
 	unsigned int nr_at_state;
 	struct completion state_done;
+	atomic_t nr_writable;
+	atomic_t writable_task;
+	struct rdmachan_op *start_ops;
+	unsigned int start_count;
+	bool start_called;
+	int start_ret;
+	bool start_bh;
+	atomic_t nr_end;
+	int end_err;
+	atomic_t nr_done;
+	int done_err;
 };
 
 /**
@@ -162,6 +190,8 @@ struct ct_lrec {
  * @wd_timer: the watchdog of blocking calls
  * @wd_task: the thread it signals
  * @wd_fired: it fired
+ * @pool: a registration pool of @ch[CT_CLI], destroyed before it closes
+ * @kmr: kernel registrations of @ch, deregistered before they close
  */
 struct ct_ctx {
 	struct kunit *test;
@@ -183,6 +213,8 @@ struct ct_ctx {
 	struct timer_list wd_timer;
 	struct task_struct *wd_task;
 	bool wd_fired;
+	struct rdmachan_mr_pool *pool;
+	struct rdmachan_mr *kmr[CT_NR];
 };
 
 /* ---- payloads ------------------------------------------------------- */
@@ -307,6 +339,62 @@ static void ct_pending(struct rdmachan_listener *l)
 	atomic_inc(&r->nr);
 	wake_up_all(&r->wq);
 }
+
+static void ct_writable(struct rdmachan *ch)
+{
+	struct ct_sink *s = rdmachan_priv(ch);
+
+	if (in_task() && !irqs_disabled())
+		atomic_inc(&s->writable_task);
+	atomic_inc(&s->nr_writable);
+	wake_up_all(&s->wq);
+}
+
+static void ct_start_end(struct rdmachan_op *ops, unsigned int count, int err,
+			 void *ctx)
+{
+	struct ct_sink *s = ctx;
+
+	s->end_err = err;
+	atomic_inc(&s->nr_end);
+	wake_up_all(&s->wq);
+}
+
+/* ct_recv(), and the first message starts the sink's one-sided ops */
+static void ct_recv_start(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct ct_sink *s = rdmachan_priv(ch);
+
+	if (s->start_ops && !s->start_called) {
+		s->start_bh = in_softirq();
+		s->start_ret = rdmachan_rdma_start(ch, s->start_ops,
+						   s->start_count, ct_start_end,
+						   s);
+		s->start_called = true;
+	}
+	ct_recv(ch, msg);
+}
+
+static void ct_pool_done(void *ctx, int err)
+{
+	struct ct_sink *s = ctx;
+
+	s->done_err = err;
+	atomic_inc(&s->nr_done);
+	wake_up_all(&s->wq);
+}
+
+/* Pull mode, with the storage user's writable callback */
+static const struct rdmachan_ops ct_store_ops = {
+	.state_change = ct_state_change,
+	.writable = ct_writable,
+};
+
+static const struct rdmachan_ops ct_start_ops = {
+	.recv = ct_recv_start,
+	.state_change = ct_state_change,
+	.writable = ct_writable,
+};
 
 static const struct rdmachan_ops ct_push_ops = {
 	.recv = ct_recv,
@@ -490,6 +578,14 @@ static void ct_exit(struct kunit *test)
 	}
 	cancel_delayed_work_sync(&c->send_work);
 	cancel_delayed_work_sync(&c->release_work);
+	/* before the close: the storage user's order */
+	rdmachan_mr_pool_destroy(c->pool);
+	c->pool = NULL;
+	for (i = 0; i < CT_NR; i++) {
+		if (c->kmr[i])
+			rdmachan_mr_dereg(c->kmr[i]);
+		c->kmr[i] = NULL;
+	}
 	for (i = 0; i < CT_NR; i++)
 		ct_close(c, i);
 	ct_close_listener(c);
@@ -1732,6 +1828,438 @@ static void chan_test_listener_device_removed(struct kunit *test)
 		kunit_info(test, "rdma link add rxe0 again: %d\n", ret);
 }
 
+/* ---- the storage user's API --------------------------------------------- */
+
+#define CT_POOL_PAGES	4
+#define CT_IMM_REPLY	0x00c0ffee
+
+/* Wait until @a reaches @n; false on timeout. */
+static bool ct_wait_atomic(struct ct_sink *s, atomic_t *a, int n)
+{
+	return wait_event_timeout(s->wq, atomic_read(a) >= n, CT_TIMEOUT) > 0;
+}
+
+/*
+ * The client maps @buf through its pool and sends the registration's
+ * descriptor with the fast registration in front (rdmachan_send_ext()),
+ * the server pulls it and RDMA WRITEs @len bytes of @pattern into it.
+ * Return: the client's registration (the test puts it back).
+ */
+static struct rdmachan_mr *ct_pool_io(struct kunit *test, void *buf, u32 len,
+				      u8 pattern,
+				      struct rdmachan_remote_mr *desc)
+{
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_remote_mr got;
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan_mr *mr = NULL;
+	struct rdmachan_seg seg;
+	struct rdmachan_op op;
+	struct scatterlist sg;
+	struct kvec v;
+	void *src;
+
+	memset(buf, 0, len);
+	sg_init_one(&sg, buf, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr),
+			0);
+	rdmachan_mr_remote(mr, desc);
+	KUNIT_EXPECT_EQ(test, desc->length, (u64)len);
+	ext.regs = &mr;
+	v = (struct kvec){ .iov_base = desc, .iov_len = sizeof(*desc) };
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			0);
+	/* a registration goes out once */
+	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			-EINVAL);
+
+	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+	KUNIT_ASSERT_EQ(test, msg->len, (u32)sizeof(got));
+	memcpy(&got, msg->data, sizeof(got));
+	rdmachan_msg_release(srv, msg);
+	KUNIT_EXPECT_EQ(test, got.rkey, desc->rkey);
+
+	/* the server's source: a kernel registration of its own */
+	src = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	memset(src, pattern, len);
+	if (!c->kmr[CT_SRV])
+		KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, src, len, 0,
+							   &c->kmr[CT_SRV]),
+				0);
+	else
+		KUNIT_FAIL(test, "one source registration per test");
+	seg = (struct rdmachan_seg){ .mr = c->kmr[CT_SRV], .length = len };
+	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE, .segs = &seg,
+				   .nr_segs = 1, .remote_addr = got.addr,
+				   .rkey = got.rkey };
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma(srv, &op, 1), 0);
+	return mr;
+}
+
+/* The client pulls the reply; checks its immediate and invalidation. */
+static void ct_pool_reply(struct kunit *test, bool inv, u32 rkey)
+{
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *cli = c->ch[CT_CLI];
+	struct rdmachan_msg *msg = NULL;
+
+	KUNIT_ASSERT_EQ(test, ct_pull(cli, &msg, false), 0);
+	KUNIT_EXPECT_EQ(test, msg->len, 0U);
+	KUNIT_EXPECT_TRUE(test, msg->has_imm);
+	KUNIT_EXPECT_EQ(test, msg->imm, (u32)CT_IMM_REPLY);
+	KUNIT_EXPECT_EQ(test, msg->invalidated, inv);
+	if (inv)
+		KUNIT_EXPECT_EQ(test, msg->inv_rkey, rkey);
+	rdmachan_msg_release(cli, msg);
+}
+
+static void ct_pool_pair(struct kunit *test, u16 port, u32 count)
+{
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 256,
+				      .max_send_regs = 1 };
+	struct ct_ctx *c = test->priv;
+	struct rdmachan_mr_pool *pool = NULL;
+
+	ct_pair(test, port, &opts, &ct_store_ops, &opts, &ct_store_ops);
+	KUNIT_ASSERT_GE(test, rdmachan_max_reg_pages(c->ch[CT_CLI]),
+			(u32)CT_POOL_PAGES);
+	/* bounded by queue_depth * max_send_regs */
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], 9,
+						      CT_POOL_PAGES, &pool),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], count,
+						      CT_POOL_PAGES + 1 +
+						      rdmachan_max_reg_pages(c->ch[CT_CLI]),
+						      &pool),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], count,
+						      CT_POOL_PAGES, &c->pool),
+			0);
+}
+
+/*
+ * The block protocol's READ: the client maps its buffer through a pool
+ * and sends the registration in front of the request; the server WRITEs
+ * into it and replies with an empty message whose immediate is the
+ * status, sent with SEND_INV of the rkey: the client sees the
+ * invalidation and its rkey, the immediate all the same, and puts the
+ * registration back at once.  A new map of the same MR has a new rkey;
+ * an empty pool says -EAGAIN, too many pages -E2BIG.
+ */
+static void chan_test_pool_send_inv(struct kunit *test)
+{
+	const u32 len = 2 * PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv, *cli;
+	struct rdmachan_send_ext ext = {};
+	struct rdmachan_remote_mr desc, desc2;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct scatterlist sg;
+	void *buf;
+	u32 i;
+
+	ct_pool_pair(test, CT_PORT_POOL_SEND_INV, 1);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(cli));
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+
+	mr = ct_pool_io(test, buf, len, 0x5a, &desc);
+	for (i = 0; i < len; i++)
+		if (((u8 *)buf)[i] != 0x5a)
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, len, "the peer's WRITE landed");
+
+	/* the pool's one registration is out */
+	sg_init_one(&sg, buf, len);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			-EAGAIN);
+
+	ext.inv_rkey = desc.rkey;
+	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
+						RDMACHAN_SEND_IMM |
+						RDMACHAN_SEND_INV, &ext),
+			0);
+	ct_pool_reply(test, true, desc.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, ct_pool_done,
+						   &c->sink[CT_CLI]),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sink[CT_CLI].nr_done), 0);
+
+	/* the same MR again: a new rkey, never the old one */
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
+	rdmachan_mr_remote(mr2, &desc2);
+	KUNIT_EXPECT_NE(test, desc2.rkey, desc.rkey);
+	/* never sent: back at once */
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
+
+	/* more pages than the pool maps */
+	sg_init_one(&sg, buf, (CT_POOL_PAGES + 1) * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			-E2BIG);
+
+	/* the channel still works both ways */
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+}
+
+/*
+ * The same without SEND_INV: the reply is not flagged, so the client's
+ * put posts a local invalidation (-EINPROGRESS) and its callback runs
+ * once the registration is back; then it maps again.
+ */
+static void chan_test_pool_local_inv(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_remote_mr desc;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct scatterlist sg;
+	struct kvec v = {};
+	void *buf;
+
+	ct_pool_pair(test, CT_PORT_POOL_LOCAL_INV, 1);
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mr = ct_pool_io(test, buf, len, 0xa5, &desc);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0xa5);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_send(c->ch[CT_SRV], &v, 0, CT_IMM_REPLY,
+					    RDMACHAN_SEND_IMM),
+			0);
+	ct_pool_reply(test, false, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 1));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 1);
+
+	sg_init_one(&sg, buf, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(c->ch[CT_CLI]),
+			RDMACHAN_CONNECTED);
+}
+
+/*
+ * NONBLOCK sends until -EAGAIN (the receiver holds every message): no
+ * writable callback yet; the receiver releases them, the credits come
+ * back, and ->writable runs once, in the completion context.
+ */
+static void chan_test_writable_send(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 4, .max_msg_size = 64 };
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	u8 byte = 1;
+	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
+	int i, ret = 0, sent = 0;
+
+	ct_pair(test, CT_PORT_WRITABLE_SEND, &opts, &ct_store_ops, &opts,
+		&ct_store_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	for (i = 0; i < 16; i++) {
+		ret = rdmachan_send_ext(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK,
+					NULL);
+		if (ret)
+			break;
+		sent++;
+	}
+	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, sent, 4);
+	/* a second refusal before room returns: still one call */
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0,
+					    RDMACHAN_SEND_NONBLOCK),
+			-EAGAIN);
+	msleep(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_writable), 0);
+
+	for (i = 0; i < sent; i++) {
+		KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+		rdmachan_msg_release(srv, msg);
+	}
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_writable, 1));
+	msleep(200);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_writable), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->writable_task), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0,
+					    RDMACHAN_SEND_NONBLOCK),
+			0);
+}
+
+/*
+ * rdmachan_rdma_start() from the server's recv callback (softirq): the
+ * WRITE lands and its end runs.  Then, with bottom halves off so that no
+ * completion can run on this CPU, single-op starts fill the one-sided
+ * room until -EAGAIN; once they complete ->writable runs, and a start
+ * goes again.
+ */
+static void chan_test_rdma_start(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 256 };
+	const u32 len = 64;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_SRV];
+	struct rdmachan_remote_mr desc;
+	struct rdmachan_op *ops;
+	struct rdmachan_seg *seg;
+	struct rdmachan *srv, *cli;
+	u8 *dst, *src;
+	struct kvec v;
+	int i, n, ret = 0, started = 0;
+
+	ct_pair(test, CT_PORT_RDMA_START, &opts, &ct_start_ops, &opts,
+		&ct_store_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	src = kunit_kmalloc(test, len, GFP_KERNEL);
+	n = 200;
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	seg = kunit_kzalloc(test, sizeof(*seg), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, dst && src && ops && seg);
+	memset(src, 0x3c, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(cli, dst, len,
+						   RDMACHAN_ACCESS_LOCAL_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_WRITE,
+						   &c->kmr[CT_CLI]),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, src, len, 0,
+						   &c->kmr[CT_SRV]),
+			0);
+	rdmachan_mr_remote(c->kmr[CT_CLI], &desc);
+	*seg = (struct rdmachan_seg){ .mr = c->kmr[CT_SRV], .length = len };
+	for (i = 0; i < n; i++)
+		ops[i] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE,
+					       .segs = seg, .nr_segs = 1,
+					       .remote_addr = desc.addr,
+					       .rkey = desc.rkey };
+	s->start_ops = &ops[0];
+	s->start_count = 1;
+	v = (struct kvec){ .iov_base = &desc, .iov_len = sizeof(desc) };
+	KUNIT_ASSERT_EQ(test, rdmachan_send(cli, &v, 1, 0, 0), 0);
+	KUNIT_ASSERT_TRUE(test, ct_sink_wait(s, 1));
+	KUNIT_EXPECT_TRUE(test, s->start_called);
+	KUNIT_EXPECT_EQ(test, s->start_ret, 0);
+	KUNIT_EXPECT_TRUE(test, s->start_bh);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 1));
+	KUNIT_EXPECT_EQ(test, s->end_err, 0);
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, len), 0);
+
+	/* fill the one-sided room without letting a completion run here */
+	local_bh_disable();
+	for (i = 1; i < n; i++) {
+		ret = rdmachan_rdma_start(srv, &ops[i], 1, ct_start_end, s);
+		if (ret)
+			break;
+		started++;
+	}
+	local_bh_enable();
+	if (ret != -EAGAIN) {
+		kunit_info(test, "%d starts, no -EAGAIN (%d): completions ran elsewhere\n",
+			   started, ret);
+		KUNIT_EXPECT_EQ(test, ret, 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, ops[i].status, -ECANCELED);
+		KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_writable, 1));
+	}
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 1 + started));
+	KUNIT_EXPECT_EQ(test, s->end_err, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_start(srv, &ops[n - 1], 1,
+						  ct_start_end, s),
+			0);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 2 + started));
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+}
+
+/*
+ * The peer closes while the client has one registration sent (valid on
+ * the wire) and one only mapped: the client's channel is torn down (its
+ * state_change reports it), after which mapping fails with the channel's
+ * error (not -EAGAIN), both registrations go back at once (0, no
+ * callback), a non-blocking send and rdmachan_rdma_start() fail, and the
+ * pool is destroyed before the close (ct_exit()) without a warning.
+ */
+static void chan_test_pool_teardown(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_mr *mr1 = NULL, *mr2 = NULL, *mr3 = NULL;
+	struct rdmachan_seg seg = {};
+	struct rdmachan_op op = {};
+	struct scatterlist sg1, sg2;
+	struct rdmachan *cli;
+	void *buf1, *buf2;
+	u8 byte = 0;
+	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
+	int ret;
+
+	ct_pool_pair(test, CT_PORT_POOL_TEARDOWN, 2);
+	cli = c->ch[CT_CLI];
+	buf1 = kunit_kzalloc(test, len, GFP_KERNEL);
+	buf2 = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, buf1 && buf2);
+	sg_init_one(&sg1, buf1, len);
+	sg_init_one(&sg2, buf2, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, rw, &mr1),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr2),
+			0);
+	ext.regs = &mr1;
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0, 0, &ext), 0);
+
+	ct_close(c, CT_SRV);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&s->state_done,
+							    CT_TIMEOUT) > 0);
+	KUNIT_EXPECT_NE(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	ret = rdmachan_mr_pool_map(c->pool, &sg1, 1, rw, &mr3);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr1, false, ct_pool_done, s),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, ct_pool_done, s),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 0);
+	ret = rdmachan_send_ext(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK, NULL);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE, .segs = &seg };
+	ret = rdmachan_rdma_start(cli, &op, 1, ct_start_end, s);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_end), 0);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -1745,6 +2273,11 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_fault_enomem),
 	KUNIT_CASE(chan_test_fault_nth_listen),
 	KUNIT_CASE(chan_test_fault_nth_connect),
+	KUNIT_CASE(chan_test_pool_send_inv),
+	KUNIT_CASE(chan_test_pool_local_inv),
+	KUNIT_CASE(chan_test_writable_send),
+	KUNIT_CASE(chan_test_rdma_start),
+	KUNIT_CASE(chan_test_pool_teardown),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}

@@ -81,6 +81,20 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 	expect_bytes(test, &w, want, sizeof(want));
 }
 
+/* The feature bits are wire format: their values never change */
+static void proto_test_feature_bits(struct kunit *test)
+{
+	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x03 };
+	struct rdmachan_conn_params p = { 1, 1, RDMACHAN_WIRE_F_KNOWN };
+	struct rdmachan_wire_conn w;
+
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_HDR_IMM, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_SEND_INV, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 3ULL);
+	rdmachan_wire_conn_encode(&w, &p);
+	expect_bytes(test, &w.features, want, sizeof(want));
+}
+
 static void proto_test_conn_roundtrip(struct kunit *test)
 {
 	static const struct rdmachan_conn_params in[] = {
@@ -139,6 +153,8 @@ struct conn_case {
 #define VER	RDMACHAN_WIRE_VERSION
 #define MAXD	RDMACHAN_MAX_DEPTH
 #define FK	RDMACHAN_WIRE_F_KNOWN
+#define HI	RDMACHAN_WIRE_F_HDR_IMM
+#define SI	RDMACHAN_WIRE_F_SEND_INV
 
 static const struct conn_case conn_cases[] = {
 	{ "valid", MAGIC, VER, 0, 128, 65536, 32, RDMACHAN_REJ_NONE },
@@ -327,6 +343,14 @@ static const struct nego_case nego_cases[] = {
 	  { 8, 64, 0 } },
 	{ "unknown features stay out", { 8, 64, FK }, { 8, 64, U64_MAX }, 8,
 	  { 8, 64, FK } },
+	{ "SEND_INV both offer", { 8, 64, FK }, { 8, 64, FK }, 8,
+	  { 8, 64, FK } },
+	{ "SEND_INV to an old peer", { 8, 64, FK }, { 8, 64, HI }, 8,
+	  { 8, 64, HI } },
+	{ "SEND_INV, a device without (not offered)", { 8, 64, HI },
+	  { 8, 64, FK }, 8, { 8, 64, HI } },
+	{ "SEND_INV without HDR_IMM", { 8, 64, SI }, { 8, 64, FK }, 8,
+	  { 8, 64, SI } },
 };
 
 static void nego_case_desc(const struct nego_case *c, char *desc)
@@ -413,6 +437,9 @@ static const struct hdr_case hdr_cases[] = {
 	{ "flags F_IMM without the trailer", DATA, 0x01, 0, 0, H, 4096, -EPROTO },
 	{ "flags F_IMM, trailer - 1", DATA, 0x01, 0, 0, H + 3, 4096, -EPROTO },
 	{ "flags F_IMM, empty DATA", DATA, 0x01, 0, 0, H + 4, 4096, 0 },
+	/* a SEND_WITH_INV reply: header in band, its immediate a trailer */
+	{ "SEND_INV reply: empty DATA, F_IMM, max 0", DATA, 0x01, 3, 0, H + 4,
+	  0, 0 },
 	{ "flags F_IMM, DATA len 100", DATA, 0x01, 0, 100, H + 104, 4096, 0 },
 	{ "flags F_IMM, len counts the trailer", DATA, 0x01, 0, 104, H + 104, 4096,
 	  -EPROTO },
@@ -569,6 +596,7 @@ static struct kunit_case proto_wire_cases[] = {
 	KUNIT_CASE(proto_test_sizes),
 	KUNIT_CASE(proto_test_conn_encode_bytes),
 	KUNIT_CASE(proto_test_conn_roundtrip),
+	KUNIT_CASE(proto_test_feature_bits),
 	KUNIT_CASE(proto_test_conn_decode_null),
 	KUNIT_CASE_PARAM(proto_test_conn_decode, conn_gen_params),
 	KUNIT_CASE(proto_test_rej_encode_bytes),

@@ -295,25 +295,28 @@ blk_unload() {
 # nullb_new NAME SIZE_MB [ATTR=VALUE...]: a memory-backed null_blk device
 # made through configfs (module parameters give whole GiB only), with
 # the null_blk attributes given (discard=1, cache_size=16, blocksize=4096);
-# prints its path, /dev/nullbN.
+# prints its path, /dev/nullb_NAME (6.1 names the disk after the configfs
+# directory).  Failures are reported as diagnostics.
 nullb_new() {
-	_nb=/sys/kernel/config/nullb/$1
+	_nb=/sys/kernel/config/nullb/nullb_$1
 	_sz=$2
 	shift 2
 	if [ ! -d /sys/kernel/config/nullb ]; then
 		$MODPROBE configfs 2>/dev/null
 		grep -q ' /sys/kernel/config ' /proc/mounts ||
-			mount -t configfs configfs /sys/kernel/config || return 1
-		module_loaded null_blk || $MODPROBE null_blk nr_devices=0 || return 1
+			mount -t configfs configfs /sys/kernel/config ||
+			{ diag "nullb_new: cannot mount configfs"; return 1; }
+		module_loaded null_blk || $MODPROBE null_blk nr_devices=0 ||
+			{ diag "nullb_new: cannot load null_blk"; return 1; }
 	fi
-	mkdir "$_nb" || return 1
-	echo "$_sz" > "$_nb/size" && echo 1 > "$_nb/memory_backed" || return 1
-	for _a in "$@"; do
-		echo "${_a#*=}" > "$_nb/${_a%%=*}" || return 1
+	mkdir "$_nb" || { diag "nullb_new: mkdir $_nb failed"; return 1; }
+	for _a in size="$_sz" memory_backed=1 "$@" power=1; do
+		echo "${_a#*=}" > "$_nb/${_a%%=*}" ||
+			{ diag "nullb_new: $_a failed"; return 1; }
 	done
-	echo 1 > "$_nb/power" || return 1
-	wait_for 5 test -b "/dev/nullb$(cat "$_nb/index")" || return 1
-	echo "/dev/nullb$(cat "$_nb/index")"
+	wait_for 5 test -b "/dev/${_nb##*/}" ||
+		{ diag "nullb_new: no /dev/${_nb##*/}"; return 1; }
+	echo "/dev/${_nb##*/}"
 }
 
 # dev_sum DEV: md5 of the whole device, read past the page cache's copy
@@ -342,7 +345,7 @@ blk_export_counter() {
 # so, close the plan and end the case
 blk_bail() {
 	diag "skipping the rest of the case: $*"
-	diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 30)"
+	diag "$(dmesg | grep -E 'rdmachan(_blk)?:|rcblk|null_blk' | tail -n 30)"
 	done_testing
 	exit 0
 }
