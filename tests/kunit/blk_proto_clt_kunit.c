@@ -266,7 +266,7 @@ static struct kunit_case blk_proto_clt_cases[] = {
 };
 
 static struct kunit_suite blk_proto_clt_suite = {
-	.name = "rcblk_proto_clt",
+	.name = "rdmachan_blk_proto_clt",
 	.test_cases = blk_proto_clt_cases,
 };
 
