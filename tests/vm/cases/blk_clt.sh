@@ -30,16 +30,9 @@ newest_index() {
 	dmesg | sed -n 's/.*rdmachan_blk: rcblk\([0-9]*\): export .* on .*sectors.*/\1/p' | tail -n 1
 }
 
-# nullb_dev NAME SIZE_MB: lib.sh's nullb_new, but 6.1's null_blk names a
-# configfs device after its directory (/dev/NAME), not /dev/nullbN
-nullb_dev() {
-	nullb_new "$@" >/dev/null 2>&1
-	wait_for 5 test -b "/dev/$1" && echo "/dev/$1"
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
-B=$(nullb_dev clt 64)
+B=$(nullb_new clt 64)
 check "a 64 MiB memory-backed null_blk ($B)" test -b "$B"
 [ -b "$B" ] || blk_bail "no backing device"
 check "export clt" $TOOL blk export clt "$B" --allow 192.0.2.0/24
