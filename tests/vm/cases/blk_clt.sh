@@ -154,8 +154,10 @@ check "the export has no session left" wait_for 20 sh -c \
 EVIL=$HELPERS/blk_evil
 EVIL_PORT=7480
 
-# evil_start MODE QUEUES: blk_evil listening on $BLK_SRV:$EVIL_PORT
+# evil_start MODE QUEUES: blk_evil listening on $BLK_SRV:$EVIL_PORT (a
+# new port each time: a listener's port is not free at once)
 evil_start() {
+	EVIL_PORT=$((EVIL_PORT + 1))
 	$EVIL -p $EVIL_PORT -q "$2" "$1" > $T/evil_$1.out 2>&1 &
 	evil_pid=$!
 	wait_for 10 grep -q listening $T/evil_$1.out
@@ -168,7 +170,10 @@ evil_map() {
 }
 
 evil_gone() {
-	wait_for 40 sh -c "! kill -0 $evil_pid 2>/dev/null" || kill -9 $evil_pid 2>/dev/null
+	wait_for 15 sh -c "! kill -0 $evil_pid 2>/dev/null" || {
+		diag "blk_evil did not end: killed"
+		kill -9 $evil_pid 2>/dev/null
+	}
 	diag "$(cat $T/evil_*.out 2>/dev/null | tail -n 3)"
 	rm -f $T/evil_*.out
 }

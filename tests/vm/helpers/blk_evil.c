@@ -23,7 +23,6 @@
  * closed; prints what it did on stdout.
  */
 #include <endian.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -159,15 +158,16 @@ int main(int argc, char **argv)
 	printf("answered %d OPEN\n", nq);
 	fflush(stdout);
 	open_q = nq;
+	if (strcmp(mode, "badtags") && strcmp(mode, "silent") &&
+	    strcmp(mode, "close")) {
+		/* the client refuses the mapping: nothing more to do */
+		for (i = 0; i < nq; i++)
+			close(fds[i]);
+		open_q = 0;
+	}
 	while (open_q) {
-		struct pollfd pfd[MAX_Q];
+		bool got = false;
 
-		for (i = 0; i < nq; i++) {
-			pfd[i].fd = fds[i];
-			pfd[i].events = POLLIN;
-		}
-		if (poll(pfd, nq, 200) < 0)
-			break;
 		if (!quiet && access(TRIGGER, F_OK) == 0) {
 			quiet = true;
 			printf("trigger: %s after %ld replies\n", mode, served);
@@ -179,13 +179,14 @@ int main(int argc, char **argv)
 				break;
 			}
 		}
+		/* non-blocking receives: a closed channel says so (EPIPE) */
 		for (i = 0; i < nq; i++) {
 			uint8_t buf[8192];
 			unsigned int imm;
 			int has_imm, len;
 			uint16_t tag;
 
-			if (fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+			if (fds[i] < 0)
 				continue;
 			len = chan_recv_msg(fds[i], buf, sizeof(buf), &imm, &has_imm, 1);
 			if (len < 0) {
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
 				open_q--;
 				continue;
 			}
+			got = true;
 			if (len < 32 || buf[0] != MSG_IO || quiet)
 				continue;
 			tag = be16toh(*(uint16_t *)(buf + 4));
@@ -210,11 +212,11 @@ int main(int argc, char **argv)
 				bogus++;
 			}
 		}
+		if (!got)
+			usleep(10000);
 	}
 	printf("%s: %ld replies, %ld bogus ones%s\n", mode, served, bogus,
 	       closed ? ", channels closed" : "");
-	if (closed)
-		sleep(30);	/* the listener stays while the client notices */
 	close(lfd);
 	return 0;
 }
