@@ -163,10 +163,21 @@ evil_start() {
 	wait_for 10 grep -q listening $T/evil_$1.out
 }
 
-# evil_map MODE QUEUES: map its export; the write's error on failure
+# evil_map MODE QUEUES: start blk_evil (in this shell: check runs its
+# command in a subshell), then map its export; the write's error
 evil_map() {
-	evil_start "$1" "$2" || return 1
+	evil_start "$1" "$2" || { echo "blk_evil did not start"; return 1; }
 	sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device" 2>&1
+}
+
+# evil_refused MODE QUEUES DESC REGEX: the map fails with REGEX
+evil_refused() {
+	if evil_start "$1" "$2"; then
+		check_fail "$3" "$4" sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device"
+	else
+		not_ok "$3"
+		diag "blk_evil did not start: $(cat $T/evil_$1.out)"
+	fi
 }
 
 evil_gone() {
@@ -178,15 +189,15 @@ evil_gone() {
 	rm -f $T/evil_*.out
 }
 
-check_fail "OPEN_RSP with a bad magic: EPROTO" "Protocol error" evil_map garbage 1
+evil_refused garbage 1 "OPEN_RSP with a bad magic: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'bad OPEN_RSP for evil from $BLK_SRV:$EVIL_PORT: bad magic'"
-check_fail "a short OPEN_RSP: EPROTO" "Protocol error" evil_map short 1
+evil_refused short 1 "a short OPEN_RSP: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'short OPEN_RSP'"
-check_fail "OPEN_RSP status ACCES: EACCES" "Permission denied" evil_map refuse 1
+evil_refused refuse 1 "OPEN_RSP status ACCES: EACCES" "Permission denied"
 evil_gone
-check_fail "two queues answering other export ids: EPROTO" "Protocol error" evil_map mismatch 2
+evil_refused mismatch 2 "two queues answering other export ids: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'answered another export or geometry'"
 check_eq "no mapping was left by the refusals" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
