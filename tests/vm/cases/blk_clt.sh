@@ -200,6 +200,11 @@ evil_gone
 evil_refused mismatch 2 "two queues answering other export ids: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'answered another export or geometry'"
+echo 2000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
+evil_refused mute 1 "no OPEN_RSP within clt_timeout_ms: ETIMEDOUT" "timed out"
+evil_gone
+echo 10000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
+check "it is logged" sh -c "dmesg | grep -q 'no OPEN_RSP for evil from $BLK_SRV:$EVIL_PORT in 2000 ms'"
 check_eq "no mapping was left by the refusals" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
 
 # bogus replies: a tag past the depth, a reply for a request not in flight

@@ -11,6 +11,7 @@
  *   short     a 10-byte OPEN_RSP: EPROTO
  *   refuse    OPEN_RSP status ACCES: EACCES
  *   mismatch  each queue answers another export id: EPROTO
+ *   mute      no OPEN_RSP at all (then closes after 5 s): ETIMEDOUT
  *   badtags   every request: a reply with a tag past the depth, one
  *             with the right tag and IOERR, then the same one again
  *             (no longer in flight): the request fails with EIO
@@ -95,6 +96,8 @@ static int answer_open(int fd, int qid)
 		r.status = htobe16(OPEN_ACCES);
 	else if (!strcmp(mode, "mismatch"))
 		r.export_id[0] = qid;
+	if (!strcmp(mode, "mute"))
+		return 0;
 	/* without an immediate: that is what tells it from a reply */
 	if (send_plain(fd, &r, !strcmp(mode, "short") ? 10 : sizeof(r))) {
 		perror("send OPEN_RSP");
@@ -161,6 +164,8 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "badtags") && strcmp(mode, "silent") &&
 	    strcmp(mode, "close")) {
 		/* the client refuses the mapping: nothing more to do */
+		if (!strcmp(mode, "mute"))
+			sleep(5);
 		for (i = 0; i < nq; i++)
 			close(fds[i]);
 		open_q = 0;
