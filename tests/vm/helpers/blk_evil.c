@@ -194,8 +194,9 @@ int main(int argc, char **argv)
 			if (fds[i] < 0)
 				continue;
 			len = chan_recv_msg(fds[i], buf, sizeof(buf), &imm, &has_imm, 1);
-			if (len < 0) {
-				if (errno == EAGAIN)
+			/* nothing received: the channel's end (EPIPE) */
+			if (len <= 0) {
+				if (len < 0 && errno == EAGAIN)
 					continue;
 				close(fds[i]);
 				fds[i] = -1;
