@@ -156,8 +156,32 @@ static int send_msg(int fd, const void *a, size_t alen, const void *b, size_t bl
 }
 
 /*
+ * recv_one: RECV of one message without waiting: its length, or -1 with
+ * errno: EAGAIN (none yet), EPIPE (the channel ended: RECV received
+ * nothing, done 0), or the ioctl's
+ */
+static int recv_one(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
+{
+	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = room };
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.flags = RDMACHAN_MSG_DONTWAIT,
+	};
+
+	if (ioctl(fd, RDMACHAN_IOC_RECV, &mm) < 0)
+		return -1;
+	if (!mm.done) {
+		errno = EPIPE;
+		return -1;
+	}
+	*has_imm = !!(m.flags & RDMACHAN_MSG_IMM);
+	*imm = m.imm;
+	return m.len;
+}
+
+/*
  * recv_msg: one message within TIMEOUT_MS: its length (and immediate),
- * -1/errno (ETIMEDOUT when none came)
+ * -1/errno (ETIMEDOUT when none came, EPIPE when the channel ended)
  */
 static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
 {
@@ -165,7 +189,7 @@ static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int
 	int r, waited = 0;
 
 	for (;;) {
-		r = chan_recv_msg(fd, buf, room, imm, has_imm, 1);
+		r = recv_one(fd, buf, room, imm, has_imm);
 		if (r >= 0 || errno != EAGAIN)
 			return r;
 		if (waited >= TIMEOUT_MS) {
@@ -360,11 +384,12 @@ static void io_remote(struct sess *s, struct wire_io *io)
 static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const void *payload,
 		   size_t plen, char *why, size_t wlen)
 {
+	static unsigned char buf[256 * 1024];
 	unsigned int imm = 0;
 	int r, has_imm = 0;
-	char buf[4096];
 
 	last_broke = false;
+	memset(buf, 0xee, sizeof(buf));
 	if (s->fd < 0 && sess_open(s, s->name, s->oflags)) {
 		snprintf(why, wlen, "no session");
 		return -1;
@@ -380,10 +405,16 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 		goto reopen;
 	}
 	if (r != 0 || !has_imm) {
-		snprintf(why, wlen, "reply of %d bytes, %s immediate (0x%x), first bytes "
-			 "%02x %02x %02x %02x %02x: not a reply", r, has_imm ? "with" : "without",
-			 imm, (uint8_t)buf[0], (uint8_t)buf[1], (uint8_t)buf[2], (uint8_t)buf[3],
-			 (uint8_t)buf[4]);
+		int i, n = r > 0 ? r : 0, written = 0, zero = 0;
+
+		for (i = 0; i < n; i++) {
+			written += buf[i] != 0xee;
+			zero += !buf[i];
+		}
+		snprintf(why, wlen, "a message of %d bytes (%d not 0xee as filled, %d zero), %s "
+			 "immediate (0x%x), not a reply; first bytes %02x %02x %02x %02x %02x "
+			 "%02x %02x %02x", r, written, zero, has_imm ? "with" : "without", imm,
+			 buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
 		return -1;
 	}
 	if ((imm >> 16) != be16toh(io->tag)) {
@@ -562,7 +593,7 @@ int main(int argc, char **argv)
 	io_fill(&io, OP_WRITE, s.nr_sectors, s.lbs, DATA_INLINE);
 	check_io(&s, "inline WRITE past the end: RANGE", &io, sizeof(io), payload, s.lbs,
 		 S_RANGE, -1);
-	io_fill(&io, OP_DISCARD, s.nr_sectors - 8, 8 * s.lbs, DATA_NONE);
+	io_fill(&io, OP_DISCARD, s.nr_sectors - 8, 16 * s.lbs, DATA_NONE);
 	check_io(&s, "DISCARD across the end: RANGE (or NOTSUPP)", &io, sizeof(io), NULL, 0,
 		 S_RANGE, S_NOTSUPP);
 	io_fill(&io, OP_WRITE_ZEROES, s.nr_sectors, s.lbs, DATA_NONE);
