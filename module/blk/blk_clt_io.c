@@ -217,9 +217,11 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 		goto bogus;
 	req->wire = rcblk_reply_status(imm);
 	if (!req->mr) {
-		if (invalidated)
+		if (invalidated) {
+			atomic64_inc(&map->st.bogus);
 			pr_warn_ratelimited("rcblk%d: bogus remote invalidation of rkey %#x for tag %u without a registration\n",
 					    map->index, inv_rkey, tag);
+		}
 		rcblk_clt_reply_done(rq);
 		return;
 	}
@@ -315,6 +317,9 @@ static u16 rcblk_clt_flags(struct rcblk_clt_map *map, struct request *rq)
 	for (i = 0; i < ARRAY_SIZE(map_flags); i++)
 		if (rq->cmd_flags & map_flags[i].req)
 			flags |= map_flags[i].wire;
+	/* blk-flush's FLUSH requests carry REQ_PREFLUSH: the op says it */
+	if (req_op(rq) == REQ_OP_FLUSH)
+		flags &= ~RCBLK_F_PREFLUSH;
 	/*
 	 * Only accepted bits travel.  FUA and PREFLUSH reach a driver only
 	 * as the queue's write cache settings allow (blk-flush), and those
@@ -376,8 +381,8 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	return BLK_STS_OK;
 }
 
-static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
-				       const struct blk_mq_queue_data *bd)
+static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
+				      const struct blk_mq_queue_data *bd)
 {
 	struct rcblk_clt_queue *q = hctx->driver_data;
 	struct rcblk_clt_map *map = q->map;
@@ -513,6 +518,18 @@ static bool rcblk_clt_end_closed(struct request *rq, void *data)
 	req->mr = NULL;
 	rcblk_clt_end(rq, BLK_STS_IOERR);
 	return true;
+}
+
+static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
+				       const struct blk_mq_queue_data *bd)
+{
+	struct rcblk_clt_queue *q = hctx->driver_data;
+	blk_status_t sts = rcblk_clt_send_rq(hctx, bd);
+
+	/* failed before the wire: blk-mq ends it with @sts */
+	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE)
+		atomic64_inc(&q->map->st.errors);
+	return sts;
 }
 
 /*

@@ -19,7 +19,8 @@
  *     OPEN, io_work makes no channel call once the runs in progress
  *     (waited for) are over;
  *  2. open_work and io_work waited for;
- *  3. parked messages released (before the channel's close);
+ *  3. parked messages released (before the channel's close), the
+ *     registrations of slots without RDMA in flight undone;
  *  4. rdmachan_close(): no callback after it; every RDMA started has
  *     ended (flushed), its slot freed by io_work;
  *  5. detached from its export (session count, wakes an unexport);
@@ -54,8 +55,8 @@ MODULE_PARM_DESC(port, "rdma_cm port the server listens on, 0.0.0.0:port (defaul
  * exports: exports made at load, before any client can connect:
  * "NAME=PATH[,ro][,allow=CIDR[+CIDR...]][;NAME=PATH...]", for example
  * "disk0=/dev/nullb0,ro,allow=192.0.2.0/24+10.0.0.1;disk1=/dev/ram0".
- * Each is checked like RDMACHAN_IOC_BLK_EXPORT; one that fails fails the
- * load.  An export without allow= admits no client.
+ * Each is checked like RDMACHAN_IOC_BLK_EXPORT; a bad one makes the
+ * load fail.  An export without allow= admits no client.
  */
 static char *exports;
 module_param(exports, charp, 0444);
@@ -95,6 +96,7 @@ MODULE_PARM_DESC(queue_depth, "requests per queue at most, 1..1024 (default 64),
 #define RCBLK_UNEXPORT_WAIT_MS	30000
 
 struct workqueue_struct *rcblk_srv_wq;
+/* guards the export list, the listener and the exports directory */
 DEFINE_MUTEX(rcblk_srv_mutex);
 LIST_HEAD(rcblk_srv_exports);
 /* every queue, for unload; under rcblk_srv_qlock (listener callbacks) */
@@ -580,6 +582,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	flush_work(&q->open_work);
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
+	rcblk_srv_unreg(q);
 	if (q->ch)
 		rdmachan_close(q->ch);
 	/* RDMA ends flushed by the close queued io_work: free those slots */

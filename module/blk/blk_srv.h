@@ -87,7 +87,7 @@ struct rcblk_export {
 	fmode_t mode;
 	u8 export_id[RCBLK_ID_LEN];
 	struct rcblk_open_geo geo;
-	spinlock_t lock;
+	spinlock_t lock;	/* @queues, @sessions and their counts */
 	struct list_head queues;
 	struct list_head sessions;
 	u32 nr_sessions;
@@ -134,6 +134,7 @@ enum rcblk_srv_stage {
  * @seg: the one segment of @op
  * @op: the RDMA READ or WRITE of the data
  * @bio: its bio while in flight
+ * @rdma: an RDMA READ or WRITE of @mr may be in flight
  */
 struct rcblk_srv_req {
 	struct list_head node;
@@ -148,6 +149,7 @@ struct rcblk_srv_req {
 	struct rdmachan_seg seg;
 	struct rdmachan_op op;
 	struct bio *bio;
+	bool rdma;
 };
 
 /**
@@ -223,7 +225,7 @@ struct rcblk_srv_queue {
 	struct rcblk_io_limits lim;
 	struct rdmachan_msg *open_msg;
 	struct sockaddr_storage peer;
-	spinlock_t lock;
+	spinlock_t lock;	/* the lists below, slots' @stage */
 	struct list_head free;
 	struct list_head work_list;
 	struct list_head retry;
@@ -258,6 +260,7 @@ int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);
 void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
+void rcblk_srv_unreg(struct rcblk_srv_queue *q);
 
 /* blk_srv_sysfs.c */
 int rcblk_srv_sysfs_init(void);

@@ -110,6 +110,7 @@ static void rcblk_srv_pull_end(struct rdmachan_op *ops, unsigned int count,
 {
 	struct rcblk_srv_req *req = ctx;
 
+	WRITE_ONCE(req->rdma, false);
 	if (err) {
 		req->status = RCBLK_S_REMOTE;
 		rcblk_srv_to_work(req, RCBLK_ST_REPLY);
@@ -124,6 +125,7 @@ static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 {
 	struct rcblk_srv_req *req = ctx;
 
+	WRITE_ONCE(req->rdma, false);
 	if (err)
 		req->status = RCBLK_S_REMOTE;
 	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
@@ -139,6 +141,7 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 {
 	rdmachan_rdma_end_t end = opcode == RDMACHAN_OP_READ ?
 				  rcblk_srv_pull_end : rcblk_srv_push_end;
+	int ret;
 
 	req->seg.mr = req->mr;
 	req->seg.offset = 0;
@@ -150,7 +153,11 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	req->op.nr_segs = 1;
 	req->op.remote_addr = req->io.addr;
 	req->op.rkey = req->io.rkey;
-	return rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	WRITE_ONCE(req->rdma, true);
+	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	if (ret)
+		WRITE_ONCE(req->rdma, false);
+	return ret;
 }
 
 /* Copy an inline WRITE's payload into the slot */
@@ -199,7 +206,7 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		spin_unlock_irqrestore(&q->lock, flags);
 		return;
 	}
-	req->status = RCBLK_S_REMOTE;
+	req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE : RCBLK_S_REMOTE;
 	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 }
 
@@ -239,6 +246,12 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	}
 
 	spin_lock_irqsave(&q->lock, flags);
+	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		/* closing: the channel goes, nobody waits for the answer */
+		spin_unlock_irqrestore(&q->lock, flags);
+		rdmachan_msg_release(ch, msg);
+		return;
+	}
 	req = NULL;
 	if (parked || list_empty(&q->parked))
 		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
@@ -246,6 +259,9 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	if (req) {
 		list_del_init(&req->node);
 		req->stage = RCBLK_ST_SUBMIT;
+		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
+		req->rdma = io.op == RCBLK_OP_WRITE &&
+			    io.data == RCBLK_DATA_REMOTE;
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (req) {
@@ -486,7 +502,8 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		if (ret == -EAGAIN)
 			break;
 		if (ret) {
-			req->status = RCBLK_S_REMOTE;
+			req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE :
+						       RCBLK_S_REMOTE;
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 		}
 		return true;
@@ -633,6 +650,38 @@ void rcblk_srv_drain(struct rcblk_srv_queue *q)
 	}
 	list_for_each_entry_safe(r, rt, &rejects, node)
 		kfree(r);
+}
+
+/**
+ * rcblk_srv_unreg() - deregister the slots no RDMA runs on
+ * @q: the queue, DEAD, its work items flushed, the channel not yet closed
+ *
+ * Nothing starts an RDMA on a DEAD queue (the receive callback takes no
+ * slot, io_work makes no channel call), so a slot without one in flight
+ * now never gets one: its registration can go before the close.  Those
+ * with one in flight are left to rdmachan_close(), which ends the
+ * transfer first and then releases them.
+ *
+ * Context: process context, sleeps.
+ */
+void rcblk_srv_unreg(struct rcblk_srv_queue *q)
+{
+	struct rdmachan_mr *mr;
+	u32 i;
+
+	if (!q->slots)
+		return;
+	for (i = 0; i < q->depth; i++) {
+		struct rcblk_srv_req *req = &q->slots[i];
+
+		spin_lock_irq(&q->lock);
+		mr = READ_ONCE(req->rdma) ? NULL : req->mr;
+		if (mr)
+			req->mr = NULL;
+		spin_unlock_irq(&q->lock);
+		if (mr)
+			rdmachan_mr_dereg(mr);
+	}
 }
 
 /**

@@ -71,6 +71,8 @@ enum {
 	CT_PORT_POOL_LOCAL_INV,
 	CT_PORT_WRITABLE_SEND,
 	CT_PORT_RDMA_START,
+	CT_PORT_POOL_TEARDOWN,
+	CT_PORT_POOL_LOCAL_SEG,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -2196,6 +2198,141 @@ static void chan_test_rdma_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
 }
 
+/*
+ * The peer closes while the client has one registration sent (valid on
+ * the wire) and one only mapped: the client's channel is torn down (its
+ * state_change reports it), after which mapping fails with the channel's
+ * error (not -EAGAIN), both registrations go back at once (0, no
+ * callback), a non-blocking send and rdmachan_rdma_start() fail, and the
+ * pool is destroyed before the close (ct_exit()) without a warning.
+ */
+static void chan_test_pool_teardown(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_mr *mr1 = NULL, *mr2 = NULL, *mr3 = NULL;
+	struct rdmachan_seg seg = {};
+	struct rdmachan_op op = {};
+	struct scatterlist sg1, sg2;
+	struct rdmachan *cli;
+	void *buf1, *buf2;
+	u8 byte = 0;
+	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
+	int ret;
+
+	ct_pool_pair(test, CT_PORT_POOL_TEARDOWN, 2);
+	cli = c->ch[CT_CLI];
+	buf1 = kunit_kzalloc(test, len, GFP_KERNEL);
+	buf2 = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, buf1 && buf2);
+	sg_init_one(&sg1, buf1, len);
+	sg_init_one(&sg2, buf2, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, rw, &mr1),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr2),
+			0);
+	ext.regs = &mr1;
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0, 0, &ext), 0);
+
+	ct_close(c, CT_SRV);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&s->state_done,
+							    CT_TIMEOUT) > 0);
+	KUNIT_EXPECT_NE(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	ret = rdmachan_mr_pool_map(c->pool, &sg1, 1, rw, &mr3);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr1, false, ct_pool_done, s),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, ct_pool_done, s),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 0);
+	ret = rdmachan_send_ext(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK, NULL);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE, .segs = &seg };
+	ret = rdmachan_rdma_start(cli, &op, 1, ct_start_end, s);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_end), 0);
+}
+
+/*
+ * Pool registrations as the local segments of rdmachan_rdma_start() (a
+ * server's zero copy): a WRITE from one and a READ back into another, in
+ * one call, their fast registrations posted in front of it; then each
+ * is given back with a local invalidation.
+ */
+static void chan_test_pool_local_seg(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_mr *m1 = NULL, *m2 = NULL;
+	struct rdmachan_remote_mr desc;
+	struct scatterlist sg1, sg2;
+	struct rdmachan_seg *seg;
+	struct rdmachan_op *ops;
+	struct rdmachan *srv, *cli;
+	u8 *src, *dst, *back;
+
+	ct_pool_pair(test, CT_PORT_POOL_LOCAL_SEG, 2);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	src = kunit_kmalloc(test, len, GFP_KERNEL);
+	dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	back = kunit_kzalloc(test, len, GFP_KERNEL);
+	seg = kunit_kcalloc(test, 2, sizeof(*seg), GFP_KERNEL);
+	ops = kunit_kcalloc(test, 2, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, src && dst && back && seg && ops);
+	memset(src, 0x77, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, dst, len,
+						   RDMACHAN_ACCESS_LOCAL_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_READ,
+						   &c->kmr[CT_SRV]),
+			0);
+	rdmachan_mr_remote(c->kmr[CT_SRV], &desc);
+	sg_init_one(&sg1, src, len);
+	sg_init_one(&sg2, back, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, 0, &m1),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &m2),
+			0);
+	seg[0] = (struct rdmachan_seg){ .mr = m1, .length = len };
+	seg[1] = (struct rdmachan_seg){ .mr = m2, .length = len };
+	ops[0] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE,
+				       .segs = &seg[0], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	ops[1] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_READ,
+				       .segs = &seg[1], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	KUNIT_ASSERT_EQ(test, rdmachan_rdma_start(cli, ops, 2, ct_start_end, s),
+			0);
+	KUNIT_ASSERT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 1));
+	KUNIT_EXPECT_EQ(test, s->end_err, 0);
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
+	KUNIT_EXPECT_EQ(test, ops[1].status, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, src, len), 0);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m1, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m2, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 2));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -2213,6 +2350,8 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_pool_local_inv),
 	KUNIT_CASE(chan_test_writable_send),
 	KUNIT_CASE(chan_test_rdma_start),
+	KUNIT_CASE(chan_test_pool_teardown),
+	KUNIT_CASE(chan_test_pool_local_seg),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}
