@@ -687,8 +687,17 @@ int main(int argc, char **argv)
 	io.type = 0x7f;
 	check_io(&s, "a request of type 0x7f: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
 	sess_open(&s, rw_name, 0);
-	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
-	check_io(&s, "a request cut to 16 bytes: INVAL", &io, 16, NULL, 0, S_INVAL, -1);
+	{
+		char why[256];
+		int st;
+
+		/* Documentation/blk-server.rst: shorter than the header closes the queue */
+		io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+		st = io_send(&s, &io, 16, NULL, 0, why, sizeof(why));
+		ktap_result(st == S_INVAL || (st < 0 && last_broke),
+			    "a request cut to 16 bytes: INVAL, or the channel ends",
+			    "%s", st < 0 ? why : status_name(st));
+	}
 	sess_open(&s, rw_name, 0);
 	{
 		char why[256];
