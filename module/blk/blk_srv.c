@@ -19,7 +19,8 @@
  *     OPEN, io_work makes no channel call once the runs in progress
  *     (waited for) are over;
  *  2. open_work and io_work waited for;
- *  3. parked messages released (before the channel's close);
+ *  3. parked messages released (before the channel's close), the
+ *     registrations of slots without RDMA in flight undone;
  *  4. rdmachan_close(): no callback after it; every RDMA started has
  *     ended (flushed), its slot freed by io_work;
  *  5. detached from its export (session count, wakes an unexport);
@@ -200,7 +201,7 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * Context: process context, sleeps.
  * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
  * (read-write export of a read-only device); -EAGAIN (the module is
- * still loading); the error of blkdev_get_by_path() (-ENOENT,
+ * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
  * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
  */
 int rcblk_srv_export(const struct rdmachan_blk_export *e)
@@ -216,6 +217,12 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	for (i = 0; i < e->nr_allow; i++)
 		if (rcblk_cidr_check(&e->allow[i]))
 			return -EINVAL;
+	/* a taken name is EEXIST, even if the device is busy too */
+	mutex_lock(&rcblk_srv_mutex);
+	exp = rcblk_srv_find(e->name);
+	mutex_unlock(&rcblk_srv_mutex);
+	if (exp)
+		return -EEXIST;
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
 	if (!exp)
 		return -ENOMEM;
@@ -248,6 +255,9 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	rcblk_srv_geometry(exp);
 
 	mutex_lock(&rcblk_srv_mutex);
+	ret = -ENODEV;
+	if (rcblk_srv_stopping)		/* unloading */
+		goto out_unlock;
 	ret = -EEXIST;
 	if (rcblk_srv_find(exp->name))
 		goto out_unlock;
@@ -581,6 +591,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	flush_work(&q->open_work);
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
+	rcblk_srv_unreg(q);
 	if (q->ch)
 		rdmachan_close(q->ch);
 	/* RDMA ends flushed by the close queued io_work: free those slots */

@@ -134,6 +134,7 @@ enum rcblk_srv_stage {
  * @seg: the one segment of @op
  * @op: the RDMA READ or WRITE of the data
  * @bio: its bio while in flight
+ * @rdma: an RDMA READ or WRITE of @mr may be in flight
  */
 struct rcblk_srv_req {
 	struct list_head node;
@@ -148,6 +149,7 @@ struct rcblk_srv_req {
 	struct rdmachan_seg seg;
 	struct rdmachan_op op;
 	struct bio *bio;
+	bool rdma;
 };
 
 /**
@@ -258,6 +260,7 @@ int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);
 void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
+void rcblk_srv_unreg(struct rcblk_srv_queue *q);
 
 /* blk_srv_sysfs.c */
 int rcblk_srv_sysfs_init(void);

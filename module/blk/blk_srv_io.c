@@ -110,6 +110,7 @@ static void rcblk_srv_pull_end(struct rdmachan_op *ops, unsigned int count,
 {
 	struct rcblk_srv_req *req = ctx;
 
+	WRITE_ONCE(req->rdma, false);
 	if (err) {
 		req->status = RCBLK_S_REMOTE;
 		rcblk_srv_to_work(req, RCBLK_ST_REPLY);
@@ -124,6 +125,7 @@ static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 {
 	struct rcblk_srv_req *req = ctx;
 
+	WRITE_ONCE(req->rdma, false);
 	if (err)
 		req->status = RCBLK_S_REMOTE;
 	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
@@ -139,6 +141,7 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 {
 	rdmachan_rdma_end_t end = opcode == RDMACHAN_OP_READ ?
 				  rcblk_srv_pull_end : rcblk_srv_push_end;
+	int ret;
 
 	req->seg.mr = req->mr;
 	req->seg.offset = 0;
@@ -150,7 +153,11 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	req->op.nr_segs = 1;
 	req->op.remote_addr = req->io.addr;
 	req->op.rkey = req->io.rkey;
-	return rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	WRITE_ONCE(req->rdma, true);
+	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	if (ret)
+		WRITE_ONCE(req->rdma, false);
+	return ret;
 }
 
 /* Copy an inline WRITE's payload into the slot */
@@ -238,7 +245,20 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		return;
 	}
 
+	/*
+	 * In case no slot is free: the entry is allocated first so that the
+	 * request joins the parked list under the same hold of the lock
+	 * that found no slot (io_work frees slots and unparks under it).
+	 */
+	p = kmalloc(sizeof(*p), GFP_ATOMIC);
 	spin_lock_irqsave(&q->lock, flags);
+	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		/* closing: the channel goes, nobody waits for the answer */
+		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(p);
+		rdmachan_msg_release(ch, msg);
+		return;
+	}
 	req = NULL;
 	if (parked || list_empty(&q->parked))
 		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
@@ -246,26 +266,26 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	if (req) {
 		list_del_init(&req->node);
 		req->stage = RCBLK_ST_SUBMIT;
+		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
+		req->rdma = io.op == RCBLK_OP_WRITE &&
+			    io.data == RCBLK_DATA_REMOTE;
+	} else if (p) {
+		/* no free slot: wait for one, holding the message */
+		p->msg = msg;
+		if (parked)
+			list_add(&p->node, &q->parked);
+		else
+			list_add_tail(&p->node, &q->parked);
+		msg = NULL;
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (req) {
+		kfree(p);
 		rcblk_srv_begin(q, ch, req, &io, msg);
-		return;
-	}
-	/* no free slot: wait for one, holding the message */
-	p = kmalloc(sizeof(*p), GFP_ATOMIC);
-	if (!p) {
+	} else if (msg) {
 		rdmachan_msg_release(ch, msg);
 		rcblk_srv_reject(q, ch, &io, RCBLK_S_RESOURCE);
-		return;
 	}
-	p->msg = msg;
-	spin_lock_irqsave(&q->lock, flags);
-	if (parked)
-		list_add(&p->node, &q->parked);
-	else
-		list_add_tail(&p->node, &q->parked);
-	spin_unlock_irqrestore(&q->lock, flags);
 }
 
 static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
@@ -300,6 +320,8 @@ static void rcblk_srv_state_change(struct rdmachan *ch,
 {
 	struct rcblk_srv_queue *q = rdmachan_priv(ch);
 
+	/* may come before rdmachan_accept() returned: the close needs it */
+	WRITE_ONCE(q->ch, ch);
 	pr_debug("queue %p: channel %s (%d): closing the queue\n", q,
 		 state == RDMACHAN_FAILED ? "failed" : "disconnected", err);
 	rcblk_srv_queue_close(q);
@@ -634,6 +656,38 @@ void rcblk_srv_drain(struct rcblk_srv_queue *q)
 	}
 	list_for_each_entry_safe(r, rt, &rejects, node)
 		kfree(r);
+}
+
+/**
+ * rcblk_srv_unreg() - deregister the slots no RDMA runs on
+ * @q: the queue, DEAD, its work items flushed, the channel not yet closed
+ *
+ * Nothing starts an RDMA on a DEAD queue (the receive callback takes no
+ * slot, io_work makes no channel call), so a slot without one in flight
+ * now never gets one: its registration can go before the close.  Those
+ * with one in flight are left to rdmachan_close(), which ends the
+ * transfer first and then releases them.
+ *
+ * Context: process context, sleeps.
+ */
+void rcblk_srv_unreg(struct rcblk_srv_queue *q)
+{
+	struct rdmachan_mr *mr;
+	u32 i;
+
+	if (!q->slots)
+		return;
+	for (i = 0; i < q->depth; i++) {
+		struct rcblk_srv_req *req = &q->slots[i];
+
+		spin_lock_irq(&q->lock);
+		mr = READ_ONCE(req->rdma) ? NULL : req->mr;
+		if (mr)
+			req->mr = NULL;
+		spin_unlock_irq(&q->lock);
+		if (mr)
+			rdmachan_mr_dereg(mr);
+	}
 }
 
 /**

@@ -26,6 +26,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/errno.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
@@ -72,6 +73,7 @@ enum {
 	CT_PORT_WRITABLE_SEND,
 	CT_PORT_RDMA_START,
 	CT_PORT_POOL_TEARDOWN,
+	CT_PORT_POOL_LOCAL_SEG,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -192,6 +194,13 @@ struct ct_lrec {
  * @wd_fired: it fired
  * @pool: a registration pool of @ch[CT_CLI], destroyed before it closes
  * @kmr: kernel registrations of @ch, deregistered before they close
+ * @hrt: a timer expiring in hard interrupt context, which starts @hrt_op
+ *	on @hrt_ch with rdmachan_rdma_start()
+ * @hrt_ch: the channel
+ * @hrt_op: the operation
+ * @hrt_ret: what rdmachan_rdma_start() returned
+ * @hrt_hard: it ran in hard interrupt context
+ * @hrt_fired: the timer's callback ran
  */
 struct ct_ctx {
 	struct kunit *test;
@@ -215,6 +224,12 @@ struct ct_ctx {
 	bool wd_fired;
 	struct rdmachan_mr_pool *pool;
 	struct rdmachan_mr *kmr[CT_NR];
+	struct hrtimer hrt;
+	struct rdmachan *hrt_ch;
+	struct rdmachan_op *hrt_op;
+	int hrt_ret;
+	bool hrt_hard;
+	atomic_t hrt_fired;
 };
 
 /* ---- payloads ------------------------------------------------------- */
@@ -511,6 +526,22 @@ static void ct_send_work(struct work_struct *work)
 				    RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK);
 }
 
+static void ct_start_end(struct rdmachan_op *ops, unsigned int count, int err,
+			 void *ctx);
+
+/* Hard interrupt context: start one operation, as a bio's end_io may */
+static enum hrtimer_restart ct_hrt_fire(struct hrtimer *t)
+{
+	struct ct_ctx *c = container_of(t, struct ct_ctx, hrt);
+
+	c->hrt_hard = in_hardirq();
+	c->hrt_ret = rdmachan_rdma_start(c->hrt_ch, c->hrt_op, 1, ct_start_end,
+					 &c->sink[CT_SRV]);
+	atomic_inc(&c->hrt_fired);
+	wake_up_all(&c->sink[CT_SRV].wq);
+	return HRTIMER_NORESTART;
+}
+
 static int ct_init(struct kunit *test)
 {
 	struct ct_ctx *c;
@@ -531,6 +562,8 @@ static int ct_init(struct kunit *test)
 	INIT_DELAYED_WORK(&c->release_work, ct_release_work);
 	INIT_DELAYED_WORK(&c->send_work, ct_send_work);
 	timer_setup(&c->wd_timer, ct_wd_fire, 0);
+	hrtimer_init(&c->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	c->hrt.function = ct_hrt_fire;
 	test->priv = c;
 	return 0;
 }
@@ -572,6 +605,7 @@ static void ct_exit(struct kunit *test)
 	current->fail_nth = 0;
 #endif
 	del_timer_sync(&c->wd_timer);
+	hrtimer_cancel(&c->hrt);
 	if (c->wd_task) {
 		put_task_struct(c->wd_task);
 		c->wd_task = NULL;
@@ -2194,6 +2228,16 @@ static void chan_test_rdma_start(struct kunit *test)
 						  ct_start_end, s),
 			0);
 	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 2 + started));
+
+	/* from hard interrupt context */
+	c->hrt_ch = srv;
+	c->hrt_op = &ops[0];
+	hrtimer_start(&c->hrt, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	KUNIT_ASSERT_TRUE(test, ct_wait_atomic(s, &c->hrt_fired, 1));
+	KUNIT_EXPECT_TRUE(test, c->hrt_hard);
+	KUNIT_EXPECT_EQ(test, c->hrt_ret, 0);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 3 + started));
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
 	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
 }
 
@@ -2260,6 +2304,78 @@ static void chan_test_pool_teardown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_end), 0);
 }
 
+/*
+ * Pool registrations as the local segments of rdmachan_rdma_start() (a
+ * server's zero copy): a WRITE from one and a READ back into another, in
+ * one call, their fast registrations posted in front of it; then each
+ * is given back with a local invalidation.
+ */
+static void chan_test_pool_local_seg(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_mr *m1 = NULL, *m2 = NULL;
+	struct rdmachan_remote_mr desc;
+	struct scatterlist sg1, sg2;
+	struct rdmachan_seg *seg;
+	struct rdmachan_op *ops;
+	struct rdmachan *srv, *cli;
+	u8 *src, *dst, *back;
+
+	ct_pool_pair(test, CT_PORT_POOL_LOCAL_SEG, 2);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	src = kunit_kmalloc(test, len, GFP_KERNEL);
+	dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	back = kunit_kzalloc(test, len, GFP_KERNEL);
+	seg = kunit_kcalloc(test, 2, sizeof(*seg), GFP_KERNEL);
+	ops = kunit_kcalloc(test, 2, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, src && dst && back && seg && ops);
+	memset(src, 0x77, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, dst, len,
+						   RDMACHAN_ACCESS_LOCAL_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_READ,
+						   &c->kmr[CT_SRV]),
+			0);
+	rdmachan_mr_remote(c->kmr[CT_SRV], &desc);
+	sg_init_one(&sg1, src, len);
+	sg_init_one(&sg2, back, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, 0, &m1),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &m2),
+			0);
+	seg[0] = (struct rdmachan_seg){ .mr = m1, .length = len };
+	seg[1] = (struct rdmachan_seg){ .mr = m2, .length = len };
+	ops[0] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE,
+				       .segs = &seg[0], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	ops[1] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_READ,
+				       .segs = &seg[1], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	KUNIT_ASSERT_EQ(test, rdmachan_rdma_start(cli, ops, 2, ct_start_end, s),
+			0);
+	KUNIT_ASSERT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 1));
+	KUNIT_EXPECT_EQ(test, s->end_err, 0);
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
+	KUNIT_EXPECT_EQ(test, ops[1].status, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, src, len), 0);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m1, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m2, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 2));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -2278,6 +2394,7 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_writable_send),
 	KUNIT_CASE(chan_test_rdma_start),
 	KUNIT_CASE(chan_test_pool_teardown),
+	KUNIT_CASE(chan_test_pool_local_seg),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}

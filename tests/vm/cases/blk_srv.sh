@@ -115,6 +115,14 @@ if [ -b "$D" ]; then
 		 [ \$(cat $EXP/d0/counters/reads) -gt 0 ] &&
 		 [ \$(cat $EXP/d0/counters/write_bytes) -ge 1048576 ] &&
 		 [ \$(cat $EXP/d0/counters/inflight) = 0 ]"
+	check "write zeroes (zero-page writes) of 4 MiB through the disk" \
+		timeout 40 /usr/sbin/blkdiscard -z -o 8388608 -l 4194304 $D
+	diag "server counters: $(cd $EXP/d0/counters && grep . * | tr '\n' ' ')"
+	check "... the backing device reads zeroes there" sh -c \
+		"dd if=/dev/nullb0 bs=1M skip=8 count=4 iflag=direct 2>/dev/null |
+		 cmp -n 4194304 - /dev/zero"
+	check "... and the pattern before it is intact" sh -c \
+		"dd if=/dev/nullb0 bs=64k count=16 iflag=direct 2>/dev/null | cmp - $T/pat"
 	check_fail "unexport of a mapped export: EBUSY" "busy" ctl unexport d0
 	check "forced unexport of a mapped export" ctl unexport "d0 force"
 	check "... its directory is gone" test ! -e $EXP/d0
