@@ -88,6 +88,18 @@ check "reading back through the disk (remote READs)" sh -c \
 	"$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k &&
 	 $DD if=$D bs=512 skip=56 count=8 iflag=direct 2>/dev/null | $CMP - $T/p4k"
 check "read_bytes counted" test "$(attr $N read_bytes)" -ge $((256 * KiB))
+# the page cache writes back 512-byte buffers: a request whose data
+# starts 1 KiB into a page, so its registration starts inside one
+head -c $((40 * KiB)) /dev/urandom > $T/p40k
+check "a buffered 40 KiB write at byte 1025 KiB, then fsync" \
+	$DD if=$T/p40k of="$D" bs=1k seek=1025 conv=notrunc,fsync
+$BLOCKDEV --flushbufs "$B"
+check "the backing device has it" sh -c \
+	"$DD if=$B bs=1k skip=1025 count=40 iflag=direct 2>/dev/null | $CMP - $T/p40k"
+$BLOCKDEV --flushbufs "$D"
+check "read back through the disk (buffered)" sh -c \
+	"$DD if=$D bs=1k skip=1025 count=40 2>/dev/null | $CMP - $T/p40k"
+check_eq "the mapping is live" live "$(attr $N state)"
 check_eq "no errors" 0 "$(attr $N errors)"
 check_eq "nothing bogus" 0 "$(attr $N bogus)"
 check_eq "nothing in flight" 0 "$(attr $N inflight)"
