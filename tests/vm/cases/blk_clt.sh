@@ -162,6 +162,23 @@ check "the disk is gone" wait_for 10 sh -c "! test -e $D"
 check "the export has no session left" wait_for 20 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"clt\") | .sessions == 0' > /dev/null"
 
+# ---- many remote WRITEs at once ------------------------------------------
+# a 1 MiB direct write is 8 requests of 128 KiB on one queue, each pulled
+# by the server with RDMA READ from its registration
+check "map_device '$BLK_SRV clt queues=1'" sh -c "echo '$BLK_SRV clt queues=1' > $CTL/map_device"
+N=$(newest_index)
+D=/dev/rcblk$N
+head -c $((4 * MiB)) /dev/urandom > $T/p4m
+check "4 MiB of 1 MiB direct writes" $DD if=$T/p4m of="$D" bs=1M seek=8 oflag=direct conv=notrunc
+check_eq "the mapping is live after them" live "$(attr $N state)"
+$BLOCKDEV --flushbufs "$B"
+check "the backing device has them" sh -c \
+	"$DD if=$B bs=1M skip=8 count=4 iflag=direct 2>/dev/null | $CMP - $T/p4m"
+check "4 MiB of 1 MiB direct reads" sh -c \
+	"$DD if=$D bs=1M skip=8 count=4 iflag=direct 2>/dev/null | $CMP - $T/p4m"
+diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 5)"
+check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+
 # ---- a hostile server (tests/vm/helpers/blk_evil) -------------------------
 EVIL=$HELPERS/blk_evil
 EVIL_PORT=7480
