@@ -165,7 +165,8 @@ check "the export has no session left" wait_for 20 sh -c \
 # ---- many remote WRITEs at once ------------------------------------------
 # a 1 MiB direct write is 8 requests of 128 KiB on one queue, each pulled
 # by the server with RDMA READ from its registration
-check "map_device '$BLK_SRV clt queues=1'" sh -c "echo '$BLK_SRV clt queues=1' > $CTL/map_device"
+check "map_device '$BLK_SRV clt queues=1 src=$BLK_CLI' (over the veth pair)" \
+	sh -c "echo '$BLK_SRV clt queues=1 src=$BLK_CLI' > $CTL/map_device"
 N=$(newest_index)
 D=/dev/rcblk$N
 head -c $((4 * MiB)) /dev/urandom > $T/p4m
