@@ -151,6 +151,8 @@ check "the counters: no errors, nothing rejected, nothing in flight" sh -c \
 diag "$($TOOL blk show)"
 
 # ---- ext4 ---------------------------------------------------------------
+check_eq "the mapping is still live" live \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
 check "mkfs.ext4 on the disk" /usr/sbin/mkfs.ext4 -q -F "$D"
 check "mount it" mount -t ext4 "$D" $MNT
 if grep -q " $MNT ext4 " /proc/mounts; then
@@ -189,6 +191,22 @@ fi
 # ---- the end ------------------------------------------------------------
 check "blk unmap $D" $TOOL blk unmap "$D"
 check "the disk is gone" wait_for 5 sh -c "! test -e $D"
+
+# one queue: every request and reply on one channel, a depth below fio's
+D=$(timeout 60 $TOOL blk map $BLK_SRV basic --src $BLK_CLI --queues 1 --depth 16 2> $T/map1.err)
+check "blk map --queues 1 --depth 16 ($D)" test -b "$D"
+check_eq "blk show: 1 queue, depth 16" "1 16" \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | "\(.queues) \(.depth)"')"
+if timeout 300 $FIO --name=q1 --filename="$D" --direct=1 --ioengine=libaio --iodepth=32 \
+	--rw=randwrite --bsrange=4k-128k --size=8M --offset=200M --verify=crc32c \
+	--verify_fatal=1 > $T/fio_q1.out 2>&1; then
+	ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16"
+else
+	not_ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16"
+	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1.out | head -n 5)"
+	diag "$($TOOL blk show maps)"
+fi
+check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 check_eq "blk show maps: none" "0" "$($TOOL -j blk show maps | jq '.maps | length')"
 check "blk unexport basic" $TOOL blk unexport basic
 check_eq "blk show exports: none" "0" "$($TOOL -j blk show exports | jq '.exports | length')"

@@ -4,7 +4,7 @@
 # Map and unmap the same export BLK_CYCLES times (30: a cycle with fio
 # takes seconds on the debug kernel under TCG; 100 was too slow for the
 # tier), with a short verifying fio on the disk in each cycle and
-# alternating queue counts; every cycle's disk must come and go and
+# 1 to 3 queues in turn; every cycle's disk must come and go and
 # leave no session behind.  On the debug kernel: KASAN and lockdep watch,
 # and the tier's kmemleak_check.sh after the case must find no leak.
 
@@ -40,11 +40,12 @@ while [ $i -le $CYCLES ]; do
 	fi
 	maps=$((maps + 1))
 	if timeout 120 $FIO --name=c$i --filename="$D" --direct=1 --ioengine=libaio \
-		--iodepth=8 --rw=randwrite --bsrange=4k-64k --size=2M --offset=$(((i % 16) * 2))M \
+		--iodepth=4 --rw=randwrite --bsrange=4k-64k --size=512k --offset=$(((i % 16) * 2))M \
 		--verify=crc32c --verify_fatal=1 > $T/fio.out 2>&1; then
 		ios=$((ios + 1))
 	else
-		diag "cycle $i: fio failed: $(tail -n 5 $T/fio.out)"
+		diag "cycle $i ($q queues): fio failed: $(grep -E 'err=|error|verify|fio:' $T/fio.out | head -n 3)"
+		diag "cycle $i: $($TOOL -j blk show maps | jq -c '.maps[] | [.dev, .state, .last_error_name]')"
 	fi
 	if timeout 60 $TOOL blk unmap "$D" 2> $T/unmap.err && wait_for 10 sh -c "! test -e $D"; then
 		unmaps=$((unmaps + 1))

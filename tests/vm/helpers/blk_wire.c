@@ -110,6 +110,7 @@ _Static_assert(offsetof(struct wire_io, addr) == 24, "rcblk_wire_io.addr");
 static const char *srv_ip = CHAN_SRV_IP, *cli_ip = CHAN_CLI_IP;
 static int port = RCBLK_DEFAULT_PORT, ctl, backing = -1;
 static uint16_t next_tag = 1;
+static bool last_broke;		/* io_send: the channel failed (and was opened again) */
 
 #define TIMEOUT_MS 10000
 
@@ -155,8 +156,32 @@ static int send_msg(int fd, const void *a, size_t alen, const void *b, size_t bl
 }
 
 /*
+ * recv_one: RECV of one message without waiting: its length, or -1 with
+ * errno: EAGAIN (none yet), EPIPE (the channel ended: RECV received
+ * nothing, done 0), or the ioctl's
+ */
+static int recv_one(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
+{
+	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = room };
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.flags = RDMACHAN_MSG_DONTWAIT,
+	};
+
+	if (ioctl(fd, RDMACHAN_IOC_RECV, &mm) < 0)
+		return -1;
+	if (!mm.done) {
+		errno = EPIPE;
+		return -1;
+	}
+	*has_imm = !!(m.flags & RDMACHAN_MSG_IMM);
+	*imm = m.imm;
+	return m.len;
+}
+
+/*
  * recv_msg: one message within TIMEOUT_MS: its length (and immediate),
- * -1/errno (ETIMEDOUT when none came)
+ * -1/errno (ETIMEDOUT when none came, EPIPE when the channel ended)
  */
 static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
 {
@@ -164,7 +189,7 @@ static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int
 	int r, waited = 0;
 
 	for (;;) {
-		r = chan_recv_msg(fd, buf, room, imm, has_imm, 1);
+		r = recv_one(fd, buf, room, imm, has_imm);
 		if (r >= 0 || errno != EAGAIN)
 			return r;
 		if (waited >= TIMEOUT_MS) {
@@ -359,10 +384,12 @@ static void io_remote(struct sess *s, struct wire_io *io)
 static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const void *payload,
 		   size_t plen, char *why, size_t wlen)
 {
+	static unsigned char buf[256 * 1024];
 	unsigned int imm = 0;
 	int r, has_imm = 0;
-	char buf[4096];
 
+	last_broke = false;
+	memset(buf, 0xee, sizeof(buf));
 	if (s->fd < 0 && sess_open(s, s->name, s->oflags)) {
 		snprintf(why, wlen, "no session");
 		return -1;
@@ -378,8 +405,16 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 		goto reopen;
 	}
 	if (r != 0 || !has_imm) {
-		snprintf(why, wlen, "reply of %d bytes, %s immediate: not a reply", r,
-			 has_imm ? "with" : "without");
+		int i, n = r > 0 ? r : 0, written = 0, zero = 0;
+
+		for (i = 0; i < n; i++) {
+			written += buf[i] != 0xee;
+			zero += !buf[i];
+		}
+		snprintf(why, wlen, "a message of %d bytes (%d not 0xee as filled, %d zero), %s "
+			 "immediate (0x%x), not a reply; first bytes %02x %02x %02x %02x %02x "
+			 "%02x %02x %02x", r, written, zero, has_imm ? "with" : "without", imm,
+			 buf[0], buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
 		return -1;
 	}
 	if ((imm >> 16) != be16toh(io->tag)) {
@@ -393,6 +428,7 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 	}
 	return imm & 0xff;
 reopen:
+	last_broke = true;
 	close(s->fd);
 	s->fd = -1;
 	sess_open(s, s->name, s->oflags);
@@ -557,7 +593,7 @@ int main(int argc, char **argv)
 	io_fill(&io, OP_WRITE, s.nr_sectors, s.lbs, DATA_INLINE);
 	check_io(&s, "inline WRITE past the end: RANGE", &io, sizeof(io), payload, s.lbs,
 		 S_RANGE, -1);
-	io_fill(&io, OP_DISCARD, s.nr_sectors - 8, 8 * s.lbs, DATA_NONE);
+	io_fill(&io, OP_DISCARD, s.nr_sectors - 8, 16 * s.lbs, DATA_NONE);
 	check_io(&s, "DISCARD across the end: RANGE (or NOTSUPP)", &io, sizeof(io), NULL, 0,
 		 S_RANGE, S_NOTSUPP);
 	io_fill(&io, OP_WRITE_ZEROES, s.nr_sectors, s.lbs, DATA_NONE);
@@ -630,17 +666,56 @@ int main(int argc, char **argv)
 	io.reserved = 0x80;
 	check_io(&s, "WRITE with its reserved byte set: INVAL", &io, sizeof(io), payload, s.lbs,
 		 S_INVAL, -1);
+	check_read_ok(&s, "the server still answers a valid READ on the same channel",
+		      s.nr_sectors - 8 * (s.lbs / 512), s.lbs * 8);
+
+	/*
+	 * What may end the channel, each on a session of its own: a request
+	 * of another type, one cut short (both still deserve a reply), and
+	 * a READ into rkey 0 (the server's RDMA WRITE fails: on RC that
+	 * breaks the channel, so a REMOTE reply or the channel's end are
+	 * both right); the server must serve a new session after each.
+	 */
+	sess_open(&s, rw_name, 0);
 	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
-	check_io(&s, "READ to rkey 0, address 0: REMOTE (or INVAL)", &io, sizeof(io), NULL, 0,
-		 S_REMOTE, S_INVAL);
-	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
 	io.type = RCBLK_MSG_OPEN;
 	check_io(&s, "a request of type OPEN after the OPEN: INVAL", &io, sizeof(io), NULL, 0,
 		 S_INVAL, -1);
+	sess_open(&s, rw_name, 0);
 	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
-	check_io(&s, "a request cut to 16 bytes: INVAL", &io, 16, NULL, 0, S_INVAL, -1);
-	check_read_ok(&s, "the server still answers a valid READ on the same channel",
-		      s.nr_sectors - 8 * (s.lbs / 512), s.lbs * 8);
+	io.type = 0x7f;
+	check_io(&s, "a request of type 0x7f: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	sess_open(&s, rw_name, 0);
+	{
+		char why[256];
+		int st;
+
+		/* Documentation/blk-server.rst: shorter than the header closes the queue */
+		io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+		st = io_send(&s, &io, 16, NULL, 0, why, sizeof(why));
+		ktap_result(st == S_INVAL || (st < 0 && last_broke),
+			    "a request cut to 16 bytes: INVAL, or the channel ends",
+			    "%s", st < 0 ? why : status_name(st));
+	}
+	sess_open(&s, rw_name, 0);
+	{
+		char why[256];
+		int st;
+
+		io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+		st = io_send(&s, &io, sizeof(io), NULL, 0, why, sizeof(why));
+		ktap_result(st == S_REMOTE || st == S_INVAL || (st < 0 && last_broke),
+			    "a READ into rkey 0: REMOTE or INVAL, or the channel ends",
+			    "%s", st < 0 ? why : status_name(st));
+		if (st < 0)
+			ktap_diag("READ into rkey 0 ended the channel: %s", why);
+	}
+	if (sess_open(&s, rw_name, 0))
+		ktap_result(0, "a new session after the channel-ending requests", "OPEN failed");
+	else
+		check_read_ok(&s, "a new session after the channel-ending requests: a valid READ",
+			      0, s.lbs * 8);
 
 	/* a read-only OPEN of the read-write export: writes are refused */
 	if (sess_open(&ro, rw_name, OPEN_RO)) {
@@ -651,8 +726,8 @@ int main(int argc, char **argv)
 		check_io(&ro, "inline WRITE on a read-only session: RO", &io, sizeof(io), payload,
 			 s.lbs, S_RO, -1);
 		io_fill(&io, OP_WRITE_ZEROES, 0, s.lbs, DATA_NONE);
-		check_io(&ro, "WRITE_ZEROES on a read-only session: RO", &io, sizeof(io), NULL, 0,
-			 S_RO, -1);
+		check_io(&ro, "WRITE_ZEROES on a read-only session: RO (or NOTSUPP)", &io,
+			 sizeof(io), NULL, 0, S_RO, S_NOTSUPP);
 		io_fill(&io, OP_DISCARD, 0, s.lbs, DATA_NONE);
 		check_io(&ro, "DISCARD on a read-only session: RO", &io, sizeof(io), NULL, 0, S_RO, -1);
 		check_read_ok(&ro, "a read-only session reads", 0, s.lbs);
