@@ -58,9 +58,9 @@ static int rcblk_clt_parse_addr(char *s, struct sockaddr_storage *ss)
 
 /**
  * rcblk_clt_parse_map() - parse a line of map_device
- * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D]"
+ * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]"
  * @m: out: the map request (size, flags, server, name, nr_queues,
- *	queue_depth; src AF_UNSPEC)
+ *	queue_depth, src: AF_UNSPEC unless given)
  *
  * Context: process context.
  * Return: 0, -EINVAL for a malformed line, -ENOMEM.
@@ -95,6 +95,9 @@ int rcblk_clt_parse_map(const char *buf, struct rdmachan_blk_map *m)
 		} else if (!strncmp(tok, "depth=", 6)) {
 			if (kstrtou32(tok + 6, 10, &m->queue_depth))
 				goto out;
+		} else if (!strncmp(tok, "src=", 4)) {
+			if (rcblk_clt_parse_addr(tok + 4, &m->src))
+				goto out;
 		} else {
 			goto out;
 		}
@@ -111,7 +114,7 @@ static ssize_t map_device_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf,
-			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D]\" > %s\n",
+			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]\" > %s\n",
 			  attr->attr.name);
 }
 

@@ -390,12 +390,13 @@ static enum rcblk_status rcblk_io_range(const struct rcblk_io_limits *lim,
  * (INVAL), the data kind and message length for the op (INVAL:
  * READ takes REMOTE; WRITE REMOTE with no payload, or INLINE with
  * exactly @len bytes after the header, at most inline_max; the others
- * NONE with no payload; rkey and addr zero unless REMOTE), the length
+ * NONE with no payload; rkey and addr zero unless REMOTE), a WRITE,
+ * DISCARD or WRITE_ZEROES to a read-only queue (RO), the length
  * (READ/WRITE: non-zero (INVAL), at most max_io (TOOBIG); DISCARD and
- * WRITE_ZEROES: non-zero, offered (NOTSUPP), at most their limit
+ * WRITE_ZEROES: offered (NOTSUPP), non-zero, at most their limit
  * (TOOBIG); FLUSH: zero, its sector ignored), a multiple of the
- * logical block size (INVAL), the range (RANGE; sector aligned: INVAL),
- * last a write to a read-only queue (RO).
+ * logical block size (INVAL), last the range (RANGE; sector aligned:
+ * INVAL).
  *
  * Context: any.
  * Return: RCBLK_S_OK or why the request is refused.
@@ -455,6 +456,12 @@ enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 		break;
 	}
 
+	/* writes to a read-only queue, whatever their size */
+	if (lim->ro && (req->op == RCBLK_OP_WRITE ||
+			req->op == RCBLK_OP_DISCARD ||
+			req->op == RCBLK_OP_WRITE_ZEROES))
+		return RCBLK_S_RO;
+
 	/* how much */
 	switch (req->op) {
 	case RCBLK_OP_FLUSH:
@@ -477,11 +484,7 @@ enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 		return RCBLK_S_TOOBIG;
 	if (req->len & (lim->lbs - 1))
 		return RCBLK_S_INVAL;
-	if (rcblk_io_range(lim, req->sector, req->len) != RCBLK_S_OK)
-		return rcblk_io_range(lim, req->sector, req->len);
-	if (lim->ro && req->op != RCBLK_OP_READ)
-		return RCBLK_S_RO;
-	return RCBLK_S_OK;
+	return rcblk_io_range(lim, req->sector, req->len);
 }
 
 /**

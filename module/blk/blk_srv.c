@@ -95,7 +95,14 @@ MODULE_PARM_DESC(queue_depth, "requests per queue at most, 1..1024 (default 64),
 /* Bound of an unexport's waits: queues closing, bios in flight */
 #define RCBLK_UNEXPORT_WAIT_MS	30000
 
+/*
+ * Two workqueues: io_work runs on rcblk_srv_wq (WQ_MEM_RECLAIM: it
+ * submits bios); open, close, release and the listener's restart on
+ * rcblk_srv_ctl_wq, without a rescuer, so that a close may wait for an
+ * open (flush_work()) of the same queue.
+ */
 struct workqueue_struct *rcblk_srv_wq;
+struct workqueue_struct *rcblk_srv_ctl_wq;
 /* guards the export list, the listener and the exports directory */
 DEFINE_MUTEX(rcblk_srv_mutex);
 LIST_HEAD(rcblk_srv_exports);
@@ -201,7 +208,7 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * Context: process context, sleeps.
  * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
  * (read-write export of a read-only device); -EAGAIN (the module is
- * still loading); the error of blkdev_get_by_path() (-ENOENT,
+ * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
  * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
  */
 int rcblk_srv_export(const struct rdmachan_blk_export *e)
@@ -217,6 +224,12 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	for (i = 0; i < e->nr_allow; i++)
 		if (rcblk_cidr_check(&e->allow[i]))
 			return -EINVAL;
+	/* a taken name is EEXIST, even if the device is busy too */
+	mutex_lock(&rcblk_srv_mutex);
+	exp = rcblk_srv_find(e->name);
+	mutex_unlock(&rcblk_srv_mutex);
+	if (exp)
+		return -EEXIST;
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
 	if (!exp)
 		return -ENOMEM;
@@ -249,6 +262,9 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	rcblk_srv_geometry(exp);
 
 	mutex_lock(&rcblk_srv_mutex);
+	ret = -ENODEV;
+	if (rcblk_srv_stopping)		/* unloading */
+		goto out_unlock;
 	ret = -EEXIST;
 	if (rcblk_srv_find(exp->name))
 		goto out_unlock;
@@ -506,7 +522,7 @@ out:
 void rcblk_srv_queue_close(struct rcblk_srv_queue *q)
 {
 	if (!test_and_set_bit(RCBLK_Q_CLOSING, &q->flags))
-		queue_work(rcblk_srv_wq, &q->close_work);
+		queue_work(rcblk_srv_ctl_wq, &q->close_work);
 }
 
 static void rcblk_srv_queue_free(struct rcblk_srv_queue *q)
@@ -521,7 +537,7 @@ static void rcblk_srv_release(struct kref *ref)
 	struct rcblk_srv_queue *q = container_of(ref, struct rcblk_srv_queue,
 						 ref);
 
-	queue_work(rcblk_srv_wq, &q->release_work);
+	queue_work(rcblk_srv_ctl_wq, &q->release_work);
 }
 
 /**
@@ -804,7 +820,7 @@ static void rcblk_srv_failed(struct rdmachan_listener *l, int err)
 	pr_warn("listener on port %u failed (%d): listening again\n", port,
 		err);
 	rcblk_srv_listen_tries = 0;
-	queue_delayed_work(rcblk_srv_wq, &rcblk_srv_listen_dwork,
+	queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 			   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
 }
 
@@ -852,7 +868,7 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 	if (!ret) {
 		pr_info("listening on 0.0.0.0:%u again\n", port);
 	} else if (++rcblk_srv_listen_tries < RCBLK_LISTEN_TRIES) {
-		queue_delayed_work(rcblk_srv_wq, &rcblk_srv_listen_dwork,
+		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
 	} else {
 		pr_err("cannot listen on port %u (%d): gave up after %u tries\n",
@@ -872,7 +888,14 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 int rcblk_srv_init(void)
 {
 	rcblk_srv_wq = alloc_workqueue("rcblk_srv", WQ_MEM_RECLAIM, 0);
-	return rcblk_srv_wq ? 0 : -ENOMEM;
+	if (!rcblk_srv_wq)
+		return -ENOMEM;
+	rcblk_srv_ctl_wq = alloc_workqueue("rcblk_srv_ctl", 0, 0);
+	if (!rcblk_srv_ctl_wq) {
+		destroy_workqueue(rcblk_srv_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Remove every export (forced); unload and failed loads */
@@ -938,7 +961,7 @@ int rcblk_srv_start(void)
 	ret = rcblk_srv_listen();
 	if (ret) {
 		pr_warn("cannot listen on port %u (%d): retrying\n", port, ret);
-		queue_delayed_work(rcblk_srv_wq, &rcblk_srv_listen_dwork,
+		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
 	}
 	mutex_unlock(&rcblk_srv_mutex);
@@ -982,6 +1005,7 @@ void rcblk_srv_stop(void)
 				       10 * HZ))
 		pr_warn("unload: %d queues still closing\n",
 			atomic_read(&rcblk_srv_nr_queues));
+	flush_workqueue(rcblk_srv_ctl_wq);
 	flush_workqueue(rcblk_srv_wq);
 	rcblk_srv_unexport_all();
 	rcblk_srv_sysfs_exit();
@@ -994,5 +1018,6 @@ void rcblk_srv_stop(void)
  */
 void rcblk_srv_exit(void)
 {
+	destroy_workqueue(rcblk_srv_ctl_wq);
 	destroy_workqueue(rcblk_srv_wq);
 }

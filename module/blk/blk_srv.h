@@ -153,14 +153,17 @@ struct rcblk_srv_req {
 };
 
 /**
- * struct rcblk_srv_parked - a request waiting for a free slot: it holds
- *	its message (and so the client's credit)
+ * struct rcblk_srv_parked - a request waiting for a free slot, a copy:
+ *	its message was released (holding it would hold the client's
+ *	credit, and with all of them held neither side could move)
  * @node: in rcblk_srv_queue.parked
- * @msg: the message
+ * @io: the request
+ * @data: an inline WRITE's payload
  */
 struct rcblk_srv_parked {
 	struct list_head node;
-	struct rdmachan_msg *msg;
+	struct rcblk_io_req io;
+	u8 data[];
 };
 
 /**
@@ -206,7 +209,9 @@ enum {
  * @work_list: slots for @io_work (SUBMIT, PUSH, REPLY)
  * @retry: slots refused with -EAGAIN, retried by @io_work on writable
  * @parked: struct rcblk_srv_parked
+ * @nr_parked: its entries, at most @depth
  * @rejects: struct rcblk_srv_reject
+ * @nr_rejects: its entries, at most twice @depth (then the queue closes)
  * @slots: @depth slots
  * @depth: entries of @slots, the channel's queue depth
  * @open_work: handles OPEN (process context: allocates, registers)
@@ -230,7 +235,9 @@ struct rcblk_srv_queue {
 	struct list_head work_list;
 	struct list_head retry;
 	struct list_head parked;
+	u32 nr_parked;
 	struct list_head rejects;
+	u32 nr_rejects;
 	struct rcblk_srv_req *slots;
 	u32 depth;
 	struct work_struct open_work;
@@ -241,6 +248,7 @@ struct rcblk_srv_queue {
 
 /* blk_srv.c */
 extern struct workqueue_struct *rcblk_srv_wq;
+extern struct workqueue_struct *rcblk_srv_ctl_wq;
 extern unsigned int rcblk_srv_max_io_kb;
 extern unsigned int rcblk_srv_inline_kb;
 extern struct mutex rcblk_srv_mutex;

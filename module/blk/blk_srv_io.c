@@ -88,10 +88,12 @@ static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 				   io->data == RCBLK_DATA_REMOTE, io->rkey);
 	if (ret != -EAGAIN)
 		return;
-	r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	/* more refusals waiting than requests a client may have: hostile */
+	r = READ_ONCE(q->nr_rejects) < 2 * q->depth ?
+	    kmalloc(sizeof(*r), GFP_ATOMIC) : NULL;
 	if (!r) {
-		pr_err_ratelimited("queue %p: no memory for a pending reply: closing it\n",
-				   q);
+		pr_warn_ratelimited("queue %p: %u refusals wait for room: closing it\n",
+				    q, READ_ONCE(q->nr_rejects));
 		rcblk_srv_queue_close(q);
 		return;
 	}
@@ -101,6 +103,7 @@ static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	r->rkey = io->rkey;
 	spin_lock_irqsave(&q->lock, flags);
 	list_add_tail(&r->node, &q->rejects);
+	q->nr_rejects++;
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
@@ -174,13 +177,13 @@ static void rcblk_srv_copy_inline(struct rcblk_srv_req *req, const void *src)
 }
 
 /*
- * Start a checked request in slot @req: its message @msg is released
- * here.  Any context (receive callback or io_work), never sleeps.
+ * Start a checked request in slot @req; @data is its inline payload
+ * (copied here).  Any context (receive callback or io_work), never
+ * sleeps.
  */
 static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			    struct rcblk_srv_req *req,
-			    const struct rcblk_io_req *io,
-			    struct rdmachan_msg *msg)
+			    const struct rcblk_io_req *io, const void *data)
 {
 	unsigned long flags;
 	int ret;
@@ -189,9 +192,7 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	req->status = RCBLK_S_OK;
 	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, 1);
 	if (io->op == RCBLK_OP_WRITE && io->data == RCBLK_DATA_INLINE)
-		rcblk_srv_copy_inline(req, msg->data +
-				      sizeof(struct rcblk_wire_io));
-	rdmachan_msg_release(ch, msg);
+		rcblk_srv_copy_inline(req, data);
 	if (io->op != RCBLK_OP_WRITE || io->data != RCBLK_DATA_REMOTE) {
 		rcblk_srv_to_work(req, RCBLK_ST_SUBMIT);
 		return;
@@ -210,21 +211,89 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 }
 
-/* An IO message on a live queue (receive callback, or a parked one) */
-static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
-			     struct rdmachan_msg *msg, bool parked)
+/*
+ * Give a checked request a slot and start it, or park it.  @p: the
+ * request comes from the parked list (NULL: fresh, from a message, whose
+ * caller releases the message after this returns: everything needed is
+ * copied).  A parked request holds no message, so no credit: a client
+ * whose requests wait still gets its credits back, and with them room
+ * for the credit returns that let the replies go.  The request joins
+ * the parked list under the same hold of the queue lock that found no
+ * free slot (io_work frees slots and unparks under it).  Parked
+ * requests are at most the queue depth; beyond: RCBLK_S_RESOURCE.
+ */
+static void rcblk_srv_dispatch(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			       const struct rcblk_io_req *io, const void *data,
+			       struct rcblk_srv_parked *p)
 {
-	struct rcblk_srv_parked *p;
+	bool from_park = p;
 	struct rcblk_srv_req *req;
-	struct rcblk_io_req io;
 	unsigned long flags;
+	u32 extra;
+
+again:
+	spin_lock_irqsave(&q->lock, flags);
+	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		/* closing: the channel goes, nobody waits for the answer */
+		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(p);
+		return;
+	}
+	req = NULL;
+	if (from_park || list_empty(&q->parked))
+		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
+					       node);
+	if (!req && !p) {
+		bool full = q->nr_parked >= q->depth;
+
+		spin_unlock_irqrestore(&q->lock, flags);
+		extra = io->data == RCBLK_DATA_INLINE ? io->len : 0;
+		p = full ? NULL : kmalloc(sizeof(*p) + extra, GFP_ATOMIC);
+		if (!p) {
+			rcblk_srv_reject(q, ch, io, RCBLK_S_RESOURCE);
+			return;
+		}
+		p->io = *io;
+		memcpy(p->data, data, extra);
+		io = &p->io;
+		data = p->data;
+		goto again;
+	}
+	if (req) {
+		list_del_init(&req->node);
+		req->stage = RCBLK_ST_SUBMIT;
+		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
+		req->rdma = io->op == RCBLK_OP_WRITE &&
+			    io->data == RCBLK_DATA_REMOTE;
+	} else {
+		/* no free slot: wait for one */
+		if (from_park)
+			list_add(&p->node, &q->parked);
+		else
+			list_add_tail(&p->node, &q->parked);
+		q->nr_parked++;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (req) {
+		rcblk_srv_begin(q, ch, req, io, data);
+		kfree(p);
+	}
+}
+
+/* An IO message on a live queue (receive callback) */
+static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			     struct rdmachan_msg *msg)
+{
+	struct rcblk_io_req io;
 	u8 status;
 
 	if (msg->len < sizeof(struct rcblk_wire_io) || msg->has_imm ||
 	    msg->rdma_imm) {
+		u32 len = msg->len;
+
 		rdmachan_msg_release(ch, msg);
 		pr_warn_ratelimited("queue %p: a message that is no request (%u bytes): closing the queue\n",
-				    q, msg->len);
+				    q, len);
 		rcblk_srv_queue_close(q);
 		return;
 	}
@@ -245,43 +314,9 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		return;
 	}
 
-	spin_lock_irqsave(&q->lock, flags);
-	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
-		/* closing: the channel goes, nobody waits for the answer */
-		spin_unlock_irqrestore(&q->lock, flags);
-		rdmachan_msg_release(ch, msg);
-		return;
-	}
-	req = NULL;
-	if (parked || list_empty(&q->parked))
-		req = list_first_entry_or_null(&q->free, struct rcblk_srv_req,
-					       node);
-	if (req) {
-		list_del_init(&req->node);
-		req->stage = RCBLK_ST_SUBMIT;
-		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
-		req->rdma = io.op == RCBLK_OP_WRITE &&
-			    io.data == RCBLK_DATA_REMOTE;
-	}
-	spin_unlock_irqrestore(&q->lock, flags);
-	if (req) {
-		rcblk_srv_begin(q, ch, req, &io, msg);
-		return;
-	}
-	/* no free slot: wait for one, holding the message */
-	p = kmalloc(sizeof(*p), GFP_ATOMIC);
-	if (!p) {
-		rdmachan_msg_release(ch, msg);
-		rcblk_srv_reject(q, ch, &io, RCBLK_S_RESOURCE);
-		return;
-	}
-	p->msg = msg;
-	spin_lock_irqsave(&q->lock, flags);
-	if (parked)
-		list_add(&p->node, &q->parked);
-	else
-		list_add_tail(&p->node, &q->parked);
-	spin_unlock_irqrestore(&q->lock, flags);
+	rcblk_srv_dispatch(q, ch, &io, msg->data + sizeof(struct rcblk_wire_io),
+			   NULL);
+	rdmachan_msg_release(ch, msg);
 }
 
 static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
@@ -290,7 +325,7 @@ static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	unsigned long flags;
 
 	if (test_bit(RCBLK_Q_LIVE, &q->flags)) {
-		rcblk_srv_handle(q, ch, msg, false);
+		rcblk_srv_handle(q, ch, msg);
 		return;
 	}
 	/* the first message must be OPEN; nothing may follow before OPEN_RSP */
@@ -299,7 +334,7 @@ static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	    !test_and_set_bit(RCBLK_Q_OPENING, &q->flags)) {
 		q->ch = ch;
 		q->open_msg = msg;
-		queue_work(rcblk_srv_wq, &q->open_work);
+		queue_work(rcblk_srv_ctl_wq, &q->open_work);
 		msg = NULL;
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -316,6 +351,8 @@ static void rcblk_srv_state_change(struct rdmachan *ch,
 {
 	struct rcblk_srv_queue *q = rdmachan_priv(ch);
 
+	/* may come before rdmachan_accept() returned: the close needs it */
+	WRITE_ONCE(q->ch, ch);
 	pr_debug("queue %p: channel %s (%d): closing the queue\n", q,
 		 state == RDMACHAN_FAILED ? "failed" : "disconnected", err);
 	rcblk_srv_queue_close(q);
@@ -538,8 +575,10 @@ static bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q,
 		spin_lock_irq(&q->lock);
 		r = list_first_entry_or_null(&q->rejects,
 					     struct rcblk_srv_reject, node);
-		if (r)
+		if (r) {
 			list_del(&r->node);
+			q->nr_rejects--;
+		}
 		spin_unlock_irq(&q->lock);
 		if (!r)
 			return true;
@@ -548,6 +587,7 @@ static bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q,
 		if (ret == -EAGAIN) {
 			spin_lock_irq(&q->lock);
 			list_add(&r->node, &q->rejects);
+			q->nr_rejects++;
 			spin_unlock_irq(&q->lock);
 			return false;
 		}
@@ -567,13 +607,14 @@ static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
 			p = list_first_entry_or_null(&q->parked,
 						     struct rcblk_srv_parked,
 						     node);
-		if (p)
+		if (p) {
 			list_del(&p->node);
+			q->nr_parked--;
+		}
 		spin_unlock_irq(&q->lock);
 		if (!p)
 			return;
-		rcblk_srv_handle(q, ch, p->msg, true);
-		kfree(p);
+		rcblk_srv_dispatch(q, ch, &p->io, p->data, p);
 	}
 }
 
@@ -642,12 +683,12 @@ void rcblk_srv_drain(struct rcblk_srv_queue *q)
 
 	spin_lock_irq(&q->lock);
 	list_splice_init(&q->parked, &parked);
+	q->nr_parked = 0;
 	list_splice_init(&q->rejects, &rejects);
+	q->nr_rejects = 0;
 	spin_unlock_irq(&q->lock);
-	list_for_each_entry_safe(p, pt, &parked, node) {
-		rdmachan_msg_release(q->ch, p->msg);
+	list_for_each_entry_safe(p, pt, &parked, node)
 		kfree(p);
-	}
 	list_for_each_entry_safe(r, rt, &rejects, node)
 		kfree(r);
 }

@@ -415,6 +415,7 @@ static const struct io_case io_cases[] = {
 	{ "write inline 0 bytes", IO, WR, 0, INL, 0, 8, 0, 0, 0, 0, false, RCBLK_S_INVAL },
 	{ "write no data", IO, WR, 0, NONE, 0, 8, 4096, 0, 0, 0, false, RCBLK_S_INVAL },
 	{ "write to a read-only queue", IO, WR, 0, REM, 0, 8, 4096, 9, 2, 0, true, RCBLK_S_RO },
+	{ "write to a read-only queue, too big", IO, WR, 0, REM, 0, 8, 1 << 30, 9, 2, 0, true, RCBLK_S_RO },
 	{ "write past the end", IO, WR, 0, REM, 0, 2048, 4096, 9, 2, 0, false, RCBLK_S_RANGE },
 	{ "write max_io + 1 block", IO, WR, 0, REM, 0, 0, 69632, 9, 2, 0, false, RCBLK_S_TOOBIG },
 
@@ -443,6 +444,7 @@ static const struct io_case io_cases[] = {
 	{ "write zeroes inline", IO, WZ, 0, INL, 0, 0, 4096, 0, 0, 4096, false, RCBLK_S_INVAL },
 	{ "write zeroes with an addr", IO, WZ, 0, NONE, 0, 0, 4096, 0, 8, 0, false, RCBLK_S_INVAL },
 	{ "write zeroes on a read-only queue", IO, WZ, 0, NONE, 0, 0, 4096, 0, 0, 0, true, RCBLK_S_RO },
+	{ "write zeroes, read-only, past the end", IO, WZ, 0, NONE, 0, 2048, 4096, 0, 0, 0, true, RCBLK_S_RO },
 };
 
 static void io_case_desc(const struct io_case *c, char *desc)
@@ -516,6 +518,14 @@ static void blk_test_io_limits(struct kunit *test)
 	lim.max_write_zeroes_sectors = 0;
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
 			RCBLK_S_NOTSUPP);
+	/* ... but on a read-only queue the answer is RO */
+	lim.ro = true;
+	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
+			RCBLK_S_RO);
+	b[1] = DI;
+	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
+			RCBLK_S_RO);
+	lim.ro = false;
 	/* a 512-byte-block export of the largest size: the last sector */
 	lim = io_lim;
 	lim.lbs = 512;
@@ -679,7 +689,7 @@ static struct kunit_case blk_proto_cases[] = {
 };
 
 static struct kunit_suite blk_proto_suite = {
-	.name = "rcblk_proto_srv",
+	.name = "rdmachan_blk_proto_srv",
 	.test_cases = blk_proto_cases,
 };
 

@@ -26,6 +26,7 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/errno.h>
 #include <linux/in.h>
 #include <linux/jiffies.h>
@@ -193,6 +194,13 @@ struct ct_lrec {
  * @wd_fired: it fired
  * @pool: a registration pool of @ch[CT_CLI], destroyed before it closes
  * @kmr: kernel registrations of @ch, deregistered before they close
+ * @hrt: a timer expiring in hard interrupt context, which starts @hrt_op
+ *	on @hrt_ch with rdmachan_rdma_start()
+ * @hrt_ch: the channel
+ * @hrt_op: the operation
+ * @hrt_ret: what rdmachan_rdma_start() returned
+ * @hrt_hard: it ran in hard interrupt context
+ * @hrt_fired: the timer's callback ran
  */
 struct ct_ctx {
 	struct kunit *test;
@@ -216,6 +224,12 @@ struct ct_ctx {
 	bool wd_fired;
 	struct rdmachan_mr_pool *pool;
 	struct rdmachan_mr *kmr[CT_NR];
+	struct hrtimer hrt;
+	struct rdmachan *hrt_ch;
+	struct rdmachan_op *hrt_op;
+	int hrt_ret;
+	bool hrt_hard;
+	atomic_t hrt_fired;
 };
 
 /* ---- payloads ------------------------------------------------------- */
@@ -512,6 +526,22 @@ static void ct_send_work(struct work_struct *work)
 				    RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK);
 }
 
+static void ct_start_end(struct rdmachan_op *ops, unsigned int count, int err,
+			 void *ctx);
+
+/* Hard interrupt context: start one operation, as a bio's end_io may */
+static enum hrtimer_restart ct_hrt_fire(struct hrtimer *t)
+{
+	struct ct_ctx *c = container_of(t, struct ct_ctx, hrt);
+
+	c->hrt_hard = in_hardirq();
+	c->hrt_ret = rdmachan_rdma_start(c->hrt_ch, c->hrt_op, 1, ct_start_end,
+					 &c->sink[CT_SRV]);
+	atomic_inc(&c->hrt_fired);
+	wake_up_all(&c->sink[CT_SRV].wq);
+	return HRTIMER_NORESTART;
+}
+
 static int ct_init(struct kunit *test)
 {
 	struct ct_ctx *c;
@@ -532,6 +562,8 @@ static int ct_init(struct kunit *test)
 	INIT_DELAYED_WORK(&c->release_work, ct_release_work);
 	INIT_DELAYED_WORK(&c->send_work, ct_send_work);
 	timer_setup(&c->wd_timer, ct_wd_fire, 0);
+	hrtimer_init(&c->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	c->hrt.function = ct_hrt_fire;
 	test->priv = c;
 	return 0;
 }
@@ -573,6 +605,7 @@ static void ct_exit(struct kunit *test)
 	current->fail_nth = 0;
 #endif
 	del_timer_sync(&c->wd_timer);
+	hrtimer_cancel(&c->hrt);
 	if (c->wd_task) {
 		put_task_struct(c->wd_task);
 		c->wd_task = NULL;
@@ -2195,6 +2228,16 @@ static void chan_test_rdma_start(struct kunit *test)
 						  ct_start_end, s),
 			0);
 	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 2 + started));
+
+	/* from hard interrupt context */
+	c->hrt_ch = srv;
+	c->hrt_op = &ops[0];
+	hrtimer_start(&c->hrt, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	KUNIT_ASSERT_TRUE(test, ct_wait_atomic(s, &c->hrt_fired, 1));
+	KUNIT_EXPECT_TRUE(test, c->hrt_hard);
+	KUNIT_EXPECT_EQ(test, c->hrt_ret, 0);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 3 + started));
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
 	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
 }
 

@@ -30,16 +30,9 @@ newest_index() {
 	dmesg | sed -n 's/.*rdmachan_blk: rcblk\([0-9]*\): export .* on .*sectors.*/\1/p' | tail -n 1
 }
 
-# nullb_dev NAME SIZE_MB: lib.sh's nullb_new, but 6.1's null_blk names a
-# configfs device after its directory (/dev/NAME), not /dev/nullbN
-nullb_dev() {
-	nullb_new "$@" >/dev/null 2>&1
-	wait_for 5 test -b "/dev/$1" && echo "/dev/$1"
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
-B=$(nullb_dev clt 64)
+B=$(nullb_new clt 64)
 check "a 64 MiB memory-backed null_blk ($B)" test -b "$B"
 [ -b "$B" ] || blk_bail "no backing device"
 check "export clt" $TOOL blk export clt "$B" --allow 192.0.2.0/24
@@ -95,6 +88,18 @@ check "reading back through the disk (remote READs)" sh -c \
 	"$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k &&
 	 $DD if=$D bs=512 skip=56 count=8 iflag=direct 2>/dev/null | $CMP - $T/p4k"
 check "read_bytes counted" test "$(attr $N read_bytes)" -ge $((256 * KiB))
+# the page cache writes back 512-byte buffers: a request whose data
+# starts 1 KiB into a page, so its registration starts inside one
+head -c $((40 * KiB)) /dev/urandom > $T/p40k
+check "a buffered 40 KiB write at byte 1025 KiB, then fsync" \
+	$DD if=$T/p40k of="$D" bs=1k seek=1025 conv=notrunc,fsync
+$BLOCKDEV --flushbufs "$B"
+check "the backing device has it" sh -c \
+	"$DD if=$B bs=1k skip=1025 count=40 iflag=direct 2>/dev/null | $CMP - $T/p40k"
+$BLOCKDEV --flushbufs "$D"
+check "read back through the disk (buffered)" sh -c \
+	"$DD if=$D bs=1k skip=1025 count=40 2>/dev/null | $CMP - $T/p40k"
+check_eq "the mapping is live" live "$(attr $N state)"
 check_eq "no errors" 0 "$(attr $N errors)"
 check_eq "nothing bogus" 0 "$(attr $N bogus)"
 check_eq "nothing in flight" 0 "$(attr $N inflight)"
@@ -157,40 +162,79 @@ check "the disk is gone" wait_for 10 sh -c "! test -e $D"
 check "the export has no session left" wait_for 20 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"clt\") | .sessions == 0' > /dev/null"
 
+# ---- many remote WRITEs at once ------------------------------------------
+# a 1 MiB direct write is 8 requests of 128 KiB on one queue, each pulled
+# by the server with RDMA READ from its registration
+check "map_device '$BLK_SRV clt queues=1 src=$BLK_CLI' (over the veth pair)" \
+	sh -c "echo '$BLK_SRV clt queues=1 src=$BLK_CLI' > $CTL/map_device"
+N=$(newest_index)
+D=/dev/rcblk$N
+head -c $((4 * MiB)) /dev/urandom > $T/p4m
+check "4 MiB of 1 MiB direct writes" $DD if=$T/p4m of="$D" bs=1M seek=8 oflag=direct conv=notrunc
+check_eq "the mapping is live after them" live "$(attr $N state)"
+$BLOCKDEV --flushbufs "$B"
+check "the backing device has them" sh -c \
+	"$DD if=$B bs=1M skip=8 count=4 iflag=direct 2>/dev/null | $CMP - $T/p4m"
+check "4 MiB of 1 MiB direct reads" sh -c \
+	"$DD if=$D bs=1M skip=8 count=4 iflag=direct 2>/dev/null | $CMP - $T/p4m"
+diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 5)"
+check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+
 # ---- a hostile server (tests/vm/helpers/blk_evil) -------------------------
 EVIL=$HELPERS/blk_evil
 EVIL_PORT=7480
 
-# evil_start MODE QUEUES: blk_evil listening on $BLK_SRV:$EVIL_PORT
+# evil_start MODE QUEUES: blk_evil listening on $BLK_SRV:$EVIL_PORT (a
+# new port each time: a listener's port is not free at once)
 evil_start() {
+	EVIL_PORT=$((EVIL_PORT + 1))
 	$EVIL -p $EVIL_PORT -q "$2" "$1" > $T/evil_$1.out 2>&1 &
 	evil_pid=$!
 	wait_for 10 grep -q listening $T/evil_$1.out
 }
 
-# evil_map MODE QUEUES: map its export; the write's error on failure
+# evil_map MODE QUEUES: start blk_evil (in this shell: check runs its
+# command in a subshell), then map its export; the write's error
 evil_map() {
-	evil_start "$1" "$2" || return 1
+	evil_start "$1" "$2" || { echo "blk_evil did not start"; return 1; }
 	sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device" 2>&1
 }
 
+# evil_refused MODE QUEUES DESC REGEX: the map fails with REGEX
+evil_refused() {
+	if evil_start "$1" "$2"; then
+		check_fail "$3" "$4" sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device"
+	else
+		not_ok "$3"
+		diag "blk_evil did not start: $(cat $T/evil_$1.out)"
+	fi
+}
+
 evil_gone() {
-	wait_for 40 sh -c "! kill -0 $evil_pid 2>/dev/null" || kill -9 $evil_pid 2>/dev/null
+	wait_for 15 sh -c "! kill -0 $evil_pid 2>/dev/null" || {
+		diag "blk_evil did not end: killed"
+		kill -9 $evil_pid 2>/dev/null
+	}
 	diag "$(cat $T/evil_*.out 2>/dev/null | tail -n 3)"
 	rm -f $T/evil_*.out
 }
 
-check_fail "OPEN_RSP with a bad magic: EPROTO" "Protocol error" evil_map garbage 1
+evil_refused garbage 1 "OPEN_RSP with a bad magic: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'bad OPEN_RSP for evil from $BLK_SRV:$EVIL_PORT: bad magic'"
-check_fail "a short OPEN_RSP: EPROTO" "Protocol error" evil_map short 1
+evil_refused short 1 "a short OPEN_RSP: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'short OPEN_RSP'"
-check_fail "OPEN_RSP status ACCES: EACCES" "Permission denied" evil_map refuse 1
+evil_refused refuse 1 "OPEN_RSP status ACCES: EACCES" "Permission denied"
 evil_gone
-check_fail "two queues answering other export ids: EPROTO" "Protocol error" evil_map mismatch 2
+evil_refused mismatch 2 "two queues answering other export ids: EPROTO" "Protocol error"
 evil_gone
 check "it is logged" sh -c "dmesg | grep -q 'answered another export or geometry'"
+echo 2000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
+evil_refused mute 1 "no OPEN_RSP within clt_timeout_ms: ETIMEDOUT" "timed out"
+evil_gone
+echo 10000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
+check "it is logged" sh -c "dmesg | grep -q 'no OPEN_RSP for evil from $BLK_SRV:$EVIL_PORT in 2000 ms'"
 check_eq "no mapping was left by the refusals" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
 
 # bogus replies: a tag past the depth, a reply for a request not in flight
