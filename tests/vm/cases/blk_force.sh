@@ -17,6 +17,11 @@ requires() {
 T=/tmp/blk_force
 mkdir -p $T
 
+# opened DEV: the mapping DEV has an opener (fio or dd got as far as open)
+opened() {
+	[ "$($TOOL -j blk show maps | jq -r --arg d "$1" '.maps[] | select(.dev == $d) | .openers')" -ge 1 ] 2>/dev/null
+}
+
 # gone PID SECONDS: process PID has ended within SECONDS
 gone() {
 	wait_for "$2" sh -c "! kill -0 $1 2>/dev/null"
@@ -37,7 +42,8 @@ timeout 300 $FIO --name=force --filename="$D" --direct=1 --ioengine=libaio --iod
 	--numjobs=2 --rw=randrw --bsrange=4k-64k --size=64M --time_based --runtime=240 \
 	> $T/fio.out 2>&1 &
 fio_pid=$!
-sleep 5
+check "fio has the disk open (openers >= 1, within 60 s)" wait_for 60 opened "$D"
+sleep 3
 check "fio is running on the disk" kill -0 $fio_pid
 check_fail "blk unmap without --force is refused while fio has it open (EBUSY)" "EBUSY" \
 	timeout 30 $TOOL blk unmap "$D"
@@ -55,13 +61,13 @@ else
 	diag "$(tail -n 20 $T/fio.out)"
 fi
 diag "$(grep -E 'err=|error' $T/fio.out | head -n 5)"
-check "the disk is gone" wait_for 10 sh -c "! test -e $D"
+check "the disk is gone" wait_for 30 sh -c "! test -e $D"
 check_eq "no mapping is left" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
 check "the export has no session left" wait_for 20 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"force\") | .sessions == 0' > /dev/null"
 
 # ---- unexport --force under dd ----------------------------------------------
-D=$(timeout 60 $TOOL blk map $BLK_SRV force --src $BLK_CLI 2> $T/map2.err)
+D=$(timeout 120 $TOOL blk map $BLK_SRV force --src $BLK_CLI 2> $T/map2.err)
 [ -b "$D" ] || { not_ok "blk map again"; diag "$(cat $T/map2.err)"; blk_bail "no second mapping"; }
 ok "blk map again ($D)"
 # dd over and over: each loop ends only when a dd fails
@@ -71,7 +77,8 @@ dd_pid=$!
 timeout 300 sh -c "while $DD if=$D of=/dev/null bs=64k iflag=direct; do :; done" \
 	> $T/ddr.out 2>&1 &
 ddr_pid=$!
-sleep 5
+check "dd has the disk open (openers >= 1, within 60 s)" wait_for 60 opened "$D"
+sleep 3
 check "dd is writing and reading the disk" sh -c "kill -0 $dd_pid && kill -0 $ddr_pid"
 check_fail "blk unexport without --force is refused while mapped (EBUSY)" "EBUSY" \
 	timeout 30 $TOOL blk unexport force
