@@ -317,6 +317,9 @@ static u16 rcblk_clt_flags(struct rcblk_clt_map *map, struct request *rq)
 	for (i = 0; i < ARRAY_SIZE(map_flags); i++)
 		if (rq->cmd_flags & map_flags[i].req)
 			flags |= map_flags[i].wire;
+	/* blk-flush's FLUSH requests carry REQ_PREFLUSH: the op says it */
+	if (req_op(rq) == REQ_OP_FLUSH)
+		flags &= ~RCBLK_F_PREFLUSH;
 	/*
 	 * Only accepted bits travel.  FUA and PREFLUSH reach a driver only
 	 * as the queue's write cache settings allow (blk-flush), and those

@@ -297,10 +297,13 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_pool_destroy);
  *	and a rkey never used before by this MR
  *
  * The registration is not valid yet: rdmachan_send_ext() makes it valid
- * with the message that tells the peer about it.  @sgl stays mapped and
- * must stay valid until rdmachan_mr_pool_put() gave it back.  A pool's
- * registration is for the peer: it is no local segment of a one-sided
- * operation.
+ * with the message that tells the peer about it, or the first one-sided
+ * call (rdmachan_rdma_start() and the like) that names it as a local
+ * segment posts its fast registration in front of its operations (a
+ * server's zero copy).  Either way once: a registration already posted
+ * can be a local segment again, but not carried by a send.  @sgl stays
+ * mapped and must stay valid until rdmachan_mr_pool_put() gave it back,
+ * which is to come after every one-sided call using it ended.
  *
  * Context: any; never sleeps.
  * Return: 0; -EAGAIN (every registration of the pool is out); -E2BIG

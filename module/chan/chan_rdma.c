@@ -42,6 +42,10 @@
  * @sge: its gather/scatter list
  * @mr: registrations it holds (rdmachan_mr_put() when the request ends)
  * @nr_mr: entries of @mr
+ * @pmr: pool registrations among its segments (not held: their user
+ *	keeps them until the request ended); their fast registration goes
+ *	in front of the request when not posted yet
+ * @nr_pmr: entries of @pmr
  * @inline_buf: an INLINE write's data, gathered here
  * @status: 0, or the errno of its completion
  * @wc_status: the verbs status of its completion
@@ -59,6 +63,8 @@ struct rdmachan_rdma_wr {
 	struct ib_sge		sge[RDMACHAN_MAX_SGE];
 	struct rdmachan_mr	*mr[RDMACHAN_MAX_SGE];
 	u32			nr_mr;
+	struct rdmachan_mr	*pmr[RDMACHAN_MAX_SGE];
+	u32			nr_pmr;
 	void			*inline_buf;
 	int			status;
 	u32			wc_status;
@@ -334,6 +340,49 @@ int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
 	return 0;
 }
 
+/*
+ * Pool registrations among the request's segments: each must be mapped
+ * (its fast registration then goes in front of the request, once) or
+ * already posted.  The send queue has room for those registrations
+ * beside the one-sided room (chan_pool.c).  Caller holds ch->lock.
+ * Return: 0 and the chain's first work request in *@first, or -EINVAL
+ * (a registration given back, or in a send not posted yet) with nothing
+ * changed.
+ */
+static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
+					   struct ib_send_wr **first)
+{
+	struct ib_send_wr *head = NULL, *last = NULL;
+	u32 i, j;
+
+	for (i = 0; i < req->nr; i++)
+		for (j = 0; j < req->w[i].nr_pmr; j++)
+			if (req->w[i].pmr[j]->pstate != RDMACHAN_PR_MAPPED &&
+			    req->w[i].pmr[j]->pstate != RDMACHAN_PR_POSTED)
+				return -EINVAL;
+	for (i = 0; i < req->nr; i++) {
+		for (j = 0; j < req->w[i].nr_pmr; j++) {
+			struct rdmachan_mr *mr = req->w[i].pmr[j];
+
+			if (mr->pstate != RDMACHAN_PR_MAPPED)
+				continue;
+			mr->pstate = RDMACHAN_PR_POSTED;
+			mr->reg_wr.wr.next = NULL;
+			if (last)
+				last->next = &mr->reg_wr.wr;
+			else
+				head = &mr->reg_wr.wr;
+			last = &mr->reg_wr.wr;
+		}
+	}
+	*first = &req->w[0].wr.send;
+	if (last) {
+		last->next = *first;
+		*first = head;
+	}
+	return 0;
+}
+
 static bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 {
 	return ch->rdma.slots + nr <= RDMACHAN_RDMA_SLOTS &&
@@ -359,6 +408,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 {
 	struct rdmachan *ch = req->ch;
 	const struct ib_send_wr *bad = NULL;
+	struct ib_send_wr *first;
 	unsigned long flags;
 	int ret, post_err = 0;
 	bool bh;
@@ -399,15 +449,20 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		if (ret)
 			return ret;
 	}
+	if (!ret)
+		ret = rdmachan_rdma_pool_chain_locked(req, &first);
 	if (ret)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
-	ret = ib_post_send(ch->res.qp, &req->w[0].wr.send, &bad);
+	ret = ib_post_send(ch->res.qp, first, &bad);
 	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */
 		for (i = 0; i < req->nr && &req->w[i].wr.send != bad; i++)
 			;
+		/* a fast registration in front failed: none of the request */
+		if (i == req->nr && bad)
+			i = 0;
 		req->posted = i;
 		rdmachan_credits_refund(&ch->credits, req->credits);
 	} else {
@@ -570,13 +625,20 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 {
 	struct rdmachan_mr *mr = seg->mr;
 
-	/* a pool's registration is the peer's to use, never a local one */
-	if (!mr || mr->ch != ch || mr->pool)
+	if (!mr || mr->ch != ch)
 		return -EINVAL;
 	if (seg->offset > mr->length || seg->length > mr->length - seg->offset)
 		return -EINVAL;
 	if ((mr->access & need) != need)
 		return -EACCES;
+	if (mr->pool) {
+		/* its state is checked, and its registration chained, at post */
+		w->pmr[w->nr_pmr++] = mr;
+		sge->addr = mr->ibmr->iova + seg->offset;
+		sge->length = seg->length;
+		sge->lkey = mr->ibmr->lkey;
+		return 0;
+	}
 	/* held, its MR stays until the request ends */
 	if (!rdmachan_mr_hold(mr))
 		return -ECONNRESET;

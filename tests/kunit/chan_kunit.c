@@ -72,6 +72,7 @@ enum {
 	CT_PORT_WRITABLE_SEND,
 	CT_PORT_RDMA_START,
 	CT_PORT_POOL_TEARDOWN,
+	CT_PORT_POOL_LOCAL_SEG,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -2260,6 +2261,78 @@ static void chan_test_pool_teardown(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_end), 0);
 }
 
+/*
+ * Pool registrations as the local segments of rdmachan_rdma_start() (a
+ * server's zero copy): a WRITE from one and a READ back into another, in
+ * one call, their fast registrations posted in front of it; then each
+ * is given back with a local invalidation.
+ */
+static void chan_test_pool_local_seg(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_mr *m1 = NULL, *m2 = NULL;
+	struct rdmachan_remote_mr desc;
+	struct scatterlist sg1, sg2;
+	struct rdmachan_seg *seg;
+	struct rdmachan_op *ops;
+	struct rdmachan *srv, *cli;
+	u8 *src, *dst, *back;
+
+	ct_pool_pair(test, CT_PORT_POOL_LOCAL_SEG, 2);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	src = kunit_kmalloc(test, len, GFP_KERNEL);
+	dst = kunit_kzalloc(test, len, GFP_KERNEL);
+	back = kunit_kzalloc(test, len, GFP_KERNEL);
+	seg = kunit_kcalloc(test, 2, sizeof(*seg), GFP_KERNEL);
+	ops = kunit_kcalloc(test, 2, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, src && dst && back && seg && ops);
+	memset(src, 0x77, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, dst, len,
+						   RDMACHAN_ACCESS_LOCAL_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_WRITE |
+						   RDMACHAN_ACCESS_REMOTE_READ,
+						   &c->kmr[CT_SRV]),
+			0);
+	rdmachan_mr_remote(c->kmr[CT_SRV], &desc);
+	sg_init_one(&sg1, src, len);
+	sg_init_one(&sg2, back, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, 0, &m1),
+			0);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &m2),
+			0);
+	seg[0] = (struct rdmachan_seg){ .mr = m1, .length = len };
+	seg[1] = (struct rdmachan_seg){ .mr = m2, .length = len };
+	ops[0] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE,
+				       .segs = &seg[0], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	ops[1] = (struct rdmachan_op){ .opcode = RDMACHAN_OP_READ,
+				       .segs = &seg[1], .nr_segs = 1,
+				       .remote_addr = desc.addr,
+				       .rkey = desc.rkey };
+	KUNIT_ASSERT_EQ(test, rdmachan_rdma_start(cli, ops, 2, ct_start_end, s),
+			0);
+	KUNIT_ASSERT_TRUE(test, ct_wait_atomic(s, &s->nr_end, 1));
+	KUNIT_EXPECT_EQ(test, s->end_err, 0);
+	KUNIT_EXPECT_EQ(test, ops[0].status, 0);
+	KUNIT_EXPECT_EQ(test, ops[1].status, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(back, src, len), 0);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m1, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(m2, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 2));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -2278,6 +2351,7 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_writable_send),
 	KUNIT_CASE(chan_test_rdma_start),
 	KUNIT_CASE(chan_test_pool_teardown),
+	KUNIT_CASE(chan_test_pool_local_seg),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}

@@ -31,15 +31,17 @@ check "rdmachan_blk loads" $MODPROBE rdmachan_blk
 check "blk show with nothing: empty lists" sh -c \
 	"$TOOL -j blk show | jq -e '.exports == [] and .maps == []' > /dev/null"
 
-B1=$(nullb_new wire 64)
+B1=$(nullb_new wire 64 discard=1)
 B2=$(nullb_new wire_ro 64)
 B3=$(nullb_new wire_deny 64)
-check "three 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3"
-[ -b "$B3" ] || blk_bail "no backing devices"
-# something else than zeroes on them
+B4=$(nullb_new spare 64)
+check "four 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3" -a -b "$B4"
+[ -b "$B4" ] || blk_bail "no backing devices"
+# an ext4 on wire's device (for the read-only mapping at the end; it
+# cannot be made once the device is exported: the server holds it), and
+# something else than zeroes on wire_ro's
+check "mkfs.ext4 on the device behind wire" /usr/sbin/mkfs.ext4 -q -F "$B1"
 head -c 4194304 /dev/urandom > $T/pat
-$DD if=$T/pat of="$B1" bs=1M oflag=direct conv=notrunc 2>/dev/null
-$DD if=$T/pat of="$B1" bs=1M seek=60 oflag=direct conv=notrunc 2>/dev/null
 $DD if=$T/pat of="$B2" bs=1M oflag=direct conv=notrunc 2>/dev/null
 
 check "export wire (read-write, 192.0.2.0/24)" $TOOL blk export wire "$B1" --allow 192.0.2.0/24
@@ -53,7 +55,9 @@ check_eq "blk show: wire_ro is read-only" "true" \
 
 # ---- export ---------------------------------------------------------------
 check_fail "export of a name exported already: EEXIST" "EEXIST" \
-	$TOOL blk export wire "$B3" --allow 192.0.2.0/24
+	$TOOL blk export wire "$B4" --allow 192.0.2.0/24
+check_fail "export of a device exported already, under another name: EBUSY" "EBUSY" \
+	$TOOL blk export wire2 "$B1" --allow 192.0.2.0/24
 check_fail "export of a path that does not exist: ENOENT" "ENOENT" \
 	$TOOL blk export nodev /dev/nonexistent --allow 192.0.2.0/24
 check_fail "export of a character device: ENOTBLK" "ENOTBLK" \
@@ -101,7 +105,6 @@ check "blk_wire's sessions are gone" wait_for 10 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"wire\") | .sessions == 0' > /dev/null"
 
 # ---- a read-only mapping refuses writes ----------------------------------------
-check "mkfs.ext4 on the server's device behind wire" /usr/sbin/mkfs.ext4 -q -F "$B1"
 s1=$(dev_sum "$B1")
 D=$(timeout 60 $TOOL blk map $BLK_SRV wire --ro --src $BLK_CLI 2> $T/map.err)
 if [ -b "$D" ]; then

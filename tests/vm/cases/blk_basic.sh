@@ -151,6 +151,8 @@ check "the counters: no errors, nothing rejected, nothing in flight" sh -c \
 diag "$($TOOL blk show)"
 
 # ---- ext4 ---------------------------------------------------------------
+check_eq "the mapping is still live" live \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
 check "mkfs.ext4 on the disk" /usr/sbin/mkfs.ext4 -q -F "$D"
 check "mount it" mount -t ext4 "$D" $MNT
 if grep -q " $MNT ext4 " /proc/mounts; then

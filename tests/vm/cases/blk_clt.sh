@@ -157,6 +157,105 @@ check "the disk is gone" wait_for 10 sh -c "! test -e $D"
 check "the export has no session left" wait_for 20 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"clt\") | .sessions == 0' > /dev/null"
 
+# ---- a hostile server (tests/vm/helpers/blk_evil) -------------------------
+EVIL=$HELPERS/blk_evil
+EVIL_PORT=7480
+
+# evil_start MODE QUEUES: blk_evil listening on $BLK_SRV:$EVIL_PORT
+evil_start() {
+	$EVIL -p $EVIL_PORT -q "$2" "$1" > $T/evil_$1.out 2>&1 &
+	evil_pid=$!
+	wait_for 10 grep -q listening $T/evil_$1.out
+}
+
+# evil_map MODE QUEUES: map its export; the write's error on failure
+evil_map() {
+	evil_start "$1" "$2" || return 1
+	sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device" 2>&1
+}
+
+evil_gone() {
+	wait_for 40 sh -c "! kill -0 $evil_pid 2>/dev/null" || kill -9 $evil_pid 2>/dev/null
+	diag "$(cat $T/evil_*.out 2>/dev/null | tail -n 3)"
+	rm -f $T/evil_*.out
+}
+
+check_fail "OPEN_RSP with a bad magic: EPROTO" "Protocol error" evil_map garbage 1
+evil_gone
+check "it is logged" sh -c "dmesg | grep -q 'bad OPEN_RSP for evil from $BLK_SRV:$EVIL_PORT: bad magic'"
+check_fail "a short OPEN_RSP: EPROTO" "Protocol error" evil_map short 1
+evil_gone
+check "it is logged" sh -c "dmesg | grep -q 'short OPEN_RSP'"
+check_fail "OPEN_RSP status ACCES: EACCES" "Permission denied" evil_map refuse 1
+evil_gone
+check_fail "two queues answering other export ids: EPROTO" "Protocol error" evil_map mismatch 2
+evil_gone
+check "it is logged" sh -c "dmesg | grep -q 'answered another export or geometry'"
+check_eq "no mapping was left by the refusals" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
+
+# bogus replies: a tag past the depth, a reply for a request not in flight
+if evil_map badtags 1 > $T/evil_map.err; then
+	ok "map from a server that sends bogus tags"
+	N=$(newest_index)
+	D=/dev/rcblk$N
+	check_fail "a READ fails with EIO (the server said IOERR)" "Input/output error" \
+		$DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
+	check "bogus replies were counted" test "$(attr $N bogus)" -gt 0
+	check "errors were counted" test "$(attr $N errors)" -gt 0
+	check_eq "the mapping is still live" live "$(attr $N state)"
+	check "the bogus tags are logged" sh -c "dmesg | grep -q 'rcblk$N: queue 0: ignored reply'"
+	check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+else
+	not_ok "map from a server that sends bogus tags"
+	diag "$(cat $T/evil_map.err)"
+fi
+evil_gone
+
+# a server that stops answering: the requests time out, the mapping dies
+if evil_map silent 1 > $T/evil_map.err; then
+	ok "map from a server that will stop answering"
+	N=$(newest_index)
+	D=/dev/rcblk$N
+	echo 1000 > /sys/block/rcblk$N/queue/io_timeout
+	touch /tmp/blk_evil.silent
+	sleep 1
+	t0=$(date +%s)
+	check_fail "a READ it does not answer fails (EIO) within 60 s" "Input/output error" \
+		timeout 60 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
+	diag "it took $(($(date +%s) - t0)) s"
+	check "the mapping is dead" wait_for 20 sh -c "test \"\$(cat /sys/block/rcblk$N/rdmachan/state)\" = dead"
+	check_eq "blk show says dead too" dead \
+		"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
+	check_fail "new I/O fails at once" "Input/output error|No such device" \
+		timeout 10 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
+	check "unmap the dead mapping" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+else
+	not_ok "map from a server that will stop answering"
+	diag "$(cat $T/evil_map.err)"
+fi
+rm -f /tmp/blk_evil.silent
+evil_gone
+
+# a server that closes its channels: the mapping dies, I/O fails
+if evil_map close 1 > $T/evil_map.err; then
+	ok "map from a server that will close its channels"
+	N=$(newest_index)
+	D=/dev/rcblk$N
+	touch /tmp/blk_evil.silent
+	check "the mapping dies within 30 s" wait_for 30 sh -c \
+		"test \"\$(cat /sys/block/rcblk$N/rdmachan/state)\" = dead"
+	check "last_error says why" test "$(attr $N last_error)" -lt 0
+	check_fail "I/O fails at once" "Input/output error|No such device" \
+		timeout 10 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
+	check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+else
+	not_ok "map from a server that will close its channels"
+	diag "$(cat $T/evil_map.err)"
+fi
+rm -f /tmp/blk_evil.silent
+evil_gone
+
 check "blk unexport clt" $TOOL blk unexport clt
-check "rdmachan_blk and rdmachan unload" blk_unload
+# the server's queues of the forced session may still be closing
+check "rdmachan_blk and rdmachan unload (within 20 s)" wait_for 20 blk_unload
 done_testing

@@ -110,6 +110,7 @@ _Static_assert(offsetof(struct wire_io, addr) == 24, "rcblk_wire_io.addr");
 static const char *srv_ip = CHAN_SRV_IP, *cli_ip = CHAN_CLI_IP;
 static int port = RCBLK_DEFAULT_PORT, ctl, backing = -1;
 static uint16_t next_tag = 1;
+static bool last_broke;		/* io_send: the channel failed (and was opened again) */
 
 #define TIMEOUT_MS 10000
 
@@ -363,6 +364,7 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 	int r, has_imm = 0;
 	char buf[4096];
 
+	last_broke = false;
 	if (s->fd < 0 && sess_open(s, s->name, s->oflags)) {
 		snprintf(why, wlen, "no session");
 		return -1;
@@ -378,8 +380,10 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 		goto reopen;
 	}
 	if (r != 0 || !has_imm) {
-		snprintf(why, wlen, "reply of %d bytes, %s immediate: not a reply", r,
-			 has_imm ? "with" : "without");
+		snprintf(why, wlen, "reply of %d bytes, %s immediate (0x%x), first bytes "
+			 "%02x %02x %02x %02x %02x: not a reply", r, has_imm ? "with" : "without",
+			 imm, (uint8_t)buf[0], (uint8_t)buf[1], (uint8_t)buf[2], (uint8_t)buf[3],
+			 (uint8_t)buf[4]);
 		return -1;
 	}
 	if ((imm >> 16) != be16toh(io->tag)) {
@@ -393,6 +397,7 @@ static int io_send(struct sess *s, const struct wire_io *io, size_t hlen, const 
 	}
 	return imm & 0xff;
 reopen:
+	last_broke = true;
 	close(s->fd);
 	s->fd = -1;
 	sess_open(s, s->name, s->oflags);
@@ -630,17 +635,47 @@ int main(int argc, char **argv)
 	io.reserved = 0x80;
 	check_io(&s, "WRITE with its reserved byte set: INVAL", &io, sizeof(io), payload, s.lbs,
 		 S_INVAL, -1);
+	check_read_ok(&s, "the server still answers a valid READ on the same channel",
+		      s.nr_sectors - 8 * (s.lbs / 512), s.lbs * 8);
+
+	/*
+	 * What may end the channel, each on a session of its own: a request
+	 * of another type, one cut short (both still deserve a reply), and
+	 * a READ into rkey 0 (the server's RDMA WRITE fails: on RC that
+	 * breaks the channel, so a REMOTE reply or the channel's end are
+	 * both right); the server must serve a new session after each.
+	 */
+	sess_open(&s, rw_name, 0);
 	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
-	check_io(&s, "READ to rkey 0, address 0: REMOTE (or INVAL)", &io, sizeof(io), NULL, 0,
-		 S_REMOTE, S_INVAL);
-	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io_remote(&s, &io);
 	io.type = RCBLK_MSG_OPEN;
 	check_io(&s, "a request of type OPEN after the OPEN: INVAL", &io, sizeof(io), NULL, 0,
 		 S_INVAL, -1);
+	sess_open(&s, rw_name, 0);
+	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+	io.type = 0x7f;
+	check_io(&s, "a request of type 0x7f: INVAL", &io, sizeof(io), NULL, 0, S_INVAL, -1);
+	sess_open(&s, rw_name, 0);
 	io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
 	check_io(&s, "a request cut to 16 bytes: INVAL", &io, 16, NULL, 0, S_INVAL, -1);
-	check_read_ok(&s, "the server still answers a valid READ on the same channel",
-		      s.nr_sectors - 8 * (s.lbs / 512), s.lbs * 8);
+	sess_open(&s, rw_name, 0);
+	{
+		char why[256];
+		int st;
+
+		io_fill(&io, OP_READ, 0, s.lbs, DATA_REMOTE);
+		st = io_send(&s, &io, sizeof(io), NULL, 0, why, sizeof(why));
+		ktap_result(st == S_REMOTE || st == S_INVAL || (st < 0 && last_broke),
+			    "a READ into rkey 0: REMOTE or INVAL, or the channel ends",
+			    "%s", st < 0 ? why : status_name(st));
+		if (st < 0)
+			ktap_diag("READ into rkey 0 ended the channel: %s", why);
+	}
+	if (sess_open(&s, rw_name, 0))
+		ktap_result(0, "a new session after the channel-ending requests", "OPEN failed");
+	else
+		check_read_ok(&s, "a new session after the channel-ending requests: a valid READ",
+			      0, s.lbs * 8);
 
 	/* a read-only OPEN of the read-write export: writes are refused */
 	if (sess_open(&ro, rw_name, OPEN_RO)) {
@@ -651,8 +686,8 @@ int main(int argc, char **argv)
 		check_io(&ro, "inline WRITE on a read-only session: RO", &io, sizeof(io), payload,
 			 s.lbs, S_RO, -1);
 		io_fill(&io, OP_WRITE_ZEROES, 0, s.lbs, DATA_NONE);
-		check_io(&ro, "WRITE_ZEROES on a read-only session: RO", &io, sizeof(io), NULL, 0,
-			 S_RO, -1);
+		check_io(&ro, "WRITE_ZEROES on a read-only session: RO (or NOTSUPP)", &io,
+			 sizeof(io), NULL, 0, S_RO, S_NOTSUPP);
 		io_fill(&io, OP_DISCARD, 0, s.lbs, DATA_NONE);
 		check_io(&ro, "DISCARD on a read-only session: RO", &io, sizeof(io), NULL, 0, S_RO, -1);
 		check_read_ok(&ro, "a read-only session reads", 0, s.lbs);

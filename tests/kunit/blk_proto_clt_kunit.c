@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite for the client's block of module/blk/blk_proto.c: the OPEN
+ * and IO encodings byte by byte (big-endian, blk_proto.h), the OPEN_RSP
+ * check with every refusal and every malformed field, and the
+ * same-answer comparison of a mapping's queues.
+ *
+ * blk_proto_kunit.c compiles blk_proto.c into this module; this file
+ * only calls the client's functions (blk_proto_clt.h).
+ */
+#include <kunit/test.h>
+#include <linux/string.h>
+
+#include "../../module/blk/blk_proto_clt.h"
+
+static void cput16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void cput32(u8 *p, u32 v)
+{
+	cput16(p, v >> 16);
+	cput16(p + 2, v);
+}
+
+static void cput64(u8 *p, u64 v)
+{
+	cput32(p, v >> 32);
+	cput32(p + 4, v);
+}
+
+static void clt_test_encode_open(struct kunit *test)
+{
+	u8 session[RCBLK_SESSION_LEN];
+	struct rcblk_wire_open o;
+	const u8 *b = (const u8 *)&o;
+	u8 want[sizeof(o)] = {};
+	int i;
+
+	for (i = 0; i < RCBLK_SESSION_LEN; i++)
+		session[i] = 0xa0 + i;
+	memset(&o, 0xff, sizeof(o));
+	rcblk_clt_encode_open(&o, RCBLK_OPEN_RO, RCBLK_F_KNOWN, 131072, 3, 4,
+			      session, "disk0");
+	cput32(want, RCBLK_WIRE_MAGIC);
+	want[4] = RCBLK_MSG_OPEN;
+	want[5] = RCBLK_WIRE_VERSION;
+	cput16(want + 6, RCBLK_OPEN_RO);
+	cput32(want + 8, RCBLK_F_KNOWN);
+	cput32(want + 12, 131072);
+	cput16(want + 16, 3);
+	cput16(want + 18, 4);
+	memcpy(want + 24, session, RCBLK_SESSION_LEN);
+	memcpy(want + 40, "disk0", 5);
+	KUNIT_EXPECT_EQ(test, memcmp(b, want, sizeof(want)), 0);
+}
+
+static void clt_test_encode_open_long_name(struct kunit *test)
+{
+	char name[RCBLK_NAME_MAX + 8];
+	u8 session[RCBLK_SESSION_LEN] = {};
+	struct rcblk_wire_open o;
+
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	rcblk_clt_encode_open(&o, 0, 0, 4096, 0, 1, session, name);
+	KUNIT_EXPECT_EQ(test, o.name[RCBLK_NAME_MAX - 1], '\0');
+	KUNIT_EXPECT_EQ(test, strlen(o.name), (size_t)RCBLK_NAME_MAX - 1);
+}
+
+static void clt_test_encode_io(struct kunit *test)
+{
+	struct rcblk_wire_io io;
+	u8 want[sizeof(io)] = {};
+
+	memset(&io, 0xff, sizeof(io));
+	rcblk_clt_encode_io(&io, RCBLK_OP_WRITE, RCBLK_F_FUA | RCBLK_F_SYNC,
+			    0x123456789aULL, 65536, 0x1234, RCBLK_DATA_REMOTE,
+			    0xdeadbeef, 0x1122334455667788ULL);
+	want[0] = RCBLK_MSG_IO;
+	want[1] = RCBLK_OP_WRITE;
+	cput16(want + 2, RCBLK_F_FUA | RCBLK_F_SYNC);
+	cput16(want + 4, 0x1234);
+	want[6] = RCBLK_DATA_REMOTE;
+	cput64(want + 8, 0x123456789aULL);
+	cput32(want + 16, 65536);
+	cput32(want + 20, 0xdeadbeef);
+	cput64(want + 24, 0x1122334455667788ULL);
+	KUNIT_EXPECT_EQ(test, memcmp(&io, want, sizeof(want)), 0);
+
+	/* rkey and addr are zero unless the data is remote */
+	rcblk_clt_encode_io(&io, RCBLK_OP_WRITE, 0, 8, 4096, 7,
+			    RCBLK_DATA_INLINE, 0xdeadbeef, 0x1000);
+	KUNIT_EXPECT_EQ(test, io.rkey, 0U);
+	KUNIT_EXPECT_EQ(test, io.addr, 0ULL);
+	KUNIT_EXPECT_EQ(test, io.data, RCBLK_DATA_INLINE);
+}
+
+/* A good OPEN_RSP image: 2 GiB of 4 KiB blocks */
+static void rsp_good(u8 *r)
+{
+	int i;
+
+	memset(r, 0, sizeof(struct rcblk_wire_open_rsp));
+	cput32(r, RCBLK_WIRE_MAGIC);
+	r[4] = RCBLK_MSG_OPEN_RSP;
+	r[5] = RCBLK_WIRE_VERSION;
+	cput16(r + 6, RCBLK_OPEN_OK);
+	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_PREFLUSH);
+	cput32(r + 12, 131072);
+	cput64(r + 16, 4194304);
+	cput32(r + 24, 4096);
+	cput32(r + 28, 4096);
+	cput32(r + 32, 8192);
+	cput32(r + 36, 4096);
+	cput32(r + 40, 16384);
+	cput32(r + 44, 4096);
+	cput16(r + 48, RCBLK_EXP_WRITE_CACHE | RCBLK_EXP_FUA);
+	for (i = 0; i < RCBLK_ID_LEN; i++)
+		r[56 + i] = i + 1;
+}
+
+static void clt_test_rsp_ok(struct kunit *test)
+{
+	u8 r[sizeof(struct rcblk_wire_open_rsp)];
+	struct rcblk_clt_geo geo, geo2;
+	const char *why;
+
+	rsp_good(r);
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
+	KUNIT_EXPECT_EQ(test, geo.features, RCBLK_F_FUA | RCBLK_F_PREFLUSH);
+	KUNIT_EXPECT_EQ(test, geo.max_io, 131072U);
+	KUNIT_EXPECT_EQ(test, geo.nr_sectors, 4194304ULL);
+	KUNIT_EXPECT_EQ(test, geo.lbs, 4096U);
+	KUNIT_EXPECT_EQ(test, geo.pbs, 4096U);
+	KUNIT_EXPECT_EQ(test, geo.max_discard_sectors, 8192U);
+	KUNIT_EXPECT_EQ(test, geo.discard_granularity, 4096U);
+	KUNIT_EXPECT_EQ(test, geo.max_write_zeroes_sectors, 16384U);
+	KUNIT_EXPECT_EQ(test, geo.inline_max, 4096U);
+	KUNIT_EXPECT_EQ(test, geo.export_flags,
+			RCBLK_EXP_WRITE_CACHE | RCBLK_EXP_FUA);
+	KUNIT_EXPECT_EQ(test, geo.export_id[0], 1);
+	KUNIT_EXPECT_EQ(test, geo.export_id[RCBLK_ID_LEN - 1], RCBLK_ID_LEN);
+
+	/* the same answer twice is the same; another export id is not */
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo2, &why), 0);
+	KUNIT_EXPECT_TRUE(test, rcblk_clt_geo_same(&geo, &geo2));
+	r[60] ^= 1;
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo2, &why), 0);
+	KUNIT_EXPECT_FALSE(test, rcblk_clt_geo_same(&geo, &geo2));
+
+	/* max_io is rounded down to the logical block */
+	rsp_good(r);
+	cput32(r + 12, 131072 + 100);
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
+	KUNIT_EXPECT_EQ(test, geo.max_io, 131072U);
+
+	/* unknown export flags and reserved fields are ignored */
+	rsp_good(r);
+	cput16(r + 48, 0xfff0);
+	cput16(r + 50, 0xffff);
+	cput32(r + 52, 0xffffffff);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
+}
+
+static void clt_test_rsp_refused(struct kunit *test)
+{
+	static const struct {
+		u16 status;
+		int err;
+	} cases[] = {
+		{ RCBLK_OPEN_NOENT, -ENOENT },
+		{ RCBLK_OPEN_ACCES, -EACCES },
+		{ RCBLK_OPEN_ROFS, -EROFS },
+		{ RCBLK_OPEN_PROTO, -EPROTO },
+		{ RCBLK_OPEN_BUSY, -EBUSY },
+		{ RCBLK_OPEN_NOMEM, -ENOMEM },
+		{ 7, -EPROTO },
+		{ 0xffff, -EPROTO },
+	};
+	u8 r[sizeof(struct rcblk_wire_open_rsp)];
+	struct rcblk_clt_geo geo;
+	const char *why;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rsp_good(r);
+		cput16(r + 6, cases[i].status);
+		KUNIT_EXPECT_EQ_MSG(test, rcblk_clt_check_open_rsp(r,
+				    sizeof(r), RCBLK_F_KNOWN, 1 << 20, &geo,
+				    &why), cases[i].err, "status %u",
+				    cases[i].status);
+	}
+}
+
+static void clt_test_rsp_bad(struct kunit *test)
+{
+	u8 r[sizeof(struct rcblk_wire_open_rsp)];
+	struct rcblk_clt_geo geo;
+	const char *why;
+
+#define BAD(what, stmt, offered, max)					\
+	do {								\
+		rsp_good(r);						\
+		stmt;							\
+		KUNIT_EXPECT_EQ_MSG(test, rcblk_clt_check_open_rsp(r,	\
+				    sizeof(r), offered, max, &geo, &why),\
+				    -EPROTO, what);			\
+	} while (0)
+
+	BAD("magic", r[0] ^= 1, RCBLK_F_KNOWN, 1 << 20);
+	BAD("type", r[4] = RCBLK_MSG_OPEN, RCBLK_F_KNOWN, 1 << 20);
+	BAD("version", r[5] = 2, RCBLK_F_KNOWN, 1 << 20);
+	BAD("features not offered", (void)0, RCBLK_F_FUA, 1 << 20);
+	BAD("features unknown", cput32(r + 8, BIT(9)), RCBLK_F_KNOWN, 1 << 20);
+	BAD("max_io over the offer", (void)0, RCBLK_F_KNOWN, 65536);
+	BAD("max_io zero", cput32(r + 12, 0), RCBLK_F_KNOWN, 1 << 20);
+	BAD("max_io under a block", cput32(r + 12, 2048), RCBLK_F_KNOWN,
+	    1 << 20);
+	BAD("no sectors", cput64(r + 16, 0), RCBLK_F_KNOWN, 1 << 20);
+	BAD("size not whole blocks", cput64(r + 16, 4194305), RCBLK_F_KNOWN,
+	    1 << 20);
+	BAD("size huge", cput64(r + 16, ~0ULL & ~7ULL), RCBLK_F_KNOWN,
+	    1 << 20);
+	BAD("lbs 256", cput32(r + 24, 256), RCBLK_F_KNOWN, 1 << 20);
+	BAD("lbs 3000", cput32(r + 24, 3000), RCBLK_F_KNOWN, 1 << 20);
+	BAD("lbs 8192", (cput32(r + 24, 8192), cput32(r + 28, 8192)),
+	    RCBLK_F_KNOWN, 1 << 20);
+	BAD("pbs under lbs", cput32(r + 28, 512), RCBLK_F_KNOWN, 1 << 20);
+	BAD("pbs not a power of 2", cput32(r + 28, 12288), RCBLK_F_KNOWN,
+	    1 << 20);
+	BAD("discard granularity 0", cput32(r + 36, 0), RCBLK_F_KNOWN,
+	    1 << 20);
+	BAD("discard granularity not blocks", cput32(r + 36, 6144),
+	    RCBLK_F_KNOWN, 1 << 20);
+#undef BAD
+
+	/* short */
+	rsp_good(r);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r) - 1,
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, 0, RCBLK_F_KNOWN,
+			1 << 20, &geo, &why), -EPROTO);
+	/* no discard: the granularity does not matter */
+	cput32(r + 32, 0);
+	cput32(r + 36, 0);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
+}
+
+static struct kunit_case blk_proto_clt_cases[] = {
+	KUNIT_CASE(clt_test_encode_open),
+	KUNIT_CASE(clt_test_encode_open_long_name),
+	KUNIT_CASE(clt_test_encode_io),
+	KUNIT_CASE(clt_test_rsp_ok),
+	KUNIT_CASE(clt_test_rsp_refused),
+	KUNIT_CASE(clt_test_rsp_bad),
+	{}
+};
+
+static struct kunit_suite blk_proto_clt_suite = {
+	.name = "rcblk_proto_clt",
+	.test_cases = blk_proto_clt_cases,
+};
+
+kunit_test_suites(&blk_proto_clt_suite);

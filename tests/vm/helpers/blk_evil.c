@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * blk_evil: a hostile block server in user space, for the client's case
+ * (tests/vm/cases/blk_clt.sh).  It listens on a plain rdmachan channel,
+ * answers OPEN as told, then misbehaves with the requests:
+ *
+ *   blk_evil [-s ADDR] [-p PORT] [-q QUEUES] MODE
+ *
+ * MODE, after the OPEN (one connection per queue, QUEUES of them):
+ *   garbage   OPEN_RSP with a bad magic: the map fails, EPROTO
+ *   short     a 10-byte OPEN_RSP: EPROTO
+ *   refuse    OPEN_RSP status ACCES: EACCES
+ *   mismatch  each queue answers another export id: EPROTO
+ *   badtags   every request: a reply with a tag past the depth, one
+ *             with the right tag and IOERR, then the same one again
+ *             (no longer in flight): the request fails with EIO
+ *   silent    like badtags (without the bogus ones) until the file
+ *             /tmp/blk_evil.silent exists, then no reply at all
+ *   close     like silent, but closes its channels instead
+ *
+ * The export it describes: 64 MiB of 512-byte blocks, no cache, no
+ * discard, max_io 128 KiB, inline 4 KiB.  Exits when every channel is
+ * closed; prints what it did on stdout.
+ */
+#include <endian.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chanlib.h"
+
+#define MAGIC		0x52424C4B
+#define MSG_OPEN	1
+#define MSG_OPEN_RSP	2
+#define MSG_IO		3
+#define S_IOERR		1
+#define OPEN_ACCES	2
+#define MAX_Q		8
+#define TRIGGER		"/tmp/blk_evil.silent"
+
+struct rsp {
+	uint32_t magic;
+	uint8_t type, version;
+	uint16_t status;
+	uint32_t features, max_io;
+	uint64_t nr_sectors;
+	uint32_t lbs, pbs, max_discard, discard_gran, max_wz, inline_max;
+	uint16_t export_flags, reserved;
+	uint32_t reserved2;
+	uint8_t export_id[16];
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct rsp) == 72, "OPEN_RSP layout");
+
+static const char *mode;
+
+static int send_plain(int fd, const void *buf, unsigned int len)
+{
+	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = len };
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+	};
+
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+static int answer_open(int fd, int qid)
+{
+	uint8_t buf[4096];
+	unsigned int imm;
+	int has_imm, len;
+	struct rsp r;
+
+	len = chan_recv_msg(fd, buf, sizeof(buf), &imm, &has_imm, 0);
+	if (len < 0) {
+		perror("recv OPEN");
+		return -1;
+	}
+	if (len < 8 || be32toh(*(uint32_t *)buf) != MAGIC || buf[4] != MSG_OPEN) {
+		fprintf(stderr, "queue %d: not an OPEN (%d bytes)\n", qid, len);
+		return -1;
+	}
+	memset(&r, 0, sizeof(r));
+	r.magic = htobe32(MAGIC);
+	r.type = MSG_OPEN_RSP;
+	r.version = 1;
+	r.max_io = htobe32(131072);
+	r.nr_sectors = htobe64(131072);
+	r.lbs = htobe32(512);
+	r.pbs = htobe32(512);
+	r.inline_max = htobe32(4096);
+	memset(r.export_id, 0x5a, sizeof(r.export_id));
+	if (!strcmp(mode, "garbage"))
+		r.magic = htobe32(0xdeadbeef);
+	else if (!strcmp(mode, "refuse"))
+		r.status = htobe16(OPEN_ACCES);
+	else if (!strcmp(mode, "mismatch"))
+		r.export_id[0] = qid;
+	/* without an immediate: that is what tells it from a reply */
+	if (send_plain(fd, &r, !strcmp(mode, "short") ? 10 : sizeof(r))) {
+		perror("send OPEN_RSP");
+		return -1;
+	}
+	return 0;
+}
+
+static int reply(int fd, uint16_t tag, uint8_t status)
+{
+	struct rdmachan_user_msg m = {
+		.buf = 0, .len = 0, .imm = (uint32_t)tag << 16 | status,
+		.flags = RDMACHAN_MSG_IMM,
+	};
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+	};
+
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdmachan_chan_opts opts = { .queue_depth = 16, .max_msg_size = 8192 };
+	const char *addr = CHAN_SRV_IP;
+	int port = 7480, nq = 1, ctl, lfd, fds[MAX_Q], open_q, i, opt;
+	long served = 0, bogus = 0;
+	bool quiet = false, closed = false;
+
+	while ((opt = getopt(argc, argv, "s:p:q:")) != -1) {
+		switch (opt) {
+		case 's': addr = optarg; break;
+		case 'p': port = atoi(optarg); break;
+		case 'q': nq = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	if (optind + 1 != argc || nq < 1 || nq > MAX_Q) {
+		fprintf(stderr, "usage: blk_evil [-s ADDR] [-p PORT] [-q QUEUES] MODE\n");
+		return 2;
+	}
+	mode = argv[optind];
+	unlink(TRIGGER);
+	ctl = ctl_open();
+	lfd = chan_listen(ctl, addr, port, &opts, 0, NULL);
+	if (lfd < 0) {
+		perror("listen");
+		return 1;
+	}
+	printf("listening on %s:%d, mode %s\n", addr, port, mode);
+	fflush(stdout);
+	for (i = 0; i < nq; i++) {
+		fds[i] = chan_accept(lfd, 0);
+		if (fds[i] < 0) {
+			perror("accept");
+			return 1;
+		}
+		if (answer_open(fds[i], i))
+			return 1;
+	}
+	printf("answered %d OPEN\n", nq);
+	fflush(stdout);
+	open_q = nq;
+	while (open_q) {
+		struct pollfd pfd[MAX_Q];
+
+		for (i = 0; i < nq; i++) {
+			pfd[i].fd = fds[i];
+			pfd[i].events = POLLIN;
+		}
+		if (poll(pfd, nq, 200) < 0)
+			break;
+		if (!quiet && access(TRIGGER, F_OK) == 0) {
+			quiet = true;
+			printf("trigger: %s after %ld replies\n", mode, served);
+			fflush(stdout);
+			if (!strcmp(mode, "close")) {
+				for (i = 0; i < nq; i++)
+					close(fds[i]);
+				closed = true;
+				break;
+			}
+		}
+		for (i = 0; i < nq; i++) {
+			uint8_t buf[8192];
+			unsigned int imm;
+			int has_imm, len;
+			uint16_t tag;
+
+			if (fds[i] < 0 || !(pfd[i].revents & (POLLIN | POLLERR | POLLHUP)))
+				continue;
+			len = chan_recv_msg(fds[i], buf, sizeof(buf), &imm, &has_imm, 1);
+			if (len < 0) {
+				if (errno == EAGAIN)
+					continue;
+				close(fds[i]);
+				fds[i] = -1;
+				open_q--;
+				continue;
+			}
+			if (len < 32 || buf[0] != MSG_IO || quiet)
+				continue;
+			tag = be16toh(*(uint16_t *)(buf + 4));
+			if (!strcmp(mode, "badtags")) {
+				reply(fds[i], tag + 4096, 0);
+				bogus++;
+			}
+			reply(fds[i], tag, S_IOERR);
+			served++;
+			if (!strcmp(mode, "badtags")) {
+				reply(fds[i], tag, 0);
+				bogus++;
+			}
+		}
+	}
+	printf("%s: %ld replies, %ld bogus ones%s\n", mode, served, bogus,
+	       closed ? ", channels closed" : "");
+	if (closed)
+		sleep(30);	/* the listener stays while the client notices */
+	close(lfd);
+	return 0;
+}
