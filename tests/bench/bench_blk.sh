@@ -118,6 +118,8 @@ rcblk_pass() {
 	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \
 		--depth "$DEPTH" 2> $T/map.err)
 	if [ -b "$D" ]; then
+		result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
+			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
 		remote rcblk "$D"
 		diag "$($TOOL blk show maps)"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
@@ -147,8 +149,13 @@ nvmet_up() {
 nvme_disk() {
 	for _c in /sys/class/nvme/nvme*; do
 		[ "$(cat $_c/subsysnqn 2>/dev/null)" = $NQN ] || continue
-		for _n in /sys/block/nvme*n1; do
-			[ -e "$_n" ] && { echo "/dev/${_n##*/}"; return 0; }
+		# the namespace's disk, nvmeXnY, not a multipath path's hidden
+		# nvmeXcZnY
+		for _n in /sys/block/nvme*n*; do
+			case "${_n##*/}" in
+			*c*) ;;
+			*) [ -e "$_n" ] && { echo "/dev/${_n##*/}"; return 0; } ;;
+			esac
 		done
 	done
 	return 1
@@ -165,7 +172,9 @@ nvme_pass() {
 		return
 	fi
 	if wait_for 10 nvme_disk && N=$(nvme_disk) && wait_for 5 test -b "$N"; then
-		diag "nvme-rdma: $N, $(ls -d /sys/block/${N#/dev/}/mq/* | wc -l) hw queues of $(cat /sys/block/${N#/dev/}/queue/nr_requests) requests"
+		for _c in /sys/class/nvme/nvme*; do
+			diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
+		done
 		remote nvme "$N"
 	else
 		diag "nvme connect: no namespace disk"
@@ -176,7 +185,10 @@ nvme_pass() {
 }
 
 check "rxe pair comes up" rxe_pair_up
-check "rdmachan and rdmachan_blk load" blk_load
+# the server offers DEPTH requests per queue (its default is 64), so
+# that the map's --depth is what the client gets, as nvme's --queue-size
+check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \
+	"$MODPROBE rdmachan && $MODPROBE rdmachan_blk queue_depth=$DEPTH"
 check "nvmet, nvmet-rdma and nvme-rdma load" sh -c \
 	"$MODPROBE nvmet && $MODPROBE nvmet-rdma && $MODPROBE nvme-rdma"
 B=$(nullb_new bench "$SIZE_MB")
@@ -184,7 +196,7 @@ check "a $SIZE_MB MiB memory-backed null_blk ($B)" test -b "$B"
 [ -b "$B" ] || blk_bail "no backing device"
 # fill it, so that reads copy pages as they would from a real disk
 # rather than zero-fill holes
-check "fill the null_blk" $DD if=/dev/zero of="$B" bs=1M oflag=direct
+check "fill the null_blk" $DD if=/dev/zero of="$B" bs=1M count="$SIZE_MB" oflag=direct
 check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" nvmet_up
 
 result blk_secs "$SECS"

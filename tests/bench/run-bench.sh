@@ -17,6 +17,9 @@
 #                                                 listen --target) and the
 #                                                 tool-driven --op write|read
 #                                                 (against reg)
+#   block (fio direct=1)      nvme-rdma       vs  rdmachan_blk (rcblk),
+#                             (nvmet-rdma)        both against the same
+#                                                 null_blk used locally
 #
 # Every run crosses the wire rxe1 -> veth -> rxe0, perftest's too (the
 # guest script routes it so; Documentation/testing.rst says why).
@@ -30,11 +33,17 @@
 # 5000), BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
 # latency pairs after the passes, default 10).  The raw figures stay in
 # tests/vm/out/bench/results.ktap.  The guest half, which runs the
-# programs, is tests/bench/bench_msg.sh.
+# programs, is tests/bench/bench_msg.sh; the block rows' is
+# tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
+# per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
+# remote disks' queues and requests per queue, default 2 and 128).
+# BENCH_MSG=0 leaves out the message rows, BENCH_BLK=0 the block rows.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
-# RDMA") in-kernel WRITE/READ bandwidth >= 0.95x.  Under qemu TCG the
+# RDMA") in-kernel WRITE/READ bandwidth >= 0.95x; (block channel)
+# rdmachan_blk IOPS >= 1.1x nvme-rdma, QD1 latency <= 0.9x, bandwidth
+# >= 1.0x.  Under qemu TCG the
 # absolute numbers are far below hardware; only the ratios mean anything.
 set -euo pipefail
 
