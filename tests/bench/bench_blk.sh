@@ -96,7 +96,7 @@ report() {
 	shift
 	for _f in $FIGURES; do
 		result "blk_${_k}_$_f" "${1:-0}"
-		shift
+		[ $# -gt 0 ] && shift
 	done
 }
 
@@ -150,11 +150,11 @@ nvme_disk() {
 	for _c in /sys/class/nvme/nvme*; do
 		[ "$(cat $_c/subsysnqn 2>/dev/null)" = $NQN ] || continue
 		# the namespace's disk, nvmeXnY, not a multipath path's hidden
-		# nvmeXcZnY
-		for _n in /sys/block/nvme*n*; do
-			case "${_n##*/}" in
+		# nvmeXcZnY (and not _n: wait_for's counter)
+		for _nd in /sys/block/nvme*n*; do
+			case "${_nd##*/}" in
 			*c*) ;;
-			*) [ -e "$_n" ] && { echo "/dev/${_n##*/}"; return 0; } ;;
+			*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
 			esac
 		done
 	done
