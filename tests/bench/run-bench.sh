@@ -37,7 +37,8 @@
 # tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
 # per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
 # remote disks' queues and requests per queue, default 2 and 128).
-# BENCH_MSG=0 leaves out the message rows, BENCH_BLK=0 the block rows.
+# BENCH_MSG=0 leaves out the message rows, BENCH_BLK=0 the block rows;
+# BENCH_VM=0 prints the tables of the last run again without a VM.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
@@ -50,7 +51,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/tests/vm/out/bench
 cd "$TOP"
-make -s all >/dev/null
+[ "${BENCH_VM:-1}" = 0 ] || make -s all >/dev/null
 # the kernel command line hands these to the guest's environment
 RUNS=${BENCH_RUNS:-3}
 LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
@@ -68,6 +69,8 @@ if [ "${BENCH_BLK:-1}" != 0 ]; then
 	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
 fi
 [ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+# BENCH_VM=0: no VM, only the tables of the last run's results
+[ "${BENCH_VM:-1}" = 0 ] ||
 RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
