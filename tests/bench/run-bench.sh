@@ -17,6 +17,9 @@
 #                                                 listen --target) and the
 #                                                 tool-driven --op write|read
 #                                                 (against reg)
+#   block (fio direct=1)      nvme-rdma       vs  rdmachan_blk (rcblk),
+#                             (nvmet-rdma)        both against the same
+#                                                 null_blk used locally
 #
 # Every run crosses the wire rxe1 -> veth -> rxe0, perftest's too (the
 # guest script routes it so; Documentation/testing.rst says why).
@@ -30,24 +33,46 @@
 # 5000), BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
 # latency pairs after the passes, default 10).  The raw figures stay in
 # tests/vm/out/bench/results.ktap.  The guest half, which runs the
-# programs, is tests/bench/bench_msg.sh.
+# programs, is tests/bench/bench_msg.sh; the block rows' is
+# tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
+# per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
+# remote disks' queues and requests per queue, default 2 and 128).
+# BENCH_MSG=0 leaves out the message rows, BENCH_BLK=0 the block rows;
+# BENCH_VM=0 prints the tables of the last run again without a VM.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
-# RDMA") in-kernel WRITE/READ bandwidth >= 0.95x.  Under qemu TCG the
+# RDMA") in-kernel WRITE/READ bandwidth >= 0.95x; (block channel)
+# rdmachan_blk IOPS >= 1.1x nvme-rdma, QD1 latency <= 0.9x, bandwidth
+# >= 1.0x.  Under qemu TCG the
 # absolute numbers are far below hardware; only the ratios mean anything.
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=$TOP/tests/vm/out/bench
 cd "$TOP"
-make -s all >/dev/null
+[ "${BENCH_VM:-1}" = 0 ] || make -s all >/dev/null
 # the kernel command line hands these to the guest's environment
 RUNS=${BENCH_RUNS:-3}
 LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS" \
-	tests/vm/run-vm.sh --cases bench_msg --out "$OUT" \
-	--timeout $((600 + RUNS * 600 + LAT_PAIRS * 30)) || true
+BLK_SECS=${BENCH_BLK_SECS:-5}
+# BENCH_MSG=0 / BENCH_BLK=0: leave out the message or the block rows
+CASES=
+TIMEOUT=300
+if [ "${BENCH_MSG:-1}" != 0 ]; then
+	CASES=bench_msg
+	TIMEOUT=$((TIMEOUT + 300 + RUNS * 600 + LAT_PAIRS * 30))
+fi
+if [ "${BENCH_BLK:-1}" != 0 ]; then
+	CASES=${CASES:+$CASES,}bench_blk
+	# 3 disks x 5 jobs of ramp + BLK_SECS + fio's start, and the setup
+	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
+fi
+[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+# BENCH_VM=0: no VM, only the tables of the last run's results
+[ "${BENCH_VM:-1}" = 0 ] ||
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
+	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
 # val NAME: the median of NAME's figures over the passes.  A failed run
@@ -81,6 +106,7 @@ row() {
 	}'
 }
 
+if [ "${BENCH_MSG:-1}" != 0 ]; then
 echo
 printf "%-44s %12s %12s %-6s %7s\n" "rdmachan vs perftest (same VM, rxe)" "rdmachan" "perftest" "unit" "ratio"
 for s in 64 4096; do
@@ -134,3 +160,34 @@ done
 echo
 echo "Medians of $RUNS passes."
 echo "rdmachan one-sided: two calls of $(val rdma_batch) ops in flight in-kernel, one synchronous call at a time from the tool; perftest: 128 in flight."
+fi
+
+# Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against
+# nvme-rdma and both against the null_blk itself, fio direct=1.
+# blkrow LABEL FIGURE UNIT HIGHER_IS_BETTER TARGET
+blkrow() {
+	awk -v l="$1" -v a="$(val "blk_rcblk_$2")" -v n="$(val "blk_nvme_$2")" \
+		-v o="$(val "blk_local_$2")" -v u="$3" -v h="$4" -v t="$5" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		printf "%-30s %10.1f %10.1f %10.1f %-5s %9s %9s %9s  %s\n",
+			l, a, n, o, u, r(a, n), r(a, o), r(n, o),
+			t (h ? "" : " (lower is better)")
+	}'
+}
+if [ "${BENCH_BLK:-1}" != 0 ]; then
+	echo
+	printf "%-30s %10s %10s %10s %-5s %9s %9s %9s  %s\n" \
+		"block, fio direct=1" "rcblk" "nvme-rdma" "local" "unit" \
+		"rc/nvme" "rc/local" "nvme/loc" "target (rc/nvme)"
+	blkrow "4k randread QD1 lat p50" randread_4k_qd1_p50_us us 0 "<= 0.90x"
+	blkrow "4k randread QD1 lat p99" randread_4k_qd1_p99_us us 0 "<= 0.90x"
+	blkrow "4k randread QD32" randread_4k_qd32_iops IOPS 1 ">= 1.10x"
+	blkrow "4k randwrite QD32" randwrite_4k_qd32_iops IOPS 1 ">= 1.10x"
+	blkrow "128k seq read QD32" seqread_128k_MBps MB/s 1 ">= 1.00x"
+	blkrow "128k seq write QD32" seqwrite_128k_MBps MB/s 1 ">= 1.00x"
+	echo
+	echo "Medians of $RUNS passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
+	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
+	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
+fi

@@ -60,7 +60,9 @@ KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
 # The block channel's cases (blk_*.sh) add configfs (null_blk devices of
 # any size), loop and ext4 with crc32c (Debian's kernel; the debug kernel
 # has configfs built in and neither loop nor ext4).
-OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic"
+# The block rows of make bench (tests/bench/bench_blk.sh) compare with
+# nvme-rdma against nvmet-rdma (Debian's kernel).
+OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma"
 
 # Programs copied with their shared libraries.
 PROGRAMS="
@@ -71,7 +73,7 @@ PROGRAMS="
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
-	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp
+	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp /usr/sbin/nvme
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.

@@ -1,0 +1,217 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest half of the block rows of tests/bench/run-bench.sh (make bench;
+# not a test): fio direct=1 on the same memory-backed null_blk three
+# ways, in the same VM, over the same rxe link:
+#
+#   rcblk   rdmachan_blk: "rdmachan blk export" on 192.0.2.1, "rdmachan
+#           blk map 192.0.2.1 NAME --src 192.0.2.2" (rxe1 -> rxe0)
+#   nvme    nvme-rdma against nvmet-rdma (configfs: a subsystem with
+#           allow_any_host, namespace 1 on the null_blk, port rdma
+#           192.0.2.1:4420 ipv4), "nvme connect -t rdma --host-traddr
+#           192.0.2.2" (rxe1 -> rxe0)
+#   local   the null_blk itself
+#
+# Jobs (fio --output-format=json, parsed with jq), BENCH_BLK_SECS each
+# (default 5) after a 1 s ramp, one job thread, libaio:
+#   4k randread QD1: clat p50 and p99 (us); 4k randread and randwrite
+#   QD32: IOPS; 128k sequential read and write QD32: MB/s (10^6 B/s).
+# Both remote disks get the same hardware queues and depth: BENCH_BLK_QUEUES
+# (default 2, nvme's default of one I/O queue per CPU in this 2-CPU VM)
+# and BENCH_BLK_DEPTH (default 128, nvme-rdma's default queue size).
+# BENCH_RUNS passes, each running rcblk, nvme and local in turn; each
+# remote disk is set up and torn down within its turn, so that nothing of
+# the other is connected while one runs.  A remote run whose traffic did
+# not cross the wire (rxe1 sent no packet) or that failed reports 0s.
+# Each figure is one line "RESULT NAME VALUE" on the results port.
+. /tests/lib.sh
+
+SECS=${BENCH_BLK_SECS:-5}
+RUNS=${BENCH_RUNS:-3}
+QUEUES=${BENCH_BLK_QUEUES:-2}
+DEPTH=${BENCH_BLK_DEPTH:-128}
+SIZE_MB=${BENCH_BLK_MB:-256}
+NVME=/usr/sbin/nvme
+NQN=nqn.2026-11.org.rdmachan:bench
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee1
+HOSTID=6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee1
+NVMET=/sys/kernel/config/nvmet
+T=/tmp/bench_blk
+mkdir -p $T
+
+result() { echo "RESULT $1 $2" >&3; }
+rxe1_sent() { cat /sys/class/infiniband/$DEV1/ports/1/hw_counters/sent_pkts; }
+
+# fio_job DEV NAME RW BS DEPTH: one time-based job; its JSON in $T/NAME.json
+fio_job() {
+	timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
+		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
+		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
+		--randrepeat=0 --output-format=json > "$T/$2.json" 2> "$T/$2.err"
+}
+
+# fio_all DEV: the five jobs on DEV; prints the six figures in the order
+# of FIGURES, 0 for a job that failed
+FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
+	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps"
+fio_all() {
+	_d=$1
+	if fio_job "$_d" rr1 randread 4k 1; then
+		jq -r '.jobs[0].read.clat_ns.percentile |
+			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/rr1.json
+	else
+		fio_fail rr1
+		echo 0 0
+	fi
+	for _j in "rr32 randread 4k read iops" "rw32 randwrite 4k write iops" \
+		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes"; do
+		set -- $_j
+		if fio_job "$_d" "$1" "$2" "$3" 32; then
+			if [ "$5" = iops ]; then
+				jq -r ".jobs[0].$4.iops" $T/$1.json
+			else
+				jq -r ".jobs[0].$4.bw_bytes / 1e6" $T/$1.json
+			fi
+		else
+			fio_fail "$1"
+			echo 0
+		fi
+	done
+}
+
+# fio_fail NAME: diagnostics of a failed job (on stderr as well as the
+# results port: fio_all's stdout carries the figures)
+fio_fail() {
+	{
+		diag "fio job $1 failed:"
+		diag "$(tail -n 20 $T/$1.err; jq -r '.jobs[0].error' $T/$1.json 2>/dev/null)"
+		diag "$(dmesg | grep -E 'rdmachan|rcblk|nvme|null_blk|rxe' | tail -n 20)"
+	} >&2
+}
+
+# report KIND FIGURES...: one RESULT per figure, blk_KIND_FIGURE
+report() {
+	_k=$1
+	shift
+	for _f in $FIGURES; do
+		result "blk_${_k}_$_f" "${1:-0}"
+		[ $# -gt 0 ] && shift
+	done
+}
+
+# remote KIND DEV: the jobs on a remote disk, checked to cross the wire
+remote() {
+	_s=$(rxe1_sent)
+	_r=$(fio_all "$2")
+	if [ "$(rxe1_sent)" = "$_s" ]; then
+		diag "bench_blk: $1 did not cross the wire"
+		_r="0 0 0 0 0 0"
+	fi
+	report "$1" $_r
+}
+
+# ---- rdmachan_blk -------------------------------------------------------
+rcblk_pass() {
+	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
+		{ diag "blk export failed"; report rcblk; return; }
+	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \
+		--depth "$DEPTH" 2> $T/map.err)
+	if [ -b "$D" ]; then
+		result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
+			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
+		remote rcblk "$D"
+		diag "$($TOOL blk show maps)"
+		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
+	else
+		diag "blk map failed: $D $(cat $T/map.err)"
+		diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 20)"
+		report rcblk
+	fi
+	$TOOL blk unexport bench || diag "blk unexport failed"
+}
+
+# ---- nvme-rdma ----------------------------------------------------------
+nvmet_up() {
+	_s=$NVMET/subsystems/$NQN
+	_p=$NVMET/ports/1
+	mkdir $_s && echo 1 > $_s/attr_allow_any_host &&
+		mkdir $_s/namespaces/1 &&
+		echo -n "$B" > $_s/namespaces/1/device_path &&
+		echo 1 > $_s/namespaces/1/enable &&
+		mkdir $_p && echo rdma > $_p/addr_trtype &&
+		echo ipv4 > $_p/addr_adrfam && echo $BLK_SRV > $_p/addr_traddr &&
+		echo 4420 > $_p/addr_trsvcid &&
+		ln -s $_s $_p/subsystems/$NQN
+}
+
+# nvme_disk: the namespace of our controller, /dev/nvmeXnY
+nvme_disk() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ "$(cat $_c/subsysnqn 2>/dev/null)" = $NQN ] || continue
+		# the namespace's disk, nvmeXnY, not a multipath path's hidden
+		# nvmeXcZnY (and not _n: wait_for's counter)
+		for _nd in /sys/block/nvme*n*; do
+			case "${_nd##*/}" in
+			*c*) ;;
+			*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
+			esac
+		done
+	done
+	return 1
+}
+
+nvme_pass() {
+	if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
+		--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
+		--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
+		> $T/connect.out 2>&1; then
+		diag "nvme connect failed: $(cat $T/connect.out)"
+		diag "$(dmesg | grep -E 'nvme' | tail -n 20)"
+		report nvme
+		return
+	fi
+	if wait_for 10 nvme_disk && N=$(nvme_disk) && wait_for 5 test -b "$N"; then
+		for _c in /sys/class/nvme/nvme*; do
+			diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
+		done
+		remote nvme "$N"
+	else
+		diag "nvme connect: no namespace disk"
+		report nvme
+	fi
+	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
+		diag "nvme disconnect failed: $(cat $T/disconnect.out)"
+}
+
+check "rxe pair comes up" rxe_pair_up
+# the server offers DEPTH requests per queue (its default is 64), so
+# that the map's --depth is what the client gets, as nvme's --queue-size
+check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \
+	"$MODPROBE rdmachan && $MODPROBE rdmachan_blk queue_depth=$DEPTH"
+check "nvmet, nvmet-rdma and nvme-rdma load" sh -c \
+	"$MODPROBE nvmet && $MODPROBE nvmet-rdma && $MODPROBE nvme-rdma"
+B=$(nullb_new bench "$SIZE_MB")
+check "a $SIZE_MB MiB memory-backed null_blk ($B)" test -b "$B"
+[ -b "$B" ] || blk_bail "no backing device"
+# fill it, so that reads copy pages as they would from a real disk
+# rather than zero-fill holes
+check "fill the null_blk" $DD if=/dev/zero of="$B" bs=1M count="$SIZE_MB" oflag=direct
+check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" nvmet_up
+
+result blk_secs "$SECS"
+result blk_queues "$QUEUES"
+result blk_depth "$DEPTH"
+result blk_mb "$SIZE_MB"
+for pass in $(seq "$RUNS"); do
+	diag "block pass $pass of $RUNS"
+	rcblk_pass
+	nvme_pass
+	report local $(fio_all "$B")
+done
+diag "$($TOOL blk show)"
+
+rm -f $NVMET/ports/1/subsystems/$NQN
+rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 $NVMET/subsystems/$NQN
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing
