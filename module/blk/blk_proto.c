@@ -421,8 +421,15 @@ enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 	req->rkey = get_unaligned_be32(&w->rkey);
 	req->addr = get_unaligned_be64(&w->addr);
 
-	if (w->type != RCBLK_MSG_IO || w->reserved)
+	if (w->type != RCBLK_MSG_IO || w->reserved) {
+		/*
+		 * Not a request: its fields mean nothing, and the refusal
+		 * must not invalidate an rkey taken from them (a SEND_INV
+		 * of a key the client never had breaks its channel)
+		 */
+		req->data = RCBLK_DATA_NONE;
 		return RCBLK_S_INVAL;
+	}
 	if (req->op > RCBLK_OP_WRITE_ZEROES)
 		return RCBLK_S_NOTSUPP;
 	if (req->flags & ~lim->features)

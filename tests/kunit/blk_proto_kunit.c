@@ -479,6 +479,9 @@ static void blk_test_io_check(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, len, &req), c->want);
 	/* the tag is decoded even for a refusal: the reply needs it */
 	KUNIT_EXPECT_EQ(test, req.tag, 0xbeef);
+	/* another type or a reserved bit: the refusal invalidates nothing */
+	if (c->type != RCBLK_MSG_IO || c->reserved)
+		KUNIT_EXPECT_EQ(test, req.data, RCBLK_DATA_NONE);
 	if (c->want != RCBLK_S_OK)
 		return;
 	KUNIT_EXPECT_EQ(test, req.op, c->op);
