@@ -21,8 +21,10 @@
  * opts.max_send_regs registrations, and its send queue has two entries
  * more per credit and registration (chan_qp.c): one for each
  * registration's REG_MR (retired with the send behind it) and one for its
- * LOCAL_INV (at most one in flight per registration).  So neither post
- * can find the queue full, and neither needs to wait or refuse.
+ * LOCAL_INV (at most one in flight per registration); on rxe one more per
+ * credit, for the LOCAL_INV fencing a send's registrations
+ * (rdmachan_pool_chain_locked()).  So no post can find the queue full,
+ * and none needs to wait or refuse.
  *
  * Teardown, once no completion can come (QP destroyed, CQ freed), ends
  * the invalidations still posted (their callback gets -ECANCELED), then
@@ -117,6 +119,9 @@ static void rdmachan_pool_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&ch->lock, flags);
 	done = mr->done;
 	ctx = mr->done_ctx;
+	/* failed or flushed: the QP is in error, nothing maps again */
+	if (!err)
+		mr->hw_valid = false;
 	rdmachan_pool_free_locked(mr);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
@@ -204,6 +209,7 @@ int rdmachan_mr_pool_create(struct rdmachan *ch, u32 count, u32 max_pages,
 		mr->ch = ch;
 		mr->pool = pool;
 		mr->pstate = RDMACHAN_PR_FREE;
+		mr->dev_key = ibmr->rkey;
 		mr->reg_cqe.done = rdmachan_pool_reg_done;
 		mr->inv_cqe.done = rdmachan_pool_inv_done;
 		list_add_tail(&mr->node, &pool->free);
@@ -309,8 +315,10 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_pool_destroy);
  * Return: 0; -EAGAIN (every registration of the pool is out); -E2BIG
  * (more than the pool's max_pages); -EINVAL (empty, holes between pages,
  * bad rights); -ENOMEM (DMA mapping failed); -EOPNOTSUPP (atomic rights
- * the device lacks); -ENOTCONN, -ECONNRESET or the channel's error when it
- * is not connected.
+ * the device lacks); -EIO (the free registration may still be valid on
+ * the device, neither invalidated nor never posted: a bug, warned
+ * about); -ENOTCONN, -ECONNRESET or the channel's error when it is not
+ * connected.
  */
 int rdmachan_mr_pool_map(struct rdmachan_mr_pool *pool,
 			 struct scatterlist *sgl, unsigned int nents,
@@ -348,6 +356,21 @@ int rdmachan_mr_pool_map(struct rdmachan_mr_pool *pool,
 	mr = list_first_entry_or_null(&pool->free, struct rdmachan_mr, node);
 	if (!mr) {
 		ret = -EAGAIN;
+		goto unlock;
+	}
+	/*
+	 * Registering again what the device may still hold valid fails the
+	 * REG_MR and with it the QP: a bug of the pool's bookkeeping.  Such a
+	 * registration is never handed out: it stays off the free list until
+	 * the pool goes.
+	 */
+	if (WARN_ONCE(mr->hw_valid,
+		      "rdmachan: channel %u: pool registration rkey %#x back in its pool without an invalidation\n",
+		      ch->obj.id, mr->ibmr->rkey)) {
+		list_del_init(&mr->node);
+		pool->nr_out++;
+		mr->pstate = RDMACHAN_PR_MAPPED;
+		ret = -EIO;
 		goto unlock;
 	}
 	n = ib_dma_map_sg(pool->ibdev, sgl, nents, DMA_BIDIRECTIONAL);
@@ -450,6 +473,8 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		/* the channel fails: its QP reaches the memory no more */
 		rdmachan_post_failed_locked(ch, "local invalidation", ret);
 	}
+	if (invalidated)
+		mr->hw_valid = false;
 	rdmachan_pool_free_locked(mr);
 	ret = 0;
 unlock:
@@ -519,6 +544,58 @@ void rdmachan_pool_unclaim(struct rdmachan *ch,
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
+static void rdmachan_pool_chain_wr(struct ib_send_wr *wr,
+				   struct ib_send_wr **first,
+				   struct ib_send_wr **last)
+{
+	wr->next = NULL;
+	if (*last)
+		(*last)->next = wr;
+	else
+		*first = wr;
+	*last = wr;
+}
+
+/**
+ * rdmachan_pool_post_reg_locked() - chain a registration's REG_MR
+ * @mr: a pool registration, mapped and not posted yet: posted from here
+ * @fence: whether the chain still needs its fence (see below); cleared
+ *	once chained
+ * @first: the chain's first work request (set when the chain is empty)
+ * @last: its last one, updated
+ *
+ * Where &rdmachan_res.reg_fence (rxe) the registrations follow a LOCAL_INV
+ * of the first one's previous key, the one its last REG_MR gave the
+ * device (the MR is free: it changes nothing).
+ * rxe runs a LOCAL_INV only once every work request before it completed,
+ * so the REG_MRs behind it never wait behind an unacknowledged send: when
+ * rxe goes back to retransmit, it starts again at its oldest work request
+ * not completed and runs again the local operations from there on; a
+ * REG_MR run twice finds its MR valid, fails ("rxe_reg_fast_mr: ... not
+ * free") and stalls the send queue for good.
+ *
+ * Context: channel lock held.
+ */
+void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
+				   struct ib_send_wr **first,
+				   struct ib_send_wr **last)
+{
+	lockdep_assert_held(&mr->ch->lock);
+	mr->pstate = RDMACHAN_PR_POSTED;
+	mr->hw_valid = true;
+	if (*fence && mr->ch->res.reg_fence) {
+		/* the key the device holds, not a mapping's never sent */
+		memset(&mr->fence_wr, 0, sizeof(mr->fence_wr));
+		mr->fence_wr.opcode = IB_WR_LOCAL_INV;
+		mr->fence_wr.wr_cqe = &mr->reg_cqe;
+		mr->fence_wr.ex.invalidate_rkey = mr->dev_key;
+		rdmachan_pool_chain_wr(&mr->fence_wr, first, last);
+	}
+	*fence = false;
+	mr->dev_key = mr->reg_wr.key;
+	rdmachan_pool_chain_wr(&mr->reg_wr.wr, first, last);
+}
+
 /**
  * rdmachan_pool_chain_locked() - chain a send's fast registrations
  * @tx: the send slot, about to be posted; its registrations are cleared
@@ -531,22 +608,16 @@ void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last)
 {
+	bool fence = true;
 	u32 i;
 
 	for (i = 0; i < tx->nr_regs; i++) {
 		struct rdmachan_mr *mr = tx->regs[i];
-		struct ib_send_wr *wr = &mr->reg_wr.wr;
 
 		/* given back (a bug of the user's) while the send was filled */
 		if (mr->pstate != RDMACHAN_PR_CLAIMED)
 			continue;
-		mr->pstate = RDMACHAN_PR_POSTED;
-		wr->next = NULL;
-		if (*last)
-			(*last)->next = wr;
-		else
-			*first = wr;
-		*last = wr;
+		rdmachan_pool_post_reg_locked(mr, &fence, first, last);
 	}
 	tx->nr_regs = 0;
 }

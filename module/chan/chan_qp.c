@@ -138,7 +138,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	struct ib_device *ibdev;
 	unsigned long flags;
 	struct ib_cq *cq;
-	u32 max_wr, cqe, regs;
+	u32 max_wr, cqe, regs, per_send, rdma_fence;
 	int ret;
 
 	dev = rdmachan_device_attach(cm_id->device, &ch->obj.dev_user);
@@ -161,11 +161,19 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		  RDMACHAN_RDMA_SLOTS + 2;
 	/*
 	 * Each credit's send may carry max_send_regs fast registrations,
-	 * each later invalidated locally: 2 entries per registration.
+	 * each later invalidated locally: 2 entries per registration; on
+	 * rxe one more for the LOCAL_INV fencing them (chan_pool.c), per
+	 * send and per one-sided request (those naming pool registrations).
 	 */
 	regs = min_t(u32, ch->opts.max_send_regs, RDMACHAN_MAX_SEND_REGS);
+	ch->res.reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
+	per_send = 1 + 2 * regs + (ch->res.reg_fence && regs ? 1 : 0);
+	rdma_fence = ch->res.reg_fence && regs ? RDMACHAN_RDMA_SLOTS : 0;
+	if (max_wr <= rdma_fence)
+		return -EOPNOTSUPP;
+	max_wr -= rdma_fence;
 	ch->conn.params.queue_depth = min(ch->conn.params.queue_depth,
-					  max(max_wr / (1 + 2 * regs), 1U));
+					  max(max_wr / per_send, 1U));
 
 	ch->recv.nr_bufs = ch->conn.params.queue_depth + RDMACHAN_CTRL_RECV;
 	ch->send.depth = ch->conn.params.queue_depth;
@@ -200,7 +208,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	}
 
 	cqe = ch->recv.nr_bufs + ch->send.depth + RDMACHAN_CTRL_SLOTS + 2 +
-	      RDMACHAN_RDMA_SLOTS + 2 * regs * ch->send.depth;
+	      RDMACHAN_RDMA_SLOTS + rdma_fence +
+	      (per_send - 1) * ch->send.depth;
 	cq = ib_alloc_cq(ibdev, ch, cqe, ch->obj.id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
@@ -228,8 +237,9 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.recv_cq = ch->poll.rcq ?: ch->res.cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = ch->send.depth * (1 + 2 * regs) +
-			       RDMACHAN_CTRL_SLOTS + 1 + RDMACHAN_RDMA_SLOTS;
+	attr.cap.max_send_wr = ch->send.depth * per_send +
+			       RDMACHAN_CTRL_SLOTS + 1 + RDMACHAN_RDMA_SLOTS +
+			       rdma_fence;
 	attr.cap.max_recv_wr = ch->recv.nr_bufs + 1;
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);

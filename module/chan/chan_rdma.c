@@ -353,6 +353,7 @@ static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
 					   struct ib_send_wr **first)
 {
 	struct ib_send_wr *head = NULL, *last = NULL;
+	bool fence = true;
 	u32 i, j;
 
 	for (i = 0; i < req->nr; i++)
@@ -366,13 +367,8 @@ static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
 
 			if (mr->pstate != RDMACHAN_PR_MAPPED)
 				continue;
-			mr->pstate = RDMACHAN_PR_POSTED;
-			mr->reg_wr.wr.next = NULL;
-			if (last)
-				last->next = &mr->reg_wr.wr;
-			else
-				head = &mr->reg_wr.wr;
-			last = &mr->reg_wr.wr;
+			rdmachan_pool_post_reg_locked(mr, &fence, &head,
+						      &last);
 		}
 	}
 	*first = &req->w[0].wr.send;

@@ -275,6 +275,12 @@ struct rdmachan_conn {
  * @buf_size: header plus largest payload (plus an in-band immediate)
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
+ * @reg_fence: a fast registration must not wait in the send queue
+ *	behind work requests not yet acknowledged (rxe, whose requester
+ *	executes again the local operations it finds when it goes back to
+ *	retransmit: a REG_MR run twice fails, "not free", and the send queue
+ *	stalls): the registrations a send carries follow a fencing LOCAL_INV
+ *	(chan_pool.c)
  * @drain_sq: teardown's marker on the send queue
  * @drain_rq: teardown's marker on the receive queue
  */
@@ -291,6 +297,7 @@ struct rdmachan_res {
 	u32			buf_size;
 	bool			iwarp;
 	bool			has_atomics;
+	bool			reg_fence;
 	struct rdmachan_drain	drain_sq;
 	struct rdmachan_drain	drain_rq;
 };
@@ -682,7 +689,17 @@ enum rdmachan_pool_state {
  *	pool's free list while free, and every field below is under the
  *	channel's lock
  * @pstate: a pool registration's enum rdmachan_pool_state
+ * @hw_valid: a pool registration's fast registration was posted and
+ *	has not been invalidated since (by the peer's SEND_WITH_INV that
+ *	rdmachan_mr_pool_put() was told of, or by a completed LOCAL_INV):
+ *	the device may hold it valid, so it must not be registered again
  * @reg_wr: its fast registration, posted by rdmachan_send_ext()
+ * @dev_key: the key of its last fast registration posted (at first the
+ *	MR's own): the one the device holds, which a mapping never sent
+ *	leaves behind
+ * @fence_wr: where &rdmachan_res.reg_fence: the LOCAL_INV of its previous
+ *	key posted in front of @reg_wr (of the first registration of a
+ *	send), unsignalled like it
  * @reg_cqe: the completion entry of @reg_wr (an error or flush only:
  *	it is posted unsignalled)
  * @inv_cqe: the completion entry of its local invalidation
@@ -706,7 +723,10 @@ struct rdmachan_mr {
 	bool			released;
 	struct rdmachan_mr_pool	*pool;
 	u32			pstate;
+	bool			hw_valid;
 	struct ib_reg_wr	reg_wr;
+	u32			dev_key;
+	struct ib_send_wr	fence_wr;
 	struct ib_cqe		reg_cqe;
 	struct ib_cqe		inv_cqe;
 	rdmachan_mr_done_t	done;
@@ -1012,6 +1032,9 @@ void rdmachan_pool_free_all(struct rdmachan *ch);
 int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext);
 void rdmachan_pool_unclaim(struct rdmachan *ch,
 			   const struct rdmachan_send_ext *ext);
+void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
+				   struct ib_send_wr **first,
+				   struct ib_send_wr **last);
 void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last);

@@ -74,6 +74,7 @@ enum {
 	CT_PORT_RDMA_START,
 	CT_PORT_POOL_TEARDOWN,
 	CT_PORT_POOL_LOCAL_SEG,
+	CT_PORT_POOL_UNSENT,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -2055,6 +2056,82 @@ static void chan_test_pool_send_inv(struct kunit *test)
 }
 
 /*
+ * Mappings never sent (rdmachan_send_ext() refused, or the user changed
+ * its mind) bump the MR's key without a REG_MR: the device still holds
+ * the key of the last one posted.  The next registration sent must still
+ * go through (on rxe its fence invalidates the device's key, not the
+ * mapping's: a wrong one fails the send queue), and so must the one after
+ * the peer's SEND_INV: the registration is never posted while the device
+ * may hold it valid.
+ */
+static void chan_test_pool_unsent(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct ct_ctx *c = test->priv;
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_remote_mr desc, desc2;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	struct scatterlist sg;
+	struct kvec v;
+	void *buf;
+	int i;
+
+	ct_pool_pair(test, CT_PORT_POOL_UNSENT, 1);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
+	buf = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	sg_init_one(&sg, buf, len);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw,
+							   &mr2),
+				0);
+		KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL,
+							   NULL),
+				0);
+	}
+
+	mr = ct_pool_io(test, buf, len, 0x3c, &desc);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0x3c);
+	ext.inv_rkey = desc.rkey;
+	ext.nr_regs = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
+						RDMACHAN_SEND_IMM |
+						RDMACHAN_SEND_INV, &ext),
+			0);
+	ct_pool_reply(test, true, desc.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, NULL, NULL), 0);
+
+	/* invalidated by the peer: it maps and goes out again */
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr2),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
+	rdmachan_mr_remote(mr2, &desc2);
+	ext.regs = &mr2;
+	ext.nr_regs = 1;
+	v = (struct kvec){ .iov_base = &desc2, .iov_len = sizeof(desc2) };
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			0);
+	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+	rdmachan_msg_release(srv, msg);
+	ext.inv_rkey = desc2.rkey;
+	ext.nr_regs = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
+						RDMACHAN_SEND_IMM |
+						RDMACHAN_SEND_INV, &ext),
+			0);
+	ct_pool_reply(test, true, desc2.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, true, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+}
+
+/*
  * The same without SEND_INV: the reply is not flagged, so the client's
  * put posts a local invalidation (-EINPROGRESS) and its callback runs
  * once the registration is back; then it maps again.
@@ -2395,6 +2472,7 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_rdma_start),
 	KUNIT_CASE(chan_test_pool_teardown),
 	KUNIT_CASE(chan_test_pool_local_seg),
+	KUNIT_CASE(chan_test_pool_unsent),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}
