@@ -379,7 +379,16 @@ static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
 	return 0;
 }
 
-static bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
+/**
+ * rdmachan_rdma_room() - may a one-sided request go now?
+ * @ch: the channel, its lock held
+ * @nr: the request's work requests (send queue room)
+ * @credits: the message credits it takes (WRITE_WITH_IMM)
+ *
+ * Context: ch->lock held.
+ * Return: whether there is room and there are credits for it.
+ */
+bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 {
 	return ch->rdma.slots + nr <= RDMACHAN_RDMA_SLOTS &&
 	       ch->credits.avail >= credits;

@@ -162,8 +162,8 @@ bool rdmachan_writable_due_locked(struct rdmachan *ch)
 		return false;
 	due = ((w & RDMACHAN_WANT_SEND) && rdmachan_can_reserve(ch)) ||
 	      ((w & RDMACHAN_WANT_RDMA) &&
-	       ch->rdma.slots + ch->want_rdma_slots <= RDMACHAN_RDMA_SLOTS &&
-	       ch->credits.avail >= ch->want_rdma_credits);
+	       rdmachan_rdma_room(ch, ch->want_rdma_slots,
+				  ch->want_rdma_credits));
 	if (due)
 		ch->writable_wanted = 0;
 	return due;

@@ -957,6 +957,7 @@ int rdmachan_send_batch(struct rdmachan *ch,
 			void *arg, u32 count, bool nonblock);
 bool rdmachan_writable(struct rdmachan *ch);
 bool rdmachan_writable_due_locked(struct rdmachan *ch);
+bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* chan_recv.c */
