@@ -92,4 +92,28 @@ static inline u32 rdmachan_depth_for_mem(u32 depth, u64 buf_size, u32 extra,
 	return max_t(u64, 1, min_t(u64, depth, fit));
 }
 
+/* rdma_cm's figures of RDMA READs in flight are u8; we offer at most 16 */
+#define RDMACHAN_MAX_RD_ATOM	16
+
+/**
+ * rdmachan_rd_atom_answer() - the passive side's RDMA READ figures
+ * @dev_max: what the local device allows (max_qp_rd_atom for responder
+ *	resources, max_qp_init_rd_atom for the initiator depth)
+ * @peer: the request's matching figure: the active side's initiator
+ *	depth for our responder resources, its responder resources for our
+ *	initiator depth
+ *
+ * An end must never have more READs in flight than its peer has
+ * responder resources for (the peer's responder would recycle the state
+ * of one still in flight, and its retransmission would break the
+ * connection), and offering resources the peer will never use is waste.
+ *
+ * Context: any.
+ * Return: min(@dev_max, @peer, RDMACHAN_MAX_RD_ATOM), never negative.
+ */
+static inline u8 rdmachan_rd_atom_answer(int dev_max, u8 peer)
+{
+	return clamp_t(int, min_t(int, dev_max, peer), 0, RDMACHAN_MAX_RD_ATOM);
+}
+
 #endif /* RDMACHAN_BOUNDS_H */

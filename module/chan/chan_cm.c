@@ -18,6 +18,7 @@
 #include <linux/sched/signal.h>
 #include <net/net_namespace.h>
 
+#include "bounds.h"
 #include "rdmachan-pri.h"
 #include "sysfs.h"
 #include "device.h"
@@ -53,8 +54,10 @@ static void rdmachan_conn_param(struct rdmachan *ch, const void *pd,
 	memset(param, 0, sizeof(*param));
 	param->private_data = pd;
 	param->private_data_len = pd_len;
-	param->responder_resources = min_t(int, a->max_qp_rd_atom, 16);
-	param->initiator_depth = min_t(int, a->max_qp_init_rd_atom, 16);
+	param->responder_resources = rdmachan_rd_atom_answer(a->max_qp_rd_atom,
+							     U8_MAX);
+	param->initiator_depth = rdmachan_rd_atom_answer(a->max_qp_init_rd_atom,
+							 U8_MAX);
 	param->flow_control = 1;
 	param->retry_count = RDMACHAN_RETRY_COUNT;
 	param->rnr_retry_count = RDMACHAN_RNR_RETRY;

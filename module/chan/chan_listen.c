@@ -30,6 +30,7 @@
 
 #include "rdmachan-pri.h"
 #include "sysfs.h"
+#include "bounds.h"
 #include "device.h"
 #include "params.h"
 
@@ -225,8 +226,19 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	memset(&param, 0, sizeof(param));
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
-	param.responder_resources = min_t(int, id->device->attrs.max_qp_rd_atom, 16);
-	param.initiator_depth = min_t(int, id->device->attrs.max_qp_init_rd_atom, 16);
+	/*
+	 * Never more RDMA READs in flight towards the peer than it has
+	 * responder resources for, nor more resources than it may use (the
+	 * request's figures): a responder that runs out recycles the state
+	 * of a READ still in flight, and the retransmission of that READ
+	 * then finds nothing and breaks the connection.
+	 */
+	param.responder_resources =
+		rdmachan_rd_atom_answer(id->device->attrs.max_qp_rd_atom,
+					ev->param.conn.initiator_depth);
+	param.initiator_depth =
+		rdmachan_rd_atom_answer(id->device->attrs.max_qp_init_rd_atom,
+					ev->param.conn.responder_resources);
 	param.flow_control = 1;
 	param.retry_count = RDMACHAN_RETRY_COUNT;
 	param.rnr_retry_count = RDMACHAN_RNR_RETRY;

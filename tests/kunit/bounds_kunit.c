@@ -163,11 +163,28 @@ static void bounds_test_depth_for_mem(struct kunit *test)
 			1U);
 }
 
+static void bounds_test_rd_atom_answer(struct kunit *test)
+{
+	/* rxe to rxe: 128 allowed, 16 offered, 16 asked: 16 */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(128, 16), 16);
+	/* a peer with 4 responder resources: never more than 4 READs */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(128, 4), 4);
+	/* our device allows fewer than the peer asks */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(8, 16), 8);
+	/* the active side: only the device and the cap limit it */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(128, U8_MAX), 16);
+	/* a peer that does no READs: no resources for it */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(128, 0), 0);
+	/* a device reporting nonsense */
+	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(-1, 16), 0);
+}
+
 static struct kunit_case bounds_cases[] = {
 	KUNIT_CASE_PARAM(bounds_test_span_pages, span_gen_params),
 	KUNIT_CASE(bounds_test_span_pages_sweep),
 	KUNIT_CASE(bounds_test_segs_len),
 	KUNIT_CASE(bounds_test_depth_for_mem),
+	KUNIT_CASE(bounds_test_rd_atom_answer),
 	{}
 };
 
