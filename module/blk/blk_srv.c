@@ -89,6 +89,38 @@ static unsigned int queue_depth = 64;
 module_param(queue_depth, uint, 0444);
 MODULE_PARM_DESC(queue_depth, "requests per queue at most, 1..1024 (default 64), read at load");
 
+/*
+ * open_timeout_ms: a channel accepted must bring its OPEN within this
+ * time, or it is closed (a client that connects and says nothing holds
+ * a channel's buffers for nothing).  1000..600000, default 10000; read
+ * at each accept.
+ */
+static unsigned int open_timeout_ms = 10000;
+
+static int rcblk_srv_set_open_timeout(const char *val,
+				      const struct kernel_param *kp)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	if (v < 1000 || v > 600000) {
+		pr_warn("open_timeout_ms=%u refused: 1000..600000\n", v);
+		return -ERANGE;
+	}
+	WRITE_ONCE(open_timeout_ms, v);
+	return 0;
+}
+
+static const struct kernel_param_ops rcblk_srv_open_timeout_ops = {
+	.set	= rcblk_srv_set_open_timeout,
+	.get	= param_get_uint,
+};
+module_param_cb(open_timeout_ms, &rcblk_srv_open_timeout_ops,
+		&open_timeout_ms, 0644);
+MODULE_PARM_DESC(open_timeout_ms, "time a new channel has to send its OPEN, 1000..600000 ms (default 10000)");
+
 /* Listener restarts after it failed (device removal): tries, interval */
 #define RCBLK_LISTEN_TRIES	30
 #define RCBLK_LISTEN_DELAY_MS	2000
@@ -557,6 +589,7 @@ static void rcblk_srv_release_work(struct work_struct *work)
 	struct rcblk_srv_queue *q = container_of(work, struct rcblk_srv_queue,
 						 release_work);
 
+	del_timer_sync(&q->open_timer);
 	cancel_work_sync(&q->io_work);
 	rcblk_srv_slots_free(q);
 	if (q->exp)
@@ -595,6 +628,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	spin_lock_irq(&q->lock);
 	set_bit(RCBLK_Q_DEAD, &q->flags);
 	spin_unlock_irq(&q->lock);
+	del_timer_sync(&q->open_timer);
 	flush_work(&q->open_work);
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
@@ -761,6 +795,21 @@ refuse:
 	rcblk_srv_open_answer(q, status, NULL);
 }
 
+/* No OPEN within open_timeout_ms of the accept: close the channel */
+static void rcblk_srv_open_timeout(struct timer_list *t)
+{
+	struct rcblk_srv_queue *q = from_timer(q, t, open_timer);
+	struct sockaddr_storage peer;
+
+	/* the close waits for this handler before it closes the channel */
+	if (test_bit(RCBLK_Q_OPENING, &q->flags))
+		return;
+	rdmachan_peer_addr(q->ch, &peer);
+	pr_info_ratelimited("%pISc: no OPEN within %u ms of the connection: closing it\n",
+			    &peer, READ_ONCE(open_timeout_ms));
+	rcblk_srv_queue_close(q);
+}
+
 static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 {
 	struct rcblk_srv_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
@@ -781,6 +830,7 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 	INIT_WORK(&q->io_work, rcblk_srv_io_work);
 	INIT_WORK(&q->close_work, rcblk_srv_close_work);
 	INIT_WORK(&q->release_work, rcblk_srv_release_work);
+	timer_setup(&q->open_timer, rcblk_srv_open_timeout, 0);
 	return q;
 }
 
@@ -812,6 +862,8 @@ static void rcblk_srv_pending(struct rdmachan_listener *l)
 			return;
 		}
 		WRITE_ONCE(q->ch, ch);
+		mod_timer(&q->open_timer, jiffies +
+			  msecs_to_jiffies(READ_ONCE(open_timeout_ms)));
 	}
 }
 

@@ -240,6 +240,7 @@ struct rcblk_srv_queue {
 	u32 nr_rejects;
 	struct rcblk_srv_req *slots;
 	u32 depth;
+	struct timer_list open_timer;
 	struct work_struct open_work;
 	struct work_struct io_work;
 	struct work_struct close_work;

@@ -95,7 +95,13 @@ check "no rcblk disk in /sys/block" sh -c "! ls /sys/block | grep -q rcblk"
 s1=$(dev_sum "$B1")
 s2=$(dev_sum "$B2")
 s3=$(dev_sum "$B3")
+# blk_wire's mute channel (no OPEN) waits at most 10 s for the server's close
+check_fail "open_timeout_ms=999 is refused" "range|Invalid" \
+	sh -c "echo 999 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
+check "open_timeout_ms=2000" sh -c "echo 2000 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
 run_checks $HELPERS/blk_wire -s $BLK_SRV -c $BLK_CLI -b "$B1" wire wire_ro wire_deny
+check "the server logged the channel without OPEN" sh -c \
+	"dmesg | grep -q 'no OPEN within 2000 ms of the connection: closing it'"
 check_eq "the read-write export's backing device is untouched" "$s1" "$(dev_sum "$B1")"
 check_eq "the read-only export's backing device is untouched" "$s2" "$(dev_sum "$B2")"
 check_eq "the denied export's backing device is untouched" "$s3" "$(dev_sum "$B3")"

@@ -525,6 +525,21 @@ int main(int argc, char **argv)
 		ktap_diag("open %s: %s", bpath, strerror(errno));
 	payload = calloc(1, 1 << 20);
 
+	/* ---- no OPEN at all: the server closes the channel ---- */
+	{
+		unsigned int imm;
+		int fd = chan_open(), has_imm, r = -1;
+
+		if (fd >= 0)
+			r = recv_msg(fd, payload, 1 << 20, &imm, &has_imm);
+		ktap_result(fd >= 0 && r < 0 && errno == EPIPE,
+			    "a channel that sends no OPEN is closed by the server (open_timeout_ms)",
+			    "%s", fd < 0 ? "no channel" : r >= 0 ? "a message came" :
+			    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+
 	/* ---- OPEN ---- */
 	open_fill(&o, rw_name, 0);
 	o.magic = htobe32(0x4b4c4252);
