@@ -62,7 +62,8 @@ KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
 # has configfs built in and neither loop nor ext4).
 # The block rows of make bench (tests/bench/bench_blk.sh) compare with
 # nvme-rdma against nvmet-rdma (Debian's kernel).
-OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma"
+# sch_netem: a lossy wire for the retransmission cases (blk_lossy.sh).
+OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem"
 
 # Programs copied with their shared libraries.
 PROGRAMS="
@@ -74,6 +75,7 @@ PROGRAMS="
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
 	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp /usr/sbin/nvme
+	/usr/sbin/tc
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The block channel over a lossy wire: netem drops and duplicates
+# packets on both ends of the veth pair, so that soft-RoCE retransmits
+# SENDs, RDMA WRITEs, RDMA READ requests and their responses (and the
+# responder sees duplicates of each).  Verified random writes of 4 KiB
+# (inline) to 128 KiB (READ by the server) and a verifying read at QD32
+# must end with no error, the mapping live and both sides' counters
+# clean; rxe's counters must show that retransmission really happened.
+#
+# Debian's kernel only: the debug kernel has no netem.
+
+requires() {
+	_have_kernel stock
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_lossy
+mkdir -p $T
+TC=/usr/sbin/tc
+# LOSSY: the netem impairment of each veth (RDMACHAN_LOSSY overrides)
+LOSSY=${RDMACHAN_LOSSY:-loss 1% duplicate 1%}
+
+hw_counter() { # DEV NAME
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
+}
+
+hw_counters() { # DEV
+	for _c in /sys/class/infiniband/$1/ports/1/hw_counters/*; do
+		printf '%s=%s ' "${_c##*/}" "$(cat "$_c")"
+	done
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "netem loads" $MODPROBE sch_netem
+check "netem on veth0: $LOSSY" $TC qdisc add dev veth0 root netem $LOSSY
+check "netem on veth1: $LOSSY" $TC qdisc add dev veth1 root netem $LOSSY
+check "rdmachan and rdmachan_blk load" blk_load
+B=$(nullb_new lossy 256)
+[ -b "$B" ] || blk_bail "no backing device"
+check "blk export lossy $B" $TOOL blk export lossy "$B" --allow 192.0.2.0/24
+D=$(timeout 120 $TOOL blk map $BLK_SRV lossy --src $BLK_CLI --queues 2 --depth 32 2> $T/map.err)
+check "blk map over the lossy wire ($D)" test -b "$D"
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+
+dup0=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) ))
+seq0=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) ))
+
+lossy_fio() { # EXTRA...
+	timeout 600 $FIO --name=lossy --filename="$D" --direct=1 --ioengine=libaio \
+		--iodepth=32 --numjobs=2 --offset_increment=64M --size=24M \
+		--bsrange=4k-128k --rw=randwrite --verify=crc32c --verify_fatal=1 \
+		--randrepeat=1 --group_reporting "$@" >> $T/fio.out 2>&1
+}
+if lossy_fio --do_verify=1 && lossy_fio --verify_only=1; then
+	ok "fio randwrite 4k-128k verify=crc32c and a verifying read, QD32, 2 jobs"
+else
+	not_ok "fio randwrite 4k-128k verify=crc32c and a verifying read, QD32, 2 jobs"
+	diag "$(grep -E 'err=|error|fio:|verify' $T/fio.out | head -n 8)"
+	diag "$(dmesg | grep -E 'rxe|rdmachan|rcblk' |
+		grep -vE 'registering|I/O error|timed out' | tail -n 16)"
+fi
+check_eq "the mapping is still live" live \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
+check "the counters: no errors, nothing in flight, on both sides" sh -c \
+	"$TOOL -j blk show | jq -e --arg d '$D' '(.maps[] | select(.dev == \$d) | .counters |
+		.errors == 0 and .inflight == 0 and .writes > 0 and .reads > 0) and
+		(.exports[] | select(.name == \"lossy\") | .counters | .errors == 0)' > /dev/null"
+dup=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) - dup0 ))
+seq=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) - seq0 ))
+check "the wire was lossy: rxe saw duplicate requests ($dup) and sequence errors ($seq)" \
+	test "$dup" -gt 0 -a "$seq" -gt 0
+diag "$DEV1 (client) counters: $(hw_counters $DEV1)"
+diag "$DEV0 (server) counters: $(hw_counters $DEV0)"
+diag "$($TOOL blk show)"
+check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
+check "blk unexport lossy" $TOOL blk unexport lossy
+check "netem off" sh -c "$TC qdisc del dev veth0 root && $TC qdisc del dev veth1 root"
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing
