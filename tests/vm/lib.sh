@@ -150,11 +150,30 @@ wire_neighbours_up() {
 		dev veth0 nud permanent
 }
 
+# wire_fifo: make the veth pair deliver each flow in order, as a link
+# does.  veth hands a packet to the receiving side on the backlog of the
+# CPU that sent it, so two packets of one queue pair sent from two CPUs
+# (rxe sends from whichever CPU posted, or from its timers) may arrive
+# in the other order when one CPU is slow, which under TCG on a loaded
+# host happens.  RoCE assumes an in-order path, and rxe breaks without
+# it: a spurious retransmission of an RDMA READ request overtaken by the
+# SEND_WITH_INV that ends its I/O reaches the responder after the
+# registration it reads is gone, and the responder's QP fails silently
+# (Documentation/testing.rst, "The wire").  RPS steers each flow (rxe's
+# UDP source port is per QP) to one CPU's backlog.
+wire_fifo() {
+	_cpus=$(printf "%x" $(((1 << $(grep -c ^processor /proc/cpuinfo)) - 1)))
+	for _v in veth0 veth1; do
+		echo "$_cpus" > /sys/class/net/$_v/queues/rx-0/rps_cpus || return 1
+	done
+}
+
 veth_pair_up() {
 	$IP link show veth0 >/dev/null 2>&1 && return 0
 	$IP link add veth0 type veth peer name veth1 &&
 		$IP addr add 192.0.2.1/24 dev veth0 &&
 		$IP addr add 192.0.2.2/24 dev veth1 &&
+		wire_fifo &&
 		$IP link set veth0 up && $IP link set veth1 up &&
 		wire_routes_up
 }
