@@ -779,9 +779,9 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	else
 		rcblk_srv_attach(q, exp, req.session, &spare);
 	spin_unlock(&exp->lock);
-	kfree(spare);
 	if (status)
-		goto refuse;
+		goto refuse;	/* frees @spare */
+	kfree(spare);		/* unused: the session was there */
 	/* live before the answer: the client sends requests once it has it */
 	set_bit(RCBLK_Q_LIVE, &q->flags);
 	pr_debug("queue %p: %pISc opened %s (queue %u/%u, max_io %u, inline %u, depth %u)\n",
