@@ -606,6 +606,13 @@ int rdmachan_accept(struct rdmachan_listener *l,
 			return ret;
 	}
 
+	/*
+	 * The directory before the callbacks: from the first one on, an
+	 * in-kernel user may close the channel (a refused OPEN), before
+	 * this returns, and rdmachan_close() deletes only a directory
+	 * that is there
+	 */
+	rdmachan_sysfs_add(&ch->obj);
 	spin_lock_irqsave(&ch->lock, irqflags);
 	ch->ops = ops;
 	ch->priv = priv;
@@ -614,7 +621,6 @@ int rdmachan_accept(struct rdmachan_listener *l,
 	atomic64_inc(&l->stats.accepted);
 	rdmachan_listener_put(l);
 	rdmachan_deliver(ch);
-	rdmachan_sysfs_add(&ch->obj);
 	*chp = ch;
 	return 0;
 }
