@@ -108,7 +108,7 @@ count_cases() {
 # and no test title or diagnostic of ours contains any of these words,
 # so one pattern serves both tiers.  (The guest's done_testing checks the
 # kernel log with its own list, KLOG_BAD in tests/vm/lib.sh.)
-KERNEL_ERRORS='Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
+KERNEL_ERRORS='Out of memory|Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
 
 # console_errors FILE: the lines of a console log that show a kernel error
 console_errors() {

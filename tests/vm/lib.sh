@@ -216,8 +216,9 @@ module_loaded() {
 	[ -d "/sys/module/$1" ]
 }
 
-# Lines in the kernel log that fail any test run.
-KLOG_BAD='BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|UBSAN:|KASAN:|suspected memory leak|circular locking|inconsistent lock state|refcount_t:|list_(add|del) corruption'
+# Lines in the kernel log that fail any test run (an OOM kill ends the
+# case's processes: the report in the log says why).
+KLOG_BAD='Out of memory|invoked oom-killer|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|UBSAN:|KASAN:|suspected memory leak|circular locking|inconsistent lock state|refcount_t:|list_(add|del) corruption'
 
 # done_testing: check the kernel log and print the plan.  Every case ends
 # with it.
