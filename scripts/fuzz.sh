@@ -9,9 +9,8 @@
 #   debug kernel  FUZZ_SECONDS seconds (default 600) with KASAN, lockdep
 #                 and kmemleak, between kmemleak_clear and kmemleak_check
 #
-# Each run must end with the fuzzer clean, no kernel report, no channel,
-# listener, block export or mapping left, the modules (rdmachan_blk when
-# it is built, rdmachan) unloaded (and no kmemleak suspect).  Ends with
+# Each run must end with the fuzzer clean, no kernel report, no channel or
+# listener left, the module unloaded (and no kmemleak suspect).  Ends with
 # one summary line per run and "N passed, N failed"; exit status 0 only
 # when nothing failed.
 #

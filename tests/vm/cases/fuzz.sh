@@ -80,9 +80,9 @@ rc=$?
 kill $memwatch $oomwatch 2>/dev/null
 diag "$(tail -n 100 /tmp/fuzz.mem)"
 # the fuzzer reports in KTAP (tests/vm/helpers/ktap.h's format): its
-# summary as diagnostics, then four results, workers ending cleanly, no
-# stray descriptor, every block mapping and export removed and its own
-# counters intact, which count here
+# summary as diagnostics, then three results, workers ending cleanly, no
+# stray descriptor and every block mapping and export removed, which
+# count here
 fuzzer_report() {
 	cat $OUT
 	return $rc
