@@ -185,6 +185,8 @@ nvme_pass() {
 }
 
 check "rxe pair comes up" rxe_pair_up
+# the FIFO wire of the block cases (lib.sh, wire_fifo), for both disks
+check "the veth pair delivers each flow in order (RPS)" wire_fifo
 # the server offers DEPTH requests per queue (its default is 64), so
 # that the map's --depth is what the client gets, as nvme's --queue-size
 check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \

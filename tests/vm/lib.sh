@@ -160,7 +160,10 @@ wire_neighbours_up() {
 # SEND_WITH_INV that ends its I/O reaches the responder after the
 # registration it reads is gone, and the responder's QP fails silently
 # (Documentation/testing.rst, "The wire").  RPS steers each flow (rxe's
-# UDP source port is per QP) to one CPU's backlog.
+# UDP source port is per QP) to one CPU's backlog.  Set by blk_load for
+# the block channel's cases only: with RPS the sending CPU no longer does
+# the receive work, and on the debug kernel a message-channel stream
+# then let rxe queue packets until the VM ran out of memory.
 wire_fifo() {
 	_cpus=$(printf "%x" $(((1 << $(grep -c ^processor /proc/cpuinfo)) - 1)))
 	for _v in veth0 veth1; do
@@ -173,7 +176,6 @@ veth_pair_up() {
 	$IP link add veth0 type veth peer name veth1 &&
 		$IP addr add 192.0.2.1/24 dev veth0 &&
 		$IP addr add 192.0.2.2/24 dev veth1 &&
-		wire_fifo &&
 		$IP link set veth0 up && $IP link set veth1 up &&
 		wire_routes_up
 }
@@ -305,7 +307,7 @@ CMP=/usr/bin/cmp
 FIO=/usr/bin/fio
 
 blk_load() {
-	rdmachan_load && $MODPROBE rdmachan_blk
+	wire_fifo && rdmachan_load && $MODPROBE rdmachan_blk
 }
 
 blk_unload() {
