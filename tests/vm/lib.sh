@@ -363,6 +363,26 @@ blk_export_counter() {
 	$TOOL -j blk show exports | jq -r --arg n "$1" ".exports[] | select(.name == \$n) | .counters.$2"
 }
 
+# hw_counter DEV NAME: one of rxe's port counters (0 when absent)
+hw_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
+}
+
+# hw_counters DEV: every port counter of DEV, NAME=VALUE on one line
+hw_counters() {
+	for _c in /sys/class/infiniband/$1/ports/1/hw_counters/*; do
+		printf '%s=%s ' "${_c##*/}" "$(cat "$_c")"
+	done
+}
+
+# blk_io_failed FIO_OUT: what a failed fio run and the kernel said, as
+# diagnostics (rdmachan, rxe and the disks; not the I/O errors)
+blk_io_failed() {
+	diag "$(grep -E 'err=|error|fio:|verify' "$1" | head -n 8)"
+	diag "$(dmesg | grep -E 'rxe|rdmachan|rcblk|queue' |
+		grep -vE 'registering|I/O error|timed out' | tail -n 16)"
+}
+
 # blk_bail WHY: the rest of the case depends on what just failed: say
 # so, close the plan and end the case
 blk_bail() {

@@ -23,16 +23,6 @@ TC=/usr/sbin/tc
 # LOSSY: the netem impairment of each veth (RDMACHAN_LOSSY overrides)
 LOSSY=${RDMACHAN_LOSSY:-loss 1% duplicate 1%}
 
-hw_counter() { # DEV NAME
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
-}
-
-hw_counters() { # DEV
-	for _c in /sys/class/infiniband/$1/ports/1/hw_counters/*; do
-		printf '%s=%s ' "${_c##*/}" "$(cat "$_c")"
-	done
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "netem loads" $MODPROBE sch_netem
 check "netem on veth0: $LOSSY" $TC qdisc add dev veth0 root netem $LOSSY
@@ -58,9 +48,7 @@ if lossy_fio --do_verify=1 && lossy_fio --verify_only=1; then
 	ok "fio randwrite 4k-128k verify=crc32c and a verifying read, QD32, 2 jobs"
 else
 	not_ok "fio randwrite 4k-128k verify=crc32c and a verifying read, QD32, 2 jobs"
-	diag "$(grep -E 'err=|error|fio:|verify' $T/fio.out | head -n 8)"
-	diag "$(dmesg | grep -E 'rxe|rdmachan|rcblk' |
-		grep -vE 'registering|I/O error|timed out' | tail -n 16)"
+	blk_io_failed $T/fio.out
 fi
 check_eq "the mapping is still live" live \
 	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"

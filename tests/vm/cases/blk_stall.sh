@@ -19,12 +19,6 @@ T=/tmp/blk_stall
 mkdir -p $T
 MiB=1048576
 
-hw_counters() { # DEV
-	for _c in /sys/class/infiniband/$1/ports/1/hw_counters/*; do
-		printf '%s=%s ' "${_c##*/}" "$(cat "$_c")"
-	done
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 B=$(nullb_new stall 256)
@@ -41,9 +35,7 @@ for round in 1 2 3; do
 		ok "round $round: fio randwrite 128k QD32 for 15 s and blkdiscard -z"
 	else
 		not_ok "round $round: fio randwrite 128k QD32 for 15 s and blkdiscard -z"
-		diag "$(grep -E 'err=|error|fio:' $T/fio.out | head -n 5)"
-		diag "$(dmesg | grep -E 'rxe|rdmachan|rcblk|queue' |
-			grep -vE 'registering|I/O error|timed out' | tail -n 12)"
+		blk_io_failed $T/fio.out
 	fi
 	diag "rxe1 (client) counters: $(hw_counters rxe1)"
 	diag "rxe0 (server) counters: $(hw_counters rxe0)"
