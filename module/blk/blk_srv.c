@@ -801,8 +801,15 @@ static void rcblk_srv_open_timeout(struct timer_list *t)
 	struct rcblk_srv_queue *q = from_timer(q, t, open_timer);
 	struct sockaddr_storage peer;
 
-	/* the close waits for this handler before it closes the channel */
-	if (test_bit(RCBLK_Q_OPENING, &q->flags))
+	/*
+	 * A queue closing (its channel may be closed already: the timer is
+	 * armed after accept returns, and a channel that failed in between
+	 * was closed before it) or opening: nothing to do.  A close that
+	 * begins after this check waits for this handler (del_timer_sync())
+	 * before it closes the channel.
+	 */
+	if (test_bit(RCBLK_Q_CLOSING, &q->flags) ||
+	    test_bit(RCBLK_Q_OPENING, &q->flags))
 		return;
 	rdmachan_peer_addr(q->ch, &peer);
 	pr_info_ratelimited("%pISc: no OPEN within %u ms of the connection: closing it\n",
