@@ -205,6 +205,7 @@ int rdmachan_connect(const struct sockaddr *dst, const struct sockaddr *src,
 		     const struct rdmachan_ops *ops, void *priv,
 		     struct rdmachan **chp);
 void rdmachan_close(struct rdmachan *ch);
+void rdmachan_shutdown(struct rdmachan *ch);
 
 int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 		  unsigned int nr_vec, u32 imm, unsigned int flags);

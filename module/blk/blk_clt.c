@@ -134,22 +134,51 @@ static void rcblk_clt_destroy_pools(struct rcblk_clt_map *map)
 	}
 }
 
+static bool rcblk_clt_on_wire(struct request *rq, void *data)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	bool *any = data;
+
+	if (atomic_read(&req->state) != RCBLK_RQ_SENT)
+		return true;
+	*any = true;
+	return false;
+}
+
+/*
+ * Stop every channel's I/O at once (disconnect, drain, QP destroyed): on
+ * return the server's RDMA can reach no request's pages, whatever the
+ * provider's local invalidation does (soft-RoCE's may complete while its
+ * responder still copies a WRITE).  nvme-rdma stops its queues so before
+ * cancelling.
+ */
+static void rcblk_clt_stop_channels(struct rcblk_clt_map *map)
+{
+	u32 i;
+
+	for (i = 0; i < map->nr_queues; i++)
+		if (map->queues[i].ch)
+			rdmachan_shutdown(map->queues[i].ch);
+}
+
 /**
  * rcblk_clt_shutdown() - close a mapping's channels, end its requests
  * @map: a mapping with a disk
  *
  * Idempotent.  Dispatch is quiesced while the channels close, so no
- * queue_rq uses a channel being freed; requests still on the wire end
- * with BLK_STS_IOERR once their registrations are invalidated (no DMA
- * can reach them then); dispatch resumes and fails fast.  Bounded by
- * the invalidations (the transport's retry time, or the channel's
- * failure) and rdmachan_close() per channel.
+ * queue_rq uses a channel being freed.  With requests still on the wire
+ * (a failure, a forced unmap) the channels are stopped first, then those
+ * requests end with BLK_STS_IOERR: the server can no longer reach their
+ * pages.  Without any (an unmap of an idle disk) each channel closes in
+ * order.  Dispatch resumes and fails fast.  Bounded by the drains (the
+ * transport's retry time) and rdmachan_close() per channel.
  *
  * Context: process context, sleeps.
  */
 void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 {
 	struct request_queue *q = map->disk->queue;
+	bool on_wire = false;
 
 	mutex_lock(&map->lock);
 	if (test_bit(RCBLK_M_CLOSED, &map->flags)) {
@@ -158,6 +187,9 @@ void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 	}
 	set_bit(RCBLK_M_DEAD, &map->flags);
 	blk_mq_quiesce_queue(q);
+	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_on_wire, &on_wire);
+	if (on_wire)
+		rcblk_clt_stop_channels(map);
 	rcblk_clt_cancel_all(map);
 	rcblk_clt_destroy_pools(map);
 	set_bit(RCBLK_M_CLOSED, &map->flags);

@@ -483,8 +483,9 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 
 /*
  * End a request still on the wire as if the server had failed it: its
- * registration is invalidated locally first (rdmachan_mr_pool_put()),
- * so the request ends only once the peer can no longer reach its pages.
+ * registration goes back first (rdmachan_mr_pool_put(); the channels are
+ * stopped by then, rcblk_clt_shutdown()), so the request ends only once
+ * the peer can no longer reach its pages.
  */
 static bool rcblk_clt_cancel_rq(struct request *rq, void *data)
 {

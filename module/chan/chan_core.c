@@ -508,6 +508,35 @@ void rdmachan_close(struct rdmachan *ch)
 }
 EXPORT_SYMBOL_GPL(rdmachan_close);
 
+/**
+ * rdmachan_shutdown() - stop a channel's I/O now, without closing it
+ * @ch: the channel
+ *
+ * Disconnects at once (no flush, no CLOSE handshake: the peer sees a
+ * disconnect without a close), drains and destroys the QP, and releases
+ * the channel's RDMA resources, as a failure of the channel would.  On
+ * return no access of the peer can reach any memory the channel's
+ * registrations covered, every pool registration put back before is
+ * back (its callback has run), and any put from now on gives it back at
+ * once; the state_change callback has run if the channel was connected.
+ * What arrived before stays to be read.  The channel is still to be
+ * closed with rdmachan_close() (after its pools are destroyed); calling
+ * this again, or on a channel already down, does nothing.
+ *
+ * This is nvme-rdma's queue stop (rdma_disconnect() and ib_drain_qp())
+ * for users that must end their requests early: drain first, then end
+ * what was in flight.
+ *
+ * Context: process context, sleeps (bounded by the drain: the
+ * transport's retry time at most); not from the channel's callbacks.
+ */
+void rdmachan_shutdown(struct rdmachan *ch)
+{
+	might_sleep();
+	rdmachan_teardown(ch);
+}
+EXPORT_SYMBOL_GPL(rdmachan_shutdown);
+
 /** rdmachan_get_state() - the channel's state, see enum rdmachan_state */
 enum rdmachan_state rdmachan_get_state(struct rdmachan *ch)
 {

@@ -9,8 +9,21 @@
  * rkey), made valid by a REG_MR work request that rdmachan_send_ext()
  * posts unsignalled in front of the message naming it, and given back
  * with rdmachan_mr_pool_put(): at once when the peer invalidated it
- * (SEND_WITH_INV), it was never posted or the channel is down, else after
- * a signalled LOCAL_INV completed.
+ * (SEND_WITH_INV), it was never posted or the channel's QP is destroyed,
+ * else after a signalled LOCAL_INV completed.
+ *
+ * "The peer can no longer reach the memory" is what a registration's
+ * return promises, and only two events prove it: a LOCAL_INV that
+ * completed successfully, and the QP's destruction.  A QP that failed or
+ * is being torn down may still be executing a peer's RDMA WRITE into the
+ * pages (soft-RoCE's responder copies a packet after checking the key,
+ * while its requester flushes or invalidates on the other CPU), so a
+ * flushed LOCAL_INV, one that could not be posted, and a put while
+ * teardown runs all leave the registration INVALIDATING until teardown
+ * has destroyed the QP (@unreachable): rdmachan_pool_end_orphans() then
+ * gives it back, its callback getting -ECANCELED.  This is nvme-rdma's
+ * rule (drain the queue before cancelling its requests) made a property
+ * of the pool, so that no user can get it wrong.
  *
  * Every pool registration's state (enum rdmachan_pool_state) and its
  * pool's free list are under the channel lock, so that mapping, sending
@@ -53,8 +66,11 @@
  * @max_pages: pages one of them spans at most
  * @nr_out: registrations not free; under the channel's lock
  * @nr_inv: of those, invalidations posted; under the channel's lock
+ * @unreachable: teardown destroyed the QP (set under the channel's lock,
+ *	before the invalidations still pending are ended): no access can
+ *	reach the registrations any more
  * @released: teardown released the MRs (set under the channel's lock):
- *	nothing maps, unmaps or posts any more
+ *	nothing maps or posts any more
  * @mrs: the registrations
  */
 struct rdmachan_mr_pool {
@@ -66,6 +82,7 @@ struct rdmachan_mr_pool {
 	u32			max_pages;
 	u32			nr_out;
 	u32			nr_inv;
+	bool			unreachable;
 	bool			released;
 	struct rdmachan_mr	mrs[];
 };
@@ -85,8 +102,8 @@ static void rdmachan_pool_free_locked(struct rdmachan_mr *mr)
 	struct rdmachan_mr_pool *pool = mr->pool;
 
 	lockdep_assert_held(&mr->ch->lock);
-	/* once released, teardown has unmapped, or does */
-	if (!pool->released && mr->dma_nents) {
+	/* teardown unmaps under the lock too: once released, none is left */
+	if (mr->dma_nents) {
 		ib_dma_unmap_sg(pool->ibdev, mr->sgl, mr->nents,
 				DMA_BIDIRECTIONAL);
 		mr->dma_nents = 0;
@@ -117,6 +134,16 @@ static void rdmachan_pool_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!rdmachan_wc_ok(ch, wc, "local invalidation"))
 		err = rdmachan_wc_errno(wc->status) ?: -EIO;
 	spin_lock_irqsave(&ch->lock, flags);
+	if (err && !mr->pool->unreachable) {
+		/*
+		 * Failed or flushed: the QP is in error, but a peer's access
+		 * under way may still land until it is destroyed.  Teardown
+		 * gives the registration back then (see the top of the file).
+		 */
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_schedule_teardown(ch);
+		return;
+	}
 	done = mr->done;
 	ctx = mr->done_ctx;
 	/* failed or flushed: the QP is in error, nothing maps again */
@@ -421,17 +448,20 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_pool_map);
  * @ctx: for @done
  *
  * When @invalidated, or the registration was never sent (mapped only, or
- * its rdmachan_send_ext() failed), or the channel is down, it is unmapped
- * and back in its pool on return.  Otherwise a signalled LOCAL_INV is
- * posted, and @done runs from its completion (the channel's completion
- * context; the teardown's for one the transport never completed) once
- * the registration is unmapped and back: the peer can no longer reach
- * the memory from then on, and not before.
+ * its rdmachan_send_ext() failed), or the channel's QP is destroyed, it
+ * is unmapped and back in its pool on return.  Otherwise a signalled
+ * LOCAL_INV is posted, and @done runs from its completion (the channel's
+ * completion context) once the registration is unmapped and back: the
+ * peer can no longer reach the memory from then on, and not before.  On
+ * a channel that failed or is being torn down (the LOCAL_INV flushed or
+ * not posted), that moment is the QP's destruction: @done runs from the
+ * teardown then (process context), with -ECANCELED; teardown is under
+ * way or scheduled, so the wait is bounded by the drain (the transport's
+ * retry time at most).
  *
  * Context: any; never sleeps.
  * Return: 0 (back now; @done will not run), -EINPROGRESS (@done will
- * run, with 0 or the invalidation's error: -ECANCELED when the channel
- * failed before it ran, the memory unreachable all the same), -EINVAL
+ * run, with 0 or -ECANCELED, the memory unreachable either way), -EINVAL
  * (not a pool's registration, or not out: a bug, warned about).
  */
 int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
@@ -441,7 +471,7 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 	struct ib_send_wr wr = {};
 	unsigned long flags;
 	bool bh;
-	int ret;
+	int ret, err;
 
 	if (WARN_ON_ONCE(!mr || !mr->pool))
 		return -EINVAL;
@@ -454,24 +484,34 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		goto unlock;
 	}
 	if (mr->pstate == RDMACHAN_PR_POSTED && !invalidated &&
-	    !mr->pool->released &&
-	    !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
+	    !mr->pool->unreachable) {
+		mr->pstate = RDMACHAN_PR_INVALIDATING;
+		mr->pool->nr_inv++;
+		mr->done = done;
+		mr->done_ctx = ctx;
+		ret = -EINPROGRESS;
+		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
+			/* teardown under way: back once the QP is destroyed */
+			rdmachan_schedule_teardown(ch);
+			goto unlock;
+		}
 		wr.opcode = IB_WR_LOCAL_INV;
 		wr.wr_cqe = &mr->inv_cqe;
 		wr.send_flags = IB_SEND_SIGNALED;
 		wr.ex.invalidate_rkey = mr->ibmr->rkey;
 		/* the send queue has room for it: see the top of this file */
-		ret = ib_post_send(ch->res.qp, &wr, NULL);
-		if (!ret) {
-			mr->pstate = RDMACHAN_PR_INVALIDATING;
-			mr->pool->nr_inv++;
-			mr->done = done;
-			mr->done_ctx = ctx;
-			ret = -EINPROGRESS;
-			goto unlock;
+		err = ib_post_send(ch->res.qp, &wr, NULL);
+		/*
+		 * Not posted: the channel fails, and the registration comes
+		 * back once teardown destroyed the QP (which may still be
+		 * executing a peer's access now).
+		 */
+		if (err) {
+			rdmachan_post_failed_locked(ch, "local invalidation",
+						    err);
+			rdmachan_schedule_teardown(ch);
 		}
-		/* the channel fails: its QP reaches the memory no more */
-		rdmachan_post_failed_locked(ch, "local invalidation", ret);
+		goto unlock;
 	}
 	if (invalidated)
 		mr->hw_valid = false;
@@ -641,6 +681,10 @@ void rdmachan_pool_end_orphans(struct rdmachan *ch)
 
 	mutex_lock(&ch->mr.mutex);
 	list_for_each_entry(pool, &ch->pools.list, node) {
+		/* from here on a put gives the registration back at once */
+		spin_lock_irqsave(&ch->lock, flags);
+		pool->unreachable = true;
+		spin_unlock_irqrestore(&ch->lock, flags);
 		for (i = 0; i < pool->count; i++) {
 			struct rdmachan_mr *mr = &pool->mrs[i];
 
@@ -679,10 +723,13 @@ void rdmachan_pool_release_all(struct rdmachan *ch)
 
 	mutex_lock(&ch->mr.mutex);
 	list_for_each_entry(pool, &ch->pools.list, node) {
+		/*
+		 * Unmapped under the lock, so that a put racing with this
+		 * unmaps each mapping once (rdmachan_pool_free_locked()).
+		 */
 		spin_lock_irqsave(&ch->lock, flags);
+		pool->unreachable = true;
 		pool->released = true;
-		spin_unlock_irqrestore(&ch->lock, flags);
-		/* from here on only this touches the mappings and MRs */
 		for (i = 0; i < pool->count; i++) {
 			struct rdmachan_mr *mr = &pool->mrs[i];
 
@@ -692,6 +739,8 @@ void rdmachan_pool_release_all(struct rdmachan *ch)
 				mr->dma_nents = 0;
 			}
 		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+		/* from here on only this touches the MRs */
 		rdmachan_pool_dereg(pool, 0);
 	}
 	mutex_unlock(&ch->mr.mutex);

@@ -75,6 +75,7 @@ enum {
 	CT_PORT_POOL_TEARDOWN,
 	CT_PORT_POOL_LOCAL_SEG,
 	CT_PORT_POOL_UNSENT,
+	CT_PORT_POOL_SHUTDOWN,
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
@@ -2453,6 +2454,69 @@ static void chan_test_pool_local_seg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
 }
 
+/*
+ * rdmachan_shutdown() under I/O (a block client ending its requests
+ * early): the server has a registration's descriptor and WROTE into it,
+ * the client has put one registration back (its LOCAL_INV posted) and
+ * holds a second one sent.  On return from the shutdown, without any
+ * wait: the first one's callback has run (0, or -ECANCELED if the drain
+ * flushed the LOCAL_INV); the state_change has run; the second goes back
+ * at once (0, no callback); mapping fails with the channel's error; the
+ * server sees the disconnect; a second shutdown does nothing; and the
+ * pool is destroyed before the close without a warning (ct_exit()).
+ */
+static void chan_test_pool_shutdown(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_mr *mr1, *mr2 = NULL, *mr3 = NULL;
+	struct rdmachan_remote_mr desc;
+	struct scatterlist sg2;
+	struct rdmachan *cli;
+	void *buf1, *buf2;
+	u8 byte = 0;
+	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
+	int ret;
+
+	ct_pool_pair(test, CT_PORT_POOL_SHUTDOWN, 2);
+	cli = c->ch[CT_CLI];
+	buf1 = kunit_kzalloc(test, len, GFP_KERNEL);
+	buf2 = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, buf1 && buf2);
+	mr1 = ct_pool_io(test, buf1, len, 0x5c, &desc);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf1)[len - 1], 0x5c);
+	sg_init_one(&sg2, buf2, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr2),
+			0);
+	ext.regs = &mr2;
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0, 0, &ext), 0);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr1, false, ct_pool_done, s),
+			-EINPROGRESS);
+	rdmachan_shutdown(cli);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 1);
+	KUNIT_EXPECT_TRUE(test, s->done_err == 0 || s->done_err == -ECANCELED);
+	KUNIT_EXPECT_TRUE(test, completion_done(&s->state_done));
+	KUNIT_EXPECT_NE(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, ct_pool_done, s),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 1);
+	ret = rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr3);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_NE(test, ret, -EAGAIN);
+	rdmachan_shutdown(cli);
+	KUNIT_EXPECT_TRUE(test,
+			  wait_for_completion_timeout(&c->sink[CT_SRV].state_done,
+						      CT_TIMEOUT) > 0);
+	KUNIT_EXPECT_NE(test, rdmachan_get_state(c->ch[CT_SRV]),
+			RDMACHAN_CONNECTED);
+}
+
 static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_connect_refused),
 	KUNIT_CASE(chan_test_connect_accept),
@@ -2473,6 +2537,7 @@ static struct kunit_case chan_cases[] = {
 	KUNIT_CASE(chan_test_pool_teardown),
 	KUNIT_CASE(chan_test_pool_local_seg),
 	KUNIT_CASE(chan_test_pool_unsent),
+	KUNIT_CASE(chan_test_pool_shutdown),
 	/* last: it deletes rxe0 */
 	KUNIT_CASE(chan_test_listener_device_removed),
 	{}
