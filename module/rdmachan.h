@@ -387,4 +387,110 @@ void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext);
 /* Flags of rdmachan_accept() */
 #define RDMACHAN_ACCEPT_NONBLOCK	BIT(0)
 
+/*
+ * Reconnecting: the loop a user of channels runs when its link is lost
+ * (the block channel's mappings, the network channel's devices), with
+ * nvme-rdma's policy (reconnect_delay, ctrl_loss_tmo,
+ * fast_io_fail_tmo).  rdmachan makes the attempts, waits between them
+ * and keeps the count, the last error and the deadline; the user says
+ * what an attempt is (connect its channels again, check the peer) and
+ * hears of each change of state.
+ */
+
+/**
+ * struct rdmachan_reconnect_policy - when a lost link is tried again,
+ *	and when given up
+ * @delay_ms: wait before the first attempt, 100 ms to 1 h
+ * @max_delay_ms: each wait doubles the one before, up to this (equal to
+ *	@delay_ms: a constant wait), at most 1 h
+ * @loss_timeout_ms: give up this long after the loss: the link is dead
+ *	(0: never give up); at least @delay_ms, at most 7 days
+ * @fast_fail_ms: this long after the loss, tell the user to fail what
+ *	waits for the link while the attempts go on (0: never); below
+ *	@loss_timeout_ms when that is set
+ */
+struct rdmachan_reconnect_policy {
+	u32 delay_ms;
+	u32 max_delay_ms;
+	u32 loss_timeout_ms;
+	u32 fast_fail_ms;
+};
+
+/**
+ * enum rdmachan_link_state - the state of a reconnecting link
+ * @RDMACHAN_LINK_LIVE: up (before any loss, or after an attempt worked)
+ * @RDMACHAN_LINK_RECONNECTING: lost; attempts are made
+ * @RDMACHAN_LINK_DEAD: given up at the loss timeout, or stopped
+ */
+enum rdmachan_link_state {
+	RDMACHAN_LINK_LIVE		= 0,
+	RDMACHAN_LINK_RECONNECTING	= 1,
+	RDMACHAN_LINK_DEAD		= 2,
+};
+
+/**
+ * struct rdmachan_reconnect_ops - what a reconnecting link does
+ * @attempt: one attempt to bring the link back: process context, may
+ *	sleep, bounded by the user's own timeouts (rdmachan_connect()'s
+ *	@opts->timeout_ms); returns 0 when the link is back, else the
+ *	errno of the failure (kept as the last error).  Never runs twice at
+ *	once for one link.
+ * @state_change: the state changed to @state: LIVE after an attempt
+ *	worked (@err 0), DEAD at the loss timeout (@err the last error);
+ *	process context, from the loop's work item (rdmachan_reconnect_stop()
+ *	changes the state without calling it)
+ * @fast_fail: @fast_fail_ms passed since the loss and the link is not
+ *	back: fail what waits for it; once per loss, process context (may
+ *	be NULL)
+ */
+struct rdmachan_reconnect_ops {
+	int (*attempt)(void *priv);
+	void (*state_change)(void *priv, enum rdmachan_link_state state,
+			     int err);
+	void (*fast_fail)(void *priv);
+};
+
+/**
+ * struct rdmachan_reconnect_info - where a reconnecting link stands
+ * @state: its state
+ * @attempt: attempts made since the loss (the one running included)
+ * @max_attempts: attempts the policy allows before the loss timeout (an
+ *	upper bound: attempts take time too); 0 without a loss timeout
+ * @last_error: the errno of the loss or of the last failed attempt, 0
+ *	when live
+ * @losses: losses since the link was made
+ * @next_ms: milliseconds until the next attempt (0: one is running or
+ *	none is due), while reconnecting
+ * @deadline_ms: milliseconds until the loss timeout (0: none, or past),
+ *	while reconnecting
+ * @down_ms: milliseconds since the loss, while reconnecting or dead
+ * @fast_failed: the fast-fail time passed during this loss
+ */
+struct rdmachan_reconnect_info {
+	enum rdmachan_link_state state;
+	u32 attempt;
+	u32 max_attempts;
+	int last_error;
+	u32 losses;
+	u64 next_ms;
+	u64 deadline_ms;
+	u64 down_ms;
+	bool fast_failed;
+};
+
+struct rdmachan_reconnect;
+
+struct rdmachan_reconnect *
+rdmachan_reconnect_create(const char *name,
+			  const struct rdmachan_reconnect_policy *policy,
+			  const struct rdmachan_reconnect_ops *ops, void *priv);
+void rdmachan_reconnect_destroy(struct rdmachan_reconnect *rc);
+bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err);
+void rdmachan_reconnect_kick(struct rdmachan_reconnect *rc);
+void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc);
+int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
+				  const struct rdmachan_reconnect_policy *policy);
+void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
+				 struct rdmachan_reconnect_info *info);
+
 #endif /* RDMACHAN_H */

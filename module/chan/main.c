@@ -23,9 +23,12 @@ static int __init rdmachan_init(void)
 	ret = rdmachan_core_init();
 	if (ret)
 		return ret;
-	ret = rdmachan_sysfs_init();
+	ret = rdmachan_reconnect_init();
 	if (ret)
 		goto out_core;
+	ret = rdmachan_sysfs_init();
+	if (ret)
+		goto out_reconnect;
 	ret = rdmachan_device_init(rdmachan_wq);
 	if (ret) {
 		pr_err("cannot register RDMA client: %d\n", ret);
@@ -43,6 +46,8 @@ out_device:
 	rdmachan_device_exit();
 out_sysfs:
 	rdmachan_sysfs_exit();
+out_reconnect:
+	rdmachan_reconnect_exit();
 out_core:
 	rdmachan_core_exit();
 	return ret;
@@ -54,6 +59,7 @@ static void __exit rdmachan_exit(void)
 	rdmachan_ctl_exit();
 	rdmachan_device_exit();
 	rdmachan_sysfs_exit();
+	rdmachan_reconnect_exit();
 	rdmachan_core_exit();
 	pr_info("unloaded\n");
 }

@@ -843,6 +843,10 @@ rdmachan_obj_addr(const struct rdmachan_obj *obj)
 
 extern struct workqueue_struct *rdmachan_wq;
 
+/* chan_reconnect.c: its workqueue, made and destroyed with the module */
+int rdmachan_reconnect_init(void);
+void rdmachan_reconnect_exit(void);
+
 /*
  * Software providers (rxe, siw) do the work of a post in a tasklet.  From
  * process context that tasklet would wait for ksoftirqd; with bottom

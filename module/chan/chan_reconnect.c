@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the reconnect loop of a link (rdmachan.h, "Reconnecting")
+ *
+ * A link is LIVE until its user reports a loss (rdmachan_reconnect_lost()),
+ * then RECONNECTING: one delayed work item makes the attempts, the first
+ * @delay_ms after the loss, each later one twice the wait before it at
+ * most @max_delay_ms, until one works (LIVE) or the loss timeout passes
+ * (DEAD).  The same work item wakes at the fast-fail time and at the
+ * deadline, whichever comes first.  nvme-rdma's reconnect loop
+ * (nvme_rdma_reconnect_or_remove(), ctrl_loss_tmo, fast_io_fail_tmo) is
+ * the model; it differs in keeping the count, the last error and the
+ * times where the user can show them (rdmachan_reconnect_get_info()),
+ * and in a backoff.
+ *
+ * The work runs on rdmachan_rc_wq (WQ_MEM_RECLAIM: block I/O waits for
+ * it), one run at a time per link; an attempt sleeps only as long as the
+ * user's own connect timeout.  @lock guards the state; callbacks run
+ * without it.  rdmachan_reconnect_stop() sets @stopping and cancels the
+ * work, waiting for an attempt under way: no callback after it returns.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include "rdmachan-pri.h"
+#include "reconnect.h"
+
+struct rdmachan_reconnect {
+	char name[32];
+	const struct rdmachan_reconnect_ops *ops;
+	void *priv;
+	spinlock_t lock;	/* everything below */
+	struct rdmachan_reconnect_policy policy;
+	enum rdmachan_link_state state;
+	bool stopping;
+	bool running;
+	bool fast_failed;
+	u32 attempt;
+	u32 losses;
+	int last_error;
+	unsigned long lost_at;
+	unsigned long next_at;
+	struct delayed_work work;
+};
+
+static struct workqueue_struct *rdmachan_rc_wq;
+
+static unsigned long rdmachan_rc_ms(u32 ms)
+{
+	return msecs_to_jiffies(ms);
+}
+
+/* The next time the work must run (reconnecting); @lock held */
+static unsigned long rdmachan_rc_due_locked(struct rdmachan_reconnect *rc)
+{
+	const struct rdmachan_reconnect_policy *p = &rc->policy;
+	unsigned long due = rc->next_at;
+
+	if (p->fast_fail_ms && !rc->fast_failed &&
+	    time_before(rc->lost_at + rdmachan_rc_ms(p->fast_fail_ms), due))
+		due = rc->lost_at + rdmachan_rc_ms(p->fast_fail_ms);
+	if (p->loss_timeout_ms && rc->attempt &&
+	    time_before(rc->lost_at + rdmachan_rc_ms(p->loss_timeout_ms), due))
+		due = rc->lost_at + rdmachan_rc_ms(p->loss_timeout_ms);
+	return due;
+}
+
+/* (Re)arm the work for its next due time; @lock held */
+static void rdmachan_rc_arm_locked(struct rdmachan_reconnect *rc)
+{
+	unsigned long due = rdmachan_rc_due_locked(rc), now = jiffies;
+
+	mod_delayed_work(rdmachan_rc_wq, &rc->work,
+			 time_after(due, now) ? due - now : 0);
+}
+
+static bool rdmachan_rc_past(struct rdmachan_reconnect *rc, u32 ms)
+{
+	return ms && time_after_eq(jiffies, rc->lost_at + rdmachan_rc_ms(ms));
+}
+
+static void rdmachan_rc_work(struct work_struct *work)
+{
+	struct rdmachan_reconnect *rc =
+		container_of(to_delayed_work(work), struct rdmachan_reconnect,
+			     work);
+	const struct rdmachan_reconnect_ops *ops = rc->ops;
+	bool fast_fail = false;
+	u32 attempt, max, down;
+	int err;
+
+	spin_lock_irq(&rc->lock);
+	if (rc->state != RDMACHAN_LINK_RECONNECTING || rc->stopping) {
+		spin_unlock_irq(&rc->lock);
+		return;
+	}
+	if (!rc->fast_failed && rdmachan_rc_past(rc, rc->policy.fast_fail_ms)) {
+		rc->fast_failed = true;
+		fast_fail = true;
+	}
+	/* at least one attempt, whatever the policy */
+	if (rc->attempt && rdmachan_rc_past(rc, rc->policy.loss_timeout_ms))
+		goto dead;
+	if (time_before(jiffies, rc->next_at)) {
+		/* woken for the fast-fail time only */
+		rdmachan_rc_arm_locked(rc);
+		spin_unlock_irq(&rc->lock);
+		goto fast_fail;
+	}
+	attempt = ++rc->attempt;
+	max = rdmachan_rc_max_attempts(&rc->policy);
+	rc->running = true;
+	spin_unlock_irq(&rc->lock);
+
+	if (fast_fail && ops->fast_fail) {
+		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
+				    rc->name, rc->policy.fast_fail_ms);
+		ops->fast_fail(rc->priv);
+		fast_fail = false;
+	}
+	err = ops->attempt(rc->priv);
+
+	spin_lock_irq(&rc->lock);
+	rc->running = false;
+	if (!err) {
+		rc->state = RDMACHAN_LINK_LIVE;
+		rc->last_error = 0;
+		down = jiffies_to_msecs(jiffies - rc->lost_at);
+		spin_unlock_irq(&rc->lock);
+		pr_info_ratelimited("%s: link back after %u attempt(s), %u ms down\n",
+				    rc->name, attempt, down);
+		ops->state_change(rc->priv, RDMACHAN_LINK_LIVE, 0);
+		return;
+	}
+	rc->last_error = err;
+	if (rc->stopping) {
+		spin_unlock_irq(&rc->lock);
+		return;
+	}
+	if (rdmachan_rc_past(rc, rc->policy.loss_timeout_ms))
+		goto dead;
+	rc->next_at = jiffies + rdmachan_rc_ms(rdmachan_rc_delay(&rc->policy,
+								 attempt + 1));
+	rdmachan_rc_arm_locked(rc);
+	spin_unlock_irq(&rc->lock);
+	if (max)
+		pr_info_ratelimited("%s: attempt %u of %u failed (%pe), next in %u ms\n",
+				    rc->name, attempt, max, ERR_PTR(err),
+				    rdmachan_rc_delay(&rc->policy, attempt + 1));
+	else
+		pr_info_ratelimited("%s: attempt %u failed (%pe), next in %u ms\n",
+				    rc->name, attempt, ERR_PTR(err),
+				    rdmachan_rc_delay(&rc->policy, attempt + 1));
+	return;
+
+dead:
+	rc->state = RDMACHAN_LINK_DEAD;
+	err = rc->last_error;
+	attempt = rc->attempt;
+	spin_unlock_irq(&rc->lock);
+	pr_warn_ratelimited("%s: gave up after %u attempt(s) and %u ms (loss timeout), last error %pe\n",
+			    rc->name, attempt, rc->policy.loss_timeout_ms,
+			    ERR_PTR(err));
+	if (fast_fail && ops->fast_fail)
+		ops->fast_fail(rc->priv);
+	ops->state_change(rc->priv, RDMACHAN_LINK_DEAD, err);
+	return;
+
+fast_fail:
+	if (fast_fail && ops->fast_fail) {
+		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
+				    rc->name, rc->policy.fast_fail_ms);
+		ops->fast_fail(rc->priv);
+	}
+}
+
+/**
+ * rdmachan_reconnect_create() - a reconnecting link, LIVE
+ * @name: for the log lines ("rcblk0"), truncated to 31 characters
+ * @policy: its policy (checked: see &struct rdmachan_reconnect_policy)
+ * @ops: its callbacks; @ops->attempt and @ops->state_change are required
+ * @priv: for the callbacks
+ *
+ * Context: process context.
+ * Return: the link, or ERR_PTR(-EINVAL) for a policy out of bounds or
+ * missing callbacks, ERR_PTR(-ENOMEM).
+ */
+struct rdmachan_reconnect *
+rdmachan_reconnect_create(const char *name,
+			  const struct rdmachan_reconnect_policy *policy,
+			  const struct rdmachan_reconnect_ops *ops, void *priv)
+{
+	struct rdmachan_reconnect *rc;
+
+	if (!ops || !ops->attempt || !ops->state_change ||
+	    rdmachan_rc_policy_check(policy))
+		return ERR_PTR(-EINVAL);
+	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	if (!rc)
+		return ERR_PTR(-ENOMEM);
+	strscpy(rc->name, name, sizeof(rc->name));
+	rc->ops = ops;
+	rc->priv = priv;
+	rc->policy = *policy;
+	rc->state = RDMACHAN_LINK_LIVE;
+	spin_lock_init(&rc->lock);
+	INIT_DELAYED_WORK(&rc->work, rdmachan_rc_work);
+	return rc;
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_create);
+
+/**
+ * rdmachan_reconnect_lost() - the link is lost: start reconnecting
+ * @rc: the link
+ * @err: why (kept as the last error until an attempt fails)
+ *
+ * From LIVE, or from DEAD (a user that opens a dead link again, as a
+ * remap does): RECONNECTING, with a fresh count and deadline, the first
+ * attempt @policy.delay_ms from now.  Reconnecting already, or stopped:
+ * nothing changes.
+ *
+ * Context: any.
+ * Return: true when this call started the reconnecting.
+ */
+bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err)
+{
+	unsigned long flags;
+	bool started = false;
+	u32 delay = 0, max = 0;
+
+	spin_lock_irqsave(&rc->lock, flags);
+	if (!rc->stopping && rc->state != RDMACHAN_LINK_RECONNECTING) {
+		rc->state = RDMACHAN_LINK_RECONNECTING;
+		rc->attempt = 0;
+		rc->losses++;
+		rc->last_error = err;
+		rc->fast_failed = false;
+		rc->lost_at = jiffies;
+		delay = rdmachan_rc_delay(&rc->policy, 1);
+		max = rdmachan_rc_max_attempts(&rc->policy);
+		rc->next_at = rc->lost_at + rdmachan_rc_ms(delay);
+		rdmachan_rc_arm_locked(rc);
+		started = true;
+	}
+	spin_unlock_irqrestore(&rc->lock, flags);
+	if (started)
+		pr_info_ratelimited("%s: link lost (%pe): reconnecting, first attempt in %u ms, %s%u ms\n",
+				    rc->name, ERR_PTR(err), delay,
+				    max ? "giving up after " : "never giving up, ",
+				    max ? rc->policy.loss_timeout_ms : 0);
+	return started;
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_lost);
+
+/**
+ * rdmachan_reconnect_kick() - make the next attempt now
+ * @rc: the link
+ *
+ * For a user that learns the way back is open (an RDMA device added, an
+ * address back): while reconnecting, the wait before the next attempt
+ * ends now.  Otherwise nothing.
+ *
+ * Context: any.
+ */
+void rdmachan_reconnect_kick(struct rdmachan_reconnect *rc)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rc->lock, flags);
+	if (!rc->stopping && rc->state == RDMACHAN_LINK_RECONNECTING &&
+	    !rc->running) {
+		rc->next_at = jiffies;
+		rdmachan_rc_arm_locked(rc);
+	}
+	spin_unlock_irqrestore(&rc->lock, flags);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_kick);
+
+/**
+ * rdmachan_reconnect_stop() - no more attempts, for good
+ * @rc: the link
+ *
+ * Waits for an attempt under way (as long as the user's connect timeout
+ * at most).  A link that was reconnecting ends DEAD without a
+ * state_change() call; a live one stays LIVE, and a later loss starts
+ * nothing.  No callback runs after this returns.
+ *
+ * Context: process context; not from the link's own callbacks.
+ */
+void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
+{
+	spin_lock_irq(&rc->lock);
+	rc->stopping = true;
+	spin_unlock_irq(&rc->lock);
+	cancel_delayed_work_sync(&rc->work);
+	spin_lock_irq(&rc->lock);
+	if (rc->state == RDMACHAN_LINK_RECONNECTING)
+		rc->state = RDMACHAN_LINK_DEAD;
+	spin_unlock_irq(&rc->lock);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_stop);
+
+/**
+ * rdmachan_reconnect_set_policy() - change a link's policy
+ * @rc: the link
+ * @policy: the new one
+ *
+ * Takes effect at once: a link reconnecting counts its deadline and its
+ * fast-fail time from the loss with the new figures, and waits the new
+ * delay before its next attempt if that is sooner.
+ *
+ * Context: any.
+ * Return: 0, or -EINVAL for a policy out of bounds (nothing changes).
+ */
+int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
+				  const struct rdmachan_reconnect_policy *policy)
+{
+	unsigned long flags, next;
+
+	if (rdmachan_rc_policy_check(policy))
+		return -EINVAL;
+	spin_lock_irqsave(&rc->lock, flags);
+	rc->policy = *policy;
+	if (rc->state == RDMACHAN_LINK_RECONNECTING && !rc->stopping &&
+	    !rc->running) {
+		next = jiffies + rdmachan_rc_ms(rdmachan_rc_delay(policy,
+								  rc->attempt + 1));
+		if (time_before(next, rc->next_at))
+			rc->next_at = next;
+		rdmachan_rc_arm_locked(rc);
+	}
+	spin_unlock_irqrestore(&rc->lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_set_policy);
+
+static u64 rdmachan_rc_left_ms(unsigned long at, unsigned long now)
+{
+	return time_after(at, now) ? jiffies_to_msecs(at - now) : 0;
+}
+
+/**
+ * rdmachan_reconnect_get_info() - where a link stands
+ * @rc: the link
+ * @info: out: see &struct rdmachan_reconnect_info
+ *
+ * Context: any.
+ */
+void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
+				 struct rdmachan_reconnect_info *info)
+{
+	const struct rdmachan_reconnect_policy *p = &rc->policy;
+	unsigned long flags, now = jiffies;
+
+	memset(info, 0, sizeof(*info));
+	spin_lock_irqsave(&rc->lock, flags);
+	info->state = rc->state;
+	info->attempt = rc->attempt;
+	info->max_attempts = rdmachan_rc_max_attempts(p);
+	info->last_error = rc->last_error;
+	info->losses = rc->losses;
+	info->fast_failed = rc->fast_failed;
+	if (rc->state != RDMACHAN_LINK_LIVE && rc->losses)
+		info->down_ms = jiffies_to_msecs(now - rc->lost_at);
+	if (rc->state == RDMACHAN_LINK_RECONNECTING) {
+		if (!rc->running)
+			info->next_ms = rdmachan_rc_left_ms(rc->next_at, now);
+		if (p->loss_timeout_ms)
+			info->deadline_ms =
+				rdmachan_rc_left_ms(rc->lost_at +
+						    rdmachan_rc_ms(p->loss_timeout_ms),
+						    now);
+	}
+	spin_unlock_irqrestore(&rc->lock, flags);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_get_info);
+
+/**
+ * rdmachan_reconnect_destroy() - stop a link's attempts and free it
+ * @rc: the link (NULL or an ERR_PTR: nothing)
+ *
+ * Context: process context; not from the link's own callbacks.
+ */
+void rdmachan_reconnect_destroy(struct rdmachan_reconnect *rc)
+{
+	if (IS_ERR_OR_NULL(rc))
+		return;
+	rdmachan_reconnect_stop(rc);
+	kfree(rc);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_destroy);
+
+int rdmachan_reconnect_init(void)
+{
+	rdmachan_rc_wq = alloc_workqueue("rdmachan_rc",
+					 WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	return rdmachan_rc_wq ? 0 : -ENOMEM;
+}
+
+void rdmachan_reconnect_exit(void)
+{
+	destroy_workqueue(rdmachan_rc_wq);
+}
