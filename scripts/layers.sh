@@ -29,7 +29,7 @@ DIR=${1:-$(cd "$(dirname "$0")/.." && pwd)/module/chan}
 LAYERS=(
 	"module:main"
 	"abi:ioctl_ctl ioctl_connect ioctl_listener ioctl_chan ioctl_rdma ioctl_rdma_async ioctl_dev ioctl_check bench bench_rdma"
-	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_event chan_pool"
+	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_event chan_pool chan_reconnect"
 	"device:device device_probe"
 	"base:chan_sysfs params proto"
 )

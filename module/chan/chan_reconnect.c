@@ -38,6 +38,7 @@ struct rdmachan_reconnect {
 	enum rdmachan_link_state state;
 	bool stopping;
 	bool running;
+	bool relost;
 	bool fast_failed;
 	u32 attempt;
 	u32 losses;
@@ -45,6 +46,7 @@ struct rdmachan_reconnect {
 	unsigned long lost_at;
 	unsigned long next_at;
 	struct delayed_work work;
+	struct delayed_work ff_work;
 };
 
 static struct workqueue_struct *rdmachan_rc_wq;
@@ -83,6 +85,46 @@ static bool rdmachan_rc_past(struct rdmachan_reconnect *rc, u32 ms)
 	return ms && time_after_eq(jiffies, rc->lost_at + rdmachan_rc_ms(ms));
 }
 
+/*
+ * The fast-fail time, on its own work item: the attempts' work may be in
+ * an attempt as long as the user's connect timeout, and I/O must not
+ * wait that long past fast_fail_ms.  Whichever of the two sees the time
+ * first calls ->fast_fail (fast_failed, under the lock).
+ */
+static void rdmachan_rc_ff_work(struct work_struct *work)
+{
+	struct rdmachan_reconnect *rc =
+		container_of(to_delayed_work(work), struct rdmachan_reconnect,
+			     ff_work);
+	bool call = false;
+
+	spin_lock_irq(&rc->lock);
+	if (rc->state == RDMACHAN_LINK_RECONNECTING && !rc->stopping &&
+	    !rc->fast_failed &&
+	    rdmachan_rc_past(rc, rc->policy.fast_fail_ms)) {
+		rc->fast_failed = true;
+		call = true;
+	}
+	spin_unlock_irq(&rc->lock);
+	if (call && rc->ops->fast_fail) {
+		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
+				    rc->name, rc->policy.fast_fail_ms);
+		rc->ops->fast_fail(rc->priv);
+	}
+}
+
+/* Arm the fast-fail work for the current loss; @lock held */
+static void rdmachan_rc_arm_ff_locked(struct rdmachan_reconnect *rc)
+{
+	unsigned long due, now = jiffies;
+
+	if (!rc->policy.fast_fail_ms || rc->fast_failed)
+		return;
+	due = rc->lost_at + rdmachan_rc_ms(rc->policy.fast_fail_ms);
+	mod_delayed_work(rdmachan_rc_wq, &rc->ff_work,
+			 time_after(due, now) ? due - now : 0);
+}
+
 static void rdmachan_rc_work(struct work_struct *work)
 {
 	struct rdmachan_reconnect *rc =
@@ -114,6 +156,7 @@ static void rdmachan_rc_work(struct work_struct *work)
 	attempt = ++rc->attempt;
 	max = rdmachan_rc_max_attempts(&rc->policy);
 	rc->running = true;
+	rc->relost = false;
 	spin_unlock_irq(&rc->lock);
 
 	if (fast_fail && ops->fast_fail) {
@@ -126,6 +169,9 @@ static void rdmachan_rc_work(struct work_struct *work)
 
 	spin_lock_irq(&rc->lock);
 	rc->running = false;
+	/* lost again while it ran: the attempt did not bring the link back */
+	if (!err && rc->relost)
+		err = rc->last_error;
 	if (!err) {
 		rc->state = RDMACHAN_LINK_LIVE;
 		rc->last_error = 0;
@@ -209,6 +255,7 @@ rdmachan_reconnect_create(const char *name,
 	rc->state = RDMACHAN_LINK_LIVE;
 	spin_lock_init(&rc->lock);
 	INIT_DELAYED_WORK(&rc->work, rdmachan_rc_work);
+	INIT_DELAYED_WORK(&rc->ff_work, rdmachan_rc_ff_work);
 	return rc;
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_create);
@@ -220,8 +267,10 @@ EXPORT_SYMBOL_GPL(rdmachan_reconnect_create);
  *
  * From LIVE, or from DEAD (a user that opens a dead link again, as a
  * remap does): RECONNECTING, with a fresh count and deadline, the first
- * attempt @policy.delay_ms from now.  Reconnecting already, or stopped:
- * nothing changes.
+ * attempt @policy.delay_ms from now.  During an attempt (from its own
+ * callback, or a loss its user saw while it ran): that attempt counts as
+ * failed with @err even if it returns 0, and the next one follows the
+ * policy.  Reconnecting otherwise, or stopped: nothing changes.
  *
  * Context: any.
  * Return: true when this call started the reconnecting.
@@ -233,7 +282,12 @@ bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err)
 	u32 delay = 0, max = 0;
 
 	spin_lock_irqsave(&rc->lock, flags);
-	if (!rc->stopping && rc->state != RDMACHAN_LINK_RECONNECTING) {
+	if (!rc->stopping && rc->state == RDMACHAN_LINK_RECONNECTING &&
+	    rc->running) {
+		/* the attempt under way counts as failed, with @err */
+		rc->relost = true;
+		rc->last_error = err;
+	} else if (!rc->stopping && rc->state != RDMACHAN_LINK_RECONNECTING) {
 		rc->state = RDMACHAN_LINK_RECONNECTING;
 		rc->attempt = 0;
 		rc->losses++;
@@ -244,6 +298,7 @@ bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err)
 		max = rdmachan_rc_max_attempts(&rc->policy);
 		rc->next_at = rc->lost_at + rdmachan_rc_ms(delay);
 		rdmachan_rc_arm_locked(rc);
+		rdmachan_rc_arm_ff_locked(rc);
 		started = true;
 	}
 	spin_unlock_irqrestore(&rc->lock, flags);
@@ -297,6 +352,7 @@ void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
 	rc->stopping = true;
 	spin_unlock_irq(&rc->lock);
 	cancel_delayed_work_sync(&rc->work);
+	cancel_delayed_work_sync(&rc->ff_work);
 	spin_lock_irq(&rc->lock);
 	if (rc->state == RDMACHAN_LINK_RECONNECTING)
 		rc->state = RDMACHAN_LINK_DEAD;
@@ -333,6 +389,8 @@ int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 			rc->next_at = next;
 		rdmachan_rc_arm_locked(rc);
 	}
+	if (rc->state == RDMACHAN_LINK_RECONNECTING && !rc->stopping)
+		rdmachan_rc_arm_ff_locked(rc);
 	spin_unlock_irqrestore(&rc->lock, flags);
 	return 0;
 }

@@ -2758,12 +2758,64 @@ static void rct_test_kick_policy(struct kunit *test)
 	rdmachan_reconnect_destroy(NULL);
 }
 
+/*
+ * A loss reported while an attempt runs: that attempt counts as failed
+ * with the new error, though it returned 0, and the next one brings the
+ * link back.
+ */
+static void rct_test_relost(struct kunit *test)
+{
+	struct rdmachan_reconnect_policy p = { 100, 100, 20000, 0 };
+	struct rct r = { .attempt_ms = 500 };
+	struct rdmachan_reconnect *rc = rct_new(test, &r, &p);
+	struct rdmachan_reconnect_info info;
+	int i;
+
+	KUNIT_EXPECT_TRUE(test, rdmachan_reconnect_lost(rc, -ECONNRESET));
+	for (i = 0; i < 100 && !atomic_read(&r.attempts); i++)
+		msleep(20);
+	KUNIT_ASSERT_EQ(test, atomic_read(&r.attempts), 1);
+	/* during the first attempt's 500 ms */
+	KUNIT_EXPECT_FALSE(test, rdmachan_reconnect_lost(rc, -EPIPE));
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&r.changed, 10 * HZ), 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.lives), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.attempts), 2);
+	rdmachan_reconnect_get_info(rc, &info);
+	KUNIT_EXPECT_EQ(test, info.state, RDMACHAN_LINK_LIVE);
+	KUNIT_EXPECT_EQ(test, info.attempt, 2U);
+	KUNIT_EXPECT_EQ(test, info.losses, 1U);
+	rdmachan_reconnect_destroy(rc);
+}
+
+/*
+ * The fast-fail time passes while an attempt runs (3 s): fast_fail is
+ * called at its time, not when the attempt ends.
+ */
+static void rct_test_fast_fail_during_attempt(struct kunit *test)
+{
+	struct rdmachan_reconnect_policy p = { 100, 100, 20000, 300 };
+	struct rct r = { .fail_first = INT_MAX, .err = -ETIMEDOUT,
+			 .attempt_ms = 3000 };
+	struct rdmachan_reconnect *rc = rct_new(test, &r, &p);
+
+	rdmachan_reconnect_lost(rc, -ECONNRESET);
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&r.fast_failed,
+							  msecs_to_jiffies(2500)),
+			0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.attempts), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.fast_fails), 1);
+	rdmachan_reconnect_destroy(rc);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.fast_fails), 1);
+}
+
 static struct kunit_case rct_cases[] = {
 	KUNIT_CASE(rct_test_back),
 	KUNIT_CASE(rct_test_dead),
 	KUNIT_CASE(rct_test_fast_fail),
 	KUNIT_CASE(rct_test_stop),
 	KUNIT_CASE(rct_test_kick_policy),
+	KUNIT_CASE(rct_test_relost),
+	KUNIT_CASE(rct_test_fast_fail_during_attempt),
 	{}
 };
 
