@@ -5,6 +5,8 @@
  *   rdmachan blk export NAME PATH [--ro] [--allow CIDR]...
  *   rdmachan blk unexport NAME [--force]
  *   rdmachan blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D] [--src ADDR]
+ *                    [--reconnect-delay MS] [--loss-timeout MS|off]
+ *                    [--fast-io-fail MS|off]
  *   rdmachan blk unmap DEV [--force]
  *   rdmachan [-j] blk show [exports|maps]
  *
@@ -351,17 +353,48 @@ static int blk_unexport(int argc, char **argv)
 
 /* ---- map, unmap ---------------------------------------------------- */
 
+/*
+ * --reconnect-delay, --loss-timeout or --fast-io-fail (@opt R, L, F) into
+ * @policy[0..2]; "off" is RDMACHAN_BLK_TMO_OFF for the last two.  The
+ * module checks the policy as a whole.
+ */
+static int parse_policy_ms(int opt, const char *s, uint32_t *policy)
+{
+	int i = opt == 'R' ? 0 : opt == 'L' ? 1 : 2;
+	uint64_t v;
+
+	if (i && !strcmp(s, "off")) {
+		policy[i] = RDMACHAN_BLK_TMO_OFF;
+		return 0;
+	}
+	if (parse_uint(s, i ? 1 : 100, i ? 0xfffffffeULL : 3600000, &v))
+		return -1;
+	policy[i] = (uint32_t)v;
+	return 0;
+}
+
 static void map_help(void)
 {
 	printf("Usage: rdmachan [-j] blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D]\n"
-	       "                            [--src ADDR]\n"
+	       "                            [--src ADDR] [--reconnect-delay MS]\n"
+	       "                            [--loss-timeout MS|off] [--fast-io-fail MS|off]\n"
 	       "Map export NAME of the server at ADDR (port %d unless given;\n"
 	       "[IPv6]:PORT) as a local disk and print its path, /dev/rcblkN.\n"
 	       "      --ro            read-only\n"
 	       "  -q, --queues N      hardware queues, one channel each (1-1024;\n"
 	       "                      default one per CPU)\n"
 	       "  -d, --depth D       requests per queue (1-65535; default the module's)\n"
-	       "  -s, --src ADDR      the local address to connect from\n",
+	       "  -s, --src ADDR      the local address to connect from\n"
+	       "When the link is lost, I/O is held and the link reconnected:\n"
+	       "      --reconnect-delay MS   first attempt MS after the loss, later\n"
+	       "                             waits doubling (100-3600000; default\n"
+	       "                             the module's clt_reconnect_delay_ms)\n"
+	       "      --loss-timeout MS|off  give up MS after the loss: I/O fails,\n"
+	       "                             the mapping is dead (default the\n"
+	       "                             module's clt_loss_timeout_ms)\n"
+	       "      --fast-io-fail MS|off  fail I/O MS after the loss while\n"
+	       "                             reconnecting goes on (default the\n"
+	       "                             module's clt_fast_io_fail_ms)\n",
 	       BLK_DEFAULT_PORT);
 }
 
@@ -372,10 +405,14 @@ static int blk_map(int argc, char **argv)
 		{ "queues", required_argument, NULL, 'q' },
 		{ "depth", required_argument, NULL, 'd' },
 		{ "src", required_argument, NULL, 's' },
+		{ "reconnect-delay", required_argument, NULL, 'R' },
+		{ "loss-timeout", required_argument, NULL, 'L' },
+		{ "fast-io-fail", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sockaddr_storage server, src;
+	uint32_t policy[3] = { 0, 0, 0 };
 	uint64_t queues = 0, depth = 0;
 	bool have_src = false;
 	unsigned int flags = 0;
@@ -408,6 +445,15 @@ static int blk_map(int argc, char **argv)
 						      optarg);
 			have_src = true;
 			break;
+		case 'R':
+		case 'L':
+		case 'F':
+			if (parse_policy_ms(c, optarg, policy))
+				return tool_usage_err("blk map", "invalid %s '%.20s'",
+						      c == 'R' ? "--reconnect-delay (100-3600000 ms)" :
+						      c == 'L' ? "--loss-timeout (ms or off)" :
+						      "--fast-io-fail (ms or off)", optarg);
+			break;
 		default:
 			return bad_option("blk map", argv);
 		}
@@ -424,7 +470,7 @@ static int blk_map(int argc, char **argv)
 	if (ctl < 0)
 		return EXIT_FAIL;
 	ret = ioc_blk_map(ctl, &server, have_src ? &src : NULL, argv[1], flags,
-			  queues, depth, &index);
+			  queues, depth, policy, &index);
 	if (ret < 0) {
 		int err = errno;
 		const char *hint = NULL;
@@ -584,6 +630,29 @@ static void show_map(const struct rdmachan_blk_map_info *m)
 	print_str(PRINT_ANY, "server", " server %s", addr);
 	print_str(PRINT_ANY, "export", " export %s", name);
 	print_str(PRINT_ANY, "state", " state %s", blk_state_name(m->state));
+	/* the reconnect loop's figures: "attempt 3 of 20 next 4000ms ..." */
+	print_uint(PRINT_JSON, "attempt", NULL, m->attempt);
+	print_uint(PRINT_JSON, "max_attempts", NULL, m->max_attempts);
+	if (m->state != RDMACHAN_BLK_LIVE) {
+		print_uint(PRINT_FP, NULL, " attempt %u", m->attempt);
+		if (m->max_attempts)
+			print_uint(PRINT_FP, NULL, " of %u", m->max_attempts);
+	}
+	print_uint(PRINT_JSON, "next_attempt_ms", NULL, m->next_ms);
+	print_uint(PRINT_JSON, "deadline_ms", NULL, m->deadline_ms);
+	print_uint(PRINT_JSON, "down_ms", NULL, m->down_ms);
+	print_uint(PRINT_JSON, "losses", NULL, m->losses);
+	if (m->state == RDMACHAN_BLK_RECONNECTING) {
+		if (m->next_ms)
+			print_uint(PRINT_FP, NULL, " next in %ums", m->next_ms);
+		else
+			print_str(PRINT_FP, NULL, " %s", "attempting");
+		if (m->deadline_ms)
+			print_uint(PRINT_FP, NULL, " gives up in %ums",
+				   m->deadline_ms);
+	}
+	if (m->state != RDMACHAN_BLK_LIVE)
+		print_uint(PRINT_FP, NULL, " down %ums", m->down_ms);
 	print_bool(PRINT_JSON, "ro", NULL, m->flags & RDMACHAN_BLK_RO);
 	print_str(PRINT_FP, NULL, " %s", m->flags & RDMACHAN_BLK_RO ? "ro" : "rw");
 	print_s64(PRINT_JSON, "last_error", NULL, m->last_error);

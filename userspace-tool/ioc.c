@@ -112,7 +112,7 @@ int ioc_blk_unexport(int ctl, const char *name, unsigned int flags)
 
 int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
 		unsigned int flags, unsigned int nr_queues, unsigned int depth,
-		uint32_t *index)
+		const uint32_t *policy, uint32_t *index)
 {
 	struct rdmachan_blk_map m;
 	int ret;
@@ -126,6 +126,11 @@ int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
 	strncpy(m.name, name, sizeof(m.name) - 1);
 	m.nr_queues = nr_queues;
 	m.queue_depth = depth;
+	if (policy) {
+		m.reconnect_delay_ms = policy[0];
+		m.loss_timeout_ms = policy[1];
+		m.fast_io_fail_ms = policy[2];
+	}
 	ret = ioctl(ctl, RDMACHAN_IOC_BLK_MAP, &m);
 	if (ret >= 0 && index)
 		*index = m.index;

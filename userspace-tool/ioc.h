@@ -43,7 +43,7 @@ int ioc_blk_unexport(int ctl, const char *name, unsigned int flags);
  */
 int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
 		unsigned int flags, unsigned int nr_queues, unsigned int depth,
-		uint32_t *index);
+		const uint32_t *policy, uint32_t *index);
 int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags);
 /*
  * LIST into @entries, room for *@count of @entry_size bytes; *@count

@@ -7,14 +7,26 @@
  * every channel), checks that every queue saw the same export, then
  * builds a blk-mq tag set and the disk /dev/rcblk<index>.
  * rcblk_clt_unmap() undoes that; with RDMACHAN_BLK_FORCE even while the
- * disk is open, failing its I/O.  A failed channel kills its mapping
- * (rcblk_clt_fail()): I/O fails from then on, until it is unmapped
- * (reconnection is a later issue).
+ * disk is open, failing its I/O.
  *
- * Teardown order (rcblk_clt_shutdown()): stop dispatch (quiesce); end
- * the requests still on the wire, each after the local invalidation of
- * its registration (from then on the peer cannot reach its pages);
- * destroy the pools (which waits for those invalidations), then close
+ * Link loss (nvme-rdma's error recovery, with the core's reconnect loop):
+ * a failed channel, or a request that timed out too often on a live one,
+ * calls rcblk_clt_fail(), which marks the mapping RECOVERING and queues
+ * err_work: quiesce dispatch; stop every channel (rdmachan_shutdown():
+ * from then on the server reaches no request's pages); take the requests
+ * on the wire back onto blk-mq's requeue list (held, not failed); destroy
+ * the pools and close the channels; tell the loop
+ * (rdmachan_reconnect_lost()).  Each attempt (rcblk_clt_attempt())
+ * connects and opens every queue again, checks that the export is the
+ * same one (identity, size, geometry) and that the channels are no
+ * smaller, makes the pools, then lets dispatch resubmit what was held.
+ * At fast_io_fail_ms dispatch runs again only to fail I/O; at
+ * loss_timeout_ms the loop gives up: the mapping is dead and I/O fails
+ * until it is unmapped.
+ *
+ * Teardown order (rcblk_clt_shutdown()): stop dispatch (quiesce); with
+ * requests on the wire stop the channels, then end those requests (the
+ * peer cannot reach their pages any more); destroy the pools, then close
  * the channels (rdmachan_close() wants the pools gone first); let
  * dispatch run again (it fails fast).
  */
@@ -55,6 +67,33 @@ module_param_named(clt_timeout_ms, rcblk_clt_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(clt_timeout_ms,
 		 "client: bound on connecting and on the server's OPEN_RSP, per channel (100..600000, default 10000)");
 
+/*
+ * nvme's reconnect_delay, ctrl_loss_tmo and fast_io_fail_tmo; each map
+ * may say otherwise (RDMACHAN_IOC_BLK_MAP, map_device) and sysfs changes
+ * a mapping's later
+ */
+static unsigned int reconnect_delay_ms = 2000;
+module_param_named(clt_reconnect_delay_ms, reconnect_delay_ms, uint, 0644);
+MODULE_PARM_DESC(clt_reconnect_delay_ms,
+		 "client: wait before the first reconnect attempt after a link loss, in ms, when the map does not say (100..3600000, default 2000)");
+
+static unsigned int reconnect_max_delay_ms = 30000;
+module_param_named(clt_reconnect_max_delay_ms, reconnect_max_delay_ms, uint,
+		   0644);
+MODULE_PARM_DESC(clt_reconnect_max_delay_ms,
+		 "client: each wait between reconnect attempts doubles up to this, in ms (at least the map's delay; default 30000)");
+
+static unsigned int loss_timeout_ms = 600000;
+module_param_named(clt_loss_timeout_ms, loss_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(clt_loss_timeout_ms,
+		 "client: give up reconnecting this long after a link loss, in ms, when the map does not say (0: never; default 600000)");
+
+static unsigned int fast_io_fail_ms;
+module_param_named(clt_fast_io_fail_ms, fast_io_fail_ms, uint, 0644);
+MODULE_PARM_DESC(clt_fast_io_fail_ms,
+		 "client: fail held and new I/O this long after a link loss while reconnecting goes on, in ms, when the map does not say (0: never, the default)");
+
+static struct workqueue_struct *rcblk_clt_wq;
 static int rcblk_clt_major;
 static DEFINE_IDA(rcblk_clt_ida);
 static DEFINE_MUTEX(rcblk_clt_mutex);	/* rcblk_clt_maps */
@@ -80,12 +119,89 @@ static const struct block_device_operations rcblk_clt_fops = {
 	.open	= rcblk_clt_open,
 };
 
-static void rcblk_clt_fail_work(struct work_struct *work)
+/*
+ * Dispatch stopped by us, once: the recovery, fast_io_fail, the death at
+ * the loss timeout and the teardown each quiesce or unquiesce, and
+ * blk-mq counts.  Under map->qlock (taken inside map->lock, if at all).
+ */
+static void rcblk_clt_quiesce(struct rcblk_clt_map *map)
+{
+	mutex_lock(&map->qlock);
+	if (!test_and_set_bit(RCBLK_M_QUIESCED, &map->flags))
+		blk_mq_quiesce_queue(map->disk->queue);
+	mutex_unlock(&map->qlock);
+}
+
+static void rcblk_clt_unquiesce(struct rcblk_clt_map *map)
+{
+	mutex_lock(&map->qlock);
+	if (test_and_clear_bit(RCBLK_M_QUIESCED, &map->flags))
+		blk_mq_unquiesce_queue(map->disk->queue);
+	blk_mq_kick_requeue_list(map->disk->queue);
+	mutex_unlock(&map->qlock);
+}
+
+static void rcblk_clt_stop_channels(struct rcblk_clt_map *map);
+static void rcblk_clt_destroy_pools(struct rcblk_clt_map *map);
+static void rcblk_clt_close_channels(struct rcblk_clt_map *map);
+
+/*
+ * A channel failed, or a request timed out too often: hold the requests
+ * on the wire and start reconnecting.  Unmapping (or dead), the mapping
+ * is torn down instead: its I/O fails.
+ */
+static void rcblk_clt_err_work(struct work_struct *work)
 {
 	struct rcblk_clt_map *map = container_of(work, struct rcblk_clt_map,
-						 fail_work);
+						 err_work);
+	int err = READ_ONCE(map->last_error) ?: -ECONNRESET;
+	u32 held;
 
-	rcblk_clt_shutdown(map);
+	if (test_bit(RCBLK_M_UNMAPPING, &map->flags) ||
+	    test_bit(RCBLK_M_DEAD, &map->flags)) {
+		/* no attempt from now on; none runs when this returns */
+		rdmachan_reconnect_stop(map->rc);
+		rcblk_clt_shutdown(map);
+		return;
+	}
+	mutex_lock(&map->lock);
+	if (test_bit(RCBLK_M_CLOSED, &map->flags) ||
+	    !test_bit(RCBLK_M_RECOVERING, &map->flags)) {
+		mutex_unlock(&map->lock);
+		return;
+	}
+	rcblk_clt_quiesce(map);
+	/* a fast_io_fail of the last loss ran late: this loss starts anew */
+	clear_bit(RCBLK_M_FAILFAST, &map->flags);
+	rcblk_clt_stop_channels(map);
+	held = rcblk_clt_hold_all(map);
+	rcblk_clt_destroy_pools(map);
+	rcblk_clt_close_channels(map);
+	mutex_unlock(&map->lock);
+	pr_warn_ratelimited("rcblk%d: export %s on %pISpc: link lost (%pe), %u request(s) held\n",
+			    map->index, map->name, &map->server, ERR_PTR(err),
+			    held);
+	rdmachan_reconnect_lost(map->rc, err);
+}
+
+/**
+ * rcblk_clt_export_gone() - the server removed the export (its notice)
+ * @map: the mapping
+ *
+ * A forced unexport is no link loss: the mapping dies at once (its I/O
+ * fails) instead of reconnecting to an export that is no more.
+ *
+ * Context: any (the channel's receive callback).
+ */
+void rcblk_clt_export_gone(struct rcblk_clt_map *map)
+{
+	WRITE_ONCE(map->last_error, -ENODEV);
+	if (!test_bit(RCBLK_M_LIVE, &map->flags) ||
+	    test_and_set_bit(RCBLK_M_DEAD, &map->flags))
+		return;
+	pr_err("rcblk%d: export %s was removed on %pISpc (forced unexport): mapping dead, I/O fails until it is unmapped\n",
+	       map->index, map->name, &map->server);
+	queue_work(rcblk_clt_wq, &map->err_work);
 }
 
 /**
@@ -93,9 +209,9 @@ static void rcblk_clt_fail_work(struct work_struct *work)
  * @map: the mapping
  * @err: why, a negative errno
  *
- * Marks a live mapping dead once and queues its teardown: new I/O fails
- * at once, the requests on the wire fail when the channels are closed.
- * Before the disk exists only @err is kept.
+ * A live mapping starts its recovery once (RCBLK_M_RECOVERING, err_work):
+ * requests are held and the link reconnected.  While recovering, dead or
+ * before the disk exists only @err is kept.
  *
  * Context: any.
  */
@@ -103,11 +219,10 @@ void rcblk_clt_fail(struct rcblk_clt_map *map, int err)
 {
 	WRITE_ONCE(map->last_error, err);
 	if (!test_bit(RCBLK_M_LIVE, &map->flags) ||
-	    test_and_set_bit(RCBLK_M_DEAD, &map->flags))
+	    test_bit(RCBLK_M_DEAD, &map->flags) ||
+	    test_and_set_bit(RCBLK_M_RECOVERING, &map->flags))
 		return;
-	pr_err("rcblk%d: export %s on %pISpc failed (%d): mapping dead, I/O fails until it is unmapped\n",
-	       map->index, map->name, &map->server, err);
-	schedule_work(&map->fail_work);
+	queue_work(rcblk_clt_wq, &map->err_work);
 }
 
 static void rcblk_clt_close_channels(struct rcblk_clt_map *map)
@@ -177,7 +292,6 @@ static void rcblk_clt_stop_channels(struct rcblk_clt_map *map)
  */
 void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 {
-	struct request_queue *q = map->disk->queue;
 	bool on_wire = false;
 
 	mutex_lock(&map->lock);
@@ -186,7 +300,7 @@ void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 		return;
 	}
 	set_bit(RCBLK_M_DEAD, &map->flags);
-	blk_mq_quiesce_queue(q);
+	rcblk_clt_quiesce(map);
 	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_on_wire, &on_wire);
 	if (on_wire)
 		rcblk_clt_stop_channels(map);
@@ -195,8 +309,8 @@ void rcblk_clt_shutdown(struct rcblk_clt_map *map)
 	set_bit(RCBLK_M_CLOSED, &map->flags);
 	rcblk_clt_end_all(map);
 	rcblk_clt_close_channels(map);
-	blk_mq_unquiesce_queue(q);
-	blk_mq_kick_requeue_list(q);
+	/* the held requests too: they fail now */
+	rcblk_clt_unquiesce(map);
 	mutex_unlock(&map->lock);
 }
 
@@ -218,16 +332,23 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 
 	q->map = map;
 	q->qid = qid;
+	/* a reconnect opens the queue anew */
+	q->open_len = 0;
+	q->open_err = 0;
 	init_completion(&q->open_done);
-	/* at least the OPEN and the OPEN_RSP fit */
-	opts.max_msg_size = max_t(u32, opts.max_msg_size,
-				  sizeof(struct rcblk_wire_open));
+	/* at least the OPEN and the OPEN_RSP fit; reconnecting, what was */
+	opts.max_msg_size = max3(opts.max_msg_size,
+				 (u32)sizeof(struct rcblk_wire_open),
+				 (u32)sizeof(struct rcblk_wire_io) +
+				 map->inline_max);
 	ret = rdmachan_connect((struct sockaddr *)&map->server, src, &opts,
 			       &rcblk_clt_chan_ops, q, &q->ch);
 	if (ret) {
 		q->ch = NULL;
-		pr_err("rcblk%d: connecting queue %u to %pISpc for export %s: %d\n",
-		       map->index, qid, &map->server, map->name, ret);
+		/* reconnecting: the loop logs each failed attempt */
+		if (!test_bit(RCBLK_M_RECOVERING, &map->flags))
+			pr_err("rcblk%d: connecting queue %u to %pISpc for export %s: %d\n",
+			       map->index, qid, &map->server, map->name, ret);
 	}
 	return ret;
 }
@@ -357,7 +478,7 @@ static int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 out_disk:
 	clear_bit(RCBLK_M_LIVE, &map->flags);
 	rcblk_clt_shutdown(map);
-	cancel_work_sync(&map->fail_work);
+	cancel_work_sync(&map->err_work);
 	put_disk(disk);
 	map->disk = NULL;
 out_set:
@@ -432,6 +553,191 @@ static int rcblk_clt_setup(struct rcblk_clt_map *map)
 	return rcblk_clt_make_disk(map);
 }
 
+/*
+ * One reconnect attempt (rdmachan_reconnect_ops.attempt, on the core's
+ * reconnect work): every queue connected and opened again under a new
+ * session id, each answer the same export as before (its identity, size
+ * and everything negotiated: rcblk_clt_geo_same()), each channel at least
+ * as large as the tag set and pools need; then the pools, and dispatch
+ * resumes with the held requests.  On failure what was made is undone.
+ */
+static int rcblk_clt_attempt(void *priv)
+{
+	struct rcblk_clt_map *map = priv;
+	u32 max_io = (map->max_pages - 1) * PAGE_SIZE, i;
+	struct rcblk_clt_geo geo;
+	int ret = -ESHUTDOWN, lost = 0;
+
+	mutex_lock(&map->lock);
+	if (test_bit(RCBLK_M_CLOSED, &map->flags) ||
+	    test_bit(RCBLK_M_UNMAPPING, &map->flags) ||
+	    test_bit(RCBLK_M_DEAD, &map->flags) ||
+	    !test_bit(RCBLK_M_RECOVERING, &map->flags))
+		goto out;
+	get_random_bytes(map->session, sizeof(map->session));
+	for (i = 0; i < map->nr_queues; i++) {
+		struct rdmachan *ch;
+
+		ret = rcblk_clt_connect(map, i);
+		if (ret)
+			goto undo;
+		ch = map->queues[i].ch;
+		if (rdmachan_max_reg_pages(ch) < map->max_pages ||
+		    rdmachan_queue_depth(ch) < map->queue_depth ||
+		    rdmachan_max_msg_size(ch) <
+		    sizeof(struct rcblk_wire_io) + map->inline_max) {
+			pr_err("rcblk%d: queue %u to %pISpc reconnected smaller: %u pages, depth %u, messages of %u bytes\n",
+			       map->index, i, &map->server,
+			       rdmachan_max_reg_pages(ch),
+			       rdmachan_queue_depth(ch),
+			       rdmachan_max_msg_size(ch));
+			ret = -EPROTO;
+			goto undo;
+		}
+	}
+	for (i = 0; i < map->nr_queues; i++) {
+		ret = rcblk_clt_open_queue(map, i, max_io, &geo);
+		if (ret)
+			goto undo;
+		if (!rcblk_clt_geo_same(&geo, &map->geo)) {
+			pr_err("rcblk%d: export %s on %pISpc is not the one mapped (identity %*phN, %llu sectors; was %*phN, %llu sectors)\n",
+			       map->index, map->name, &map->server,
+			       RCBLK_ID_LEN, geo.export_id, geo.nr_sectors,
+			       RCBLK_ID_LEN, map->geo.export_id,
+			       map->geo.nr_sectors);
+			ret = -ESTALE;
+			goto undo;
+		}
+	}
+	for (i = 0; i < map->nr_queues; i++) {
+		ret = rdmachan_mr_pool_create(map->queues[i].ch,
+					      map->queue_depth, map->max_pages,
+					      &map->queues[i].pool);
+		if (ret) {
+			map->queues[i].pool = NULL;
+			goto undo;
+		}
+	}
+
+	/* the channels before the flag (queue_rq's test_bit_acquire()) */
+	rcblk_clt_quiesce(map);
+	clear_bit(RCBLK_M_FAILFAST, &map->flags);
+	clear_bit_unlock(RCBLK_M_RECOVERING, &map->flags);
+	smp_mb__after_atomic();	/* the flag before the channels' states */
+	/* a channel that failed from here on calls rcblk_clt_fail() itself */
+	for (i = 0; i < map->nr_queues && !lost; i++)
+		if (rdmachan_get_state(map->queues[i].ch) != RDMACHAN_CONNECTED)
+			lost = rdmachan_error(map->queues[i].ch) ?: -ECONNRESET;
+	WRITE_ONCE(map->last_error, 0);
+	atomic64_inc(&map->st.reconnects);
+	rcblk_clt_unquiesce(map);
+	mutex_unlock(&map->lock);
+	pr_info("rcblk%d: export %s on %pISpc back: %u queues, resubmitting held requests\n",
+		map->index, map->name, &map->server, map->nr_queues);
+	/* failed before the flag was clear: nobody else saw it */
+	if (lost)
+		rcblk_clt_fail(map, lost);
+	return 0;
+
+undo:
+	rcblk_clt_destroy_pools(map);
+	rcblk_clt_close_channels(map);
+	WRITE_ONCE(map->last_error, ret);
+out:
+	mutex_unlock(&map->lock);
+	return ret;
+}
+
+/* rdmachan_reconnect_ops.fast_fail: fail what is held and what comes */
+static void rcblk_clt_fast_fail(void *priv)
+{
+	struct rcblk_clt_map *map = priv;
+
+	/* not map->lock: an attempt may hold it for its connect timeout */
+	if (!test_bit(RCBLK_M_RECOVERING, &map->flags) ||
+	    test_bit(RCBLK_M_CLOSED, &map->flags))
+		return;
+	set_bit(RCBLK_M_FAILFAST, &map->flags);
+	pr_warn_ratelimited("rcblk%d: export %s on %pISpc: fast_io_fail_ms passed: I/O fails while reconnecting goes on\n",
+			    map->index, map->name, &map->server);
+	rcblk_clt_unquiesce(map);
+}
+
+/* rdmachan_reconnect_ops.state_change: back (logged), or given up */
+static void rcblk_clt_link_state(void *priv, enum rdmachan_link_state state,
+				 int err)
+{
+	struct rcblk_clt_map *map = priv;
+
+	if (state != RDMACHAN_LINK_DEAD)
+		return;
+	mutex_lock(&map->lock);
+	if (!test_bit(RCBLK_M_CLOSED, &map->flags)) {
+		set_bit(RCBLK_M_DEAD, &map->flags);
+		pr_err("rcblk%d: export %s on %pISpc not back within loss_timeout_ms (%u, last error %pe): mapping dead, I/O fails until it is unmapped\n",
+		       map->index, map->name, &map->server,
+		       map->policy.loss_timeout_ms, ERR_PTR(err));
+		rcblk_clt_unquiesce(map);
+	}
+	mutex_unlock(&map->lock);
+}
+
+static const struct rdmachan_reconnect_ops rcblk_clt_rc_ops = {
+	.attempt	= rcblk_clt_attempt,
+	.state_change	= rcblk_clt_link_state,
+	.fast_fail	= rcblk_clt_fast_fail,
+};
+
+/*
+ * The policy of a map request: 0 takes the module's default, TMO_OFF
+ * means never; rdmachan_reconnect_create() checks the bounds.
+ */
+static void rcblk_clt_policy(const struct rdmachan_blk_map *m,
+			     struct rdmachan_reconnect_policy *p)
+{
+	u32 loss = m->loss_timeout_ms ?: READ_ONCE(loss_timeout_ms);
+	u32 fast = m->fast_io_fail_ms ?: READ_ONCE(fast_io_fail_ms);
+
+	p->delay_ms = m->reconnect_delay_ms ?: READ_ONCE(reconnect_delay_ms);
+	p->max_delay_ms = max(p->delay_ms, READ_ONCE(reconnect_max_delay_ms));
+	p->loss_timeout_ms = loss == RDMACHAN_BLK_TMO_OFF ? 0 : loss;
+	p->fast_fail_ms = fast == RDMACHAN_BLK_TMO_OFF ? 0 : fast;
+}
+
+/**
+ * rcblk_clt_set_policy() - change one figure of a mapping's reconnect
+ *	policy (sysfs)
+ * @map: the mapping
+ * @off: offsetof() the figure in &struct rdmachan_reconnect_policy
+ * @ms: its new value (0: never, for the timeouts)
+ *
+ * A new delay raises the backoff's cap to it at least.  It applies at
+ * once, to a recovery under way too.
+ *
+ * Context: process context.
+ * Return: 0, or -EINVAL for a policy out of bounds (logged).
+ */
+int rcblk_clt_set_policy(struct rcblk_clt_map *map, size_t off, u32 ms)
+{
+	struct rdmachan_reconnect_policy p;
+	int ret;
+
+	mutex_lock(&map->lock);
+	p = map->policy;
+	*(u32 *)((u8 *)&p + off) = ms;
+	if (off == offsetof(struct rdmachan_reconnect_policy, delay_ms))
+		p.max_delay_ms = max(p.max_delay_ms, ms);
+	ret = rdmachan_reconnect_set_policy(map->rc, &p);
+	if (!ret)
+		map->policy = p;
+	mutex_unlock(&map->lock);
+	if (ret)
+		pr_warn_ratelimited("rcblk%d: reconnect policy refused: delay %u ms, loss timeout %u ms, fast_io_fail %u ms\n",
+				    map->index, p.delay_ms, p.loss_timeout_ms,
+				    p.fast_fail_ms);
+	return ret;
+}
+
 /**
  * rcblk_clt_map() - map a remote export as /dev/rcblk<index>
  * @m: what to map (checked by the caller: size, flags, name); m->index out
@@ -452,6 +758,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&m->server;
 	struct sockaddr_in *sin = (struct sockaddr_in *)&m->server;
 	struct rcblk_clt_map *map;
+	char rc_name[16];
 	u32 nr, depth;
 	int ret;
 
@@ -494,8 +801,22 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	strscpy(map->name, m->name, sizeof(map->name));
 	get_random_bytes(map->session, sizeof(map->session));
 	mutex_init(&map->lock);
-	INIT_WORK(&map->fail_work, rcblk_clt_fail_work);
+	mutex_init(&map->qlock);
+	INIT_WORK(&map->err_work, rcblk_clt_err_work);
 	INIT_LIST_HEAD(&map->node);
+	rcblk_clt_policy(m, &map->policy);
+	snprintf(rc_name, sizeof(rc_name), "rcblk%d", map->index);
+	map->rc = rdmachan_reconnect_create(rc_name, &map->policy,
+					    &rcblk_clt_rc_ops, map);
+	if (IS_ERR(map->rc)) {
+		ret = PTR_ERR(map->rc);
+		pr_err("rcblk%d: reconnect policy refused: delay %u ms (backoff to %u), loss timeout %u ms, fast_io_fail %u ms\n",
+		       map->index, map->policy.delay_ms,
+		       map->policy.max_delay_ms, map->policy.loss_timeout_ms,
+		       map->policy.fast_fail_ms);
+		ida_free(&rcblk_clt_ida, map->index);
+		goto out_map;
+	}
 
 	ret = rcblk_clt_setup(map);
 	if (ret) {
@@ -503,6 +824,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 			rcblk_clt_destroy_pools(map);
 			rcblk_clt_close_channels(map);
 		}
+		rdmachan_reconnect_destroy(map->rc);
 		ida_free(&rcblk_clt_ida, map->index);
 		goto out_map;
 	}
@@ -532,10 +854,12 @@ out_put:
  * @flags: RDMACHAN_BLK_FORCE: even while the disk is open
  *
  * Without FORCE an open disk stays (-EBUSY); once begun no new open is
- * allowed.  With FORCE the mapping dies first: its channels close, I/O
- * on the wire and new I/O fail with BLK_STS_IOERR, then the disk goes.
- * Bounded: rdmachan_close() per channel, del_gendisk() of a disk whose
- * I/O fails fast.
+ * allowed, and no reconnect attempt is made.  With FORCE, or while the
+ * link is being recovered (there is no link to write back over), the
+ * mapping dies first: its channels close, held, on the wire and new I/O
+ * fail with BLK_STS_IOERR, then the disk goes.  Bounded: an attempt under
+ * way (the connect timeout), rdmachan_close() per channel, del_gendisk()
+ * of a disk whose I/O fails fast; never a wait on the server.
  *
  * Context: process context, sleeps.
  * Return: 0, -ENOENT for no such mapping, -EBUSY when open without FORCE.
@@ -571,31 +895,72 @@ int rcblk_clt_unmap(u32 index, u32 flags)
 
 	pr_info("rcblk%d: unmapping export %s on %pISpc%s\n", map->index,
 		map->name, &map->server, force ? " (forced)" : "");
-	if (force) {
+	/* a loss from now on kills (rcblk_clt_err_work()); no attempt runs */
+	set_bit(RCBLK_M_UNMAPPING, &map->flags);
+	smp_mb__after_atomic();	/* the flag before the loop's stop */
+	rdmachan_reconnect_stop(map->rc);
+	flush_work(&map->err_work);
+	if (force || test_bit(RCBLK_M_RECOVERING, &map->flags) ||
+	    test_bit(RCBLK_M_DEAD, &map->flags)) {
 		set_bit(RCBLK_M_DEAD, &map->flags);
 		blk_mark_disk_dead(disk);
 		rcblk_clt_shutdown(map);
 	}
 	del_gendisk(disk);
 	rcblk_clt_shutdown(map);
-	cancel_work_sync(&map->fail_work);
+	cancel_work_sync(&map->err_work);
 	put_disk(disk);
 	blk_mq_free_tag_set(&map->tag_set);
+	rdmachan_reconnect_destroy(map->rc);
 	rcblk_clt_free(map);
 	module_put(THIS_MODULE);
 	return 0;
+}
+
+/**
+ * rcblk_clt_state() - a mapping's state as the tool and sysfs show it
+ * @map: the mapping
+ * @rci: out: the reconnect loop's figures
+ *
+ * Context: any.
+ * Return: enum rdmachan_blk_map_state.
+ */
+u32 rcblk_clt_state(struct rcblk_clt_map *map,
+		    struct rdmachan_reconnect_info *rci)
+{
+	rdmachan_reconnect_get_info(map->rc, rci);
+	if (test_bit(RCBLK_M_DEAD, &map->flags))
+		return RDMACHAN_BLK_DEAD;
+	if (test_bit(RCBLK_M_RECOVERING, &map->flags))
+		return RDMACHAN_BLK_RECONNECTING;
+	return RDMACHAN_BLK_LIVE;
+}
+
+static u32 rcblk_clt_ms32(u64 ms)
+{
+	return min_t(u64, ms, U32_MAX);
 }
 
 static void rcblk_clt_info(struct rcblk_clt_map *map,
 			   struct rdmachan_blk_map_info *e)
 {
 	struct rcblk_clt_stats *st = &map->st;
+	struct rdmachan_reconnect_info rci;
 
 	memset(e, 0, sizeof(*e));
 	e->index = map->index;
 	e->flags = map->ro ? RDMACHAN_BLK_RO : 0;
-	e->state = test_bit(RCBLK_M_DEAD, &map->flags) ? RDMACHAN_BLK_DEAD :
-							 RDMACHAN_BLK_LIVE;
+	e->state = rcblk_clt_state(map, &rci);
+	if (e->state != RDMACHAN_BLK_LIVE) {
+		e->attempt = rci.attempt;
+		e->max_attempts = rci.max_attempts;
+		e->down_ms = rcblk_clt_ms32(rci.down_ms);
+	}
+	if (e->state == RDMACHAN_BLK_RECONNECTING) {
+		e->next_ms = rcblk_clt_ms32(rci.next_ms);
+		e->deadline_ms = rcblk_clt_ms32(rci.deadline_ms);
+	}
+	e->losses = rci.losses;
 	e->last_error = READ_ONCE(map->last_error);
 	memcpy(&e->server, &map->server, sizeof(e->server));
 	strscpy(e->name, map->name, sizeof(e->name));
@@ -666,10 +1031,17 @@ int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
  */
 int rcblk_clt_init(void)
 {
-	int ret = register_blkdev(0, "rcblk");
+	int ret;
 
-	if (ret < 0)
+	/* block I/O waits for the recovery's hold: it must run under reclaim */
+	rcblk_clt_wq = alloc_workqueue("rcblk_clt", WQ_MEM_RECLAIM, 0);
+	if (!rcblk_clt_wq)
+		return -ENOMEM;
+	ret = register_blkdev(0, "rcblk");
+	if (ret < 0) {
+		destroy_workqueue(rcblk_clt_wq);
 		return ret;
+	}
 	rcblk_clt_major = ret;
 	return 0;
 }
@@ -684,5 +1056,6 @@ void rcblk_clt_exit(void)
 {
 	WARN_ON(!list_empty(&rcblk_clt_maps));
 	unregister_blkdev(rcblk_clt_major, "rcblk");
+	destroy_workqueue(rcblk_clt_wq);
 	ida_destroy(&rcblk_clt_ida);
 }

@@ -97,6 +97,9 @@ struct rcblk_clt_queue {
  * @errors: requests ended with an error
  * @rejected: requests the server refused (INVAL, RANGE, RO, NOTSUPP, TOOBIG)
  * @bogus: replies ignored: bad tag, not in flight, wrong invalidation
+ * @timeouts: request timer expiries on a live link (the timer reset)
+ * @held: requests taken off a lost link and resubmitted after it came back
+ * @reconnects: links brought back
  * @inflight: requests on the wire now
  */
 struct rcblk_clt_stats {
@@ -112,6 +115,9 @@ struct rcblk_clt_stats {
 	atomic64_t errors;
 	atomic64_t rejected;
 	atomic64_t bogus;
+	atomic64_t timeouts;
+	atomic64_t held;
+	atomic64_t reconnects;
 	atomic_t inflight;
 };
 
@@ -120,6 +126,10 @@ struct rcblk_clt_stats {
 #define RCBLK_M_LIVE	1	/* the disk exists: failures kill the mapping */
 #define RCBLK_M_DEAD	2	/* I/O fails at once */
 #define RCBLK_M_CLOSED	3	/* pools destroyed: no DMA, requests may end */
+#define RCBLK_M_RECOVERING 4	/* link lost: channels down, requests held */
+#define RCBLK_M_FAILFAST 5	/* fast_io_fail passed: held I/O fails */
+#define RCBLK_M_QUIESCED 6	/* dispatch quiesced by us; under @qlock */
+#define RCBLK_M_UNMAPPING 7	/* unmap began: a loss kills, no reconnect */
 
 /**
  * struct rcblk_clt_map - one mapping
@@ -142,8 +152,14 @@ struct rcblk_clt_stats {
  * @disk: the disk
  * @flags: RCBLK_M_*
  * @last_error: the last channel error, or 0
- * @lock: serialises the teardown of the channels
- * @fail_work: kills the mapping when a channel fails
+ * @lock: serialises what makes and unmakes the channels: the teardown,
+ *	the recovery's hold and its attempts, and dispatch's quiescing
+ * @qlock: dispatch's quiescing (RCBLK_M_QUIESCED), apart from @lock so
+ *	that fast_io_fail does not wait for an attempt under way
+ * @err_work: a channel failed: hold the requests and start reconnecting
+ *	(or, unmapping, kill the mapping)
+ * @rc: the reconnect loop (rdmachan_reconnect_*)
+ * @policy: its policy, as the map asked or sysfs set it
  * @st: counters
  */
 struct rcblk_clt_map {
@@ -166,21 +182,29 @@ struct rcblk_clt_map {
 	struct gendisk *disk;
 	unsigned long flags;
 	int last_error;
-	struct mutex lock;	/* rcblk_clt_shutdown() */
-	struct work_struct fail_work;
+	struct mutex lock;	/* see @lock above */
+	struct mutex qlock;	/* see @qlock above */
+	struct work_struct err_work;
+	struct rdmachan_reconnect *rc;
+	struct rdmachan_reconnect_policy policy;
 	struct rcblk_clt_stats st;
 };
 
 /* blk_clt.c */
 extern unsigned int rcblk_clt_timeout_ms;
 void rcblk_clt_fail(struct rcblk_clt_map *map, int err);
+void rcblk_clt_export_gone(struct rcblk_clt_map *map);
 void rcblk_clt_shutdown(struct rcblk_clt_map *map);
+int rcblk_clt_set_policy(struct rcblk_clt_map *map, size_t off, u32 ms);
+u32 rcblk_clt_state(struct rcblk_clt_map *map,
+		    struct rdmachan_reconnect_info *rci);
 
 /* blk_clt_io.c */
 extern const struct blk_mq_ops rcblk_clt_mq_ops;
 extern const struct rdmachan_ops rcblk_clt_chan_ops;
 void rcblk_clt_cancel_all(struct rcblk_clt_map *map);
 void rcblk_clt_end_all(struct rcblk_clt_map *map);
+u32 rcblk_clt_hold_all(struct rcblk_clt_map *map);
 
 /* blk_clt_sysfs.c */
 extern const struct attribute_group *rcblk_clt_disk_groups[];

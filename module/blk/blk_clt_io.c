@@ -205,6 +205,10 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 
 	if (!test_bit(RCBLK_M_READY, &map->flags) || len)
 		goto bogus;
+	if (tag == RCBLK_TAG_NOTICE && rcblk_reply_status(imm) == RCBLK_S_GONE) {
+		rcblk_clt_export_gone(map);
+		return;
+	}
 	smp_rmb();	/* the tag set, after RCBLK_M_READY */
 	if (tag >= map->tag_set.queue_depth)
 		goto bogus;
@@ -340,6 +344,20 @@ static void rcblk_clt_copy_inline(struct request *rq, void *buf)
 	}
 }
 
+/*
+ * A registration or a send refused because the channel is down: the link
+ * is lost, and its recovery may not have begun yet.  Start it; the
+ * request goes back to blk-mq (BLK_STS_RESOURCE) and is sent again once
+ * the link is back, or failed if it never comes back.
+ */
+static bool rcblk_clt_chan_lost(struct rcblk_clt_queue *q, int err)
+{
+	if (rdmachan_get_state(q->ch) == RDMACHAN_CONNECTED)
+		return false;
+	rcblk_clt_fail(q->map, err);
+	return !test_bit(RCBLK_M_DEAD, &q->map->flags);
+}
+
 static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 				       struct request *rq, u32 access,
 				       struct rdmachan_remote_mr *desc)
@@ -364,6 +382,8 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	}
 	if (ret) {
 		req->mr = NULL;
+		if (rcblk_clt_chan_lost(q, ret))
+			return BLK_STS_RESOURCE;
 		pr_warn_ratelimited("rcblk%d: registering %u bytes: %d\n",
 				    map->index, blk_rq_bytes(rq), ret);
 		return BLK_STS_IOERR;
@@ -400,6 +420,15 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 
 	if (test_bit(RCBLK_M_DEAD, &map->flags))
 		return BLK_STS_IOERR;
+	/*
+	 * Link lost: dispatch is quiesced while the requests are held, and
+	 * runs again only to fail them (fast_io_fail) or once the channels
+	 * are back (the flag cleared after them: the barrier pairs with
+	 * rcblk_clt_attempt()'s).
+	 */
+	if (unlikely(test_bit_acquire(RCBLK_M_RECOVERING, &map->flags)))
+		return test_bit(RCBLK_M_FAILFAST, &map->flags) ?
+		       BLK_STS_IOERR : BLK_STS_RESOURCE;
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		req->retries = 0;
 		rq->rq_flags |= RQF_DONTPREP;
@@ -476,6 +505,8 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	if (ret == -EAGAIN)
 		return BLK_STS_DEV_RESOURCE;	/* rcblk_clt_writable() reruns */
+	if (rcblk_clt_chan_lost(q, ret))
+		return BLK_STS_RESOURCE;
 	pr_warn_ratelimited("rcblk%d: queue %u: send: %d\n", map->index,
 			    q->qid, ret);
 	return BLK_STS_IOERR;
@@ -527,17 +558,22 @@ static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct rcblk_clt_queue *q = hctx->driver_data;
 	blk_status_t sts = rcblk_clt_send_rq(hctx, bd);
 
-	/* failed before the wire: blk-mq ends it with @sts */
-	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE)
+	/* failed before the wire: blk-mq ends it with @sts (not requeued) */
+	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE &&
+	    sts != BLK_STS_RESOURCE)
 		atomic64_inc(&q->map->st.errors);
 	return sts;
 }
 
 /*
  * A request on the wire timed out.  Once the pools are destroyed no DMA
- * can reach its pages and it ends here; on a live channel the timer is
- * reset a few times (the server may be slow), then the mapping is failed:
- * the teardown closes the channels and ends the request.
+ * can reach its pages and it ends here.  While the link is being
+ * recovered the recovery holds it.  On a live link the server is alive:
+ * the channel's keepalive fails a channel whose peer stops answering,
+ * and that starts the recovery without waiting for this timer.  So the
+ * timer is reset and counted a few times (the server may be slow), then
+ * the link is recovered all the same (reconnect, resubmit), which also
+ * ends a request a server lost.
  */
 static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 {
@@ -548,13 +584,19 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 		rcblk_clt_end_closed(rq, NULL);
 		return BLK_EH_DONE;
 	}
-	if (!test_bit(RCBLK_M_DEAD, &map->flags) &&
-	    ++req->timeouts < RCBLK_CLT_MAX_TIMEOUTS) {
-		pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out, waiting on\n",
+	if (test_bit(RCBLK_M_DEAD, &map->flags) ||
+	    test_bit(RCBLK_M_RECOVERING, &map->flags))
+		return BLK_EH_RESET_TIMER;
+	atomic64_inc(&map->st.timeouts);
+	if (++req->timeouts < RCBLK_CLT_MAX_TIMEOUTS) {
+		pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out on a live link, waiting on\n",
 				    map->index, rq->tag, req->hdr.op,
 				    be64_to_cpu(req->hdr.sector));
 		return BLK_EH_RESET_TIMER;
 	}
+	pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out %u times: recovering the link\n",
+			    map->index, rq->tag, req->hdr.op,
+			    be64_to_cpu(req->hdr.sector), req->timeouts);
 	rcblk_clt_fail(map, -ETIMEDOUT);
 	return BLK_EH_RESET_TIMER;
 }
@@ -572,6 +614,57 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 void rcblk_clt_cancel_all(struct rcblk_clt_map *map)
 {
 	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_cancel_rq, NULL);
+}
+
+/*
+ * Take a request off a stopped link, to be sent again once it is back:
+ * its registration goes back at once (the channel's QP is destroyed, so
+ * the server reaches its pages no more), and blk-mq keeps it on the
+ * requeue list until dispatch runs again.  A request whose reply came is
+ * left to end with that reply (its invalidation's callback has run or
+ * runs from the teardown).  Block I/O is idempotent: a request the
+ * server executed before the loss runs twice at most, and completes once.
+ */
+static bool rcblk_clt_hold_rq(struct request *rq, void *data)
+{
+	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	struct rcblk_clt_map *map = rq_map(rq);
+	u32 *held = data;
+	int ret;
+
+	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_DONE) !=
+	    RCBLK_RQ_SENT)
+		return true;
+	if (req->mr) {
+		ret = rdmachan_mr_pool_put(req->mr, false, NULL, NULL);
+		/* not back: the QP may reach the pages; never resubmit them */
+		if (WARN_ON_ONCE(ret)) {
+			atomic_set(&req->state, RCBLK_RQ_SENT);
+			return true;
+		}
+		req->mr = NULL;
+	}
+	atomic_dec(&map->st.inflight);
+	atomic64_inc(&map->st.held);
+	(*held)++;
+	blk_mq_requeue_request(rq, false);
+	return true;
+}
+
+/**
+ * rcblk_clt_hold_all() - take every request on the wire off a stopped link
+ * @map: a mapping whose dispatch is quiesced and whose channels are
+ *	stopped (rdmachan_shutdown())
+ *
+ * Context: process context.
+ * Return: the requests held, on blk-mq's requeue list until it is kicked.
+ */
+u32 rcblk_clt_hold_all(struct rcblk_clt_map *map)
+{
+	u32 held = 0;
+
+	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_hold_rq, &held);
+	return held;
 }
 
 /**

@@ -56,11 +56,26 @@ static int rcblk_clt_parse_addr(char *s, struct sockaddr_storage *ss)
 	return 0;
 }
 
+/* "MS", or "off" for RDMACHAN_BLK_TMO_OFF when @off is allowed */
+static int rcblk_clt_parse_ms(const char *s, bool off, u32 *ms)
+{
+	if (off && !strcmp(s, "off")) {
+		*ms = RDMACHAN_BLK_TMO_OFF;
+		return 0;
+	}
+	if (kstrtou32(s, 10, ms) || !*ms || *ms == RDMACHAN_BLK_TMO_OFF)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * rcblk_clt_parse_map() - parse a line of map_device
- * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]"
+ * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]
+ *	[reconnect_delay_ms=MS] [loss_timeout_ms=MS|off]
+ *	[fast_io_fail_ms=MS|off]"
  * @m: out: the map request (size, flags, server, name, nr_queues,
- *	queue_depth, src: AF_UNSPEC unless given)
+ *	queue_depth, src: AF_UNSPEC unless given, the reconnect policy: 0
+ *	for the module's defaults unless given)
  *
  * Context: process context.
  * Return: 0, -EINVAL for a malformed line, -ENOMEM.
@@ -98,6 +113,18 @@ int rcblk_clt_parse_map(const char *buf, struct rdmachan_blk_map *m)
 		} else if (!strncmp(tok, "src=", 4)) {
 			if (rcblk_clt_parse_addr(tok + 4, &m->src))
 				goto out;
+		} else if (!strncmp(tok, "reconnect_delay_ms=", 19)) {
+			if (rcblk_clt_parse_ms(tok + 19, false,
+					       &m->reconnect_delay_ms))
+				goto out;
+		} else if (!strncmp(tok, "loss_timeout_ms=", 16)) {
+			if (rcblk_clt_parse_ms(tok + 16, true,
+					       &m->loss_timeout_ms))
+				goto out;
+		} else if (!strncmp(tok, "fast_io_fail_ms=", 16)) {
+			if (rcblk_clt_parse_ms(tok + 16, true,
+					       &m->fast_io_fail_ms))
+				goto out;
 		} else {
 			goto out;
 		}
@@ -114,7 +141,7 @@ static ssize_t map_device_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf,
-			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]\" > %s\n",
+			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR] [reconnect_delay_ms=MS] [loss_timeout_ms=MS|off] [fast_io_fail_ms=MS|off]\" > %s\n",
 			  attr->attr.name);
 }
 
@@ -193,14 +220,128 @@ static struct rcblk_clt_map *dev_map(struct device *dev)
 	return dev_to_disk(dev)->private_data;
 }
 
+static const char * const rcblk_clt_state_names[] = {
+	[RDMACHAN_BLK_LIVE]		= "live",
+	[RDMACHAN_BLK_RECONNECTING]	= "reconnecting",
+	[RDMACHAN_BLK_DEAD]		= "dead",
+};
+
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
+	struct rdmachan_reconnect_info rci;
+
 	return sysfs_emit(buf, "%s\n",
-			  test_bit(RCBLK_M_DEAD, &dev_map(dev)->flags) ?
-			  "dead" : "live");
+			  rcblk_clt_state_names[rcblk_clt_state(dev_map(dev),
+								&rci)]);
 }
 static DEVICE_ATTR_RO(state);
+
+/* "X of Y" (Y: what the loss timeout allows), "X" without one; 0 live */
+static ssize_t attempt_show(struct device *dev,
+			    struct device_attribute *attr, char *buf)
+{
+	struct rdmachan_reconnect_info rci;
+
+	if (rcblk_clt_state(dev_map(dev), &rci) == RDMACHAN_BLK_LIVE)
+		return sysfs_emit(buf, "0\n");
+	if (rci.max_attempts)
+		return sysfs_emit(buf, "%u of %u\n", rci.attempt,
+				  rci.max_attempts);
+	return sysfs_emit(buf, "%u\n", rci.attempt);
+}
+static DEVICE_ATTR_RO(attempt);
+
+#define RCBLK_CLT_RC_ATTR(_name, _field, _state)			\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	struct rdmachan_reconnect_info rci;				\
+	u32 state = rcblk_clt_state(dev_map(dev), &rci);		\
+									\
+	return sysfs_emit(buf, "%llu\n",				\
+			  (unsigned long long)(_state ? rci._field : 0)); \
+}									\
+static DEVICE_ATTR_RO(_name)
+
+RCBLK_CLT_RC_ATTR(next_attempt_ms, next_ms,
+		  state == RDMACHAN_BLK_RECONNECTING);
+RCBLK_CLT_RC_ATTR(deadline_ms, deadline_ms,
+		  state == RDMACHAN_BLK_RECONNECTING);
+RCBLK_CLT_RC_ATTR(down_ms, down_ms, state != RDMACHAN_BLK_LIVE);
+
+static ssize_t losses_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct rdmachan_reconnect_info rci;
+
+	rcblk_clt_state(dev_map(dev), &rci);
+	return sysfs_emit(buf, "%u\n", rci.losses);
+}
+static DEVICE_ATTR_RO(losses);
+
+/*
+ * The policy, writable: it applies at once, to a recovery under way too
+ * (rdmachan_reconnect_set_policy()).  "off" where never is allowed.
+ */
+struct rcblk_clt_pol_attr {
+	size_t off;	/* in struct rdmachan_reconnect_policy */
+	bool can_off;	/* 0 is "off" (never) */
+};
+
+static ssize_t rcblk_clt_policy_show(struct device *dev, char *buf,
+				     const struct rcblk_clt_pol_attr *pa)
+{
+	struct rcblk_clt_map *map = dev_map(dev);
+	u32 v = READ_ONCE(*(u32 *)((u8 *)&map->policy + pa->off));
+
+	if (pa->can_off && !v)
+		return sysfs_emit(buf, "off\n");
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t rcblk_clt_policy_store(struct device *dev, const char *buf,
+				      size_t count,
+				      const struct rcblk_clt_pol_attr *pa)
+{
+	char tok[16];
+	u32 ms;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (strscpy(tok, buf, sizeof(tok)) < 0)
+		return -EINVAL;
+	ret = rcblk_clt_parse_ms(strim(tok), pa->can_off, &ms);
+	if (ret)
+		return ret;
+	ret = rcblk_clt_set_policy(dev_map(dev), pa->off,
+				   ms == RDMACHAN_BLK_TMO_OFF ? 0 : ms);
+	return ret ? ret : count;
+}
+
+#define RCBLK_CLT_POLICY_ATTR(_name, _field, _can_off)			\
+static const struct rcblk_clt_pol_attr rcblk_clt_pol_##_name = {	\
+	.off = offsetof(struct rdmachan_reconnect_policy, _field),	\
+	.can_off = _can_off,						\
+};									\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return rcblk_clt_policy_show(dev, buf, &rcblk_clt_pol_##_name); \
+}									\
+static ssize_t _name##_store(struct device *dev,			\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	return rcblk_clt_policy_store(dev, buf, count,			\
+				      &rcblk_clt_pol_##_name);		\
+}									\
+static DEVICE_ATTR_RW(_name)
+
+RCBLK_CLT_POLICY_ATTR(reconnect_delay_ms, delay_ms, false);
+RCBLK_CLT_POLICY_ATTR(loss_timeout_ms, loss_timeout_ms, true);
+RCBLK_CLT_POLICY_ATTR(fast_io_fail_ms, fast_fail_ms, true);
 
 static ssize_t server_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -262,9 +403,20 @@ RCBLK_CLT_CTR_ATTR(inline_writes, inline_writes);
 RCBLK_CLT_CTR_ATTR(errors, errors);
 RCBLK_CLT_CTR_ATTR(rejected, rejected);
 RCBLK_CLT_CTR_ATTR(bogus, bogus);
+RCBLK_CLT_CTR_ATTR(timeouts, timeouts);
+RCBLK_CLT_CTR_ATTR(held, held);
+RCBLK_CLT_CTR_ATTR(reconnects, reconnects);
 
 static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_state.attr,
+	&dev_attr_attempt.attr,
+	&dev_attr_next_attempt_ms.attr,
+	&dev_attr_deadline_ms.attr,
+	&dev_attr_down_ms.attr,
+	&dev_attr_losses.attr,
+	&dev_attr_reconnect_delay_ms.attr,
+	&dev_attr_loss_timeout_ms.attr,
+	&dev_attr_fast_io_fail_ms.attr,
 	&dev_attr_server.attr,
 	&dev_attr_export.attr,
 	&dev_attr_last_error.attr,
@@ -287,6 +439,9 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_errors.attr,
 	&dev_attr_rejected.attr,
 	&dev_attr_bogus.attr,
+	&dev_attr_timeouts.attr,
+	&dev_attr_held.attr,
+	&dev_attr_reconnects.attr,
 	NULL,
 };
 

@@ -217,6 +217,7 @@ bool rcblk_clt_geo_same(const struct rcblk_clt_geo *a,
 #include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
+#include <linux/siphash.h>
 #include <linux/string.h>
 #include <asm/unaligned.h>
 
@@ -621,3 +622,46 @@ bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,
 }
 
 /* ---- end of the server side ---- */
+
+/**
+ * rcblk_export_id() - the identity of an export, as OPEN_RSP carries it
+ * @name: the export's name (NUL-terminated, RDMACHAN_BLK_NAME_MAX at most)
+ * @dev: the backing device's dev_t
+ * @diskseq: its disk's sequence number (a disk made again gets a new one)
+ * @nr_sectors: its size
+ * @id: out: RCBLK_ID_LEN bytes
+ *
+ * Stable: the same device exported again under the same name (an
+ * unexport and export, the server module reloaded) has the same identity,
+ * so a client reconnecting across that resumes; another device, a disk
+ * made anew or a resized one has another, and the client refuses it.  Two
+ * SipHash-2-4 values of the fields under fixed keys (not a secret: a
+ * fingerprint).
+ *
+ * Context: any.
+ */
+void rcblk_export_id(const char *name, u64 dev, u64 diskseq, u64 nr_sectors,
+		     u8 *id)
+{
+	static const siphash_key_t k0 = {{ 0x7263626c6b2d6964ULL,
+					   0x2d6578706f72742dULL }};
+	static const siphash_key_t k1 = {{ 0x6964656e74697479ULL,
+					   0x2d7630312d726362ULL }};
+	struct {
+		u64 dev;
+		u64 diskseq;
+		u64 nr_sectors;
+		char name[RDMACHAN_BLK_NAME_MAX];
+	} f;
+	u64 h[2];
+
+	memset(&f, 0, sizeof(f));
+	f.dev = dev;
+	f.diskseq = diskseq;
+	f.nr_sectors = nr_sectors;
+	strscpy(f.name, name, sizeof(f.name));
+	h[0] = siphash(&f, sizeof(f), &k0);
+	h[1] = siphash(&f, sizeof(f), &k1);
+	BUILD_BUG_ON(sizeof(h) != RCBLK_ID_LEN);
+	memcpy(id, h, RCBLK_ID_LEN);
+}

@@ -87,6 +87,14 @@ enum rcblk_status {
 	RCBLK_S_REMOTE		= 10,	/* the RDMA transfer of the data failed */
 };
 
+/*
+ * A reply's tag that names no request (tags are below the queue depth, at
+ * most 65535): with RCBLK_S_GONE, the server's notice that the export was
+ * removed (a forced unexport) before it closes the channel; the client
+ * gives up the mapping instead of reconnecting.
+ */
+#define RCBLK_TAG_NOTICE	0xffff
+
 /* The reply's immediate: tag in the high 16 bits, status in the low 8 */
 static inline u32 rcblk_reply_imm(u16 tag, u8 status)
 {
@@ -170,8 +178,8 @@ enum rcblk_open_status {
  * @inline_max: WRITEs up to this many bytes travel inline
  * @export_flags: RCBLK_EXP_*
  * @reserved: zero
- * @export_id: identity of the export (random at export time): a client
- *	reconnecting checks it is still the same one
+ * @export_id: identity of the export (rcblk_export_id(): its name, device
+ *	and size): a client reconnecting checks it is still the same one
  */
 struct rcblk_wire_open_rsp {
 	__be32	magic;

@@ -36,7 +36,6 @@
 #include <linux/in.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -270,7 +269,6 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	exp->flags = e->flags & RDMACHAN_BLK_RO;
 	exp->nr_allow = e->nr_allow;
 	memcpy(exp->allow, e->allow, e->nr_allow * sizeof(e->allow[0]));
-	get_random_bytes(exp->export_id, sizeof(exp->export_id));
 	spin_lock_init(&exp->lock);
 	INIT_LIST_HEAD(&exp->queues);
 	INIT_LIST_HEAD(&exp->sessions);
@@ -292,6 +290,8 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev))
 		goto out_put;
 	rcblk_srv_geometry(exp);
+	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
+			exp->geo.nr_sectors, exp->export_id);
 
 	mutex_lock(&rcblk_srv_mutex);
 	ret = -ENODEV;
@@ -633,6 +633,16 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
 	rcblk_srv_unreg(q);
+	/*
+	 * A forced unexport: the client gives the mapping up on this notice
+	 * instead of reconnecting (rdmachan_close() flushes it first).
+	 */
+	if (q->ch && q->exp && READ_ONCE(q->exp->gone) &&
+	    rdmachan_send(q->ch, NULL, 0,
+			  rcblk_reply_imm(RCBLK_TAG_NOTICE, RCBLK_S_GONE),
+			  RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK))
+		pr_info_ratelimited("%s: queue %p: the export-gone notice could not be sent\n",
+				    q->exp->name, q);
 	if (q->ch)
 		rdmachan_close(q->ch);
 	/* RDMA ends flushed by the close queued io_work: free those slots */

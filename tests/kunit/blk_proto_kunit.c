@@ -673,6 +673,48 @@ static void blk_test_cidr_match(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rcblk_cidr_match(allow, 1, sa));
 }
 
+/*
+ * An export's identity: the same for the same name, device, disk and
+ * size (an export made again, a server reloaded); another when any of
+ * them differs; never all zero; and the reply's notice tag above any
+ * request's.
+ */
+static void blk_test_export_id(struct kunit *test)
+{
+	u8 a[RCBLK_ID_LEN], b[RCBLK_ID_LEN], zero[RCBLK_ID_LEN] = {};
+
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, a);
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, b);
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
+	KUNIT_EXPECT_NE(test, memcmp(a, zero, sizeof(a)), 0);
+	rcblk_export_id("vol1", 0x10300000, 7, 262144, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", 0x10300001, 7, 262144, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", 0x10300000, 8, 262144, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", 0x10300000, 7, 262145, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	/* the two halves are not one value twice */
+	KUNIT_EXPECT_NE(test, memcmp(a, a + 8, 8), 0);
+	/* a name of the largest size, unterminated within the field: bounded */
+	{
+		char name[RDMACHAN_BLK_NAME_MAX + 8];
+
+		memset(name, 'x', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		rcblk_export_id(name, 1, 1, 1, b);
+		rcblk_export_id(name, 1, 1, 1, a);
+		KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
+	}
+	KUNIT_EXPECT_EQ(test, rcblk_reply_tag(rcblk_reply_imm(RCBLK_TAG_NOTICE,
+							      RCBLK_S_GONE)),
+			(u16)RCBLK_TAG_NOTICE);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_status(rcblk_reply_imm(RCBLK_TAG_NOTICE,
+								 RCBLK_S_GONE)),
+			(u8)RCBLK_S_GONE);
+}
+
 static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_layout),
 	KUNIT_CASE(blk_test_name),
@@ -688,6 +730,7 @@ static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_cidr_parse),
 	KUNIT_CASE(blk_test_cidr_check),
 	KUNIT_CASE(blk_test_cidr_match),
+	KUNIT_CASE(blk_test_export_id),
 	{}
 };
 

@@ -78,6 +78,17 @@ struct rdmachan_blk_unexport {
  * @nr_queues: hardware queues (one channel each); 0: one per CPU
  * @queue_depth: requests per queue; 0: the module's default
  * @index: out: the disk is /dev/rcblk<index>
+ * @reconnect_delay_ms: after a link loss, wait this long before the first
+ *	attempt to reconnect (later waits double, up to the module's
+ *	clt_reconnect_max_delay_ms); 0: the module's clt_reconnect_delay_ms;
+ *	100 to 3600000
+ * @loss_timeout_ms: give up reconnecting this long after the loss: held
+ *	and new I/O fail, the mapping is dead (nvme's ctrl_loss_tmo); 0:
+ *	the module's clt_loss_timeout_ms; RDMACHAN_BLK_TMO_OFF: never give up
+ * @fast_io_fail_ms: this long after the loss, fail held and new I/O while
+ *	reconnecting goes on (nvme's fast_io_fail_tmo); 0: the module's
+ *	clt_fast_io_fail_ms; RDMACHAN_BLK_TMO_OFF: never; below
+ *	@loss_timeout_ms
  * @reserved: zero
  */
 struct rdmachan_blk_map {
@@ -89,8 +100,14 @@ struct rdmachan_blk_map {
 	__u32 nr_queues;
 	__u32 queue_depth;
 	__u32 index;
-	__u32 reserved[5];
+	__u32 reconnect_delay_ms;
+	__u32 loss_timeout_ms;
+	__u32 fast_io_fail_ms;
+	__u32 reserved[2];
 };
+
+/* rdmachan_blk_map.loss_timeout_ms and fast_io_fail_ms: never */
+#define RDMACHAN_BLK_TMO_OFF	0xffffffffU
 
 /**
  * struct rdmachan_blk_unmap - argument of RDMACHAN_IOC_BLK_UNMAP
@@ -187,6 +204,16 @@ enum rdmachan_blk_map_state {
  * @max_io: largest request in bytes
  * @inline_max: largest inline WRITE in bytes
  * @openers: openers of the disk now
+ * @attempt: reconnect attempts since the link was lost (the one running
+ *	included), while reconnecting or dead
+ * @max_attempts: attempts the policy allows before the loss timeout; 0
+ *	when it never gives up
+ * @next_ms: milliseconds until the next attempt (0: one is running),
+ *	while reconnecting
+ * @deadline_ms: milliseconds until the loss timeout, while reconnecting
+ *	(0: none)
+ * @down_ms: milliseconds since the loss, while reconnecting or dead
+ * @losses: link losses since the mapping was made
  * @reserved: zero
  * @c: counters
  */
@@ -205,7 +232,13 @@ struct rdmachan_blk_map_info {
 	__u32 max_io;
 	__u32 inline_max;
 	__u32 openers;
-	__u32 reserved[7];
+	__u32 attempt;
+	__u32 max_attempts;
+	__u32 next_ms;
+	__u32 deadline_ms;
+	__u32 down_ms;
+	__u32 losses;
+	__u32 reserved;
 	struct rdmachan_blk_counters c;
 };
 

@@ -194,10 +194,11 @@ evil_start() {
 }
 
 # evil_map MODE QUEUES: start blk_evil (in this shell: check runs its
-# command in a subshell), then map its export; the write's error
+# command in a subshell), then map its export; the write's error.  A lost
+# link is given up after 1 s (blk_recover.sh tests the reconnecting).
 evil_map() {
 	evil_start "$1" "$2" || { echo "blk_evil did not start"; return 1; }
-	sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2' > $CTL/map_device" 2>&1
+	sh -c "echo '$BLK_SRV:$EVIL_PORT evil queues=$2 reconnect_delay_ms=100 loss_timeout_ms=1000' > $CTL/map_device" 2>&1
 }
 
 # evil_refused MODE QUEUES DESC REGEX: the map fails with REGEX
@@ -255,7 +256,8 @@ else
 fi
 evil_gone
 
-# a server that stops answering: the requests time out, the mapping dies
+# a server that stops answering: the requests time out, the link is
+# recovered, no attempt works within the loss timeout: the mapping dies
 if evil_map silent 1 > $T/evil_map.err; then
 	ok "map from a server that will stop answering"
 	N=$(newest_index)
@@ -280,7 +282,8 @@ fi
 rm -f /tmp/blk_evil.silent
 evil_gone
 
-# a server that closes its channels: the mapping dies, I/O fails
+# a server that closes its channels: no reconnect works, the mapping
+# dies at the loss timeout, I/O fails
 if evil_map close 1 > $T/evil_map.err; then
 	ok "map from a server that will close its channels"
 	N=$(newest_index)

@@ -49,6 +49,10 @@ if $MODPROBE -n rdmachan_blk 2>/dev/null; then
 	check "rdmachan and rdmachan_blk load" blk_load
 	# a map that cannot connect or get its OPEN_RSP fails sooner
 	echo 5000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
+	# a mapping whose link the fuzzer broke holds its I/O 5 s at most,
+	# well within the hang detector's time (blk_recover.sh tests longer)
+	echo 5000 > /sys/module/rdmachan_blk/parameters/clt_loss_timeout_ms
+	echo 500 > /sys/module/rdmachan_blk/parameters/clt_reconnect_delay_ms
 	for _n in fz0 fz1; do
 		_b=$(nullb_new $_n 16)
 		if [ -b "$_b" ]; then

@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Link loss and recovery of a block mapping (Documentation/blk-client.rst,
+# "Link loss"), with a verifying fio running on the disk:
+#
+#   flaps   BLK_FLAPS times (default 4, 20 for the soak: RDMACHAN_APPEND=
+#           "BLK_FLAPS=20") the client's device is deleted and added again
+#           ("rdma link delete rxe1"), then as often the route to the server
+#           is blackholed for 5 s (frames to a MAC no one has): each time "blk show" and sysfs must say
+#           "reconnecting" with an attempt count, then "live" again; fio
+#           (random writes of 4k-64k, crc32c verified behind them, QD32,
+#           two jobs) must end with no error and no verify failure, and
+#           the mapping counts the losses and reconnects.
+#   fast    fast_io_fail_ms: a mapping whose link is blackholed fails its
+#           I/O after 1.5 s while it stays "reconnecting", and works again
+#           once the route is back.
+#   dead    loss_timeout_ms: with the client's device gone for good the
+#           mapping is "dead" after 3 s, held and new I/O fail, and unmap
+#           returns at once.
+#   unmap   "blk unmap --force" of a mapping while it reconnects returns
+#           at once, and its held I/O fails.
+#
+# Runs on both kernels over rxe (the debug kernel with 2 flaps of each).
+
+requires() {
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_recover
+mkdir -p $T
+# the debug kernel (kmemleak's file tells it) is slower: fewer flaps
+FLAPS=${BLK_FLAPS:-4}
+[ -e /sys/kernel/debug/kmemleak ] && FLAPS=${BLK_FLAPS:-2}
+
+# attr DEV NAME: the mapping's sysfs attribute NAME
+attr() {
+	cat "/sys/block/${1#/dev/}/rdmachan/$2" 2>/dev/null
+}
+
+# state_is DEV STATE
+state_is() {
+	[ "$(attr "$1" state)" = "$2" ]
+}
+
+# show_state DEV: the mapping's state as "blk show -j" says it
+show_state() {
+	$TOOL -j blk show maps | jq -r --arg d "$1" '.maps[] | select(.dev == $d) | .state'
+}
+
+# blackhole ON|OFF: what the client sends to the server is lost, or not.
+# The server's address gets a neighbour entry with a MAC no one has, so
+# veth0 drops the frames.  (A blackhole route does not do it: rxe routes
+# with the device as output interface, and the lookup passes over a route
+# with no device; the debug kernel has no netem.)
+blackhole() {
+	if [ "$1" = on ]; then
+		$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
+	else
+		wire_neighbours_up
+	fi
+}
+
+# outage DEV KIND: one loss of the link (KIND dev: the client's device
+# deleted and added back; route: blackholed 5 s), seen as "reconnecting"
+# with an attempt under way or counted, then "live" again.  Return 0 when
+# all of that was seen; says what was not.
+outage() {
+	_d=$1
+	if [ "$2" = dev ]; then
+		rxe_del $DEV1 || { diag "rdma link delete $DEV1 failed"; return 1; }
+	else
+		blackhole on || { diag "blackhole failed"; return 1; }
+	fi
+	_seen=0
+	if wait_for 30 state_is "$_d" reconnecting; then
+		_att=$(attr "$_d" attempt)
+		_js=$(show_state "$_d")
+		_seen=1
+		sleep 5
+		_att2=$(attr "$_d" attempt)
+	else
+		diag "$2 outage: the mapping never said reconnecting (state $(attr "$_d" state))"
+	fi
+	if [ "$2" = dev ]; then
+		rxe_add $DEV1 veth1 || diag "rdma link add $DEV1 failed"
+	else
+		blackhole off || diag "restoring the route failed"
+	fi
+	if ! wait_for 60 state_is "$_d" live; then
+		diag "$2 outage: not live 60 s after the way back (state $(attr "$_d" state), attempt $(attr "$_d" attempt), last_error $(attr "$_d" last_error))"
+		return 1
+	fi
+	[ $_seen = 1 ] || return 1
+	if [ "$_js" != reconnecting ]; then
+		diag "$2 outage: blk show said '$_js', sysfs reconnecting"
+		return 1
+	fi
+	echo "$_att -> $_att2" >> $T/attempts
+	return 0
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_blk load" blk_load
+B=$(nullb_new recover 128)
+[ -b "$B" ] || blk_bail "no backing device"
+check "blk export recover $B" $TOOL blk export recover "$B" --allow 192.0.2.0/24
+
+# ---- flaps under a verifying fio ---------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 2 \
+	--reconnect-delay 500 --loss-timeout 120000 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map --reconnect-delay 500 --loss-timeout 120000 ($D)"
+check_eq "sysfs: state live" live "$(attr "$D" state)"
+check_eq "sysfs: reconnect_delay_ms" 500 "$(attr "$D" reconnect_delay_ms)"
+check_eq "sysfs: loss_timeout_ms" 120000 "$(attr "$D" loss_timeout_ms)"
+check_eq "sysfs: fast_io_fail_ms off (the default)" off "$(attr "$D" fast_io_fail_ms)"
+check_fail "sysfs: a fast_io_fail_ms past the loss timeout is refused" "Invalid argument" \
+	sh -c "echo 200000 > /sys/block/${D#/dev/}/rdmachan/fast_io_fail_ms"
+check_eq "blk show -j: live, attempt 0, no loss" "live 0 0" \
+	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | "\(.state) \(.attempt) \(.losses)"')"
+
+: > $T/attempts
+timeout 900 $FIO --name=recover --filename="$D" --direct=1 --ioengine=libaio \
+	--iodepth=32 --numjobs=2 --size=32M --offset_increment=32M \
+	--rw=randwrite --bsrange=4k-64k --verify=crc32c --verify_backlog=512 \
+	--verify_fatal=1 --time_based --runtime=100000 --group_reporting \
+	> $T/fio.out 2>&1 &
+fio_pid=$!
+sleep 5
+check "fio runs on the disk" kill -0 $fio_pid
+n=0
+for kind in dev route; do
+	i=1
+	while [ $i -le "$FLAPS" ]; do
+		if outage "$D" $kind; then
+			n=$((n + 1))
+		else
+			not_ok "$kind outage $i: reconnecting seen, then live"
+		fi
+		kill -0 $fio_pid 2>/dev/null || break 2
+		sleep 2
+		i=$((i + 1))
+	done
+done
+check_eq "every outage was seen as reconnecting, then live" $((2 * FLAPS)) $n
+diag "attempt counts during the outages: $(tr '\n' ' ' < $T/attempts)"
+check "fio still runs after the outages" kill -0 $fio_pid
+kill -INT $fio_pid 2>/dev/null
+if wait_for 120 sh -c "! kill -0 $fio_pid 2>/dev/null"; then
+	wait $fio_pid
+	rc=$?
+	# fio's status for "stopped by a signal" is 128; an error is 1
+	check_eq "fio ends stopped by SIGINT (128), with no I/O error or verify failure" 128 $rc
+	check "fio's summary says err= 0" grep -q 'err= 0:' $T/fio.out
+	[ $rc = 128 ] || blk_io_failed $T/fio.out
+else
+	not_ok "fio ends within 120 s of SIGINT"
+	kill -9 $fio_pid 2>/dev/null
+fi
+check_eq "fio reports no error" 0 "$(grep -c 'err=[ ]*[1-9]\|verify:.*bad\|VERIFY' $T/fio.out)"
+check "the mapping counted the losses (>= $n)" test "$(attr "$D" losses)" -ge $n
+check "the mapping counted the reconnects (>= $n)" test "$(attr "$D" reconnects)" -ge $n
+check "held requests were resubmitted (held > 0)" test "$(attr "$D" held)" -gt 0
+check_eq "no request failed (errors 0)" 0 "$(attr "$D" errors)"
+check "the log says the link was lost and came back" sh -c \
+	"dmesg | grep -q 'rcblk.*link lost' && dmesg | grep -q 'rcblk.*back: 2 queues'"
+diag "$($TOOL blk show maps)"
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+
+# ---- fast_io_fail_ms ------------------------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 1 \
+	--reconnect-delay 500 --loss-timeout 60000 --fast-io-fail 1500 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map --fast-io-fail 1500 ($D)"
+check "a read works" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
+check "route blackholed" blackhole on
+check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+t0=$(date +%s)
+check_fail "a read fails while reconnecting, once fast_io_fail_ms passed" "error" \
+	timeout 60 $DD if="$D" of=/dev/null bs=4k count=1 skip=99 iflag=direct
+diag "it failed after $(($(date +%s) - t0)) s"
+check_eq "still reconnecting" reconnecting "$(attr "$D" state)"
+check "blk show says attempt N of M" sh -c \
+	"$TOOL blk show maps | grep -q 'state reconnecting attempt [0-9]* of [0-9]*'"
+check "route back" blackhole off
+check "live again within 60 s" wait_for 60 state_is "$D" live
+check "a read works again" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+
+# ---- loss_timeout_ms: dead --------------------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 1 \
+	--reconnect-delay 500 --loss-timeout 3000 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map --loss-timeout 3000 ($D)"
+timeout 120 $DD if="$D" of=/dev/null bs=4k count=1000000 iflag=direct > $T/dd.out 2>&1 &
+dd_pid=$!
+sleep 1
+check "the client's device deleted" rxe_del $DEV1
+check "dead within 30 s" wait_for 30 state_is "$D" dead
+check_eq "blk show -j: dead" dead "$(show_state "$D")"
+check "the reader ends with an error within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
+check_fail "new I/O fails at once" "error" \
+	timeout 10 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
+check "the log says it gave up" sh -c "dmesg | grep -q 'rcblk.*not back within loss_timeout_ms'"
+t0=$(date +%s)
+check "blk unmap of a dead mapping returns at once (10 s)" timeout 10 $TOOL blk unmap "$D"
+diag "unmap took $(($(date +%s) - t0)) s"
+check "the client's device added back" rxe_add $DEV1 veth1
+
+# ---- unmap --force while reconnecting -------------------------------------
+D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 2 \
+	--reconnect-delay 1000 --loss-timeout 600000 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map ($D)"
+timeout 120 $DD if="$D" of=/dev/null bs=64k count=1000000 iflag=direct > $T/dd2.out 2>&1 &
+dd_pid=$!
+sleep 1
+check "route blackholed" blackhole on
+check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "blk unmap --force while reconnecting returns within 20 s" \
+	timeout 20 $TOOL blk unmap --force "$D"
+check "the held reader ends within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
+check "route back" blackhole off
+check_eq "no mapping is left" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
+
+check "blk unexport recover" wait_for 30 $TOOL blk unexport recover
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing
