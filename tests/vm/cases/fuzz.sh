@@ -9,13 +9,6 @@
 # behind, and the module must unload; done_testing checks the kernel log
 # (and on the debug tier kmemleak_check.sh runs after it).
 #
-# With rdmachan_blk built, it is loaded too: the fuzzer also makes the
-# block channel's ioctls (exports of two small null_blk devices made
-# here and of bogus paths, maps of them from 192.0.2.2, unmaps, lists,
-# I/O on the disks while they go away), removes every mapping and export
-# at the end, and the case checks that none is left and that both
-# modules unload.
-#
 # Environment (from the kernel command line, as scripts/fuzz.sh sets it):
 # FUZZ_SEED replays a seed, FUZZ_CALLS and FUZZ_SECONDS bound the run
 # (defaults: a short run, shorter on the debug kernel), FUZZ_PROCS the
@@ -44,34 +37,14 @@ ARGS="--seed $SEED --calls $CALLS --seconds $CAP --procs $PROCS $(echo "${FUZZ_A
 [ "$KIND" = debug ] && ARGS="$ARGS --hang-secs 90"
 
 check "rxe pair comes up" rxe_pair_up
-if $MODPROBE -n rdmachan_blk 2>/dev/null; then
-	BLK=1
-	check "rdmachan and rdmachan_blk load" blk_load
-	# a map that cannot connect or get its OPEN_RSP fails sooner
-	echo 5000 > /sys/module/rdmachan_blk/parameters/clt_timeout_ms
-	# a mapping whose link the fuzzer broke holds its I/O 5 s at most,
-	# well within the hang detector's time (blk_recover.sh tests longer)
-	echo 5000 > /sys/module/rdmachan_blk/parameters/clt_loss_timeout_ms
-	echo 500 > /sys/module/rdmachan_blk/parameters/clt_reconnect_delay_ms
-	for _n in fz0 fz1; do
-		_b=$(nullb_new $_n 16)
-		if [ -b "$_b" ]; then
-			ARGS="$ARGS --blk-dev $_b"
-		else
-			not_ok "a 16 MiB null_blk for the fuzzer ($_n)"
-		fi
-	done
-else
-	BLK=0
-	check "rdmachan loads" rdmachan_load
-fi
+check "rdmachan loads" rdmachan_load
 
 OUT=/tmp/fuzz.out
 diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
 # memory, every 30 s: a long run on the debug kernel once ran the 1 GiB
 # VM out of memory (the OOM killer took the workers)
 ( while sleep 30; do
-	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener') exports: $(ls /sys/class/rdmachan_blk/ctl/exports 2>/dev/null | wc -l) maps: $(ls /sys/block 2>/dev/null | grep -c '^rcblk')"
+	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener')"
   done ) > /tmp/fuzz.mem 2>&1 &
 memwatch=$!
 # the OOM killer's report, as it is logged: at the end of a long run the
@@ -84,9 +57,8 @@ rc=$?
 kill $memwatch $oomwatch 2>/dev/null
 diag "$(tail -n 100 /tmp/fuzz.mem)"
 # the fuzzer reports in KTAP (tests/vm/helpers/ktap.h's format): its
-# summary as diagnostics, then three results, workers ending cleanly, no
-# stray descriptor and every block mapping and export removed, which
-# count here
+# summary as diagnostics, then two results, workers ending cleanly and no
+# stray descriptor, which count here
 fuzzer_report() {
 	cat $OUT
 	return $rc
@@ -102,28 +74,6 @@ if [ "$rc" != 0 ]; then
 	# every run, miss a spike)
 	diag "$(sed 's/^[0-9]*,[0-9]*,[0-9]*,[^;]*;//' /tmp/fuzz.oom | head -n 150)"
 	diag "$(sort -k3 -n -r /proc/slabinfo 2>/dev/null | head -n 15)"
-fi
-# blk_empty: no export or mapping, by the tool and in sysfs
-blk_empty() {
-	$TOOL -j blk show | jq -e '.exports == [] and .maps == []' > /dev/null &&
-		[ -z "$(ls /sys/class/rdmachan_blk/ctl/exports)" ] &&
-		! ls /sys/block | grep -q '^rcblk'
-}
-if [ "$BLK" = 1 ]; then
-	if wait_for 20 blk_empty; then
-		ok "no block export or mapping left (rdmachan blk show, /sys/class/rdmachan_blk, /sys/block)"
-	else
-		not_ok "no block export or mapping left (rdmachan blk show, /sys/class/rdmachan_blk, /sys/block)"
-		diag "$($TOOL blk show 2>&1; ls /sys/class/rdmachan_blk/ctl/exports /sys/block 2>&1)"
-		# remove them anyway, for the checks below
-		for _d in $($TOOL -j blk show maps | jq -r '.maps[].dev'); do
-			timeout 60 $TOOL blk unmap --force "$_d"
-		done
-		for _e in $($TOOL -j blk show exports | jq -r '.exports[].name'); do
-			timeout 60 $TOOL blk unexport --force "$_e"
-		done
-	fi
-	check "rdmachan_blk unloads" $RMMOD rdmachan_blk
 fi
 # a channel's release may still be tearing down when the fuzzer exits
 check "no channel or listener left in /sys/class/rdmachan" \
