@@ -494,6 +494,27 @@ static void rcblk_clt_free(struct rcblk_clt_map *map)
 	kfree(map);
 }
 
+/* A registration pool per queue, of queue_depth x max_pages */
+static int rcblk_clt_create_pools(struct rcblk_clt_map *map)
+{
+	u32 i;
+	int ret;
+
+	for (i = 0; i < map->nr_queues; i++) {
+		ret = rdmachan_mr_pool_create(map->queues[i].ch,
+					      map->queue_depth, map->max_pages,
+					      &map->queues[i].pool);
+		if (ret) {
+			map->queues[i].pool = NULL;
+			pr_err("rcblk%d: registration pool of %u x %u pages: %d\n",
+			       map->index, map->queue_depth, map->max_pages,
+			       ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static int rcblk_clt_setup(struct rcblk_clt_map *map)
 {
 	struct rcblk_clt_geo geo;
@@ -540,16 +561,9 @@ static int rcblk_clt_setup(struct rcblk_clt_map *map)
 				   RCBLK_CLT_MAX_INLINE_KB) * 1024,
 			       msg - (u32)sizeof(struct rcblk_wire_io));
 	map->inline_max = min(map->inline_max, map->geo.max_io);
-	for (i = 0; i < map->nr_queues; i++) {
-		ret = rdmachan_mr_pool_create(map->queues[i].ch, depth, pages,
-					      &map->queues[i].pool);
-		if (ret) {
-			map->queues[i].pool = NULL;
-			pr_err("rcblk%d: registration pool of %u x %u pages: %d\n",
-			       map->index, depth, pages, ret);
-			return ret;
-		}
-	}
+	ret = rcblk_clt_create_pools(map);
+	if (ret)
+		return ret;
 	return rcblk_clt_make_disk(map);
 }
 
@@ -609,18 +623,11 @@ static int rcblk_clt_attempt(void *priv)
 			goto undo;
 		}
 	}
-	for (i = 0; i < map->nr_queues; i++) {
-		ret = rdmachan_mr_pool_create(map->queues[i].ch,
-					      map->queue_depth, map->max_pages,
-					      &map->queues[i].pool);
-		if (ret) {
-			map->queues[i].pool = NULL;
-			goto undo;
-		}
-	}
+	ret = rcblk_clt_create_pools(map);
+	if (ret)
+		goto undo;
 
 	/* the channels before the flag (queue_rq's test_bit_acquire()) */
-	rcblk_clt_quiesce(map);
 	clear_bit(RCBLK_M_FAILFAST, &map->flags);
 	clear_bit_unlock(RCBLK_M_RECOVERING, &map->flags);
 	smp_mb__after_atomic();	/* the flag before the channels' states */

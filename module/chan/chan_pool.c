@@ -490,11 +490,9 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		mr->done = done;
 		mr->done_ctx = ctx;
 		ret = -EINPROGRESS;
-		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
-			/* teardown under way: back once the QP is destroyed */
-			rdmachan_schedule_teardown(ch);
+		/* teardown under way: back once it destroyed the QP */
+		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			goto unlock;
-		}
 		wr.opcode = IB_WR_LOCAL_INV;
 		wr.wr_cqe = &mr->inv_cqe;
 		wr.send_flags = IB_SEND_SIGNALED;

@@ -102,6 +102,13 @@ outage() {
 	return 0
 }
 
+# map_recover ARGS...: map the export with ARGS (sets D), or end the case
+map_recover() {
+	D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI "$@" 2> $T/map.err)
+	[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+	ok "blk map $* ($D)"
+}
+
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 B=$(nullb_new recover 128)
@@ -109,10 +116,7 @@ B=$(nullb_new recover 128)
 check "blk export recover $B" $TOOL blk export recover "$B" --allow 192.0.2.0/24
 
 # ---- flaps under a verifying fio ---------------------------------------
-D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 2 \
-	--reconnect-delay 500 --loss-timeout 120000 2> $T/map.err)
-[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
-ok "blk map --reconnect-delay 500 --loss-timeout 120000 ($D)"
+map_recover --queues 2 --reconnect-delay 500 --loss-timeout 120000
 check_eq "sysfs: state live" live "$(attr "$D" state)"
 check_eq "sysfs: reconnect_delay_ms" 500 "$(attr "$D" reconnect_delay_ms)"
 check_eq "sysfs: loss_timeout_ms" 120000 "$(attr "$D" loss_timeout_ms)"
@@ -171,10 +175,7 @@ diag "$($TOOL blk show maps)"
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- fast_io_fail_ms ------------------------------------------------------
-D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 1 \
-	--reconnect-delay 500 --loss-timeout 60000 --fast-io-fail 1500 2> $T/map.err)
-[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
-ok "blk map --fast-io-fail 1500 ($D)"
+map_recover --queues 1 --reconnect-delay 500 --loss-timeout 60000 --fast-io-fail 1500
 check "a read works" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check "route blackholed" blackhole on
 check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
@@ -191,10 +192,7 @@ check "a read works again" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- loss_timeout_ms: dead --------------------------------------------------
-D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 1 \
-	--reconnect-delay 500 --loss-timeout 3000 2> $T/map.err)
-[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
-ok "blk map --loss-timeout 3000 ($D)"
+map_recover --queues 1 --reconnect-delay 500 --loss-timeout 3000
 timeout 120 $DD if="$D" of=/dev/null bs=4k count=1000000 iflag=direct > $T/dd.out 2>&1 &
 dd_pid=$!
 sleep 1
@@ -211,10 +209,7 @@ diag "unmap took $(($(date +%s) - t0)) s"
 check "the client's device added back" rxe_add $DEV1 veth1
 
 # ---- unmap --force while reconnecting -------------------------------------
-D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI --queues 2 \
-	--reconnect-delay 1000 --loss-timeout 600000 2> $T/map.err)
-[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
-ok "blk map ($D)"
+map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 600000
 timeout 120 $DD if="$D" of=/dev/null bs=64k count=1000000 iflag=direct > $T/dd2.out 2>&1 &
 dd_pid=$!
 sleep 1
