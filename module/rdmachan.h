@@ -219,6 +219,8 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 bool rdmachan_can_send_inv(struct rdmachan *ch);
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
+int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
+			  unsigned int timeout_ms);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
 int rdmachan_poll(struct rdmachan *ch, int budget);
 void rdmachan_poll_relax(void);

@@ -983,6 +983,8 @@ void rdmachan_keepalive_work(struct work_struct *work);
 
 /* chan_poll.c */
 int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *));
+int rdmachan_wait_until(struct rdmachan *ch, bool (*cond)(struct rdmachan *),
+			unsigned long end);
 int rdmachan_wait_round(struct rdmachan *ch,
 			bool (*cond)(struct rdmachan *));
 bool rdmachan_poll_arm(struct rdmachan *ch);
