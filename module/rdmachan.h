@@ -490,6 +490,7 @@ void rdmachan_reconnect_destroy(struct rdmachan_reconnect *rc);
 bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err);
 void rdmachan_reconnect_kick(struct rdmachan_reconnect *rc);
 void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc);
+void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc);
 int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 				  const struct rdmachan_reconnect_policy *policy);
 void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,

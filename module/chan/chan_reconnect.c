@@ -361,6 +361,40 @@ void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_stop);
 
 /**
+ * rdmachan_reconnect_restart() - the user brought a dead link back itself
+ * @rc: the link, DEAD or stopped
+ *
+ * For a user that reopens a link the loop gave up on, by its own attempt
+ * (a remap): the link is LIVE again, and a later loss starts reconnecting
+ * with a fresh count and deadline.  The losses so far stay counted.  A
+ * link reconnecting and not stopped is left alone.
+ *
+ * Context: process context; not concurrently with rdmachan_reconnect_stop()
+ * or the link's own callbacks.
+ */
+void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc)
+{
+	spin_lock_irq(&rc->lock);
+	if (!rc->stopping && rc->state == RDMACHAN_LINK_RECONNECTING) {
+		spin_unlock_irq(&rc->lock);
+		return;
+	}
+	spin_unlock_irq(&rc->lock);
+	/* a fast-fail wake-up left from the loss must not reach the new link */
+	cancel_delayed_work_sync(&rc->work);
+	cancel_delayed_work_sync(&rc->ff_work);
+	spin_lock_irq(&rc->lock);
+	rc->stopping = false;
+	rc->state = RDMACHAN_LINK_LIVE;
+	rc->attempt = 0;
+	rc->last_error = 0;
+	rc->relost = false;
+	rc->fast_failed = false;
+	spin_unlock_irq(&rc->lock);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_restart);
+
+/**
  * rdmachan_reconnect_set_policy() - change a link's policy
  * @rc: the link
  * @policy: the new one

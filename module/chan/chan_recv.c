@@ -268,7 +268,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
  * A hint, read without the channel lock: it is what a busy poller checks
  * between two polls, and under TCG every interrupts-off lock round trip
  * is dear.  Callers take the message, or the end, under the lock
- * (rdmachan_wait_readable()), and every change wakes ch->wq.
+ * (rdmachan_wait_take()), and every change wakes ch->wq.
+ *
+ * Context: any.
+ * Return: true when a message is queued or the channel reached its end.
  */
 bool rdmachan_readable(struct rdmachan *ch)
 {
