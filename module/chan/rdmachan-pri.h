@@ -846,6 +846,7 @@ extern struct workqueue_struct *rdmachan_wq;
 /* chan_reconnect.c: its workqueue, made and destroyed with the module */
 int rdmachan_reconnect_init(void);
 void rdmachan_reconnect_exit(void);
+void rdmachan_reconnect_kick_all(const char *why);
 
 /*
  * Software providers (rxe, siw) do the work of a post in a tasklet.  From

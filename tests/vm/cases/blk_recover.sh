@@ -94,10 +94,13 @@ outage() {
 	else
 		blackhole off || diag "restoring the route failed"
 	fi
+	read -r _t0 _ < /proc/uptime
 	if ! wait_for 60 state_is "$_d" live; then
 		diag "$2 outage: not live 60 s after the way back (state $(attr "$_d" state), attempt $(attr "$_d" attempt), last_error $(attr "$_d" last_error))"
 		return 1
 	fi
+	read -r _t1 _ < /proc/uptime
+	echo "$2 $(awk "BEGIN { printf \"%.1f\", $_t1 - $_t0 }")" >> $T/back
 	[ $_seen = 1 ] || return 1
 	if [ "$_js" != reconnecting ]; then
 		diag "$2 outage: blk show said '$_js', sysfs reconnecting"
@@ -174,6 +177,9 @@ check "the mapping counted the losses (>= $n)" test "$(attr "$D" losses)" -ge $n
 check "the mapping counted the reconnects (>= $n)" test "$(attr "$D" reconnects)" -ge $n
 check "held requests were resubmitted (held > 0)" test "$(attr "$D" held)" -gt 0
 check_eq "no request failed (errors 0)" 0 "$(attr "$D" errors)"
+diag "live again, seconds after the way back: $(sort $T/back | awk '{ a[$1] = a[$1] " " $2 } END { for (k in a) printf "%s:%s; ", k, a[k] }')"
+check "a device added makes the reconnecting mapping try at once (logged)" sh -c \
+	"dmesg | grep -q '$DEV1: 1 reconnecting link(s) try now'"
 check "the log says the link was lost and came back" sh -c \
 	"dmesg | grep -q 'rcblk.*link lost' && dmesg | grep -q 'rcblk.*back: 2 queues'"
 diag "$($TOOL blk show maps)"
