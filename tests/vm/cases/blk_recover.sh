@@ -23,6 +23,9 @@
 #           (Debian's kernel; data at an offset on the debug one) reads
 #           back and takes writes, e2fsck clean; after a forced unexport
 #           and the export made again, the mapping is remapped too.
+#   restart the server unexports (the lost session gone) and exports the same
+#           device again while the client reconnects: the client comes
+#           back to it and reads what it wrote.
 #   unmap   "blk unmap --force" of a mapping while it reconnects returns
 #           at once, and its held I/O fails.
 #
@@ -274,6 +277,24 @@ check "blk export recover again" $TOOL blk export recover "$B" --allow 192.0.2.0
 check "blk remap after the export is back" timeout 60 $TOOL blk remap "$D"
 check "a read works after the remap" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check_eq "live after the remap" live "$(attr "$D" state)"
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+
+# ---- the server's export made again while the client reconnects ----------
+map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 120000
+head -c 1048576 /dev/urandom > $T/restart.pat
+check "1 MiB written at 32 MiB" $DD if=$T/restart.pat of="$D" bs=64k seek=512 \
+	oflag=direct conv=fsync
+check "route blackholed" blackhole on
+check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "the server let the lost session go (30 s)" wait_for 30 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"recover\") | .sessions == 0'"
+check "blk unexport recover (its session gone, no --force)" $TOOL blk unexport recover
+check "blk export recover again, from the same device" \
+	$TOOL blk export recover "$B" --allow 192.0.2.0/24
+check "route back" blackhole off
+check "live again within 60 s: the same export" wait_for 60 state_is "$D" live
+check "the data reads back" sh -c \
+	"$DD if=$D bs=64k skip=512 count=16 iflag=direct 2>/dev/null | cmp - $T/restart.pat"
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- unmap --force while reconnecting -------------------------------------
