@@ -3,8 +3,8 @@
  * rdmachan_blk server: exports, the listener, queues and their OPEN
  *
  * An export opens a local block device exclusively and lets the clients
- * its allow list admits map it.  The listener (0.0.0.0:port, from load
- * to unload) accepts every channel; a channel is a queue of a client
+ * its allow list admits map it.  The listener ([::]:port, IPv4 clients
+ * too; from load to unload) accepts every channel; a channel is a queue of a client
  * session and must open with OPEN, which names the export: the answer
  * OPEN_RSP carries the geometry, or the reason of the refusal (the
  * channel is then closed).  Requests are served by blk_srv_io.c.
@@ -34,6 +34,7 @@
 #include <linux/ctype.h>
 #include <linux/delay.h>
 #include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -48,7 +49,7 @@
  */
 static ushort port = RCBLK_DEFAULT_PORT;
 module_param(port, ushort, 0444);
-MODULE_PARM_DESC(port, "rdma_cm port the server listens on, 0.0.0.0:port (default 7471)");
+MODULE_PARM_DESC(port, "rdma_cm port the server listens on, [::]:port for IPv6 and IPv4 (default 7471)");
 
 /*
  * exports: exports made at load, before any client can connect:
@@ -898,9 +899,19 @@ static const struct rdmachan_listener_ops rcblk_srv_listener_ops = {
 	.failed		= rcblk_srv_failed,
 };
 
-/* (Re)start the listener; rcblk_srv_mutex held */
-static int rcblk_srv_listen(void)
+/*
+ * (Re)start the listener; rcblk_srv_mutex held.  It binds the IPv6
+ * wildcard, which rdma_cm matches with IPv4 requests too (as a socket on
+ * [::] takes them, unless net.ipv6.bindv6only is set); on 0.0.0.0 where
+ * that cannot be bound.  @where: out, what it bound, for the log.
+ */
+static int rcblk_srv_listen(const char **where)
 {
+	struct sockaddr_in6 sin6 = {
+		.sin6_family = AF_INET6,
+		.sin6_addr = IN6ADDR_ANY_INIT,
+		.sin6_port = htons(port),
+	};
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_ANY),
@@ -912,20 +923,29 @@ static int rcblk_srv_listen(void)
 				min(rcblk_srv_inline_kb, 64U) * 1024,
 		.max_send_regs = 0,
 	};
+	int ret;
 
 	lockdep_assert_held(&rcblk_srv_mutex);
 	if (rcblk_srv_listener) {
 		rdmachan_listener_close(rcblk_srv_listener);
 		rcblk_srv_listener = NULL;
 	}
-	return rdmachan_listen_ops((struct sockaddr *)&sin, &opts,
+	*where = "[::]";
+	ret = rdmachan_listen_ops((struct sockaddr *)&sin6, &opts,
 				  &rcblk_srv_listener_ops, NULL,
 				  &rcblk_srv_listener);
+	if (!ret)
+		return 0;
+	*where = "0.0.0.0";
+	return rdmachan_listen_ops((struct sockaddr *)&sin, &opts,
+				   &rcblk_srv_listener_ops, NULL,
+				   &rcblk_srv_listener);
 }
 
 /* Listen again after a failure, a bounded number of times */
 static void rcblk_srv_listen_work(struct work_struct *work)
 {
+	const char *where;
 	int ret;
 
 	mutex_lock(&rcblk_srv_mutex);
@@ -933,9 +953,9 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 		mutex_unlock(&rcblk_srv_mutex);
 		return;
 	}
-	ret = rcblk_srv_listen();
+	ret = rcblk_srv_listen(&where);
 	if (!ret) {
-		pr_info("listening on 0.0.0.0:%u again\n", port);
+		pr_info("listening on %s:%u again\n", where, port);
 	} else if (++rcblk_srv_listen_tries < RCBLK_LISTEN_TRIES) {
 		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
@@ -1001,6 +1021,7 @@ static void rcblk_srv_unexport_all(void)
 int rcblk_srv_start(void)
 {
 	char *list, *p, *entry;
+	const char *where;
 	int ret;
 
 	ret = rcblk_srv_sysfs_init();
@@ -1027,8 +1048,10 @@ int rcblk_srv_start(void)
 			goto fail;
 	}
 	mutex_lock(&rcblk_srv_mutex);
-	ret = rcblk_srv_listen();
-	if (ret) {
+	ret = rcblk_srv_listen(&where);
+	if (!ret) {
+		pr_info("listening on %s:%u\n", where, port);
+	} else {
 		pr_warn("cannot listen on port %u (%d): retrying\n", port, ret);
 		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
