@@ -154,6 +154,8 @@ vm_report() {
 #   _have_rdma DRIVER...    it runs over these soft-RDMA drivers (rxe,
 #                           siw); without it, over rxe only
 #   _not_a_test WHY         it is not run by the runners at all
+#   _two_hosts              it runs on two VMs, a server and a client
+#                           (tests/vm/run-pair.sh), not on one
 #
 # The host reads requires() out of the file and runs it here; the guest
 # only defines it.  The environments: stock/rxe (tests/run-all.sh),
@@ -182,6 +184,11 @@ case_skips() {
 				SKIP_REASONS+=("runs over ${*// / and } only")
 		}
 		_not_a_test() { SKIP_REASONS+=("not a test: $*"); }
+		# the debug kernel has no NIC driver (testing.rst, "Two hosts")
+		_two_hosts() {
+			[ "$kernel" != debug ] ||
+				SKIP_REASONS+=("runs on two VMs, Debian's kernel only")
+		}
 		eval "$(sed -n '/^requires() {/,/^}/p' "$file")"
 		if declare -F requires >/dev/null; then
 			requires
@@ -190,6 +197,50 @@ case_skips() {
 			SKIP_REASONS+=("runs over rxe only")
 		[ "${#SKIP_REASONS[@]}" = 0 ] || printf '%s\n' "${SKIP_REASONS[@]}"
 	)
+}
+
+# case_two_hosts CASE: CASE runs on two VMs (its requires() calls
+# _two_hosts)
+case_two_hosts() {
+	# shellcheck disable=SC2317 # requires() calls the _have_* functions
+	(
+		TWO=1
+		_have_kernel() { :; }
+		_have_rdma() { :; }
+		_not_a_test() { :; }
+		_two_hosts() { TWO=0; }
+		eval "$(sed -n '/^requires() {/,/^}/p' "$TOP/tests/vm/cases/$1.sh")"
+		declare -F requires >/dev/null && requires
+		exit "$TWO"
+	)
+}
+
+# pair_report NAME DIR RC CASE: the results of a run of the two-VM
+# fixture in DIR (run-pair.sh's exit status RC): the client's as
+# vm_report's, then the server's: of its last boot the same way (as
+# NAME/server), of the boots before it (killed by the case) the console
+pair_report() {
+	local name=$1 dir=$2 rc=$3 c=$4 boots n bad
+	vm_report "$name" "$dir" "$rc" "$c"
+	boots=$(cat "$dir/server-boots" 2>/dev/null || echo 0)
+	if [ "$boots" = 0 ]; then
+		fail "$name: the server VM booted"
+		tail -n 20 "$dir/pair.log" 2>/dev/null | sed 's/^/    /'
+		return
+	fi
+	for n in $(seq 1 "$boots"); do
+		if [ "$n" = "$boots" ]; then
+			vm_report "$name/server" "$dir/server-$n" "(boot $n)" "$c"
+			continue
+		fi
+		bad=$(console_errors "$dir/server-$n/console.log")
+		if [ -z "$bad" ]; then
+			pass "$name/server: boot $n (killed) showed no kernel error"
+		else
+			fail "$name/server: boot $n (killed) showed no kernel error"
+			echo "$bad" | head -n 20 | sed 's/^/    /'
+		fi
+	done
 }
 
 # vm_cases KERNEL RDMA: the cases that run on KERNEL over RDMA, in name

@@ -65,6 +65,13 @@ unit_tests() {
 vm_case() {
 	local c=$1 dir=$OUT/$1 rc
 	mkdir -p "$dir"
+	if case_two_hosts "$c"; then
+		"$TOP/tests/vm/run-pair.sh" --initrd "$INITRD" --kver "$KVER" \
+			--out "$dir" --timeout "${RDMACHAN_VM_TIMEOUT:-300}" \
+			--cases "$c" > "$dir/run.log" 2>&1
+		pair_report "vm/$c" "$dir" "$?" "$c"
+		return
+	fi
 	"$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" --kver "$KVER" \
 		--out "$dir" --timeout "${RDMACHAN_VM_TIMEOUT:-300}" \
 		--cases "$c" > "$dir/run.log" 2>&1

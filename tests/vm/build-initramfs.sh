@@ -63,7 +63,9 @@ KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
 # The block rows of make bench (tests/bench/bench_blk.sh) compare with
 # nvme-rdma against nvmet-rdma (Debian's kernel).
 # sch_netem: a lossy wire for the retransmission cases (blk_lossy.sh).
-OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem"
+# virtio_net, virtio_blk: the two-VM fixture's link and the server's disk
+# (tests/vm/run-pair.sh); built in, or absent, on the debug kernel.
+OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem virtio_pci virtio_net virtio_blk"
 
 # Programs copied with their shared libraries.
 PROGRAMS="

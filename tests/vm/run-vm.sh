@@ -13,8 +13,19 @@
 #   --timeout SEC   kill the VM after SEC seconds (default 300)
 #   --memory MB     guest memory (default 1024; 1536 on the debug kernel)
 #
-# The VM runs under qemu TCG (no KVM) with no network card: no packet can
-# leave it.  Serial port 0 is the console, serial port 1 carries results.
+# For the two-VM fixture (tests/vm/run-pair.sh), which boots two of these:
+#   --nic LPORT:RPORT:MAC   a virtio NIC on a point-to-point link to the
+#                   other VM: a qemu socket netdev, UDP datagrams between
+#                   127.0.0.1:LPORT (this VM) and 127.0.0.1:RPORT (the peer)
+#   --ctl PATH      serial port 2 (ttyS2) on the pipes PATH.in (to the
+#                   guest) and PATH.out (from it): run-pair.sh's control line
+#   --monitor PATH  qemu's monitor on the pipes PATH.in and PATH.out
+#   --disk FILE     a virtio disk (raw) on FILE, which outlives the VM
+#   --pidfile FILE  qemu writes its pid there
+#
+# The VM runs under qemu TCG (no KVM) with no network card but --nic's:
+# no packet can leave it, or leave 127.0.0.1.  Serial port 0 is the
+# console, serial port 1 carries results.
 #
 # RDMACHAN_APPEND adds to the kernel command line (e.g. rdmachan_rdma=siw,
 # which the guest's fixture reads).
@@ -33,6 +44,8 @@ TIMEOUT=300
 MEMORY=
 MODE=
 CASES=
+DEVICES=()
+MONITOR=(-monitor none)
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -43,9 +56,18 @@ while [ $# -gt 0 ]; do
 	--timeout) TIMEOUT=$2; shift ;;
 	--memory) MEMORY=$2; shift ;;
 	--cases) MODE=test; CASES=$2; shift ;;
+	--nic)
+		IFS=: read -r lport rport mac <<< "$2"
+		DEVICES+=(-netdev "socket,id=wire,udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport"
+			-device "virtio-net-pci,netdev=wire,mac=$mac")
+		shift ;;
+	--ctl) DEVICES+=(-chardev "pipe,id=ctl,path=$2"); CTL=1; shift ;;
+	--monitor) MONITOR=(-chardev "pipe,id=mon,path=$2" -mon chardev=mon,mode=readline); shift ;;
+	--disk) DEVICES+=(-drive "file=$2,if=virtio,format=raw"); shift ;;
+	--pidfile) DEVICES+=(-pidfile "$2"); shift ;;
 	--demo) MODE=demo ;;
 	--shell) MODE=shell ;;
-	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-vm.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -90,8 +112,11 @@ APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "${RDMACHAN_APPEND:-}" ] && APPEND="$APPEND $RDMACHAN_APPEND"
 
 QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2
-	-m "$MEMORY" -nic none -no-reboot -display none -monitor none
-	-kernel "$KERNEL" -initrd "$INITRD")
+	-m "$MEMORY" -nic none -no-reboot -display none "${MONITOR[@]}"
+	-kernel "$KERNEL" -initrd "$INITRD" "${DEVICES[@]}")
+# the control line is the third serial port, after console and results
+CTL_SERIAL=()
+[ -n "${CTL:-}" ] && CTL_SERIAL=(-serial chardev:ctl)
 
 case "$MODE" in
 test)
@@ -100,7 +125,7 @@ test)
 	rc=0
 	timeout -k 10 "$TIMEOUT" "${QEMU[@]}" -append "$APPEND" \
 		-serial "file:$OUT/console.log" \
-		-serial "file:$OUT/results.ktap" </dev/null || rc=$?
+		-serial "file:$OUT/results.ktap" "${CTL_SERIAL[@]}" </dev/null || rc=$?
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "# VM killed after ${TIMEOUT}s timeout" >> "$OUT/results.ktap"
 	fi
