@@ -76,11 +76,11 @@ struct rcnet {
 	struct rdmachan_reconnect_policy policy;
 	struct rdmachan_reconnect *rc;
 	struct rdmachan_listener *listener;
-	struct mutex lock;
+	struct mutex lock;	/* see @lock above */
 	struct rdmachan *ch;
 	struct work_struct loss_work;
 	unsigned long flags;
-	spinlock_t info_lock;
+	spinlock_t info_lock;	/* see @info_lock above */
 	struct sockaddr_storage peer;
 	u32 max_msg;
 	u32 depth;

@@ -72,7 +72,7 @@
 #define RCNET_MAX_MTU		IP_MAX_MTU
 #define RCNET_DEFAULT_MSG	65536
 #define RCNET_MIN_MSG		1280	/* IPv6's minimum MTU fits */
-#define RCNET_MAX_MSG		(1U << 20)
+#define RCNET_MAX_MSG		BIT(20)
 /* Received packets up to this many bytes are copied into a linear skb */
 #define RCNET_RX_LINEAR		1536
 /* Of larger ones, this many bytes go linear (headers, for GRO) */

@@ -433,6 +433,15 @@ net_stat() {
 	$IP netns exec "$1" cat "/sys/class/net/$2/statistics/$3" 2>/dev/null || echo -1
 }
 
+# net_bad_counters: errors and drops of rcn0 and rcn1, on one line
+net_bad_counters() {
+	for _nd in rcA:rcn0 rcB:rcn1; do
+		for _f in rx_errors tx_errors rx_dropped tx_dropped; do
+			printf '%s=%s ' "${_nd#*:}.$_f" "$(net_stat "${_nd%%:*}" "${_nd#*:}" "$_f")"
+		done
+	done
+}
+
 # net_sysfs NS DEV ATTR: /sys/class/net/DEV/rdmachan/ATTR
 net_sysfs() {
 	$IP netns exec "$1" cat "/sys/class/net/$2/rdmachan/$3" 2>/dev/null
