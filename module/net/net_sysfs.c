@@ -54,7 +54,21 @@ RCNET_ATTR(mode, "%s", i->mode == RDMACHAN_NET_LISTEN ? "listen" : "connect");
 RCNET_ATTR(state, "%s", i->state < ARRAY_SIZE(rcnet_state_names) ?
 	   rcnet_state_names[i->state] : "unknown");
 RCNET_ATTR(addr, "%pISpc", &i->addr);
-RCNET_ATTR(peer, "%pISpc", &i->peer);
+/* the peer: empty while not connected (%pIS wants a family) */
+static ssize_t peer_fmt(const struct rdmachan_net_info *i, char *buf)
+{
+	if (i->peer.ss_family != AF_INET && i->peer.ss_family != AF_INET6)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%pISpc\n", &i->peer);
+}
+
+static ssize_t peer_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	return rcnet_show(d, buf, peer_fmt);
+}
+static DEVICE_ATTR_RO(peer);
+
 RCNET_ATTR(max_msg_size, "%u", i->max_msg_size);
 RCNET_ATTR(queue_depth, "%u", i->queue_depth);
 RCNET_ATTR(attempt, "%u", i->attempt);

@@ -27,6 +27,11 @@ net_pair() {
 		net_ns_up && wait_for 30 net_carrier_both
 }
 
+# net_gone NAME: net show has no interface NAME
+net_gone() {
+	! $TOOL -j net show | jq -e --arg n "$1" '.devices[] | select(.name == $n)' > /dev/null
+}
+
 # flood_start: a ping flood rcA -> rcB in the background ($FLOOD)
 flood_start() {
 	$IP netns exec rcA $PING -A -q -s 1400 -w 60 10.77.0.2 > /dev/null 2>&1 &
@@ -103,8 +108,8 @@ check "carrier on both (rcn1 reconnected)" wait_for 40 net_carrier_both
 stream_start
 check "the stream flows again (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $MiB
 stream_stop
-check "ip netns del rcB deletes rcn1 with it" sh -c \
-	"$IP netns del rcB && wait_for 20 sh -c '! $TOOL -j net show | jq -e \".devices[] | select(.name == \\\"rcn1\\\")\" > /dev/null'"
+check "ip netns del rcB" $IP netns del rcB
+check "the namespace's end deletes rcn1 with it" wait_for 20 net_gone rcn1
 check "net add rcn1 in a new rcB" sh -c \
 	"$IP netns add rcB &&
 	 $TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 &&

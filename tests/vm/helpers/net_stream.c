@@ -13,7 +13,8 @@
  * compares every byte with the same generator, and answers.  Both print
  * one line per flow ("flow N: BYTES bytes, fnv1a HEX, ok"), and exit 0
  * when every flow arrived whole and equal.  SECONDS bounds the whole
- * run (alarm): a stalled stream fails instead of hanging.
+ * run (alarm): a stalled stream fails instead of hanging.  The flows'
+ * processes die with the one that forked them (a test's kill).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -199,6 +201,8 @@ static int server(int port, int flows)
 			return perror("accept"), 1;
 		}
 		if (!fork()) {
+			/* the parent killed (a test's cleanup): so is this */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			alarm(secs);
 			close(ls);
 			exit(serve_one(fd));
@@ -270,6 +274,7 @@ int main(int argc, char **argv)
 		flows = atoi(argv[4]);
 		for (i = 0; i < flows; i++) {
 			if (!fork()) {
+				prctl(PR_SET_PDEATHSIG, SIGKILL);
 				alarm(secs);
 				exit(client_one(argv[2], atoi(argv[3]),
 						base + i * 7919,
