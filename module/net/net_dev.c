@@ -64,15 +64,10 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <net/ipv6.h>
 
 #include "net.h"
+#include "net_check.h"
 
-/* Largest IP packet; also the largest MTU whatever the channel carries */
-#define RCNET_MAX_MTU		IP_MAX_MTU
-#define RCNET_DEFAULT_MSG	65536
-#define RCNET_MIN_MSG		1280	/* IPv6's minimum MTU fits */
-#define RCNET_MAX_MSG		BIT(20)
 /* Received packets up to this many bytes are copied into a linear skb */
 #define RCNET_RX_LINEAR		1536
 /* Of larger ones, this many bytes go linear (headers, for GRO) */
@@ -121,11 +116,7 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_dropped);
 		goto drop;
 	}
-	if (skb->protocol == htons(ETH_P_IP)) {
-		imm = ETH_P_IP;
-	} else if (skb->protocol == htons(ETH_P_IPV6)) {
-		imm = ETH_P_IPV6;
-	} else {
+	if (rcnet_tx_imm(skb->protocol, &imm)) {
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
@@ -213,9 +204,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	struct sk_buff *skb;
 	u32 proto = msg->imm;
 
-	if (msg->rdma_imm || !msg->has_imm || !msg->len ||
-	    msg->len > RCNET_MAX_MTU ||
-	    (proto != ETH_P_IP && proto != ETH_P_IPV6)) {
+	if (rcnet_rx_check(msg)) {
 		rdmachan_msg_release(ch, msg);
 		DEV_STATS_INC(ndev, rx_errors);
 		return;
@@ -375,13 +364,7 @@ static bool rcnet_peer_ok(struct rcnet *net, struct rdmachan *ch)
 		net->src = peer;
 		return true;
 	}
-	if (peer.ss_family != net->src.ss_family)
-		return false;
-	if (peer.ss_family == AF_INET)
-		return ((struct sockaddr_in *)&peer)->sin_addr.s_addr ==
-		       ((struct sockaddr_in *)&net->src)->sin_addr.s_addr;
-	return ipv6_addr_equal(&((struct sockaddr_in6 *)&peer)->sin6_addr,
-			       &((struct sockaddr_in6 *)&net->src)->sin6_addr);
+	return rcnet_same_host(&peer, &net->src);
 }
 
 static const struct rdmachan_listener_ops rcnet_listener_ops;
@@ -676,24 +659,6 @@ void rcnet_setup(struct net_device *ndev)
 	ndev->sysfs_groups[0] = &rcnet_attr_group;
 }
 
-static int rcnet_addr_port(struct sockaddr_storage *ss)
-{
-	switch (ss->ss_family) {
-	case AF_INET:
-		if (!((struct sockaddr_in *)ss)->sin_port)
-			((struct sockaddr_in *)ss)->sin_port =
-				htons(RDMACHAN_NET_DEFAULT_PORT);
-		return 0;
-	case AF_INET6:
-		if (!((struct sockaddr_in6 *)ss)->sin6_port)
-			((struct sockaddr_in6 *)ss)->sin6_port =
-				htons(RDMACHAN_NET_DEFAULT_PORT);
-		return 0;
-	default:
-		return -EAFNOSUPPORT;
-	}
-}
-
 static struct rcnet *rcnet_find(const char *name)
 {
 	struct rcnet *net;
@@ -703,29 +668,6 @@ static struct rcnet *rcnet_find(const char *name)
 		if (!strcmp(net->ndev->name, name))
 			return net;
 	return NULL;
-}
-
-/* What rcnet_add() checks of its argument (besides the ioctl's checks) */
-static int rcnet_add_check(const struct rdmachan_net_add *a, u32 *msg)
-{
-	u32 max_msg = a->max_msg_size ?: RCNET_DEFAULT_MSG;
-
-	if (a->mode != RDMACHAN_NET_LISTEN && a->mode != RDMACHAN_NET_CONNECT)
-		return -EINVAL;
-	if (!dev_valid_name(a->name))
-		return -EINVAL;
-	if (a->addr.ss_family != AF_INET && a->addr.ss_family != AF_INET6)
-		return -EAFNOSUPPORT;
-	if (a->src.ss_family != AF_UNSPEC &&
-	    a->src.ss_family != a->addr.ss_family)
-		return -EINVAL;
-	if (max_msg < RCNET_MIN_MSG || max_msg > RCNET_MAX_MSG)
-		return -EINVAL;
-	if (a->mtu && (a->mtu < ETH_MIN_MTU ||
-		       a->mtu > min(max_msg, RCNET_MAX_MTU)))
-		return -EINVAL;
-	*msg = max_msg;
-	return 0;
 }
 
 /**
@@ -750,7 +692,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	u32 max_msg, loss;
 	int ret;
 
-	ret = rcnet_add_check(a, &max_msg);
+	ret = rcnet_check_add(a, &max_msg);
 	if (ret) {
 		pr_warn_ratelimited("net add %.*s: invalid arguments (%pe)\n",
 				    RDMACHAN_NET_NAME_MAX, a->name,
@@ -764,7 +706,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	net->mode = a->mode;
 	memcpy(&net->addr, &a->addr, sizeof(net->addr));
 	memcpy(&net->src, &a->src, sizeof(net->src));
-	rcnet_addr_port(&net->addr);
+	rcnet_default_port(&net->addr);
 	net->opts.queue_depth = a->queue_depth;
 	net->opts.max_msg_size = max_msg;
 	net->opts.timeout_ms = READ_ONCE(connect_timeout_ms);
