@@ -49,11 +49,14 @@ enum {
  * @listener: LISTEN: the listener (NULL after its device went away,
  *	until an attempt listens again)
  * @lock: serialises what installs or removes @ch: the attempt, the
- *	loss work, the listener's pending callback, the teardown
+ *	loss work, the pending work, the teardown.  Held across
+ *	rdmachan_connect(), rdmachan_accept() and rdmachan_close(): never
+ *	taken in a channel's or listener's callback
  * @ch: the connected channel, or NULL.  Written under @lock and the TX
  *	lock; ndo_start_xmit reads it under the TX lock, the callbacks
  *	compare with READ_ONCE() to ignore a channel that is no more ours
  * @loss_work: a loss or a replacement: detach and close @ch, tell @rc
+ * @pending_work: the listener has a connection: start, kick or replace
  * @flags: RCNET_F_*
  * @info_lock: guards @peer, @max_msg and @depth for readers (show, sysfs)
  * @peer: the connected peer's address
@@ -79,6 +82,7 @@ struct rcnet {
 	struct mutex lock;	/* see @lock above */
 	struct rdmachan *ch;
 	struct work_struct loss_work;
+	struct work_struct pending_work;
 	unsigned long flags;
 	spinlock_t info_lock;	/* see @info_lock above */
 	struct sockaddr_storage peer;

@@ -31,7 +31,8 @@
  * detached and closed, rdmachan_reconnect_lost().  The core's loop then
  * runs rcnet_attempt() with backoff: CONNECT connects again; LISTEN
  * accepts what is pending (the listener's pending callback kicks the
- * loop), listening again first when the listener's device went away.
+ * loop, from a work item), listening again first when the listener's
+ * device went away.
  * The first connection is made the same way: a new device reports
  * itself lost (-ENOTCONN) and kicks the loop.
  *
@@ -42,7 +43,8 @@
  *   2. rdmachan_reconnect_stop(): waits for an attempt under way (at
  *      most its connect timeout); none runs after;
  *   3. rdmachan_listener_close(): no pending callback after;
- *   4. cancel_work_sync(loss_work);
+ *   4. cancel_work_sync() of pending_work (which may queue loss_work),
+ *      then of loss_work;
  *   5. the channel detached (carrier off, TX sees NULL) and closed in
  *      order (rdmachan_close(): what was sent is flushed, the peer sees
  *      DISCONNECTED); no channel callback runs after;
@@ -372,8 +374,8 @@ static const struct rdmachan_listener_ops rcnet_listener_ops;
 /*
  * LISTEN: one connection pending from the peer, listening again first
  * when the listener's device went away.  Under net->lock (dropped to
- * close a failed listener: that waits for its pending callback, which
- * takes net->lock).
+ * close a failed listener, which waits for its callbacks: nothing that
+ * rdmachan runs for it then waits for net->lock).
  */
 static int rcnet_accept(struct rcnet *net, struct rdmachan **chp)
 {
@@ -518,10 +520,16 @@ static void rcnet_start_locked(struct rcnet *net)
 	rdmachan_reconnect_kick(net->rc);
 }
 
-/* &rdmachan_listener_ops.pending: a connection waits (process context) */
-static void rcnet_pending(struct rdmachan_listener *l)
+/*
+ * A connection is pending on the listener: start or kick the loop, or,
+ * while a channel is installed, replace it (the peer reconnected: ours is
+ * dead and does not know yet).  A work item, not the pending callback:
+ * that runs under the rdma_cm handler's mutex of the new connection, and
+ * net->lock is held across rdmachan_close(), which takes such mutexes.
+ */
+static void rcnet_pending_work(struct work_struct *work)
 {
-	struct rcnet *net = rdmachan_listener_priv(l);
+	struct rcnet *net = container_of(work, struct rcnet, pending_work);
 
 	mutex_lock(&net->lock);
 	if (test_bit(RCNET_F_DELETING, &net->flags))
@@ -531,7 +539,6 @@ static void rcnet_pending(struct rdmachan_listener *l)
 		goto out;
 	}
 	if (net->ch) {
-		/* the peer reconnected: ours is dead and does not know */
 		set_bit(RCNET_F_REPLACE, &net->flags);
 		queue_work(rcnet_wq, &net->loss_work);
 		goto out;
@@ -539,6 +546,14 @@ static void rcnet_pending(struct rdmachan_listener *l)
 	rcnet_start_locked(net);
 out:
 	mutex_unlock(&net->lock);
+}
+
+/* &rdmachan_listener_ops.pending: a connection waits (rdma_cm handler) */
+static void rcnet_pending(struct rdmachan_listener *l)
+{
+	struct rcnet *net = rdmachan_listener_priv(l);
+
+	queue_work(rcnet_wq, &net->pending_work);
 }
 
 /*
@@ -717,6 +732,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	mutex_init(&net->lock);
 	spin_lock_init(&net->info_lock);
 	INIT_WORK(&net->loss_work, rcnet_loss_work);
+	INIT_WORK(&net->pending_work, rcnet_pending_work);
 	atomic64_set(&net->tx_stopped, 0);
 	atomic64_set(&net->reconnects, 0);
 	atomic64_set(&net->losses, 0);
@@ -775,6 +791,7 @@ out_unlock:
 	rtnl_unlock();
 	if (net->listener)
 		rdmachan_listener_close(net->listener);
+	cancel_work_sync(&net->pending_work);
 out_rc:
 	rdmachan_reconnect_destroy(net->rc);
 out_free:
@@ -795,6 +812,8 @@ static void rcnet_teardown(struct rcnet *net)
 		rdmachan_listener_close(net->listener);
 		net->listener = NULL;
 	}
+	/* the pending work may queue the loss work: first */
+	cancel_work_sync(&net->pending_work);
 	cancel_work_sync(&net->loss_work);
 	mutex_lock(&net->lock);
 	rcnet_detach(net, false);
