@@ -4,15 +4,17 @@
  * network channel's cases (tests/vm/cases/net_*.sh).
  *
  *   net_stream server PORT FLOWS SECONDS
- *   net_stream client ADDR PORT FLOWS BYTES SECONDS [SEED]
+ *   net_stream client ADDR PORT FLOWS BYTES SECONDS [SEED [SRC]]
  *
  * Each client flow sends a 16-byte header (magic, flow seed, length)
  * then BYTES of an xorshift64* stream from its seed, and waits for the
  * server's answer: the number of bytes that matched and their FNV-1a
  * checksum.  The server accepts FLOWS connections, one process each,
  * compares every byte with the same generator, and answers.  Both print
- * one line per flow ("flow N: BYTES bytes, fnv1a HEX, ok"), and exit 0
- * when every flow arrived whole and equal.  SECONDS bounds the whole
+ * one line per flow ("flow N: BYTES bytes, fnv1a HEX, ok"; the client
+ * adds "in S s, R MB/s", from its connect to the server's answer), and
+ * exit 0 when every flow arrived whole and equal.  SRC: the client's
+ * source address (bind()), for a route that depends on it.  SECONDS bounds the whole
  * run (alarm): a stalled stream fails instead of hanging.  The flows'
  * processes die with the one that forked them (a test's kill).
  */
@@ -29,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAGIC	0x52434e54u	/* "RCNT" */
@@ -216,8 +219,16 @@ static int server(int port, int flows)
 	return bad;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int client_one(const char *addr, int port, uint32_t flow,
-		      uint64_t bytes)
+		      uint64_t bytes, const char *src)
 {
 	static unsigned char buf[CHUNK];
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
@@ -227,11 +238,24 @@ static int client_one(const char *addr, int port, uint32_t flow,
 	struct hdr h = { MAGIC, flow, bytes };
 	int fd;
 
+	double t0;
+
 	snprintf(ps, sizeof(ps), "%d", port);
 	if (getaddrinfo(addr, ps, &hints, &ai))
 		return fprintf(stderr, "bad address %s\n", addr), 1;
 	fd = socket(ai->ai_family, SOCK_STREAM, 0);
-	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen))
+	if (fd < 0)
+		return perror("socket"), 1;
+	if (src) {
+		struct addrinfo *sa;
+
+		if (getaddrinfo(src, NULL, &hints, &sa) ||
+		    bind(fd, sa->ai_addr, sa->ai_addrlen))
+			return fprintf(stderr, "bad source %s\n", src), 1;
+		freeaddrinfo(sa);
+	}
+	t0 = now_s();
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen))
 		return perror("connect"), 1;
 	freeaddrinfo(ai);
 	state = ((uint64_t)flow << 32 | flow) | 1;
@@ -250,9 +274,11 @@ static int client_one(const char *addr, int port, uint32_t flow,
 	shutdown(fd, SHUT_WR);
 	if (full_read(fd, &a, sizeof(a)))
 		return fprintf(stderr, "flow %u: no answer\n", flow), 1;
-	printf("flow %u: %llu bytes, fnv1a %016llx, %s\n", flow,
+	t0 = now_s() - t0;
+	printf("flow %u: %llu bytes, fnv1a %016llx, %s, in %.3f s, %.1f MB/s\n", flow,
 	       (unsigned long long)a.matched, (unsigned long long)a.fnv,
-	       a.matched == bytes && a.fnv == mine.fnv ? "ok" : "BAD");
+	       a.matched == bytes && a.fnv == mine.fnv ? "ok" : "BAD",
+	       t0, t0 > 0 ? bytes / t0 / 1e6 : 0.0);
 	return !(a.matched == bytes && a.fnv == mine.fnv);
 }
 
@@ -278,7 +304,8 @@ int main(int argc, char **argv)
 				alarm(secs);
 				exit(client_one(argv[2], atoi(argv[3]),
 						base + i * 7919,
-						strtoull(argv[5], NULL, 0)));
+						strtoull(argv[5], NULL, 0),
+						argc > 8 ? argv[8] : NULL));
 			}
 		}
 		for (i = 0; i < flows; i++)
@@ -287,6 +314,6 @@ int main(int argc, char **argv)
 		return bad;
 	}
 	fprintf(stderr, "usage: net_stream server PORT FLOWS SECONDS\n"
-		"       net_stream client ADDR PORT FLOWS BYTES SECONDS [SEED]\n");
+		"       net_stream client ADDR PORT FLOWS BYTES SECONDS [SEED [SRC]]\n");
 	return 2;
 }
