@@ -2,8 +2,9 @@
 /*
  * rdmachan_net: the pure checks, no device or channel needed
  *
- * What an add request may ask for, which protocol a packet carries in
- * its immediate, whether a received message is a packet, whether a
+ * What an add request may ask for, what a packet's immediate says (its
+ * protocol and checksum state), whether a received message is a packet,
+ * whether a
  * connection comes from the interface's peer.  KUnit suite
  * rdmachan_net_check (tests/kunit/net_check_kunit.c) includes this file.
  */
@@ -12,6 +13,7 @@
 #include <linux/in6.h>
 #include <linux/ip.h>
 #include <linux/netdevice.h>
+#include <linux/string.h>
 #include <net/ipv6.h>
 
 #include "net_check.h"
@@ -96,40 +98,101 @@ bool rcnet_same_host(const struct sockaddr_storage *a,
 }
 
 /**
- * rcnet_tx_imm() - the immediate of a packet of protocol @proto
+ * rcnet_proto() - the protocol a packet's message may carry
  * @proto: skb->protocol
- * @imm: out: ETH_P_IP or ETH_P_IPV6
+ * @eth_p: out: ETH_P_IP or ETH_P_IPV6
  *
  * Context: any.
  * Return: 0, or -EPROTONOSUPPORT for anything but IPv4 and IPv6.
  */
-int rcnet_tx_imm(__be16 proto, u32 *imm)
+int rcnet_proto(__be16 proto, u16 *eth_p)
 {
 	if (proto == htons(ETH_P_IP))
-		*imm = ETH_P_IP;
+		*eth_p = ETH_P_IP;
 	else if (proto == htons(ETH_P_IPV6))
-		*imm = ETH_P_IPV6;
+		*eth_p = ETH_P_IPV6;
 	else
 		return -EPROTONOSUPPORT;
 	return 0;
 }
 
 /**
- * rcnet_rx_check() - is a received message a packet?
- * @msg: the message
+ * rcnet_imm_encode() - the immediate of a packet (net_check.h says how)
+ * @pkt: the packet's protocol and checksum state
+ * @imm: out: the immediate
  *
- * A packet is a message with an immediate (not a peer's RDMA WRITE),
- * ETH_P_IP or ETH_P_IPV6, of 1 to 65535 bytes.
+ * Context: any.
+ * Return: 0; -EPROTONOSUPPORT for another protocol; -ERANGE for a
+ * partial checksum the immediate cannot say (an odd offset, or a start
+ * or offset too large): the caller completes the checksum and sends the
+ * packet plain.
+ */
+int rcnet_imm_encode(const struct rcnet_pkt *pkt, u32 *imm)
+{
+	if (pkt->proto != ETH_P_IP && pkt->proto != ETH_P_IPV6)
+		return -EPROTONOSUPPORT;
+	if (!pkt->partial) {
+		*imm = pkt->proto;
+		return 0;
+	}
+	if ((pkt->csum_offset & 1) ||
+	    pkt->csum_offset / 2 > RCNET_IMM_OFF_MAX ||
+	    pkt->csum_start > RCNET_IMM_START_MAX)
+		return -ERANGE;
+	*imm = RCNET_IMM_PARTIAL |
+	       (pkt->proto == ETH_P_IPV6 ? RCNET_IMM_V6 : 0) |
+	       (u32)(pkt->csum_offset / 2) << RCNET_IMM_OFF_SHIFT |
+	       pkt->csum_start;
+	return 0;
+}
+
+/**
+ * rcnet_imm_decode() - what an immediate says of its packet
+ * @imm: the immediate
+ * @pkt: out: the protocol and checksum state
+ *
+ * Context: any.
+ * Return: 0, or -EPROTO for an immediate no sender makes.
+ */
+int rcnet_imm_decode(u32 imm, struct rcnet_pkt *pkt)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	if (!(imm & RCNET_IMM_PARTIAL)) {
+		if (imm != ETH_P_IP && imm != ETH_P_IPV6)
+			return -EPROTO;
+		pkt->proto = imm;
+		return 0;
+	}
+	if (imm & RCNET_IMM_RESERVED)
+		return -EPROTO;
+	pkt->proto = imm & RCNET_IMM_V6 ? ETH_P_IPV6 : ETH_P_IP;
+	pkt->partial = true;
+	pkt->csum_offset = ((imm >> RCNET_IMM_OFF_SHIFT) & RCNET_IMM_OFF_MAX) * 2;
+	pkt->csum_start = imm & RCNET_IMM_START_MAX;
+	return 0;
+}
+
+/**
+ * rcnet_rx_check() - is a received message a packet, and which?
+ * @msg: the message
+ * @pkt: out: what its immediate says
+ *
+ * A packet is a message with an immediate (not a peer's RDMA WRITE)
+ * that rcnet_imm_decode() takes, of 1 to 65535 bytes, whose checksum
+ * field, when partial, lies within it.
  *
  * Context: any.
  * Return: 0, or -EPROTO.
  */
-int rcnet_rx_check(const struct rdmachan_msg *msg)
+int rcnet_rx_check(const struct rdmachan_msg *msg, struct rcnet_pkt *pkt)
 {
 	if (msg->rdma_imm || !msg->has_imm || !msg->len ||
 	    msg->len > RCNET_MAX_MTU)
 		return -EPROTO;
-	if (msg->imm != ETH_P_IP && msg->imm != ETH_P_IPV6)
+	if (rcnet_imm_decode(msg->imm, pkt))
+		return -EPROTO;
+	if (pkt->partial &&
+	    (u32)pkt->csum_start + pkt->csum_offset + 2 > msg->len)
 		return -EPROTO;
 	return 0;
 }

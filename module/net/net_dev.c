@@ -9,7 +9,11 @@
  * connection per peer, NAPI on receive).
  *
  * TX (ndo_start_xmit): a packet is one message; the protocol (ETH_P_IP,
- * ETH_P_IPV6) is its 32-bit immediate, there is no header.  The skb's
+ * ETH_P_IPV6) is its 32-bit immediate, there is no header.  A packet
+ * whose transport checksum is left to the device (CHECKSUM_PARTIAL)
+ * says so in the immediate too, with where the checksum goes
+ * (net_check.h): the receiver's stack takes it as CHECKSUM_PARTIAL, as
+ * virtio-net's NEEDS_CSUM.  The skb's
  * pages are handed to rdmachan_send_sg(), which copies them once into
  * the channel's registered send buffer; the skb is freed at once.  Out
  * of credits (-EAGAIN): stop the queue, try once more (the credit may
@@ -111,6 +115,7 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 	struct rdmachan *ch = net->ch;	/* stable under the TX lock */
 	unsigned int flags = RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK;
 	unsigned int len = skb->len;
+	struct rcnet_pkt pkt = {};
 	int nents, ret;
 	u32 imm;
 
@@ -118,9 +123,24 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_dropped);
 		goto drop;
 	}
-	if (rcnet_tx_imm(skb->protocol, &imm)) {
+	if (rcnet_proto(skb->protocol, &pkt.proto)) {
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
+	}
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		/* the peer's stack finishes it, or its device (forwarded) */
+		pkt.partial = true;
+		pkt.csum_start = skb_checksum_start_offset(skb);
+		pkt.csum_offset = skb->csum_offset;
+	}
+	if (rcnet_imm_encode(&pkt, &imm)) {
+		/* a checksum the immediate cannot say: complete it here */
+		if (skb_checksum_help(skb)) {
+			DEV_STATS_INC(ndev, tx_errors);
+			goto drop;
+		}
+		pkt.partial = false;
+		rcnet_imm_encode(&pkt, &imm);
 	}
 	if (!len || len > rdmachan_max_msg_size(ch)) {
 		DEV_STATS_INC(ndev, tx_errors);
@@ -203,10 +223,10 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rcnet *net = rdmachan_priv(ch);
 	struct net_device *ndev = net->ndev;
+	struct rcnet_pkt pkt;
 	struct sk_buff *skb;
-	u32 proto = msg->imm;
 
-	if (rcnet_rx_check(msg)) {
+	if (rcnet_rx_check(msg, &pkt)) {
 		rdmachan_msg_release(ch, msg);
 		DEV_STATS_INC(ndev, rx_errors);
 		return;
@@ -224,10 +244,17 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
 	}
-	skb->protocol = htons(proto);
+	skb->protocol = htons(pkt.proto);
 	skb->pkt_type = PACKET_HOST;
 	skb_reset_mac_header(skb);
 	skb_reset_network_header(skb);
+	/* the checksum field is within the linear head (RCNET_RX_HEAD) */
+	if (pkt.partial &&
+	    !skb_partial_csum_set(skb, pkt.csum_start, pkt.csum_offset)) {
+		DEV_STATS_INC(ndev, rx_errors);
+		kfree_skb(skb);
+		return;
+	}
 	skb_queue_tail(&net->rxq, skb);
 	napi_schedule(&net->napi);
 }
@@ -647,7 +674,10 @@ static void rcnet_destructor(struct net_device *ndev)
  * @ndev: the new netdev
  *
  * A layer-3 point-to-point device: no link-layer header or address, no
- * ARP; software checksums (a packet may leave this host again).
+ * ARP.  Checksum "offload" as virtio-net's: a transport checksum left
+ * to the hardware travels unfinished, its place in the immediate, and
+ * arrives as CHECKSUM_PARTIAL (completed there if the packet leaves the
+ * host again); ethtool -K NAME tx off sends every checksum complete.
  *
  * Context: process context.
  */
@@ -667,8 +697,8 @@ void rcnet_setup(struct net_device *ndev)
 	ndev->min_mtu = ETH_MIN_MTU;
 	ndev->max_mtu = RCNET_MAX_MTU;
 	ndev->mtu = ETH_DATA_LEN;
-	ndev->features = NETIF_F_SG | NETIF_F_HIGHDMA;
-	ndev->hw_features = NETIF_F_SG;
+	ndev->features = NETIF_F_SG | NETIF_F_HIGHDMA | NETIF_F_HW_CSUM;
+	ndev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM;
 	ndev->needs_free_netdev = true;
 	ndev->priv_destructor = rcnet_destructor;
 	ndev->sysfs_groups[0] = &rcnet_attr_group;

@@ -2,8 +2,8 @@
 /*
  * KUnit suite for module/net/net_check.c, the network channel's pure
  * checks: the add request's arguments at and past their bounds, the
- * default port, the peer's address match, the protocol of a packet in
- * the immediate both ways.
+ * default port, the peer's address match, the protocol and partial
+ * checksum of a packet in the immediate, both ways and at their bounds.
  */
 #include <kunit/test.h>
 #include <linux/if_ether.h>
@@ -140,32 +140,88 @@ static void net_check_same_host(struct kunit *test)
 static void net_check_protocols(struct kunit *test)
 {
 	struct rdmachan_msg m = { .len = 84, .imm = ETH_P_IP, .has_imm = true };
-	u32 imm = 0;
+	struct rcnet_pkt p;
+	u16 eth_p = 0;
 
-	KUNIT_EXPECT_EQ(test, rcnet_tx_imm(htons(ETH_P_IP), &imm), 0);
-	KUNIT_EXPECT_EQ(test, imm, (u32)ETH_P_IP);
-	KUNIT_EXPECT_EQ(test, rcnet_tx_imm(htons(ETH_P_IPV6), &imm), 0);
-	KUNIT_EXPECT_EQ(test, imm, (u32)ETH_P_IPV6);
-	KUNIT_EXPECT_EQ(test, rcnet_tx_imm(htons(ETH_P_ARP), &imm),
+	KUNIT_EXPECT_EQ(test, rcnet_proto(htons(ETH_P_IP), &eth_p), 0);
+	KUNIT_EXPECT_EQ(test, eth_p, ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, rcnet_proto(htons(ETH_P_IPV6), &eth_p), 0);
+	KUNIT_EXPECT_EQ(test, eth_p, ETH_P_IPV6);
+	KUNIT_EXPECT_EQ(test, rcnet_proto(htons(ETH_P_ARP), &eth_p),
 			-EPROTONOSUPPORT);
 
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), 0);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), 0);
+	KUNIT_EXPECT_EQ(test, p.proto, ETH_P_IP);
+	KUNIT_EXPECT_FALSE(test, p.partial);
 	m.imm = ETH_P_IPV6;
 	m.len = RCNET_MAX_MTU;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), 0);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), 0);
 	m.len = RCNET_MAX_MTU + 1;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), -EPROTO);
 	m.len = 0;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), -EPROTO);
 	m.len = 84;
 	m.imm = ETH_P_ARP;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), -EPROTO);
 	m.imm = ETH_P_IP;
 	m.has_imm = false;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), -EPROTO);
 	m.has_imm = true;
 	m.rdma_imm = true;
-	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &p), -EPROTO);
+}
+
+/* the immediate of a partial checksum: both ways, and at its bounds */
+static void net_check_partial(struct kunit *test)
+{
+	struct rcnet_pkt in = { .proto = ETH_P_IPV6, .partial = true,
+				.csum_start = 40, .csum_offset = 16 };
+	struct rdmachan_msg m = { .len = 1000, .has_imm = true };
+	struct rcnet_pkt out;
+	u32 imm = 0;
+
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), 0);
+	KUNIT_EXPECT_EQ(test, imm, RCNET_IMM_PARTIAL | RCNET_IMM_V6 | 8 << 16 | 40);
+	KUNIT_EXPECT_EQ(test, rcnet_imm_decode(imm, &out), 0);
+	KUNIT_EXPECT_TRUE(test, out.partial);
+	KUNIT_EXPECT_EQ(test, out.proto, ETH_P_IPV6);
+	KUNIT_EXPECT_EQ(test, out.csum_start, 40);
+	KUNIT_EXPECT_EQ(test, out.csum_offset, 16);
+
+	/* IPv4, UDP's offset, the largest start and offset */
+	in.proto = ETH_P_IP;
+	in.csum_start = RCNET_IMM_START_MAX;
+	in.csum_offset = RCNET_IMM_OFF_MAX * 2;
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), 0);
+	KUNIT_EXPECT_EQ(test, rcnet_imm_decode(imm, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.proto, ETH_P_IP);
+	KUNIT_EXPECT_EQ(test, out.csum_start, RCNET_IMM_START_MAX);
+	KUNIT_EXPECT_EQ(test, out.csum_offset, RCNET_IMM_OFF_MAX * 2);
+
+	/* what the immediate cannot say: the sender completes the checksum */
+	in.csum_offset = RCNET_IMM_OFF_MAX * 2 + 2;
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), -ERANGE);
+	in.csum_offset = 7;
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), -ERANGE);
+	in.proto = ETH_P_ARP;
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), -EPROTONOSUPPORT);
+	in.proto = ETH_P_IP;
+	in.partial = false;
+	KUNIT_EXPECT_EQ(test, rcnet_imm_encode(&in, &imm), 0);
+	KUNIT_EXPECT_EQ(test, imm, (u32)ETH_P_IP);
+
+	/* reserved bits set: no sender makes that */
+	KUNIT_EXPECT_EQ(test, rcnet_imm_decode(RCNET_IMM_PARTIAL | BIT(22), &out),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(test, rcnet_imm_decode(0x0801, &out), -EPROTO);
+
+	/* the checksum field must lie within the packet */
+	m.imm = RCNET_IMM_PARTIAL | 8 << 16 | 20;	/* TCP over IPv4 */
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &out), 0);
+	m.len = 20 + 16 + 2;
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &out), 0);
+	m.len = 20 + 16 + 1;
+	KUNIT_EXPECT_EQ(test, rcnet_rx_check(&m, &out), -EPROTO);
 }
 
 static struct kunit_case net_check_cases[] = {
@@ -174,6 +230,7 @@ static struct kunit_case net_check_cases[] = {
 	KUNIT_CASE(net_check_port),
 	KUNIT_CASE(net_check_same_host),
 	KUNIT_CASE(net_check_protocols),
+	KUNIT_CASE(net_check_partial),
 	{}
 };
 
