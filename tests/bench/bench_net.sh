@@ -100,4 +100,5 @@ $TOOL net del rcn1
 $TOOL net del rcn0
 $IP netns del rcA
 $IP netns del rcB
+check "rdmachan_net unloads" $RMMOD rdmachan_net
 done_testing
