@@ -77,6 +77,15 @@ net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
 	5002 16 $((2 * MiB)) 150
 
 check_eq "no new errors or drops on either side (ip -s link)" "$bad0" "$(net_bad_counters)"
+# small packets: many more messages than credits, the queue stops and wakes
+st0=$(net_sysfs rcA rcn0 tx_stopped)
+check "MTU 1500 on both ends" sh -c \
+	"$IP -n rcA link set rcn0 mtu 1500 && $IP -n rcB link set rcn1 mtu 1500"
+net_stream_run "a 16 MiB TCP stream at MTU 1500 (one message per 1500-byte packet), checked" \
+	5005 1 $((16 * MiB)) 150
+diag "tx_stopped on rcn0: $st0 -> $(net_sysfs rcA rcn0 tx_stopped)"
+check "MTU back to 65535" sh -c \
+	"$IP -n rcA link set rcn0 mtu 65535 && $IP -n rcB link set rcn1 mtu 65535"
 
 # ---- link loss -----------------------------------------------------------
 # a long stream, then the connecting side's device goes away under it

@@ -76,6 +76,14 @@ check "rcn1 added again, rcn0 takes it" sh -c \
 	 $IP -n rcB link set rcn1 up"
 check "carrier on both" wait_for 30 net_carrier_both
 
+# ---- down and up under a flood -------------------------------------------
+flood_start
+check "the flood flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $MiB
+check "ip link set rcn1 down and up under the flood" sh -c \
+	"$IP -n rcB link set rcn1 down && sleep 1 && $IP -n rcB link set rcn1 up"
+flood_stop
+check "ping across after down and up" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
+
 # ---- link loss under a ping flood, each side's device in turn -----------
 flood_start
 check "rdma link delete $DEV1 (the connecting side) under a ping flood" rxe_del $DEV1
