@@ -219,6 +219,8 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 bool rdmachan_can_send_inv(struct rdmachan *ch);
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
+int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
+			  unsigned int timeout_ms);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
 int rdmachan_poll(struct rdmachan *ch, int budget);
 void rdmachan_poll_relax(void);
@@ -488,6 +490,7 @@ void rdmachan_reconnect_destroy(struct rdmachan_reconnect *rc);
 bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err);
 void rdmachan_reconnect_kick(struct rdmachan_reconnect *rc);
 void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc);
+void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc);
 int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 				  const struct rdmachan_reconnect_policy *policy);
 void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,

@@ -8,6 +8,7 @@
  *                    [--reconnect-delay MS] [--loss-timeout MS|off]
  *                    [--fast-io-fail MS|off]
  *   rdmachan blk unmap DEV [--force]
+ *   rdmachan blk remap DEV
  *   rdmachan [-j] blk show [exports|maps]
  *
  * The ioctls are ioc.c's (RDMACHAN_IOC_BLK_*, of /dev/rdmachan); the
@@ -557,6 +558,60 @@ static int blk_unmap(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static void remap_help(void)
+{
+	printf("Usage: rdmachan blk remap DEV\n"
+	       "Open a dead mapping again, onto the same disk (DEV is /dev/rcblkN,\n"
+	       "rcblkN or N): one attempt to reach the same export on the same\n"
+	       "server, at once.  What has the disk open (a mounted filesystem)\n"
+	       "goes on when it works; the mapping stays dead when not.\n");
+}
+
+static int blk_remap(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	uint32_t index;
+	int c, ctl, ret;
+
+	BLK_GETOPT_INIT();
+	while ((c = BLK_GETOPT(argc, argv, "h", longopts)) != -1) {
+		switch (c) {
+		case 'h':
+			remap_help();
+			return EXIT_OK;
+		default:
+			return bad_option("blk remap", argv);
+		}
+	}
+	if (operands("blk remap", &argc, &argv, 1, "a DEV is"))
+		return EXIT_USAGE;
+	if (parse_blk_dev(argv[0], &index))
+		return tool_usage_err("blk remap", "invalid disk '%.70s' (/dev/rcblkN, rcblkN or N)",
+				      argv[0]);
+	ctl = ctl_open();
+	if (ctl < 0)
+		return EXIT_FAIL;
+	ret = ioc_blk_remap(ctl, index);
+	if (ret < 0) {
+		int err = errno;
+		char what[32];
+
+		close(ctl);
+		snprintf(what, sizeof(what), BLK_DISK_PREFIX "%u", index);
+		return blk_err("blk remap", what, err,
+			       err == ENOENT ? "no such mapping, or the server has no such export now" :
+			       err == EALREADY ? "the mapping is live" :
+			       err == EBUSY ? "the mapping is reconnecting by itself" :
+			       err == ESTALE ? "the server exports another device under that name" :
+			       NULL);
+	}
+	close(ctl);
+	return EXIT_OK;
+}
+
 /* ---- show ---------------------------------------------------------- */
 
 static void show_help(void)
@@ -743,6 +798,7 @@ static int blk_help(int argc, char **argv)
 	       "       rdmachan [-j] blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D]\n"
 	       "                                         [--src ADDR]\n"
 	       "       rdmachan blk unmap DEV [--force]\n"
+	       "       rdmachan blk remap DEV\n"
 	       "       rdmachan [-j [-p]] blk show [exports | maps]\n"
 	       "       rdmachan blk { COMMAND --help | help }\n"
 	       "The block channel (rdmachan_blk.ko): a server exports a block device;\n"
@@ -757,6 +813,7 @@ const struct cmd blk_cmds[] = {
 	{ "unexport", blk_unexport },
 	{ "map", blk_map },
 	{ "unmap", blk_unmap },
+	{ "remap", blk_remap },
 	{ "help", blk_help },
 	CMD_END
 };

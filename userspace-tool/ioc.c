@@ -148,6 +148,16 @@ int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags)
 	return ioctl(ctl, RDMACHAN_IOC_BLK_UNMAP, &u);
 }
 
+int ioc_blk_remap(int ctl, uint32_t index)
+{
+	struct rdmachan_blk_remap r;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.index = index;
+	return ioctl(ctl, RDMACHAN_IOC_BLK_REMAP, &r);
+}
+
 int ioc_blk_list(int ctl, unsigned int what, void *entries, unsigned int entry_size,
 		 unsigned int *count)
 {

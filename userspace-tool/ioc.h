@@ -45,6 +45,7 @@ int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
 		unsigned int flags, unsigned int nr_queues, unsigned int depth,
 		const uint32_t *policy, uint32_t *index);
 int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags);
+int ioc_blk_remap(int ctl, uint32_t index);
 /*
  * LIST into @entries, room for *@count of @entry_size bytes; *@count
  * gets how many there are (more than the room when it was short)

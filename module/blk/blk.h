@@ -43,6 +43,7 @@ int rcblk_clt_init(void);
 void rcblk_clt_exit(void);
 int rcblk_clt_map(struct rdmachan_blk_map *m);
 int rcblk_clt_unmap(u32 index, u32 flags);
+int rcblk_clt_remap(u32 index);
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count);
 

@@ -22,7 +22,8 @@
  * smaller, makes the pools, then lets dispatch resubmit what was held.
  * At fast_io_fail_ms dispatch runs again only to fail I/O; at
  * loss_timeout_ms the loop gives up: the mapping is dead and I/O fails
- * until it is unmapped.
+ * until it is remapped (rcblk_clt_remap(): one attempt, on demand) or
+ * unmapped.
  *
  * Teardown order (rcblk_clt_shutdown()): stop dispatch (quiesce); with
  * requests on the wire stop the channels, then end those requests (the
@@ -199,7 +200,7 @@ void rcblk_clt_export_gone(struct rcblk_clt_map *map)
 	if (!test_bit(RCBLK_M_LIVE, &map->flags) ||
 	    test_and_set_bit(RCBLK_M_DEAD, &map->flags))
 		return;
-	pr_err("rcblk%d: export %s was removed on %pISpc (forced unexport): mapping dead, I/O fails until it is unmapped\n",
+	pr_err("rcblk%d: export %s was removed on %pISpc (forced unexport): mapping dead, I/O fails until it is remapped or unmapped\n",
 	       map->index, map->name, &map->server);
 	queue_work(rcblk_clt_wq, &map->err_work);
 }
@@ -681,7 +682,7 @@ static void rcblk_clt_link_state(void *priv, enum rdmachan_link_state state,
 	mutex_lock(&map->lock);
 	if (!test_bit(RCBLK_M_CLOSED, &map->flags)) {
 		set_bit(RCBLK_M_DEAD, &map->flags);
-		pr_err("rcblk%d: export %s on %pISpc not back within loss_timeout_ms (%u, last error %pe): mapping dead, I/O fails until it is unmapped\n",
+		pr_err("rcblk%d: export %s on %pISpc not back within loss_timeout_ms (%u, last error %pe): mapping dead, I/O fails until it is remapped or unmapped\n",
 		       map->index, map->name, &map->server,
 		       map->policy.loss_timeout_ms, ERR_PTR(err));
 		rcblk_clt_unquiesce(map);
@@ -809,6 +810,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	get_random_bytes(map->session, sizeof(map->session));
 	mutex_init(&map->lock);
 	mutex_init(&map->qlock);
+	mutex_init(&map->ctl_mutex);
 	INIT_WORK(&map->err_work, rcblk_clt_err_work);
 	INIT_LIST_HEAD(&map->node);
 	rcblk_clt_policy(m, &map->policy);
@@ -905,6 +907,9 @@ int rcblk_clt_unmap(u32 index, u32 flags)
 	/* a loss from now on kills (rcblk_clt_err_work()); no attempt runs */
 	set_bit(RCBLK_M_UNMAPPING, &map->flags);
 	smp_mb__after_atomic();	/* the flag before the loop's stop */
+	/* a remap under way ends first (its attempt: the connect timeout) */
+	mutex_lock(&map->ctl_mutex);
+	mutex_unlock(&map->ctl_mutex);
 	rdmachan_reconnect_stop(map->rc);
 	flush_work(&map->err_work);
 	if (force || test_bit(RCBLK_M_RECOVERING, &map->flags) ||
@@ -922,6 +927,84 @@ int rcblk_clt_unmap(u32 index, u32 flags)
 	rcblk_clt_free(map);
 	module_put(THIS_MODULE);
 	return 0;
+}
+
+/**
+ * rcblk_clt_remap() - open a dead mapping again, onto the same disk
+ * @index: the disk's index
+ *
+ * A mapping that gave up (loss timeout, forced unexport on the server)
+ * keeps its disk, so that what has it open (a mounted filesystem) can go
+ * on once the export is back.  Remap makes one attempt at once, as the
+ * reconnect loop would (rcblk_clt_attempt(): the same export, identity
+ * and size, no smaller channels): on success the mapping is live and a
+ * later loss reconnects with a fresh deadline; on failure it stays dead
+ * and the attempt's errno is returned.  I/O that comes meanwhile waits
+ * for the outcome.  RNBD's remap_device is the model; nvme-rdma has none
+ * (a controller gone after ctrl_loss_tmo is removed with its namespaces).
+ *
+ * Context: process context, sleeps: bounded by the connect and open of
+ * each queue (the connect timeout).
+ * Return: 0; -ENOENT for no such mapping; -EALREADY when it is live;
+ * -EBUSY while it reconnects by itself; the attempt's errno (e.g.
+ * -ECONNREFUSED, -ETIMEDOUT, -ESTALE for another export).
+ */
+int rcblk_clt_remap(u32 index)
+{
+	struct rcblk_clt_map *map = NULL, *it;
+	int ret;
+
+	mutex_lock(&rcblk_clt_mutex);
+	list_for_each_entry(it, &rcblk_clt_maps, node) {
+		if (it->index == index) {
+			map = it;
+			break;
+		}
+	}
+	if (!map) {
+		mutex_unlock(&rcblk_clt_mutex);
+		return -ENOENT;
+	}
+	/* unmap takes ctl_mutex after the list: @map outlives this call */
+	mutex_lock(&map->ctl_mutex);
+	mutex_unlock(&rcblk_clt_mutex);
+
+	if (!test_bit(RCBLK_M_DEAD, &map->flags)) {
+		ret = test_bit(RCBLK_M_RECOVERING, &map->flags) ? -EBUSY :
+								  -EALREADY;
+		pr_info("rcblk%d: remap refused: the mapping is %s\n",
+			map->index, ret == -EBUSY ? "reconnecting" : "live");
+		goto out;
+	}
+	/* a death's teardown is over, no attempt of the loop comes */
+	flush_work(&map->err_work);
+	rdmachan_reconnect_stop(map->rc);
+	pr_info("rcblk%d: remapping export %s on %pISpc\n", map->index,
+		map->name, &map->server);
+
+	mutex_lock(&map->lock);
+	rcblk_clt_quiesce(map);
+	/* held, not failed, from here: recovering, as after a loss */
+	set_bit(RCBLK_M_RECOVERING, &map->flags);
+	clear_bit(RCBLK_M_FAILFAST, &map->flags);
+	clear_bit(RCBLK_M_CLOSED, &map->flags);
+	clear_bit(RCBLK_M_DEAD, &map->flags);
+	mutex_unlock(&map->lock);
+	/* live for the loop first: a loss right after the attempt reconnects */
+	rdmachan_reconnect_restart(map->rc);
+	ret = rcblk_clt_attempt(map);
+	if (ret) {
+		rdmachan_reconnect_stop(map->rc);
+		mutex_lock(&map->lock);
+		set_bit(RCBLK_M_DEAD, &map->flags);
+		rcblk_clt_unquiesce(map);
+		mutex_unlock(&map->lock);
+		pr_err("rcblk%d: remap of export %s on %pISpc failed (%pe): the mapping stays dead\n",
+		       map->index, map->name, &map->server, ERR_PTR(ret));
+	}
+out:
+	mutex_unlock(&map->ctl_mutex);
+	return ret;
 }
 
 /**

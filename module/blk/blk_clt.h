@@ -156,6 +156,7 @@ struct rcblk_clt_stats {
  *	the recovery's hold and its attempts, and dispatch's quiescing
  * @qlock: dispatch's quiescing (RCBLK_M_QUIESCED), apart from @lock so
  *	that fast_io_fail does not wait for an attempt under way
+ * @ctl_mutex: a remap under way; unmap waits for it
  * @err_work: a channel failed: hold the requests and start reconnecting
  *	(or, unmapping, kill the mapping)
  * @rc: the reconnect loop (rdmachan_reconnect_*)
@@ -184,6 +185,7 @@ struct rcblk_clt_map {
 	int last_error;
 	struct mutex lock;	/* see @lock above */
 	struct mutex qlock;	/* see @qlock above */
+	struct mutex ctl_mutex;	/* see @ctl_mutex above */
 	struct work_struct err_work;
 	struct rdmachan_reconnect *rc;
 	struct rdmachan_reconnect_policy policy;

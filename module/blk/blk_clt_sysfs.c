@@ -203,9 +203,36 @@ out:
 }
 static DEVICE_ATTR_RW(unmap_device);
 
+static ssize_t remap_device_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "Usage: echo INDEX > %s\n", attr->attr.name);
+}
+
+static ssize_t remap_device_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	u32 index;
+	int ret;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	ret = kstrtou32(buf, 10, &index);
+	if (ret) {
+		pr_warn_ratelimited("remap_device: cannot parse \"%.*s\"\n",
+				    (int)min_t(size_t, count, 32), buf);
+		return ret;
+	}
+	ret = rcblk_clt_remap(index);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_RW(remap_device);
+
 static struct attribute *rcblk_clt_ctl_attrs[] = {
 	&dev_attr_map_device.attr,
 	&dev_attr_unmap_device.attr,
+	&dev_attr_remap_device.attr,
 	NULL,
 };
 

@@ -91,6 +91,17 @@ static long rcblk_ioc_unmap(void __user *uarg)
 	return rcblk_clt_unmap(u.index, u.flags);
 }
 
+static long rcblk_ioc_remap(void __user *uarg)
+{
+	struct rdmachan_blk_remap r;
+
+	if (copy_from_user(&r, uarg, sizeof(r)))
+		return -EFAULT;
+	if (r.size != sizeof(r) || r.flags || r.reserved)
+		return -EINVAL;
+	return rcblk_clt_remap(r.index);
+}
+
 static long rcblk_ioc_list(void __user *uarg)
 {
 	struct rdmachan_blk_list __user *ul = uarg;
@@ -139,6 +150,8 @@ static long rcblk_ioctl(struct file *file, unsigned int cmd,
 		return rcblk_ioc_unmap(uarg);
 	case RDMACHAN_IOC_BLK_LIST:
 		return rcblk_ioc_list(uarg);
+	case RDMACHAN_IOC_BLK_REMAP:
+		return rcblk_ioc_remap(uarg);
 	default:
 		return -ENOTTY;
 	}

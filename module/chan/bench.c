@@ -157,6 +157,25 @@ static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
 }
 
 /*
+ * The next message of a run: one with a time limit waits no longer than
+ * to its end (-ETIMEDOUT), however long the peer stays silent.
+ */
+static int rdmachan_bench_recv(struct rdmachan_bench_run *r,
+			       struct rdmachan_msg **msg)
+{
+	u64 now;
+
+	if (!r->deadline)
+		return rdmachan_recv(r->ch, msg, 0);
+	now = ktime_get_ns();
+	if (now >= r->deadline)
+		return -ETIMEDOUT;
+	return rdmachan_recv_timeout(r->ch, msg,
+				     DIV_ROUND_UP_ULL(r->deadline - now,
+						      NSEC_PER_MSEC));
+}
+
+/*
  * SINK and ECHO: take messages until the limits, or the peer's orderly
  * close (-EPIPE), which is how a run against BLAST or PINGPONG ends.
  */
@@ -166,10 +185,14 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 	struct rdmachan_msg *msg;
 	u64 first = 0, last = 0;
 	struct kvec vec;
-	int ret;
+	int ret = 0;
 
 	while (!rdmachan_bench_over(r)) {
-		ret = rdmachan_recv(r->ch, &msg, 0);
+		ret = rdmachan_bench_recv(r, &msg);
+		if (ret == -ETIMEDOUT) {
+			ret = 0;
+			break;
+		}
 		if (ret)
 			break;
 		if (!first)

@@ -141,31 +141,47 @@ void rdmachan_poll_relax(void)
 EXPORT_SYMBOL_GPL(rdmachan_poll_relax);
 
 /*
- * Wait until @cond(ch) holds: sleep, or busy-poll a DIRECT channel.
+ * Wait until @cond(ch) holds, or until jiffies @end (0: no end): sleep,
+ * or busy-poll a DIRECT channel.  A SOLICITED channel waiting for
+ * anything but a message polls its receive queue each tick: credits come
+ * in there and raise no event.  Return: 0, -ETIMEDOUT at @end, or
+ * -ERESTARTSYS on a signal.
+ */
+int rdmachan_wait_until(struct rdmachan *ch, bool (*cond)(struct rdmachan *),
+			unsigned long end)
+{
+	long left = MAX_SCHEDULE_TIMEOUT;
+
+	while (!cond(ch)) {
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (end) {
+			left = (long)(end - jiffies);
+			if (left <= 0)
+				return -ETIMEDOUT;
+		}
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+			if (!rdmachan_poll(ch, 16))
+				rdmachan_poll_relax();
+			continue;
+		}
+		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
+		    cond != rdmachan_readable) {
+			rdmachan_poll(ch, -1);
+			left = 1;
+		}
+		wait_event_interruptible_timeout(ch->wq, cond(ch), left);
+	}
+	return 0;
+}
+
+/*
+ * Wait until @cond(ch) holds: rdmachan_wait_until() without an end.
  * Return: 0, or -ERESTARTSYS on a signal.
  */
 int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *))
 {
-	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED &&
-	    cond != rdmachan_readable) {
-		/* credits come in on the receive queue, which raises no event */
-		while (!cond(ch)) {
-			if (signal_pending(current))
-				return -ERESTARTSYS;
-			rdmachan_poll(ch, -1);
-			wait_event_interruptible_timeout(ch->wq, cond(ch), 1);
-		}
-		return 0;
-	}
-	if (ch->opts.poll_mode != RDMACHAN_POLL_DIRECT)
-		return wait_event_interruptible(ch->wq, cond(ch));
-	while (!cond(ch)) {
-		if (signal_pending(current))
-			return -ERESTARTSYS;
-		if (!rdmachan_poll(ch, 16))
-			rdmachan_poll_relax();
-	}
-	return 0;
+	return rdmachan_wait_until(ch, cond, 0);
 }
 
 /*

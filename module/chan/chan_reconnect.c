@@ -18,6 +18,8 @@
  * user's own connect timeout.  @lock guards the state; callbacks run
  * without it.  rdmachan_reconnect_stop() sets @stopping and cancels the
  * work, waiting for an attempt under way: no callback after it returns.
+ * Every link is on rdmachan_rc_all, so that an RDMA device coming back
+ * kicks them all (rdmachan_reconnect_kick_all(), from device.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +32,7 @@
 #include "reconnect.h"
 
 struct rdmachan_reconnect {
+	struct list_head node;	/* in rdmachan_rc_all */
 	char name[32];
 	const struct rdmachan_reconnect_ops *ops;
 	void *priv;
@@ -50,6 +53,10 @@ struct rdmachan_reconnect {
 };
 
 static struct workqueue_struct *rdmachan_rc_wq;
+
+/* every link, for rdmachan_reconnect_kick_all() */
+static LIST_HEAD(rdmachan_rc_all);
+static DEFINE_SPINLOCK(rdmachan_rc_all_lock);
 
 static unsigned long rdmachan_rc_ms(u32 ms)
 {
@@ -256,6 +263,9 @@ rdmachan_reconnect_create(const char *name,
 	spin_lock_init(&rc->lock);
 	INIT_DELAYED_WORK(&rc->work, rdmachan_rc_work);
 	INIT_DELAYED_WORK(&rc->ff_work, rdmachan_rc_ff_work);
+	spin_lock_irq(&rdmachan_rc_all_lock);
+	list_add_tail(&rc->node, &rdmachan_rc_all);
+	spin_unlock_irq(&rdmachan_rc_all_lock);
 	return rc;
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_create);
@@ -336,6 +346,36 @@ void rdmachan_reconnect_kick(struct rdmachan_reconnect *rc)
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_kick);
 
 /**
+ * rdmachan_reconnect_kick_all() - a way back may be open: try every link now
+ * @why: for the log (an RDMA device added, a port active)
+ *
+ * rdmachan_reconnect_kick() on every link that is reconnecting, so that
+ * a link lost with a device (rdma link delete) comes back when the device
+ * does, not after the rest of its backoff.  A link whose attempt fails
+ * waits as its policy says.
+ *
+ * Context: any (an RDMA device's event handler).
+ */
+void rdmachan_reconnect_kick_all(const char *why)
+{
+	struct rdmachan_reconnect *rc;
+	unsigned long flags;
+	u32 n = 0;
+
+	spin_lock_irqsave(&rdmachan_rc_all_lock, flags);
+	list_for_each_entry(rc, &rdmachan_rc_all, node) {
+		if (READ_ONCE(rc->state) == RDMACHAN_LINK_RECONNECTING) {
+			rdmachan_reconnect_kick(rc);
+			n++;
+		}
+	}
+	spin_unlock_irqrestore(&rdmachan_rc_all_lock, flags);
+	if (n)
+		pr_info_ratelimited("%s: %u reconnecting link(s) try now\n",
+				    why, n);
+}
+
+/**
  * rdmachan_reconnect_stop() - no more attempts, for good
  * @rc: the link
  *
@@ -359,6 +399,40 @@ void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
 	spin_unlock_irq(&rc->lock);
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_stop);
+
+/**
+ * rdmachan_reconnect_restart() - the user brought a dead link back itself
+ * @rc: the link, DEAD or stopped
+ *
+ * For a user that reopens a link the loop gave up on, by its own attempt
+ * (a remap): the link is LIVE again, and a later loss starts reconnecting
+ * with a fresh count and deadline.  The losses so far stay counted.  A
+ * link reconnecting and not stopped is left alone.
+ *
+ * Context: process context; not concurrently with rdmachan_reconnect_stop()
+ * or the link's own callbacks.
+ */
+void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc)
+{
+	spin_lock_irq(&rc->lock);
+	if (!rc->stopping && rc->state == RDMACHAN_LINK_RECONNECTING) {
+		spin_unlock_irq(&rc->lock);
+		return;
+	}
+	spin_unlock_irq(&rc->lock);
+	/* a fast-fail wake-up left from the loss must not reach the new link */
+	cancel_delayed_work_sync(&rc->work);
+	cancel_delayed_work_sync(&rc->ff_work);
+	spin_lock_irq(&rc->lock);
+	rc->stopping = false;
+	rc->state = RDMACHAN_LINK_LIVE;
+	rc->attempt = 0;
+	rc->last_error = 0;
+	rc->relost = false;
+	rc->fast_failed = false;
+	spin_unlock_irq(&rc->lock);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_restart);
 
 /**
  * rdmachan_reconnect_set_policy() - change a link's policy
@@ -448,6 +522,9 @@ void rdmachan_reconnect_destroy(struct rdmachan_reconnect *rc)
 	if (IS_ERR_OR_NULL(rc))
 		return;
 	rdmachan_reconnect_stop(rc);
+	spin_lock_irq(&rdmachan_rc_all_lock);
+	list_del(&rc->node);
+	spin_unlock_irq(&rdmachan_rc_all_lock);
 	kfree(rc);
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_destroy);

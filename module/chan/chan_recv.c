@@ -268,7 +268,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
  * A hint, read without the channel lock: it is what a busy poller checks
  * between two polls, and under TCG every interrupts-off lock round trip
  * is dear.  Callers take the message, or the end, under the lock
- * (rdmachan_wait_readable()), and every change wakes ch->wq.
+ * (rdmachan_wait_take()), and every change wakes ch->wq.
+ *
+ * Context: any.
+ * Return: true when a message is queued or the channel reached its end.
  */
 bool rdmachan_readable(struct rdmachan *ch)
 {
@@ -331,11 +334,13 @@ void rdmachan_rx_untake(struct rdmachan *ch, struct rdmachan_rx *rx)
 }
 
 /*
- * Wait for a message or the end, and dequeue it in the same lock round
- * trip that finds it.  Return: as rdmachan_rx_wait_take().
+ * Wait for a message or the end, until jiffies @end (0: no end), and
+ * dequeue it in the same lock round trip that finds it.  Return: as
+ * rdmachan_rx_wait_take(), and -ETIMEDOUT at @end.
  */
 static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
-			      bool may_sleep, struct rdmachan_rx **take)
+			      bool may_sleep, unsigned long end,
+			      struct rdmachan_rx **take)
 {
 	struct rdmachan_rx *rx;
 	unsigned long flags;
@@ -359,7 +364,7 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (ret != -EAGAIN || nonblock)
 			return ret;
-		ret = rdmachan_wait(ch, rdmachan_readable);
+		ret = rdmachan_wait_until(ch, rdmachan_readable, end);
 		if (ret)
 			return ret;
 	}
@@ -378,7 +383,7 @@ static int rdmachan_wait_take(struct rdmachan *ch, bool nonblock,
 int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
 			  struct rdmachan_rx **rxp)
 {
-	return rdmachan_wait_take(ch, nonblock, true, rxp);
+	return rdmachan_wait_take(ch, nonblock, true, 0, rxp);
 }
 
 /**
@@ -399,10 +404,39 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 	struct rdmachan_rx *rx;
 	int ret;
 
-	ret = rdmachan_wait_take(ch, nonblock, !nonblock, &rx);
+	ret = rdmachan_wait_take(ch, nonblock, !nonblock, 0, &rx);
 	if (ret <= 0)
 		return ret ?: -EPIPE;
 	*msgp = &rx->msg;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv);
+
+/**
+ * rdmachan_recv_timeout() - rdmachan_recv(), waiting at most @timeout_ms
+ * @ch: the channel (without recv callback)
+ * @msgp: the message, to be given back with rdmachan_msg_release()
+ * @timeout_ms: how long to wait for a message; 0 does not wait
+ *
+ * For a consumer that must not outlive a deadline of its own, such as a
+ * benchmark run of a fixed length, however long the peer stays silent.
+ *
+ * Context: process context; sleeps at most @timeout_ms (interruptible).
+ * Return: as rdmachan_recv(), and -ETIMEDOUT when no message came within
+ * @timeout_ms (-EAGAIN when @timeout_ms is 0).
+ */
+int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
+			  unsigned int timeout_ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
+	struct rdmachan_rx *rx;
+	int ret;
+
+	/* 0 is "no end" to rdmachan_wait_take() */
+	ret = rdmachan_wait_take(ch, !timeout_ms, true, end ?: 1, &rx);
+	if (ret <= 0)
+		return ret ?: -EPIPE;
+	*msgp = &rx->msg;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_recv_timeout);

@@ -27,6 +27,8 @@ static LIST_HEAD(rdmachan_devices);
 static DEFINE_MUTEX(rdmachan_devices_lock);
 /* runs the DEVICE_FATAL work: rdmachan_wq, given to rdmachan_device_init() */
 static struct workqueue_struct *rdmachan_device_wq;
+/* rdmachan_device_init()'s @arrived */
+static void (*rdmachan_device_arrived)(const char *name);
 
 static int rdmachan_add_one(struct ib_device *ibdev);
 static void rdmachan_remove_one(struct ib_device *ibdev, void *client_data);
@@ -137,6 +139,8 @@ static void rdmachan_event(struct ib_event_handler *handler,
 				     "rdmachan: port %u: %s\n",
 				     event->element.port_num,
 				     ib_event_msg(event->event));
+		if (event->event == IB_EVENT_PORT_ACTIVE)
+			rdmachan_device_arrived(dev->name);
 		break;
 	case IB_EVENT_DEVICE_FATAL:
 		atomic_inc(&dev->fatal_events);
@@ -246,6 +250,8 @@ static int rdmachan_add_one(struct ib_device *ibdev)
 
 	dev_info(&ibdev->dev, "rdmachan: added, %u port(s), max inline %u\n",
 		 rdma_end_port(ibdev), dev->max_inline_data);
+	/* a link lost with a device may come back with this one */
+	rdmachan_device_arrived(dev->name);
 	return 0;
 }
 
@@ -400,12 +406,19 @@ static void rdmachan_rename_one(struct ib_device *ibdev, void *client_data)
 /**
  * rdmachan_device_init() - start tracking RDMA devices
  * @wq: runs the work of DEVICE_FATAL events; outlives the devices
+ * @arrived: told, with the device's name, when a device is added or one
+ *	of its ports becomes active (a way to a lost peer may be open again);
+ *	any context.  The device layer knows the layers above it by such
+ *	callbacks only.
  *
+ * Context: process context (module init).
  * Return: 0 or a negative errno from ib_register_client().
  */
-int rdmachan_device_init(struct workqueue_struct *wq)
+int rdmachan_device_init(struct workqueue_struct *wq,
+			 void (*arrived)(const char *name))
 {
 	rdmachan_device_wq = wq;
+	rdmachan_device_arrived = arrived;
 	return ib_register_client(&rdmachan_ib_client);
 }
 

@@ -99,7 +99,8 @@ struct rdmachan_dev_user {
 	const struct rdmachan_dev_user_ops	*ops;
 };
 
-int rdmachan_device_init(struct workqueue_struct *wq);
+int rdmachan_device_init(struct workqueue_struct *wq,
+			 void (*arrived)(const char *name));
 void rdmachan_device_exit(void);
 
 struct rdmachan_device *rdmachan_device_get_by_name(const char *name);

@@ -29,7 +29,8 @@ static int __init rdmachan_init(void)
 	ret = rdmachan_sysfs_init();
 	if (ret)
 		goto out_reconnect;
-	ret = rdmachan_device_init(rdmachan_wq);
+	/* a device added, a port active: reconnecting links try at once */
+	ret = rdmachan_device_init(rdmachan_wq, rdmachan_reconnect_kick_all);
 	if (ret) {
 		pr_err("cannot register RDMA client: %d\n", ret);
 		goto out_sysfs;

@@ -846,6 +846,7 @@ extern struct workqueue_struct *rdmachan_wq;
 /* chan_reconnect.c: its workqueue, made and destroyed with the module */
 int rdmachan_reconnect_init(void);
 void rdmachan_reconnect_exit(void);
+void rdmachan_reconnect_kick_all(const char *why);
 
 /*
  * Software providers (rxe, siw) do the work of a post in a tasklet.  From
@@ -983,6 +984,8 @@ void rdmachan_keepalive_work(struct work_struct *work);
 
 /* chan_poll.c */
 int rdmachan_wait(struct rdmachan *ch, bool (*cond)(struct rdmachan *));
+int rdmachan_wait_until(struct rdmachan *ch, bool (*cond)(struct rdmachan *),
+			unsigned long end);
 int rdmachan_wait_round(struct rdmachan *ch,
 			bool (*cond)(struct rdmachan *));
 bool rdmachan_poll_arm(struct rdmachan *ch);

@@ -2729,6 +2729,46 @@ static void rct_test_stop(struct kunit *test)
 	rdmachan_reconnect_destroy(rc);
 }
 
+/*
+ * restart: a stopped link (a remap after the mapping was given up) is live
+ * again and reconnects after its next loss; a reconnecting one is left
+ */
+static void rct_test_restart(struct kunit *test)
+{
+	struct rdmachan_reconnect_policy p = { 100, 100, 0, 0 };
+	struct rdmachan_reconnect_info info;
+	struct rct r = { .fail_first = INT_MAX, .err = -ECONNREFUSED };
+	struct rdmachan_reconnect *rc = rct_new(test, &r, &p);
+	int n;
+
+	rdmachan_reconnect_lost(rc, -ECONNRESET);
+	/* reconnecting, not stopped: restart changes nothing */
+	rdmachan_reconnect_restart(rc);
+	rdmachan_reconnect_get_info(rc, &info);
+	KUNIT_EXPECT_EQ(test, info.state, RDMACHAN_LINK_RECONNECTING);
+	msleep(250);
+	KUNIT_EXPECT_GE(test, atomic_read(&r.attempts), 1);
+	rdmachan_reconnect_stop(rc);
+	rdmachan_reconnect_restart(rc);
+	rdmachan_reconnect_get_info(rc, &info);
+	KUNIT_EXPECT_EQ(test, info.state, RDMACHAN_LINK_LIVE);
+	KUNIT_EXPECT_EQ(test, info.attempt, 0U);
+	KUNIT_EXPECT_EQ(test, info.last_error, 0);
+	KUNIT_EXPECT_EQ(test, info.losses, 1U);
+	/* the next loss reconnects, and the attempt works this time */
+	n = atomic_read(&r.attempts);
+	r.fail_first = 0;
+	reinit_completion(&r.changed);
+	KUNIT_EXPECT_TRUE(test, rdmachan_reconnect_lost(rc, -EIO));
+	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&r.changed, 10 * HZ), 0UL);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.lives), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r.attempts), n + 1);
+	rdmachan_reconnect_get_info(rc, &info);
+	KUNIT_EXPECT_EQ(test, info.state, RDMACHAN_LINK_LIVE);
+	KUNIT_EXPECT_EQ(test, info.losses, 2U);
+	rdmachan_reconnect_destroy(rc);
+}
+
 /* kick: the wait ends now; a bad policy is refused, a good one taken */
 static void rct_test_kick_policy(struct kunit *test)
 {
@@ -2813,6 +2853,7 @@ static struct kunit_case rct_cases[] = {
 	KUNIT_CASE(rct_test_dead),
 	KUNIT_CASE(rct_test_fast_fail),
 	KUNIT_CASE(rct_test_stop),
+	KUNIT_CASE(rct_test_restart),
 	KUNIT_CASE(rct_test_kick_policy),
 	KUNIT_CASE(rct_test_relost),
 	KUNIT_CASE(rct_test_fast_fail_during_attempt),

@@ -246,8 +246,10 @@ done_testing() {
 # whose plan is missing or does not match its results, or that exits
 # non-zero without a failed result, is a failure too.
 run_checks() {
+	read -r _t0 _ < /proc/uptime
 	_out=$("$@" 2>&1)
 	_rc=$?
+	read -r _t1 _ < /proc/uptime
 	_seen=0
 	_failed=0
 	_plan=
@@ -272,6 +274,8 @@ EOT
 		not_ok "$1 ran to completion"
 		diag "exit status $_rc, plan ${_plan:-none}, $_seen results"
 	fi
+	# what each step costs, for choosing where cases run (testing.rst)
+	diag "$(basename "$1") ${2:-} took $(awk "BEGIN { printf \"%.1f\", $_t1 - $_t0 }") s"
 }
 
 # listening PORT: an rdmachan listener on PORT shows in sysfs

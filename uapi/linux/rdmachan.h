@@ -520,8 +520,9 @@ enum rdmachan_bench_mode {
  *	the size of the region, @batch * @msg_size bytes, which must hold
  *	the initiator's @batch * @msg_size
  * @duration_ms: stop after this long (WRITE, READ: from the descriptor's
- *	arrival); 0: no time limit (then @count, or for SINK, ECHO and
- *	RDMA_TARGET the peer's close, or a signal ends the run)
+ *	arrival), even while no message comes (SINK, ECHO); 0: no time
+ *	limit (then @count, or for SINK, ECHO and RDMA_TARGET the peer's
+ *	close, or a signal ends the run)
  * @reserved0: zero
  * @count: stop after this many messages (WRITE, READ: operations); 0: no
  *	limit.  RDMA_TARGET ignores @count and @duration_ms.

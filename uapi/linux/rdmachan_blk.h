@@ -124,6 +124,25 @@ struct rdmachan_blk_unmap {
 };
 
 /**
+ * struct rdmachan_blk_remap - argument of RDMACHAN_IOC_BLK_REMAP
+ * @size: sizeof(struct rdmachan_blk_remap)
+ * @flags: zero
+ * @index: the disk's index; the mapping must be dead (EALREADY when live,
+ *	EBUSY while reconnecting)
+ * @reserved: zero
+ *
+ * One attempt to open the same export on the same server again, at once:
+ * the disk, and whatever has it open, go on when it works; the mapping
+ * stays dead and the call fails with the attempt's errno when not.
+ */
+struct rdmachan_blk_remap {
+	__u32 size;
+	__u32 flags;
+	__u32 index;
+	__u32 reserved;
+};
+
+/**
  * struct rdmachan_blk_counters - I/O counters of an export or a mapping
  * @reads: READ requests completed
  * @writes: WRITE requests completed
@@ -273,5 +292,6 @@ struct rdmachan_blk_list {
 #define RDMACHAN_IOC_BLK_MAP	_IOWR(RDMACHAN_IOC_MAGIC, 0x82, struct rdmachan_blk_map)
 #define RDMACHAN_IOC_BLK_UNMAP	_IOW(RDMACHAN_IOC_MAGIC, 0x83, struct rdmachan_blk_unmap)
 #define RDMACHAN_IOC_BLK_LIST	_IOWR(RDMACHAN_IOC_MAGIC, 0x84, struct rdmachan_blk_list)
+#define RDMACHAN_IOC_BLK_REMAP	_IOW(RDMACHAN_IOC_MAGIC, 0x85, struct rdmachan_blk_remap)
 
 #endif /* _UAPI_LINUX_RDMACHAN_BLK_H */

@@ -88,6 +88,10 @@ check_fail "map of a server that is not there (port 7999): refused or timed out"
 check_fail "unmap of a disk that does not exist: ENOENT" "ENOENT|ENODEV" $TOOL blk unmap rcblk99
 check_fail "unmap of index 4294967295: ENOENT" "ENOENT|ENODEV" $TOOL blk unmap 4294967295
 check_fail "unmap /dev/sda: usage error" "invalid disk" $TOOL blk unmap /dev/sda
+check_fail "remap of a disk that does not exist: ENOENT" "ENOENT" $TOOL blk remap rcblk99
+check_fail "remap /dev/sda: usage error" "invalid disk" $TOOL blk remap /dev/sda
+check_fail "remap_device with garbage is refused" "Invalid argument" \
+	sh -c "echo 'x1' > /sys/class/rdmachan_blk/ctl/remap_device"
 check_eq "the failed maps left no disk behind" "0" "$($TOOL -j blk show maps | jq '.maps | length')"
 check "no rcblk disk in /sys/block" sh -c "! ls /sys/block | grep -q rcblk"
 

@@ -111,6 +111,9 @@ check_fail "unmap_device while the disk is open: EBUSY" "busy" \
 	sh -c "echo $N > $CTL/unmap_device"
 check_fail "unmap_device refuses a malformed line" "Invalid argument" \
 	sh -c "echo '$N now' > $CTL/unmap_device"
+check "remap_device shows its usage" sh -c "grep -q 'INDEX' $CTL/remap_device"
+check_fail "remap_device of a live mapping: EALREADY" "already in progress" \
+	sh -c "echo $N > $CTL/remap_device"
 exec 4<&-
 check "unmap_device once closed" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
 check "the disk is gone" wait_for 5 sh -c "! test -e $D"

@@ -18,6 +18,14 @@
 #   dead    loss_timeout_ms: with the client's device gone for good the
 #           mapping is "dead" after 3 s, held and new I/O fail, and unmap
 #           returns at once.
+#   remap   "blk remap" of a dead mapping (refused while live, failing while
+#           the device is gone, working once it is back): ext4 on it
+#           (Debian's kernel; data at an offset on the debug one) reads
+#           back and takes writes, e2fsck clean; after a forced unexport
+#           and the export made again, the mapping is remapped too.
+#   restart the server unexports (the lost session gone) and exports the same
+#           device again while the client reconnects: the client comes
+#           back to it and reads what it wrote.
 #   unmap   "blk unmap --force" of a mapping while it reconnects returns
 #           at once, and its held I/O fails.
 #
@@ -89,10 +97,13 @@ outage() {
 	else
 		blackhole off || diag "restoring the route failed"
 	fi
+	read -r _t0 _ < /proc/uptime
 	if ! wait_for 60 state_is "$_d" live; then
 		diag "$2 outage: not live 60 s after the way back (state $(attr "$_d" state), attempt $(attr "$_d" attempt), last_error $(attr "$_d" last_error))"
 		return 1
 	fi
+	read -r _t1 _ < /proc/uptime
+	echo "$2 $(awk "BEGIN { printf \"%.1f\", $_t1 - $_t0 }")" >> $T/back
 	[ $_seen = 1 ] || return 1
 	if [ "$_js" != reconnecting ]; then
 		diag "$2 outage: blk show said '$_js', sysfs reconnecting"
@@ -169,6 +180,9 @@ check "the mapping counted the losses (>= $n)" test "$(attr "$D" losses)" -ge $n
 check "the mapping counted the reconnects (>= $n)" test "$(attr "$D" reconnects)" -ge $n
 check "held requests were resubmitted (held > 0)" test "$(attr "$D" held)" -gt 0
 check_eq "no request failed (errors 0)" 0 "$(attr "$D" errors)"
+diag "live again, seconds after the way back: $(sort $T/back | awk '{ a[$1] = a[$1] " " $2 } END { for (k in a) printf "%s:%s; ", k, a[k] }')"
+check "a device added makes the reconnecting mapping try at once (logged)" sh -c \
+	"dmesg | grep -q '$DEV1: 1 reconnecting link(s) try now'"
 check "the log says the link was lost and came back" sh -c \
 	"dmesg | grep -q 'rcblk.*link lost' && dmesg | grep -q 'rcblk.*back: 2 queues'"
 diag "$($TOOL blk show maps)"
@@ -207,6 +221,81 @@ t0=$(date +%s)
 check "blk unmap of a dead mapping returns at once (10 s)" timeout 10 $TOOL blk unmap "$D"
 diag "unmap took $(($(date +%s) - t0)) s"
 check "the client's device added back" rxe_add $DEV1 veth1
+
+# ---- remap: a dead mapping opened again under what has it open ------------
+MNT=/mnt/blk_recover
+mkdir -p $MNT
+map_recover --queues 2 --reconnect-delay 500 --loss-timeout 2000
+check_fail "blk remap of a live mapping is refused (EALREADY)" "EALREADY" \
+	$TOOL blk remap "$D"
+# a file system where the kernel has one (Debian's), else data at an offset
+# and the disk held open
+fs=0
+if /usr/sbin/mkfs.ext4 -q -F "$D" 2> /dev/null &&
+   mount -t ext4 "$D" $MNT 2> /dev/null; then
+	fs=1
+	head -c 3000000 /dev/urandom > $MNT/before
+	(cd $MNT && md5sum before > $T/remap.sums)
+	check "ext4 on the mapping: a file written and synced" sync
+else
+	head -c 1048576 /dev/urandom > $T/remap.pat
+	check "1 MiB written at 64 MiB" $DD if=$T/remap.pat of="$D" bs=64k seek=1024 \
+		oflag=direct conv=fsync
+	exec 6< "$D"
+	diag "no ext4 here: the disk is held open instead"
+fi
+check "the client's device deleted" rxe_del $DEV1
+check "dead within 30 s" wait_for 30 state_is "$D" dead
+check_fail "blk remap while the device is gone fails, and says why" "blk remap" \
+	timeout 60 $TOOL blk remap "$D"
+check_eq "... and the mapping stays dead" dead "$(attr "$D" state)"
+check "the client's device added back" rxe_add $DEV1 veth1
+check "blk remap brings it back (60 s)" wait_for 60 $TOOL blk remap "$D"
+check_eq "sysfs: live" live "$(attr "$D" state)"
+check_eq "blk show -j: live" live "$(show_state "$D")"
+check "the log says the remap worked" sh -c \
+	"dmesg | grep -q 'rcblk.*remapping export recover' && dmesg | grep -q 'rcblk.*back: 2 queues'"
+if [ $fs = 1 ]; then
+	echo 3 > /proc/sys/vm/drop_caches
+	check "the file system's file reads back with its checksum" \
+		sh -c "cd $MNT && md5sum -c $T/remap.sums"
+	check "and takes a new file" sh -c \
+		"head -c 1000000 /dev/urandom > $MNT/after && sync"
+	check "umount" umount $MNT
+	check "e2fsck -fn finds it clean" /usr/sbin/e2fsck -fn "$D"
+else
+	check "the data reads back" sh -c \
+		"$DD if=$D bs=64k skip=1024 count=16 iflag=direct 2>/dev/null | cmp - $T/remap.pat"
+	exec 6<&-
+fi
+# a forced unexport kills the mapping; the same device exported again
+# (the same export identity) is remapped
+check "blk unexport --force recover" $TOOL blk unexport --force recover
+check "dead within 30 s of the forced unexport" wait_for 30 state_is "$D" dead
+check_fail "blk remap with no such export fails" "blk remap" timeout 60 $TOOL blk remap "$D"
+check "blk export recover again" $TOOL blk export recover "$B" --allow 192.0.2.0/24
+check "blk remap after the export is back" timeout 60 $TOOL blk remap "$D"
+check "a read works after the remap" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
+check_eq "live after the remap" live "$(attr "$D" state)"
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+
+# ---- the server's export made again while the client reconnects ----------
+map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 120000
+head -c 1048576 /dev/urandom > $T/restart.pat
+check "1 MiB written at 32 MiB" $DD if=$T/restart.pat of="$D" bs=64k seek=512 \
+	oflag=direct conv=fsync
+check "route blackholed" blackhole on
+check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "the server let the lost session go (30 s)" wait_for 30 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"recover\") | .sessions == 0'"
+check "blk unexport recover (its session gone, no --force)" $TOOL blk unexport recover
+check "blk export recover again, from the same device" \
+	$TOOL blk export recover "$B" --allow 192.0.2.0/24
+check "route back" blackhole off
+check "live again within 60 s: the same export" wait_for 60 state_is "$D" live
+check "the data reads back" sh -c \
+	"$DD if=$D bs=64k skip=512 count=16 iflag=direct 2>/dev/null | cmp - $T/restart.pat"
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- unmap --force while reconnecting -------------------------------------
 map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 600000

@@ -3,6 +3,13 @@
 #
 # The rdmachan tool against the real module: version, help, exit codes
 # and error messages.
+
+# Debian's kernel only: argument parsing and output; the kernel paths
+# behind them run on the debug kernel in bad_input, fuzz and chan_basic
+requires() {
+	_have_kernel stock
+}
+
 . /tests/lib.sh
 
 check_fail "without the module the tool says why" "cannot open /dev/rdmachan: No such file or directory \(is rdmachan.ko loaded\?\)" $TOOL dev show

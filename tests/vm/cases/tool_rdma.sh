@@ -11,8 +11,10 @@
 # on the server (its "peek" and "sum" answers) or read back.
 
 # Over rxe only: it uses atomics and WRITE_WITH_IMM, which iWARP (siw)
-# does not have
+# does not have.  Debian's kernel only: the one-sided paths behind the
+# commands run on the debug kernel in rdma_ops (over rxe and siw)
 requires() {
+	_have_kernel stock
 	_have_rdma rxe
 }
 

@@ -369,12 +369,20 @@ static int half_open_flood(struct half_open *h, unsigned int n, int port,
 
 /* ---- flood --------------------------------------------------------------- */
 
+/*
+ * Send @what from @cli and read it at @srv.  @srv may be non-blocking (an
+ * fd from a non-blocking accept): wait for the message, boundedly, so that
+ * a read that overtakes the message is not taken for a lost one.
+ */
 static int send_recv_one(int cli, int srv, const char *what)
 {
+	struct pollfd p = { .fd = srv, .events = POLLIN };
 	char buf[64];
 	int r;
 
 	if (write(cli, what, strlen(what)) != (ssize_t)strlen(what))
+		return -1;
+	if (poll(&p, 1, 5000) != 1)
 		return -1;
 	r = read(srv, buf, sizeof(buf));
 	return r == (int)strlen(what) && !memcmp(buf, what, r) ? 0 : -1;
@@ -410,7 +418,7 @@ static int cmd_flood(void)
 	struct sampler s = { .min_avail = -1 };
 	struct half_open h, h2;
 	int full[48];
-	unsigned int nfull = 0, nbusy = 0, nother = 0;
+	unsigned int nfull = 0, nbusy = 0, nother = 0, queued;
 	double t;
 
 	lfd = chan_listen(ctl, SRV_IP, 0, &so, 0, &port);
@@ -521,22 +529,30 @@ static int cmd_flood(void)
 
 	/* accepting makes room again: the listener keeps serving */
 	srv = chan_accept(lfd, RDMACHAN_FD_NONBLOCK);
+	queued = nfull - (srv >= 0);
 	if (srv >= 0)
 		close(srv);
 	busy_seen = 0;
 	cli = connect_retry(port, &co, 10, &busy_seen);
 	ktap_result(cli >= 0, "after one accept a new connect gets in",
 	       "%s", strerror(errno));
-	/* FIFO: the queued ones first, then ours */
+	/*
+	 * FIFO: the queued ones first, then ours.  Ours is ready only once
+	 * the RTU reached the passive side, which can be after connect()
+	 * returned on the active side: wait for each one, boundedly.
+	 */
 	srv = -1;
-	for (unsigned int i = 0; cli >= 0 && i <= nfull; i++) {
-		int fd = chan_accept(lfd, RDMACHAN_FD_NONBLOCK);
+	for (unsigned int i = 0; cli >= 0 && i <= queued; i++) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		int fd = -1;
 
-		if (fd < 0)
-			break;
+		if (poll(&p, 1, 5000) == 1)
+			fd = chan_accept(lfd, RDMACHAN_FD_NONBLOCK);
 		if (srv >= 0)
 			close(srv);
 		srv = fd;
+		if (fd < 0)
+			break;
 	}
 	ktap_result(srv >= 0 && cli >= 0 && !send_recv_one(cli, srv, "after the flood"),
 	       "... and carries a message once accepted", "srv %d cli %d", srv,
