@@ -238,7 +238,10 @@ u32 rdmachan_max_reg_pages(struct rdmachan *ch);
 /**
  * struct rdmachan_listener_ops - callbacks of a listener's user
  * @pending: a connection is ready for rdmachan_accept().  Process
- *	context; must not call rdmachan_listener_close().
+ *	context, from rdma_cm's event handler (its handler mutex held):
+ *	must not call rdmachan_listener_close(), nor wait for anything that
+ *	closes a channel (rdmachan_close() takes rdma_cm's mutexes): accept
+ *	here, or queue a work item that does.
  * @failed: the listener stopped by itself and accepts nothing more; @err
  *	is why (-ENODEV: the RDMA device of its address went away).  Called
  *	once, in process context (the device removal), never after

@@ -1019,6 +1019,12 @@ u32 rcblk_clt_state(struct rcblk_clt_map *map,
 		    struct rdmachan_reconnect_info *rci)
 {
 	rdmachan_reconnect_get_info(map->rc, rci);
+	/*
+	 * Recovering, but the loss not yet handed to the loop (err_work):
+	 * the count is the last loss's, and no attempt of this one was made
+	 */
+	if (rci->state == RDMACHAN_LINK_LIVE)
+		rci->attempt = 0;
 	if (test_bit(RCBLK_M_DEAD, &map->flags))
 		return RDMACHAN_BLK_DEAD;
 	if (test_bit(RCBLK_M_RECOVERING, &map->flags))
