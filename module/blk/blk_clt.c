@@ -857,6 +857,18 @@ out_put:
 	return ret;
 }
 
+/* The mapping of /dev/rcblk<@index>, or NULL; rcblk_clt_mutex held */
+static struct rcblk_clt_map *rcblk_clt_find_locked(u32 index)
+{
+	struct rcblk_clt_map *map;
+
+	lockdep_assert_held(&rcblk_clt_mutex);
+	list_for_each_entry(map, &rcblk_clt_maps, node)
+		if (map->index == index)
+			return map;
+	return NULL;
+}
+
 /**
  * rcblk_clt_unmap() - remove /dev/rcblk<index>
  * @index: the disk's index
@@ -875,17 +887,12 @@ out_put:
  */
 int rcblk_clt_unmap(u32 index, u32 flags)
 {
-	struct rcblk_clt_map *map = NULL, *it;
+	struct rcblk_clt_map *map;
 	struct gendisk *disk;
 	bool force = flags & RDMACHAN_BLK_FORCE;
 
 	mutex_lock(&rcblk_clt_mutex);
-	list_for_each_entry(it, &rcblk_clt_maps, node) {
-		if (it->index == index) {
-			map = it;
-			break;
-		}
-	}
+	map = rcblk_clt_find_locked(index);
 	if (!map) {
 		mutex_unlock(&rcblk_clt_mutex);
 		return -ENOENT;
@@ -951,16 +958,11 @@ int rcblk_clt_unmap(u32 index, u32 flags)
  */
 int rcblk_clt_remap(u32 index)
 {
-	struct rcblk_clt_map *map = NULL, *it;
+	struct rcblk_clt_map *map;
 	int ret;
 
 	mutex_lock(&rcblk_clt_mutex);
-	list_for_each_entry(it, &rcblk_clt_maps, node) {
-		if (it->index == index) {
-			map = it;
-			break;
-		}
-	}
+	map = rcblk_clt_find_locked(index);
 	if (!map) {
 		mutex_unlock(&rcblk_clt_mutex);
 		return -ENOENT;
