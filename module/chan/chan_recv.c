@@ -386,6 +386,20 @@ int rdmachan_rx_wait_take(struct rdmachan *ch, bool nonblock,
 	return rdmachan_wait_take(ch, nonblock, true, 0, rxp);
 }
 
+/* rdmachan_recv() and rdmachan_recv_timeout(): the message, or why none */
+static int rdmachan_recv_until(struct rdmachan *ch, struct rdmachan_msg **msgp,
+			       bool nonblock, bool may_sleep, unsigned long end)
+{
+	struct rdmachan_rx *rx;
+	int ret;
+
+	ret = rdmachan_wait_take(ch, nonblock, may_sleep, end, &rx);
+	if (ret <= 0)
+		return ret ?: -EPIPE;
+	*msgp = &rx->msg;
+	return 0;
+}
+
 /**
  * rdmachan_recv() - take the next message of a channel without recv callback
  * @ch: the channel
@@ -401,14 +415,8 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags)
 {
 	bool nonblock = flags & RDMACHAN_RECV_NONBLOCK;
-	struct rdmachan_rx *rx;
-	int ret;
 
-	ret = rdmachan_wait_take(ch, nonblock, !nonblock, 0, &rx);
-	if (ret <= 0)
-		return ret ?: -EPIPE;
-	*msgp = &rx->msg;
-	return 0;
+	return rdmachan_recv_until(ch, msgp, nonblock, !nonblock, 0);
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv);
 
@@ -429,14 +437,8 @@ int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
 			  unsigned int timeout_ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(timeout_ms);
-	struct rdmachan_rx *rx;
-	int ret;
 
 	/* 0 is "no end" to rdmachan_wait_take() */
-	ret = rdmachan_wait_take(ch, !timeout_ms, true, end ?: 1, &rx);
-	if (ret <= 0)
-		return ret ?: -EPIPE;
-	*msgp = &rx->msg;
-	return 0;
+	return rdmachan_recv_until(ch, msgp, !timeout_ms, true, end ?: 1);
 }
 EXPORT_SYMBOL_GPL(rdmachan_recv_timeout);

@@ -120,6 +120,17 @@ map_recover() {
 	ok "blk map $* ($D)"
 }
 
+# pattern_put NAME MIB: 1 MiB of random data (kept as $T/NAME.pat) written
+# to the disk $D at MIB MiB; pattern_back NAME MIB: it reads back the same
+pattern_put() {
+	head -c 1048576 /dev/urandom > $T/$1.pat
+	$DD if=$T/$1.pat of="$D" bs=64k seek=$(($2 * 16)) oflag=direct conv=fsync
+}
+pattern_back() {
+	$DD if="$D" bs=64k skip=$(($2 * 16)) count=16 iflag=direct 2>/dev/null |
+		cmp - $T/$1.pat
+}
+
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 B=$(nullb_new recover 128)
@@ -238,9 +249,7 @@ if /usr/sbin/mkfs.ext4 -q -F "$D" 2> /dev/null &&
 	(cd $MNT && md5sum before > $T/remap.sums)
 	check "ext4 on the mapping: a file written and synced" sync
 else
-	head -c 1048576 /dev/urandom > $T/remap.pat
-	check "1 MiB written at 64 MiB" $DD if=$T/remap.pat of="$D" bs=64k seek=1024 \
-		oflag=direct conv=fsync
+	check "1 MiB written at 64 MiB" pattern_put remap 64
 	exec 6< "$D"
 	diag "no ext4 here: the disk is held open instead"
 fi
@@ -264,8 +273,7 @@ if [ $fs = 1 ]; then
 	check "umount" umount $MNT
 	check "e2fsck -fn finds it clean" /usr/sbin/e2fsck -fn "$D"
 else
-	check "the data reads back" sh -c \
-		"$DD if=$D bs=64k skip=1024 count=16 iflag=direct 2>/dev/null | cmp - $T/remap.pat"
+	check "the data reads back" pattern_back remap 64
 	exec 6<&-
 fi
 # a forced unexport kills the mapping; the same device exported again
@@ -281,9 +289,7 @@ check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- the server's export made again while the client reconnects ----------
 map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 120000
-head -c 1048576 /dev/urandom > $T/restart.pat
-check "1 MiB written at 32 MiB" $DD if=$T/restart.pat of="$D" bs=64k seek=512 \
-	oflag=direct conv=fsync
+check "1 MiB written at 32 MiB" pattern_put restart 32
 check "route blackholed" blackhole on
 check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
 check "the server let the lost session go (30 s)" wait_for 30 sh -c \
@@ -293,8 +299,7 @@ check "blk export recover again, from the same device" \
 	$TOOL blk export recover "$B" --allow 192.0.2.0/24
 check "route back" blackhole off
 check "live again within 60 s: the same export" wait_for 60 state_is "$D" live
-check "the data reads back" sh -c \
-	"$DD if=$D bs=64k skip=512 count=16 iflag=direct 2>/dev/null | cmp - $T/restart.pat"
+check "the data reads back" pattern_back restart 32
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- unmap --force while reconnecting -------------------------------------
