@@ -23,7 +23,7 @@ WERROR	?= 1
 KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
 
 MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.h module/*/*.c module/*/*.h)) \
-	uapi/linux/rdmachan.h
+	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
 	unit-test bench soak fuzz layers

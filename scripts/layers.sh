@@ -9,7 +9,8 @@
 # Documentation/architecture.rst: a file calls its own layer and the
 # layers below it, never one above; bench.c and bench_rdma.c call only
 # what rdmachan.ko exports (module/rdmachan.h).  Run it after "make"
-# (make layers does both).
+# (make layers does both).  Also checks that the API's users (module/blk,
+# module/net) include only module/rdmachan.h of rdmachan.ko's headers.
 #
 # Prints the file graph, one "caller -> callee, callee, ..." line per
 # file, layer by layer; with --dot, a Graphviz graph instead
@@ -22,7 +23,8 @@ if [ "${1:-}" = --dot ]; then
 	DOT=1
 	shift
 fi
-DIR=${1:-$(cd "$(dirname "$0")/.." && pwd)/module/chan}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${1:-$TOP/module/chan}
 
 # The layers, top first.  A file not listed is an error: a new file
 # must be given its layer here and in Documentation/architecture.rst.
@@ -88,6 +90,22 @@ for f in "${objs[@]}"; do
 		fi
 	done < <(nm --undefined-only "$f.o" | awk '{ print $2 }')
 	EDGES[$f]=$( (for g in "${callees[@]}"; do echo "$g"; done) | sort -u | xargs)
+done
+
+# The users of the API (module/blk, module/net) include, of this
+# project, only module/rdmachan.h and their own headers: never a private
+# header of rdmachan.ko (module/chan/).
+API_USERS="blk net"
+for d in $API_USERS; do
+	for f in "$TOP/module/$d"/*.[ch]; do
+		[ -f "$f" ] || continue
+		while read -r inc; do
+			[ "$inc" = rdmachan.h ] || [ -f "$TOP/module/$d/$inc" ] || {
+				echo "layers.sh: module/$d/${f##*/} includes \"$inc\": users of the API include only rdmachan.h" >&2
+				bad=1
+			}
+		done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$f")
+	done
 done
 
 if [ $DOT = 1 ]; then

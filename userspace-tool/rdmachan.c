@@ -25,7 +25,7 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
-		"where  OBJECT := { dev | chan | mr | rdma | blk | version | help }\n"
+		"where  OBJECT := { dev | chan | mr | rdma | blk | net | version | help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -44,6 +44,8 @@ static void usage(FILE *out)
 		"  blk { show | export | unexport | map | unmap }\n"
 		"                                 block channel (rdmachan_blk.ko): export\n"
 		"                                 a block device, map one as /dev/rcblkN\n"
+		"  net { show | add | del }       network channel (rdmachan_net.ko): a\n"
+		"                                 point-to-point IP interface\n"
 		"  version [show]                 tool and module versions, features\n"
 		"A unique prefix names an object or a command (rdmachan ch sh).\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
@@ -64,6 +66,7 @@ const struct cmd tool_objects[] = {
 	{ "mr", obj_mr },
 	{ "rdma", obj_rdma },
 	{ "blk", obj_blk },
+	{ "net", obj_net },
 	{ "version", obj_version },
 	{ "help", help },
 	CMD_END

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "blk.h"
+#include "net.h"
 #include "rdma.h"
 #include "tool.h"
 
@@ -1103,6 +1104,62 @@ static void test_blk_tool(void)
 	   "blk map without the module names server and export");
 }
 
+static void test_net_tool(void)
+{
+	char *ctl = "--ctl", *null = "/dev/null";
+	char err[512], name[32];
+
+	ok(net_name_ok("rcn0") && net_name_ok("a.b-c_d") && !net_name_ok("") &&
+	   !net_name_ok("a/b") && !net_name_ok("a b") && !net_name_ok("a:b") &&
+	   !net_name_ok(".") && !net_name_ok(".."),
+	   "net: interface names as the kernel takes them");
+	memset(name, 'x', 16);
+	name[16] = '\0';
+	ok(!net_name_ok(name), "net: 16 characters are too many (IFNAMSIZ)");
+	name[15] = '\0';
+	ok(net_name_ok(name), "net: 15 characters fit");
+	ok(!strcmp(net_state_name(0), "up") && !strcmp(net_state_name(1), "reconnecting") &&
+	   !strcmp(net_state_name(2), "dead") && !strcmp(net_state_name(3), "waiting") &&
+	   !strcmp(net_state_name(4), "unknown"),
+	   "net: state names");
+	ok(cmd_match(tool_objects, "n") == idx(tool_objects, "net") &&
+	   cmd_match(net_cmds, "s") == idx(net_cmds, "show") &&
+	   cmd_match(net_cmds, "a") == idx(net_cmds, "add") &&
+	   cmd_match(net_cmds, "d") == idx(net_cmds, "del"),
+	   "net: prefixes n s a d");
+	ok(run_tool(2, "net", "help") == EXIT_OK && run_tool(3, "n", "a", "--help") == EXIT_OK &&
+	   run_tool(3, "n", "d", "-h") == EXIT_OK && run_tool(3, "n", "s", "help") == EXIT_OK,
+	   "net: help of the object and of every command");
+	ok(run_tool(4, "net", "add", "rcn0", "listen") == EXIT_USAGE &&
+	   run_tool(5, "net", "add", "rcn0", "bogus", "192.0.2.1") == EXIT_USAGE &&
+	   run_tool(5, "net", "add", "a/b", "l", "192.0.2.1") == EXIT_USAGE &&
+	   run_tool(5, "net", "add", "rcn0", "c", "192.0.2.1:0") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "l", "192.0.2.1", "--src", "192.0.2.2") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--peer", "192.0.2.2") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--src", "::1") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--mtu", "67") == EXIT_USAGE &&
+	   run_tool(9, "net", "add", "rcn0", "c", "192.0.2.1", "--mtu", "9000", "--msg-size",
+		    "4096") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--depth", "1") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--reconnect-delay",
+		    "99") == EXIT_USAGE &&
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--loss-timeout", "x") == EXIT_USAGE,
+	   "net add: usage errors exit 2");
+	ok(run_tool(2, "net", "del") == EXIT_USAGE && run_tool(4, "net", "del", "a", "b") == EXIT_USAGE &&
+	   run_tool(4, "net", "show", "a", "b") == EXIT_USAGE,
+	   "net del, show: usage errors exit 2");
+	ok(run_tool_err(err, sizeof(err), 4, ctl, null, "net", "show") == EXIT_FAIL &&
+	   strstr(err, "ENOTTY") && strstr(err, "is rdmachan_net loaded?"),
+	   "net show without the module: ENOTTY and the hint");
+	ok(run_tool_err(err, sizeof(err), 7, ctl, null, "net", "add", "rcn0", "connect",
+			"[2001:db8::1]:9000") == EXIT_FAIL &&
+	   strstr(err, "rcn0 connect [2001:db8::1]:9000") && strstr(err, "ENOTTY"),
+	   "net add without the module names the interface and the peer");
+	ok(run_tool_err(err, sizeof(err), 5, ctl, null, "net", "del", "rcn0") == EXIT_FAIL &&
+	   strstr(err, "rcn0") && strstr(err, "ENOTTY"),
+	   "net del without the module names the interface");
+}
+
 int main(void)
 {
 	test_parse_uint();
@@ -1130,6 +1187,7 @@ int main(void)
 	test_blk_server();
 	test_blk_dev();
 	test_blk_tool();
+	test_net_tool();
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

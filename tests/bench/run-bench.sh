@@ -17,6 +17,8 @@
 #                                                 listen --target) and the
 #                                                 tool-driven --op write|read
 #                                                 (against reg)
+#   network (one TCP flow,    TCP over veth   vs  the rdmachan netdev, and
+#   ping)                     ping over veth      the raw channel (64 KiB)
 #   block (fio direct=1)      nvme-rdma       vs  rdmachan_blk (rcblk),
 #                             (nvmet-rdma)        both against the same
 #                                                 null_blk used locally
@@ -37,14 +39,18 @@
 # tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
 # per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
 # remote disks' queues and requests per queue, default 2 and 128).
-# BENCH_MSG=0 leaves out the message rows, BENCH_BLK=0 the block rows;
+# The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
+# MiB per TCP run, default 256).
+# BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
+# BENCH_BLK=0 the block rows;
 # BENCH_VM=0 prints the tables of the last run again without a VM.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
 # RDMA") in-kernel WRITE/READ bandwidth >= 0.95x; (block channel)
 # rdmachan_blk IOPS >= 1.1x nvme-rdma, QD1 latency <= 0.9x, bandwidth
-# >= 1.0x.  Under qemu TCG the
+# >= 1.0x; (network channel) TCP over the netdev >= 0.8x the raw
+# channel's byte rate at the same message size.  Under qemu TCG the
 # absolute numbers are far below hardware; only the ratios mean anything.
 set -euo pipefail
 
@@ -63,15 +69,20 @@ if [ "${BENCH_MSG:-1}" != 0 ]; then
 	CASES=bench_msg
 	TIMEOUT=$((TIMEOUT + 300 + RUNS * 600 + LAT_PAIRS * 30))
 fi
+if [ "${BENCH_NET:-1}" != 0 ]; then
+	CASES=${CASES:+$CASES,}bench_net
+	# per pass: 3 TCP runs and 2 pings, each up to 120 s, and the setup
+	TIMEOUT=$((TIMEOUT + 120 + RUNS * 300))
+fi
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_blk
 	# 3 disks x 5 jobs of ramp + BLK_SECS + fio's start, and the setup
 	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
 fi
-[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -160,6 +171,36 @@ done
 echo
 echo "Medians of $RUNS passes."
 echo "rdmachan one-sided: two calls of $(val rdma_batch) ops in flight in-kernel, one synchronous call at a time from the tool; perftest: 128 in flight."
+fi
+
+# Network rows (tests/bench/bench_net.sh): the rdmachan netdev against
+# the veth pair under rxe and against the raw channel at the netdev's
+# message size (64 KiB).
+if [ "${BENCH_NET:-1}" != 0 ]; then
+	echo
+	printf "%-34s %10s %10s %10s %-5s %9s %9s  %s\n" \
+		"network, one flow" "rcnet" "veth" "channel" "unit" \
+		"rc/veth" "rc/chan" "target (rc/chan)"
+	awk -v a="$(val net_tcp_MBps)" -v v="$(val veth_tcp_MBps)" \
+		-v c="$(val chan_64k_MBps)" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
+			"TCP throughput (chan: 64 KiB msgs)", a, v, c, "MB/s",
+			r(a, v), r(a, c), ">= 0.80x"
+	}'
+	awk -v a="$(val net_ping_avg_us)" -v v="$(val veth_ping_avg_us)" \
+		-v c="$(val chan_ping_avg_us)" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
+			"ping round trip avg (chan: 64 B)", a, v, c, "us",
+			r(a, v), r(a, c), "(lower is better)"
+	}'
+	echo
+	echo "Medians of $RUNS passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"
+	echo "(net_stream), rcn0 <-> rcn1 in two namespaces, veth: 192.0.2.2 -> 192.0.2.1;"
+	echo "channel: rdmachan chan bench --kernel -s 64k (softirq) and chan ping --kernel."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against

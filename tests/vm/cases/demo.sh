@@ -113,6 +113,28 @@ else
 fi
 $RMMOD rdmachan_blk
 
+step "the network channel: rdmachan net add rcn0 listen $SRV; rcn1 connect from $CLI"
+$MODPROBE rdmachan_net && echo "rdmachan_net loaded"
+$TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI
+echo "each in a network namespace of its own, so that traffic crosses the channel:"
+echo "  rcA: rcn0 10.77.0.1 <-> rcB: rcn1 10.77.0.2"
+if net_ns_up && wait_for 20 net_carrier_both; then
+	$TOOL net show
+	step "ping 10.77.0.2 from rcA"
+	$IP netns exec rcA /usr/bin/ping -c 3 10.77.0.2
+	step "a TCP transfer of 16 MiB rcA -> rcB, checked byte for byte"
+	$IP netns exec rcB timeout 60 $HELPERS/net_stream server 5001 1 60 &
+	sleep 0.5
+	$IP netns exec rcA timeout 60 $HELPERS/net_stream client 10.77.0.2 5001 1 16777216 60
+	wait
+	$IP -n rcB -s link show rcn1
+else
+	echo "(the network channel is not working in this build)"
+fi
+$TOOL net del rcn1; $TOOL net del rcn0
+$IP netns del rcA 2>/dev/null; $IP netns del rcB 2>/dev/null
+$RMMOD rdmachan_net
+
 step "rdma link delete rxe1; rdmachan dev list"
 rxe_del rxe1
 $TOOL dev list

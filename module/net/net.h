@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan_net: a point-to-point IP netdev over one rdmachan channel
+ *
+ * net_main.c loads the module: the workqueue, the rtnl_link_ops kind
+ * "rdmachan" (ip -d link shows it; ip link del and a dying network
+ * namespace delete through it) and /dev/rdmachan's ioctls
+ * RDMACHAN_IOC_NET_* (net_ioctl.c).  net_dev.c is the device: its netdev
+ * ops, the data path (TX as one message per packet, the protocol in the
+ * immediate; RX from the receive callback into NAPI), the channel's
+ * life (connect or accept, loss, the core's reconnect loop) and its
+ * teardown.  net_sysfs.c: /sys/class/net/NAME/rdmachan/.
+ */
+#ifndef RCNET_H
+#define RCNET_H
+
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/scatterlist.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include <linux/rdmachan_net.h>
+
+#include "rdmachan.h"
+
+/* Flags of struct rcnet */
+enum {
+	RCNET_F_DELETING,	/* teardown began: no attempt installs a channel */
+	RCNET_F_REPLACE,	/* LISTEN: the peer connected anew: drop ours */
+	RCNET_F_LISTEN_FAILED,	/* the listener's device went away */
+	RCNET_F_READY,		/* registered: the loop may start */
+	RCNET_F_MISSED,		/* a connection was pending before READY */
+	RCNET_F_WAS_UP,		/* the link was up once */
+};
+
+/**
+ * struct rcnet - one device (netdev_priv())
+ * @ndev: the netdev
+ * @node: in rcnet_devs (net_dev.c), under RTNL
+ * @mode: RDMACHAN_NET_LISTEN or RDMACHAN_NET_CONNECT
+ * @addr: listen address, or the peer's
+ * @src: CONNECT: source address (AF_UNSPEC: any); LISTEN: the peer
+ *	allowed (AF_UNSPEC: the first one, then kept)
+ * @opts: what each channel asks for
+ * @policy: the reconnect loop's policy
+ * @rc: the reconnect loop
+ * @listener: LISTEN: the listener (NULL after its device went away,
+ *	until an attempt listens again)
+ * @lock: serialises what installs or removes @ch: the attempt, the
+ *	loss work, the pending work, the teardown.  Held across
+ *	rdmachan_connect(), rdmachan_accept() and rdmachan_close(): never
+ *	taken in a channel's or listener's callback
+ * @ch: the connected channel, or NULL.  Written under @lock and the TX
+ *	lock; ndo_start_xmit reads it under the TX lock, the callbacks
+ *	compare with READ_ONCE() to ignore a channel that is no more ours
+ * @loss_work: a loss or a replacement: detach and close @ch, tell @rc
+ * @pending_work: the listener has a connection: start, kick or replace
+ * @flags: RCNET_F_*
+ * @info_lock: guards @peer, @max_msg and @depth for readers (show, sysfs)
+ * @peer: the connected peer's address
+ * @max_msg: the channel's message size (negotiated)
+ * @depth: the channel's credits (negotiated)
+ * @rxq: skbs received, for the NAPI poll
+ * @napi: the receive side's NAPI context
+ * @sg: the TX scatterlist (under the TX lock: one queue)
+ * @tx_stopped: times the queue stopped for want of credits
+ * @reconnects: times the link came back
+ * @losses: times the link was lost
+ */
+struct rcnet {
+	struct net_device *ndev;
+	struct list_head node;
+	u32 mode;
+	struct sockaddr_storage addr;
+	struct sockaddr_storage src;
+	struct rdmachan_opts opts;
+	struct rdmachan_reconnect_policy policy;
+	struct rdmachan_reconnect *rc;
+	struct rdmachan_listener *listener;
+	struct mutex lock;	/* see @lock above */
+	struct rdmachan *ch;
+	struct work_struct loss_work;
+	struct work_struct pending_work;
+	unsigned long flags;
+	spinlock_t info_lock;	/* see @info_lock above */
+	struct sockaddr_storage peer;
+	u32 max_msg;
+	u32 depth;
+	struct sk_buff_head rxq;
+	struct napi_struct napi;
+	struct scatterlist sg[MAX_SKB_FRAGS + 2];
+	atomic64_t tx_stopped;
+	atomic64_t reconnects;
+	atomic64_t losses;
+};
+
+/* net_main.c */
+extern struct rtnl_link_ops rcnet_link_ops;
+extern struct workqueue_struct *rcnet_wq;
+
+/* net_dev.c */
+int rcnet_add(const struct rdmachan_net_add *a);
+int rcnet_del(const char *name);
+void rcnet_dellink(struct net_device *ndev, struct list_head *head);
+void rcnet_setup(struct net_device *ndev);
+int rcnet_list(struct rdmachan_net_info __user *entries, u32 room,
+	       u32 *count);
+void rcnet_get_info(struct rcnet *net, struct rdmachan_net_info *info);
+
+/* net_ioctl.c */
+int rcnet_ioctl_init(void);
+void rcnet_ioctl_exit(void);
+
+/* net_sysfs.c */
+extern const struct attribute_group rcnet_attr_group;
+
+#endif /* RCNET_H */

@@ -1,0 +1,998 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_net: the device
+ *
+ * One netdev, one channel.  The model is drivers/net/ntb_netdev.c (a
+ * netdev over a queue-pair message API: one packet, one message; carrier
+ * follows the link) with IPoIB connected mode's data path
+ * (drivers/infiniband/ulp/ipoib/ipoib_cm.c: large MTU, a reliable
+ * connection per peer, NAPI on receive).
+ *
+ * TX (ndo_start_xmit): a packet is one message; the protocol (ETH_P_IP,
+ * ETH_P_IPV6) is its 32-bit immediate, there is no header.  A packet
+ * whose transport checksum is left to the device (CHECKSUM_PARTIAL)
+ * says so in the immediate too, with where the checksum goes
+ * (net_check.h): the receiver's stack takes it as CHECKSUM_PARTIAL, as
+ * virtio-net's NEEDS_CSUM.  The skb's
+ * pages are handed to rdmachan_send_sg(), which copies them once into
+ * the channel's registered send buffer; the skb is freed at once.  Out
+ * of credits (-EAGAIN): stop the queue, try once more (the credit may
+ * have come back in between: the &rdmachan_ops.writable call of a
+ * refusal comes once, after that refusal) and requeue the packet
+ * (NETDEV_TX_BUSY); writable wakes the queue.
+ *
+ * RX: the channel's receive callback (softirq) copies the message into
+ * an skb (linear when small, page fragments when large), releases the
+ * message at once (its credit goes back to the peer), queues the skb and
+ * schedules NAPI; the poll hands at most its budget to GRO.  The channel
+ * has no "notify, then poll with a budget" for a softirq channel, so
+ * the copy happens in the callback and NAPI only paces the stack.
+ *
+ * Link: carrier on only while a channel is installed and connected.  A
+ * failed channel (state_change) or, on a LISTEN device, a new connection
+ * from the peer while ours still looks alive (it reconnected: ours is
+ * dead and does not know yet) queues loss_work: carrier off, the channel
+ * detached and closed, rdmachan_reconnect_lost().  The core's loop then
+ * runs rcnet_attempt() with backoff: CONNECT connects again; LISTEN
+ * accepts what is pending (the listener's pending callback kicks the
+ * loop, from a work item), listening again first when the listener's
+ * device went away.
+ * The first connection is made the same way: a new device reports
+ * itself lost (-ENOTCONN) and kicks the loop.
+ *
+ * Teardown order (rcnet_teardown(), from rcnet_dellink() under RTNL:
+ * net del, ip link del, the device's namespace dying, rmmod):
+ *   1. RCNET_F_DELETING: no attempt installs a channel, no pending
+ *      callback starts one;
+ *   2. rdmachan_reconnect_stop(): waits for an attempt under way (at
+ *      most its connect timeout); none runs after;
+ *   3. rdmachan_listener_close(): no pending callback after;
+ *   4. cancel_work_sync() of pending_work (which may queue loss_work),
+ *      then of loss_work;
+ *   5. the channel detached (carrier off, TX sees NULL) and closed in
+ *      order (rdmachan_close(): what was sent is flushed, the peer sees
+ *      DISCONNECTED); no channel callback runs after;
+ *   6. rdmachan_reconnect_destroy();
+ *   7. unregister_netdevice_queue(): ndo_stop (NAPI off, the receive
+ *      queue purged); then the destructor (the stats, what is left of
+ *      the receive queue) and free_netdev() run at rtnl_unlock().
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/inet.h>
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/ip.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "net.h"
+#include "net_check.h"
+
+/* Received packets up to this many bytes are copied into a linear skb */
+#define RCNET_RX_LINEAR		1536
+/* Of larger ones, this many bytes go linear (headers, for GRO) */
+#define RCNET_RX_HEAD		256
+
+static unsigned int reconnect_delay_ms = 1000;
+module_param(reconnect_delay_ms, uint, 0644);
+MODULE_PARM_DESC(reconnect_delay_ms,
+		 "wait before the first reconnect attempt after a link loss, in ms, when the device does not say (100..3600000, default 1000)");
+
+static unsigned int reconnect_max_delay_ms = 8000;
+module_param(reconnect_max_delay_ms, uint, 0644);
+MODULE_PARM_DESC(reconnect_max_delay_ms,
+		 "each wait between reconnect attempts doubles up to this, in ms (default 8000)");
+
+static unsigned int loss_timeout_ms;
+module_param(loss_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(loss_timeout_ms,
+		 "give up reconnecting this long after a link loss, in ms, when the device does not say (0: never, the default)");
+
+static unsigned int connect_timeout_ms = 3000;
+module_param(connect_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(connect_timeout_ms,
+		 "bound on one connection attempt and on the orderly close, in ms (100..600000, default 3000)");
+
+static unsigned int rx_backlog = 1024;
+module_param(rx_backlog, uint, 0644);
+MODULE_PARM_DESC(rx_backlog,
+		 "received packets queued for NAPI per device before new ones are dropped (default 1024)");
+
+/* Every device of this module, under RTNL */
+static LIST_HEAD(rcnet_devs);
+
+/* ---- data path ----------------------------------------------------- */
+
+static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
+{
+	struct rcnet *net = netdev_priv(ndev);
+	struct rdmachan *ch = net->ch;	/* stable under the TX lock */
+	unsigned int flags = RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK;
+	unsigned int len = skb->len;
+	struct rcnet_pkt pkt = {};
+	int nents, ret;
+	u32 imm;
+
+	if (!ch) {
+		DEV_STATS_INC(ndev, tx_dropped);
+		goto drop;
+	}
+	if (rcnet_proto(skb->protocol, &pkt.proto)) {
+		DEV_STATS_INC(ndev, tx_errors);
+		goto drop;
+	}
+	if (skb->ip_summed == CHECKSUM_PARTIAL) {
+		/* the peer's stack finishes it, or its device (forwarded) */
+		pkt.partial = true;
+		pkt.csum_start = skb_checksum_start_offset(skb);
+		pkt.csum_offset = skb->csum_offset;
+	}
+	if (rcnet_imm_encode(&pkt, &imm)) {
+		/* a checksum the immediate cannot say: complete it here */
+		if (skb_checksum_help(skb)) {
+			DEV_STATS_INC(ndev, tx_errors);
+			goto drop;
+		}
+		pkt.partial = false;
+		rcnet_imm_encode(&pkt, &imm);
+	}
+	if (!len || len > rdmachan_max_msg_size(ch)) {
+		DEV_STATS_INC(ndev, tx_errors);
+		goto drop;
+	}
+	if ((skb_has_frag_list(skb) ||
+	     skb_shinfo(skb)->nr_frags + 1 > ARRAY_SIZE(net->sg)) &&
+	    skb_linearize(skb)) {
+		DEV_STATS_INC(ndev, tx_dropped);
+		goto drop;
+	}
+	sg_init_table(net->sg, skb_shinfo(skb)->nr_frags + 1);
+	nents = skb_to_sgvec(skb, net->sg, 0, len);
+	if (nents <= 0) {
+		DEV_STATS_INC(ndev, tx_errors);
+		goto drop;
+	}
+	ret = rdmachan_send_sg(ch, net->sg, nents, imm, flags);
+	if (ret == -EAGAIN) {
+		/*
+		 * Stop first, then try again: a credit that came back before
+		 * the stop would find the queue running and wake nothing; a
+		 * refusal after the stop is followed by its writable call.
+		 */
+		netif_stop_queue(ndev);
+		atomic64_inc(&net->tx_stopped);
+		ret = rdmachan_send_sg(ch, net->sg, nents, imm, flags);
+		if (ret == -EAGAIN)
+			return NETDEV_TX_BUSY;
+		netif_start_queue(ndev);
+	}
+	if (ret) {
+		DEV_STATS_INC(ndev, tx_errors);
+		goto drop;
+	}
+	dev_sw_netstats_tx_add(ndev, 1, len);
+	dev_consume_skb_any(skb);
+	return NETDEV_TX_OK;
+
+drop:
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+/* A message's bytes in a new skb: linear when small, else page fragments */
+static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
+				    u32 len)
+{
+	u32 head = len <= RCNET_RX_LINEAR ? len : RCNET_RX_HEAD;
+	struct sk_buff *skb;
+	u32 off;
+	int i;
+
+	skb = netdev_alloc_skb(ndev, head);
+	if (!skb)
+		return NULL;
+	skb_put_data(skb, data, head);
+	for (off = head, i = 0; off < len; i++) {
+		u32 n = min_t(u32, len - off, PAGE_SIZE);
+		struct page *page;
+
+		if (i >= MAX_SKB_FRAGS)
+			goto fail;
+		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+		if (!page)
+			goto fail;
+		memcpy(page_address(page), data + off, n);
+		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE);
+		off += n;
+	}
+	return skb;
+
+fail:
+	kfree_skb(skb);
+	return NULL;
+}
+
+/* &rdmachan_ops.recv: softirq (or the accepting thread): never sleeps */
+static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
+{
+	struct rcnet *net = rdmachan_priv(ch);
+	struct net_device *ndev = net->ndev;
+	struct rcnet_pkt pkt;
+	struct sk_buff *skb;
+
+	if (rcnet_rx_check(msg, &pkt)) {
+		rdmachan_msg_release(ch, msg);
+		DEV_STATS_INC(ndev, rx_errors);
+		return;
+	}
+	if (!netif_running(ndev) ||
+	    skb_queue_len(&net->rxq) >= READ_ONCE(rx_backlog)) {
+		rdmachan_msg_release(ch, msg);
+		DEV_STATS_INC(ndev, rx_dropped);
+		return;
+	}
+	skb = rcnet_rx_skb(ndev, msg->data, msg->len);
+	/* the bytes are in the skb: the credit goes back now */
+	rdmachan_msg_release(ch, msg);
+	if (!skb) {
+		DEV_STATS_INC(ndev, rx_dropped);
+		return;
+	}
+	skb->protocol = htons(pkt.proto);
+	skb->pkt_type = PACKET_HOST;
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	/* the checksum field is within the linear head (RCNET_RX_HEAD) */
+	if (pkt.partial &&
+	    !skb_partial_csum_set(skb, pkt.csum_start, pkt.csum_offset)) {
+		DEV_STATS_INC(ndev, rx_errors);
+		kfree_skb(skb);
+		return;
+	}
+	skb_queue_tail(&net->rxq, skb);
+	napi_schedule(&net->napi);
+}
+
+static int rcnet_poll(struct napi_struct *napi, int budget)
+{
+	struct rcnet *net = container_of(napi, struct rcnet, napi);
+	struct sk_buff *skb;
+	int done = 0;
+
+	while (done < budget && (skb = skb_dequeue(&net->rxq))) {
+		dev_sw_netstats_rx_add(net->ndev, skb->len);
+		napi_gro_receive(napi, skb);
+		done++;
+	}
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
+}
+
+/* &rdmachan_ops.writable: credits are back (or the channel ended) */
+static void rcnet_ch_writable(struct rdmachan *ch)
+{
+	struct rcnet *net = rdmachan_priv(ch);
+
+	if (READ_ONCE(net->ch) == ch && netif_running(net->ndev))
+		netif_wake_queue(net->ndev);
+}
+
+/* &rdmachan_ops.state_change: process context; must not close @ch */
+static void rcnet_ch_state(struct rdmachan *ch, enum rdmachan_state state,
+			   int err)
+{
+	struct rcnet *net = rdmachan_priv(ch);
+
+	smp_mb();	/* the channel's state before net->ch: rcnet_install() */
+	if (READ_ONCE(net->ch) != ch)
+		return;	/* not installed yet (the attempt checks), or gone */
+	netif_carrier_off(net->ndev);
+	queue_work(rcnet_wq, &net->loss_work);
+}
+
+static const struct rdmachan_ops rcnet_ch_ops = {
+	.recv		= rcnet_ch_recv,
+	.state_change	= rcnet_ch_state,
+	.writable	= rcnet_ch_writable,
+};
+
+/* ---- the link ------------------------------------------------------ */
+
+/*
+ * Take the channel away from the data path and close it; @abrupt: it
+ * failed (or is replaced), do not flush.  Under net->lock.
+ */
+static void rcnet_detach(struct rcnet *net, bool abrupt)
+{
+	struct rdmachan *ch = net->ch;
+
+	lockdep_assert_held(&net->lock);
+	if (!ch)
+		return;
+	netif_carrier_off(net->ndev);
+	netif_tx_lock_bh(net->ndev);
+	WRITE_ONCE(net->ch, NULL);
+	netif_tx_unlock_bh(net->ndev);
+	spin_lock_bh(&net->info_lock);
+	memset(&net->peer, 0, sizeof(net->peer));
+	spin_unlock_bh(&net->info_lock);
+	/* its callbacks see net->ch != ch from here: they do nothing */
+	if (abrupt)
+		rdmachan_shutdown(ch);
+	rdmachan_close(ch);
+}
+
+/*
+ * Put a new channel on the data path, carrier on.  Under net->lock.
+ * Return: 0, or why the channel is not usable (it is closed then).
+ */
+static int rcnet_install(struct rcnet *net, struct rdmachan *ch)
+{
+	struct net_device *ndev = net->ndev;
+	u32 max = rdmachan_max_msg_size(ch);
+	struct sockaddr_storage peer = {};
+	int err;
+
+	lockdep_assert_held(&net->lock);
+	if (test_bit(RCNET_F_DELETING, &net->flags)) {
+		rdmachan_shutdown(ch);
+		rdmachan_close(ch);
+		return -ESHUTDOWN;
+	}
+	if (max < RCNET_MIN_MSG) {
+		netdev_err(ndev, "the channel's messages are too small for IP (%u bytes)\n",
+			   max);
+		rdmachan_shutdown(ch);
+		rdmachan_close(ch);
+		return -EPROTO;
+	}
+	if (max < READ_ONCE(ndev->mtu))
+		netdev_warn(ndev, "the peer's messages are smaller than the MTU: packets over %u bytes are dropped (lower the MTU)\n",
+			    max);
+	rdmachan_peer_addr(ch, &peer);
+	spin_lock_bh(&net->info_lock);
+	net->peer = peer;
+	net->max_msg = max;
+	net->depth = rdmachan_queue_depth(ch);
+	spin_unlock_bh(&net->info_lock);
+
+	netif_tx_lock_bh(ndev);
+	WRITE_ONCE(net->ch, ch);
+	netif_tx_unlock_bh(ndev);
+	smp_mb();	/* net->ch before the state: rcnet_ch_state() */
+	if (rdmachan_get_state(ch) != RDMACHAN_CONNECTED) {
+		err = rdmachan_error(ch) ?: -ECONNRESET;
+		rcnet_detach(net, true);
+		return err;
+	}
+	if (test_and_set_bit(RCNET_F_WAS_UP, &net->flags))
+		atomic64_inc(&net->reconnects);
+	netif_carrier_on(ndev);
+	if (netif_running(ndev))
+		netif_wake_queue(ndev);
+	netdev_info(ndev, "connected to %pISpc: messages of %u bytes, depth %u\n",
+		    &peer, max, net->depth);
+	return 0;
+}
+
+/* LISTEN: is @ch from the peer of this device?  The first one is kept. */
+static bool rcnet_peer_ok(struct rcnet *net, struct rdmachan *ch)
+{
+	struct sockaddr_storage peer = {};
+
+	if (rdmachan_peer_addr(ch, &peer))
+		return false;
+	if (net->src.ss_family == AF_UNSPEC) {
+		net->src = peer;
+		return true;
+	}
+	return rcnet_same_host(&peer, &net->src);
+}
+
+static const struct rdmachan_listener_ops rcnet_listener_ops;
+
+/*
+ * LISTEN: one connection pending from the peer, listening again first
+ * when the listener's device went away.  Under net->lock (dropped to
+ * close a failed listener, which waits for its callbacks: nothing that
+ * rdmachan runs for it then waits for net->lock).
+ */
+static int rcnet_accept(struct rcnet *net, struct rdmachan **chp)
+{
+	struct sockaddr_storage peer;
+	struct rdmachan *ch;
+	int ret, i;
+
+	if (test_and_clear_bit(RCNET_F_LISTEN_FAILED, &net->flags) &&
+	    net->listener) {
+		struct rdmachan_listener *l = net->listener;
+
+		net->listener = NULL;
+		mutex_unlock(&net->lock);
+		rdmachan_listener_close(l);
+		mutex_lock(&net->lock);
+		if (test_bit(RCNET_F_DELETING, &net->flags))
+			return -ESHUTDOWN;
+	}
+	if (!net->listener) {
+		ret = rdmachan_listen_ops((struct sockaddr *)&net->addr,
+					  &net->opts, &rcnet_listener_ops, net,
+					  &net->listener);
+		if (ret) {
+			net->listener = NULL;
+			return ret;
+		}
+		netdev_info(net->ndev, "listening on %pISpc again\n",
+			    &net->addr);
+	}
+	/* bounded: the backlog of the listener */
+	for (i = 0; i < 1024; i++) {
+		ret = rdmachan_accept(net->listener, &rcnet_ch_ops, net,
+				      RDMACHAN_ACCEPT_NONBLOCK, &ch);
+		if (ret == -EAGAIN)
+			return -ENOTCONN;	/* no peer yet: pending kicks */
+		if (ret) {
+			if (ret == -ENODEV)
+				set_bit(RCNET_F_LISTEN_FAILED, &net->flags);
+			return ret;
+		}
+		if (rcnet_peer_ok(net, ch)) {
+			*chp = ch;
+			return 0;
+		}
+		memset(&peer, 0, sizeof(peer));
+		rdmachan_peer_addr(ch, &peer);
+		net_warn_ratelimited("%s: connection from %pISc refused: the peer is %pISc\n",
+				     net->ndev->name, &peer, &net->src);
+		rdmachan_shutdown(ch);
+		rdmachan_close(ch);
+	}
+	return -ENOTCONN;
+}
+
+/*
+ * &rdmachan_reconnect_ops.attempt: one try at bringing the link back
+ * (the core's reconnect work, process context, never two at once).
+ */
+static int rcnet_attempt(void *priv)
+{
+	struct rcnet *net = priv;
+	struct rdmachan *ch;
+	int ret;
+
+	mutex_lock(&net->lock);
+	if (test_bit(RCNET_F_DELETING, &net->flags)) {
+		ret = -ESHUTDOWN;
+		goto out;
+	}
+	if (net->ch) {
+		/* a loss not yet handled by loss_work counts as a failure */
+		ret = rdmachan_get_state(net->ch) == RDMACHAN_CONNECTED ?
+		      0 : -ECONNRESET;
+		goto out;
+	}
+	if (net->mode == RDMACHAN_NET_CONNECT)
+		ret = rdmachan_connect((struct sockaddr *)&net->addr,
+				       net->src.ss_family == AF_UNSPEC ? NULL :
+				       (struct sockaddr *)&net->src,
+				       &net->opts, &rcnet_ch_ops, net, &ch);
+	else
+		ret = rcnet_accept(net, &ch);
+	if (!ret)
+		ret = rcnet_install(net, ch);
+out:
+	mutex_unlock(&net->lock);
+	return ret;
+}
+
+/* &rdmachan_reconnect_ops.state_change: back, or given up */
+static void rcnet_link_state(void *priv, enum rdmachan_link_state state,
+			     int err)
+{
+	struct rcnet *net = priv;
+
+	if (state == RDMACHAN_LINK_DEAD)
+		netdev_warn(net->ndev, "link to %pISpc not back within loss_timeout_ms (%u, last error %pe): carrier stays off%s\n",
+			    &net->addr, net->policy.loss_timeout_ms,
+			    ERR_PTR(err),
+			    net->mode == RDMACHAN_NET_LISTEN ?
+			    " until the peer connects again" : "");
+}
+
+static const struct rdmachan_reconnect_ops rcnet_rc_ops = {
+	.attempt	= rcnet_attempt,
+	.state_change	= rcnet_link_state,
+};
+
+/* A channel failed, or the peer connected anew: detach, reconnect */
+static void rcnet_loss_work(struct work_struct *work)
+{
+	struct rcnet *net = container_of(work, struct rcnet, loss_work);
+	bool replace = test_and_clear_bit(RCNET_F_REPLACE, &net->flags);
+	int err;
+
+	mutex_lock(&net->lock);
+	if (!net->ch || test_bit(RCNET_F_DELETING, &net->flags))
+		goto out;
+	if (!replace && rdmachan_get_state(net->ch) == RDMACHAN_CONNECTED)
+		goto out;
+	err = replace ? -ECONNRESET : rdmachan_error(net->ch) ?: -ECONNRESET;
+	rcnet_detach(net, true);
+	atomic64_inc(&net->losses);
+	netdev_info(net->ndev, "link to %pISpc lost (%pe)%s: carrier off, reconnecting\n",
+		    &net->addr, ERR_PTR(err),
+		    replace ? ", the peer connected anew" : "");
+	rdmachan_reconnect_lost(net->rc, err);
+	if (replace)
+		rdmachan_reconnect_kick(net->rc);
+out:
+	mutex_unlock(&net->lock);
+}
+
+/* Start the loop towards the peer, or kick it (under net->lock) */
+static void rcnet_start_locked(struct rcnet *net)
+{
+	struct rdmachan_reconnect_info info;
+
+	rdmachan_reconnect_get_info(net->rc, &info);
+	if (info.state != RDMACHAN_LINK_RECONNECTING)
+		rdmachan_reconnect_lost(net->rc, -ENOTCONN);
+	rdmachan_reconnect_kick(net->rc);
+}
+
+/*
+ * A connection is pending on the listener: start or kick the loop, or,
+ * while a channel is installed, replace it (the peer reconnected: ours is
+ * dead and does not know yet).  A work item, not the pending callback:
+ * that runs under the rdma_cm handler's mutex of the new connection, and
+ * net->lock is held across rdmachan_close(), which takes such mutexes.
+ */
+static void rcnet_pending_work(struct work_struct *work)
+{
+	struct rcnet *net = container_of(work, struct rcnet, pending_work);
+
+	mutex_lock(&net->lock);
+	if (test_bit(RCNET_F_DELETING, &net->flags))
+		goto out;
+	if (!test_bit(RCNET_F_READY, &net->flags)) {
+		set_bit(RCNET_F_MISSED, &net->flags);
+		goto out;
+	}
+	if (net->ch) {
+		set_bit(RCNET_F_REPLACE, &net->flags);
+		queue_work(rcnet_wq, &net->loss_work);
+		goto out;
+	}
+	rcnet_start_locked(net);
+out:
+	mutex_unlock(&net->lock);
+}
+
+/* &rdmachan_listener_ops.pending: a connection waits (rdma_cm handler) */
+static void rcnet_pending(struct rdmachan_listener *l)
+{
+	struct rcnet *net = rdmachan_listener_priv(l);
+
+	queue_work(rcnet_wq, &net->pending_work);
+}
+
+/*
+ * &rdmachan_listener_ops.failed: the listener's device went away.  No
+ * net->lock here (an attempt holding it may wait on the device's
+ * removal); the next attempt listens again.
+ */
+static void rcnet_listener_failed(struct rdmachan_listener *l, int err)
+{
+	struct rcnet *net = rdmachan_listener_priv(l);
+
+	set_bit(RCNET_F_LISTEN_FAILED, &net->flags);
+	netdev_info(net->ndev, "listener on %pISpc stopped (%pe): listening again when an attempt can\n",
+		    &net->addr, ERR_PTR(err));
+	if (!READ_ONCE(net->ch) && test_bit(RCNET_F_READY, &net->flags) &&
+	    !test_bit(RCNET_F_DELETING, &net->flags))
+		rdmachan_reconnect_lost(net->rc, err);
+}
+
+static const struct rdmachan_listener_ops rcnet_listener_ops = {
+	.pending	= rcnet_pending,
+	.failed		= rcnet_listener_failed,
+};
+
+/* ---- netdev -------------------------------------------------------- */
+
+static int rcnet_init(struct net_device *ndev)
+{
+	ndev->tstats = netdev_alloc_pcpu_stats(struct pcpu_sw_netstats);
+	return ndev->tstats ? 0 : -ENOMEM;
+}
+
+static int rcnet_open(struct net_device *ndev)
+{
+	struct rcnet *net = netdev_priv(ndev);
+
+	napi_enable(&net->napi);
+	netif_start_queue(ndev);
+	return 0;
+}
+
+static int rcnet_stop(struct net_device *ndev)
+{
+	struct rcnet *net = netdev_priv(ndev);
+
+	netif_tx_disable(ndev);
+	napi_disable(&net->napi);
+	skb_queue_purge(&net->rxq);
+	return 0;
+}
+
+static int rcnet_change_mtu(struct net_device *ndev, int mtu)
+{
+	struct rcnet *net = netdev_priv(ndev);
+	u32 max;
+
+	spin_lock_bh(&net->info_lock);
+	max = net->max_msg;
+	spin_unlock_bh(&net->info_lock);
+	if (READ_ONCE(net->ch) && mtu > max) {
+		netdev_err(ndev, "MTU %d is larger than the channel's messages (%u bytes)\n",
+			   mtu, max);
+		return -EINVAL;
+	}
+	WRITE_ONCE(ndev->mtu, mtu);
+	return 0;
+}
+
+static const struct net_device_ops rcnet_netdev_ops = {
+	.ndo_init		= rcnet_init,
+	.ndo_open		= rcnet_open,
+	.ndo_stop		= rcnet_stop,
+	.ndo_start_xmit		= rcnet_xmit,
+	.ndo_change_mtu		= rcnet_change_mtu,
+	.ndo_get_stats64	= dev_get_tstats64,
+};
+
+/* After unregistration, at rtnl_unlock() (or a failed registration) */
+static void rcnet_destructor(struct net_device *ndev)
+{
+	struct rcnet *net = netdev_priv(ndev);
+
+	skb_queue_purge(&net->rxq);
+	free_percpu(ndev->tstats);
+	ndev->tstats = NULL;
+}
+
+/**
+ * rcnet_setup() - the netdev's fixed settings (alloc_netdev() and the
+ *	rtnl_link_ops kind)
+ * @ndev: the new netdev
+ *
+ * A layer-3 point-to-point device: no link-layer header or address, no
+ * ARP.  Checksum "offload" as virtio-net's: a transport checksum left
+ * to the hardware travels unfinished, its place in the immediate, and
+ * arrives as CHECKSUM_PARTIAL (completed there if the packet leaves the
+ * host again); ethtool -K NAME tx off sends every checksum complete.
+ *
+ * Context: process context.
+ */
+void rcnet_setup(struct net_device *ndev)
+{
+	struct rcnet *net = netdev_priv(ndev);
+
+	net->ndev = ndev;
+	skb_queue_head_init(&net->rxq);
+	ndev->netdev_ops = &rcnet_netdev_ops;
+	ndev->rtnl_link_ops = &rcnet_link_ops;
+	ndev->type = ARPHRD_NONE;
+	ndev->flags = IFF_POINTOPOINT | IFF_NOARP;
+	ndev->hard_header_len = 0;
+	ndev->addr_len = 0;
+	ndev->tx_queue_len = 1000;	/* as Ethernet */
+	ndev->min_mtu = ETH_MIN_MTU;
+	ndev->max_mtu = RCNET_MAX_MTU;
+	ndev->mtu = ETH_DATA_LEN;
+	ndev->features = NETIF_F_SG | NETIF_F_HIGHDMA | NETIF_F_HW_CSUM;
+	ndev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM;
+	ndev->needs_free_netdev = true;
+	ndev->priv_destructor = rcnet_destructor;
+	ndev->sysfs_groups[0] = &rcnet_attr_group;
+}
+
+static struct rcnet *rcnet_find(const char *name)
+{
+	struct rcnet *net;
+
+	ASSERT_RTNL();
+	list_for_each_entry(net, &rcnet_devs, node)
+		if (!strcmp(net->ndev->name, name))
+			return net;
+	return NULL;
+}
+
+/**
+ * rcnet_add() - a new device (RDMACHAN_IOC_NET_ADD)
+ * @a: what it is: name, mode, addresses, sizes, reconnect policy
+ *
+ * Makes the netdev (carrier off), for LISTEN the listener, and the
+ * reconnect loop; registers the netdev; then starts the loop (CONNECT)
+ * or waits for the peer's connection (LISTEN).  The link comes up in the
+ * background.
+ *
+ * Context: process context, takes RTNL.
+ * Return: 0; -EINVAL or -EAFNOSUPPORT for bad arguments, -EEXIST for a
+ * name in use, the listener's errno (-EADDRINUSE, -EADDRNOTAVAIL, ...),
+ * -ENOMEM.
+ */
+int rcnet_add(const struct rdmachan_net_add *a)
+{
+	struct rdmachan_reconnect_policy *p;
+	struct net_device *ndev;
+	struct rcnet *net;
+	u32 max_msg, loss;
+	int ret;
+
+	ret = rcnet_check_add(a, &max_msg);
+	if (ret) {
+		pr_warn_ratelimited("net add %.*s: invalid arguments (%pe)\n",
+				    RDMACHAN_NET_NAME_MAX, a->name,
+				    ERR_PTR(ret));
+		return ret;
+	}
+	ndev = alloc_netdev(sizeof(*net), a->name, NET_NAME_USER, rcnet_setup);
+	if (!ndev)
+		return -ENOMEM;
+	net = netdev_priv(ndev);
+	net->mode = a->mode;
+	memcpy(&net->addr, &a->addr, sizeof(net->addr));
+	memcpy(&net->src, &a->src, sizeof(net->src));
+	rcnet_default_port(&net->addr);
+	net->opts.queue_depth = a->queue_depth;
+	net->opts.max_msg_size = max_msg;
+	net->opts.timeout_ms = READ_ONCE(connect_timeout_ms);
+	net->opts.poll_mode = RDMACHAN_POLL_SOFTIRQ;
+	net->max_msg = max_msg;
+	ndev->max_mtu = min(max_msg, RCNET_MAX_MTU);
+	ndev->mtu = a->mtu ?: ndev->max_mtu;
+	mutex_init(&net->lock);
+	spin_lock_init(&net->info_lock);
+	INIT_WORK(&net->loss_work, rcnet_loss_work);
+	INIT_WORK(&net->pending_work, rcnet_pending_work);
+	atomic64_set(&net->tx_stopped, 0);
+	atomic64_set(&net->reconnects, 0);
+	atomic64_set(&net->losses, 0);
+	netif_napi_add(ndev, &net->napi, rcnet_poll);
+	netif_carrier_off(ndev);
+
+	p = &net->policy;
+	loss = a->loss_timeout_ms ?: READ_ONCE(loss_timeout_ms);
+	p->delay_ms = a->reconnect_delay_ms ?: READ_ONCE(reconnect_delay_ms);
+	p->max_delay_ms = max(p->delay_ms, READ_ONCE(reconnect_max_delay_ms));
+	p->loss_timeout_ms = loss == RDMACHAN_NET_TMO_OFF ? 0 : loss;
+	p->fast_fail_ms = 0;
+	net->rc = rdmachan_reconnect_create(a->name, p, &rcnet_rc_ops, net);
+	if (IS_ERR(net->rc)) {
+		ret = PTR_ERR(net->rc);
+		pr_warn_ratelimited("net add %s: reconnect policy refused: delay %u ms (backoff to %u), loss timeout %u ms\n",
+				    a->name, p->delay_ms, p->max_delay_ms,
+				    p->loss_timeout_ms);
+		goto out_free;
+	}
+	if (net->mode == RDMACHAN_NET_LISTEN) {
+		/* its pending callback waits for RCNET_F_READY */
+		ret = rdmachan_listen_ops((struct sockaddr *)&net->addr,
+					  &net->opts, &rcnet_listener_ops, net,
+					  &net->listener);
+		if (ret) {
+			pr_warn_ratelimited("net add %s: cannot listen on %pISpc (%pe)\n",
+					    a->name, &net->addr, ERR_PTR(ret));
+			goto out_rc;
+		}
+	}
+
+	rtnl_lock();
+	if (rcnet_find(a->name)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	ret = register_netdevice(ndev);
+	if (ret)
+		goto out_unlock;
+	list_add_tail(&net->node, &rcnet_devs);
+	/* under RTNL: a delete (which takes it) waits for this */
+	mutex_lock(&net->lock);
+	set_bit(RCNET_F_READY, &net->flags);
+	if (net->mode == RDMACHAN_NET_CONNECT ||
+	    test_and_clear_bit(RCNET_F_MISSED, &net->flags))
+		rcnet_start_locked(net);
+	mutex_unlock(&net->lock);
+	netdev_info(ndev, "added: %s %pISpc, MTU %u, messages of %u bytes\n",
+		    net->mode == RDMACHAN_NET_LISTEN ? "listening on" :
+		    "connecting to", &net->addr, ndev->mtu, max_msg);
+	rtnl_unlock();
+	return 0;
+
+out_unlock:
+	rtnl_unlock();
+	if (net->listener)
+		rdmachan_listener_close(net->listener);
+	cancel_work_sync(&net->pending_work);
+out_rc:
+	rdmachan_reconnect_destroy(net->rc);
+out_free:
+	if (ret == -EEXIST)
+		pr_warn_ratelimited("net add %s: the name is in use\n",
+				    a->name);
+	free_netdev(ndev);
+	return ret;
+}
+
+/* Steps 1-6 of the teardown order (top of this file); under RTNL */
+static void rcnet_teardown(struct rcnet *net)
+{
+	ASSERT_RTNL();
+	set_bit(RCNET_F_DELETING, &net->flags);
+	rdmachan_reconnect_stop(net->rc);
+	if (net->listener) {
+		rdmachan_listener_close(net->listener);
+		net->listener = NULL;
+	}
+	/* the pending work may queue the loss work: first */
+	cancel_work_sync(&net->pending_work);
+	cancel_work_sync(&net->loss_work);
+	mutex_lock(&net->lock);
+	rcnet_detach(net, false);
+	mutex_unlock(&net->lock);
+	rdmachan_reconnect_destroy(net->rc);
+	net->rc = NULL;
+}
+
+/**
+ * rcnet_dellink() - delete a device: its channel, then the netdev
+ * @ndev: the device
+ * @head: the list to queue its unregistration on (NULL: at once)
+ *
+ * &rtnl_link_ops.dellink (ip link del, a dying namespace, the module's
+ * unload) and net del.  Waits for a connection attempt under way (its
+ * connect timeout at most) and for the orderly close of the channel.
+ *
+ * Context: process context, under RTNL.
+ */
+void rcnet_dellink(struct net_device *ndev, struct list_head *head)
+{
+	struct rcnet *net = netdev_priv(ndev);
+
+	rcnet_teardown(net);
+	list_del(&net->node);
+	netdev_info(ndev, "deleted\n");
+	unregister_netdevice_queue(ndev, head);
+}
+
+/**
+ * rcnet_del() - delete the device named @name (RDMACHAN_IOC_NET_DEL)
+ * @name: its name now, in whichever network namespace it is
+ *
+ * Context: process context, takes RTNL.
+ * Return: 0, or -ENODEV when no device of this module has that name.
+ */
+int rcnet_del(const char *name)
+{
+	struct rcnet *net;
+
+	rtnl_lock();
+	net = rcnet_find(name);
+	if (net)
+		rcnet_dellink(net->ndev, NULL);
+	rtnl_unlock();
+	if (!net) {
+		pr_warn_ratelimited("net del %.*s: no such device\n",
+				    RDMACHAN_NET_NAME_MAX, name);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/**
+ * rcnet_get_info() - where a device stands, for net show and sysfs
+ * @net: the device
+ * @info: filled in, but for @info->name
+ *
+ * Context: any process context.
+ */
+void rcnet_get_info(struct rcnet *net, struct rdmachan_net_info *info)
+{
+	struct rdmachan_reconnect_info rci;
+	struct rtnl_link_stats64 s = {};
+	struct net_device *ndev = net->ndev;
+	bool up = READ_ONCE(net->ch);
+
+	rdmachan_reconnect_get_info(net->rc, &rci);
+	info->ifindex = ndev->ifindex;
+	info->mode = net->mode;
+	if (up)
+		info->state = RDMACHAN_NET_UP;
+	else if (!test_bit(RCNET_F_WAS_UP, &net->flags) &&
+		 (net->mode == RDMACHAN_NET_LISTEN ||
+		  rci.state == RDMACHAN_LINK_LIVE))
+		info->state = RDMACHAN_NET_WAITING;
+	else if (rci.state == RDMACHAN_LINK_DEAD)
+		info->state = RDMACHAN_NET_DEAD;
+	else
+		info->state = RDMACHAN_NET_RECONNECTING;
+	info->last_error = rci.last_error;
+	memcpy(&info->addr, &net->addr, sizeof(info->addr));
+	spin_lock_bh(&net->info_lock);
+	memcpy(&info->peer, &net->peer, sizeof(info->peer));
+	info->max_msg_size = net->max_msg;
+	info->queue_depth = net->depth;
+	spin_unlock_bh(&net->info_lock);
+	info->mtu = READ_ONCE(ndev->mtu);
+	info->carrier = netif_carrier_ok(ndev);
+	info->attempt = up ? 0 : rci.attempt;
+	info->max_attempts = rci.max_attempts;
+	info->next_ms = up ? 0 : min_t(u64, rci.next_ms, U32_MAX);
+	info->down_ms = up ? 0 : min_t(u64, rci.down_ms, U32_MAX);
+	info->losses = atomic64_read(&net->losses);
+
+	dev_get_tstats64(ndev, &s);
+	info->c.rx_packets = s.rx_packets;
+	info->c.rx_bytes = s.rx_bytes;
+	info->c.tx_packets = s.tx_packets;
+	info->c.tx_bytes = s.tx_bytes;
+	info->c.rx_dropped = s.rx_dropped;
+	info->c.tx_dropped = s.tx_dropped;
+	info->c.rx_errors = s.rx_errors;
+	info->c.tx_errors = s.tx_errors;
+	info->c.tx_stopped = atomic64_read(&net->tx_stopped);
+	info->c.reconnects = atomic64_read(&net->reconnects);
+}
+
+/**
+ * rcnet_list() - every device, for RDMACHAN_IOC_NET_LIST
+ * @entries: the user's array
+ * @room: entries it has room for
+ * @count: out: devices there are (more than copied when @room is short)
+ *
+ * Context: process context, takes RTNL.
+ * Return: 0, -ENOMEM or -EFAULT.
+ */
+int rcnet_list(struct rdmachan_net_info __user *entries, u32 room,
+	       u32 *count)
+{
+	struct rdmachan_net_info *buf = NULL;
+	struct rcnet *net;
+	u32 n = 0, k;
+	int ret = 0;
+
+	rtnl_lock();
+	list_for_each_entry(net, &rcnet_devs, node)
+		n++;
+	k = min(n, room);
+	if (k) {
+		buf = kvcalloc(k, sizeof(*buf), GFP_KERNEL);
+		if (!buf) {
+			rtnl_unlock();
+			return -ENOMEM;
+		}
+	}
+	n = 0;
+	list_for_each_entry(net, &rcnet_devs, node) {
+		if (n < k) {
+			strscpy(buf[n].name, net->ndev->name,
+				sizeof(buf[n].name));
+			rcnet_get_info(net, &buf[n]);
+		}
+		n++;
+	}
+	rtnl_unlock();
+	if (k && copy_to_user(entries, buf, k * sizeof(*buf)))
+		ret = -EFAULT;
+	kvfree(buf);
+	*count = n;
+	return ret;
+}

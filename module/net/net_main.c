@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_net: a point-to-point IP netdev over an rdmachan channel
+ *
+ * Module entry points.  Load order: the workqueue (loss work), the
+ * rtnl_link_ops kind "rdmachan", then the ioctls that add devices.
+ * Unload in reverse: no ioctl runs after rcnet_ioctl_exit(), so no
+ * device is added any more; rtnl_link_unregister() deletes every device
+ * left, in every namespace, through rcnet_dellink() (the teardown order
+ * of net_dev.c); then the workqueue goes.  A device holds no reference
+ * on the module: rmmod under traffic deletes the devices.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/netlink.h>
+#include <net/rtnetlink.h>
+
+#include "net.h"
+
+struct workqueue_struct *rcnet_wq;
+
+/*
+ * ip link add ... type rdmachan: refused.  iproute2 has no parser for
+ * this kind's options (mode, addresses), so a device made here could
+ * never connect; the tool's "net add" makes them.  The kind is there so
+ * that ip -d link names it, and for ip link del and dying namespaces.
+ */
+static int rcnet_newlink(struct net *src_net, struct net_device *dev,
+			 struct nlattr *tb[], struct nlattr *data[],
+			 struct netlink_ext_ack *extack)
+{
+	NL_SET_ERR_MSG(extack, "rdmachan devices are added with \"rdmachan net add\"");
+	return -EOPNOTSUPP;
+}
+
+struct rtnl_link_ops rcnet_link_ops = {
+	.kind		= "rdmachan",
+	.priv_size	= sizeof(struct rcnet),
+	.setup		= rcnet_setup,
+	.newlink	= rcnet_newlink,
+	.dellink	= rcnet_dellink,
+};
+
+static int __init rcnet_module_init(void)
+{
+	int ret;
+
+	rcnet_wq = alloc_workqueue("rdmachan_net", WQ_UNBOUND, 0);
+	if (!rcnet_wq)
+		return -ENOMEM;
+	ret = rtnl_link_register(&rcnet_link_ops);
+	if (ret)
+		goto out_wq;
+	ret = rcnet_ioctl_init();
+	if (ret)
+		goto out_link;
+	pr_info("loaded\n");
+	return 0;
+
+out_link:
+	rtnl_link_unregister(&rcnet_link_ops);
+out_wq:
+	destroy_workqueue(rcnet_wq);
+	return ret;
+}
+
+static void __exit rcnet_module_exit(void)
+{
+	rcnet_ioctl_exit();
+	/* every device left, through rcnet_dellink() */
+	rtnl_link_unregister(&rcnet_link_ops);
+	destroy_workqueue(rcnet_wq);
+	pr_info("unloaded\n");
+}
+
+module_init(rcnet_module_init);
+module_exit(rcnet_module_exit);
+
+MODULE_DESCRIPTION("rdmachan_net: a point-to-point IP netdev over an rdmachan channel");
+MODULE_AUTHOR("rdmachan developers");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RTNL_LINK("rdmachan");

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_net: /sys/class/net/NAME/rdmachan/, read-only
+ *
+ * What net show prints of one device, a file a value
+ * (Documentation/ABI/testing/sysfs-class-net-rdmachan).  Each read takes
+ * a fresh snapshot (rcnet_get_info()).
+ */
+#include <linux/device.h>
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "net.h"
+
+static const char *const rcnet_state_names[] = {
+	[RDMACHAN_NET_UP]		= "up",
+	[RDMACHAN_NET_RECONNECTING]	= "reconnecting",
+	[RDMACHAN_NET_DEAD]		= "dead",
+	[RDMACHAN_NET_WAITING]		= "waiting",
+};
+
+/* One snapshot per read: struct rdmachan_net_info is large for a stack */
+static ssize_t rcnet_show(struct device *d, char *buf,
+			  ssize_t (*fmt)(const struct rdmachan_net_info *i,
+					 char *buf))
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+	struct rdmachan_net_info *info;
+	ssize_t ret;
+
+	info = kzalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	rcnet_get_info(net, info);
+	ret = fmt(info, buf);
+	kfree(info);
+	return ret;
+}
+
+#define RCNET_ATTR(_name, _f, _val)					\
+static ssize_t _name##_fmt(const struct rdmachan_net_info *i, char *buf) \
+{									\
+	return sysfs_emit(buf, _f "\n", _val);			\
+}									\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return rcnet_show(d, buf, _name##_fmt);				\
+}									\
+static DEVICE_ATTR_RO(_name)
+
+RCNET_ATTR(mode, "%s", i->mode == RDMACHAN_NET_LISTEN ? "listen" : "connect");
+RCNET_ATTR(state, "%s", i->state < ARRAY_SIZE(rcnet_state_names) ?
+	   rcnet_state_names[i->state] : "unknown");
+RCNET_ATTR(addr, "%pISpc", &i->addr);
+/* the peer: empty while not connected (%pIS wants a family) */
+static ssize_t peer_fmt(const struct rdmachan_net_info *i, char *buf)
+{
+	if (i->peer.ss_family != AF_INET && i->peer.ss_family != AF_INET6)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%pISpc\n", &i->peer);
+}
+
+static ssize_t peer_show(struct device *d, struct device_attribute *attr,
+			 char *buf)
+{
+	return rcnet_show(d, buf, peer_fmt);
+}
+static DEVICE_ATTR_RO(peer);
+
+RCNET_ATTR(max_msg_size, "%u", i->max_msg_size);
+RCNET_ATTR(queue_depth, "%u", i->queue_depth);
+RCNET_ATTR(attempt, "%u", i->attempt);
+RCNET_ATTR(losses, "%u", i->losses);
+RCNET_ATTR(last_error, "%d", i->last_error);
+RCNET_ATTR(reconnects, "%llu", i->c.reconnects);
+RCNET_ATTR(tx_stopped, "%llu", i->c.tx_stopped);
+
+static struct attribute *rcnet_attrs[] = {
+	&dev_attr_mode.attr,
+	&dev_attr_state.attr,
+	&dev_attr_addr.attr,
+	&dev_attr_peer.attr,
+	&dev_attr_max_msg_size.attr,
+	&dev_attr_queue_depth.attr,
+	&dev_attr_attempt.attr,
+	&dev_attr_losses.attr,
+	&dev_attr_last_error.attr,
+	&dev_attr_reconnects.attr,
+	&dev_attr_tx_stopped.attr,
+	NULL,
+};
+
+const struct attribute_group rcnet_attr_group = {
+	.name	= "rdmachan",
+	.attrs	= rcnet_attrs,
+};

@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The network channel end to end: "rdmachan net add rcn0 listen
+# 192.0.2.1" and "net add rcn1 connect 192.0.2.1 --src 192.0.2.2", each
+# interface moved into its own network namespace (rcA, rcB) so that
+# traffic between 10.77.0.1 and 10.77.0.2 really crosses the channel
+# (rxe1 <-> rxe0), not the loopback.  Checks: carrier, ping (IPv4 and
+# IPv6, 60000 bytes, a flood of small ones without loss), the counters
+# (ip -s link, net show --json, sysfs), a 64 MiB TCP stream checked byte
+# for byte, 16 concurrent flows, "rdma link delete" of the connecting
+# side's device under a TCP stream (carrier off within the keepalive
+# time, back after the device is re-added, the stream survives), bad
+# ioctl arguments, net del under traffic and a new interface accepted
+# from the same peer, rmmod under traffic.
+
+# Debian's kernel; net_teardown.sh runs the teardown on the debug kernel
+requires() {
+	_have_kernel stock
+}
+
+. /tests/lib.sh
+
+T=/tmp/net_basic
+mkdir -p $T
+NET_STREAM=$HELPERS/net_stream
+PING=/usr/bin/ping
+MiB=1048576
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_net load" net_load
+check "net add rcn0 listen 192.0.2.1 --peer 192.0.2.2" \
+	$TOOL net add rcn0 listen 192.0.2.1 --peer 192.0.2.2
+check "net add rcn1 connect 192.0.2.1 --src 192.0.2.2" \
+	$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2
+check "both are point-to-point, NOARP, of kind rdmachan (ip -d link)" sh -c \
+	"$IP -d link show rcn0 | grep -q 'POINTOPOINT,NOARP' &&
+	 $IP -d link show rcn1 | grep -q 'rdmachan'"
+check_eq "sysfs: rcn0 listens, rcn1 connects" "listen connect" \
+	"$(cat /sys/class/net/rcn0/rdmachan/mode) $(cat /sys/class/net/rcn1/rdmachan/mode)"
+check "the two interfaces in their namespaces rcA and rcB, addressed, up" net_ns_up
+check "carrier on both within 20 s" wait_for 20 net_carrier_both
+check_eq "net show --json: both up, rcn1's peer is 192.0.2.1:7472" "up up 192.0.2.1:7472" \
+	"$($TOOL -j net show | jq -r '[(.devices[] | select(.name == "rcn0") | .state),
+		(.devices[] | select(.name == "rcn1") | .state, .peer)] | join(" ")')"
+check "net show (text) names rcn0, listening, up" sh -c \
+	"$TOOL net show rcn0 | grep -q '^rcn0: listen 192.0.2.1:7472 state up'"
+check "prefixes: rdmachan -j n s parses with jq" sh -c \
+	"$TOOL -j n s | jq -e '.devices | length == 2' > /dev/null"
+diag "$($TOOL net show)"
+
+# ---- ping ----------------------------------------------------------------
+# drops and errors from here on (a packet that came before the far end was
+# up was rightly dropped)
+bad0=$(net_bad_counters)
+check "ping 10.77.0.2 from rcA (5 packets)" \
+	$IP netns exec rcA $PING -c 5 -W 5 10.77.0.2
+check "ping 10.77.0.1 from rcB" $IP netns exec rcB $PING -c 3 -W 5 10.77.0.1
+check "ping -s 60000 (one message each way per packet)" \
+	$IP netns exec rcA $PING -c 3 -s 60000 -W 5 10.77.0.2
+check "IPv6: ping fd77::2 from rcA" $IP netns exec rcA $PING -6 -c 3 -W 5 fd77::2
+rx0=$(net_stat rcA rcn0 rx_packets)
+$IP netns exec rcA $PING -A -q -c 3000 -s 16 -W 10 10.77.0.2 > $T/flood.out 2>&1
+diag "$(tail -n 2 $T/flood.out)"
+check "a flood of 3000 small pings: none lost" \
+	grep -q '3000 packets transmitted, 3000 packets received' $T/flood.out
+rx1=$(net_stat rcA rcn0 rx_packets)
+check "ip -s link counted the 3000 replies on rcn0 ($rx0 -> $rx1)" \
+	test "$((rx1 - rx0))" -ge 3000
+check "net show --json: rcn1's counters agree with ip -s link" sh -c \
+	"test \"\$($TOOL -j net show rcn1 | jq '.devices[0].counters.tx_packets')\" -ge 3000"
+
+# ---- TCP -----------------------------------------------------------------
+net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \
+	5001 1 $((64 * MiB)) 150
+net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
+	5002 16 $((2 * MiB)) 150
+
+check_eq "no new errors or drops on either side (ip -s link)" "$bad0" "$(net_bad_counters)"
+# small packets: many more messages than credits, the queue stops and wakes
+st0=$(net_sysfs rcA rcn0 tx_stopped)
+check "MTU 1500 on both ends" sh -c \
+	"$IP -n rcA link set rcn0 mtu 1500 && $IP -n rcB link set rcn1 mtu 1500"
+net_stream_run "a 16 MiB TCP stream at MTU 1500 (one message per 1500-byte packet), checked" \
+	5005 1 $((16 * MiB)) 150
+diag "tx_stopped on rcn0: $st0 -> $(net_sysfs rcA rcn0 tx_stopped)"
+check "MTU back to 65535" sh -c \
+	"$IP -n rcA link set rcn0 mtu 65535 && $IP -n rcB link set rcn1 mtu 65535"
+
+# ---- link loss -----------------------------------------------------------
+# a long stream, then the connecting side's device goes away under it
+$IP netns exec rcB timeout 200 $NET_STREAM server 5003 1 200 > $T/loss_srv.out 2>&1 &
+SRV=$!
+sleep 0.5
+$IP netns exec rcA timeout 200 $NET_STREAM client 10.77.0.2 5003 1 $((256 * MiB)) 200 \
+	> $T/loss_cli.out 2>&1 &
+CLI=$!
+check "the stream is under way (4 MiB across)" wait_for 30 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + 4 * MiB))
+check "rdma link delete $DEV1 under the stream" rxe_del $DEV1
+check "carrier off on rcn1 (the device went away) within 5 s" \
+	wait_for 5 net_no_carrier rcB rcn1
+check "carrier off on rcn0 (the peer is gone) within the keepalive time (10 s)" \
+	wait_for 10 net_no_carrier rcA rcn0
+check_eq "net show: rcn1 reconnecting" "reconnecting" \
+	"$($TOOL -j net show rcn1 | jq -r '.devices[0].state')"
+sleep 2
+check "rdma link add $DEV1 back" rxe_add $DEV1 veth1
+check "carrier back on both within 30 s" wait_for 30 net_carrier_both
+diag "$($TOOL net show)"
+if wait $CLI; then
+	ok "the TCP stream survived the outage: 256 MiB arrived whole"
+else
+	not_ok "the TCP stream survived the outage: 256 MiB arrived whole"
+	diag "$(cat $T/loss_cli.out $T/loss_srv.out)"
+fi
+wait $SRV
+check "sysfs: rcn1 counted the loss and the reconnect" sh -c \
+	"[ \"$(net_sysfs rcB rcn1 reconnects)\" -ge 1 ] && [ \"$(net_sysfs rcB rcn1 losses)\" -ge 1 ]"
+check "ping after the outage" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
+
+# ---- bad input -----------------------------------------------------------
+run_checks $HELPERS/net_abuse rcn0
+check_fail "ip link add type rdmachan is refused, naming net add" "net add" \
+	$IP link add rcx type rdmachan
+check_fail "net add: a bad address is a usage error" "invalid address" \
+	$TOOL net add rcn9 connect 300.1.2.3
+check_fail "net del of no such interface fails" "no such" $TOOL net del rcn9
+
+# ---- net del under traffic, a new peer interface -------------------------
+$IP netns exec rcB timeout 60 $NET_STREAM server 5004 1 60 > /dev/null 2>&1 &
+SRV=$!
+sleep 0.5
+$IP netns exec rcA timeout 60 $NET_STREAM client 10.77.0.2 5004 1 $((512 * MiB)) 60 \
+	> /dev/null 2>&1 &
+CLI=$!
+check "traffic flows (2 MiB across)" wait_for 30 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + 2 * MiB))
+check "net del rcn1 under a TCP stream" timeout 20 $TOOL net del rcn1
+check "rcn1 is gone" sh -c "! $IP netns exec rcB $IP link show rcn1 2>/dev/null"
+check "carrier off on rcn0 within 10 s" wait_for 10 net_no_carrier rcA rcn0
+kill $CLI $SRV 2>/dev/null
+wait $CLI $SRV 2>/dev/null
+check "net add rcn1 connect again, into rcB" sh -c \
+	"$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 &&
+	 $IP link set rcn1 netns rcB &&
+	 $IP -n rcB addr add 10.77.0.2 peer 10.77.0.1 dev rcn1 &&
+	 $IP -n rcB link set rcn1 up"
+check "rcn0 takes the new connection from its peer: carrier on both" \
+	wait_for 30 net_carrier_both
+check "ping across the new channel" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
+
+# ---- rmmod under traffic -------------------------------------------------
+$IP netns exec rcA $PING -A -q -c 100000 -s 1000 -w 60 10.77.0.2 > /dev/null 2>&1 &
+PNG=$!
+check "traffic flows (1 MiB across)" wait_for 30 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
+check "rmmod rdmachan_net under a ping flood" timeout 30 $RMMOD rdmachan_net
+check "both interfaces are gone" sh -c \
+	"! $IP netns exec rcA $IP link show rcn0 2>/dev/null &&
+	 ! $IP netns exec rcB $IP link show rcn1 2>/dev/null"
+kill $PNG 2>/dev/null
+wait $PNG 2>/dev/null
+check "rdmachan unloads" rdmachan_unload
+$IP netns del rcA
+$IP netns del rcB
+done_testing

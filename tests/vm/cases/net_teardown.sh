@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The network channel's teardowns under traffic, for the debug kernel
+# (KASAN, lockdep, kmemleak after the case): every way an interface
+# goes, each while a TCP stream or a ping flood crosses it: net del, a
+# link loss and its reconnect ("rdma link delete" of each side's device
+# in turn), ip link del, the namespace holding it deleted, rmmod with
+# both interfaces up.  net_basic.sh checks the data on Debian's kernel.
+
+requires() {
+	_have_kernel debug
+}
+
+. /tests/lib.sh
+
+T=/tmp/net_teardown
+mkdir -p $T
+NET_STREAM=$HELPERS/net_stream
+PING=/usr/bin/ping
+MiB=1048576
+
+# net_pair: rcn0 and rcn1 added, in their namespaces, carrier on
+net_pair() {
+	$TOOL net add rcn0 listen 192.0.2.1 --peer 192.0.2.2 --reconnect-delay 200 &&
+		$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 --reconnect-delay 200 &&
+		net_ns_up && wait_for 30 net_carrier_both
+}
+
+# net_gone NAME: net show has no interface NAME
+net_gone() {
+	! $TOOL -j net show | jq -e --arg n "$1" '.devices[] | select(.name == $n)' > /dev/null
+}
+
+# flood_start: a ping flood rcA -> rcB in the background ($FLOOD)
+flood_start() {
+	$IP netns exec rcA $PING -A -q -s 1400 -w 60 10.77.0.2 > /dev/null 2>&1 &
+	FLOOD=$!
+}
+
+flood_stop() {
+	kill $FLOOD 2>/dev/null
+	wait $FLOOD 2>/dev/null
+}
+
+# stream_start: a TCP stream rcA -> rcB that outlasts what is done to it
+stream_start() {
+	$IP netns exec rcB timeout 60 $NET_STREAM server 5010 1 60 > /dev/null 2>&1 &
+	SSRV=$!
+	sleep 0.5
+	$IP netns exec rcA timeout 60 $NET_STREAM client 10.77.0.2 5010 1 $((1024 * MiB)) 60 \
+		> /dev/null 2>&1 &
+	SCLI=$!
+}
+
+stream_stop() {
+	kill $SCLI $SSRV 2>/dev/null
+	wait $SCLI $SSRV 2>/dev/null
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_net load" net_load
+check "rcn0 (listen) and rcn1 (connect) up in rcA and rcB" net_pair
+check "ping across" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
+
+# ---- net del under a TCP stream, then the same peer again ---------------
+stream_start
+check "the stream flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
+check "net del rcn1 under the stream" timeout 30 $TOOL net del rcn1
+check "carrier off on rcn0" wait_for 20 net_no_carrier rcA rcn0
+stream_stop
+check "rcn1 added again, rcn0 takes it" sh -c \
+	"$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 --reconnect-delay 200 &&
+	 $IP link set rcn1 netns rcB &&
+	 $IP -n rcB addr add 10.77.0.2 peer 10.77.0.1 dev rcn1 &&
+	 $IP -n rcB link set rcn1 up"
+check "carrier on both" wait_for 30 net_carrier_both
+
+# ---- down and up under a flood -------------------------------------------
+flood_start
+check "the flood flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
+check "ip link set rcn1 down and up under the flood" sh -c \
+	"$IP -n rcB link set rcn1 down && sleep 1 && $IP -n rcB link set rcn1 up"
+flood_stop
+check "ping across after down and up" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
+
+# ---- link loss under a ping flood, each side's device in turn -----------
+flood_start
+check "rdma link delete $DEV1 (the connecting side) under a ping flood" rxe_del $DEV1
+check "carrier off on both" wait_for 20 sh -c \
+	"! $IP -n rcA -o link show rcn0 | grep -q LOWER_UP &&
+	 ! $IP -n rcB -o link show rcn1 | grep -q LOWER_UP"
+check "rdma link add $DEV1 back" rxe_add $DEV1 veth1
+check "carrier back on both" wait_for 40 net_carrier_both
+check "rdma link delete $DEV0 (the listening side) under the flood" rxe_del $DEV0
+check "carrier off on both" wait_for 20 sh -c \
+	"! $IP -n rcA -o link show rcn0 | grep -q LOWER_UP &&
+	 ! $IP -n rcB -o link show rcn1 | grep -q LOWER_UP"
+check "rdma link add $DEV0 back" rxe_add $DEV0 veth0
+check "carrier back on both (rcn0 listens again)" wait_for 40 net_carrier_both
+flood_stop
+check "ping across after both losses" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
+diag "$($TOOL net show)"
+
+# ---- ip link del, a dying namespace ------------------------------------
+flood_start
+check "ip link del rcn0 under the flood" timeout 30 $IP -n rcA link del rcn0
+check "carrier off on rcn1" wait_for 20 net_no_carrier rcB rcn1
+flood_stop
+check "net add rcn0 listen again, into rcA" sh -c \
+	"$TOOL net add rcn0 listen 192.0.2.1 --peer 192.0.2.2 &&
+	 $IP link set rcn0 netns rcA &&
+	 $IP -n rcA addr add 10.77.0.1 peer 10.77.0.2 dev rcn0 &&
+	 $IP -n rcA link set rcn0 up"
+check "carrier on both (rcn1 reconnected)" wait_for 40 net_carrier_both
+stream_start
+check "the stream flows again (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
+stream_stop
+check "ip netns del rcB" $IP netns del rcB
+check "the namespace's end deletes rcn1 with it" wait_for 20 net_gone rcn1
+check "net add rcn1 in a new rcB" sh -c \
+	"$IP netns add rcB &&
+	 $TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 &&
+	 $IP link set rcn1 netns rcB && $IP -n rcB link set lo up &&
+	 $IP -n rcB addr add 10.77.0.2 peer 10.77.0.1 dev rcn1 &&
+	 $IP -n rcB link set rcn1 up"
+check "carrier on both" wait_for 40 net_carrier_both
+
+# ---- rmmod under traffic -------------------------------------------------
+stream_start
+check "the stream flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
+check "rmmod rdmachan_net under the stream" timeout 60 $RMMOD rdmachan_net
+check_eq "no interface left" "" "$($IP -n rcA -o link show rcn0 2>/dev/null; $IP -n rcB -o link show rcn1 2>/dev/null)"
+stream_stop
+check "rdmachan unloads" rdmachan_unload
+$IP netns del rcA
+$IP netns del rcB
+done_testing

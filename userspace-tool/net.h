@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * net.h: the "net" object of the rdmachan tool (net.c): the network
+ * channel of rdmachan_net.ko, point-to-point IP interfaces over one
+ * rdmachan channel each.
+ */
+#ifndef RDMACHAN_TOOL_NET_H
+#define RDMACHAN_TOOL_NET_H
+
+#include <stdbool.h>
+
+#include <linux/rdmachan_net.h>
+
+#include "tool.h"
+
+/* net_state_name: "up", "reconnecting", "dead", "waiting" or "unknown" */
+const char *net_state_name(unsigned int state);
+/* net_name_ok: an interface name: 1..15 characters, no '/', ':' or blank */
+bool net_name_ok(const char *s);
+/*
+ * ctl_net_list: every interface in a malloc'ed array the caller frees.
+ * -1 with errno (no message) when the ioctl fails.
+ */
+int ctl_net_list(int ctl, struct rdmachan_net_info **entries, unsigned int *count);
+
+extern const struct cmd net_cmds[];
+int obj_net(int argc, char **argv);
+
+#endif /* RDMACHAN_TOOL_NET_H */
