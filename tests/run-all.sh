@@ -15,7 +15,11 @@
 #      again on the debug kernel with KASAN, lockdep, kmemleak, and those
 #      that need it, KUnit among them; builds that kernel first when it is
 #      not cached).
-#      RDMACHAN_DEBUG_TIER=0 leaves it out.
+#      RDMACHAN_DEBUG_TIER=0 leaves it out.  A debug kernel not yet
+#      cached is built beside steps 1 to 3, at the lowest priority (nice
+#      19): the VMs of step 3 are idle most of the time, and take the CPU
+#      when they are not, so that the build costs the run little more
+#      than what the stock tier leaves of it.
 #
 # Expects "make all" to have run (make check does it).  Logs of each VM
 # case are kept in tests/vm/out/<case>/.
@@ -101,6 +105,14 @@ if [ "${1:-}" = --list ]; then
 fi
 
 DEBUG_TIER=0
+TK_JOB=
+if [ $# -eq 0 ] && [ "${RDMACHAN_DEBUG_TIER:-1}" != 0 ] &&
+   ! scripts/test-kernel.sh --print-dir >/dev/null 2>&1; then
+	echo "# building the debug test kernel beside the stock tier (nice 19; $OUT/test-kernel-bg.log)"
+	TK_T0=$SECONDS
+	nice -n 19 scripts/test-kernel.sh > "$OUT/test-kernel-bg.log" 2>&1 &
+	TK_JOB=$!
+fi
 if [ $# -eq 0 ]; then
 	static_checks
 	unit_tests
@@ -126,6 +138,12 @@ elif tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; 
 else
 	fail "vm: initramfs builds"
 	tail -n 20 "$OUT/initramfs.log"
+fi
+if [ -n "$TK_JOB" ]; then
+	# run-debug.sh finds it built, or builds what is left and reports
+	# the failure with its log
+	wait "$TK_JOB"
+	echo "# the debug test kernel's build (exit $?) ended $((SECONDS - TK_T0)) s after it began"
 fi
 [ "$DEBUG_TIER" = 0 ] || debug_tier
 
