@@ -2,7 +2,7 @@
 /*
  * blk.c: the "blk" object: the block channel of rdmachan_blk.ko.
  *
- *   rdmachan blk export NAME PATH [--ro] [--allow CIDR]...
+ *   rdmachan blk export NAME PATH [--ro] [--stable-id] [--allow CIDR]...
  *   rdmachan blk unexport NAME [--force]
  *   rdmachan blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D] [--src ADDR]
  *                    [--reconnect-delay MS] [--loss-timeout MS|off]
@@ -223,10 +223,13 @@ static int bad_option(const char *cmd, char **argv)
 
 static void export_help(void)
 {
-	printf("Usage: rdmachan blk export NAME PATH [--ro] [--allow CIDR]...\n"
+	printf("Usage: rdmachan blk export NAME PATH [--ro] [--stable-id] [--allow CIDR]...\n"
 	       "Serve block device PATH as export NAME ([A-Za-z0-9._-], up to 63\n"
 	       "characters) to the clients of the networks allowed.\n"
 	       "      --ro            read-only: clients may only map it --ro\n"
+	       "      --stable-id     its identity is NAME and size only: PATH names\n"
+	       "                      the same data after a reboot, so that clients\n"
+	       "                      reconnect across it\n"
 	       "  -a, --allow CIDR    a client network, ADDR/LEN (IPv4 or IPv6) or\n"
 	       "                      one ADDR; up to %d; none refuses every client\n",
 	       RDMACHAN_BLK_MAX_ALLOW);
@@ -236,6 +239,7 @@ static int blk_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "ro", no_argument, NULL, 'r' },
+		{ "stable-id", no_argument, NULL, 's' },
 		{ "allow", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -252,6 +256,9 @@ static int blk_export(int argc, char **argv)
 			return EXIT_OK;
 		case 'r':
 			flags |= RDMACHAN_BLK_RO;
+			break;
+		case 's':
+			flags |= RDMACHAN_BLK_STABLE_ID;
 			break;
 		case 'a':
 			if (nr_allow == RDMACHAN_BLK_MAX_ALLOW)
@@ -653,6 +660,9 @@ static void show_export(const struct rdmachan_blk_export_info *e)
 	print_str(PRINT_ANY, "path", " path %s", path);
 	print_bool(PRINT_JSON, "ro", NULL, e->flags & RDMACHAN_BLK_RO);
 	print_str(PRINT_FP, NULL, " %s", e->flags & RDMACHAN_BLK_RO ? "ro" : "rw");
+	print_bool(PRINT_JSON, "stable_id", NULL, e->flags & RDMACHAN_BLK_STABLE_ID);
+	if (e->flags & RDMACHAN_BLK_STABLE_ID)
+		print_fp(" stable-id");
 	print_u64(PRINT_JSON, "sectors", NULL, e->nr_sectors);
 	print_u64(PRINT_ANY, "size", " size %llu", e->nr_sectors * 512);
 	print_uint(PRINT_ANY, "lbs", " lbs %u", e->lbs);
@@ -793,7 +803,7 @@ static int blk_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: rdmachan blk export NAME PATH [--ro] [--allow CIDR]...\n"
+	printf("Usage: rdmachan blk export NAME PATH [--ro] [--stable-id] [--allow CIDR]...\n"
 	       "       rdmachan blk unexport NAME [--force]\n"
 	       "       rdmachan [-j] blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D]\n"
 	       "                                         [--src ADDR]\n"

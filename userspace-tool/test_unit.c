@@ -1098,6 +1098,11 @@ static void test_blk_tool(void)
 			"--allow", "192.0.2.0/24") == EXIT_FAIL &&
 	   strstr(err, "disk0") && strstr(err, "ENOTTY"),
 	   "blk export without the module");
+	ok(run_tool_err(err, sizeof(err), 9, ctl, null, "blk", "export", "disk0", "/dev/nullb0",
+			"--stable-id", "--allow", "192.0.2.0/24") == EXIT_FAIL &&
+	   strstr(err, "disk0") && strstr(err, "ENOTTY") &&
+	   run_tool(6, "blk", "export", "d", "/dev/x", "--stable-id=1") == EXIT_USAGE,
+	   "blk export --stable-id is an option (no argument)");
 	ok(run_tool_err(err, sizeof(err), 6, ctl, null, "blk", "map", "[2001:db8::1]:9000",
 			"disk0") == EXIT_FAIL &&
 	   strstr(err, "[2001:db8::1]:9000 disk0") && strstr(err, "ENOTTY"),

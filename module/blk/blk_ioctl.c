@@ -38,7 +38,8 @@ static long rcblk_ioc_export(void __user *uarg)
 	if (IS_ERR(e))
 		return PTR_ERR(e);
 	ret = -EINVAL;
-	if (e->size != sizeof(*e) || e->flags & ~RDMACHAN_BLK_RO ||
+	if (e->size != sizeof(*e) ||
+	    e->flags & ~(RDMACHAN_BLK_RO | RDMACHAN_BLK_STABLE_ID) ||
 	    e->reserved || e->nr_allow > RDMACHAN_BLK_MAX_ALLOW ||
 	    !rcblk_str_ok(e->name, sizeof(e->name)) ||
 	    !rcblk_str_ok(e->path, sizeof(e->path)))

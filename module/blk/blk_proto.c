@@ -629,19 +629,24 @@ bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,
  * @dev: the backing device's dev_t
  * @diskseq: its disk's sequence number (a disk made again gets a new one)
  * @nr_sectors: its size
+ * @stable: RDMACHAN_BLK_STABLE_ID: the name and size only, not @dev and
+ *	@diskseq (the admin says the path names the same data after a
+ *	reboot, when the disk's dev_t and sequence number may differ)
  * @id: out: RCBLK_ID_LEN bytes
  *
  * Stable: the same device exported again under the same name (an
  * unexport and export, the server module reloaded) has the same identity,
  * so a client reconnecting across that resumes; another device, a disk
- * made anew or a resized one has another, and the client refuses it.  Two
+ * made anew or a resized one has another, and the client refuses it.
+ * With @stable, only a resized disk or another name has another.  Two
  * SipHash-2-4 values of the fields under fixed keys (not a secret: a
- * fingerprint).
+ * fingerprint); a stable identity hashes @dev and @diskseq as ~0, which
+ * no disk has, so that it differs from every identity without it.
  *
  * Context: any.
  */
 void rcblk_export_id(const char *name, u64 dev, u64 diskseq, u64 nr_sectors,
-		     u8 *id)
+		     bool stable, u8 *id)
 {
 	static const siphash_key_t k0 = {{ 0x7263626c6b2d6964ULL,
 					   0x2d6578706f72742dULL }};
@@ -656,8 +661,8 @@ void rcblk_export_id(const char *name, u64 dev, u64 diskseq, u64 nr_sectors,
 	u64 h[2];
 
 	memset(&f, 0, sizeof(f));
-	f.dev = dev;
-	f.diskseq = diskseq;
+	f.dev = stable ? ~0ULL : dev;
+	f.diskseq = stable ? ~0ULL : diskseq;
 	f.nr_sectors = nr_sectors;
 	strscpy(f.name, name, sizeof(f.name));
 	h[0] = siphash(&f, sizeof(f), &k0);

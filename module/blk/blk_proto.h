@@ -178,8 +178,10 @@ enum rcblk_open_status {
  * @inline_max: WRITEs up to this many bytes travel inline
  * @export_flags: RCBLK_EXP_*
  * @reserved: zero
+ * @reserved2: zero
  * @export_id: identity of the export (rcblk_export_id(): its name, device
- *	and size): a client reconnecting checks it is still the same one
+ *	and size, or name and size for RDMACHAN_BLK_STABLE_ID): a client
+ *	reconnecting checks it is still the same one
  */
 struct rcblk_wire_open_rsp {
 	__be32	magic;

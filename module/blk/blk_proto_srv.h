@@ -120,7 +120,7 @@ enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 				 const void *buf, size_t len,
 				 struct rcblk_io_req *req);
 void rcblk_export_id(const char *name, u64 dev, u64 diskseq, u64 nr_sectors,
-		     u8 *id);
+		     bool stable, u8 *id);
 int rcblk_cidr_check(const struct rdmachan_blk_cidr *c);
 int rcblk_cidr_parse(const char *s, size_t len, struct rdmachan_blk_cidr *c);
 bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,

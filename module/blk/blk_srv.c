@@ -53,14 +53,14 @@ MODULE_PARM_DESC(port, "rdma_cm port the server listens on, [::]:port for IPv6 a
 
 /*
  * exports: exports made at load, before any client can connect:
- * "NAME=PATH[,ro][,allow=CIDR[+CIDR...]][;NAME=PATH...]", for example
+ * "NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]][;NAME=PATH...]", for example
  * "disk0=/dev/nullb0,ro,allow=192.0.2.0/24+10.0.0.1;disk1=/dev/ram0".
  * Each is checked like RDMACHAN_IOC_BLK_EXPORT; a bad one makes the
  * load fail.  An export without allow= admits no client.
  */
 static char *exports;
 module_param(exports, charp, 0444);
-MODULE_PARM_DESC(exports, "exports made at load: NAME=PATH[,ro][,allow=CIDR[+CIDR...]] separated by ';'");
+MODULE_PARM_DESC(exports, "exports made at load: NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]] separated by ';'");
 
 /*
  * max_io_kb: largest request the server takes (and its slot size), at
@@ -267,7 +267,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 		return -ENOMEM;
 	strscpy(exp->name, e->name, sizeof(exp->name));
 	strscpy(exp->path, e->path, sizeof(exp->path));
-	exp->flags = e->flags & RDMACHAN_BLK_RO;
+	exp->flags = e->flags & (RDMACHAN_BLK_RO | RDMACHAN_BLK_STABLE_ID);
 	exp->nr_allow = e->nr_allow;
 	memcpy(exp->allow, e->allow, e->nr_allow * sizeof(e->allow[0]));
 	spin_lock_init(&exp->lock);
@@ -292,7 +292,8 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 		goto out_put;
 	rcblk_srv_geometry(exp);
 	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
-			exp->geo.nr_sectors, exp->export_id);
+			exp->geo.nr_sectors,
+			exp->flags & RDMACHAN_BLK_STABLE_ID, exp->export_id);
 
 	mutex_lock(&rcblk_srv_mutex);
 	ret = -ENODEV;
@@ -311,9 +312,10 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	__module_get(THIS_MODULE);
 	list_add_tail(&exp->node, &rcblk_srv_exports);
 	mutex_unlock(&rcblk_srv_mutex);
-	pr_info("exported %s (%s%s, %llu sectors, %u allowed networks)\n",
+	pr_info("exported %s (%s%s%s, %llu sectors, %u allowed networks)\n",
 		exp->name, exp->path,
 		exp->flags & RDMACHAN_BLK_RO ? ", read-only" : "",
+		exp->flags & RDMACHAN_BLK_STABLE_ID ? ", stable id" : "",
 		exp->geo.nr_sectors, exp->nr_allow);
 	return 0;
 
@@ -461,12 +463,16 @@ static int rcblk_srv_parse_allow(struct rdmachan_blk_export *e, char *v,
 	return 0;
 }
 
-/* An option of an export's text: "ro" or "allow=..." */
+/* An option of an export's text: "ro", "stable_id" or "allow=..." */
 static int rcblk_srv_parse_opt(struct rdmachan_blk_export *e, char *opt,
 			       const char *seps)
 {
 	if (!strcmp(opt, "ro")) {
 		e->flags |= RDMACHAN_BLK_RO;
+		return 0;
+	}
+	if (!strcmp(opt, "stable_id")) {
+		e->flags |= RDMACHAN_BLK_STABLE_ID;
 		return 0;
 	}
 	if (!strncmp(opt, "allow=", 6))
@@ -486,8 +492,8 @@ static int rcblk_srv_set_str(char *dst, size_t room, const char *src)
  * @buf: the text
  * @len: its length
  * @param: the syntax of the exports parameter (one entry,
- *	"NAME=PATH[,ro][,allow=CIDR[+CIDR...]]"), else that of the sysfs
- *	file export ("NAME PATH [ro] [allow=CIDR[,CIDR...]]", whitespace
+ *	"NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]]"), else that of the sysfs
+ *	file export ("NAME PATH [ro] [stable_id] [allow=CIDR[,CIDR...]]", whitespace
  *	separated, allow= may repeat)
  *
  * Context: process context, sleeps.

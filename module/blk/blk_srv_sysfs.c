@@ -3,9 +3,9 @@
  * rdmachan_blk server: sysfs (RNBD style), Documentation/blk-server.rst
  *
  * /sys/class/rdmachan_blk/ctl/
- *	export		write "NAME PATH [ro] [allow=CIDR[,CIDR...]]"
+ *	export		write "NAME PATH [ro] [stable_id] [allow=CIDR[,CIDR...]]"
  *	unexport	write "NAME [force]"
- *	exports/NAME/	one directory per export: path, ro, allow,
+ *	exports/NAME/	one directory per export: path, ro, stable_id, allow,
  *			size_sectors, sessions, channels, export_id and
  *			counters/ (struct rdmachan_blk_counters, one file
  *			each)
@@ -100,6 +100,13 @@ static ssize_t ro_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  !!(to_exp(kobj)->flags & RDMACHAN_BLK_RO));
 }
 
+static ssize_t stable_id_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n",
+			  !!(to_exp(kobj)->flags & RDMACHAN_BLK_STABLE_ID));
+}
+
 static ssize_t allow_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
@@ -156,6 +163,7 @@ static ssize_t export_id_show(struct kobject *kobj,
 
 static struct kobj_attribute rcblk_attr_path = __ATTR_RO(path);
 static struct kobj_attribute rcblk_attr_ro = __ATTR_RO(ro);
+static struct kobj_attribute rcblk_attr_stable_id = __ATTR_RO(stable_id);
 static struct kobj_attribute rcblk_attr_allow = __ATTR_RO(allow);
 static struct kobj_attribute rcblk_attr_size_sectors = __ATTR_RO(size_sectors);
 static struct kobj_attribute rcblk_attr_sessions = __ATTR_RO(sessions);
@@ -165,6 +173,7 @@ static struct kobj_attribute rcblk_attr_export_id = __ATTR_RO(export_id);
 static struct attribute *rcblk_exp_attrs[] = {
 	&rcblk_attr_path.attr,
 	&rcblk_attr_ro.attr,
+	&rcblk_attr_stable_id.attr,
 	&rcblk_attr_allow.attr,
 	&rcblk_attr_size_sectors.attr,
 	&rcblk_attr_sessions.attr,

@@ -676,24 +676,24 @@ static void blk_test_cidr_match(struct kunit *test)
 /*
  * An export's identity: the same for the same name, device, disk and
  * size (an export made again, a server reloaded); another when any of
- * them differs; never all zero; and the reply's notice tag above any
- * request's.
+ * them differs; never all zero; a stable one of name and size only; and
+ * the reply's notice tag above any request's.
  */
 static void blk_test_export_id(struct kunit *test)
 {
 	u8 a[RCBLK_ID_LEN], b[RCBLK_ID_LEN], zero[RCBLK_ID_LEN] = {};
 
-	rcblk_export_id("vol0", 0x10300000, 7, 262144, a);
-	rcblk_export_id("vol0", 0x10300000, 7, 262144, b);
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, a);
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, b);
 	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
 	KUNIT_EXPECT_NE(test, memcmp(a, zero, sizeof(a)), 0);
-	rcblk_export_id("vol1", 0x10300000, 7, 262144, b);
+	rcblk_export_id("vol1", 0x10300000, 7, 262144, false, b);
 	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300001, 7, 262144, b);
+	rcblk_export_id("vol0", 0x10300001, 7, 262144, false, b);
 	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 8, 262144, b);
+	rcblk_export_id("vol0", 0x10300000, 8, 262144, false, b);
 	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 7, 262145, b);
+	rcblk_export_id("vol0", 0x10300000, 7, 262145, false, b);
 	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
 	/* the two halves are not one value twice */
 	KUNIT_EXPECT_NE(test, memcmp(a, a + 8, 8), 0);
@@ -703,10 +703,26 @@ static void blk_test_export_id(struct kunit *test)
 
 		memset(name, 'x', sizeof(name) - 1);
 		name[sizeof(name) - 1] = '\0';
-		rcblk_export_id(name, 1, 1, 1, b);
-		rcblk_export_id(name, 1, 1, 1, a);
+		rcblk_export_id(name, 1, 1, 1, false, b);
+		rcblk_export_id(name, 1, 1, 1, false, a);
 		KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
 	}
+	/*
+	 * A stable identity (RDMACHAN_BLK_STABLE_ID): the same whatever the
+	 * disk's dev_t and sequence number (the server rebooted), another
+	 * for another name or size, and never the identity without it
+	 */
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, true, a);
+	rcblk_export_id("vol0", 0x800010, 93, 262144, true, b);
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol1", 0x10300000, 7, 262144, true, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", 0x10300000, 7, 262145, true, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, b);
+	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	rcblk_export_id("vol0", ~0ULL, ~0ULL, 262144, true, b);
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
 	KUNIT_EXPECT_EQ(test, rcblk_reply_tag(rcblk_reply_imm(RCBLK_TAG_NOTICE,
 							      RCBLK_S_GONE)),
 			(u16)RCBLK_TAG_NOTICE);

@@ -19,6 +19,13 @@
 
 /* Flags of EXPORT and MAP */
 #define RDMACHAN_BLK_RO		0x1U	/* read-only */
+/*
+ * Flag of EXPORT: the export's identity is its name and size only, not
+ * which disk the path opened (its dev_t and disk sequence number): the
+ * path names the same data after the server's reboot, so that clients
+ * reconnect across it (Documentation/blk-server.rst, "Identity")
+ */
+#define RDMACHAN_BLK_STABLE_ID	0x2U
 /* Flags of UNEXPORT and UNMAP */
 #define RDMACHAN_BLK_FORCE	0x1U	/* even in use: fail its I/O */
 
@@ -39,7 +46,7 @@ struct rdmachan_blk_cidr {
 /**
  * struct rdmachan_blk_export - argument of RDMACHAN_IOC_BLK_EXPORT
  * @size: sizeof(struct rdmachan_blk_export)
- * @flags: RDMACHAN_BLK_RO
+ * @flags: RDMACHAN_BLK_RO, RDMACHAN_BLK_STABLE_ID
  * @name: the export's name, what clients map; NUL-terminated, [A-Za-z0-9._-]
  * @path: the backing block device, e.g. /dev/nullb0
  * @nr_allow: entries of @allow; 0 refuses every client

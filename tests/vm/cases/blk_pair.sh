@@ -40,9 +40,11 @@ server_half() {
 	$MODPROBE virtio_blk 2>/dev/null
 	wait_for 10 test -b /dev/vda && ok "the server has its disk" ||
 		{ not_ok "the server has its disk"; blk_bail "no disk"; }
-	check "blk export pair /dev/vda (IPv4 and IPv6 clients)" \
-		$TOOL blk export pair /dev/vda --allow $PAIR_CLI/32 \
-		--allow $PAIR_CLI6/128
+	# --stable-id: the identity a client checks when it reconnects must
+	# not depend on the disk sequence number of this boot
+	check "blk export pair /dev/vda --stable-id (IPv4 and IPv6 clients)" \
+		$TOOL blk export pair /dev/vda --stable-id \
+		--allow $PAIR_CLI/32 --allow $PAIR_CLI6/128
 	check "it listens on [::]:7471 (IPv6 and IPv4)" sh -c \
 		"dmesg | grep -q 'rdmachan_blk: listening on \[::\]:7471'"
 	ctl_open || blk_bail "no control line"

@@ -45,6 +45,7 @@ check "export d0 /dev/nullb0 allow=192.0.2.0/24" \
 check "exports/d0 is there" test -d $EXP/d0
 check_eq "d0 path" /dev/nullb0 "$(cat $EXP/d0/path)"
 check_eq "d0 ro" 0 "$(cat $EXP/d0/ro)"
+check_eq "d0 stable_id" 0 "$(cat $EXP/d0/stable_id)"
 check_eq "d0 allow" 192.0.2.0/24 "$(cat $EXP/d0/allow)"
 check_eq "d0 size_sectors is the device's" \
 	"$(cat /sys/block/nullb0/size)" "$(cat $EXP/d0/size_sectors)"
@@ -142,14 +143,31 @@ check "exports/ is empty again" sh -c "[ -z \"\$(ls $EXP)\" ]"
 check "the device can be opened exclusively again (export it anew)" \
 	ctl export "d1 /dev/nullb1"
 check "and unexported" ctl unexport "d1 force"
+
+# ---- a stable identity: the name and size, not which disk ----
+check "export s /dev/nullb1 stable_id" ctl export "s /dev/nullb1 stable_id"
+check_eq "s stable_id" 1 "$(cat $EXP/s/stable_id)"
+check_eq "blk show -j says stable_id" true \
+	"$($TOOL -j blk show exports | jq '.exports[] | select(.name == "s") | .stable_id')"
+check "blk show says stable-id" sh -c "$TOOL blk show exports | grep -q 'export s .* stable-id'"
+sid=$(cat $EXP/s/export_id)
+check "unexport s" ctl unexport s
+check "export s of another disk of the same size, stable_id (a reboot)" \
+	$TOOL blk export s /dev/nullb2 --stable-id
+check_eq "the same export_id" "$sid" "$(cat $EXP/s/export_id)"
+check "unexport s" ctl unexport s
+check "export s of that disk without stable_id" ctl export "s /dev/nullb2"
+check_eq "another export_id" 1 "$([ "$(cat $EXP/s/export_id)" != "$sid" ] && echo 1)"
+check "unexport s" ctl unexport s
 check "rdmachan_blk unloads" srv_unload
 
 # ---- the exports parameter ----
-check "loads with exports=\"p0=/dev/nullb0,ro,allow=192.0.2.0/24+::1;p1=/dev/nullb1\"" \
-	srv_load "exports=p0=/dev/nullb0,ro,allow=192.0.2.0/24+::1;p1=/dev/nullb1"
+check "loads with exports=\"p0=/dev/nullb0,ro,allow=192.0.2.0/24+::1;p1=/dev/nullb1,stable_id\"" \
+	srv_load "exports=p0=/dev/nullb0,ro,allow=192.0.2.0/24+::1;p1=/dev/nullb1,stable_id"
 check_eq "p0 ro" 1 "$(cat $EXP/p0/ro 2>&1)"
 check_eq "p0 allow" "192.0.2.0/24,::1/128" "$(cat $EXP/p0/allow 2>&1)"
 check_eq "p1 allows nobody" "" "$(cat $EXP/p1/allow 2>&1)"
+check_eq "p1 stable_id" 1 "$(cat $EXP/p1/stable_id 2>&1)"
 check_fail "rmmod with them is refused" "in use" srv_unload
 check "unexport p0" ctl unexport p0
 check "unexport p1" ctl unexport p1
