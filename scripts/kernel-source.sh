@@ -17,10 +17,18 @@ version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 dir=$cache/linux-source-6.1
 stamp=$dir/.rdmachan-unpacked
 
+# Callers may run at once (make check's static checks and the debug
+# kernel's build beside them): one unpacks, under a lock, the others
+# wait for it and find the stamp.  Two tars into one directory failed
+# with "Directory renamed before its status could be extracted".
+mkdir -p "$cache"
+exec 9> "$cache/linux-source-6.1.lock"
+flock 9
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$version" ]; then
-	mkdir -p "$cache"
 	rm -rf "$dir"
 	tar -C "$cache" -xf "$tarball"
 	echo "$version" > "$stamp"
 fi
+flock -u 9
+exec 9>&-
 echo "$dir"
