@@ -450,6 +450,18 @@ hw_counters() {
 	done
 }
 
+# pattern_put NAME MIB: 1 MiB of random data (kept as $T/NAME.pat, $T the
+# case's directory) written to the disk $D at MIB MiB, direct and synced;
+# pattern_back NAME MIB: it reads back the same
+pattern_put() {
+	head -c 1048576 /dev/urandom > $T/$1.pat
+	$DD if=$T/$1.pat of="$D" bs=64k seek=$(($2 * 16)) oflag=direct conv=fsync
+}
+pattern_back() {
+	$DD if="$D" bs=64k skip=$(($2 * 16)) count=16 iflag=direct 2>/dev/null |
+		cmp - $T/$1.pat
+}
+
 # blk_io_failed FIO_OUT: what a failed fio run and the kernel said, as
 # diagnostics (rdmachan, rxe and the disks; not the I/O errors)
 blk_io_failed() {

@@ -120,17 +120,6 @@ map_recover() {
 	ok "blk map $* ($D)"
 }
 
-# pattern_put NAME MIB: 1 MiB of random data (kept as $T/NAME.pat) written
-# to the disk $D at MIB MiB; pattern_back NAME MIB: it reads back the same
-pattern_put() {
-	head -c 1048576 /dev/urandom > $T/$1.pat
-	$DD if=$T/$1.pat of="$D" bs=64k seek=$(($2 * 16)) oflag=direct conv=fsync
-}
-pattern_back() {
-	$DD if="$D" bs=64k skip=$(($2 * 16)) count=16 iflag=direct 2>/dev/null |
-		cmp - $T/$1.pat
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 B=$(nullb_new recover 128)
