@@ -462,6 +462,37 @@ pattern_back() {
 		cmp - $T/$1.pat
 }
 
+# fio_verify_start SECS: a verifying writer on the disk $D, in the
+# background (its pid in fio_pid, its output in $T/fio.out): random writes
+# of 4k-64k, crc32c verified behind them, QD32, two jobs over the first
+# 64 MiB, until fio_verify_stop or SECS seconds
+fio_verify_start() {
+	timeout "$1" $FIO --name=verify --filename="$D" --direct=1 \
+		--ioengine=libaio --iodepth=32 --numjobs=2 --size=32M \
+		--offset_increment=32M --rw=randwrite --bsrange=4k-64k \
+		--verify=crc32c --verify_backlog=512 --verify_fatal=1 \
+		--time_based --runtime=100000 --group_reporting \
+		> $T/fio.out 2>&1 &
+	fio_pid=$!
+}
+
+# fio_verify_stop: SIGINT to it; it must end within 120 s, stopped by the
+# signal, with no I/O error or verify failure
+fio_verify_stop() {
+	kill -INT $fio_pid 2>/dev/null
+	if wait_for 120 sh -c "! kill -0 $fio_pid 2>/dev/null"; then
+		wait $fio_pid
+		_rc=$?
+		# fio's status for "stopped by a signal" is 128; an error is 1
+		check_eq "fio ends stopped by SIGINT (128), with no I/O error or verify failure" 128 $_rc
+		check "fio's summary says err= 0" grep -q 'err= 0:' $T/fio.out
+		[ $_rc = 128 ] || blk_io_failed $T/fio.out
+	else
+		not_ok "fio ends within 120 s of SIGINT"
+		kill -9 $fio_pid 2>/dev/null
+	fi
+}
+
 # blk_io_failed FIO_OUT: what a failed fio run and the kernel said, as
 # diagnostics (rdmachan, rxe and the disks; not the I/O errors)
 blk_io_failed() {

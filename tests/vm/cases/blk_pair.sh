@@ -121,34 +121,6 @@ stuck() {
 	done
 }
 
-# fio_start: a verifying writer over the first 64 MiB (fio_pid)
-fio_start() {
-	timeout 600 $FIO --name=pair --filename="$D" --direct=1 \
-		--ioengine=libaio --iodepth=32 --numjobs=2 --size=32M \
-		--offset_increment=32M --rw=randwrite --bsrange=4k-64k \
-		--verify=crc32c --verify_backlog=512 --verify_fatal=1 \
-		--time_based --runtime=100000 --group_reporting \
-		> $T/fio.out 2>&1 &
-	fio_pid=$!
-}
-
-# fio_stop: it ends when told, with no error and no verify failure
-fio_stop() {
-	check "fio still runs" kill -0 $fio_pid
-	kill -INT $fio_pid 2>/dev/null
-	if wait_for 120 sh -c "! kill -0 $fio_pid 2>/dev/null"; then
-		wait $fio_pid
-		_rc=$?
-		# fio's status for "stopped by a signal" is 128; an error is 1
-		check_eq "fio ends stopped by SIGINT (128), with no I/O error or verify failure" 128 $_rc
-		check "fio's summary says err= 0" grep -q 'err= 0:' $T/fio.out
-		[ $_rc = 128 ] || blk_io_failed $T/fio.out
-	else
-		not_ok "fio ends within 120 s of SIGINT"
-		kill -9 $fio_pid 2>/dev/null
-	fi
-}
-
 client_half() {
 	pair_up && ok "the client's end of the link comes up" ||
 		{ not_ok "the client's end of the link comes up"; blk_bail "no link"; }
@@ -160,7 +132,7 @@ client_half() {
 	# ---- killed ---------------------------------------------------------
 	map $PAIR_SRV --queues 2 --reconnect-delay 500 --loss-timeout 180000
 	check "1 MiB written at 200 MiB" pattern_put before 200
-	fio_start
+	fio_verify_start 600
 	sleep 5
 	check "fio runs on the disk" kill -0 $fio_pid
 	ask_host "the server's host is killed (qemu terminated)" server kill
@@ -169,7 +141,8 @@ client_half() {
 	ask_host "the server's host boots again and exports the disk" server start
 	check "live again within 60 s of the export" wait_for 60 state_is live
 	sleep 5
-	fio_stop
+	check "fio still runs" kill -0 $fio_pid
+	fio_verify_stop
 	check_eq "no request failed (errors 0)" 0 "$(attr errors)"
 	check "held requests were resubmitted (held > 0)" test "$(attr held)" -gt 0
 	check "what was written before the kill reads back" pattern_back before 200

@@ -138,12 +138,7 @@ check_eq "blk show -j: live, attempt 0, no loss" "live 0 0" \
 	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | "\(.state) \(.attempt) \(.losses)"')"
 
 : > $T/attempts
-timeout 900 $FIO --name=recover --filename="$D" --direct=1 --ioengine=libaio \
-	--iodepth=32 --numjobs=2 --size=32M --offset_increment=32M \
-	--rw=randwrite --bsrange=4k-64k --verify=crc32c --verify_backlog=512 \
-	--verify_fatal=1 --time_based --runtime=100000 --group_reporting \
-	> $T/fio.out 2>&1 &
-fio_pid=$!
+fio_verify_start 900
 sleep 5
 check "fio runs on the disk" kill -0 $fio_pid
 n=0
@@ -163,18 +158,7 @@ done
 check_eq "every outage was seen as reconnecting, then live" $((2 * FLAPS)) $n
 diag "attempt counts during the outages: $(tr '\n' ' ' < $T/attempts)"
 check "fio still runs after the outages" kill -0 $fio_pid
-kill -INT $fio_pid 2>/dev/null
-if wait_for 120 sh -c "! kill -0 $fio_pid 2>/dev/null"; then
-	wait $fio_pid
-	rc=$?
-	# fio's status for "stopped by a signal" is 128; an error is 1
-	check_eq "fio ends stopped by SIGINT (128), with no I/O error or verify failure" 128 $rc
-	check "fio's summary says err= 0" grep -q 'err= 0:' $T/fio.out
-	[ $rc = 128 ] || blk_io_failed $T/fio.out
-else
-	not_ok "fio ends within 120 s of SIGINT"
-	kill -9 $fio_pid 2>/dev/null
-fi
+fio_verify_stop
 check_eq "fio reports no error" 0 "$(grep -c 'err=[ ]*[1-9]\|verify:.*bad\|VERIFY' $T/fio.out)"
 check "the mapping counted the losses (>= $n)" test "$(attr "$D" losses)" -ge $n
 check "the mapping counted the reconnects (>= $n)" test "$(attr "$D" reconnects)" -ge $n
