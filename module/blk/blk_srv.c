@@ -126,6 +126,15 @@ MODULE_PARM_DESC(open_timeout_ms, "time a new channel has to send its OPEN, 1000
 #define RCBLK_LISTEN_DELAY_MS	2000
 /* Bound of an unexport's waits: queues closing, bios in flight */
 #define RCBLK_UNEXPORT_WAIT_MS	30000
+/*
+ * How long an unexport without force waits for the sessions of an export
+ * to end before it refuses (-EBUSY): a client's unmap returns once its
+ * own end of the channels is closed, and the server learns of it only
+ * after (the disconnect, then the queues' close work), so that an unmap
+ * followed at once by an unexport (one host, or a script driving both)
+ * would otherwise find the session still there.
+ */
+#define RCBLK_UNEXPORT_GRACE_MS	3000
 
 /*
  * Two workqueues: io_work runs on rcblk_srv_wq (WQ_MEM_RECLAIM: it
@@ -332,7 +341,9 @@ out_put:
  * @name: the export
  * @flags: RDMACHAN_BLK_FORCE: even while clients have it mapped
  *
- * Without RDMACHAN_BLK_FORCE an export with sessions stays (-EBUSY).
+ * Without RDMACHAN_BLK_FORCE an export with sessions stays (-EBUSY),
+ * after a grace of RCBLK_UNEXPORT_GRACE_MS for sessions that are ending
+ * (a client that has just unmapped).
  * Forced: the export is marked gone (new requests get RCBLK_S_GONE, new
  * OPENs RCBLK_OPEN_BUSY), its queues' channels are closed, the bios in
  * flight end (their completions only free their slots); then the device
@@ -347,7 +358,9 @@ int rcblk_srv_unexport(const char *name, u32 flags)
 	struct rcblk_srv_queue *q;
 	struct rcblk_export *exp;
 	unsigned long tmo = msecs_to_jiffies(RCBLK_UNEXPORT_WAIT_MS);
+	bool waited = false;
 
+again:
 	mutex_lock(&rcblk_srv_mutex);
 	exp = rcblk_srv_find(name);
 	if (!exp) {
@@ -357,8 +370,23 @@ int rcblk_srv_unexport(const char *name, u32 flags)
 	spin_lock(&exp->lock);
 	if (exp->nr_sessions && !(flags & RDMACHAN_BLK_FORCE)) {
 		spin_unlock(&exp->lock);
+		if (waited) {
+			mutex_unlock(&rcblk_srv_mutex);
+			return -EBUSY;
+		}
+		/*
+		 * Sessions that are ending detach within the grace (their
+		 * detach wakes nr_queues); the export may be unexported by
+		 * another caller meanwhile, so it is looked up again.
+		 */
+		kobject_get(&exp->kobj);
 		mutex_unlock(&rcblk_srv_mutex);
-		return -EBUSY;
+		wait_var_event_timeout(&exp->nr_queues,
+				       !READ_ONCE(exp->nr_sessions),
+				       msecs_to_jiffies(RCBLK_UNEXPORT_GRACE_MS));
+		kobject_put(&exp->kobj);
+		waited = true;
+		goto again;
 	}
 	WRITE_ONCE(exp->gone, true);
 	list_for_each_entry(q, &exp->queues, exp_node)
@@ -616,7 +644,7 @@ static void rcblk_srv_detach(struct rcblk_srv_queue *q)
 	list_del_init(&q->exp_node);
 	if (!--sess->nr_queues) {
 		list_del(&sess->node);
-		exp->nr_sessions--;
+		WRITE_ONCE(exp->nr_sessions, exp->nr_sessions - 1);
 	} else {
 		sess = NULL;
 	}

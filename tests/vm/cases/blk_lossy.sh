@@ -52,10 +52,19 @@ else
 fi
 check_eq "the mapping is still live" live \
 	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
-check "the counters: no errors, nothing in flight, on both sides" sh -c \
-	"$TOOL -j blk show | jq -e --arg d '$D' '(.maps[] | select(.dev == \$d) | .counters |
+# lossy_counters_ok: both sides' counters clean; prints them (and how
+# often the mapping lost its link) for the diagnostics of a failure
+lossy_counters_ok() {
+	$TOOL -j blk show > $T/show.json || return 1
+	jq -c --arg d "$D" '.maps[] | select(.dev == $d) |
+		{state, losses, last_error_name, counters}' $T/show.json
+	jq -c '.exports[] | select(.name == "lossy") | .counters' $T/show.json
+	jq -e --arg d "$D" '(.maps[] | select(.dev == $d) | .counters |
 		.errors == 0 and .inflight == 0 and .writes > 0 and .reads > 0) and
-		(.exports[] | select(.name == \"lossy\") | .counters | .errors == 0)' > /dev/null"
+		(.exports[] | select(.name == "lossy") | .counters |
+		.errors == 0)' $T/show.json > /dev/null
+}
+check "the counters: no errors, nothing in flight, on both sides" lossy_counters_ok
 dup=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) - dup0 ))
 seq=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) - seq0 ))
 check "the wire was lossy: rxe saw duplicate requests ($dup) and sequence errors ($seq)" \

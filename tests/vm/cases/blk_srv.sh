@@ -137,6 +137,28 @@ else
 	ctl unexport "d0 force"
 fi
 
+# ---- unmap, then unexport at once (the server learns of the unmap a
+# moment after it returns: the unexport waits for the ending session).
+# Where netem is (Debian's kernel), the client's packets are delayed
+# 200 ms, so that the server learns of each unmap 200 ms after it
+# returned: without the grace every unexport would be refused. ----
+slow=
+if $MODPROBE sch_netem 2> /dev/null &&
+	/usr/sbin/tc qdisc add dev veth1 root netem delay 200ms 2> /dev/null; then
+	slow=", the client's packets delayed 200 ms"
+fi
+n=0
+for r in 1 2 3 4 5 6 7 8; do
+	ctl export "u0 /dev/nullb0 allow=192.0.2.0/24" > $T/u.err 2>&1 || break
+	D=$($TOOL blk map $SRV u0 --src $CLI 2>> $T/u.err) || break
+	$TOOL blk unmap "$D" 2>> $T/u.err || break
+	ctl unexport u0 >> $T/u.err 2>&1 || break
+	n=$r
+done
+[ -z "$slow" ] || /usr/sbin/tc qdisc del dev veth1 root
+check_eq "8 rounds of export, map, unmap, unexport at once$slow" 8 "$n"
+[ "$n" = 8 ] || { diag "$(cat $T/u.err)"; ctl unexport "u0 force"; }
+
 # ---- unexport ----
 check "unexport d1" ctl unexport d1
 check "exports/ is empty again" sh -c "[ -z \"\$(ls $EXP)\" ]"
