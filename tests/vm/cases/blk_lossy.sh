@@ -6,8 +6,11 @@
 # SENDs, RDMA WRITEs, RDMA READ requests and their responses (and the
 # responder sees duplicates of each).  Verified random writes of 4 KiB
 # (inline) to 128 KiB (READ by the server) and a verifying read at QD32
-# must end with no error, the mapping live and both sides' counters
+# must end with no error, the mapping live and the client's counters
 # clean; rxe's counters must show that retransmission really happened.
+# When rxe itself gave up on a retransmission (retry_exceeded_err), the
+# link was lost and the mapping must have recovered (no more losses than
+# that); otherwise no loss and no error on the server either.
 #
 # Debian's kernel only: the debug kernel has no netem.
 
@@ -37,6 +40,7 @@ check "blk map over the lossy wire ($D)" test -b "$D"
 
 dup0=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) ))
 seq0=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) ))
+rex0=$(( $(hw_counter $DEV0 retry_exceeded_err) + $(hw_counter $DEV1 retry_exceeded_err) ))
 
 lossy_fio() { # EXTRA...
 	timeout 600 $FIO --name=lossy --filename="$D" --direct=1 --ioengine=libaio \
@@ -52,19 +56,33 @@ else
 fi
 check_eq "the mapping is still live" live \
 	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | .state')"
-# lossy_counters_ok: both sides' counters clean; prints them (and how
-# often the mapping lost its link) for the diagnostics of a failure
-lossy_counters_ok() {
-	$TOOL -j blk show > $T/show.json || return 1
-	jq -c --arg d "$D" '.maps[] | select(.dev == $d) |
-		{state, losses, last_error_name, counters}' $T/show.json
-	jq -c '.exports[] | select(.name == "lossy") | .counters' $T/show.json
-	jq -e --arg d "$D" '(.maps[] | select(.dev == $d) | .counters |
-		.errors == 0 and .inflight == 0 and .writes > 0 and .reads > 0) and
-		(.exports[] | select(.name == "lossy") | .counters |
-		.errors == 0)' $T/show.json > /dev/null
-}
-check "the counters: no errors, nothing in flight, on both sides" lossy_counters_ok
+# How often rxe itself gave up on a retransmission (its requester's
+# retry_exceeded_err): Debian's 6.1 rxe sometimes spends the whole retry
+# count on one RDMA READ or WRITE under loss (about one run in ten at 1%,
+# several times a run at 3%: a 128 KiB transfer is 128 packets of rxe's
+# 1 KiB MTU on the veth, so most of them lose one); the QP then fails
+# and the channel with it.  That is a transport failure, and the mapping must
+# recover from it like from any other: reconnect, resubmit what was
+# held, no error to fio.  The server counts the transfers the failure
+# flushed as errors.
+rex=$(( $(hw_counter $DEV0 retry_exceeded_err) + $(hw_counter $DEV1 retry_exceeded_err) - rex0 ))
+$TOOL -j blk show > $T/show.json
+losses=$(jq --arg d "$D" '.maps[] | select(.dev == $d) | .losses' $T/show.json)
+diag "$(jq -c --arg d "$D" '.maps[] | select(.dev == $d) |
+	{state, losses, last_error_name, counters}' $T/show.json)"
+diag "$(jq -c '.exports[] | select(.name == "lossy") | .counters' $T/show.json)"
+check "the client's counters: no error, nothing in flight, reads and writes counted" \
+	jq -e --arg d "$D" '.maps[] | select(.dev == $d) | .counters |
+		.errors == 0 and .inflight == 0 and .writes > 0 and .reads > 0' $T/show.json
+if [ "$rex" = 0 ]; then
+	check_eq "rxe gave up on no retransmission: the link was never lost" 0 "$losses"
+	check "... and the server counted no error" \
+		jq -e '.exports[] | select(.name == "lossy") | .counters | .errors == 0' $T/show.json
+else
+	diag "$(dmesg | grep -E 'rdmachan|rcblk' | grep -Ev 'added|loaded|listening|exported' | tail -n 20)"
+	check "rxe gave up on $rex retransmission(s): the link was lost $losses time(s), no more, and recovered" \
+		test "$losses" -ge 1 -a "$losses" -le "$rex"
+fi
 dup=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) - dup0 ))
 seq=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) - seq0 ))
 check "the wire was lossy: rxe saw duplicate requests ($dup) and sequence errors ($seq)" \
