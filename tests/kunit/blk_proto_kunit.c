@@ -679,22 +679,52 @@ static void blk_test_cidr_match(struct kunit *test)
  * them differs; never all zero; a stable one of name and size only; and
  * the reply's notice tag above any request's.
  */
+/* An identity computed from these, and whether it equals the reference */
+struct blk_export_id_case {
+	const char *name;
+	u64 dev;
+	u64 seq;
+	u64 size;
+	bool stable;
+	bool same;
+};
+
+/* Against ("vol0", 0x10300000, 7, 262144), not stable: any field counts */
+static const struct blk_export_id_case blk_export_id_cases[] = {
+	{ "vol0", 0x10300000, 7, 262144, false, true },
+	{ "vol1", 0x10300000, 7, 262144, false, false },
+	{ "vol0", 0x10300001, 7, 262144, false, false },
+	{ "vol0", 0x10300000, 8, 262144, false, false },
+	{ "vol0", 0x10300000, 7, 262145, false, false },
+};
+
+/*
+ * Against the same, stable (RDMACHAN_BLK_STABLE_ID): the same whatever
+ * the disk's dev_t and sequence number (the server rebooted), another
+ * for another name or size, and never the identity without it
+ */
+static const struct blk_export_id_case blk_stable_id_cases[] = {
+	{ "vol0", 0x800010, 93, 262144, true, true },
+	{ "vol1", 0x10300000, 7, 262144, true, false },
+	{ "vol0", 0x10300000, 7, 262145, true, false },
+	{ "vol0", 0x10300000, 7, 262144, false, false },
+	{ "vol0", ~0ULL, ~0ULL, 262144, true, true },
+};
+
 static void blk_test_export_id(struct kunit *test)
 {
 	u8 a[RCBLK_ID_LEN], b[RCBLK_ID_LEN], zero[RCBLK_ID_LEN] = {};
+	unsigned int i;
 
 	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, a);
-	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, b);
-	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
 	KUNIT_EXPECT_NE(test, memcmp(a, zero, sizeof(a)), 0);
-	rcblk_export_id("vol1", 0x10300000, 7, 262144, false, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300001, 7, 262144, false, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 8, 262144, false, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 7, 262145, false, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
+	for (i = 0; i < ARRAY_SIZE(blk_export_id_cases); i++) {
+		const struct blk_export_id_case *t = &blk_export_id_cases[i];
+
+		rcblk_export_id(t->name, t->dev, t->seq, t->size, t->stable, b);
+		KUNIT_EXPECT_EQ_MSG(test, !memcmp(a, b, sizeof(a)), (int)t->same,
+				    "case %u", i);
+	}
 	/* the two halves are not one value twice */
 	KUNIT_EXPECT_NE(test, memcmp(a, a + 8, 8), 0);
 	/* a name of the largest size, unterminated within the field: bounded */
@@ -707,22 +737,15 @@ static void blk_test_export_id(struct kunit *test)
 		rcblk_export_id(name, 1, 1, 1, false, a);
 		KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
 	}
-	/*
-	 * A stable identity (RDMACHAN_BLK_STABLE_ID): the same whatever the
-	 * disk's dev_t and sequence number (the server rebooted), another
-	 * for another name or size, and never the identity without it
-	 */
+	/* the stable identity, which blk_stable_id_cases compare with */
 	rcblk_export_id("vol0", 0x10300000, 7, 262144, true, a);
-	rcblk_export_id("vol0", 0x800010, 93, 262144, true, b);
-	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol1", 0x10300000, 7, 262144, true, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 7, 262145, true, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", 0x10300000, 7, 262144, false, b);
-	KUNIT_EXPECT_NE(test, memcmp(a, b, sizeof(a)), 0);
-	rcblk_export_id("vol0", ~0ULL, ~0ULL, 262144, true, b);
-	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(a)), 0);
+	for (i = 0; i < ARRAY_SIZE(blk_stable_id_cases); i++) {
+		const struct blk_export_id_case *t = &blk_stable_id_cases[i];
+
+		rcblk_export_id(t->name, t->dev, t->seq, t->size, t->stable, b);
+		KUNIT_EXPECT_EQ_MSG(test, !memcmp(a, b, sizeof(a)), (int)t->same,
+				    "stable case %u", i);
+	}
 	KUNIT_EXPECT_EQ(test, rcblk_reply_tag(rcblk_reply_imm(RCBLK_TAG_NOTICE,
 							      RCBLK_S_GONE)),
 			(u16)RCBLK_TAG_NOTICE);

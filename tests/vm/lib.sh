@@ -443,6 +443,11 @@ hw_counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
 }
 
+# hw_counter_both NAME: port counter NAME of both ends ($DEV0 + $DEV1)
+hw_counter_both() {
+	echo $(( $(hw_counter $DEV0 "$1") + $(hw_counter $DEV1 "$1") ))
+}
+
 # hw_counters DEV: every port counter of DEV, NAME=VALUE on one line
 hw_counters() {
 	for _c in /sys/class/infiniband/$1/ports/1/hw_counters/*; do

@@ -38,9 +38,9 @@ D=$(timeout 120 $TOOL blk map $BLK_SRV lossy --src $BLK_CLI --queues 2 --depth 3
 check "blk map over the lossy wire ($D)" test -b "$D"
 [ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
 
-dup0=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) ))
-seq0=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) ))
-rex0=$(( $(hw_counter $DEV0 retry_exceeded_err) + $(hw_counter $DEV1 retry_exceeded_err) ))
+dup0=$(hw_counter_both duplicate_request)
+seq0=$(hw_counter_both rcvd_seq_err)
+rex0=$(hw_counter_both retry_exceeded_err)
 
 lossy_fio() { # EXTRA...
 	timeout 600 $FIO --name=lossy --filename="$D" --direct=1 --ioengine=libaio \
@@ -65,7 +65,7 @@ check_eq "the mapping is still live" live \
 # recover from it like from any other: reconnect, resubmit what was
 # held, no error to fio.  The server counts the transfers the failure
 # flushed as errors.
-rex=$(( $(hw_counter $DEV0 retry_exceeded_err) + $(hw_counter $DEV1 retry_exceeded_err) - rex0 ))
+rex=$(( $(hw_counter_both retry_exceeded_err) - rex0 ))
 $TOOL -j blk show > $T/show.json
 losses=$(jq --arg d "$D" '.maps[] | select(.dev == $d) | .losses' $T/show.json)
 diag "$(jq -c --arg d "$D" '.maps[] | select(.dev == $d) |
@@ -83,8 +83,8 @@ else
 	check "rxe gave up on $rex retransmission(s): the link was lost $losses time(s), no more, and recovered" \
 		test "$losses" -ge 1 -a "$losses" -le "$rex"
 fi
-dup=$(( $(hw_counter $DEV0 duplicate_request) + $(hw_counter $DEV1 duplicate_request) - dup0 ))
-seq=$(( $(hw_counter $DEV0 rcvd_seq_err) + $(hw_counter $DEV1 rcvd_seq_err) - seq0 ))
+dup=$(( $(hw_counter_both duplicate_request) - dup0 ))
+seq=$(( $(hw_counter_both rcvd_seq_err) - seq0 ))
 check "the wire was lossy: rxe saw duplicate requests ($dup) and sequence errors ($seq)" \
 	test "$dup" -gt 0 -a "$seq" -gt 0
 diag "$DEV1 (client) counters: $(hw_counters $DEV1)"
