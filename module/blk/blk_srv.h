@@ -135,6 +135,11 @@ enum rcblk_srv_stage {
  * @op: the RDMA READ or WRITE of the data
  * @bio: its bio while in flight
  * @rdma: an RDMA READ or WRITE of @mr may be in flight
+ * @holds: what must end before the slot is free: its reply's post, and
+ *	for a READ whose data was pushed the RDMA WRITE too (the reply is
+ *	posted right behind it, not after its completion)
+ * @push_err: the RDMA WRITE of a pushed READ failed (after its reply
+ *	was posted: the queue pair failed, so that reply never arrives)
  */
 struct rcblk_srv_req {
 	struct list_head node;
@@ -150,6 +155,8 @@ struct rcblk_srv_req {
 	struct rdmachan_op op;
 	struct bio *bio;
 	bool rdma;
+	atomic_t holds;
+	bool push_err;
 };
 
 /**

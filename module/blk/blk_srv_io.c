@@ -27,8 +27,14 @@
  * RDMACHAN_SEND_NONBLOCK (and RDMACHAN_SEND_INV of the request's rkey
  * when it had remote data and the channel can); -EAGAIN puts the slot on
  * the retry list, which io_work runs again when the channel calls
- * ->writable.  A slot is freed when its reply is posted, which for a
- * READ is after its RDMA WRITE completed.
+ * ->writable.  A slot is freed when its reply is posted, and for a READ
+ * once its RDMA WRITE completed too: the reply is posted right behind
+ * the WRITE, in the same io_work step, as nvmet-rdma chains its
+ * response behind the data.  On the one queue pair the peer sees the
+ * reply only after the data is in place, and a failed WRITE fails
+ * the queue pair, so its reply is never delivered.  Whichever of the two
+ * ends last (&rcblk_srv_req.holds) frees the slot: io_work after the
+ * post, or the WRITE's completion directly.
  *
  * Once the queue is DEAD (its close work set it under @lock and waited
  * for io_work), io_work makes no channel call: whatever reaches it - RDMA
@@ -122,16 +128,24 @@ static void rcblk_srv_pull_end(struct rdmachan_op *ops, unsigned int count,
 	}
 }
 
-/* The RDMA WRITE of a READ's data ended (completion context) */
+static void rcblk_srv_done(struct rcblk_srv_queue *q,
+			   struct rcblk_srv_req *req, bool kick);
+
+/*
+ * The RDMA WRITE of a READ's data ended (completion context).  Its reply
+ * was posted behind it or waits on the retry list; the last of the two
+ * frees the slot.
+ */
 static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 			       int err, void *ctx)
 {
 	struct rcblk_srv_req *req = ctx;
 
-	WRITE_ONCE(req->rdma, false);
 	if (err)
-		req->status = RCBLK_S_REMOTE;
-	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+		req->push_err = true;
+	WRITE_ONCE(req->rdma, false);
+	if (atomic_dec_and_test(&req->holds))
+		rcblk_srv_done(req->q, req, true);
 }
 
 /*
@@ -190,6 +204,8 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 
 	req->io = *io;
 	req->status = RCBLK_S_OK;
+	req->push_err = false;
+	atomic_set(&req->holds, 1);	/* the reply's post */
 	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, 1);
 	if (io->op == RCBLK_OP_WRITE && io->data == RCBLK_DATA_INLINE)
 		rcblk_srv_copy_inline(req, data);
@@ -508,7 +524,32 @@ static void rcblk_srv_account(struct rcblk_export *exp,
 		rcblk_srv_count(exp, RCBLK_C_FUA, 1);
 }
 
-/* Return @req to the free list; io_work only */
+/*
+ * Count @req and return its slot to the free list.  Any context: io_work
+ * after the reply's post, or a pushed READ's WRITE completion, which
+ * @kick-s io_work when requests are parked waiting for the slot (io_work
+ * itself unparks after each run).
+ */
+static void rcblk_srv_done(struct rcblk_srv_queue *q,
+			   struct rcblk_srv_req *req, bool kick)
+{
+	unsigned long flags;
+	bool parked;
+
+	if (req->push_err)
+		req->status = RCBLK_S_REMOTE;
+	rcblk_srv_account(q->exp, req);
+	spin_lock_irqsave(&q->lock, flags);
+	req->stage = RCBLK_ST_FREE;
+	list_add_tail(&req->node, &q->free);
+	parked = q->nr_parked;
+	spin_unlock_irqrestore(&q->lock, flags);
+	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, -1);
+	if (parked && kick)
+		rcblk_srv_io_kick(q);
+}
+
+/* Return @req to the free list uncounted: a DEAD queue's io_work */
 static void rcblk_srv_free_slot(struct rcblk_srv_queue *q,
 				struct rcblk_srv_req *req)
 {
@@ -526,6 +567,7 @@ static void rcblk_srv_free_slot(struct rcblk_srv_queue *q,
 static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			   struct rcblk_srv_req *req)
 {
+	bool push;
 	int ret;
 
 	switch (req->stage) {
@@ -534,16 +576,26 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		return true;
 	case RCBLK_ST_PULL:
 	case RCBLK_ST_PUSH:
-		ret = rcblk_srv_rdma(q, ch, req, req->stage == RCBLK_ST_PULL ?
-				     RDMACHAN_OP_READ : RDMACHAN_OP_WRITE);
+		push = req->stage == RCBLK_ST_PUSH;
+		if (push)
+			atomic_inc(&req->holds);	/* the WRITE's */
+		ret = rcblk_srv_rdma(q, ch, req, push ? RDMACHAN_OP_WRITE :
+							RDMACHAN_OP_READ);
+		if (ret && push)
+			atomic_dec(&req->holds);	/* not posted */
 		if (ret == -EAGAIN)
 			break;
 		if (ret) {
 			req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE :
 						       RCBLK_S_REMOTE;
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+			return true;
 		}
-		return true;
+		if (!push)
+			return true;
+		/* the reply goes right behind the data (see the top) */
+		req->stage = RCBLK_ST_REPLY;
+		fallthrough;
 	case RCBLK_ST_REPLY:
 		ret = rcblk_srv_send_reply(ch, req->io.tag, req->status,
 					   req->io.data == RCBLK_DATA_REMOTE,
@@ -551,8 +603,8 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		if (ret == -EAGAIN)
 			break;
 		/* another error: the channel failed and its close follows */
-		rcblk_srv_account(q->exp, req);
-		rcblk_srv_free_slot(q, req);
+		if (atomic_dec_and_test(&req->holds))
+			rcblk_srv_done(q, req, false);
 		return true;
 	default:
 		WARN_ON_ONCE(1);
