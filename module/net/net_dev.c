@@ -78,6 +78,13 @@
 #define RCNET_RX_LINEAR		1536
 /* Of larger ones, this many bytes go linear (headers, for GRO) */
 #define RCNET_RX_HEAD		256
+/*
+ * The rest goes into fragments of up to 2^this pages (32 KiB, the largest
+ * order the page allocator calls cheap and the one page_frag caches use):
+ * two allocations for a 64 KiB packet, not sixteen.  When no such page is
+ * free at once, the fragment falls back to a single page.
+ */
+#define RCNET_RX_ORDER		PAGE_ALLOC_COSTLY_ORDER
 
 static unsigned int reconnect_delay_ms = 1000;
 module_param(reconnect_delay_ms, uint, 0644);
@@ -185,6 +192,22 @@ drop:
 	return NETDEV_TX_OK;
 }
 
+/* A fragment for @want bytes: a compound page of up to RCNET_RX_ORDER */
+static struct page *rcnet_rx_page(u32 want, unsigned int *order)
+{
+	struct page *page;
+
+	*order = min_t(unsigned int, get_order(want), RCNET_RX_ORDER);
+	if (*order) {
+		page = alloc_pages(GFP_ATOMIC | __GFP_COMP | __GFP_NOWARN |
+				   __GFP_NORETRY, *order);
+		if (page)
+			return page;
+		*order = 0;
+	}
+	return alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+}
+
 /* A message's bytes in a new skb: linear when small, else page fragments */
 static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
 				    u32 len)
@@ -199,16 +222,18 @@ static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
 		return NULL;
 	skb_put_data(skb, data, head);
 	for (off = head, i = 0; off < len; i++) {
-		u32 n = min_t(u32, len - off, PAGE_SIZE);
+		unsigned int order;
 		struct page *page;
+		u32 n;
 
 		if (i >= MAX_SKB_FRAGS)
 			goto fail;
-		page = alloc_page(GFP_ATOMIC | __GFP_NOWARN);
+		page = rcnet_rx_page(len - off, &order);
 		if (!page)
 			goto fail;
+		n = min_t(u32, len - off, PAGE_SIZE << order);
 		memcpy(page_address(page), data + off, n);
-		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE);
+		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE << order);
 		off += n;
 	}
 	return skb;
