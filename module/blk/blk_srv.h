@@ -221,6 +221,8 @@ enum {
  * @nr_rejects: its entries, at most twice @depth (then the queue closes)
  * @slots: @depth slots
  * @depth: entries of @slots, the channel's queue depth
+ * @open_timer: closes the queue when no OPEN came within
+ *	open_timeout_ms of the accept
  * @open_work: handles OPEN (process context: allocates, registers)
  * @io_work: submits bios, sends replies and retries (process context)
  * @close_work: the teardown

@@ -408,6 +408,8 @@ void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch)
 /**
  * rdmachan_listener_has_ready() - would rdmachan_accept() return at once?
  * @l: the listener
+ *
+ * Return: true when an established channel waits to be accepted.
  */
 bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
 {
@@ -765,6 +767,9 @@ EXPORT_SYMBOL_GPL(rdmachan_listener_close);
 /**
  * rdmachan_listener_priv() - the pointer given to rdmachan_listen()
  * @l: the listener
+ *
+ * Context: any.
+ * Return: that pointer.
  */
 void *rdmachan_listener_priv(struct rdmachan_listener *l)
 {

@@ -181,6 +181,9 @@ int rdmachan_send_state_err(struct rdmachan *ch)
 /**
  * rdmachan_writable() - could a send take a credit and a slot now?
  * @ch: the channel
+ *
+ * Return: true when both are there now (a later send may still find
+ * them gone).
  */
 bool rdmachan_writable(struct rdmachan *ch)
 {
@@ -507,7 +510,8 @@ EXPORT_SYMBOL_GPL(rdmachan_send_msgs);
  * @imm: immediate value, with RDMACHAN_SEND_IMM
  * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK
  *
- * Context and return: as rdmachan_send().
+ * Context: as rdmachan_send().
+ * Return: as rdmachan_send().
  */
 int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 		     unsigned int nents, u32 imm, unsigned int flags)

@@ -106,6 +106,7 @@ void rdmachan_device_for_each(rdmachan_device_visit_t visit, void *arg)
  * rdmachan_device_count() - number of devices known
  *
  * Context: process context, may sleep.
+ * Return: that number.
  */
 unsigned int rdmachan_device_count(void)
 {

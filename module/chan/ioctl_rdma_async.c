@@ -160,6 +160,8 @@ int rdmachan_ioc_rdma_async(struct rdmachan *ch,
 /**
  * rdmachan_rdma_reapable() - is an outcome waiting to be reaped?
  * @ch: the channel
+ *
+ * Return: true when one is.
  */
 bool rdmachan_rdma_reapable(struct rdmachan *ch)
 {

@@ -214,6 +214,8 @@ u64 rdmachan_param_chan_mem(void)
 /**
  * rdmachan_param_listen_budget() - what a listener's unaccepted connections
  *	may hold, in bytes
+ *
+ * Return: the listen_budget_kb parameter, in bytes.
  */
 u64 rdmachan_param_listen_budget(void)
 {
@@ -223,6 +225,8 @@ u64 rdmachan_param_listen_budget(void)
 /**
  * rdmachan_param_listen_max_connecting() - connections a listener sets up
  *	at a time
+ *
+ * Return: the listen_max_connecting parameter.
  */
 unsigned int rdmachan_param_listen_max_connecting(void)
 {

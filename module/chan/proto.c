@@ -95,6 +95,8 @@ int rdmachan_wire_rej_decode(const void *data, size_t len)
 /**
  * rdmachan_rej_reason_str() - text for a rejection reason
  * @reason: enum rdmachan_rej_reason, or -1 for a non-rdmachan rejection
+ *
+ * Return: a static string ("unknown reason" for one it does not know).
  */
 const char *rdmachan_rej_reason_str(int reason)
 {

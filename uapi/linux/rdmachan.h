@@ -210,6 +210,7 @@ struct rdmachan_port_attr {
  *	rdmachan probed the device at registration (0 if none)
  * @max_pkeys: out: P_Key table size
  * @local_ca_ack_delay: out: local CA ACK delay
+ * @reserved0: must be zero on input; zero on output
  * @reserved: must be zero on input; zero on output
  */
 struct rdmachan_dev_query {
