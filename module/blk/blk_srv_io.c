@@ -525,39 +525,39 @@ static void rcblk_srv_account(struct rcblk_export *exp,
 }
 
 /*
- * Count @req and return its slot to the free list.  Any context: io_work
- * after the reply's post, or a pushed READ's WRITE completion, which
- * @kick-s io_work when requests are parked waiting for the slot (io_work
- * itself unparks after each run).
+ * Return @req's slot to the free list, uncounted (a DEAD queue's io_work
+ * frees slots so).  Any context.  Return: requests are parked waiting
+ * for a slot.
  */
-static void rcblk_srv_done(struct rcblk_srv_queue *q,
-			   struct rcblk_srv_req *req, bool kick)
+static bool rcblk_srv_free_slot(struct rcblk_srv_queue *q,
+				struct rcblk_srv_req *req)
 {
 	unsigned long flags;
 	bool parked;
 
-	if (req->push_err)
-		req->status = RCBLK_S_REMOTE;
-	rcblk_srv_account(q->exp, req);
 	spin_lock_irqsave(&q->lock, flags);
 	req->stage = RCBLK_ST_FREE;
 	list_add_tail(&req->node, &q->free);
 	parked = q->nr_parked;
 	spin_unlock_irqrestore(&q->lock, flags);
 	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, -1);
-	if (parked && kick)
-		rcblk_srv_io_kick(q);
+	return parked;
 }
 
-/* Return @req to the free list uncounted: a DEAD queue's io_work */
-static void rcblk_srv_free_slot(struct rcblk_srv_queue *q,
-				struct rcblk_srv_req *req)
+/*
+ * Count @req and free its slot.  Any context: io_work after the reply's
+ * post, or a pushed READ's WRITE completion, which @kick-s io_work when
+ * requests are parked waiting for the slot (io_work itself unparks after
+ * each run).
+ */
+static void rcblk_srv_done(struct rcblk_srv_queue *q,
+			   struct rcblk_srv_req *req, bool kick)
 {
-	spin_lock_irq(&q->lock);
-	req->stage = RCBLK_ST_FREE;
-	list_add_tail(&req->node, &q->free);
-	spin_unlock_irq(&q->lock);
-	rcblk_srv_count(q->exp, RCBLK_C_INFLIGHT, -1);
+	if (req->push_err)
+		req->status = RCBLK_S_REMOTE;
+	rcblk_srv_account(q->exp, req);
+	if (rcblk_srv_free_slot(q, req) && kick)
+		rcblk_srv_io_kick(q);
 }
 
 /*

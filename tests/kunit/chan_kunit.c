@@ -587,19 +587,22 @@ static void ct_close(struct ct_ctx *c, unsigned int slot)
 }
 
 /*
- * Nothing waits on @l: a non-blocking accept returns @err.  A channel it
- * returns anyway is closed here, not leaked (a leaked channel's sysfs
- * directory outlives rdmachan's class).
+ * Nothing waits on @l: a non-blocking accept returns @err and leaves its
+ * result alone.  A channel it returns anyway is closed here, not leaked
+ * (a leaked channel's sysfs directory outlives rdmachan's class).
  */
 static void ct_accept_none(struct kunit *test, struct rdmachan_listener *l,
 			   int err)
 {
-	struct rdmachan *ch = NULL;
+	struct rdmachan *const untouched = ERR_PTR(-ESRCH);
+	struct rdmachan *ch = untouched;
 	int ret;
 
 	ret = rdmachan_accept(l, NULL, NULL, RDMACHAN_ACCEPT_NONBLOCK, &ch);
 	KUNIT_EXPECT_EQ(test, ret, err);
-	if (!ret && ch)
+	if (ret)
+		KUNIT_EXPECT_PTR_EQ(test, ch, untouched);
+	else if (!IS_ERR_OR_NULL(ch))
 		rdmachan_close(ch);
 }
 
