@@ -100,6 +100,10 @@ struct rcblk_clt_queue {
  * @timeouts: request timer expiries on a live link (the timer reset)
  * @held: requests taken off a lost link and resubmitted after it came back
  * @reconnects: links brought back
+ * @remote_inv: registrations the server's reply invalidated (SEND_WITH_INV)
+ * @local_inv: registrations invalidated here (LOCAL_INV) after the reply
+ * @starved: dispatches put off because the queue's pool had no registration
+ * @busy: dispatches put off for want of a credit or send queue room
  * @inflight: requests on the wire now
  */
 struct rcblk_clt_stats {
@@ -118,6 +122,10 @@ struct rcblk_clt_stats {
 	atomic64_t timeouts;
 	atomic64_t held;
 	atomic64_t reconnects;
+	atomic64_t remote_inv;
+	atomic64_t local_inv;
+	atomic64_t starved;
+	atomic64_t busy;
 	atomic_t inflight;
 };
 

@@ -239,9 +239,13 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 					    req->rkey);
 		}
 	}
+	if (inv)
+		atomic64_inc(&map->st.remote_inv);
 	ret = rdmachan_mr_pool_put(req->mr, inv, rcblk_clt_inv_done, rq);
-	if (ret == -EINPROGRESS)
+	if (ret == -EINPROGRESS) {
+		atomic64_inc(&map->st.local_inv);
 		return;
+	}
 	if (ret)
 		pr_warn_ratelimited("rcblk%d: putting tag %u's registration: %d\n",
 				    map->index, tag, ret);
@@ -377,8 +381,10 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 		smp_mb__after_atomic();	/* the flag before the retry */
 		ret = rdmachan_mr_pool_map(q->pool, req->sgl, nents, access,
 					   &req->mr);
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN) {
+			atomic64_inc(&map->st.starved);
 			return BLK_STS_DEV_RESOURCE;
+		}
 	}
 	if (ret) {
 		req->mr = NULL;
@@ -503,8 +509,10 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 		rdmachan_mr_pool_put(req->mr, false, rcblk_clt_undo_done, q);
 		req->mr = NULL;
 	}
-	if (ret == -EAGAIN)
+	if (ret == -EAGAIN) {
+		atomic64_inc(&map->st.busy);
 		return BLK_STS_DEV_RESOURCE;	/* rcblk_clt_writable() reruns */
+	}
 	if (rcblk_clt_chan_lost(q, ret))
 		return BLK_STS_RESOURCE;
 	pr_warn_ratelimited("rcblk%d: queue %u: send: %d\n", map->index,

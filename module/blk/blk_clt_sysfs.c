@@ -433,6 +433,10 @@ RCBLK_CLT_CTR_ATTR(bogus, bogus);
 RCBLK_CLT_CTR_ATTR(timeouts, timeouts);
 RCBLK_CLT_CTR_ATTR(held, held);
 RCBLK_CLT_CTR_ATTR(reconnects, reconnects);
+RCBLK_CLT_CTR_ATTR(remote_inv, remote_inv);
+RCBLK_CLT_CTR_ATTR(local_inv, local_inv);
+RCBLK_CLT_CTR_ATTR(starved, starved);
+RCBLK_CLT_CTR_ATTR(busy, busy);
 
 static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_state.attr,
@@ -469,6 +473,10 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_timeouts.attr,
 	&dev_attr_held.attr,
 	&dev_attr_reconnects.attr,
+	&dev_attr_remote_inv.attr,
+	&dev_attr_local_inv.attr,
+	&dev_attr_starved.attr,
+	&dev_attr_busy.attr,
 	NULL,
 };
 

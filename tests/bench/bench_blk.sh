@@ -27,6 +27,12 @@
 # the other is connected while one runs.  A remote run whose traffic did
 # not cross the wire (rxe1 sent no packet) or that failed reports 0s.
 # Each figure is one line "RESULT NAME VALUE" on the results port.
+# BENCH_BLK_JOBS=JOB,JOB... runs only these of the five jobs (the others
+# report 0, left out of the tables), for a quicker A/B of one figure.
+# BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32, sr, sw; needs perf in the
+# initramfs: RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf) runs that job of each
+# disk under "perf record -a" and prints the top of its report, by
+# symbol, as diagnostics: where the CPU time of a TCG guest goes.
 . /tests/lib.sh
 
 SECS=${BENCH_BLK_SECS:-5}
@@ -45,13 +51,74 @@ mkdir -p $T
 result() { echo "RESULT $1 $2" >&3; }
 rxe1_sent() { cat /sys/class/infiniband/$DEV1/ports/1/hw_counters/sent_pkts; }
 
+PROFILE=${BENCH_BLK_PROFILE:-}
+PERF=/usr/bin/perf
+[ -z "$PROFILE" ] || [ -x $PERF ] || PROFILE=
+
+# want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
+# command line; all five when unset)
+JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw}" | tr , ' ')
+want() {
+	case " $JOBS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# hw_snap: every hardware counter of both soft-RoCE devices, "DEV NAME
+# VALUE", and the stack's dropped packets
+hw_snap() {
+	for _h in /sys/class/infiniband/$DEV0 /sys/class/infiniband/$DEV1; do
+		for _f in $_h/ports/1/hw_counters/*; do
+			[ -f "$_f" ] && echo "${_h##*/} ${_f##*/} $(cat $_f)"
+		done
+	done
+	# packets the stack dropped (a backlog full), summed over the CPUs
+	_hs=0
+	while read -r _ha _hb _hc; do
+		_hs=$((_hs + 0x$_hb))
+	done < /proc/net/softnet_stat
+	echo "softnet dropped $_hs"
+}
+
+# hw_delta DEV JOB: diagnostics: the counters that moved during JOB on DEV,
+# per I/O completed (the ramp's I/O moves the counters too, not the count)
+hw_delta() {
+	_hn=$(jq -r '.jobs[0].read.total_ios + .jobs[0].write.total_ios' \
+		$T/$2.json 2>/dev/null)
+	[ "${_hn:-0}" -gt 0 ] 2>/dev/null || return 0
+	_hd=$(awk -v n="$_hn" 'NR == FNR { b[$1 " " $2] = $3; next }
+		($1 " " $2) in b && $3 != b[$1 " " $2] {
+			printf "%s%s/%s %.3g", sep, $1, $2, ($3 - b[$1 " " $2]) / n
+			sep = ", "
+		}' $T/hw.before $T/hw.after)
+	[ -z "$_hd" ] || diag "$2 on $1, per I/O ($_hn): $_hd"
+}
+
 # fio_job DEV NAME RW BS DEPTH: one time-based job; its JSON in $T/NAME.json
 fio_job() {
-	timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
+	if [ "$2" = "$PROFILE" ]; then
+		_p="$PERF record -a -q -o $T/perf.data --"
+	else
+		_p=
+	fi
+	hw_snap > $T/hw.before
+	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
 		--randrepeat=0 --lat_percentiles=1 --output-format=json \
 		> "$T/$2.json" 2> "$T/$2.err"
+	_r=$?
+	hw_snap > $T/hw.after
+	hw_delta "$1" "$2" >&2
+	if [ -n "$_p" ]; then
+		diag "perf profile of $2 on $1:" >&2
+		diag "$($PERF report -i $T/perf.data --stdio --no-children \
+			--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			head -n 60)" >&2
+		rm -f $T/perf.data
+	fi
+	return $_r
 }
 
 # fio_all DEV: the five jobs on DEV; prints the six figures in the order
@@ -60,7 +127,9 @@ FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
 	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps"
 fio_all() {
 	_d=$1
-	if fio_job "$_d" rr1 randread 4k 1; then
+	if ! want rr1; then
+		echo 0 0
+	elif fio_job "$_d" rr1 randread 4k 1; then
 		jq -r '.jobs[0].read.lat_ns.percentile |
 			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/rr1.json
 	else
@@ -70,7 +139,9 @@ fio_all() {
 	for _j in "rr32 randread 4k read iops" "rw32 randwrite 4k write iops" \
 		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes"; do
 		set -- $_j
-		if fio_job "$_d" "$1" "$2" "$3" 32; then
+		if ! want "$1"; then
+			echo 0
+		elif fio_job "$_d" "$1" "$2" "$3" 32; then
 			if [ "$5" = iops ]; then
 				jq -r ".jobs[0].$4.iops" $T/$1.json
 			else
@@ -115,6 +186,24 @@ remote() {
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
+# chan_stats: each channel's message and credit counters, as diagnostics
+chan_stats() {
+	for _c in /sys/class/rdmachan/chan*; do
+		[ -d "$_c/stats" ] || continue
+		_l="${_c##*/}:"
+		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
+			_l="$_l $_s $(cat $_c/stats/$_s)"
+		done
+		diag "$_l"
+	done
+	_m=/sys/block/${D##*/}/rdmachan
+	_l="${D##*/}:"
+	for _s in remote_inv local_inv starved busy; do
+		_l="$_l $_s $(cat $_m/$_s)"
+	done
+	diag "$_l"
+}
+
 rcblk_pass() {
 	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
 		{ diag "blk export failed"; report rcblk; return; }
@@ -125,6 +214,7 @@ rcblk_pass() {
 			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
 		remote rcblk "$D"
 		diag "$($TOOL blk show maps)"
+		chan_stats
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
 		diag "blk map failed: $D $(cat $T/map.err)"

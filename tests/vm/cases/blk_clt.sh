@@ -88,6 +88,12 @@ check "reading back through the disk (remote READs)" sh -c \
 	"$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k &&
 	 $DD if=$D bs=512 skip=56 count=8 iflag=direct 2>/dev/null | $CMP - $T/p4k"
 check "read_bytes counted" test "$(attr $N read_bytes)" -ge $((256 * KiB))
+# every remote READ and WRITE gave its registration back, invalidated by
+# the server's reply or here
+check_eq "remote_inv + local_inv = the remote requests" \
+	"$(($(attr $N reads) + $(attr $N writes) - $(attr $N inline_writes)))" \
+	"$(($(attr $N remote_inv) + $(attr $N local_inv)))"
+diag "remote_inv $(attr $N remote_inv) local_inv $(attr $N local_inv) starved $(attr $N starved) busy $(attr $N busy)"
 # the page cache writes back 512-byte buffers: a request whose data
 # starts 1 KiB into a page, so its registration starts inside one
 head -c $((40 * KiB)) /dev/urandom > $T/p40k
