@@ -36,6 +36,10 @@
  * ends last (&rcblk_srv_req.holds) frees the slot: io_work after the
  * post, or the WRITE's completion directly.
  *
+ * io_work posts with bottom halves off (on again only to submit a bio,
+ * which may sleep), so that the softirq work its posts raise runs once
+ * after a batch of them rather than in between.
+ *
  * Once the queue is DEAD (its close work set it under @lock and waited
  * for io_work), io_work makes no channel call: whatever reaches it - RDMA
  * ends flushed by the channel's close, bios ending later - only frees
@@ -684,7 +688,7 @@ void rcblk_srv_io_work(struct work_struct *work)
 						 io_work);
 	struct rcblk_srv_req *req, *tmp;
 	LIST_HEAD(todo);
-	bool dead, room = true;
+	bool dead, room = true, bh = false;
 
 	spin_lock_irq(&q->lock);
 	dead = test_bit(RCBLK_Q_DEAD, &q->flags);
@@ -705,9 +709,24 @@ void rcblk_srv_io_work(struct work_struct *work)
 			spin_unlock_irq(&q->lock);
 			continue;
 		}
+		/*
+		 * The posts of a run go out with bottom halves off, so that
+		 * the softirq work they raise (the transport's, then the
+		 * completions) runs once after them, not after each one; a
+		 * bio's submission may sleep, so they are on again for it.
+		 */
+		if (req->stage == RCBLK_ST_SUBMIT && bh) {
+			local_bh_enable();
+			bh = false;
+		} else if (req->stage != RCBLK_ST_SUBMIT && !bh) {
+			local_bh_disable();
+			bh = true;
+		}
 		if (!rcblk_srv_step(q, q->ch, req))
 			room = false;
 	}
+	if (bh)
+		local_bh_enable();
 	if (dead)
 		return;
 	if (room)
