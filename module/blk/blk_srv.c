@@ -1010,7 +1010,13 @@ static void rcblk_srv_listen_work(struct work_struct *work)
  */
 int rcblk_srv_init(void)
 {
-	rcblk_srv_wq = alloc_workqueue("rcblk_srv", WQ_MEM_RECLAIM, 0);
+	/*
+	 * io_work moves the I/O: high priority, as ib_comp_wq, where
+	 * nvmet-rdma does the same work, so that it does not queue behind
+	 * ordinary tasks of the CPU its softirq work raised it on.
+	 */
+	rcblk_srv_wq = alloc_workqueue("rcblk_srv", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+				       0);
 	if (!rcblk_srv_wq)
 		return -ENOMEM;
 	rcblk_srv_ctl_wq = alloc_workqueue("rcblk_srv_ctl", 0, 0);
