@@ -186,7 +186,8 @@ remote() {
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
-# chan_stats: each channel's message and credit counters, as diagnostics
+# chan_stats DEV: each channel's message and credit counters and the
+# mapping DEV's dispatch counters, as diagnostics
 chan_stats() {
 	for _c in /sys/class/rdmachan/chan*; do
 		[ -d "$_c/stats" ] || continue
@@ -196,8 +197,8 @@ chan_stats() {
 		done
 		diag "$_l"
 	done
-	_m=/sys/block/${D##*/}/rdmachan
-	_l="${D##*/}:"
+	_m=/sys/block/${1##*/}/rdmachan
+	_l="${1##*/}:"
 	for _s in remote_inv local_inv starved busy; do
 		_l="$_l $_s $(cat $_m/$_s)"
 	done
@@ -214,7 +215,7 @@ rcblk_pass() {
 			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
 		remote rcblk "$D"
 		diag "$($TOOL blk show maps)"
-		chan_stats
+		chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
 		diag "blk map failed: $D $(cat $T/map.err)"

@@ -41,7 +41,7 @@
 # remote disks' queues and requests per queue, default 2 and 128).
 # The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
 # MiB per TCP run, default 256).
-# BENCH_BLK_PROFILE: see bench_blk.sh.
+# BENCH_BLK_JOBS and BENCH_BLK_PROFILE: see bench_blk.sh.
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
 # BENCH_BLK=0 the block rows;
 # BENCH_VM=0 prints the tables of the last run again without a VM.
