@@ -12,6 +12,10 @@
 #   BENCH_PINGS     ping round trips (default 5000, at most 2000 here)
 #   BENCH_SECS      seconds per raw-channel run (default 4)
 #   BENCH_RUNS      passes (default 3)
+#   BENCH_NET_PROFILE=1  the rdmachan netdev's TCP runs under "perf record
+#                   -a" (needs perf in the initramfs:
+#                   RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf); the top of its
+#                   report, by symbol, as diagnostics
 . /tests/lib.sh
 
 SRV=192.0.2.1
@@ -23,20 +27,31 @@ PINGS=${BENCH_PINGS:-5000}
 [ "$PINGS" -gt 2000 ] && PINGS=2000
 T=/tmp/bench_net
 mkdir -p $T
+PERF=/usr/bin/perf
+PROFILE=${BENCH_NET_PROFILE:-0}
+[ -x $PERF ] || PROFILE=0
 
 result() { echo "RESULT $1 $2" >&3; }
 
 # tcp_rate NS_SRV NS_CLI ADDR PORT [SRC]: one 1-flow stream, MB/s (0 on
-# failure); NS "-" for the initial namespace
+# failure); NS "-" for the initial namespace.  PROF=1: under perf record
 tcp_rate() {
-	_sx=; _cx=
+	_sx=; _cx=; _p=
 	[ "$1" = - ] || _sx="$IP netns exec $1"
 	[ "$2" = - ] || _cx="$IP netns exec $2"
+	[ "${PROF:-0}" = 0 ] || _p="$PERF record -a -q -o $T/perf.data --"
 	$_sx timeout 120 $HELPERS/net_stream server "$4" 1 120 > $T/srv.out 2>&1 &
 	wait_for 5 grep -q listening $T/srv.out
-	$_cx timeout 120 $HELPERS/net_stream client "$3" "$4" 1 $((MB * 1048576)) 120 1 $5 \
+	$_p $_cx timeout 120 $HELPERS/net_stream client "$3" "$4" 1 $((MB * 1048576)) 120 1 $5 \
 		> $T/cli.out 2>&1
 	wait
+	if [ -n "$_p" ]; then
+		diag "perf profile of TCP to $3:" >&2
+		diag "$($PERF report -i $T/perf.data --stdio --no-children \
+			--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			head -n 70)" >&2
+		rm -f $T/perf.data
+	fi
 	sed -n 's/.*, ok, in .* s, \([0-9.]*\) MB\/s$/\1/p' $T/cli.out | grep . || echo 0
 }
 
@@ -85,7 +100,7 @@ port=7300
 for pass in $(seq "$RUNS"); do
 	diag "pass $pass of $RUNS"
 	port=$((port + 1))
-	result net_tcp_MBps "$(tcp_rate rcB rcA 10.77.0.2 $port)"
+	result net_tcp_MBps "$(PROF=$PROFILE tcp_rate rcB rcA 10.77.0.2 $port)"
 	port=$((port + 1))
 	result veth_tcp_MBps "$(tcp_rate - - $SRV $port $CLI)"
 	port=$((port + 1))
