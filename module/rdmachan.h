@@ -50,12 +50,19 @@ struct module;
  *	arrived before it waits.  Sends complete in softirq context.
  *	Needs a device that raises solicited events for receives (not
  *	siw: -EOPNOTSUPP).
+ * @RDMACHAN_POLL_UNBOUND: in an unbound workqueue (process context, on
+ *	whichever CPU the scheduler picks, not the one that took the
+ *	completion): for a user whose per-message work (a copy, a stack
+ *	above) is better spread over the CPUs than run where the device's
+ *	own work runs, as rdmachan_net's receive copy.  Costs a wakeup per
+ *	batch of completions.
  */
 enum rdmachan_poll_mode {
 	RDMACHAN_POLL_SOFTIRQ	= 0,
 	RDMACHAN_POLL_WORKQUEUE	= 1,
 	RDMACHAN_POLL_DIRECT	= 2,
 	RDMACHAN_POLL_SOLICITED	= 3,
+	RDMACHAN_POLL_UNBOUND	= 4,
 };
 
 /**
@@ -136,8 +143,9 @@ struct rdmachan_msg {
 /**
  * struct rdmachan_ops - callbacks of a channel's user
  * @recv: a message arrived.  Called in the completion context of the
- *	channel (softirq for RDMACHAN_POLL_SOFTIRQ, the polling thread for
- *	RDMACHAN_POLL_DIRECT; for RDMACHAN_POLL_SOLICITED the work run by a
+ *	channel (softirq for RDMACHAN_POLL_SOFTIRQ, a workqueue for
+ *	RDMACHAN_POLL_WORKQUEUE and RDMACHAN_POLL_UNBOUND, the polling
+ *	thread for RDMACHAN_POLL_DIRECT; for RDMACHAN_POLL_SOLICITED the work run by a
  *	solicited event, or the teardown): must not sleep or call
  *	rdmachan_close().
  *	The callee owns @msg until it calls rdmachan_msg_release(), from

@@ -289,7 +289,7 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 	if (src && src->sa_family != AF_UNSPEC && src->sa_family != dst->sa_family)
 		return -EINVAL;
 	rdmachan_opts_fill(&o, opts);
-	if (o.poll_mode > RDMACHAN_POLL_SOLICITED ||
+	if (o.poll_mode > RDMACHAN_POLL_UNBOUND ||
 	    o.max_send_regs > RDMACHAN_MAX_SEND_REGS)
 		return -EINVAL;
 

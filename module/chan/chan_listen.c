@@ -472,7 +472,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	}
 	l->priv = priv;
 	ret = -EINVAL;
-	if (l->opts.poll_mode > RDMACHAN_POLL_SOLICITED ||
+	if (l->opts.poll_mode > RDMACHAN_POLL_UNBOUND ||
 	    l->opts.max_send_regs > RDMACHAN_MAX_SEND_REGS)
 		goto out_put;
 

@@ -113,6 +113,8 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 	switch (mode) {
 	case RDMACHAN_POLL_WORKQUEUE:
 		return IB_POLL_WORKQUEUE;
+	case RDMACHAN_POLL_UNBOUND:
+		return IB_POLL_UNBOUND_WORKQUEUE;
 	case RDMACHAN_POLL_DIRECT:
 		return IB_POLL_DIRECT;
 	default:	/* SOFTIRQ; SOLICITED: its sends */

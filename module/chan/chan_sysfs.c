@@ -40,6 +40,7 @@ static const char *const rdmachan_poll_names[] = {
 	[RDMACHAN_POLL_WORKQUEUE]	= "workqueue",
 	[RDMACHAN_POLL_DIRECT]		= "direct",
 	[RDMACHAN_POLL_SOLICITED]	= "solicited",
+	[RDMACHAN_POLL_UNBOUND]		= "unbound",
 };
 
 static void rdmachan_sysfs_release(struct device *dev)
