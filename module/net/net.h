@@ -44,6 +44,8 @@ enum {
  * @src: CONNECT: source address (AF_UNSPEC: any); LISTEN: the peer
  *	allowed (AF_UNSPEC: the first one, then kept)
  * @opts: what each channel asks for
+ * @spread: rx_spread at net add: @opts polls in an unbound workqueue,
+ *	NAPI is threaded (net_dev.c)
  * @policy: the reconnect loop's policy
  * @rc: the reconnect loop
  * @listener: LISTEN: the listener (NULL after its device went away,
@@ -76,6 +78,7 @@ struct rcnet {
 	struct sockaddr_storage addr;
 	struct sockaddr_storage src;
 	struct rdmachan_opts opts;
+	bool spread;
 	struct rdmachan_reconnect_policy policy;
 	struct rdmachan_reconnect *rc;
 	struct rdmachan_listener *listener;

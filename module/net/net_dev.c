@@ -21,12 +21,24 @@
  * refusal comes once, after that refusal) and requeue the packet
  * (NETDEV_TX_BUSY); writable wakes the queue.
  *
- * RX: the channel's receive callback (softirq) copies the message into
- * an skb (linear when small, page fragments when large), releases the
- * message at once (its credit goes back to the peer), queues the skb and
+ * RX: the channel's receive callback copies the message into an skb
+ * (linear when small, page fragments when large), releases the message
+ * at once (its credit goes back to the peer), queues the skb and
  * schedules NAPI; the poll hands at most its budget to GRO.  The channel
- * has no "notify, then poll with a budget" for a softirq channel, so
- * the copy happens in the callback and NAPI only paces the stack.
+ * has no "notify, then poll with a budget", so the copy happens in the
+ * callback and NAPI only paces the stack.
+ *
+ * Where the work runs: by default the channel's completions, so the
+ * receive copy, and NAPI run in the softirq of the CPU that took the
+ * completion: the lowest latency.  With rx_spread (a module parameter,
+ * read at net add) the channel polls in an unbound workqueue
+ * (RDMACHAN_POLL_UNBOUND) and NAPI is threaded (a kthread per device;
+ * /sys/class/net/NAME/threaded turns it off): the device's own work
+ * (soft-RoCE's, a NIC's interrupt) stays on that CPU, and the receive
+ * copy and the stack above run where the scheduler finds room, with the
+ * receiving task beside them.  More throughput where that one CPU is
+ * the bottleneck, at the cost of two wakeups per packet received
+ * (Documentation/net.rst, "Where the work runs").
  *
  * Link: carrier on only while a channel is installed and connected.  A
  * failed channel (state_change) or, on a LISTEN device, a new connection
@@ -105,6 +117,11 @@ static unsigned int connect_timeout_ms = 3000;
 module_param(connect_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(connect_timeout_ms,
 		 "bound on one connection attempt and on the orderly close, in ms (100..600000, default 3000)");
+
+static bool rx_spread;
+module_param(rx_spread, bool, 0644);
+MODULE_PARM_DESC(rx_spread,
+		 "devices added from now on take their channel's completions in an unbound workqueue and run NAPI in a kthread: more throughput where one CPU's softirq is the bottleneck, higher latency (default off)");
 
 static unsigned int rx_backlog = 1024;
 module_param(rx_backlog, uint, 0644);
@@ -243,7 +260,10 @@ fail:
 	return NULL;
 }
 
-/* &rdmachan_ops.recv: softirq (or the accepting thread): never sleeps */
+/*
+ * &rdmachan_ops.recv: softirq, or with rx_spread the channel's unbound
+ * workqueue (or the accepting thread): never sleeps
+ */
 static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rcnet *net = rdmachan_priv(ch);
@@ -281,7 +301,10 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		return;
 	}
 	skb_queue_tail(&net->rxq, skb);
+	/* in process context the softirq it raises runs at the enable */
+	local_bh_disable();
 	napi_schedule(&net->napi);
+	local_bh_enable();
 }
 
 static int rcnet_poll(struct napi_struct *napi, int budget)
@@ -305,8 +328,12 @@ static void rcnet_ch_writable(struct rdmachan *ch)
 {
 	struct rcnet *net = rdmachan_priv(ch);
 
-	if (READ_ONCE(net->ch) == ch && netif_running(net->ndev))
+	if (READ_ONCE(net->ch) == ch && netif_running(net->ndev)) {
+		/* as in rcnet_ch_recv(): the TX softirq runs at the enable */
+		local_bh_disable();
 		netif_wake_queue(net->ndev);
+		local_bh_enable();
+	}
 }
 
 /* &rdmachan_ops.state_change: process context; must not close @ch */
@@ -780,7 +807,9 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	net->opts.queue_depth = a->queue_depth;
 	net->opts.max_msg_size = max_msg;
 	net->opts.timeout_ms = READ_ONCE(connect_timeout_ms);
-	net->opts.poll_mode = RDMACHAN_POLL_SOFTIRQ;
+	net->spread = READ_ONCE(rx_spread);
+	net->opts.poll_mode = net->spread ? RDMACHAN_POLL_UNBOUND :
+			      RDMACHAN_POLL_SOFTIRQ;
 	net->max_msg = max_msg;
 	ndev->max_mtu = min(max_msg, RCNET_MAX_MTU);
 	ndev->mtu = a->mtu ?: ndev->max_mtu;
@@ -829,6 +858,9 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	if (ret)
 		goto out_unlock;
 	list_add_tail(&net->node, &rcnet_devs);
+	/* rx_spread: NAPI in its own kthread (see the top of this file) */
+	if (net->spread && dev_set_threaded(ndev, true))
+		netdev_warn(ndev, "no NAPI thread: NAPI runs in softirq\n");
 	/* under RTNL: a delete (which takes it) waits for this */
 	mutex_lock(&net->lock);
 	set_bit(RCNET_F_READY, &net->flags);

@@ -7,7 +7,8 @@
 # against TCP and ping over the veth pair itself (192.0.2.2 -> 192.0.2.1,
 # the wire under rxe), and against the raw channel at the netdev's
 # message size (rdmachan chan bench --kernel, 64 KiB messages; chan ping
-# --kernel for the latency).  One line "RESULT NAME VALUE" a figure.
+# --kernel for the latency); then the netdev again with rx_spread=1.
+# One line "RESULT NAME VALUE" a figure.
 #   BENCH_NET_MB    MiB per TCP run (default 256)
 #   BENCH_PINGS     ping round trips (default 5000, at most 2000 here)
 #   BENCH_SECS      seconds per raw-channel run (default 4)
@@ -115,5 +116,23 @@ $TOOL net del rcn1
 $TOOL net del rcn0
 $IP netns del rcA
 $IP netns del rcB
+
+# the same devices with rx_spread=1: the channel polled in an unbound
+# workqueue, NAPI threaded (Documentation/net.rst, "Where the work runs")
+echo 1 > /sys/module/rdmachan_net/parameters/rx_spread
+check "rx_spread=1: rcn0 listen, rcn1 connect" sh -c \
+	"$TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI"
+check "rx_spread=1: in rcA and rcB, carrier on" net_bench_up
+for pass in $(seq "$RUNS"); do
+	diag "rx_spread pass $pass of $RUNS"
+	port=$((port + 1))
+	result net_spread_tcp_MBps "$(tcp_rate rcB rcA 10.77.0.2 $port)"
+	result net_spread_ping_avg_us "$(ping_avg rcA 10.77.0.2)"
+done
+$TOOL net del rcn1
+$TOOL net del rcn0
+$IP netns del rcA
+$IP netns del rcB
+echo 0 > /sys/module/rdmachan_net/parameters/rx_spread
 check "rdmachan_net unloads" $RMMOD rdmachan_net
 done_testing

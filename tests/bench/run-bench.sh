@@ -73,8 +73,9 @@ if [ "${BENCH_MSG:-1}" != 0 ]; then
 fi
 if [ "${BENCH_NET:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_net
-	# per pass: 3 TCP runs and 2 pings, each up to 120 s, and the setup
-	TIMEOUT=$((TIMEOUT + 120 + RUNS * 300))
+	# per pass: 4 TCP runs and 3 pings (rx_spread: one of each), each up to
+	# 120 s (usually 10 to 20), and the setups
+	TIMEOUT=$((TIMEOUT + 180 + RUNS * 420))
 fi
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_blk
@@ -198,6 +199,25 @@ if [ "${BENCH_NET:-1}" != 0 ]; then
 		printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
 			"ping round trip avg (chan: 64 B)", a, v, c, "us",
 			r(a, v), r(a, c), "(lower is better)"
+	}'
+	# the same with rx_spread=1 (Documentation/net.rst)
+	awk -v a="$(val net_spread_tcp_MBps)" -v v="$(val veth_tcp_MBps)" \
+		-v c="$(val chan_64k_MBps)" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		if (a > 0)
+			printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
+				"  rx_spread=1: TCP throughput", a, v, c, "MB/s",
+				r(a, v), r(a, c), ">= 0.80x"
+	}'
+	awk -v a="$(val net_spread_ping_avg_us)" -v v="$(val veth_ping_avg_us)" \
+		-v c="$(val chan_ping_avg_us)" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		if (a > 0)
+			printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
+				"  rx_spread=1: ping round trip", a, v, c, "us",
+				r(a, v), r(a, c), "(lower is better)"
 	}'
 	echo
 	echo "Medians of $RUNS passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"

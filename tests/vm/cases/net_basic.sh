@@ -38,8 +38,12 @@ check "both are point-to-point, NOARP, of kind rdmachan (ip -d link)" sh -c \
 	 $IP -d link show rcn1 | grep -q 'rdmachan'"
 check_eq "sysfs: rcn0 listens, rcn1 connects" "listen connect" \
 	"$(cat /sys/class/net/rcn0/rdmachan/mode) $(cat /sys/class/net/rcn1/rdmachan/mode)"
+check_eq "NAPI in softirq on both by default (sysfs threaded)" "0 0" \
+	"$(cat /sys/class/net/rcn0/threaded) $(cat /sys/class/net/rcn1/threaded)"
 check "the two interfaces in their namespaces rcA and rcB, addressed, up" net_ns_up
 check "carrier on both within 20 s" wait_for 20 net_carrier_both
+check_eq "both channels poll in softirq by default (no rx_spread)" "softirq" \
+	"$(cat /sys/class/rdmachan/chan*/poll_mode | sort -u | tr '\n' ' ' | sed 's/ $//')"
 check_eq "net show --json: both up, rcn1's peer is 192.0.2.1:7472" "up up 192.0.2.1:7472" \
 	"$($TOOL -j net show | jq -r '[(.devices[] | select(.name == "rcn0") | .state),
 		(.devices[] | select(.name == "rcn1") | .state, .peer)] | join(" ")')"
@@ -69,6 +73,16 @@ check "ip -s link counted the 3000 replies on rcn0 ($rx0 -> $rx1)" \
 	test "$((rx1 - rx0))" -ge 3000
 check "net show --json: rcn1's counters agree with ip -s link" sh -c \
 	"test \"\$($TOOL -j net show rcn1 | jq '.devices[0].counters.tx_packets')\" -ge 3000"
+# NAPI in a kthread (the user's choice, sysfs threaded), and back
+nt() {
+	$IP netns exec rcA sh -c "echo $1 > /sys/class/net/rcn0/threaded" &&
+		$IP netns exec rcB sh -c "echo $1 > /sys/class/net/rcn1/threaded"
+}
+check "threaded NAPI on both" nt 1
+check "ping -s 60000 with NAPI threaded" \
+	$IP netns exec rcA $PING -c 3 -s 60000 -W 5 10.77.0.2
+check "NAPI back in softirq" nt 0
+check "ping with NAPI in softirq again" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
 
 # ---- TCP -----------------------------------------------------------------
 net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \

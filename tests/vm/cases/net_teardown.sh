@@ -60,7 +60,14 @@ stream_stop() {
 
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_net load" net_load
+# the devices here spread their receive work (rx_spread): the unbound
+# workqueue and threaded NAPI under every teardown, on the debug kernel
+check "rx_spread=1" sh -c "echo 1 > /sys/module/rdmachan_net/parameters/rx_spread"
 check "rcn0 (listen) and rcn1 (connect) up in rcA and rcB" net_pair
+check_eq "with rx_spread both channels poll in the unbound workqueue" "unbound" \
+	"$(cat /sys/class/rdmachan/chan*/poll_mode | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check_eq "with rx_spread NAPI is threaded on both" "1 1" \
+	"$($IP netns exec rcA cat /sys/class/net/rcn0/threaded) $($IP netns exec rcB cat /sys/class/net/rcn1/threaded)"
 check "ping across" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
 
 # ---- net del under a TCP stream, then the same peer again ---------------
