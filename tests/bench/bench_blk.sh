@@ -113,9 +113,7 @@ fio_job() {
 	hw_delta "$1" "$2" >&2
 	if [ -n "$_p" ]; then
 		diag "perf profile of $2 on $1:" >&2
-		diag "$($PERF report -i $T/perf.data --stdio --no-children \
-			--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n 60)" >&2
+		diag "$(perf_top $T/perf.data 60)" >&2
 		rm -f $T/perf.data
 	fi
 	return $_r

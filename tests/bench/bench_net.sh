@@ -48,9 +48,7 @@ tcp_rate() {
 	wait
 	if [ -n "$_p" ]; then
 		diag "perf profile of TCP to $3:" >&2
-		diag "$($PERF report -i $T/perf.data --stdio --no-children \
-			--sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n 70)" >&2
+		diag "$(perf_top $T/perf.data 70)" >&2
 		rm -f $T/perf.data
 	fi
 	sed -n 's/.*, ok, in .* s, \([0-9.]*\) MB\/s$/\1/p' $T/cli.out | grep . || echo 0

@@ -179,46 +179,32 @@ fi
 # Network rows (tests/bench/bench_net.sh): the rdmachan netdev against
 # the veth pair under rxe and against the raw channel at the netdev's
 # message size (64 KiB).
+# netrow LABEL FIGURE VETH_FIGURE CHAN_FIGURE UNIT TARGET [measured]
+# (measured: only when FIGURE has a value)
+netrow() {
+	awk -v l="$1" -v a="$(val "$2")" -v v="$(val "$3")" -v c="$(val "$4")" \
+		-v u="$5" -v t="$6" -v m="${7:-}" '
+	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
+	BEGIN {
+		if (m == "" || a > 0)
+			printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
+				l, a, v, c, u, r(a, v), r(a, c), t
+	}'
+}
 if [ "${BENCH_NET:-1}" != 0 ]; then
 	echo
 	printf "%-34s %10s %10s %10s %-5s %9s %9s  %s\n" \
 		"network, one flow" "rcnet" "veth" "channel" "unit" \
 		"rc/veth" "rc/chan" "target (rc/chan)"
-	awk -v a="$(val net_tcp_MBps)" -v v="$(val veth_tcp_MBps)" \
-		-v c="$(val chan_64k_MBps)" '
-	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
-	BEGIN {
-		printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
-			"TCP throughput (chan: 64 KiB msgs)", a, v, c, "MB/s",
-			r(a, v), r(a, c), ">= 0.80x"
-	}'
-	awk -v a="$(val net_ping_avg_us)" -v v="$(val veth_ping_avg_us)" \
-		-v c="$(val chan_ping_avg_us)" '
-	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
-	BEGIN {
-		printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
-			"ping round trip avg (chan: 64 B)", a, v, c, "us",
-			r(a, v), r(a, c), "(lower is better)"
-	}'
-	# the same with rx_spread=1 (Documentation/net.rst)
-	awk -v a="$(val net_spread_tcp_MBps)" -v v="$(val veth_tcp_MBps)" \
-		-v c="$(val chan_64k_MBps)" '
-	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
-	BEGIN {
-		if (a > 0)
-			printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
-				"  rx_spread=1: TCP throughput", a, v, c, "MB/s",
-				r(a, v), r(a, c), ">= 0.80x"
-	}'
-	awk -v a="$(val net_spread_ping_avg_us)" -v v="$(val veth_ping_avg_us)" \
-		-v c="$(val chan_ping_avg_us)" '
-	function r(x, y) { return (y > 0) ? sprintf("%.2fx", x / y) : "-" }
-	BEGIN {
-		if (a > 0)
-			printf "%-34s %10.1f %10.1f %10.1f %-5s %9s %9s  %s\n",
-				"  rx_spread=1: ping round trip", a, v, c, "us",
-				r(a, v), r(a, c), "(lower is better)"
-	}'
+	netrow "TCP throughput (chan: 64 KiB msgs)" net_tcp_MBps veth_tcp_MBps \
+		chan_64k_MBps MB/s ">= 0.80x"
+	netrow "ping round trip avg (chan: 64 B)" net_ping_avg_us \
+		veth_ping_avg_us chan_ping_avg_us us "(lower is better)"
+	# the same with rx_spread=1 (Documentation/net.rst), when measured
+	netrow "  rx_spread=1: TCP throughput" net_spread_tcp_MBps veth_tcp_MBps \
+		chan_64k_MBps MB/s ">= 0.80x" measured
+	netrow "  rx_spread=1: ping round trip" net_spread_ping_avg_us \
+		veth_ping_avg_us chan_ping_avg_us us "(lower is better)" measured
 	echo
 	echo "Medians of $RUNS passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"
 	echo "(net_stream), rcn0 <-> rcn1 in two namespaces, veth: 192.0.2.2 -> 192.0.2.1;"

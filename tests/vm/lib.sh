@@ -278,6 +278,14 @@ EOT
 	diag "$(basename "$1") ${2:-} took $(awk "BEGIN { printf \"%.1f\", $_t1 - $_t0 }") s"
 }
 
+# perf_top DATA LINES: the top of "perf report" of DATA by object and
+# symbol (the benches' profiles; perf is in the initramfs only with
+# RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf)
+perf_top() {
+	/usr/bin/perf report -i "$1" --stdio --no-children --sort dso,sym \
+		2>/dev/null | grep -v '^#' | grep -v '^$' | head -n "$2"
+}
+
 # listening PORT: an rdmachan listener on PORT shows in sysfs
 listening() {
 	grep -qs ":$1\$" /sys/class/rdmachan/listener*/src_addr
