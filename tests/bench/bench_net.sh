@@ -85,14 +85,27 @@ chan_lat() {
 	jq -r '.avg_us' $T/cping.out | grep . || echo 0
 }
 
+# net_bench_add: rcn0 listening, rcn1 connecting (with the rx_spread
+# the module has now)
+net_bench_add() {
+	$TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI
+}
+
 net_bench_up() {
 	net_ns_up && wait_for 20 net_carrier_both
 }
 
+# net_bench_del: both interfaces and their namespaces gone
+net_bench_del() {
+	$TOOL net del rcn1
+	$TOOL net del rcn0
+	$IP netns del rcA
+	$IP netns del rcB
+}
+
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_net load" net_load
-check "rcn0 listen, rcn1 connect" sh -c \
-	"$TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI"
+check "rcn0 listen, rcn1 connect" net_bench_add
 check "in rcA and rcB, carrier on" net_bench_up
 result net_mb "$MB"
 port=7300
@@ -110,16 +123,12 @@ for pass in $(seq "$RUNS"); do
 	result chan_ping_avg_us "$(chan_lat $port)"
 done
 diag "$($TOOL net show)"
-$TOOL net del rcn1
-$TOOL net del rcn0
-$IP netns del rcA
-$IP netns del rcB
+net_bench_del
 
 # the same devices with rx_spread=1: the channel polled in an unbound
 # workqueue, NAPI threaded (Documentation/net.rst, "Where the work runs")
 echo 1 > /sys/module/rdmachan_net/parameters/rx_spread
-check "rx_spread=1: rcn0 listen, rcn1 connect" sh -c \
-	"$TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI"
+check "rx_spread=1: rcn0 listen, rcn1 connect" net_bench_add
 check "rx_spread=1: in rcA and rcB, carrier on" net_bench_up
 for pass in $(seq "$RUNS"); do
 	diag "rx_spread pass $pass of $RUNS"
@@ -127,10 +136,7 @@ for pass in $(seq "$RUNS"); do
 	result net_spread_tcp_MBps "$(tcp_rate rcB rcA 10.77.0.2 $port)"
 	result net_spread_ping_avg_us "$(ping_avg rcA 10.77.0.2)"
 done
-$TOOL net del rcn1
-$TOOL net del rcn0
-$IP netns del rcA
-$IP netns del rcB
+net_bench_del
 echo 0 > /sys/module/rdmachan_net/parameters/rx_spread
 check "rdmachan_net unloads" $RMMOD rdmachan_net
 done_testing

@@ -559,6 +559,11 @@ net_carrier_both() {
 	net_carrier rcA rcn0 && net_carrier rcB rcn1
 }
 
+# chan_poll_modes: the poll modes of every channel, each once, on one line
+chan_poll_modes() {
+	cat /sys/class/rdmachan/chan*/poll_mode | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
 # net_stat NS DEV FIELD: a counter of ip -s link (statistics/FIELD)
 net_stat() {
 	$IP netns exec "$1" cat "/sys/class/net/$2/statistics/$3" 2>/dev/null || echo -1

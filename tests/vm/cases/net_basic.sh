@@ -43,7 +43,7 @@ check_eq "NAPI in softirq on both by default (sysfs threaded)" "0 0" \
 check "the two interfaces in their namespaces rcA and rcB, addressed, up" net_ns_up
 check "carrier on both within 20 s" wait_for 20 net_carrier_both
 check_eq "both channels poll in softirq by default (no rx_spread)" "softirq" \
-	"$(cat /sys/class/rdmachan/chan*/poll_mode | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	"$(chan_poll_modes)"
 check_eq "net show --json: both up, rcn1's peer is 192.0.2.1:7472" "up up 192.0.2.1:7472" \
 	"$($TOOL -j net show | jq -r '[(.devices[] | select(.name == "rcn0") | .state),
 		(.devices[] | select(.name == "rcn1") | .state, .peer)] | join(" ")')"

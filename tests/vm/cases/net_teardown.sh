@@ -65,7 +65,7 @@ check "rdmachan and rdmachan_net load" net_load
 check "rx_spread=1" sh -c "echo 1 > /sys/module/rdmachan_net/parameters/rx_spread"
 check "rcn0 (listen) and rcn1 (connect) up in rcA and rcB" net_pair
 check_eq "with rx_spread both channels poll in the unbound workqueue" "unbound" \
-	"$(cat /sys/class/rdmachan/chan*/poll_mode | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	"$(chan_poll_modes)"
 check_eq "with rx_spread NAPI is threaded on both" "1 1" \
 	"$($IP netns exec rcA cat /sys/class/net/rcn0/threaded) $($IP netns exec rcB cat /sys/class/net/rcn1/threaded)"
 check "ping across" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
