@@ -27,7 +27,14 @@
 # the other is connected while one runs.  A remote run whose traffic did
 # not cross the wire (rxe1 sent no packet) or that failed reports 0s.
 # Each figure is one line "RESULT NAME VALUE" on the results port.
-# BENCH_BLK_JOBS=JOB,JOB... runs only these of the five jobs (the others
+# Placement: fio runs on CPU 0 and the wire's receive work (RPS on both
+# veths, the FIFO wire of lib.sh's wire_fifo steered to one CPU) on CPU
+# 1, so that neither host's work runs inside the other's fio thread, as
+# between two machines; unpinned, which CPU each flow landed on was a
+# lottery per pass (Documentation/testing.rst, "One CPU for both
+# hosts").  A sixth job, rr32c, repeats 4k randread QD32 with the wire's
+# work on CPU 0 too: everything on one CPU.
+# BENCH_BLK_JOBS=JOB,JOB... runs only these of the six jobs (the others
 # report 0, left out of the tables), for a quicker A/B of one figure.
 # BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32, sr, sw; needs perf in the
 # initramfs: RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf) runs that job of each
@@ -57,7 +64,7 @@ PERF=/usr/bin/perf
 
 # want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
 # command line; all five when unset)
-JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw}" | tr , ' ')
+JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw,rr32c}" | tr , ' ')
 want() {
 	case " $JOBS " in
 	*" $1 "*) return 0 ;;
@@ -95,6 +102,45 @@ hw_delta() {
 	[ -z "$_hd" ] || diag "$2 on $1, per I/O ($_hn): $_hd"
 }
 
+# watch_start DEV / watch_end DEV JOB: diagnostics of a remote job: the
+# requests in flight on DEV sampled every 0.2 s (average and maximum; a
+# multipath nvme disk counts them on its path device), each CPU's busy
+# share from /proc/stat, and fio's mean completion latency and share of
+# time at each depth.  A job whose requests each end before fio can
+# submit the next shows it: fio at depth 32, the disk at 1, completion
+# latency near 0 (Documentation/testing.rst, "One CPU for both hosts").
+cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+watch_start() {
+	_wd=${1##*/}
+	for _wp in /sys/block/${_wd%n*}c*n${_wd##*n}; do
+		[ -e "$_wp/inflight" ] && _wd=${_wp##*/}
+	done
+	cpu_snap > $T/cpu.before
+	: > $T/inflight
+	(
+		while :; do
+			cat /sys/block/$_wd/inflight >> $T/inflight
+			sleep 0.2
+		done
+	) &
+	WATCHER=$!
+}
+watch_end() {
+	kill $WATCHER 2>/dev/null
+	wait $WATCHER 2>/dev/null
+	_l="inflight $(awk '{ n = $1 + $2; s += n; if (n > m) m = n }
+		END { if (NR) printf "avg %.1f max %d", s / NR, m }' $T/inflight)"
+	_l="$_l; cpu busy $(cpu_snap | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
+		{ d = $2 - b[$1]; t = d + $3 - i[$1]
+		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }' \
+		$T/cpu.before -)"
+	_l="$_l; fio $(jq -r '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d |
+		"clat mean \($d.clat_ns.mean / 1000 | floor) us, depth% " +
+		([.iodepth_level | to_entries[] | select(.value > 0) |
+		  "\(.key):\(.value | floor)"] | join(" "))' $T/$2.json 2>/dev/null)"
+	diag "$2 on $1: $_l"
+}
+
 # fio_job DEV NAME RW BS DEPTH: one time-based job; its JSON in $T/NAME.json
 fio_job() {
 	if [ "$2" = "$PROFILE" ]; then
@@ -103,13 +149,16 @@ fio_job() {
 		_p=
 	fi
 	hw_snap > $T/hw.before
+	[ "$1" = "$B" ] || watch_start "$1"
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
+		--cpus_allowed="$FIO_CPU" \
 		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
 		--randrepeat=0 --lat_percentiles=1 --output-format=json \
 		> "$T/$2.json" 2> "$T/$2.err"
 	_r=$?
 	hw_snap > $T/hw.after
+	[ "$1" = "$B" ] || watch_end "$1" "$2" >&2
 	hw_delta "$1" "$2" >&2
 	if [ -n "$_p" ]; then
 		diag "perf profile of $2 on $1:" >&2
@@ -119,10 +168,22 @@ fio_job() {
 	return $_r
 }
 
-# fio_all DEV: the five jobs on DEV; prints the six figures in the order
+# wire_on MASK: the CPUs (hex mask) of the wire's receive work
+wire_on() {
+	for _v in veth0 veth1; do
+		echo "$1" > /sys/class/net/$_v/queues/rx-0/rps_cpus || return 1
+	done
+}
+NCPU=$(grep -c ^processor /proc/cpuinfo)
+FIO_CPU=0
+WIRE_CPUS=2	# CPU 1
+[ "$NCPU" -ge 2 ] || WIRE_CPUS=1
+
+# fio_all DEV: the six jobs on DEV; prints the seven figures in the order
 # of FIGURES, 0 for a job that failed
 FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
-	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps"
+	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps
+	randread_4k_qd32_onecpu_iops"
 fio_all() {
 	_d=$1
 	if ! want rr1; then
@@ -135,8 +196,11 @@ fio_all() {
 		echo 0 0
 	fi
 	for _j in "rr32 randread 4k read iops" "rw32 randwrite 4k write iops" \
-		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes"; do
+		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes" \
+		"rr32c randread 4k read iops"; do
 		set -- $_j
+		# rr32c: the wire's work on fio's CPU
+		[ "$1" = rr32c ] && wire_on 1
 		if ! want "$1"; then
 			echo 0
 		elif fio_job "$_d" "$1" "$2" "$3" 32; then
@@ -149,6 +213,7 @@ fio_all() {
 			fio_fail "$1"
 			echo 0
 		fi
+		wire_on $WIRE_CPUS
 	done
 }
 
@@ -178,7 +243,7 @@ remote() {
 	_r=$(fio_all "$2")
 	if [ "$(rxe1_sent)" = "$_s" ]; then
 		diag "bench_blk: $1 did not cross the wire"
-		_r="0 0 0 0 0 0"
+		_r="0 0 0 0 0 0 0"
 	fi
 	report "$1" $_r
 }
@@ -213,6 +278,7 @@ rcblk_pass() {
 			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
 		remote rcblk "$D"
 		diag "$($TOOL blk show maps)"
+		diag "$($TOOL blk show exports)"
 		chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
@@ -277,8 +343,10 @@ nvme_pass() {
 }
 
 check "rxe pair comes up" rxe_pair_up
-# the FIFO wire of the block cases (lib.sh, wire_fifo), for both disks
-check "the veth pair delivers each flow in order (RPS)" wire_fifo
+# the FIFO wire of the block cases (lib.sh, wire_fifo), for both disks,
+# its work on CPU 1 (fio's on CPU 0; see the top)
+check "the veth pair delivers each flow in order (RPS), on CPU $((WIRE_CPUS / 2))" \
+	wire_on $WIRE_CPUS
 # the server offers DEPTH requests per queue (its default is 64), so
 # that the map's --depth is what the client gets, as nvme's --queue-size
 check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \

@@ -235,8 +235,10 @@ if [ "${BENCH_BLK:-1}" != 0 ]; then
 	blkrow "4k randwrite QD32" randwrite_4k_qd32_iops IOPS 1 ">= 1.10x"
 	blkrow "128k seq read QD32" seqread_128k_MBps MB/s 1 ">= 1.00x"
 	blkrow "128k seq write QD32" seqwrite_128k_MBps MB/s 1 ">= 1.00x"
+	blkrow "4k randread QD32, one CPU" randread_4k_qd32_onecpu_iops IOPS 1 "(fio and the wire on CPU 0)"
 	echo
 	echo "Medians of $RUNS passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
 	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
+	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the last row (testing.rst, \"One CPU for both hosts\")."
 fi
