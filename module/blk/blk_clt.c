@@ -364,7 +364,8 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	long left;
 	int ret;
 
-	rcblk_clt_encode_open(&o, map->ro ? RCBLK_OPEN_RO : 0, RCBLK_F_KNOWN,
+	rcblk_clt_encode_open(&o, RCBLK_OPEN_WRITE_IMM |
+			      (map->ro ? RCBLK_OPEN_RO : 0), RCBLK_F_KNOWN,
 			      max_io, qid, map->nr_queues, map->session,
 			      map->name);
 	ret = rdmachan_send(q->ch, &v, 1, 0, RDMACHAN_SEND_NONBLOCK);

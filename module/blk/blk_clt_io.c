@@ -7,7 +7,9 @@
  * one-I/O registration from the queue's pool (remote; the server READs a
  * WRITE's data from it, WRITEs a READ's data into it).  The server's
  * reply is an empty message whose immediate carries the tag and the
- * status.  A reply, the timeout handler and the teardown race to end a
+ * status, or for a READ that succeeded the immediate of the RDMA
+ * WRITE_WITH_IMM of its data (RCBLK_OPEN_WRITE_IMM; the registration is
+ * then invalidated here).  A reply, the timeout handler and the teardown race to end a
  * request: rcblk_clt_req.state decides (atomic_cmpxchg()), so a request
  * ends once, and a hostile server's replies (a tag never sent, sent
  * twice, a bogus invalidation) are logged and ignored.
@@ -194,7 +196,7 @@ static void rcblk_clt_open_rsp(struct rcblk_clt_queue *q,
 }
 
 static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
-			    bool invalidated, u32 inv_rkey)
+			    bool write_imm, bool invalidated, u32 inv_rkey)
 {
 	struct rcblk_clt_map *map = q->map;
 	u16 tag = rcblk_reply_tag(imm);
@@ -205,7 +207,8 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 
 	if (!test_bit(RCBLK_M_READY, &map->flags) || len)
 		goto bogus;
-	if (tag == RCBLK_TAG_NOTICE && rcblk_reply_status(imm) == RCBLK_S_GONE) {
+	if (tag == RCBLK_TAG_NOTICE && !write_imm &&
+	    rcblk_reply_status(imm) == RCBLK_S_GONE) {
 		rcblk_clt_export_gone(map);
 		return;
 	}
@@ -216,6 +219,11 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 	if (!rq)
 		goto bogus;
 	req = blk_mq_rq_to_pdu(rq);
+	/* by RDMA WRITE_WITH_IMM: only a READ's data, only a success */
+	if (write_imm && (req->hdr.op != RCBLK_OP_READ ||
+			  req->hdr.data != RCBLK_DATA_REMOTE ||
+			  rcblk_reply_status(imm) != RCBLK_S_OK))
+		goto bogus;
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=
 	    RCBLK_RQ_SENT)
 		goto bogus;
@@ -263,17 +271,24 @@ static void rcblk_clt_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rcblk_clt_queue *q = rdmachan_priv(ch);
 	bool invalidated = msg->invalidated;
+	bool write_imm = msg->rdma_imm;
 	u32 inv_rkey = msg->inv_rkey;
 	u32 imm = msg->imm;
 	u32 len = msg->len;
 
-	if (!msg->has_imm || msg->rdma_imm) {
+	if (!msg->has_imm && !msg->rdma_imm) {
 		rcblk_clt_open_rsp(q, msg);
 		rdmachan_msg_release(ch, msg);
 		return;
 	}
+	/*
+	 * A READ's data with its successful reply in the WRITE's immediate
+	 * (RCBLK_OPEN_WRITE_IMM): nothing invalidated remotely, the
+	 * registration is invalidated here.
+	 */
 	rdmachan_msg_release(ch, msg);
-	rcblk_clt_reply(q, imm, len, invalidated, inv_rkey);
+	rcblk_clt_reply(q, imm, len, write_imm, invalidated && !write_imm,
+			inv_rkey);
 }
 
 /* rdmachan_ops.state_change: process context */

@@ -256,7 +256,7 @@ bool rcblk_name_ok(const char *name, size_t room)
  * @req: out: the decoded fields (only when the return is RCBLK_OPEN_OK)
  *
  * Checked: exact length, magic, type, version, flags within
- * RCBLK_OPEN_RO, reserved zero, max_io at least RCBLK_MIN_IO,
+ * RCBLK_OPEN_KNOWN, reserved zero, max_io at least RCBLK_MIN_IO,
  * 1 <= nr_queues, queue < nr_queues, the name valid (rcblk_name_ok()).
  * Unknown feature bits are not an error: the answer accepts
  * only known ones (rcblk_open_features()).
@@ -274,7 +274,7 @@ enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
 	if (get_unaligned_be32(&w->magic) != RCBLK_WIRE_MAGIC ||
 	    w->type != RCBLK_MSG_OPEN || w->version != RCBLK_WIRE_VERSION)
 		return RCBLK_OPEN_PROTO;
-	if (get_unaligned_be16(&w->flags) & ~RCBLK_OPEN_RO ||
+	if (get_unaligned_be16(&w->flags) & ~RCBLK_OPEN_KNOWN ||
 	    get_unaligned_be32(&w->reserved))
 		return RCBLK_OPEN_PROTO;
 	if (get_unaligned_be32(&w->max_io) < RCBLK_MIN_IO)
@@ -390,7 +390,7 @@ static enum rcblk_status rcblk_io_range(const struct rcblk_io_limits *lim,
  * flags within the accepted features (NOTSUPP) and valid for the op
  * (INVAL), the data kind and message length for the op (INVAL:
  * READ takes REMOTE; WRITE REMOTE with no payload, or INLINE with
- * exactly @len bytes after the header, at most inline_max; the others
+ * exactly @len bytes after the header (over inline_max: TOOBIG); the others
  * NONE with no payload; rkey and addr zero unless REMOTE), a WRITE,
  * DISCARD or WRITE_ZEROES to a read-only queue (RO), the length
  * (READ/WRITE: non-zero (INVAL), at most max_io (TOOBIG); DISCARD and

@@ -12,7 +12,11 @@
  * requests and the server answers each with a reply: a zero-length
  * message whose immediate is rcblk_reply_imm(tag, status), sent with
  * RDMACHAN_SEND_INV of the request's rkey when the request had a remote
- * buffer and the channel can (rdmachan_can_send_inv()).
+ * buffer and the channel can (rdmachan_can_send_inv()).  A READ that
+ * succeeded is answered instead by the RDMA WRITE_WITH_IMM of its data,
+ * immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client offered
+ * RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the client
+ * then invalidates its registration itself.
  *
  * The nvme-rdma data path: a WRITE's data is inline after the header up
  * to OPEN_RSP.inline_max bytes, else the server pulls it with RDMA READ
@@ -113,6 +117,13 @@ static inline u8 rcblk_reply_status(u32 imm)
 
 /* rcblk_wire_open.flags */
 #define RCBLK_OPEN_RO		BIT(0)	/* the client maps read-only */
+/*
+ * The client takes a READ's successful reply as the RDMA WRITE_WITH_IMM
+ * of its data (immediate rcblk_reply_imm(tag, RCBLK_S_OK)) as well as a
+ * message; it then invalidates the registration itself.
+ */
+#define RCBLK_OPEN_WRITE_IMM	BIT(1)
+#define RCBLK_OPEN_KNOWN	(RCBLK_OPEN_RO | RCBLK_OPEN_WRITE_IMM)
 
 /**
  * struct rcblk_wire_open - first message of every channel of a mapping

@@ -243,7 +243,7 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * @e: the request, its strings terminated (checked by the caller)
  *
  * Opens @e->path exclusively (read-only with RDMACHAN_BLK_RO), gives
- * the export a random id, publishes it under ctl/exports/NAME and takes
+ * the export its id (rcblk_export_id()), publishes it under ctl/exports/NAME and takes
  * a module reference (rmmod is refused while exports exist).
  *
  * Context: process context, sleeps.
@@ -827,6 +827,8 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	if (status)
 		goto refuse;	/* frees @spare */
 	kfree(spare);		/* unused: the session was there */
+	if (req.flags & RCBLK_OPEN_WRITE_IMM && rdmachan_can_write_imm(q->ch))
+		set_bit(RCBLK_Q_WRITE_IMM, &q->flags);
 	/* live before the answer: the client sends requests once it has it */
 	set_bit(RCBLK_Q_LIVE, &q->flags);
 	pr_debug("queue %p: %pISc opened %s (queue %u/%u, max_io %u, inline %u, depth %u)\n",

@@ -63,7 +63,8 @@ enum rcblk_srv_counter {
  * @allow: networks allowed
  * @bdev: the backing device, opened exclusively with @mode
  * @mode: FMODE_* it was opened with
- * @export_id: random at export time
+ * @export_id: rcblk_export_id() of its name, device and size (name and
+ *	size with RDMACHAN_BLK_STABLE_ID)
  * @geo: the geometry OPEN_RSP tells (features, max_io, inline_max
  *	filled per queue)
  * @lock: protects @queues, @sessions, @nr_sessions, @nr_queues
@@ -196,6 +197,7 @@ enum {
 	RCBLK_Q_CLOSING,	/* close work queued: nothing new starts */
 	RCBLK_Q_DEAD,		/* no more channel calls (close follows) */
 	RCBLK_Q_ATTACHED,	/* on its export's list, session counted */
+	RCBLK_Q_WRITE_IMM,	/* a READ's OK reply rides its data's WRITE */
 };
 
 /**

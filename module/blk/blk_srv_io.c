@@ -13,7 +13,9 @@
  *   WRITE, inline data:  copied into the slot in the receive callback ->
  *                        SUBMIT -> BIO -> REPLY
  *   READ:                SUBMIT -> BIO -> PUSH (RDMA WRITE from the slot)
- *                        -> REPLY
+ *                        -> REPLY; or, on a queue with RCBLK_Q_WRITE_IMM,
+ *                        SUBMIT -> BIO -> PUSH, the reply in the
+ *                        immediate of an RDMA WRITE_WITH_IMM
  *   FLUSH, DISCARD, WRITE_ZEROES: SUBMIT -> BIO -> REPLY
  *
  * The receive callback (softirq, must not sleep) checks the request
@@ -34,7 +36,8 @@
  * reply only after the data is in place, and a failed WRITE fails
  * the queue pair, so its reply is never delivered.  Whichever of the two
  * ends last (&rcblk_srv_req.holds) frees the slot: io_work after the
- * post, or the WRITE's completion directly.
+ * post, or the WRITE's completion directly.  A WRITE_WITH_IMM is the
+ * reply too: its completion alone frees the slot (one hold).
  *
  * io_work posts with bottom halves off (on again only to submit a bio,
  * which may sleep), so that the softirq work its posts raise runs once
@@ -138,7 +141,7 @@ static void rcblk_srv_done(struct rcblk_srv_queue *q,
 /*
  * The RDMA WRITE of a READ's data ended (completion context).  Its reply
  * was posted behind it or waits on the retry list; the last of the two
- * frees the slot.
+ * frees the slot.  A WRITE_WITH_IMM carried the reply: it holds alone.
  */
 static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 			       int err, void *ctx)
@@ -154,7 +157,8 @@ static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 
 /*
  * Start the RDMA READ (@opcode RDMACHAN_OP_READ: pull a WRITE's data)
- * or WRITE (push a READ's data) of @req.  Never sleeps.  -EAGAIN: retry
+ * or WRITE (push a READ's data; RDMACHAN_OP_WRITE_IMM: with its reply
+ * of status OK in the immediate) of @req.  Never sleeps.  -EAGAIN: retry
  * on writable; other errors: the transfer failed.
  */
 static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
@@ -174,6 +178,8 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	req->op.nr_segs = 1;
 	req->op.remote_addr = req->io.addr;
 	req->op.rkey = req->io.rkey;
+	if (opcode == RDMACHAN_OP_WRITE_IMM)
+		req->op.imm = rcblk_reply_imm(req->io.tag, RCBLK_S_OK);
 	WRITE_ONCE(req->rdma, true);
 	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
 	if (ret)
@@ -571,7 +577,7 @@ static void rcblk_srv_done(struct rcblk_srv_queue *q,
 static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			   struct rcblk_srv_req *req)
 {
-	bool push;
+	bool push, imm;
 	int ret;
 
 	switch (req->stage) {
@@ -581,11 +587,15 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	case RCBLK_ST_PULL:
 	case RCBLK_ST_PUSH:
 		push = req->stage == RCBLK_ST_PUSH;
-		if (push)
+		/* the reply rides the WRITE: its completion alone frees */
+		imm = push && test_bit(RCBLK_Q_WRITE_IMM, &q->flags);
+		if (push && !imm)
 			atomic_inc(&req->holds);	/* the WRITE's */
-		ret = rcblk_srv_rdma(q, ch, req, push ? RDMACHAN_OP_WRITE :
-							RDMACHAN_OP_READ);
-		if (ret && push)
+		ret = rcblk_srv_rdma(q, ch, req,
+				     !push ? RDMACHAN_OP_READ :
+				     imm ? RDMACHAN_OP_WRITE_IMM :
+				     RDMACHAN_OP_WRITE);
+		if (ret && push && !imm)
 			atomic_dec(&req->holds);	/* not posted */
 		if (ret == -EAGAIN)
 			break;
@@ -595,7 +605,7 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 			return true;
 		}
-		if (!push)
+		if (!push || imm)
 			return true;
 		/* the reply goes right behind the data (see the top) */
 		req->stage = RCBLK_ST_REPLY;

@@ -551,6 +551,23 @@ bool rdmachan_can_send_inv(struct rdmachan *ch)
 EXPORT_SYMBOL_GPL(rdmachan_can_send_inv);
 
 /**
+ * rdmachan_can_write_imm() - may rdmachan_rdma_start() post
+ *	RDMACHAN_OP_WRITE_IMM on @ch?
+ * @ch: a channel
+ *
+ * iWARP has no RDMA WRITE with immediate (rdmachan_rdma_start() refuses
+ * it with -EOPNOTSUPP there); every other transport has it.
+ *
+ * Context: any.
+ * Return: true when RDMACHAN_OP_WRITE_IMM may be posted.
+ */
+bool rdmachan_can_write_imm(struct rdmachan *ch)
+{
+	return !ch->res.iwarp;
+}
+EXPORT_SYMBOL_GPL(rdmachan_can_write_imm);
+
+/**
  * rdmachan_send_ext() - send one message with registrations or a remote
  *	invalidation
  * @ch: a connected channel

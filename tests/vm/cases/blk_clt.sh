@@ -94,6 +94,16 @@ check_eq "remote_inv + local_inv = the remote requests" \
 	"$(($(attr $N reads) + $(attr $N writes) - $(attr $N inline_writes)))" \
 	"$(($(attr $N remote_inv) + $(attr $N local_inv)))"
 diag "remote_inv $(attr $N remote_inv) local_inv $(attr $N local_inv) starved $(attr $N starved) busy $(attr $N busy)"
+# on RoCE a READ's reply rides its data's RDMA WRITE_WITH_IMM
+# (RCBLK_OPEN_WRITE_IMM), which cannot invalidate: the client does, so
+# every READ is a local invalidation and every remote WRITE a remote one
+if [ "$RDMA_DRIVER" = rxe ]; then
+	check_eq "each READ invalidated here (its reply rode the WRITE)" \
+		"$(attr $N reads)" "$(attr $N local_inv)"
+	check_eq "each remote WRITE invalidated by the server's reply" \
+		"$(($(attr $N writes) - $(attr $N inline_writes)))" \
+		"$(attr $N remote_inv)"
+fi
 # the page cache writes back 512-byte buffers: a request whose data
 # starts 1 KiB into a page, so its registration starts inside one
 head -c $((40 * KiB)) /dev/urandom > $T/p40k
