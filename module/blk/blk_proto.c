@@ -390,8 +390,8 @@ static enum rcblk_status rcblk_io_range(const struct rcblk_io_limits *lim,
  * flags within the accepted features (NOTSUPP) and valid for the op
  * (INVAL), the data kind and message length for the op (INVAL:
  * READ takes REMOTE; WRITE REMOTE with no payload, or INLINE with
- * exactly @len bytes after the header (over inline_max: TOOBIG); the others
- * NONE with no payload; rkey and addr zero unless REMOTE), a WRITE,
+ * exactly @len bytes after the header (over inline_max: TOOBIG); the
+ * others NONE with no payload; rkey and addr zero unless REMOTE), a WRITE,
  * DISCARD or WRITE_ZEROES to a read-only queue (RO), the length
  * (READ/WRITE: non-zero (INVAL), at most max_io (TOOBIG); DISCARD and
  * WRITE_ZEROES: offered (NOTSUPP), non-zero, at most their limit

@@ -243,8 +243,9 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * @e: the request, its strings terminated (checked by the caller)
  *
  * Opens @e->path exclusively (read-only with RDMACHAN_BLK_RO), gives
- * the export its id (rcblk_export_id()), publishes it under ctl/exports/NAME and takes
- * a module reference (rmmod is refused while exports exist).
+ * the export its id (rcblk_export_id()), publishes it under
+ * ctl/exports/NAME and takes a module reference (rmmod is refused while
+ * exports exist).
  *
  * Context: process context, sleeps.
  * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
