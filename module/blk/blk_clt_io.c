@@ -287,8 +287,7 @@ static void rcblk_clt_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	 * registration is invalidated here.
 	 */
 	rdmachan_msg_release(ch, msg);
-	rcblk_clt_reply(q, imm, len, write_imm, invalidated && !write_imm,
-			inv_rkey);
+	rcblk_clt_reply(q, imm, len, write_imm, invalidated, inv_rkey);
 }
 
 /* rdmachan_ops.state_change: process context */

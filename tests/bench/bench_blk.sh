@@ -168,12 +168,6 @@ fio_job() {
 	return $_r
 }
 
-# wire_on MASK: the CPUs (hex mask) of the wire's receive work
-wire_on() {
-	for _v in veth0 veth1; do
-		echo "$1" > /sys/class/net/$_v/queues/rx-0/rps_cpus || return 1
-	done
-}
 NCPU=$(grep -c ^processor /proc/cpuinfo)
 FIO_CPU=0
 WIRE_CPUS=2	# CPU 1
@@ -200,7 +194,7 @@ fio_all() {
 		"rr32c randread 4k read iops"; do
 		set -- $_j
 		# rr32c: the wire's work on fio's CPU
-		[ "$1" = rr32c ] && wire_on 1
+		[ "$1" = rr32c ] && wire_fifo 1
 		if ! want "$1"; then
 			echo 0
 		elif fio_job "$_d" "$1" "$2" "$3" 32; then
@@ -213,7 +207,7 @@ fio_all() {
 			fio_fail "$1"
 			echo 0
 		fi
-		wire_on $WIRE_CPUS
+		wire_fifo $WIRE_CPUS
 	done
 }
 
@@ -346,7 +340,7 @@ check "rxe pair comes up" rxe_pair_up
 # the FIFO wire of the block cases (lib.sh, wire_fifo), for both disks,
 # its work on CPU 1 (fio's on CPU 0; see the top)
 check "the veth pair delivers each flow in order (RPS), on CPU $((WIRE_CPUS / 2))" \
-	wire_on $WIRE_CPUS
+	wire_fifo $WIRE_CPUS
 # the server offers DEPTH requests per queue (its default is 64), so
 # that the map's --depth is what the client gets, as nvme's --queue-size
 check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \

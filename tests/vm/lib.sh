@@ -150,7 +150,7 @@ wire_neighbours_up() {
 		dev veth0 nud permanent
 }
 
-# wire_fifo: make the veth pair deliver each flow in order, as a link
+# wire_fifo [MASK]: make the veth pair deliver each flow in order, as a link
 # does.  veth hands a packet to the receiving side on the backlog of the
 # CPU that sent it, so two packets of one queue pair sent from two CPUs
 # (rxe sends from whichever CPU posted, or from its timers) may arrive
@@ -163,9 +163,11 @@ wire_neighbours_up() {
 # UDP source port is per QP) to one CPU's backlog.  Set by blk_load for
 # the block channel's cases only: with RPS the sending CPU no longer does
 # the receive work, and on the debug kernel a message-channel stream
-# then let rxe queue packets until the VM ran out of memory.
+# then let rxe queue packets until the VM ran out of memory.  MASK (hex)
+# limits RPS to those CPUs (default: all; the block bench puts the wire's
+# work on one CPU).
 wire_fifo() {
-	_cpus=$(printf "%x" $(((1 << $(grep -c ^processor /proc/cpuinfo)) - 1)))
+	_cpus=${1:-$(printf "%x" $(((1 << $(grep -c ^processor /proc/cpuinfo)) - 1)))}
 	for _v in veth0 veth1; do
 		echo "$_cpus" > /sys/class/net/$_v/queues/rx-0/rps_cpus || return 1
 	done
