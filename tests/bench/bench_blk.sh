@@ -63,7 +63,7 @@ PERF=/usr/bin/perf
 [ -z "$PROFILE" ] || [ -x $PERF ] || PROFILE=
 
 # want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
-# command line; all five when unset)
+# command line; all six when unset)
 JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw,rr32c}" | tr , ' ')
 want() {
 	case " $JOBS " in
@@ -193,8 +193,8 @@ fio_all() {
 		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes" \
 		"rr32c randread 4k read iops"; do
 		set -- $_j
-		# rr32c: the wire's work on fio's CPU
-		[ "$1" = rr32c ] && wire_fifo 1
+		# rr32c: the wire's work on fio's CPU, for that job only
+		want "$1" && [ "$1" = rr32c ] && wire_fifo 1
 		if ! want "$1"; then
 			echo 0
 		elif fio_job "$_d" "$1" "$2" "$3" 32; then
@@ -207,7 +207,7 @@ fio_all() {
 			fio_fail "$1"
 			echo 0
 		fi
-		wire_fifo $WIRE_CPUS
+		want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
 	done
 }
 
