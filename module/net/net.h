@@ -65,6 +65,10 @@ enum {
  * @max_msg: the channel's message size (negotiated)
  * @depth: the channel's credits (negotiated)
  * @rxq: skbs received, for the NAPI poll
+ * @pool: the receive fragments' pages, recycled (NULL: none could be made,
+ *	the page allocator alone serves)
+ * @pool_lock: one allocation from @pool at a time (it has one consumer)
+ * @rx_pool_packets: packets received into pages of @pool (sysfs)
  * @napi: the receive side's NAPI context
  * @sg: the TX scatterlist (under the TX lock: one queue)
  * @tx_stopped: times the queue stopped for want of credits
@@ -92,6 +96,9 @@ struct rcnet {
 	u32 max_msg;
 	u32 depth;
 	struct sk_buff_head rxq;
+	struct page_pool *pool;
+	spinlock_t pool_lock;	/* see @pool_lock above */
+	atomic64_t rx_pool_packets;
 	struct napi_struct napi;
 	struct scatterlist sg[MAX_SKB_FRAGS + 2];
 	atomic64_t tx_stopped;

@@ -24,9 +24,14 @@
  * RX: the channel's receive callback copies the message into an skb
  * (linear when small, page fragments when large), releases the message
  * at once (its credit goes back to the peer), queues the skb and
- * schedules NAPI; the poll hands at most its budget to GRO.  The channel
- * has no "notify, then poll with a budget", so the copy happens in the
- * callback and NAPI only paces the stack.
+ * schedules NAPI; the poll hands at most its budget to the stack, through
+ * GRO unless the packet is too large to merge.  The channel has no
+ * "notify, then poll with a budget", so the copy happens in the callback
+ * and NAPI only paces the stack.  The large fragments come from a page
+ * pool (the skb recycles them when it is freed), as a NIC driver's
+ * receive pages do: a page from the allocator is zeroed first where
+ * init_on_alloc is on (Debian's default), which costs as much as the
+ * copy itself.
  *
  * Where the work runs: by default the channel's completions, so the
  * receive copy, and NAPI run in the softirq of the CPU that took the
@@ -82,6 +87,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <net/page_pool.h>
 
 #include "net.h"
 #include "net_check.h"
@@ -93,10 +99,25 @@
 /*
  * The rest goes into fragments of up to 2^this pages (32 KiB, the largest
  * order the page allocator calls cheap and the one page_frag caches use):
- * two allocations for a 64 KiB packet, not sixteen.  When no such page is
- * free at once, the fragment falls back to a single page.
+ * two allocations for a 64 KiB packet, not sixteen.  A fragment of at
+ * least half that size takes a page of the device's pool; a smaller one,
+ * or one the pool has no page for, a compound page of the order it needs,
+ * or a single page when there is none at once.
  */
 #define RCNET_RX_ORDER		PAGE_ALLOC_COSTLY_ORDER
+#define RCNET_RX_POOL_MIN	((PAGE_SIZE << RCNET_RX_ORDER) / 2)
+/*
+ * Pages the pool keeps for reuse (its ring): two per packet of a full
+ * window of 128 credits.  Pages given back beyond it go to the allocator.
+ */
+#define RCNET_RX_POOL_SIZE	256
+/*
+ * A packet larger than this goes up without GRO: GRO merges packets into
+ * one of at most 64 KiB, so such a packet can only be merged with a
+ * smaller one, which a stream at this MTU hardly sends, and GRO would
+ * hold it until the poll ends for nothing.
+ */
+#define RCNET_RX_NO_GRO		(GRO_LEGACY_MAX_SIZE / 2)
 
 static unsigned int reconnect_delay_ms = 1000;
 module_param(reconnect_delay_ms, uint, 0644);
@@ -209,11 +230,25 @@ drop:
 	return NETDEV_TX_OK;
 }
 
-/* A fragment for @want bytes: a compound page of up to RCNET_RX_ORDER */
-static struct page *rcnet_rx_page(u32 want, unsigned int *order)
+/*
+ * A fragment for @want bytes: a page of the pool (@*pooled set), or a
+ * compound page of up to RCNET_RX_ORDER.  Caller holds net->pool_lock.
+ */
+static struct page *rcnet_rx_page(struct rcnet *net, u32 want,
+				  unsigned int *order, bool *pooled)
 {
 	struct page *page;
 
+	if (IS_ENABLED(CONFIG_PAGE_POOL) && net->pool &&
+	    want >= RCNET_RX_POOL_MIN) {
+		page = page_pool_alloc_pages(net->pool,
+					     GFP_ATOMIC | __GFP_NOWARN);
+		if (page) {
+			*order = RCNET_RX_ORDER;
+			*pooled = true;
+			return page;
+		}
+	}
 	*order = min_t(unsigned int, get_order(want), RCNET_RX_ORDER);
 	if (*order) {
 		page = alloc_pages(GFP_ATOMIC | __GFP_COMP | __GFP_NOWARN |
@@ -225,19 +260,36 @@ static struct page *rcnet_rx_page(u32 want, unsigned int *order)
 	return alloc_page(GFP_ATOMIC | __GFP_NOWARN);
 }
 
-/* A message's bytes in a new skb: linear when small, else page fragments */
-static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
+/* Freeing @skb gives its pool pages back to their pool */
+static void rcnet_rx_recycle(struct sk_buff *skb)
+{
+#ifdef CONFIG_PAGE_POOL
+	skb_mark_for_recycle(skb);
+#endif
+}
+
+/*
+ * A message's bytes in a new skb: linear when small, else page fragments.
+ * An skb with a pool's page is marked for recycling: freeing it gives
+ * those pages back to their pool (and the others to the allocator).
+ */
+static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 				    u32 len)
 {
 	u32 head = len <= RCNET_RX_LINEAR ? len : RCNET_RX_HEAD;
+	bool pooled = false;
 	struct sk_buff *skb;
 	u32 off;
 	int i;
 
-	skb = netdev_alloc_skb(ndev, head);
+	skb = netdev_alloc_skb(net->ndev, head);
 	if (!skb)
 		return NULL;
 	skb_put_data(skb, data, head);
+	if (len == head)
+		return skb;
+	/* the pool has one consumer: the callbacks of two channels may race */
+	spin_lock_bh(&net->pool_lock);
 	for (off = head, i = 0; off < len; i++) {
 		unsigned int order;
 		struct page *page;
@@ -245,7 +297,7 @@ static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
 
 		if (i >= MAX_SKB_FRAGS)
 			goto fail;
-		page = rcnet_rx_page(len - off, &order);
+		page = rcnet_rx_page(net, len - off, &order, &pooled);
 		if (!page)
 			goto fail;
 		n = min_t(u32, len - off, PAGE_SIZE << order);
@@ -253,9 +305,17 @@ static struct sk_buff *rcnet_rx_skb(struct net_device *ndev, const u8 *data,
 		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE << order);
 		off += n;
 	}
+	spin_unlock_bh(&net->pool_lock);
+	if (pooled) {
+		rcnet_rx_recycle(skb);
+		atomic64_inc(&net->rx_pool_packets);
+	}
 	return skb;
 
 fail:
+	spin_unlock_bh(&net->pool_lock);
+	if (pooled)
+		rcnet_rx_recycle(skb);
 	kfree_skb(skb);
 	return NULL;
 }
@@ -282,7 +342,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
 	}
-	skb = rcnet_rx_skb(ndev, msg->data, msg->len);
+	skb = rcnet_rx_skb(net, msg->data, msg->len);
 	/* the bytes are in the skb: the credit goes back now */
 	rdmachan_msg_release(ch, msg);
 	if (!skb) {
@@ -315,7 +375,10 @@ static int rcnet_poll(struct napi_struct *napi, int budget)
 
 	while (done < budget && (skb = skb_dequeue(&net->rxq))) {
 		dev_sw_netstats_rx_add(net->ndev, skb->len);
-		napi_gro_receive(napi, skb);
+		if (skb->len > RCNET_RX_NO_GRO)
+			netif_receive_skb(skb);
+		else
+			napi_gro_receive(napi, skb);
 		done++;
 	}
 	if (done < budget)
@@ -710,12 +773,55 @@ static const struct net_device_ops rcnet_netdev_ops = {
 	.ndo_get_stats64	= dev_get_tstats64,
 };
 
+/*
+ * The receive fragments' page pool: pages of RCNET_RX_ORDER, no DMA
+ * mapping (the copy is the CPU's).  Without one (no memory, or a kernel
+ * without CONFIG_PAGE_POOL, which no option selects in the debug tier's
+ * kernel), every fragment comes from the page allocator: slower, not
+ * broken; so a failure is logged, not returned.
+ */
+static void rcnet_pool_create(struct rcnet *net)
+{
+	struct page_pool_params pp = {
+		.order = RCNET_RX_ORDER,
+		.pool_size = RCNET_RX_POOL_SIZE,
+		.nid = NUMA_NO_NODE,
+	};
+	struct page_pool *pool;
+
+	net->pool = NULL;
+	if (!IS_ENABLED(CONFIG_PAGE_POOL))
+		return;
+	pool = page_pool_create(&pp);
+
+	if (IS_ERR(pool)) {
+		pr_warn("net add %s: no page pool for received packets (%pe): pages come from the allocator\n",
+			net->ndev->name, pool);
+		pool = NULL;
+	}
+	net->pool = pool;
+}
+
+/*
+ * Once nothing allocates from it (the device's channels closed, NAPI
+ * gone): pages still in skbs come back to it, and are freed, later.
+ * Twice is harmless: a failed register_netdevice() may already have run
+ * the destructor.
+ */
+static void rcnet_pool_destroy(struct rcnet *net)
+{
+	if (net->pool)
+		page_pool_destroy(net->pool);
+	net->pool = NULL;
+}
+
 /* After unregistration, at rtnl_unlock() (or a failed registration) */
 static void rcnet_destructor(struct net_device *ndev)
 {
 	struct rcnet *net = netdev_priv(ndev);
 
 	skb_queue_purge(&net->rxq);
+	rcnet_pool_destroy(net);
 	free_percpu(ndev->tstats);
 	ndev->tstats = NULL;
 }
@@ -739,6 +845,7 @@ void rcnet_setup(struct net_device *ndev)
 
 	net->ndev = ndev;
 	skb_queue_head_init(&net->rxq);
+	spin_lock_init(&net->pool_lock);
 	ndev->netdev_ops = &rcnet_netdev_ops;
 	ndev->rtnl_link_ops = &rcnet_link_ops;
 	ndev->type = ARPHRD_NONE;
@@ -819,9 +926,11 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	INIT_WORK(&net->pending_work, rcnet_pending_work);
 	atomic64_set(&net->tx_stopped, 0);
 	atomic64_set(&net->reconnects, 0);
+	atomic64_set(&net->rx_pool_packets, 0);
 	atomic64_set(&net->losses, 0);
 	netif_napi_add(ndev, &net->napi, rcnet_poll);
 	netif_carrier_off(ndev);
+	rcnet_pool_create(net);
 
 	p = &net->policy;
 	loss = a->loss_timeout_ms ?: READ_ONCE(loss_timeout_ms);
@@ -885,6 +994,7 @@ out_free:
 	if (ret == -EEXIST)
 		pr_warn_ratelimited("net add %s: the name is in use\n",
 				    a->name);
+	rcnet_pool_destroy(net);
 	free_netdev(ndev);
 	return ret;
 }

@@ -77,6 +77,16 @@ RCNET_ATTR(last_error, "%d", i->last_error);
 RCNET_ATTR(reconnects, "%llu", i->c.reconnects);
 RCNET_ATTR(tx_stopped, "%llu", i->c.tx_stopped);
 
+/* not in struct rdmachan_net_counters: how the copy is done, not traffic */
+static ssize_t rx_pool_packets_show(struct device *d,
+				    struct device_attribute *attr, char *buf)
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&net->rx_pool_packets));
+}
+static DEVICE_ATTR_RO(rx_pool_packets);
+
 static struct attribute *rcnet_attrs[] = {
 	&dev_attr_mode.attr,
 	&dev_attr_state.attr,
@@ -89,6 +99,7 @@ static struct attribute *rcnet_attrs[] = {
 	&dev_attr_last_error.attr,
 	&dev_attr_reconnects.attr,
 	&dev_attr_tx_stopped.attr,
+	&dev_attr_rx_pool_packets.attr,
 	NULL,
 };
 

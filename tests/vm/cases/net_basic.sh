@@ -85,8 +85,14 @@ check "NAPI back in softirq" nt 0
 check "ping with NAPI in softirq again" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
 
 # ---- TCP -----------------------------------------------------------------
+pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
 net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \
 	5001 1 $((64 * MiB)) 150
+# Debian's kernel has CONFIG_PAGE_POOL: the stream's large packets are
+# copied into the pool's pages, recycled (the check above: intact)
+pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
+check "rcn1 received the stream into its page pool (rx_pool_packets $pp0 -> $pp1)" \
+	test "$pp1" -gt $((pp0 + 256))
 net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
 	5002 16 $((2 * MiB)) 150
 
