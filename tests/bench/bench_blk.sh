@@ -109,7 +109,6 @@ hw_delta() {
 # time at each depth.  A job whose requests each end before fio can
 # submit the next shows it: fio at depth 32, the disk at 1, completion
 # latency near 0 (Documentation/testing.rst, "One CPU for both hosts").
-cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
 watch_start() {
 	_wd=${1##*/}
 	for _wp in /sys/block/${_wd%n*}c*n${_wd##*n}; do
@@ -130,10 +129,7 @@ watch_end() {
 	wait $WATCHER 2>/dev/null
 	_l="inflight $(awk '{ n = $1 + $2; s += n; if (n > m) m = n }
 		END { if (NR) printf "avg %.1f max %d", s / NR, m }' $T/inflight)"
-	_l="$_l; cpu busy $(cpu_snap | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
-		{ d = $2 - b[$1]; t = d + $3 - i[$1]
-		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }' \
-		$T/cpu.before -)"
+	_l="$_l; cpu busy $(cpu_busy $T/cpu.before)"
 	_l="$_l; fio $(jq -r '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d |
 		"clat mean \($d.clat_ns.mean / 1000 | floor) us, depth% " +
 		([.iodepth_level | to_entries[] | select(.value > 0) |

@@ -17,6 +17,10 @@
 #                   -a" (needs perf in the initramfs:
 #                   RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf); the top of its
 #                   report, by symbol, as diagnostics
+#   BENCH_NET_PIN   1 (default): the programs on CPU 0 and the wire's
+#                   receive work on CPU 1, as the block bench places them
+#                   (testing.rst, "Placement"); 0: where the scheduler and
+#                   RPS put them
 . /tests/lib.sh
 
 SRV=192.0.2.1
@@ -31,6 +35,13 @@ mkdir -p $T
 PERF=/usr/bin/perf
 PROFILE=${BENCH_NET_PROFILE:-0}
 [ -x $PERF ] || PROFILE=0
+# every program of a run on APP_CPU, the veths' receive work (RPS, see
+# lib.sh's wire_fifo) on CPU 1: which CPU does what is then the same in
+# every pass, for every row, instead of a draw of the flows' hashes
+PIN=${BENCH_NET_PIN:-1}
+[ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ] || PIN=0
+RUN=
+[ "$PIN" = 0 ] || RUN="taskset -c 0"
 
 result() { echo "RESULT $1 $2" >&3; }
 
@@ -41,11 +52,13 @@ tcp_rate() {
 	[ "$1" = - ] || _sx="$IP netns exec $1"
 	[ "$2" = - ] || _cx="$IP netns exec $2"
 	[ "${PROF:-0}" = 0 ] || _p="$PERF record -a -q -o $T/perf.data --"
-	$_sx timeout 120 $HELPERS/net_stream server "$4" 1 120 > $T/srv.out 2>&1 &
+	$_sx $RUN timeout 120 $HELPERS/net_stream server "$4" 1 120 > $T/srv.out 2>&1 &
 	wait_for 5 grep -q listening $T/srv.out
-	$_p $_cx timeout 120 $HELPERS/net_stream client "$3" "$4" 1 $((MB * 1048576)) 120 1 $5 \
+	cpu_snap > $T/cpu.before
+	$_p $_cx $RUN timeout 120 $HELPERS/net_stream client "$3" "$4" 1 $((MB * 1048576)) 120 1 $5 \
 		> $T/cli.out 2>&1
 	wait
+	diag "TCP to $3: cpu busy $(cpu_busy $T/cpu.before)" >&2
 	if [ -n "$_p" ]; then
 		diag "perf profile of TCP to $3:" >&2
 		diag "$(perf_top $T/perf.data 70)" >&2
@@ -60,26 +73,28 @@ ping_avg() {
 	[ "$1" = - ] || _x="$IP netns exec $1"
 	_a=$2
 	shift 2
-	$_x /usr/bin/ping -A -q -c "$PINGS" "$@" "$_a" 2>/dev/null |
+	$_x $RUN /usr/bin/ping -A -q -c "$PINGS" "$@" "$_a" 2>/dev/null |
 		sed -n 's|.*min/avg/max = [0-9.]*/\([0-9.]*\)/.*|\1|p' |
 		awk '{ print $1 * 1000 } END { if (!NR) print 0 }'
 }
 
 # chan_rate PORT: the raw channel, in-kernel sender, 64 KiB messages, MB/s
 chan_rate() {
-	timeout 60 $TOOL -j chan listen $SRV:$1 --sink --kernel -n 1 -q > $T/sink.out 2>&1 &
+	$RUN timeout 60 $TOOL -j chan listen $SRV:$1 --sink --kernel -n 1 -q > $T/sink.out 2>&1 &
 	wait_for 10 listening "$1"
-	timeout 60 $TOOL -j chan bench $SRV:$1 --src $CLI -s 65536 -t "${SECS}s" -b 32 -d 128 \
+	cpu_snap > $T/cpu.before
+	$RUN timeout 60 $TOOL -j chan bench $SRV:$1 --src $CLI -s 65536 -t "${SECS}s" -b 32 -d 128 \
 		-q --kernel > $T/bench.out 2>&1
 	wait
+	diag "raw channel: cpu busy $(cpu_busy $T/cpu.before)" >&2
 	jq -r 'select(.event == "closed") | .bytes / .seconds / 1e6' $T/sink.out | grep . || echo 0
 }
 
 # chan_lat PORT: the raw channel's in-kernel ping, 64 B, round trip avg, us
 chan_lat() {
-	timeout 60 $TOOL -j chan listen $SRV:$1 --echo --kernel -n 1 -q > $T/echo.out 2>&1 &
+	$RUN timeout 60 $TOOL -j chan listen $SRV:$1 --echo --kernel -n 1 -q > $T/echo.out 2>&1 &
 	wait_for 10 listening "$1"
-	timeout 60 $TOOL -j chan ping $SRV:$1 --src $CLI --kernel -c "$PINGS" -s 64 \
+	$RUN timeout 60 $TOOL -j chan ping $SRV:$1 --src $CLI --kernel -c "$PINGS" -s 64 \
 		> $T/cping.out 2>&1
 	wait
 	jq -r '.avg_us' $T/cping.out | grep . || echo 0
@@ -104,6 +119,7 @@ net_bench_del() {
 }
 
 check "rxe pair comes up" rxe_pair_up
+[ "$PIN" = 0 ] || check "the programs on CPU 0, the wire's receive work on CPU 1" wire_fifo 2
 check "rdmachan and rdmachan_net load" net_load
 check "rcn0 listen, rcn1 connect" net_bench_add
 check "in rcA and rcB, carrier on" net_bench_up

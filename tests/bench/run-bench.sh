@@ -41,7 +41,8 @@
 # remote disks' queues and requests per queue, default 2 and 128).
 # The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
 # MiB per TCP run, default 256; BENCH_NET_PROFILE=1, the netdev's TCP
-# runs under perf).
+# runs under perf; BENCH_NET_PIN=0, the programs and the wire's work
+# where the scheduler and RPS put them).
 # BENCH_BLK_JOBS and BENCH_BLK_PROFILE: see bench_blk.sh.
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
 # BENCH_BLK=0 the block rows;
@@ -85,7 +86,7 @@ fi
 [ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -209,6 +210,8 @@ if [ "${BENCH_NET:-1}" != 0 ]; then
 	echo "Medians of $RUNS passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"
 	echo "(net_stream), rcn0 <-> rcn1 in two namespaces, veth: 192.0.2.2 -> 192.0.2.1;"
 	echo "channel: rdmachan chan bench --kernel -s 64k (softirq) and chan ping --kernel."
+	echo "Every program on CPU 0, the wire's receive work (RPS) on CPU 1, unless BENCH_NET_PIN=0"
+	echo "(testing.rst, \"Network rows\")."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against

@@ -283,6 +283,17 @@ EOT
 # perf_top DATA LINES: the top of "perf report" of DATA by object and
 # symbol (the benches' profiles; perf is in the initramfs only with
 # RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf)
+# cpu_snap: each CPU's busy and idle jiffies ("cpuN BUSY IDLE"), from
+# /proc/stat; cpu_busy BEFORE: each CPU's busy share since the snapshot
+# in file BEFORE, on one line ("cpu0 41% cpu1 95%")
+cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+cpu_busy() {
+	cpu_snap | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
+		{ d = $2 - b[$1]; t = d + $3 - i[$1]
+		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }
+		END { print "" }' "$1" -
+}
+
 perf_top() {
 	/usr/bin/perf report -i "$1" --stdio --no-children --sort dso,sym \
 		2>/dev/null | grep -v '^#' | grep -v '^$' | head -n "$2"
