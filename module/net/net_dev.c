@@ -232,7 +232,9 @@ drop:
 
 /*
  * A fragment for @want bytes: a page of the pool (@*pooled set), or a
- * compound page of up to RCNET_RX_ORDER.  Caller holds net->pool_lock.
+ * compound page of up to RCNET_RX_ORDER.  A pool has one consumer, and
+ * the callbacks of an old and a new channel could overlap: one
+ * allocation from it at a time, under the device's pool_lock.
  */
 static struct page *rcnet_rx_page(struct rcnet *net, u32 want,
 				  unsigned int *order, bool *pooled)
@@ -241,8 +243,10 @@ static struct page *rcnet_rx_page(struct rcnet *net, u32 want,
 
 	if (IS_ENABLED(CONFIG_PAGE_POOL) && net->pool &&
 	    want >= RCNET_RX_POOL_MIN) {
+		spin_lock_bh(&net->pool_lock);
 		page = page_pool_alloc_pages(net->pool,
 					     GFP_ATOMIC | __GFP_NOWARN);
+		spin_unlock_bh(&net->pool_lock);
 		if (page) {
 			*order = RCNET_RX_ORDER;
 			*pooled = true;
@@ -286,10 +290,6 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 	if (!skb)
 		return NULL;
 	skb_put_data(skb, data, head);
-	if (len == head)
-		return skb;
-	/* the pool has one consumer: the callbacks of two channels may race */
-	spin_lock_bh(&net->pool_lock);
 	for (off = head, i = 0; off < len; i++) {
 		unsigned int order;
 		struct page *page;
@@ -305,7 +305,6 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE << order);
 		off += n;
 	}
-	spin_unlock_bh(&net->pool_lock);
 	if (pooled) {
 		rcnet_rx_recycle(skb);
 		atomic64_inc(&net->rx_pool_packets);
@@ -313,7 +312,6 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 	return skb;
 
 fail:
-	spin_unlock_bh(&net->pool_lock);
 	if (pooled)
 		rcnet_rx_recycle(skb);
 	kfree_skb(skb);
@@ -793,7 +791,6 @@ static void rcnet_pool_create(struct rcnet *net)
 	if (!IS_ENABLED(CONFIG_PAGE_POOL))
 		return;
 	pool = page_pool_create(&pp);
-
 	if (IS_ERR(pool)) {
 		pr_warn("net add %s: no page pool for received packets (%pe): pages come from the allocator\n",
 			net->ndev->name, pool);
