@@ -19,7 +19,7 @@
 #                   report, by symbol, as diagnostics
 #   BENCH_NET_PIN   1 (default): the programs on CPU 0 and the wire's
 #                   receive work on CPU 1, as the block bench places them
-#                   (testing.rst, "Placement"); 0: where the scheduler and
+#                   (testing.rst, "Network rows"); 0: where the scheduler and
 #                   RPS put them
 . /tests/lib.sh
 
@@ -35,7 +35,7 @@ mkdir -p $T
 PERF=/usr/bin/perf
 PROFILE=${BENCH_NET_PROFILE:-0}
 [ -x $PERF ] || PROFILE=0
-# every program of a run on APP_CPU, the veths' receive work (RPS, see
+# every program of a run on CPU 0, the veths' receive work (RPS, see
 # lib.sh's wire_fifo) on CPU 1: which CPU does what is then the same in
 # every pass, for every row, instead of a draw of the flows' hashes
 PIN=${BENCH_NET_PIN:-1}
