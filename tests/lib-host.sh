@@ -108,7 +108,7 @@ count_cases() {
 # and no test title or diagnostic of ours contains any of these words,
 # so one pattern serves both tiers.  (The guest's done_testing checks the
 # kernel log with its own list, KLOG_BAD in tests/vm/lib.sh.)
-KERNEL_ERRORS='Out of memory|Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
+KERNEL_ERRORS='Out of memory|Kernel panic|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|detected stalls|self-detected stall|soft lockup|KASAN:|UBSAN:|possible circular locking|inconsistent lock state|suspected memory leak'
 
 # console_errors FILE: the lines of a console log that show a kernel error
 console_errors() {
@@ -137,6 +137,14 @@ vm_report() {
 	fi
 	if [ "$FAILED" != "$before" ]; then
 		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
+		# a VM its timeout killed: the tasks the guest's watchdog found
+		# (tests/vm/init), which the console's end may not reach
+		if grep -aq '^# rdmachan watchdog: end of dump' "$dir/console.log"; then
+			echo "    --- the watchdog's tasks ($dir/console.log)"
+			sed -n '/^# rdmachan watchdog: the VM/,/^# rdmachan watchdog: end of dump/p' \
+				"$dir/console.log" | sed -n '/^# task /,$p' |
+				head -n 100 | sed 's/^/    /'
+		fi
 		echo "    --- console tail ($dir/console.log)"
 		tail -n 40 "$dir/console.log" | sed 's/^/    /'
 	fi
