@@ -221,6 +221,10 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 		       unsigned int count, u32 imm, unsigned int flags);
 int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 		     unsigned int nents, u32 imm, unsigned int flags);
+int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
+			unsigned int nents, u32 imm, unsigned int flags,
+			void (*done)(void *ctx, int err), void *ctx);
+unsigned int rdmachan_send_sg_zc_max(struct rdmachan *ch);
 int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 		      unsigned int nr_vec, u32 imm, unsigned int flags,
 		      const struct rdmachan_send_ext *ext);

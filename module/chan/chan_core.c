@@ -207,6 +207,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 		kfree(ch->ctrl.slot[i].buf);
 	kfree(ch->recv.bufs);
 	kfree(ch->send.ring);
+	kvfree(ch->send.zc_sge);
 }
 
 static void rdmachan_release(struct kref *ref)
@@ -377,7 +378,7 @@ void rdmachan_teardown(struct rdmachan *ch)
 	struct rdmachan_listener *l;
 	enum rdmachan_state state;
 	unsigned long flags, next;
-	bool writable;
+	bool writable, zc;
 
 	mutex_lock(&ch->teardown_mutex);
 	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags)) {
@@ -398,7 +399,15 @@ void rdmachan_teardown(struct rdmachan *ch)
 	/* before the disconnect: its flushes are expected (rdmachan_wc_ok()) */
 	spin_lock_irqsave(&ch->lock, flags);
 	set_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
+	zc = test_bit(RDMACHAN_F_ZC_SENT, &ch->flags);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/*
+	 * A zero-copy sender that saw the I/O running may still map pages
+	 * on the device and claim its slot: wait for it (an RCU read
+	 * section), so that the orphans' pass below finds the slot.
+	 */
+	if (zc)
+		synchronize_rcu();
 	if (ch->conn.cm_id && ch->res.qp)
 		rdma_disconnect(ch->conn.cm_id);
 	/*

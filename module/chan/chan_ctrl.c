@@ -105,8 +105,8 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!rdmachan_wc_ok(ch, wc, rdmachan_ctrl_name[tx->seq]))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->covers - ch->send.completed) > 0) {
-		ch->send.completed = tx->covers;
+	if ((s64)(tx->covers - ch->send.completed) > 0) {
+		rdmachan_tx_retire_locked(ch, tx->covers);
 		writable = rdmachan_writable_due_locked(ch);
 	}
 	if (rdmachan_credits_report_due(&ch->credits))

@@ -100,6 +100,7 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 	return (nr_rx + nr_tx) * buf +
 	       nr_rx * sizeof(struct rdmachan_rx) +
 	       nr_tx * sizeof(struct rdmachan_tx) +
+	       nr_tx * RDMACHAN_MAX_SGE * sizeof(struct ib_sge) +
 	       RDMACHAN_CTRL_SLOTS * kmalloc_size_roundup(RDMACHAN_HDR_LEN) +
 	       sizeof(struct rdmachan) +
 	       (2 * (nr_rx + nr_tx) + RDMACHAN_CTRL_SLOTS +

@@ -37,7 +37,14 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 				GFP_KERNEL);
 	ch->send.ring = kcalloc(ch->send.depth, sizeof(*ch->send.ring),
 				GFP_KERNEL);
-	if (!ch->recv.bufs || !ch->send.ring)
+	/*
+	 * The gather lists of zero-copy sends (rdmachan_send_sg_zc()); the
+	 * provider may grant more entries than asked for
+	 */
+	ch->send.zc_width = min_t(u32, ch->res.max_send_sge, RDMACHAN_MAX_SGE);
+	ch->send.zc_sge = kvcalloc(ch->send.depth * ch->send.zc_width,
+				   sizeof(*ch->send.zc_sge), GFP_KERNEL);
+	if (!ch->recv.bufs || !ch->send.ring || !ch->send.zc_sge)
 		return -ENOMEM;
 
 	for (i = 0; i < ch->recv.nr_bufs; i++) {
@@ -287,8 +294,9 @@ static void rdmachan_cq_quiesce(struct ib_cq *cq)
  * @ch: the channel; its QP must be drained (or never used)
  *
  * Order: QP, receive CQ, CQ (no completion handler runs after this),
- * one-sided requests still posted (ended cancelled), registrations, DMA
- * mappings, PD, device reference.  Buffers stay allocated (a reader may
+ * one-sided requests still posted (ended cancelled), zero-copy sends not
+ * completed (their pages given back), registrations, DMA mappings, PD,
+ * device reference.  Buffers stay allocated (a reader may
  * still hold received messages); only their DMA mappings go.
  *
  * Context: process context.
@@ -315,6 +323,8 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	 */
 	rdmachan_rdma_end_orphans(ch);
 	rdmachan_pool_end_orphans(ch);
+	/* zero-copy sends never completed: their pages go back to the user */
+	rdmachan_send_end_orphans(ch);
 	rdmachan_mr_release_all(ch);
 	rdmachan_pool_release_all(ch);
 	if (rdmachan_chan_dev(ch)) {

@@ -7,8 +7,9 @@
  * ring under the channel lock, fills the slot without the lock (copying
  * from user memory may fault), and marks it ready; ready slots are then
  * posted strictly in reservation order, as one chained work request list.
- * Only every sig_interval-th send, and the one that fills the ring, is
- * signalled; its completion frees every slot before it.
+ * Only every sig_interval-th send, the one that fills the ring, and
+ * every zero-copy send (whose sender waits for its pages) are
+ * signalled; a completion frees every slot before it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,9 +19,110 @@
 #include "rdmachan-pri.h"
 
 /* The slot of the data send ring that carries sequence number @seq */
-static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u32 seq)
+static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
 {
-	return &ch->send.ring[seq % ch->send.depth];
+	u32 slot;
+
+	div_u64_rem(seq, ch->send.depth, &slot);
+	return &ch->send.ring[slot];
+}
+
+/* The row of zero-copy gather entries of slot @tx */
+static struct ib_sge *rdmachan_zc_row(struct rdmachan *ch,
+				      struct rdmachan_tx *tx)
+{
+	return &ch->send.zc_sge[(tx - ch->send.ring) * ch->send.zc_width];
+}
+
+/*
+ * The gather list of zero-copy slot @tx: its header unless that is the
+ * immediate (@hdr_imm), the payload mapped by rdmachan_send_sg_zc(),
+ * then the in-band immediate (@trail bytes after the header in @tx->buf).
+ */
+static void rdmachan_zc_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
+			       bool hdr_imm, u32 trail)
+{
+	struct ib_sge *row = rdmachan_zc_row(ch, tx);
+	u32 lkey = ch->res.pd->local_dma_lkey;
+
+	row[0].addr = tx->dma;
+	row[0].length = RDMACHAN_HDR_LEN;
+	row[0].lkey = lkey;
+	if (trail) {
+		row[1 + tx->nr_zc].addr = tx->dma + RDMACHAN_HDR_LEN;
+		row[1 + tx->nr_zc].length = trail;
+		row[1 + tx->nr_zc].lkey = lkey;
+	}
+	tx->wr.sg_list = hdr_imm ? row + 1 : row;
+	tx->wr.num_sge = tx->nr_zc + (hdr_imm ? 0 : 1) + (trail ? 1 : 0);
+}
+
+/* Unmap zero-copy slot @tx's payload and end it with @err; @tx is free */
+static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
+			    int err)
+{
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	struct ib_sge *row = rdmachan_zc_row(ch, tx);
+	void (*done)(void *ctx, int err) = tx->zc_done;
+	void *ctx = tx->zc_ctx;
+	u32 i;
+
+	for (i = 1; i <= tx->nr_zc; i++)
+		ib_dma_unmap_page(ibdev, row[i].addr, row[i].length,
+				  DMA_TO_DEVICE);
+	tx->nr_zc = 0;
+	tx->zc_done = NULL;
+	tx->zc_ctx = NULL;
+	done(ctx, err);
+}
+
+/**
+ * rdmachan_tx_retire_locked() - the data slots before @upto completed
+ * @ch: the channel
+ * @upto: the sequence number after the last slot known complete
+ *
+ * A zero-copy slot among them ends: its pages are unmapped and its
+ * sender's callback runs, here, under the lock (rdmachan_send_sg_zc()).
+ *
+ * Context: caller holds ch->lock; @upto is after &rdmachan_send_ring.completed.
+ */
+void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
+{
+	while (ch->send.completed != upto) {
+		struct rdmachan_tx *tx = rdmachan_tx_slot(ch,
+							  ch->send.completed);
+
+		if (tx->zc_done)
+			rdmachan_zc_end(ch, tx, 0);
+		ch->send.completed++;
+	}
+}
+
+/**
+ * rdmachan_send_end_orphans() - end the zero-copy sends that never
+ *	completed
+ * @ch: the channel, its QP and CQ gone (rdmachan_release_resources())
+ *
+ * Every slot not retired, posted or not, gives its pages back to its
+ * sender with -ECONNRESET.
+ *
+ * Context: process context; nothing else uses the send ring now.
+ */
+void rdmachan_send_end_orphans(struct rdmachan *ch)
+{
+	unsigned long flags;
+	u64 seq;
+
+	if (!ch->send.ring || !ch->send.zc_sge)
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	for (seq = ch->send.completed; seq != ch->send.reserved; seq++) {
+		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, seq);
+
+		if (tx->zc_done)
+			rdmachan_zc_end(ch, tx, -ECONNRESET);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /*
@@ -42,7 +144,10 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		 */
 		bool hdr_imm = ch->conn.hdr_imm && !tx->send_inv;
 		u32 start = hdr_imm ? RDMACHAN_HDR_LEN : 0;
-		u32 bytes = RDMACHAN_HDR_LEN + tx->len - start;
+		/* a zero-copy payload is not in the buffer */
+		u32 bytes = RDMACHAN_HDR_LEN - start +
+			    (tx->nr_zc ? 0 : tx->len);
+		u32 trail = 0;
 
 		if (!tx->ready)
 			break;
@@ -60,17 +165,22 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 			h->flags = RDMACHAN_HDR_F_IMM;
 			memcpy(tx->buf + start + bytes, &imm, sizeof(imm));
 			bytes += sizeof(imm);
+			trail = sizeof(imm);
 		}
 		ib_dma_sync_single_for_device(ibdev, tx->dma, start + bytes,
 					      DMA_TO_DEVICE);
 
-		tx->sge.addr = tx->dma + start;
-		tx->sge.length = bytes;
-		tx->sge.lkey = ch->res.pd->local_dma_lkey;
 		memset(&tx->wr, 0, sizeof(tx->wr));
 		tx->wr.wr_cqe = &tx->cqe;
-		tx->wr.sg_list = &tx->sge;
-		tx->wr.num_sge = bytes ? 1 : 0;
+		if (tx->nr_zc) {
+			rdmachan_zc_gather(ch, tx, hdr_imm, trail);
+		} else {
+			tx->sge.addr = tx->dma + start;
+			tx->sge.length = bytes;
+			tx->sge.lkey = ch->res.pd->local_dma_lkey;
+			tx->wr.sg_list = &tx->sge;
+			tx->wr.num_sge = bytes ? 1 : 0;
+		}
 		if (tx->send_inv) {
 			tx->wr.opcode = IB_WR_SEND_WITH_INV;
 			tx->wr.ex.invalidate_rkey = tx->inv_rkey;
@@ -84,13 +194,19 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		} else {
 			tx->wr.opcode = IB_WR_SEND;
 		}
-		if (bytes && bytes <= ch->res.max_inline)
+		if (bytes && bytes <= ch->res.max_inline && !tx->nr_zc)
 			tx->wr.send_flags |= IB_SEND_INLINE;
 		if (tx->solicited)
 			tx->wr.send_flags |= IB_SEND_SOLICITED;
 		tx->solicited = false;
-		if ((tx->seq + 1) % ch->send.sig_interval == 0 ||
-		    tx->seq + 1 - ch->send.completed >= ch->send.depth)
+		/*
+		 * A zero-copy sender waits for its pages (a TCP socket for
+		 * its send buffer room): its slot completes, and frees them,
+		 * at once rather than at the next signalled one.
+		 */
+		if ((u32)(tx->seq + 1) % ch->send.sig_interval == 0 ||
+		    tx->seq + 1 - ch->send.completed >= ch->send.depth ||
+		    tx->nr_zc)
 			tx->wr.send_flags |= IB_SEND_SIGNALED;
 
 		/* fast registrations go first: valid before the peer knows */
@@ -122,8 +238,8 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!rdmachan_wc_ok(ch, wc, "send"))
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	if ((s32)(tx->seq + 1 - ch->send.completed) > 0) {
-		ch->send.completed = tx->seq + 1;
+	if ((s64)(tx->seq + 1 - ch->send.completed) > 0) {
+		rdmachan_tx_retire_locked(ch, tx->seq + 1);
 		writable = rdmachan_writable_due_locked(ch);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -212,7 +328,7 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
  * unless @nonblock.  Return: slots reserved (first is *first), or errno.
  */
 static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
-			    u32 *first)
+			    u64 *first)
 {
 	unsigned long flags;
 	bool stalled = false, polled = false;
@@ -270,7 +386,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
  * see more messages than it has buffers for, which iWARP, having no RNR
  * retry, answers by terminating the connection.)
  */
-static int rdmachan_commit(struct rdmachan *ch, u32 first, u32 n, u32 good)
+static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 {
 	bool bh = rdmachan_bh_off();
 	unsigned long flags;
@@ -348,7 +464,7 @@ EXPORT_SYMBOL_GPL(rdmachan_send);
 static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
 						  size_t len, u32 imm,
 						  unsigned int flags,
-						  u32 *first)
+						  u64 *first)
 {
 	struct rdmachan_tx *tx;
 	int ret;
@@ -369,7 +485,7 @@ static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
 }
 
 /* Post the one message of @len bytes filled in at slot @first; count it. */
-static int rdmachan_send_one_post(struct rdmachan *ch, u32 first, size_t len)
+static int rdmachan_send_one_post(struct rdmachan *ch, u64 first, size_t len)
 {
 	int ret;
 
@@ -395,7 +511,7 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 {
 	size_t len = iov_iter_count(from);
 	struct rdmachan_tx *tx;
-	u32 first;
+	u64 first;
 
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
 	if (IS_ERR(tx))
@@ -424,7 +540,8 @@ int rdmachan_send_batch(struct rdmachan *ch,
 				    u32 i, void *arg),
 			void *arg, u32 count, bool nonblock)
 {
-	u32 first, i, good;
+	u32 i, good;
+	u64 first;
 	int n, ret = 0;
 
 	n = rdmachan_reserve(ch, count, nonblock, &first);
@@ -520,7 +637,7 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	size_t len = 0;
 	struct scatterlist *sg;
 	unsigned int i;
-	u32 first;
+	u64 first;
 
 	for_each_sg(sgl, sg, nents, i)
 		len += sg->length;
@@ -532,6 +649,145 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	return rdmachan_send_one_post(ch, first, len);
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);
+
+/**
+ * rdmachan_send_sg_zc() - send one message from a scatterlist without
+ *	copying it
+ * @ch: a connected channel
+ * @sgl: the message's pages (kernel memory, not DMA-mapped: the channel
+ *	maps them); they must stay as they are until @done runs
+ * @nents: entries of @sgl: at most rdmachan_send_sg_zc_max()
+ * @imm: immediate value, with RDMACHAN_SEND_IMM
+ * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK,
+ *	RDMACHAN_SEND_SOLICITED
+ * @done: called once when the device has done with the pages: @err 0
+ *	after the send completed, -ECONNRESET when the channel ended before
+ *	(at its teardown, before rdmachan_close() returns).  Called under
+ *	the channel's lock with interrupts off: from the channel's
+ *	completion context (which, for RDMACHAN_POLL_DIRECT and
+ *	RDMACHAN_POLL_SOLICITED, may be a poll inside the user's own
+ *	rdmachan_poll() or rdmachan_send*() call) or from the teardown:
+ *	must not sleep or call into the channel
+ * @ctx: @done's argument
+ *
+ * The message goes out as rdmachan_send_sg() sends it, with the same
+ * bytes on the wire, but the device reads the payload from @sgl's pages
+ * themselves (gather entries with the PD's local DMA key), as a NIC sends
+ * an skb: the sender keeps the pages until @done.  A copy is cheaper for
+ * small messages; rdmachan_send_sg() is the fallback for any refusal.
+ *
+ * Context: as rdmachan_send().
+ * Return: 0: the message is the channel's, and @done will be called
+ * (even when the channel fails before posting it); otherwise @done will
+ * not be called: -EOPNOTSUPP when @nents exceeds rdmachan_send_sg_zc_max()
+ * or the channel is not connected yet, -ENOMEM when a page could not be
+ * mapped, or rdmachan_send()'s errors.
+ */
+int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
+			unsigned int nents, u32 imm, unsigned int flags,
+			void (*done)(void *ctx, int err), void *ctx)
+{
+	struct ib_device *ibdev;
+	struct rdmachan_tx *tx;
+	struct scatterlist *sg;
+	unsigned long lflags;
+	struct ib_sge *row;
+	size_t len = 0;
+	unsigned int i;
+	bool stopped;
+	u64 first;
+	int ret;
+
+	if (!done || !nents)
+		return -EINVAL;
+	if (nents > rdmachan_send_sg_zc_max(ch))
+		return -EOPNOTSUPP;
+	for_each_sg(sgl, sg, nents, i)
+		len += sg->length;
+	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (IS_ERR(tx))
+		return PTR_ERR(tx);
+	/*
+	 * The device is used from here to the claim below without the
+	 * channel's lock, and a teardown may begin meanwhile (a failure's
+	 * work): inside an RCU read section, which a teardown that finds
+	 * RDMACHAN_F_ZC_SENT waits for after it stopped the I/O and before
+	 * it releases the device or looks for orphans.  Both bits go under
+	 * the lock: this call sees the stop, or the teardown sees the bit.
+	 */
+	rcu_read_lock();
+	spin_lock_irqsave(&ch->lock, lflags);
+	stopped = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
+	if (!stopped)
+		set_bit(RDMACHAN_F_ZC_SENT, &ch->flags);
+	spin_unlock_irqrestore(&ch->lock, lflags);
+	if (stopped) {
+		ret = -ECONNRESET;
+		goto give_back;
+	}
+	/* the slot is ours until committed: fill its row without the lock */
+	ibdev = rdmachan_ibdev(ch);
+	row = rdmachan_zc_row(ch, tx);
+	for_each_sg(sgl, sg, nents, i) {
+		u64 dma = ib_dma_map_page(ibdev, sg_page(sg), sg->offset,
+					  sg->length, DMA_TO_DEVICE);
+
+		if (ib_dma_mapping_error(ibdev, dma)) {
+			while (i--)
+				ib_dma_unmap_page(ibdev, row[1 + i].addr,
+						  row[1 + i].length,
+						  DMA_TO_DEVICE);
+			ret = -ENOMEM;
+			goto give_back;
+		}
+		row[1 + i].addr = dma;
+		row[1 + i].length = sg->length;
+		row[1 + i].lkey = ch->res.pd->local_dma_lkey;
+	}
+	/*
+	 * Claimed: from here @done runs once whatever happens, at the
+	 * slot's completion or, when the post is refused or flushed, at
+	 * the teardown (rdmachan_send_end_orphans()).
+	 */
+	spin_lock_irqsave(&ch->lock, lflags);
+	tx->nr_zc = nents;
+	tx->zc_done = done;
+	tx->zc_ctx = ctx;
+	spin_unlock_irqrestore(&ch->lock, lflags);
+	rcu_read_unlock();
+	ret = rdmachan_commit(ch, first, 1, 1);
+	if (!ret) {
+		atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
+		atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
+	}
+	return 0;
+
+give_back:
+	rcu_read_unlock();
+	/* given back, or sent as a PAD */
+	rdmachan_commit(ch, first, 1, 0);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_sg_zc);
+
+/**
+ * rdmachan_send_sg_zc_max() - pieces a zero-copy message may have
+ * @ch: a channel
+ *
+ * Context: any.
+ * Return: the most scatterlist entries rdmachan_send_sg_zc() takes on
+ * @ch: the device's gather limit (at most RDMACHAN_MAX_SGE) less the
+ * header and the in-band immediate; 0 before the channel is connected.
+ */
+unsigned int rdmachan_send_sg_zc_max(struct rdmachan *ch)
+{
+	u32 width = READ_ONCE(ch->send.zc_width);
+
+	if (READ_ONCE(ch->state) == RDMACHAN_CONNECTING || width < 3)
+		return 0;
+	return width - 2;
+}
+EXPORT_SYMBOL_GPL(rdmachan_send_sg_zc_max);
 
 /**
  * rdmachan_can_send_inv() - may messages of @ch carry RDMACHAN_SEND_INV?
@@ -609,7 +865,7 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 	struct iov_iter from;
 	size_t len = 0;
 	unsigned int i;
-	u32 first;
+	u64 first;
 	int ret;
 
 	if (!ext)

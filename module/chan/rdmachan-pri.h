@@ -100,6 +100,9 @@ struct rdmachan_drain {
  *	(keeps order; under rdmachan.lock)
  * @RDMACHAN_F_RX_SEEN: a message arrived since the last keepalive tick
  *	(under rdmachan.lock)
+ * @RDMACHAN_F_ZC_SENT: a zero-copy send began (rdmachan_send_sg_zc());
+ *	set under rdmachan.lock while @RDMACHAN_F_IO_STOPPED is clear: the
+ *	teardown then waits for its RCU read section before it releases
  */
 enum rdmachan_flag {
 	RDMACHAN_F_DYING,
@@ -111,6 +114,7 @@ enum rdmachan_flag {
 	RDMACHAN_F_ESTABLISHED,
 	RDMACHAN_F_DELIVERING,
 	RDMACHAN_F_RX_SEEN,
+	RDMACHAN_F_ZC_SENT,
 };
 
 /* Both kinds of rdma_cm_id context start with this tag. */
@@ -178,16 +182,24 @@ struct rdmachan_rx {
  * @nr_regs: pool registrations whose fast registrations go in front of
  *	the message (rdmachan_send_ext()); 0 once posted
  * @regs: those registrations
+ * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
+ *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
+ *	a payload copied into @buf.  Set by the sender, cleared when the
+ *	slot is retired
+ * @zc_done: the zero-copy sender's callback, called once when the slot
+ *	is retired (rdmachan_tx_retire_locked()) or orphaned
+ *	(rdmachan_send_end_orphans())
+ * @zc_ctx: its argument
  * @wr: the work request
- * @sge: its one gather entry
+ * @sge: its one gather entry (a copied payload)
  */
 struct rdmachan_tx {
 	struct ib_cqe		cqe;
 	struct rdmachan		*ch;
 	void			*buf;
 	u64			dma;
-	u32			seq;
-	u32			covers;
+	u64			seq;
+	u64			covers;
 	u32			len;
 	u32			imm;
 	bool			has_imm;
@@ -198,6 +210,9 @@ struct rdmachan_tx {
 	u32			inv_rkey;
 	u32			nr_regs;
 	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
+	u32			nr_zc;
+	void			(*zc_done)(void *ctx, int err);
+	void			*zc_ctx;
 	struct ib_send_wr	wr;
 	struct ib_sge		sge;
 };
@@ -311,22 +326,32 @@ struct rdmachan_res {
  * @depth: slots in @ring; set once before I/O starts
  * @reserved: slots handed to senders (a counter); under rdmachan.lock
  * @posted: slots posted, in order (a counter); under rdmachan.lock
- * @completed: slots known complete (a counter); under rdmachan.lock
+ * @completed: slots known complete (a counter); under rdmachan.lock.
+ *	The three are 64-bit, so that they never wrap: sequence number
+ *	modulo @depth names one slot only while it cannot wrap (with 32
+ *	bits, a @depth that does not divide 2^32 would give two messages in
+ *	flight across the wrap one slot)
  * @sig_interval: every this many data sends is signalled; set once
  *	before I/O starts
  * @imm_inband: user immediates travel after the payload, flagged
  *	RDMACHAN_HDR_F_IMM: the transport has no SEND_WITH_IMM (iWARP), or
  *	the immediate carries the header (conn.hdr_imm); set once before I/O
  *	starts
+ * @zc_sge: gather lists of zero-copy sends, a row of @zc_width entries a
+ *	slot: [0] the header (when it is not the immediate), [1..nr_zc] the
+ *	payload, then the in-band immediate; allocated with @ring
+ * @zc_width: entries of a row: the QP's max_send_sge
  */
 struct rdmachan_send_ring {
 	struct rdmachan_tx	*ring;
 	u32			depth;
-	u32			reserved;
-	u32			posted;
-	u32			completed;
+	u64			reserved;
+	u64			posted;
+	u64			completed;
 	u32			sig_interval;
 	bool			imm_inband;
+	struct ib_sge		*zc_sge;
+	u32			zc_width;
 };
 
 /**
@@ -964,6 +989,8 @@ bool rdmachan_writable(struct rdmachan *ch);
 bool rdmachan_writable_due_locked(struct rdmachan *ch);
 bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto);
+void rdmachan_send_end_orphans(struct rdmachan *ch);
 
 /* chan_recv.c */
 void rdmachan_deliver(struct rdmachan *ch);
