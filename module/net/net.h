@@ -71,6 +71,7 @@ enum {
  * @rx_pool_packets: packets received into pages of @pool (sysfs)
  * @napi: the receive side's NAPI context
  * @sg: the TX scatterlist (under the TX lock: one queue)
+ * @tx_zc_packets: packets sent from their own pages, without a copy (sysfs)
  * @tx_stopped: times the queue stopped for want of credits
  * @reconnects: times the link came back
  * @losses: times the link was lost
@@ -101,6 +102,7 @@ struct rcnet {
 	atomic64_t rx_pool_packets;
 	struct napi_struct napi;
 	struct scatterlist sg[MAX_SKB_FRAGS + 2];
+	atomic64_t tx_zc_packets;
 	atomic64_t tx_stopped;
 	atomic64_t reconnects;
 	atomic64_t losses;

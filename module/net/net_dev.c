@@ -118,6 +118,13 @@
  * hold it until the poll ends for nothing.
  */
 #define RCNET_RX_NO_GRO		(GRO_LEGACY_MAX_SIZE / 2)
+/*
+ * A packet of at least this many bytes goes out without a copy: the
+ * device reads the skb's own pages (rdmachan_send_sg_zc()), and the skb
+ * is freed when its send completed.  Below, copying is cheaper than a
+ * mapping a piece and a completion a packet.
+ */
+#define RCNET_TX_ZC_MIN		8192
 
 static unsigned int reconnect_delay_ms = 1000;
 module_param(reconnect_delay_ms, uint, 0644);
@@ -154,6 +161,50 @@ static LIST_HEAD(rcnet_devs);
 
 /* ---- data path ----------------------------------------------------- */
 
+/*
+ * A zero-copy packet's send is done (@err 0) or the channel ended before
+ * (@err < 0; its statistics counted it as sent already).  Under the
+ * channel's lock with interrupts off, or in process context.
+ */
+static void rcnet_tx_done(void *ctx, int err)
+{
+	struct sk_buff *skb = ctx;
+
+	if (err)
+		dev_kfree_skb_any(skb);
+	else
+		dev_consume_skb_any(skb);
+}
+
+/*
+ * Send @skb, gathered in @net->sg (@nents entries): from its own pages
+ * when it is large and the channel takes that many pieces, else copied.
+ * Return: as rdmachan_send_sg(); 0 with *@zc set: the skb is the
+ * channel's now (rcnet_tx_done() frees it).
+ */
+static int rcnet_send(struct rcnet *net, struct rdmachan *ch,
+		      struct sk_buff *skb, int nents, u32 imm,
+		      unsigned int flags, bool *zc)
+{
+	int ret;
+
+	*zc = false;
+	if (skb->len >= RCNET_TX_ZC_MIN &&
+	    nents <= rdmachan_send_sg_zc_max(ch)) {
+		ret = rdmachan_send_sg_zc(ch, net->sg, nents, imm, flags,
+					  rcnet_tx_done, skb);
+		if (!ret) {
+			*zc = true;
+			atomic64_inc(&net->tx_zc_packets);
+			return 0;
+		}
+		/* -EAGAIN: no credit for either; else the copy may do */
+		if (ret == -EAGAIN)
+			return ret;
+	}
+	return rdmachan_send_sg(ch, net->sg, nents, imm, flags);
+}
+
 static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 {
 	struct rcnet *net = netdev_priv(ndev);
@@ -162,6 +213,7 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 	unsigned int len = skb->len;
 	struct rcnet_pkt pkt = {};
 	int nents, ret;
+	bool zc;
 	u32 imm;
 
 	if (!ch) {
@@ -203,7 +255,7 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
-	ret = rdmachan_send_sg(ch, net->sg, nents, imm, flags);
+	ret = rcnet_send(net, ch, skb, nents, imm, flags, &zc);
 	if (ret == -EAGAIN) {
 		/*
 		 * Stop first, then try again: a credit that came back before
@@ -212,7 +264,7 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		 */
 		netif_stop_queue(ndev);
 		atomic64_inc(&net->tx_stopped);
-		ret = rdmachan_send_sg(ch, net->sg, nents, imm, flags);
+		ret = rcnet_send(net, ch, skb, nents, imm, flags, &zc);
 		if (ret == -EAGAIN)
 			return NETDEV_TX_BUSY;
 		netif_start_queue(ndev);
@@ -221,8 +273,10 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
+	/* the skb may be gone already when it went without a copy */
 	dev_sw_netstats_tx_add(ndev, 1, len);
-	dev_consume_skb_any(skb);
+	if (!zc)
+		dev_consume_skb_any(skb);
 	return NETDEV_TX_OK;
 
 drop:
@@ -924,6 +978,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	atomic64_set(&net->tx_stopped, 0);
 	atomic64_set(&net->reconnects, 0);
 	atomic64_set(&net->rx_pool_packets, 0);
+	atomic64_set(&net->tx_zc_packets, 0);
 	atomic64_set(&net->losses, 0);
 	netif_napi_add(ndev, &net->napi, rcnet_poll);
 	netif_carrier_off(ndev);

@@ -86,6 +86,7 @@ check "ping with NAPI in softirq again" $IP netns exec rcA $PING -c 3 -W 5 10.77
 
 # ---- TCP -----------------------------------------------------------------
 pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
+zc0=$(net_sysfs rcA rcn0 tx_zc_packets)
 net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \
 	5001 1 $((64 * MiB)) 150
 # Debian's kernel has CONFIG_PAGE_POOL: the stream's large packets are
@@ -93,6 +94,10 @@ net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \
 pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
 check "rcn1 received the stream into its page pool (rx_pool_packets $pp0 -> $pp1)" \
 	test "$pp1" -gt $((pp0 + 256))
+# and they left rcn0 from the skbs' own pages (the check above: intact)
+zc1=$(net_sysfs rcA rcn0 tx_zc_packets)
+check "rcn0 sent the stream without a copy (tx_zc_packets $zc0 -> $zc1)" \
+	test "$zc1" -gt $((zc0 + 256))
 net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
 	5002 16 $((2 * MiB)) 150
 
@@ -101,8 +106,11 @@ check_eq "no new errors or drops on either side (ip -s link)" "$bad0" "$(net_bad
 st0=$(net_sysfs rcA rcn0 tx_stopped)
 check "MTU 1500 on both ends" sh -c \
 	"$IP -n rcA link set rcn0 mtu 1500 && $IP -n rcB link set rcn1 mtu 1500"
+zc0=$(net_sysfs rcA rcn0 tx_zc_packets)
 net_stream_run "a 16 MiB TCP stream at MTU 1500 (one message per 1500-byte packet), checked" \
 	5005 1 $((16 * MiB)) 150
+check_eq "packets of 1500 bytes are copied, not sent from their pages (tx_zc_packets)" \
+	"$zc0" "$(net_sysfs rcA rcn0 tx_zc_packets)"
 diag "tx_stopped on rcn0: $st0 -> $(net_sysfs rcA rcn0 tx_stopped)"
 check "MTU back to 65535" sh -c \
 	"$IP -n rcA link set rcn0 mtu 65535 && $IP -n rcB link set rcn1 mtu 65535"
