@@ -296,8 +296,8 @@ static void rdmachan_cq_quiesce(struct ib_cq *cq)
  * Order: QP, receive CQ, CQ (no completion handler runs after this),
  * one-sided requests still posted (ended cancelled), zero-copy sends not
  * completed (their pages given back), registrations, DMA mappings, PD,
- * device reference.  Buffers stay allocated (a reader may
- * still hold received messages); only their DMA mappings go.
+ * device reference.  Buffers stay allocated (a reader may still hold
+ * received messages); only their DMA mappings go.
  *
  * Context: process context.
  */

@@ -121,8 +121,8 @@
 /*
  * A packet of at least this many bytes goes out without a copy: the
  * device reads the skb's own pages (rdmachan_send_sg_zc()), and the skb
- * is freed when its send completed.  Below, copying is cheaper than a
- * mapping a piece and a completion a packet.
+ * is freed when its send completed.  Below, a copy costs less than
+ * mapping each piece and a completion for each packet.
  */
 #define RCNET_TX_ZC_MIN		8192
 
@@ -164,7 +164,7 @@ static LIST_HEAD(rcnet_devs);
 /*
  * A zero-copy packet's send is done (@err 0) or the channel ended before
  * (@err < 0; its statistics counted it as sent already).  Under the
- * channel's lock with interrupts off, or in process context.
+ * channel's lock with interrupts off: the skb's free is deferred.
  */
 static void rcnet_tx_done(void *ctx, int err)
 {
