@@ -57,19 +57,26 @@ static void rdmachan_zc_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->wr.num_sge = tx->nr_zc + (hdr_imm ? 0 : 1) + (trail ? 1 : 0);
 }
 
+/* Unmap the @n payload entries of zero-copy row @row */
+static void rdmachan_zc_unmap(struct ib_device *ibdev, struct ib_sge *row,
+			      u32 n)
+{
+	u32 i;
+
+	for (i = 1; i <= n; i++)
+		ib_dma_unmap_page(ibdev, row[i].addr, row[i].length,
+				  DMA_TO_DEVICE);
+}
+
 /* Unmap zero-copy slot @tx's payload and end it with @err; @tx is free */
 static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
 			    int err)
 {
-	struct ib_device *ibdev = rdmachan_ibdev(ch);
-	struct ib_sge *row = rdmachan_zc_row(ch, tx);
 	void (*done)(void *ctx, int err) = tx->zc_done;
 	void *ctx = tx->zc_ctx;
-	u32 i;
 
-	for (i = 1; i <= tx->nr_zc; i++)
-		ib_dma_unmap_page(ibdev, row[i].addr, row[i].length,
-				  DMA_TO_DEVICE);
+	rdmachan_zc_unmap(rdmachan_ibdev(ch), rdmachan_zc_row(ch, tx),
+			  tx->nr_zc);
 	tx->nr_zc = 0;
 	tx->zc_done = NULL;
 	tx->zc_ctx = NULL;
@@ -88,6 +95,11 @@ static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
  */
 void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 {
+	/* set under the lock before any slot takes zero-copy pages */
+	if (!test_bit(RDMACHAN_F_ZC_SENT, &ch->flags)) {
+		ch->send.completed = upto;
+		return;
+	}
 	while (ch->send.completed != upto) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch,
 							  ch->send.completed);
@@ -733,10 +745,7 @@ int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
 					  sg->length, DMA_TO_DEVICE);
 
 		if (ib_dma_mapping_error(ibdev, dma)) {
-			while (i--)
-				ib_dma_unmap_page(ibdev, row[1 + i].addr,
-						  row[1 + i].length,
-						  DMA_TO_DEVICE);
+			rdmachan_zc_unmap(ibdev, row, i);
 			ret = -ENOMEM;
 			goto give_back;
 		}
