@@ -104,8 +104,10 @@ void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch,
 							  ch->send.completed);
 
+		/* a slot after a refused post never left */
 		if (tx->zc_done)
-			rdmachan_zc_end(ch, tx, 0);
+			rdmachan_zc_end(ch, tx,
+					tx->unposted ? -ECONNRESET : 0);
 		ch->send.completed++;
 	}
 }
@@ -144,6 +146,7 @@ void rdmachan_send_end_orphans(struct rdmachan *ch)
 static int rdmachan_commit_locked(struct rdmachan *ch)
 {
 	struct ib_send_wr *first = NULL, *last = NULL;
+	const struct ib_send_wr *bad = NULL;
 	struct ib_device *ibdev = rdmachan_ibdev(ch);
 	int ret;
 
@@ -164,6 +167,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		if (!tx->ready)
 			break;
 		tx->ready = false;
+		tx->unposted = false;
 		tx->seq = ch->send.posted++;
 
 		h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
@@ -232,9 +236,20 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 	}
 	if (!first)
 		return 0;
-	ret = ib_post_send(ch->res.qp, first, NULL);
-	if (ret)
+	ret = ib_post_send(ch->res.qp, first, &bad);
+	if (ret) {
 		rdmachan_err_rl(ch, "send post failed: %d\n", ret);
+		/*
+		 * The messages from @bad on never left, although @posted
+		 * counts them: a later completion that retires them must not
+		 * tell a zero-copy sender its message went (the channel
+		 * fails, rdmachan_commit())
+		 */
+		for (; bad; bad = bad->next)
+			if (bad->wr_cqe && bad->wr_cqe->done == rdmachan_tx_done)
+				container_of(bad, struct rdmachan_tx,
+					     wr)->unposted = true;
+	}
 	return ret;
 }
 

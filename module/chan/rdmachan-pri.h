@@ -176,6 +176,8 @@ struct rdmachan_rx {
  * @pad: the sender failed to fill this reserved slot: it goes out as a
  *	PAD message, which takes its credit but is not delivered
  * @ready: filled and waiting to be posted in order
+ * @unposted: posted in a chain the provider refused from this request
+ *	on (rdmachan_commit_locked()): it never left
  * @send_inv: send as SEND_WITH_INV of @inv_rkey, the header in band
  *	(rdmachan_send_ext())
  * @inv_rkey: the peer's rkey to invalidate, with @send_inv
@@ -206,6 +208,7 @@ struct rdmachan_tx {
 	bool			solicited;
 	bool			pad;
 	bool			ready;
+	bool			unposted;
 	bool			send_inv;
 	u32			inv_rkey;
 	u32			nr_regs;
