@@ -30,6 +30,7 @@ struct rdmachan;
 struct rdmachan_mr;
 struct rdmachan_listener;
 struct scatterlist;
+struct page;
 struct file;
 struct module;
 
@@ -102,6 +103,14 @@ enum rdmachan_state {
  *	registration and its local invalidation), and the channel's pools
  *	hold at most queue_depth * @max_send_regs registrations in all.
  *	At most RDMACHAN_MAX_SEND_REGS.
+ * @rx_pages: receive buffers are compound pages of their own, which
+ *	rdmachan_msg_detach() can hand over to the user instead of a copy
+ *	(as a network driver builds skbs on them), taken from a page pool
+ *	of the channel where the kernel has one, so that pages given back
+ *	are reused rather than allocated (and zeroed) again.  A buffer
+ *	holds max_msg_size + RDMACHAN_RX_OVERHEAD bytes, rounded up to a
+ *	power of two pages: a max_msg_size of 2^n - RDMACHAN_RX_OVERHEAD
+ *	wastes nothing.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -110,7 +119,14 @@ struct rdmachan_opts {
 	u32 poll_mode;
 	u32 backlog;
 	u32 max_send_regs;
+	bool rx_pages;
 };
+
+/*
+ * Bytes a receive buffer holds beyond &rdmachan_opts.max_msg_size: the
+ * message header and an immediate carried in band
+ */
+#define RDMACHAN_RX_OVERHEAD	12
 
 /* Largest &rdmachan_opts.max_send_regs */
 #define RDMACHAN_MAX_SEND_REGS	4
@@ -235,6 +251,9 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
 			  unsigned int timeout_ms);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
+struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
+				 unsigned int *offset, unsigned int *truesize);
+void rdmachan_rx_page_put(struct page *page);
 int rdmachan_poll(struct rdmachan *ch, int budget);
 void rdmachan_poll_relax(void);
 

@@ -198,8 +198,14 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	u32 i;
 
 	if (ch->recv.bufs)
-		for (i = 0; i < ch->recv.nr_bufs; i++)
-			kfree(ch->recv.bufs[i].buf);
+		for (i = 0; i < ch->recv.nr_bufs; i++) {
+			if (ch->recv.bufs[i].page)
+				rdmachan_rx_page_put(ch->recv.bufs[i].page);
+			else if (!ch->opts.rx_pages)
+				kfree(ch->recv.bufs[i].buf);
+		}
+	/* its pages still in the user's hands come back to it later */
+	rdmachan_rx_pages_destroy(ch);
 	if (ch->send.ring)
 		for (i = 0; i < ch->send.depth; i++)
 			kfree(ch->send.ring[i].buf);

@@ -46,6 +46,11 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 				   sizeof(*ch->send.zc_sge), GFP_KERNEL);
 	if (!ch->recv.bufs || !ch->send.ring || !ch->send.zc_sge)
 		return -ENOMEM;
+	if (ch->opts.rx_pages) {
+		ret = rdmachan_rx_pages_init(ch);
+		if (ret)
+			return ret;
+	}
 
 	for (i = 0; i < ch->recv.nr_bufs; i++) {
 		struct rdmachan_rx *rx = &ch->recv.bufs[i];
@@ -53,9 +58,16 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		rx->ch = ch;
 		rx->cqe.done = rdmachan_rx_done;
 		INIT_LIST_HEAD(&rx->node);
-		rx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
-		if (!rx->buf)
-			return -ENOMEM;
+		if (ch->opts.rx_pages) {
+			rx->page = rdmachan_rx_page_alloc(ch, GFP_KERNEL);
+			if (!rx->page)
+				return -ENOMEM;
+			rx->buf = page_address(rx->page);
+		} else {
+			rx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
+			if (!rx->buf)
+				return -ENOMEM;
+		}
 		ret = rdmachan_map(ibdev, rx->buf, ch->res.buf_size,
 				   DMA_FROM_DEVICE, &rx->dma);
 		if (ret)
@@ -187,6 +199,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->recv.nr_bufs = ch->conn.params.queue_depth + RDMACHAN_CTRL_RECV;
 	ch->send.depth = ch->conn.params.queue_depth;
 	/* room for an in-band immediate after the largest payload */
+	BUILD_BUG_ON(RDMACHAN_RX_OVERHEAD !=
+		     sizeof(struct rdmachan_wire_hdr) + RDMACHAN_IMM_TRAILER);
 	ch->res.buf_size = sizeof(struct rdmachan_wire_hdr) +
 			   ch->conn.params.max_msg_size + RDMACHAN_IMM_TRAILER;
 	ch->res.iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);

@@ -10,6 +10,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <net/page_pool.h>
+
 #include "rdmachan-pri.h"
 
 static void rdmachan_post_recv_locked(struct rdmachan *ch,
@@ -55,6 +59,170 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 	rdmachan_bh_on(bh);
 }
 EXPORT_SYMBOL_GPL(rdmachan_msg_release);
+
+/*
+ * Receive buffers in pages (&rdmachan_opts.rx_pages).  Each buffer is a
+ * compound page of its own, so that rdmachan_msg_detach() can give it
+ * away whole, as a NIC driver gives its receive pages to the stack.  The
+ * pages come from a page pool of the channel where the kernel has one
+ * (Debian's does): pages the user gives back, freeing its skbs, go back
+ * to the pool and are reused, where a fresh allocation would be zeroed
+ * again (init_on_alloc) at the cost of the copy it replaces.  The pool
+ * maps nothing: the buffers are mapped with ib_dma_* like the others.
+ */
+
+/**
+ * rdmachan_rx_pages_init() - the page order and pool of the receive buffers
+ * @ch: a channel with &rdmachan_opts.rx_pages, res.buf_size known, no
+ *	buffer allocated yet
+ *
+ * Context: process context.
+ * Return: 0 (no pool where the kernel has none: the allocator serves),
+ * or the pool's error.
+ */
+int rdmachan_rx_pages_init(struct rdmachan *ch)
+{
+	struct page_pool_params pp = {
+		.order		= get_order(ch->res.buf_size),
+		/* what comes back while the ring is full: every buffer */
+		.pool_size	= ch->recv.nr_bufs,
+		.nid		= NUMA_NO_NODE,
+	};
+	struct page_pool *pool;
+
+	ch->recv.order = pp.order;
+	if (!IS_ENABLED(CONFIG_PAGE_POOL))
+		return 0;
+	pool = page_pool_create(&pp);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	ch->recv.pool = pool;
+	return 0;
+}
+
+/**
+ * rdmachan_rx_page_alloc() - a page for a receive buffer
+ * @ch: a channel with &rdmachan_opts.rx_pages
+ * @gfp: GFP_KERNEL before I/O; GFP_ATOMIC under ch->lock after
+ *
+ * One allocation at a time: the pool's cache has a single consumer.
+ *
+ * Return: a compound page of order ch->recv.order, or NULL.
+ */
+struct page *rdmachan_rx_page_alloc(struct rdmachan *ch, gfp_t gfp)
+{
+	if (IS_ENABLED(CONFIG_PAGE_POOL) && ch->recv.pool)
+		return page_pool_alloc_pages(ch->recv.pool, gfp);
+	return alloc_pages(gfp | __GFP_COMP, ch->recv.order);
+}
+
+/**
+ * rdmachan_rx_pages_destroy() - the channel's page pool goes
+ * @ch: the channel, its own buffers given back (rdmachan_release())
+ *
+ * Pages still in the user's hands keep the pool's memory until they come
+ * back (the page pool frees itself then).
+ *
+ * Context: process context.
+ */
+void rdmachan_rx_pages_destroy(struct rdmachan *ch)
+{
+	if (IS_ENABLED(CONFIG_PAGE_POOL) && ch->recv.pool)
+		page_pool_destroy(ch->recv.pool);
+	ch->recv.pool = NULL;
+}
+
+/**
+ * rdmachan_rx_page_put() - give back a page rdmachan_msg_detach() returned
+ * @page: the page (any page of it)
+ *
+ * A page of a channel's pool goes back to it, another to the allocator.
+ * An skb that holds such pages as fragments gives them back itself when
+ * it is marked with skb_mark_for_recycle() before it is freed; this is
+ * for the pages that never made it into one.
+ *
+ * Context: process or softirq context with interrupts on.
+ */
+void rdmachan_rx_page_put(struct page *page)
+{
+	if (IS_ENABLED(CONFIG_PAGE_POOL) && page_pool_return_skb_page(page))
+		return;
+	put_page(page);
+}
+EXPORT_SYMBOL_GPL(rdmachan_rx_page_put);
+
+/**
+ * rdmachan_msg_detach() - take a received message's buffer instead of
+ *	copying it out
+ * @ch: a channel opened with &rdmachan_opts.rx_pages
+ * @msg: a message from &rdmachan_ops.recv or rdmachan_recv()
+ * @offset: where @msg->data starts in the page
+ * @truesize: the bytes of memory the page takes (for an skb's truesize)
+ *
+ * For a receiver that passes the bytes on without copying them, as a
+ * network driver builds an skb on them: the channel gives up the buffer,
+ * puts a new one in its place, reposts it and owes the peer its credit
+ * back, as rdmachan_msg_release() would.  The caller owns the page from
+ * here, @msg->len bytes of the message at @offset, and gives it back with
+ * rdmachan_rx_page_put(), or in an skb marked with skb_mark_for_recycle().
+ *
+ * When the buffer cannot be detached (a channel without
+ * &rdmachan_opts.rx_pages, an RDMA WRITE_WITH_IMM's message, no page for
+ * the new buffer at once, the channel stopping), nothing changes: the
+ * caller still owns @msg, copies what it needs and releases it.
+ *
+ * Context: process or softirq context with interrupts on (a page given
+ * back to a page pool takes a lock with bottom halves off).
+ * Return: the compound page that holds the message, or NULL.
+ */
+struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
+				 unsigned int *offset, unsigned int *truesize)
+{
+	struct rdmachan_rx *rx = container_of(msg, struct rdmachan_rx, msg);
+	struct page *old = rx->page, *page = NULL;
+	bool bh = rdmachan_bh_off();
+	struct ib_device *ibdev;
+	unsigned long flags;
+	u64 dma;
+
+	if (!old || msg->rdma_imm)
+		goto out;
+	spin_lock_irqsave(&ch->lock, flags);
+	/* once I/O stopped the teardown may unmap the buffers at any time */
+	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+		goto unlock;
+	page = rdmachan_rx_page_alloc(ch, GFP_ATOMIC | __GFP_NOWARN);
+	if (!page)
+		goto unlock;
+	ibdev = rdmachan_ibdev(ch);
+	dma = ib_dma_map_single(ibdev, page_address(page), ch->res.buf_size,
+				DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, dma))
+		goto unlock;
+	ib_dma_unmap_single(ibdev, rx->dma, ch->res.buf_size,
+			    DMA_FROM_DEVICE);
+	*offset = (const u8 *)msg->data - (const u8 *)rx->buf;
+	*truesize = PAGE_SIZE << ch->recv.order;
+	rx->page = page;
+	rx->buf = page_address(page);
+	rx->dma = dma;
+	page = NULL;
+	rdmachan_post_recv_locked(ch, rx);
+	if (rdmachan_credits_owe_one(&ch->credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	return old;
+
+unlock:
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (page)
+		rdmachan_rx_page_put(page);
+out:
+	rdmachan_bh_on(bh);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rdmachan_msg_detach);
 
 /**
  * rdmachan_deliver() - push queued messages to the user's recv callback

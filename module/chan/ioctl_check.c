@@ -127,8 +127,9 @@ static int rdmachan_check_opts(const char *ioc,
 	out->timeout_ms = o->timeout_ms;
 	out->poll_mode = o->poll_mode;
 	out->backlog = o->backlog;
-	/* registration pools are for kernel users only */
+	/* registration pools and detachable pages: kernel users only */
 	out->max_send_regs = 0;
+	out->rx_pages = false;
 	return 0;
 }
 

@@ -16,6 +16,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+struct page_pool;
+
 #include "state.h"
 #include "credit.h"
 #include "device.h"
@@ -147,6 +149,8 @@ struct rdmachan_obj {
  * @cqe: completion entry, done = rdmachan_rx_done
  * @ch: the channel
  * @buf: the buffer: header, then payload
+ * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
+ *	changes when rdmachan_msg_detach() gives it away
  * @dma: its DMA address
  * @node: entry in rdmachan.recv.ready while the message waits for a reader
  * @msg: what the receiver sees
@@ -155,6 +159,7 @@ struct rdmachan_rx {
 	struct ib_cqe		cqe;
 	struct rdmachan		*ch;
 	void			*buf;
+	struct page		*page;
 	u64			dma;
 	struct list_head	node;
 	struct rdmachan_msg	msg;
@@ -372,10 +377,16 @@ struct rdmachan_send_ring {
  * @nr_pending: their number; under rdmachan.lock
  * @read_mutex: serialises the consumers of the channel's file (read(),
  *	RECV, RECVMMSG, BENCH modes that receive), keeping their order
+ * @pool: &rdmachan_opts.rx_pages where the kernel has page pools: where
+ *	the buffers' pages come from and go back to; allocations under
+ *	rdmachan.lock once I/O started (one consumer at a time)
+ * @order: &rdmachan_opts.rx_pages: the buffers' page order
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
 	u32			nr_bufs;
+	struct page_pool	*pool;
+	unsigned int		order;
 	struct list_head	ready;
 	u32			nr_ready;
 	struct list_head	pending;
@@ -996,6 +1007,9 @@ void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto);
 void rdmachan_send_end_orphans(struct rdmachan *ch);
 
 /* chan_recv.c */
+int rdmachan_rx_pages_init(struct rdmachan *ch);
+struct page *rdmachan_rx_page_alloc(struct rdmachan *ch, gfp_t gfp);
+void rdmachan_rx_pages_destroy(struct rdmachan *ch);
 void rdmachan_deliver(struct rdmachan *ch);
 bool rdmachan_readable(struct rdmachan *ch);
 struct rdmachan_rx *rdmachan_rx_take(struct rdmachan *ch);
