@@ -134,7 +134,7 @@ static void add_help(void)
 	       "  -m, --mtu N           the MTU (68 up to the message size; default\n"
 	       "                        the largest)\n"
 	       "      --msg-size N      the channel's message size (1280-1048576;\n"
-	       "                        default 65536)\n"
+	       "                        default 65524: 64 KiB buffers)\n"
 	       "  -d, --depth D         the channel's credits (2-16384; default the\n"
 	       "                        rdmachan module's queue_depth)\n"
 	       "      --reconnect-delay MS  first attempt MS after a loss, later\n"
@@ -250,7 +250,7 @@ static int net_add(int argc, char **argv)
 			return tool_usage_err("net add", "%s and ADDR are of different families",
 					      src ? "--src" : "--peer");
 	}
-	if (a.mtu && a.mtu > (a.max_msg_size ? a.max_msg_size : 65536))
+	if (a.mtu && a.mtu > (a.max_msg_size ? a.max_msg_size : RDMACHAN_NET_DEFAULT_MSG))
 		return tool_usage_err("net add", "the MTU is larger than the messages");
 	ctl = ctl_open();
 	if (ctl < 0)

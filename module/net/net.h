@@ -69,6 +69,8 @@ enum {
  *	the page allocator alone serves)
  * @pool_lock: one allocation from @pool at a time (it has one consumer)
  * @rx_pool_packets: packets received into pages of @pool (sysfs)
+ * @rx_zc_packets: packets received without a copy, on the channel's own
+ *	buffer (sysfs)
  * @napi: the receive side's NAPI context
  * @sg: the TX scatterlist (under the TX lock: one queue)
  * @tx_zc_packets: packets sent from their own pages, without a copy (sysfs)
@@ -100,6 +102,7 @@ struct rcnet {
 	struct page_pool *pool;
 	spinlock_t pool_lock;	/* see @pool_lock above */
 	atomic64_t rx_pool_packets;
+	atomic64_t rx_zc_packets;
 	struct napi_struct napi;
 	struct scatterlist sg[MAX_SKB_FRAGS + 2];
 	atomic64_t tx_zc_packets;

@@ -14,7 +14,9 @@
 
 /* Largest IP packet; also the largest MTU whatever the channel carries */
 #define RCNET_MAX_MTU		IP_MAX_MTU
-#define RCNET_DEFAULT_MSG	65536	/* &rdmachan_net_add.max_msg_size 0 */
+/* &rdmachan_net_add.max_msg_size 0: receive buffers of 64 KiB (rx_pages) */
+#define RCNET_DEFAULT_MSG	RDMACHAN_NET_DEFAULT_MSG
+static_assert(RCNET_DEFAULT_MSG + RDMACHAN_RX_OVERHEAD == 65536);
 #define RCNET_MIN_MSG		1280	/* IPv6's minimum MTU fits */
 #define RCNET_MAX_MSG		BIT(20)
 

@@ -151,6 +151,11 @@ module_param(rx_spread, bool, 0644);
 MODULE_PARM_DESC(rx_spread,
 		 "devices added from now on take their channel's completions in an unbound workqueue and run NAPI in a kthread: more throughput where one CPU's softirq is the bottleneck, higher latency (default off)");
 
+static bool rx_zero_copy = true;
+module_param(rx_zero_copy, bool, 0644);
+MODULE_PARM_DESC(rx_zero_copy,
+		 "large received packets go up in the channel's own receive buffer, which the channel replaces, rather than copied (default on)");
+
 static unsigned int rx_backlog = 1024;
 module_param(rx_backlog, uint, 0644);
 MODULE_PARM_DESC(rx_backlog,
@@ -327,13 +332,50 @@ static void rcnet_rx_recycle(struct sk_buff *skb)
 }
 
 /*
- * A message's bytes in a new skb: linear when small, else page fragments.
- * An skb with a pool's page is marked for recycling: freeing it gives
- * those pages back to their pool (and the others to the allocator).
+ * A large message without a copy: its headers copied into @skb's linear
+ * part, the rest a fragment of the channel's receive buffer, which the
+ * channel replaces (rdmachan_msg_detach(): @msg is released then).  Only
+ * for a message of at least half the buffer: the skb is charged for the
+ * whole buffer (truesize), and a smaller packet would weigh on its
+ * socket's receive memory for more than it carries.
+ * Return: whether @skb now holds the message.
  */
-static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
-				    u32 len)
+static bool rcnet_rx_zc(struct rcnet *net, struct rdmachan *ch,
+			struct rdmachan_msg *msg, struct sk_buff *skb)
 {
+	u32 len = msg->len;	/* @msg is reused once detached */
+	unsigned int off, truesize;
+	struct page *page;
+	u8 *data;
+
+	if (!READ_ONCE(rx_zero_copy) || len <= RCNET_RX_LINEAR ||
+	    len < READ_ONCE(net->max_msg) / 2)
+		return false;
+	page = rdmachan_msg_detach(ch, msg, &off, &truesize);
+	if (!page)
+		return false;
+	data = page_address(page) + off;
+	skb_put_data(skb, data, RCNET_RX_HEAD);
+	skb_add_rx_frag(skb, 0, page, off + RCNET_RX_HEAD,
+			len - RCNET_RX_HEAD, truesize);
+	/* the page goes back to the channel's pool with the skb */
+	rcnet_rx_recycle(skb);
+	atomic64_inc(&net->rx_zc_packets);
+	return true;
+}
+
+/*
+ * A message's bytes in a new skb: without a copy when large enough
+ * (rcnet_rx_zc()), else copied, linear when small, else into page
+ * fragments.  An skb with a pool's page is marked for recycling: freeing
+ * it gives those pages back to their pool (and the others to the
+ * allocator).  @msg is released (the credit goes back) before the return.
+ */
+static struct sk_buff *rcnet_rx_skb(struct rcnet *net, struct rdmachan *ch,
+				    struct rdmachan_msg *msg)
+{
+	const u8 *data = msg->data;
+	u32 len = msg->len;
 	u32 head = len <= RCNET_RX_LINEAR ? len : RCNET_RX_HEAD;
 	bool pooled = false;
 	struct sk_buff *skb;
@@ -342,7 +384,9 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 
 	skb = netdev_alloc_skb(net->ndev, head);
 	if (!skb)
-		return NULL;
+		goto release;
+	if (rcnet_rx_zc(net, ch, msg, skb))
+		return skb;
 	skb_put_data(skb, data, head);
 	for (off = head, i = 0; off < len; i++) {
 		unsigned int order;
@@ -359,6 +403,8 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, const u8 *data,
 		skb_add_rx_frag(skb, i, page, 0, n, PAGE_SIZE << order);
 		off += n;
 	}
+	/* the bytes are in the skb: the credit goes back now */
+	rdmachan_msg_release(ch, msg);
 	if (pooled) {
 		rcnet_rx_recycle(skb);
 		atomic64_inc(&net->rx_pool_packets);
@@ -369,6 +415,8 @@ fail:
 	if (pooled)
 		rcnet_rx_recycle(skb);
 	kfree_skb(skb);
+release:
+	rdmachan_msg_release(ch, msg);
 	return NULL;
 }
 
@@ -394,9 +442,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
 	}
-	skb = rcnet_rx_skb(net, msg->data, msg->len);
-	/* the bytes are in the skb: the credit goes back now */
-	rdmachan_msg_release(ch, msg);
+	skb = rcnet_rx_skb(net, ch, msg);
 	if (!skb) {
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
@@ -968,6 +1014,8 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	net->spread = READ_ONCE(rx_spread);
 	net->opts.poll_mode = net->spread ? RDMACHAN_POLL_UNBOUND :
 			      RDMACHAN_POLL_SOFTIRQ;
+	/* receive buffers the skbs can take over (rcnet_rx_zc()) */
+	net->opts.rx_pages = true;
 	net->max_msg = max_msg;
 	ndev->max_mtu = min(max_msg, RCNET_MAX_MTU);
 	ndev->mtu = a->mtu ?: ndev->max_mtu;
@@ -978,6 +1026,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	atomic64_set(&net->tx_stopped, 0);
 	atomic64_set(&net->reconnects, 0);
 	atomic64_set(&net->rx_pool_packets, 0);
+	atomic64_set(&net->rx_zc_packets, 0);
 	atomic64_set(&net->tx_zc_packets, 0);
 	atomic64_set(&net->losses, 0);
 	netif_napi_add(ndev, &net->napi, rcnet_poll);

@@ -87,6 +87,15 @@ static ssize_t rx_pool_packets_show(struct device *d,
 }
 static DEVICE_ATTR_RO(rx_pool_packets);
 
+static ssize_t rx_zc_packets_show(struct device *d,
+				  struct device_attribute *attr, char *buf)
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(&net->rx_zc_packets));
+}
+static DEVICE_ATTR_RO(rx_zc_packets);
+
 static ssize_t tx_zc_packets_show(struct device *d,
 				  struct device_attribute *attr, char *buf)
 {
@@ -109,6 +118,7 @@ static struct attribute *rcnet_attrs[] = {
 	&dev_attr_reconnects.attr,
 	&dev_attr_tx_stopped.attr,
 	&dev_attr_rx_pool_packets.attr,
+	&dev_attr_rx_zc_packets.attr,
 	&dev_attr_tx_zc_packets.attr,
 	NULL,
 };

@@ -33,6 +33,11 @@ static void net_check_add_ok(struct kunit *test)
 	good_add(&a);
 	KUNIT_EXPECT_EQ(test, rcnet_check_add(&a, &msg), 0);
 	KUNIT_EXPECT_EQ(test, msg, (u32)RCNET_DEFAULT_MSG);
+	/* the default's receive buffer is 64 KiB exactly */
+	KUNIT_EXPECT_EQ(test, msg + RDMACHAN_RX_OVERHEAD, 65536U);
+	a.mtu = RCNET_DEFAULT_MSG;
+	KUNIT_EXPECT_EQ(test, rcnet_check_add(&a, &msg), 0);
+	a.mtu = 0;
 	a.mode = RDMACHAN_NET_LISTEN;
 	a.max_msg_size = RCNET_MIN_MSG;
 	a.mtu = RCNET_MIN_MSG;
@@ -80,6 +85,10 @@ static void net_check_add_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcnet_check_add(&a, &msg), -EINVAL);
 	a.max_msg_size = 4096;
 	a.mtu = 4097;
+	KUNIT_EXPECT_EQ(test, rcnet_check_add(&a, &msg), -EINVAL);
+	/* no MTU beyond the default message size either */
+	good_add(&a);
+	a.mtu = RCNET_DEFAULT_MSG + 1;
 	KUNIT_EXPECT_EQ(test, rcnet_check_add(&a, &msg), -EINVAL);
 }
 

@@ -17,6 +17,11 @@
 
 #define RDMACHAN_NET_NAME_MAX	16	/* interface names, with the NUL (IFNAMSIZ) */
 #define RDMACHAN_NET_DEFAULT_PORT 7472	/* rdma_cm port when ADDR has none */
+/*
+ * The message size of &rdmachan_net_add.max_msg_size 0: the largest whose
+ * receive buffer, with the channel's framing, is 64 KiB
+ */
+#define RDMACHAN_NET_DEFAULT_MSG 65524
 
 /* rdmachan_net_add.mode, rdmachan_net_info.mode */
 #define RDMACHAN_NET_LISTEN	1	/* wait for the peer on addr */
@@ -37,8 +42,8 @@
  *	AF_UNSPEC for the first peer that connects
  * @mtu: the interface's MTU, 68 up to @max_msg_size (and 65535); 0 for
  *	the largest
- * @max_msg_size: the channel's message size, 0 for the module's
- *	default; the MTU cannot exceed it
+ * @max_msg_size: the channel's message size, 1280 to 1048576, 0 for
+ *	RDMACHAN_NET_DEFAULT_MSG; the MTU cannot exceed it
  * @queue_depth: the channel's credits per direction, 0 for the module's
  *	default
  * @reconnect_delay_ms: after a link loss, wait this long before the first

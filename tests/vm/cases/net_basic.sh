@@ -85,19 +85,33 @@ check "NAPI back in softirq" nt 0
 check "ping with NAPI in softirq again" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
 
 # ---- TCP -----------------------------------------------------------------
-pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
+rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
 zc0=$(net_sysfs rcA rcn0 tx_zc_packets)
 net_stream_run "a 64 MiB TCP stream rcA -> rcB, checked byte for byte" \
 	5001 1 $((64 * MiB)) 150
-# Debian's kernel has CONFIG_PAGE_POOL: the stream's large packets are
-# copied into the pool's pages, recycled (the check above: intact)
-pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
-check "rcn1 received the stream into its page pool (rx_pool_packets $pp0 -> $pp1)" \
-	test "$pp1" -gt $((pp0 + 256))
+# the stream's large packets went up in the channel's receive buffers,
+# replaced from its page pool (the check above: intact)
+rz1=$(net_sysfs rcB rcn1 rx_zc_packets)
+check "rcn1 received the stream without a copy (rx_zc_packets $rz0 -> $rz1)" \
+	test "$rz1" -gt $((rz0 + 256))
 # and they left rcn0 from the skbs' own pages (the check above: intact)
 zc1=$(net_sysfs rcA rcn0 tx_zc_packets)
 check "rcn0 sent the stream without a copy (tx_zc_packets $zc0 -> $zc1)" \
 	test "$zc1" -gt $((zc0 + 256))
+# rx_zero_copy=0: copied, into the device's page pool where the kernel
+# has one (Debian's does), recycled
+RZ=/sys/module/rdmachan_net/parameters/rx_zero_copy
+check "rx_zero_copy=0" sh -c "echo 0 > $RZ"
+rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
+pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
+net_stream_run "a 16 MiB TCP stream with receive copies, checked" \
+	5006 1 $((16 * MiB)) 150
+pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
+check "rcn1 copied it into its page pool (rx_pool_packets $pp0 -> $pp1)" \
+	test "$pp1" -gt $((pp0 + 128))
+check_eq "and took no receive buffer (rx_zc_packets)" \
+	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
+check "rx_zero_copy=1" sh -c "echo 1 > $RZ"
 net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
 	5002 16 $((2 * MiB)) 150
 
@@ -107,13 +121,16 @@ st0=$(net_sysfs rcA rcn0 tx_stopped)
 check "MTU 1500 on both ends" sh -c \
 	"$IP -n rcA link set rcn0 mtu 1500 && $IP -n rcB link set rcn1 mtu 1500"
 zc0=$(net_sysfs rcA rcn0 tx_zc_packets)
+rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
 net_stream_run "a 16 MiB TCP stream at MTU 1500 (one message per 1500-byte packet), checked" \
 	5005 1 $((16 * MiB)) 150
 check_eq "packets of 1500 bytes are copied, not sent from their pages (tx_zc_packets)" \
 	"$zc0" "$(net_sysfs rcA rcn0 tx_zc_packets)"
+check_eq "nor received in the channel's buffers (rx_zc_packets)" \
+	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
 diag "tx_stopped on rcn0: $st0 -> $(net_sysfs rcA rcn0 tx_stopped)"
-check "MTU back to 65535" sh -c \
-	"$IP -n rcA link set rcn0 mtu 65535 && $IP -n rcB link set rcn1 mtu 65535"
+check "MTU back to 65524 (the default messages' size)" sh -c \
+	"$IP -n rcA link set rcn0 mtu 65524 && $IP -n rcB link set rcn1 mtu 65524"
 
 # ---- link loss -----------------------------------------------------------
 # a long stream, then the connecting side's device goes away under it
