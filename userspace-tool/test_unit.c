@@ -1145,6 +1145,8 @@ static void test_net_tool(void)
 	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--mtu", "67") == EXIT_USAGE &&
 	   run_tool(9, "net", "add", "rcn0", "c", "192.0.2.1", "--mtu", "9000", "--msg-size",
 		    "4096") == EXIT_USAGE &&
+	   /* above the default message size, RDMACHAN_NET_DEFAULT_MSG */
+	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--mtu", "65525") == EXIT_USAGE &&
 	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--depth", "1") == EXIT_USAGE &&
 	   run_tool(7, "net", "add", "rcn0", "c", "192.0.2.1", "--reconnect-delay",
 		    "99") == EXIT_USAGE &&
