@@ -162,11 +162,13 @@ struct rdmachan_msg {
  *	channel (softirq for RDMACHAN_POLL_SOFTIRQ, a workqueue for
  *	RDMACHAN_POLL_WORKQUEUE and RDMACHAN_POLL_UNBOUND, the polling
  *	thread for RDMACHAN_POLL_DIRECT; for RDMACHAN_POLL_SOLICITED the work run by a
- *	solicited event, or the teardown): must not sleep or call
- *	rdmachan_close().
+ *	solicited event, or the teardown; for messages that arrived
+ *	before rdmachan_accept(), the accepting thread): must not sleep or
+ *	call rdmachan_close().
  *	The callee owns @msg until it calls rdmachan_msg_release(), from
- *	any context, before rdmachan_close().  NULL: messages queue until
- *	rdmachan_recv() pulls them.
+ *	any context, or a successful rdmachan_msg_detach(), before
+ *	rdmachan_close().  NULL: messages queue until rdmachan_recv()
+ *	pulls them.
  * @state_change: the channel became DISCONNECTED or FAILED (@err is
  *	rdmachan_error()).  Called from process context; must not call
  *	rdmachan_close().
@@ -254,6 +256,7 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
 struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
 				 unsigned int *offset, unsigned int *truesize);
 void rdmachan_rx_page_put(struct page *page);
+unsigned int rdmachan_rx_truesize(struct rdmachan *ch);
 int rdmachan_poll(struct rdmachan *ch, int budget);
 void rdmachan_poll_relax(void);
 

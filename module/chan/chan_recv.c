@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <net/page_pool.h>
@@ -152,6 +153,23 @@ void rdmachan_rx_page_put(struct page *page)
 EXPORT_SYMBOL_GPL(rdmachan_rx_page_put);
 
 /**
+ * rdmachan_rx_truesize() - the memory one receive buffer takes
+ * @ch: the channel
+ *
+ * What an skb built on a buffer that rdmachan_msg_detach() hands over is
+ * charged (its truesize): a user decides from it which messages are
+ * worth taking over rather than copying.
+ *
+ * Context: any.
+ * Return: bytes; 0 for a channel without &rdmachan_opts.rx_pages.
+ */
+unsigned int rdmachan_rx_truesize(struct rdmachan *ch)
+{
+	return ch->opts.rx_pages ? PAGE_SIZE << ch->recv.order : 0;
+}
+EXPORT_SYMBOL_GPL(rdmachan_rx_truesize);
+
+/**
  * rdmachan_msg_detach() - take a received message's buffer instead of
  *	copying it out
  * @ch: a channel opened with &rdmachan_opts.rx_pages
@@ -191,7 +209,9 @@ struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
 	/* once I/O stopped the teardown may unmap the buffers at any time */
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		goto unlock;
-	page = rdmachan_rx_page_alloc(ch, GFP_ATOMIC | __GFP_NOWARN);
+	/* no reserves: the caller copies when there is no page at once */
+	page = rdmachan_rx_page_alloc(ch, GFP_NOWAIT | __GFP_NOWARN |
+				      __GFP_NORETRY);
 	if (!page)
 		goto unlock;
 	ibdev = rdmachan_ibdev(ch);
@@ -199,8 +219,11 @@ struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
 				DMA_FROM_DEVICE);
 	if (ib_dma_mapping_error(ibdev, dma))
 		goto unlock;
-	ib_dma_unmap_single(ibdev, rx->dma, ch->res.buf_size,
-			    DMA_FROM_DEVICE);
+	/* rdmachan_rx_done() synced it for the CPU already */
+	if (!ib_uses_virt_dma(ibdev))
+		dma_unmap_single_attrs(ibdev->dma_device, rx->dma,
+				       ch->res.buf_size, DMA_FROM_DEVICE,
+				       DMA_ATTR_SKIP_CPU_SYNC);
 	*offset = (const u8 *)msg->data - (const u8 *)rx->buf;
 	*truesize = PAGE_SIZE << ch->recv.order;
 	rx->page = page;

@@ -243,9 +243,11 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		 * The messages from @bad on never left, although @posted
 		 * counts them: a later completion that retires them must not
 		 * tell a zero-copy sender its message went (the channel
-		 * fails, rdmachan_commit())
+		 * fails, rdmachan_commit(); its fast registrations from @bad
+		 * on stay marked posted, which only the teardown reads).  A
+		 * provider that does not say: none of the chain went.
 		 */
-		for (; bad; bad = bad->next)
+		for (bad = bad ?: first; bad; bad = bad->next)
 			if (bad->wr_cqe && bad->wr_cqe->done == rdmachan_tx_done)
 				container_of(bad, struct rdmachan_tx,
 					     wr)->unposted = true;

@@ -337,7 +337,8 @@ static void rcnet_rx_recycle(struct sk_buff *skb)
  * channel replaces (rdmachan_msg_detach(): @msg is released then).  Only
  * for a message of at least half the buffer: the skb is charged for the
  * whole buffer (truesize), and a smaller packet would weigh on its
- * socket's receive memory for more than it carries.
+ * socket's receive memory for more than it carries.  The buffer is what
+ * this end asked for, which the peer's smaller messages may not fill.
  * Return: whether @skb now holds the message.
  */
 static bool rcnet_rx_zc(struct rcnet *net, struct rdmachan *ch,
@@ -349,7 +350,7 @@ static bool rcnet_rx_zc(struct rcnet *net, struct rdmachan *ch,
 	u8 *data;
 
 	if (!READ_ONCE(rx_zero_copy) || len <= RCNET_RX_LINEAR ||
-	    len < READ_ONCE(net->max_msg) / 2)
+	    len < rdmachan_rx_truesize(ch) / 2)
 		return false;
 	page = rdmachan_msg_detach(ch, msg, &off, &truesize);
 	if (!page)

@@ -112,6 +112,17 @@ check "rcn1 copied it into its page pool (rx_pool_packets $pp0 -> $pp1)" \
 check_eq "and took no receive buffer (rx_zc_packets)" \
 	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
 check "rx_zero_copy=1" sh -c "echo 1 > $RZ"
+# packets of less than half a receive buffer (64 KiB) are copied too
+check "MTU 20000 on both ends" sh -c \
+	"$IP -n rcA link set rcn0 mtu 20000 && $IP -n rcB link set rcn1 mtu 20000"
+rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
+pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
+net_stream_run "an 8 MiB TCP stream at MTU 20000, checked" \
+	5007 1 $((8 * MiB)) 150
+check_eq "its packets were copied, not taken over (rx_zc_packets)" \
+	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
+check "into the page pool (rx_pool_packets $pp0 -> $(net_sysfs rcB rcn1 rx_pool_packets))" \
+	test "$(net_sysfs rcB rcn1 rx_pool_packets)" -gt $((pp0 + 64))
 net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
 	5002 16 $((2 * MiB)) 150
 
