@@ -98,33 +98,30 @@ check "rcn1 received the stream without a copy (rx_zc_packets $rz0 -> $rz1)" \
 zc1=$(net_sysfs rcA rcn0 tx_zc_packets)
 check "rcn0 sent the stream without a copy (tx_zc_packets $zc0 -> $zc1)" \
 	test "$zc1" -gt $((zc0 + 256))
-# rx_zero_copy=0: copied, into the device's page pool where the kernel
-# has one (Debian's does), recycled
+net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
+	5002 16 $((2 * MiB)) 150
+
+# copied_stream WHAT PORT BYTES MIN: a checked stream whose packets rcn1
+# copies into its page pool where the kernel has one (Debian's does):
+# rx_pool_packets grows by more than MIN, rx_zc_packets stays
+copied_stream() {
+	_rz=$(net_sysfs rcB rcn1 rx_zc_packets)
+	_pp=$(net_sysfs rcB rcn1 rx_pool_packets)
+	net_stream_run "$1, checked" "$2" 1 "$3" 150
+	_pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
+	check "rcn1 copied it into its page pool (rx_pool_packets $_pp -> $_pp1)" \
+		test "$_pp1" -gt $((_pp + $4))
+	check_eq "and took over no receive buffer (rx_zc_packets)" \
+		"$_rz" "$(net_sysfs rcB rcn1 rx_zc_packets)"
+}
 RZ=/sys/module/rdmachan_net/parameters/rx_zero_copy
 check "rx_zero_copy=0" sh -c "echo 0 > $RZ"
-rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
-pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
-net_stream_run "a 16 MiB TCP stream with receive copies, checked" \
-	5006 1 $((16 * MiB)) 150
-pp1=$(net_sysfs rcB rcn1 rx_pool_packets)
-check "rcn1 copied it into its page pool (rx_pool_packets $pp0 -> $pp1)" \
-	test "$pp1" -gt $((pp0 + 128))
-check_eq "and took no receive buffer (rx_zc_packets)" \
-	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
+copied_stream "a 16 MiB TCP stream with receive copies" 5006 $((16 * MiB)) 128
 check "rx_zero_copy=1" sh -c "echo 1 > $RZ"
 # packets of less than half a receive buffer (64 KiB) are copied too
 check "MTU 20000 on both ends" sh -c \
 	"$IP -n rcA link set rcn0 mtu 20000 && $IP -n rcB link set rcn1 mtu 20000"
-rz0=$(net_sysfs rcB rcn1 rx_zc_packets)
-pp0=$(net_sysfs rcB rcn1 rx_pool_packets)
-net_stream_run "an 8 MiB TCP stream at MTU 20000, checked" \
-	5007 1 $((8 * MiB)) 150
-check_eq "its packets were copied, not taken over (rx_zc_packets)" \
-	"$rz0" "$(net_sysfs rcB rcn1 rx_zc_packets)"
-check "into the page pool (rx_pool_packets $pp0 -> $(net_sysfs rcB rcn1 rx_pool_packets))" \
-	test "$(net_sysfs rcB rcn1 rx_pool_packets)" -gt $((pp0 + 64))
-net_stream_run "16 concurrent TCP flows of 2 MiB each, checked" \
-	5002 16 $((2 * MiB)) 150
+copied_stream "an 8 MiB TCP stream at MTU 20000" 5007 $((8 * MiB)) 64
 
 check_eq "no new errors or drops on either side (ip -s link)" "$bad0" "$(net_bad_counters)"
 # small packets: many more messages than credits, the queue stops and wakes
