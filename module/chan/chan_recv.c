@@ -104,7 +104,7 @@ int rdmachan_rx_pages_init(struct rdmachan *ch)
 /**
  * rdmachan_rx_page_alloc() - a page for a receive buffer
  * @ch: a channel with &rdmachan_opts.rx_pages
- * @gfp: GFP_KERNEL before I/O; GFP_ATOMIC under ch->lock after
+ * @gfp: GFP_KERNEL before I/O; GFP_NOWAIT under ch->lock after
  *
  * One allocation at a time: the pool's cache has a single consumer.
  *
