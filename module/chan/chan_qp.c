@@ -4,8 +4,10 @@
  *
  * Each side posts queue_depth receive buffers for data plus
  * RDMACHAN_CTRL_RECV for control messages, and keeps queue_depth data send
- * buffers plus one per control message kind.  Buffers are kmalloc'ed and
- * mapped with the ib_dma_* helpers (software devices have no DMA device).
+ * buffers plus one per control message kind.  Buffers are kmalloc'ed
+ * (the receive buffers of an rx_pages channel are pages of their own,
+ * chan_recv.c) and mapped with the ib_dma_* helpers (software devices
+ * have no DMA device).
  * The send queue has room for every data and control send plus the drain
  * marker, so posting never overflows it.
  */
