@@ -167,18 +167,23 @@ static LIST_HEAD(rcnet_devs);
 /* ---- data path ----------------------------------------------------- */
 
 /*
- * A zero-copy packet's send is done (@err 0) or the channel ended before
- * (@err < 0; its statistics counted it as sent already).  Under the
- * channel's lock with interrupts off: the skb's free is deferred.
+ * A zero-copy packet's send is done (@err 0: counted as sent now) or the
+ * channel ended before it left (@err < 0: a tx_error).  Under the
+ * channel's lock with interrupts off: the skb's free is deferred.  The
+ * device's statistics outlive every such call (rdmachan_close() in the
+ * teardown's step 5, the destructor after it).
  */
 static void rcnet_tx_done(void *ctx, int err)
 {
 	struct sk_buff *skb = ctx;
 
-	if (err)
+	if (err) {
+		DEV_STATS_INC(skb->dev, tx_errors);
 		dev_kfree_skb_any(skb);
-	else
+	} else {
+		dev_sw_netstats_tx_add(skb->dev, 1, skb->len);
 		dev_consume_skb_any(skb);
+	}
 }
 
 /*
@@ -278,10 +283,11 @@ static netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
-	/* the skb may be gone already when it went without a copy */
-	dev_sw_netstats_tx_add(ndev, 1, len);
-	if (!zc)
+	/* without a copy the skb may be gone already: counted at its end */
+	if (!zc) {
+		dev_sw_netstats_tx_add(ndev, 1, len);
 		dev_consume_skb_any(skb);
+	}
 	return NETDEV_TX_OK;
 
 drop:
