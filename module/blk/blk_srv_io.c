@@ -276,6 +276,11 @@ again:
 		extra = io->data == RCBLK_DATA_INLINE ? io->len : 0;
 		p = full ? NULL : kmalloc(sizeof(*p) + extra, GFP_ATOMIC);
 		if (!p) {
+			rcblk_srv_count(q->exp, RCBLK_C_ERRORS, 1);
+			pr_info_ratelimited("%s: request tag %u refused with RESOURCE: %s\n",
+					    q->exp->name, io->tag,
+					    full ? "queue-depth requests wait for a slot" :
+						   "no memory to hold it");
 			rcblk_srv_reject(q, ch, io, RCBLK_S_RESOURCE);
 			return;
 		}
