@@ -39,9 +39,12 @@
  * post, or the WRITE's completion directly.  A WRITE_WITH_IMM is the
  * reply too: its completion alone frees the slot (one hold).
  *
- * io_work posts with bottom halves off (on again only to submit a bio,
- * which may sleep), so that the softirq work its posts raise runs once
- * after a batch of them rather than in between.
+ * io_work posts with bottom halves off, so that the softirq work its
+ * posts raise runs once after a batch of them rather than in between,
+ * then submits the bios one at a time with bottom halves on (a
+ * submission may sleep for a tag of the backing device), posting before
+ * each what reached its list meanwhile: no reply waits behind a
+ * submission.
  *
  * Once the queue is DEAD (its close work set it under @lock and waited
  * for io_work), io_work makes no channel call: whatever reaches it - RDMA
@@ -577,7 +580,7 @@ static void rcblk_srv_done(struct rcblk_srv_queue *q,
 
 /*
  * Run one slot of io_work's list on a live queue.  Return: false when
- * the channel had no room (the slot went to the retry list).
+ * the channel had no room (the caller puts the slot on the retry list).
  */
 static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			   struct rcblk_srv_req *req)
@@ -629,9 +632,6 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		WARN_ON_ONCE(1);
 		return true;
 	}
-	spin_lock_irq(&q->lock);
-	list_add_tail(&req->node, &q->retry);
-	spin_unlock_irq(&q->lock);
 	return false;
 }
 
@@ -689,11 +689,66 @@ static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
 	}
 }
 
+/*
+ * Post what @todo holds (RDMA, replies) with bottom halves off, and move
+ * its bio submissions to @subs; on a DEAD queue only free the slots.
+ * Return: @room, false once the channel had none.
+ */
+static bool rcblk_srv_posts(struct rcblk_srv_queue *q, struct list_head *todo,
+			    struct list_head *subs, bool dead, bool room)
+{
+	struct rcblk_srv_req *req, *tmp;
+	bool bh = false;
+
+	list_for_each_entry_safe(req, tmp, todo, node) {
+		list_del_init(&req->node);
+		if (dead) {
+			rcblk_srv_free_slot(q, req);
+			continue;
+		}
+		if (req->stage == RCBLK_ST_SUBMIT) {
+			list_add_tail(&req->node, subs);
+			continue;
+		}
+		if (!room) {
+			/* keep the order of what waits for room */
+			spin_lock_irq(&q->lock);
+			list_add_tail(&req->node, &q->retry);
+			spin_unlock_irq(&q->lock);
+			continue;
+		}
+		/*
+		 * The posts go out with bottom halves off, so that the softirq
+		 * work they raise (the transport's, then the completions) runs
+		 * once after them, not after each one.
+		 */
+		if (!bh) {
+			local_bh_disable();
+			bh = true;
+		}
+		if (!rcblk_srv_step(q, q->ch, req)) {
+			spin_lock_irq(&q->lock);
+			list_add_tail(&req->node, &q->retry);
+			spin_unlock_irq(&q->lock);
+			room = false;
+		}
+	}
+	if (bh)
+		local_bh_enable();
+	return room;
+}
+
 /**
  * rcblk_srv_io_work() - a queue's process-context work: submit bios,
  *	start RDMA, send replies, retry what found no room, start parked
  *	requests; on a DEAD queue only free slots
  * @work: &rcblk_srv_queue.io_work
+ *
+ * A bio's submission may sleep (a backing device with fewer tags than
+ * the queue has slots): what is to be posted goes first, and before each
+ * further submission whatever reached the list meanwhile (the ends of
+ * the bios that freed those tags) is posted, so that no reply waits
+ * behind submissions.
  *
  * Context: process context (rcblk_srv_wq), one run at a time per queue.
  */
@@ -703,7 +758,8 @@ void rcblk_srv_io_work(struct work_struct *work)
 						 io_work);
 	struct rcblk_srv_req *req, *tmp;
 	LIST_HEAD(todo);
-	bool dead, room = true, bh = false;
+	LIST_HEAD(subs);
+	bool dead, room = true;
 
 	spin_lock_irq(&q->lock);
 	dead = test_bit(RCBLK_Q_DEAD, &q->flags);
@@ -711,39 +767,27 @@ void rcblk_srv_io_work(struct work_struct *work)
 	list_splice_tail_init(&q->work_list, &todo);
 	spin_unlock_irq(&q->lock);
 
-	list_for_each_entry_safe(req, tmp, &todo, node) {
+	for (;;) {
+		room = rcblk_srv_posts(q, &todo, &subs, dead, room);
+		req = list_first_entry_or_null(&subs, struct rcblk_srv_req,
+					       node);
+		if (!req || dead)
+			break;
 		list_del_init(&req->node);
-		if (dead) {
-			rcblk_srv_free_slot(q, req);
-			continue;
-		}
-		if (!room && req->stage != RCBLK_ST_SUBMIT) {
-			/* keep the order of what waits for room */
-			spin_lock_irq(&q->lock);
-			list_add_tail(&req->node, &q->retry);
-			spin_unlock_irq(&q->lock);
-			continue;
-		}
-		/*
-		 * The posts of a run go out with bottom halves off, so that
-		 * the softirq work they raise (the transport's, then the
-		 * completions) runs once after them, not after each one; a
-		 * bio's submission may sleep, so they are on again for it.
-		 */
-		if (req->stage == RCBLK_ST_SUBMIT && bh) {
-			local_bh_enable();
-			bh = false;
-		} else if (req->stage != RCBLK_ST_SUBMIT && !bh) {
-			local_bh_disable();
-			bh = true;
-		}
-		if (!rcblk_srv_step(q, q->ch, req))
-			room = false;
+		rcblk_srv_submit(q, req);
+		cond_resched();
+		spin_lock_irq(&q->lock);
+		dead = test_bit(RCBLK_Q_DEAD, &q->flags);
+		list_splice_tail_init(&q->work_list, &todo);
+		spin_unlock_irq(&q->lock);
 	}
-	if (bh)
-		local_bh_enable();
-	if (dead)
+	if (dead) {
+		list_for_each_entry_safe(req, tmp, &subs, node) {
+			list_del_init(&req->node);
+			rcblk_srv_free_slot(q, req);
+		}
 		return;
+	}
 	if (room)
 		room = rcblk_srv_send_rejects(q, q->ch);
 	if (room)

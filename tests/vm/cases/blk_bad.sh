@@ -7,8 +7,10 @@
 # from addresses not allowed, read-write of read-only exports, unmaps of
 # no disk, a server that is not there; blk_wire's malformed OPENs and
 # requests (each answered with its status, the server still serving,
-# the backing devices untouched: a checksum before and after); and a
-# read-only mapping refuses writes (dd, mount -o rw).
+# the backing devices untouched: a checksum before and after), and its
+# flood of requests on a slow export (the excess refused with RESOURCE,
+# counted in errors and logged); and a read-only mapping refuses writes
+# (dd, mount -o rw).
 
 # Debian's kernel only: the read-only mount needs ext4
 requires() {
@@ -35,8 +37,11 @@ B1=$(nullb_new wire 64 discard=1)
 B2=$(nullb_new wire_ro 64)
 B3=$(nullb_new wire_deny 64)
 B4=$(nullb_new spare 64)
-check "four 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3" -a -b "$B4"
-[ -b "$B4" ] || blk_bail "no backing devices"
+# 500 ms a request, 4 at a time: blk_wire's flood fills the server's
+# slots, and its submissions wait for the device's tags
+B5=$(nullb_new wire_slow 64 discard=1 irqmode=2 completion_nsec=500000000 hw_queue_depth=4)
+check "five 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3" -a -b "$B4" -a -b "$B5"
+[ -b "$B5" ] || blk_bail "no backing devices"
 # an ext4 on wire's device (for the read-only mapping at the end; it
 # cannot be made once the device is exported: the server holds it), and
 # something else than zeroes on wire_ro's
@@ -103,7 +108,8 @@ s3=$(dev_sum "$B3")
 check_fail "open_timeout_ms=999 is refused" "range|Invalid" \
 	sh -c "echo 999 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
 check "open_timeout_ms=2000" sh -c "echo 2000 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
-run_checks $HELPERS/blk_wire -s $BLK_SRV -c $BLK_CLI -b "$B1" wire wire_ro wire_deny
+check "export wire_slow" $TOOL blk export wire_slow "$B5" --allow 192.0.2.0/24
+run_checks $HELPERS/blk_wire -s $BLK_SRV -c $BLK_CLI -b "$B1" wire wire_ro wire_deny wire_slow
 check "the server logged the channel without OPEN" sh -c \
 	"dmesg | grep -q 'no OPEN within 2000 ms of the connection: closing it'"
 check_eq "the read-write export's backing device is untouched" "$s1" "$(dev_sum "$B1")"
@@ -111,6 +117,10 @@ check_eq "the read-only export's backing device is untouched" "$s2" "$(dev_sum "
 check_eq "the denied export's backing device is untouched" "$s3" "$(dev_sum "$B3")"
 check "the export counted rejected requests" sh -c \
 	"test \"\$($TOOL -j blk show exports | jq -r '.exports[] | select(.name == \"wire\") | .counters.rejected')\" -gt 0"
+check "the slow export counted its RESOURCE refusals in errors" sh -c \
+	"test \"\$($TOOL -j blk show exports | jq -r '.exports[] | select(.name == \"wire_slow\") | .counters.errors')\" -gt 0"
+check "the server logged a RESOURCE refusal" sh -c \
+	"dmesg | grep -q 'wire_slow: request tag [0-9]* refused with RESOURCE: queue-depth requests wait for a slot'"
 check "blk_wire's sessions are gone" wait_for 10 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"wire\") | .sessions == 0' > /dev/null"
 
@@ -146,7 +156,8 @@ check "and lists the fs" ls $MNT/lost+found
 umount $MNT 2>/dev/null
 check "blk unmap" $TOOL blk unmap "$D"
 check_eq "the backing device is untouched by the read-only mapping" "$s1" "$(dev_sum "$B1")"
-check "blk unexport of the three" sh -c \
-	"$TOOL blk unexport wire && $TOOL blk unexport wire_ro && $TOOL blk unexport wire_deny"
+check "blk unexport of the four" sh -c \
+	"$TOOL blk unexport wire && $TOOL blk unexport wire_ro && $TOOL blk unexport wire_deny &&
+	 $TOOL blk unexport wire_slow"
 check "rdmachan_blk and rdmachan unload" blk_unload
 done_testing

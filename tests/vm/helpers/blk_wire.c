@@ -12,10 +12,15 @@
  * after: tests/vm/cases/blk_bad.sh).
  *
  *   blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING RW_EXPORT RO_EXPORT DENIED_EXPORT
+ *	      [SLOW_EXPORT]
  *
  * RW_EXPORT: exported read-write to CLIENT, backed by BACKING (read here
  * to compare); RO_EXPORT: exported --ro to CLIENT; DENIED_EXPORT:
- * exported without CLIENT's address in its allow list.  KTAP output.
+ * exported without CLIENT's address in its allow list; SLOW_EXPORT:
+ * read-write, offering DISCARD, on a device that takes seconds to
+ * complete each request: a flood of DISCARDs fills the server's slots and
+ * its waiting list, and the rest must be refused with RESOURCE (every
+ * request answered once, the channel kept).  KTAP output.
  */
 #include <endian.h>
 #include <poll.h>
@@ -23,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "chanlib.h"
 
@@ -488,10 +494,101 @@ static void check_read_ok(struct sess *s, const char *what, uint64_t sector, uin
 	free(want);
 }
 
+#define FLOOD_N 400
+#define FLOOD_FIRST_MS 2000	/* the device takes 500 ms a request, 4 at a time */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * flood: FLOOD_N DISCARDs sent as fast as credits let them go, the
+ * replies taken as they come (a client that stops receiving would leave
+ * the server's refusals without room).  With every request on a slow
+ * device, queue-depth of them hold the slots and as many more wait; the
+ * rest must come back RESOURCE at once, and the others OK as the device
+ * completes them: the first within FLOOD_FIRST_MS of the last send, not
+ * after the server's submissions that wait for the device's few tags.
+ */
+static void flood(const char *name)
+{
+	static uint8_t seen[FLOOD_N];
+	unsigned int imm, n_ok = 0, n_res = 0, n_bad = 0, got = 0, sent = 0;
+	long long t_sent = 0, t_ok = 0;
+	struct sess f = { .fd = -1 };
+	uint16_t first;
+	struct wire_io io;
+	char buf[4096];
+	int r, has_imm;
+
+	if (sess_open(&f, name, 0)) {
+		ktap_result(0, "OPEN of the slow export: OK", "no session");
+		return;
+	}
+	ktap_result(1, "OPEN of the slow export: OK", "-");
+	first = next_tag;
+	while (got < FLOOD_N) {
+		if (sent < FLOOD_N) {
+			io_fill(&io, OP_DISCARD, 8 * (sent % 64), f.lbs, DATA_NONE);
+			if (send_msg(f.fd, &io, sizeof(io), NULL, 0)) {
+				ktap_diag("flood: send %u: %s", sent, strerror(errno));
+				break;
+			}
+			if (++sent == FLOOD_N)
+				t_sent = now_ms();
+			r = recv_one(f.fd, buf, sizeof(buf), &imm, &has_imm);
+		} else {
+			r = recv_msg(f.fd, buf, sizeof(buf), &imm, &has_imm);
+		}
+		if (r < 0) {
+			if (errno == EAGAIN)
+				continue;
+			ktap_diag("flood: after %u sent, %u replies: %s", sent, got,
+				  strerror(errno));
+			break;
+		}
+		got++;
+		if (r || !has_imm || (uint16_t)((imm >> 16) - first) >= FLOOD_N ||
+		    seen[(uint16_t)((imm >> 16) - first)]++) {
+			n_bad++;
+			continue;
+		}
+		if ((imm & 0xff) == S_OK) {
+			if (!n_ok++)
+				t_ok = now_ms();
+		} else if ((imm & 0xff) == S_RESOURCE) {
+			n_res++;
+		} else {
+			n_bad++;
+		}
+	}
+	ktap_diag("flood of %u DISCARDs: %u OK, %u RESOURCE, %u other", FLOOD_N, n_ok, n_res,
+		  n_bad);
+	ktap_result(got == FLOOD_N && !n_bad,
+		    "every request of a flood answered once, each OK or RESOURCE",
+		    "%u of %u answered, %u otherwise", got, FLOOD_N, n_bad);
+	ktap_result(n_res > 0 && n_ok > 0,
+		    "a flood past the slots and the waiting list: some served, the rest RESOURCE",
+		    "%u OK, %u RESOURCE", n_ok, n_res);
+	if (n_ok && t_sent)
+		ktap_diag("flood: the first OK %lld ms after the last send", t_ok - t_sent);
+	ktap_result(n_ok && t_sent && t_ok - t_sent < FLOOD_FIRST_MS,
+		    "the flood's first OK came within 2 s: replies do not wait behind submissions",
+		    "%lld ms after the last send", n_ok && t_sent ? t_ok - t_sent : -1LL);
+	io_fill(&io, OP_DISCARD, 0, f.lbs, DATA_NONE);
+	check_io(&f, "the flooded channel still serves a DISCARD", &io, sizeof(io), NULL, 0,
+		 S_OK, -1);
+	close(f.fd);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING "
-		"RW_EXPORT RO_EXPORT DENIED_EXPORT\n");
+		"RW_EXPORT RO_EXPORT DENIED_EXPORT [SLOW_EXPORT]\n");
 	exit(2);
 }
 
@@ -513,7 +610,7 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (argc - optind != 3 || !bpath)
+	if ((argc - optind != 3 && argc - optind != 4) || !bpath)
 		usage();
 	rw_name = argv[optind];
 	ro_name = argv[optind + 1];
@@ -765,6 +862,8 @@ int main(int argc, char **argv)
 		check_io(&ro, "remote WRITE to a read-only export: RO", &io, sizeof(io), NULL, 0,
 			 S_RO, -1);
 	}
+	if (argc - optind == 4)
+		flood(argv[optind + 3]);
 	/* and the server still serves a new session */
 	if (sess_open(&s, rw_name, 0))
 		ktap_result(0, "a new session after all that", "OPEN failed");
