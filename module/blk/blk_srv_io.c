@@ -39,12 +39,11 @@
  * post, or the WRITE's completion directly.  A WRITE_WITH_IMM is the
  * reply too: its completion alone frees the slot (one hold).
  *
- * io_work posts with bottom halves off, so that the softirq work its
- * posts raise runs once after a batch of them rather than in between,
- * then submits the bios one at a time with bottom halves on (a
- * submission may sleep for a tag of the backing device), posting before
- * each what reached its list meanwhile: no reply waits behind a
- * submission.
+ * io_work posts with bottom halves off (on again only to submit a bio,
+ * which may sleep), so that the softirq work its posts raise runs once
+ * after a batch of them rather than in between.  Once a submission has
+ * slept (a backing device short of tags), it posts what reached its list
+ * before each further submission: no reply waits behind them.
  *
  * Once the queue is DEAD (its close work set it under @lock and waited
  * for io_work), io_work makes no channel call: whatever reaches it - RDMA
@@ -690,14 +689,19 @@ static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
 }
 
 /*
- * Post what @todo holds (RDMA, replies) with bottom halves off, and move
- * its bio submissions to @subs; on a DEAD queue only free the slots.
- * Return: @room, false once the channel had none.
+ * Run what @todo holds, in order: posts (RDMA, replies) with bottom halves
+ * off, bio submissions with them on.  Once a submission has slept (for a
+ * tag of a backing device with fewer than the queue's slots: *@slow set),
+ * the further ones go to @subs instead, for io_work to take one at a time
+ * after the posts.  On a DEAD queue only free the slots.  Return: @room,
+ * false once the channel had none.
  */
-static bool rcblk_srv_posts(struct rcblk_srv_queue *q, struct list_head *todo,
-			    struct list_head *subs, bool dead, bool room)
+static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
+			  struct list_head *subs, bool dead, bool room,
+			  bool *slow)
 {
 	struct rcblk_srv_req *req, *tmp;
+	unsigned long nvcsw;
 	bool bh = false;
 
 	list_for_each_entry_safe(req, tmp, todo, node) {
@@ -707,7 +711,17 @@ static bool rcblk_srv_posts(struct rcblk_srv_queue *q, struct list_head *todo,
 			continue;
 		}
 		if (req->stage == RCBLK_ST_SUBMIT) {
-			list_add_tail(&req->node, subs);
+			if (*slow) {
+				list_add_tail(&req->node, subs);
+				continue;
+			}
+			if (bh) {
+				local_bh_enable();
+				bh = false;
+			}
+			nvcsw = current->nvcsw;
+			rcblk_srv_submit(q, req);
+			*slow = current->nvcsw != nvcsw;
 			continue;
 		}
 		if (!room) {
@@ -720,7 +734,7 @@ static bool rcblk_srv_posts(struct rcblk_srv_queue *q, struct list_head *todo,
 		/*
 		 * The posts go out with bottom halves off, so that the softirq
 		 * work they raise (the transport's, then the completions) runs
-		 * once after them, not after each one.
+		 * once after a batch of them, not after each one.
 		 */
 		if (!bh) {
 			local_bh_disable();
@@ -745,10 +759,11 @@ static bool rcblk_srv_posts(struct rcblk_srv_queue *q, struct list_head *todo,
  * @work: &rcblk_srv_queue.io_work
  *
  * A bio's submission may sleep (a backing device with fewer tags than
- * the queue has slots): what is to be posted goes first, and before each
- * further submission whatever reached the list meanwhile (the ends of
- * the bios that freed those tags) is posted, so that no reply waits
- * behind submissions.
+ * the queue has slots).  Once one has, the run takes the submissions
+ * left one at a time, each after posting what reached the list in the
+ * meantime (the ends of the bios that freed those tags), so that no
+ * reply waits behind submissions; until then it keeps its list's order,
+ * which batches the posts best.
  *
  * Context: process context (rcblk_srv_wq), one run at a time per queue.
  */
@@ -757,9 +772,10 @@ void rcblk_srv_io_work(struct work_struct *work)
 	struct rcblk_srv_queue *q = container_of(work, struct rcblk_srv_queue,
 						 io_work);
 	struct rcblk_srv_req *req, *tmp;
+	bool dead, room = true, slow = false;
+	unsigned long nvcsw;
 	LIST_HEAD(todo);
 	LIST_HEAD(subs);
-	bool dead, room = true;
 
 	spin_lock_irq(&q->lock);
 	dead = test_bit(RCBLK_Q_DEAD, &q->flags);
@@ -768,18 +784,23 @@ void rcblk_srv_io_work(struct work_struct *work)
 	spin_unlock_irq(&q->lock);
 
 	for (;;) {
-		room = rcblk_srv_posts(q, &todo, &subs, dead, room);
+		room = rcblk_srv_run(q, &todo, &subs, dead, room, &slow);
 		req = list_first_entry_or_null(&subs, struct rcblk_srv_req,
 					       node);
 		if (!req || dead)
 			break;
 		list_del_init(&req->node);
+		nvcsw = current->nvcsw;
 		rcblk_srv_submit(q, req);
+		slow = current->nvcsw != nvcsw;
 		cond_resched();
 		spin_lock_irq(&q->lock);
 		dead = test_bit(RCBLK_Q_DEAD, &q->flags);
 		list_splice_tail_init(&q->work_list, &todo);
 		spin_unlock_irq(&q->lock);
+		/* the device kept up again: the rest in order */
+		if (!slow)
+			list_splice_tail_init(&subs, &todo);
 	}
 	if (dead) {
 		list_for_each_entry_safe(req, tmp, &subs, node) {

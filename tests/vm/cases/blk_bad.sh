@@ -37,9 +37,9 @@ B1=$(nullb_new wire 64 discard=1)
 B2=$(nullb_new wire_ro 64)
 B3=$(nullb_new wire_deny 64)
 B4=$(nullb_new spare 64)
-# 500 ms a request, 4 at a time: blk_wire's flood fills the server's
+# 150 ms a request, 4 at a time: blk_wire's flood fills the server's
 # slots, and its submissions wait for the device's tags
-B5=$(nullb_new wire_slow 64 discard=1 irqmode=2 completion_nsec=500000000 hw_queue_depth=4)
+B5=$(nullb_new wire_slow 64 discard=1 irqmode=2 completion_nsec=150000000 hw_queue_depth=4)
 check "five 64 MiB null_blk devices" test -b "$B1" -a -b "$B2" -a -b "$B3" -a -b "$B4" -a -b "$B5"
 [ -b "$B5" ] || blk_bail "no backing devices"
 # an ext4 on wire's device (for the read-only mapping at the end; it

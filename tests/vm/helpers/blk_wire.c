@@ -495,7 +495,7 @@ static void check_read_ok(struct sess *s, const char *what, uint64_t sector, uin
 }
 
 #define FLOOD_N 400
-#define FLOOD_FIRST_MS 2000	/* the device takes 500 ms a request, 4 at a time */
+#define FLOOD_FIRST_MS 2000	/* the device takes 150 ms a request, 4 at a time */
 
 static long long now_ms(void)
 {
