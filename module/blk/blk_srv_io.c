@@ -688,6 +688,16 @@ static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
 	}
 }
 
+/* Submit @req's bio (io_work); return whether the submission slept */
+static bool rcblk_srv_submit_slept(struct rcblk_srv_queue *q,
+				   struct rcblk_srv_req *req)
+{
+	unsigned long nvcsw = current->nvcsw;	/* voluntary switches */
+
+	rcblk_srv_submit(q, req);
+	return current->nvcsw != nvcsw;
+}
+
 /*
  * Run what @todo holds, in order: posts (RDMA, replies) with bottom halves
  * off, bio submissions with them on.  Once a submission has slept (for a
@@ -701,7 +711,6 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 			  bool *slow)
 {
 	struct rcblk_srv_req *req, *tmp;
-	unsigned long nvcsw;
 	bool bh = false;
 
 	list_for_each_entry_safe(req, tmp, todo, node) {
@@ -719,9 +728,7 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 				local_bh_enable();
 				bh = false;
 			}
-			nvcsw = current->nvcsw;
-			rcblk_srv_submit(q, req);
-			*slow = current->nvcsw != nvcsw;
+			*slow = rcblk_srv_submit_slept(q, req);
 			continue;
 		}
 		if (!room) {
@@ -773,7 +780,6 @@ void rcblk_srv_io_work(struct work_struct *work)
 						 io_work);
 	struct rcblk_srv_req *req, *tmp;
 	bool dead, room = true, slow = false;
-	unsigned long nvcsw;
 	LIST_HEAD(todo);
 	LIST_HEAD(subs);
 
@@ -790,9 +796,7 @@ void rcblk_srv_io_work(struct work_struct *work)
 		if (!req || dead)
 			break;
 		list_del_init(&req->node);
-		nvcsw = current->nvcsw;
-		rcblk_srv_submit(q, req);
-		slow = current->nvcsw != nvcsw;
+		slow = rcblk_srv_submit_slept(q, req);
 		cond_resched();
 		spin_lock_irq(&q->lock);
 		dead = test_bit(RCBLK_Q_DEAD, &q->flags);
