@@ -17,10 +17,10 @@
  * RW_EXPORT: exported read-write to CLIENT, backed by BACKING (read here
  * to compare); RO_EXPORT: exported --ro to CLIENT; DENIED_EXPORT:
  * exported without CLIENT's address in its allow list; SLOW_EXPORT:
- * read-write, offering DISCARD, on a device that takes seconds to
- * complete each request: a flood of DISCARDs fills the server's slots and
- * its waiting list, and the rest must be refused with RESOURCE (every
- * request answered once, the channel kept).  KTAP output.
+ * read-write, offering DISCARD, on a device that completes each request
+ * after 150 ms, a few at a time: a flood of DISCARDs fills the server's
+ * slots and its waiting list, and the rest must be refused with RESOURCE
+ * (every request answered once, the channel kept).  KTAP output.
  */
 #include <endian.h>
 #include <poll.h>
