@@ -19,16 +19,27 @@
 #      (the raw KTAP stays in tests/vm/out/debug/kunit/kunit.ktap)
 #   4. the cases whose requires() names siw (_have_rdma rxe siw) once
 #      more over soft-iWARP instead of rxe, as debug/siw-CASE
-#   Each runs in a fresh VM, between kmemleak_clear and kmemleak_check
-#   (tests/kernel/cases), so a leak fails too.  CASE names a case of
-#   tests/vm/cases, or siw-CASE its siw run; a named case whose
-#   requires() keeps it off this tier is not run (a line says why).
+#   Cases share VMs, RDMACHAN_DEBUG_GROUP of them (default 5) a VM, in
+#   name order: a VM boots (10 s under TCG) and kmemleak scans (10 s a
+#   scan, three a VM) once for all of them, not once for each, which
+#   halved this tier (Documentation/testing.rst, "The debug tier").  In
+#   a VM, kmemleak_clear comes first and kmemleak_check last, so a leak
+#   fails too; fixture_reset runs after each case (tests/kernel/cases)
+#   and takes down what it left: mounts, modules, null_blk devices, the
+#   RDMA devices and veth pairs, the kernel log.  A VM of one case is
+#   named after it (debug/CASE, debug/siw-CASE), one of several
+#   debug/rxeN or debug/siwN, and its results debug/rxeN/CASE.
+#   CASE names a case of tests/vm/cases, or siw-CASE its siw run; a
+#   named case whose requires() keeps it off this tier is not run (a
+#   line says why).
 #
 # Output lines as tests/run-all.sh prints them ("ok - ...", "not ok - ...").
-# Logs stay in tests/vm/out/debug/.  RDMACHAN_VM_TIMEOUT: seconds a VM may
-# run (default 1200: the debug kernel under TCG is several times slower).
-# RDMACHAN_REPEAT=N runs each case N times over in its one VM (make soak),
-# its timeout N times as long.
+# Logs stay in tests/vm/out/debug/.  RDMACHAN_VM_TIMEOUT: seconds each
+# guest script may run (default 600: the debug kernel under TCG is
+# several times slower) before the guest dumps its tasks and ends the VM
+# (tests/vm/init, rdmachan_case_watchdog); the VM's own timeout allows
+# 300 s a case more than that.  RDMACHAN_REPEAT=N runs the cases N times
+# over in their VM (make soak), its timeout N times as long.
 set -uo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,7 +47,8 @@ cd "$TOP" || exit 1
 OUT=$TOP/tests/vm/out/debug
 mkdir -p "$OUT"
 export RDMACHAN_KERNEL=debug
-TIMEOUT=$((${RDMACHAN_VM_TIMEOUT:-1200} * ${RDMACHAN_REPEAT:-1}))
+CASE_TIMEOUT=${RDMACHAN_VM_TIMEOUT:-600}
+GROUP=${RDMACHAN_DEBUG_GROUP:-5}
 # shellcheck source=tests/lib-host.sh
 . "$TOP/tests/lib-host.sh"
 
@@ -51,17 +63,18 @@ repeated() {
 	echo "$out"
 }
 
-# vm_run NAME GUEST-SCRIPTS [APPEND]: boot one VM running the
-# comma-separated guest scripts (APPEND: more kernel command line); count
-# the results and check the console.
+# vm_run NAME GUEST-SCRIPTS NCASES [APPEND]: boot one VM running the
+# comma-separated guest scripts, NCASES of them cases (APPEND: more kernel
+# command line); count the results and check the console.
 vm_run() {
-	local name=$1 scripts=$2 dir=$OUT/$1 rc attempt boot
+	local name=$1 scripts=$2 dir=$OUT/$1 rc attempt boot timeout
 	mkdir -p "$dir"
-	local append=${3:-}
+	local append="${4:-} rdmachan_case_watchdog=$CASE_TIMEOUT"
 	[ "$REPEAT" = 1 ] || append="$append rdmachan_repeat=$REPEAT"
+	timeout=$(((CASE_TIMEOUT + 300 * $3) * REPEAT))
 	for attempt in 1 2; do
 		RDMACHAN_APPEND="${RDMACHAN_APPEND:-} $append" "$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" \
-			--kver "$KVER" --out "$dir" --timeout "$TIMEOUT" \
+			--kver "$KVER" --out "$dir" --timeout "$timeout" \
 			--cases "$scripts" > "$dir/run.log" 2>&1
 		rc=$?
 		# The debug kernel under TCG has, rarely, reported an error
@@ -79,13 +92,13 @@ vm_run() {
 	vm_report "debug/$name" "$dir" "$rc" "$(repeated "$scripts" | tr , ' ')"
 }
 
-# kunit_crosscheck: keep the KTAP that the kunit VM copied to its console
-# (as the kernel printed it, with a top-level header added) in
-# kunit/kunit.ktap, and check that the kernel's own parser,
+# kunit_crosscheck DIR: keep the KTAP that the kunit case copied to the
+# console of its VM, in DIR (as the kernel printed it, with a top-level
+# header added), in DIR/kunit.ktap, and check that the kernel's own parser,
 # tools/testing/kunit/kunit.py parse, counts as many tests as we did and
 # sees them all pass.
 kunit_crosscheck() {
-	local dir=$OUT/kunit ktap=$OUT/kunit/kunit.ktap ours ran
+	local dir=$1 ktap=$1/kunit.ktap ours ran
 	local kunitpy=$TKDIR/src/tools/testing/kunit/kunit.py
 	tr -d '\r' < "$dir/console.log" |
 		sed -n '/^rdmachan-kunit-ktap begin/,/^rdmachan-kunit-ktap end/p' |
@@ -127,9 +140,45 @@ else
 		fi
 	done
 fi
+# The VMs: NAME:RDMA:CASE,CASE... a line, each of one RDMA driver, as
+# few as GROUP cases a VM allows, their sizes at most one apart (21 cases
+# in 5 VMs: 5, 4, 4, 4, 4)
+vm_groups() {
+	local rdma cases n vms k i size
+	for rdma in rxe siw; do
+		cases=()
+		for r in $RUNS; do
+			[ "${r%%:*}" != "$rdma" ] || cases+=("${r#*:}")
+		done
+		n=${#cases[@]}
+		[ "$n" != 0 ] || continue
+		vms=$(((n + GROUP - 1) / GROUP))
+		i=0
+		for ((k = 1; k <= vms; k++)); do
+			size=$((n / vms + (k <= n % vms ? 1 : 0)))
+			local IFS=,
+			echo "$rdma$k:$rdma:${cases[*]:i:size}"
+			unset IFS
+			i=$((i + size))
+		done
+	done
+}
+
+# vm_name NAME RDMA CASES: the name of the VM vm_groups calls NAME, the
+# case's own when it has one (CASE, siw-CASE)
+vm_name() {
+	case "$3" in
+	*,*) echo "$1" ;;
+	*) [ "$2" = rxe ] && echo "$3" || echo "$2-$3" ;;
+	esac
+}
+
 if [ "${1:-}" = --list ]; then
-	for r in $RUNS; do
-		echo "debug/${r%%:*} ${r#*:}"
+	for g in $(vm_groups); do
+		IFS=: read -r name rdma cases <<< "$g"
+		for c in ${cases//,/ }; do
+			echo "debug/$rdma $c (VM $(vm_name "$name" "$rdma" "$cases"))"
+		done
 	done
 	exit 0
 fi
@@ -170,15 +219,16 @@ fi
 # 3. and 4. The VMs.
 INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
-	for r in $RUNS; do
-		rdma=${r%%:*}
-		c=${r#*:}
-		if [ "$rdma" = rxe ]; then
-			vm_run "$c" "kmemleak_clear,$c,kmemleak_check"
-		else
-			vm_run "$rdma-$c" "kmemleak_clear,$c,kmemleak_check" "rdmachan_rdma=$rdma"
-		fi
-		[ "$r" != rxe:kunit ] || kunit_crosscheck
+	for g in $(vm_groups); do
+		IFS=: read -r name rdma cases <<< "$g"
+		name=$(vm_name "$name" "$rdma" "$cases")
+		append=
+		[ "$rdma" = rxe ] || append="rdmachan_rdma=$rdma"
+		vm_run "$name" "kmemleak_clear,${cases//,/,fixture_reset,},fixture_reset,kmemleak_check" \
+			"$(echo "${cases//,/ }" | wc -w)" "$append"
+		case "$rdma:,$cases," in
+		rxe:*,kunit,*) kunit_crosscheck "$OUT/$name" ;;
+		esac
 	done
 else
 	fail "debug: initramfs builds"

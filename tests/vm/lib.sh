@@ -224,8 +224,18 @@ module_loaded() {
 # case's processes: the report in the log says why).
 KLOG_BAD='Out of memory|invoked oom-killer|BUG:|WARNING:|Oops|general protection|hung_task|blocked for more than|UBSAN:|KASAN:|suspected memory leak|circular locking|inconsistent lock state|refcount_t:|list_(add|del) corruption'
 
+# The line done_testing adds to the kernel log once it checked it, and
+# klog_unchecked: the log after the last such line (all of it without
+# one), what fixture_reset checks between two cases of one VM.
+KLOG_CHECKED='rdmachan-test: the log above was checked'
+klog_unchecked() {
+	dmesg | awk -v m="$KLOG_CHECKED" '{ l[NR] = $0 } index($0, m) { n = NR }
+		END { for (i = n + 1; i <= NR; i++) print l[i] }'
+}
+
 # done_testing: check the kernel log and print the plan.  Every case ends
-# with it.
+# with it.  The log is the case's own when it shares the VM with others
+# (the debug tier): fixture_reset clears it between them.
 done_testing() {
 	_bad=$(dmesg | grep -E "$KLOG_BAD")
 	if [ -n "$_bad" ]; then
@@ -237,6 +247,7 @@ done_testing() {
 		[ "$T_FAILED" -eq 0 ] ||
 			diag "$(dmesg | grep -E 'rdmachan|rxe|siw' | tail -n 40)"
 	fi
+	echo "$KLOG_CHECKED" > /dev/kmsg
 	echo "1..$T_N" >&3
 }
 
