@@ -16,13 +16,13 @@
 #      the debug kernel over rxe (tests/lib-host.sh): all of them, kunit
 #      and fault_inject, which need this kernel, among them; for kunit
 #      the kernel's own kunit.py parse must agree with our count
-#      (the raw KTAP stays in tests/vm/out/debug/kunit/kunit.ktap)
+#      (the raw KTAP stays as kunit.ktap in its VM's directory)
 #   4. the cases whose requires() names siw (_have_rdma rxe siw) once
-#      more over soft-iWARP instead of rxe, as debug/siw-CASE
+#      more over soft-iWARP instead of rxe, in VMs of their own
 #   Cases share VMs, RDMACHAN_DEBUG_GROUP of them (default 5) a VM, in
 #   name order: a VM boots (10 s under TCG) and kmemleak scans (10 s a
-#   scan, three a VM) once for all of them, not once for each, which
-#   halved this tier (Documentation/testing.rst, "The debug tier").  In
+#   scan, three a VM) once for all of them, not once for each
+#   (Documentation/testing.rst, "The debug tier").  In
 #   a VM, kmemleak_clear comes first and kmemleak_check last, so a leak
 #   fails too; fixture_reset runs after each case (tests/kernel/cases)
 #   and takes down what it left: mounts, modules, null_blk devices, the
@@ -37,8 +37,8 @@
 # Logs stay in tests/vm/out/debug/.  RDMACHAN_VM_TIMEOUT: seconds each
 # guest script may run (default 600: the debug kernel under TCG is
 # several times slower) before the guest dumps its tasks and ends the VM
-# (tests/vm/init, rdmachan_case_watchdog); the VM's own timeout allows
-# 300 s a case more than that.  RDMACHAN_REPEAT=N runs the cases N times
+# (tests/vm/init, rdmachan_case_watchdog); the VM's own timeout is that
+# and 300 s a case more.  RDMACHAN_REPEAT=N runs the cases N times
 # over in their VM (make soak), its timeout N times as long.
 set -uo pipefail
 
