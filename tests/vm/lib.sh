@@ -233,16 +233,23 @@ klog_unchecked() {
 		END { for (i = n + 1; i <= NR; i++) print l[i] }'
 }
 
+# klog_clean TITLE CMD: a test that the kernel log CMD prints (dmesg,
+# klog_unchecked) has none of KLOG_BAD; when it has, its end follows as
+# diagnostics.  Returns 1 then.
+klog_clean() {
+	if $2 | grep -qE "$KLOG_BAD"; then
+		not_ok "$1"
+		diag "$($2 | tail -n 80)"
+		return 1
+	fi
+	ok "$1"
+}
+
 # done_testing: check the kernel log and print the plan.  Every case ends
 # with it.  The log is the case's own when it shares the VM with others
 # (the debug tier): fixture_reset clears it between them.
 done_testing() {
-	_bad=$(dmesg | grep -E "$KLOG_BAD")
-	if [ -n "$_bad" ]; then
-		not_ok "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)"
-		diag "$(dmesg | tail -n 80)"
-	else
-		ok "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)"
+	if klog_clean "kernel log is clean (no bug, warning, oops, lockdep or KASAN report)" dmesg; then
 		# what the module and the drivers said, for failures above
 		[ "$T_FAILED" -eq 0 ] ||
 			diag "$(dmesg | grep -E 'rdmachan|rxe|siw' | tail -n 40)"
