@@ -1,16 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Debug tier (guest side), run after a case in the same VM: unload
-# rdmachan if the case left it loaded (its teardown paths are checked
-# too), let kmemleak scan twice, and fail if it suspects any leak.
+# Debug tier (guest side), run last in a VM, after fixture_reset.sh took
+# down what the cases left (our modules among it, so their teardown
+# paths are scanned too): let kmemleak scan twice, and fail if it
+# suspects any leak.
 . /tests/lib.sh
 
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
-if module_loaded rdmachan; then
-	check "rdmachan unloads after the case" rdmachan_unload
-fi
 # kmemleak does not report objects younger than 5 s.
 sleep 6
 check "kmemleak scans" sh -c "echo scan > $KMEMLEAK && echo scan > $KMEMLEAK"
