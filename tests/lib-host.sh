@@ -14,6 +14,7 @@
 #   vm_report               both of them for one VM run
 #   vm_cases, case_skips    which case runs on which kernel, over which
 #                           RDMA driver: each case's requires()
+#   run_jobs                VMs side by side, RDMACHAN_JOBS of them
 #
 # The caller sets TOP (the checkout) and uses bash.
 
@@ -277,4 +278,54 @@ case_named() {
 		return 0
 	fi
 	return 1
+}
+
+# ---- VMs side by side --------------------------------------------------
+#
+# A VM under TCG keeps about one of the machine's cores busy on average
+# (its cases wait on timers, on the peer, on a kmemleak scan of one CPU),
+# so a runner boots JOBS of them at once: RDMACHAN_JOBS, default 2, the
+# cores of this project's machines; 1 runs them one after the other.
+# Each VM has its own directory, console and fixture; nothing of one is
+# seen by the other (Documentation/testing.rst, "VMs side by side").
+JOBS=${RDMACHAN_JOBS:-2}
+
+# recount FILE: a job's output, its "ok - " and "not ok - " lines counted
+# here as pass and fail, the rest printed as it is
+recount() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) pass "${line#ok - }" ;;
+		"not ok - "*) fail "${line#not ok - }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done < "$1"
+}
+
+# run_jobs FUNC ARG...: FUNC ARG for each ARG in turn, JOBS of them at
+# once, each in a subshell of its own whose output is kept in a file,
+# then printed and counted here (recount) when it ends, in the order they
+# end.  FUNC reports with pass and fail, as it would in this shell.
+run_jobs() {
+	local fn=$1 tmp i=0 arg pid
+	local -A running=()
+	shift
+	tmp=$(mktemp -d) || return 1
+	for arg; do
+		while [ "${#running[@]}" -ge "$JOBS" ]; do
+			wait -n -p pid "${!running[@]}"
+			recount "${running[$pid]}"
+			unset "running[$pid]"
+		done
+		"$fn" "$arg" > "$tmp/$i" 2>&1 &
+		running[$!]=$tmp/$i
+		i=$((i + 1))
+	done
+	while [ "${#running[@]}" -gt 0 ]; do
+		wait -n -p pid "${!running[@]}"
+		recount "${running[$pid]}"
+		unset "running[$pid]"
+	done
+	rm -rf "$tmp"
 }

@@ -10,7 +10,8 @@
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
-#      each in a freshly booted VM with the rxe-on-veth fixture
+#      each in a freshly booted VM with the rxe-on-veth fixture,
+#      RDMACHAN_JOBS VMs at once (default 2; lib-host.sh, run_jobs)
 #   4. without CASEs: the debug tier, tests/run-debug.sh (the VM cases
 #      again on the debug kernel with KASAN, lockdep, kmemleak, and those
 #      that need it, KUnit among them; builds that kernel first when it is
@@ -132,7 +133,19 @@ INITRD=$OUT/initramfs-$KVER.cpio
 if [ -z "$CASES" ]; then
 	:
 elif tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
+	# one-VM cases JOBS at a time (lib-host.sh, run_jobs), then the
+	# two-VM ones alone, their two VMs the only ones running
+	ONE=()
+	TWO=()
 	for c in $CASES; do
+		if case_two_hosts "$c"; then
+			TWO+=("$c")
+		else
+			ONE+=("$c")
+		fi
+	done
+	run_jobs vm_case "${ONE[@]}"
+	for c in "${TWO[@]}"; do
 		vm_case "$c"
 	done
 else

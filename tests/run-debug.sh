@@ -19,6 +19,7 @@
 #      (the raw KTAP stays as kunit.ktap in its VM's directory)
 #   4. the cases whose requires() names siw (_have_rdma rxe siw) once
 #      more over soft-iWARP instead of rxe, in VMs of their own
+#   RDMACHAN_JOBS VMs run at once (default 2; lib-host.sh, run_jobs).
 #   Cases share VMs, RDMACHAN_DEBUG_GROUP of them (default 5) a VM, in
 #   name order: a VM boots (10 s under TCG) and kmemleak scans (10 s a
 #   scan, three a VM) once for all of them, not once for each
@@ -183,6 +184,20 @@ if [ "${1:-}" = --list ]; then
 	exit 0
 fi
 
+# group_vm NAME:RDMA:CASES: the VM of one line of vm_groups, its cases
+# between kmemleak_clear and kmemleak_check, fixture_reset after each
+group_vm() {
+	local name rdma cases append=
+	IFS=: read -r name rdma cases <<< "$1"
+	name=$(vm_name "$name" "$rdma" "$cases")
+	[ "$rdma" = rxe ] || append="rdmachan_rdma=$rdma"
+	vm_run "$name" "kmemleak_clear,${cases//,/,fixture_reset,},fixture_reset,kmemleak_check" \
+		"$(echo "${cases//,/ }" | wc -w)" "$append"
+	case "$rdma:,$cases," in
+	rxe:*,kunit,*) kunit_crosscheck "$OUT/$name" ;;
+	esac
+}
+
 # 1. The debug kernel.
 if TKDIR=$(scripts/test-kernel.sh --print-dir 2>/dev/null); then
 	pass "debug: test kernel is built ($TKDIR)"
@@ -219,17 +234,8 @@ fi
 # 3. and 4. The VMs.
 INITRD=$OUT/initramfs-$KVER.cpio
 if tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
-	for g in $(vm_groups); do
-		IFS=: read -r name rdma cases <<< "$g"
-		name=$(vm_name "$name" "$rdma" "$cases")
-		append=
-		[ "$rdma" = rxe ] || append="rdmachan_rdma=$rdma"
-		vm_run "$name" "kmemleak_clear,${cases//,/,fixture_reset,},fixture_reset,kmemleak_check" \
-			"$(echo "${cases//,/ }" | wc -w)" "$append"
-		case "$rdma:,$cases," in
-		rxe:*,kunit,*) kunit_crosscheck "$OUT/$name" ;;
-		esac
-	done
+	mapfile -t VMS < <(vm_groups)
+	run_jobs group_vm "${VMS[@]}"
 else
 	fail "debug: initramfs builds"
 	tail -n 20 "$OUT/initramfs.log"
