@@ -303,29 +303,52 @@ recount() {
 	done < "$1"
 }
 
+# run_jobs_reap: the next of run_jobs's running jobs to end (its
+# running[], pid -> output file, and args[], pid -> ARG; a job's FILE.end
+# says it ended): its report, and it leaves running[].  Not "wait -n": a
+# non-interactive bash drops a background job that ended from its job
+# table when it starts another, and "wait -n" then fails with "no such
+# job" for it (a busy loop), while "wait PID" still finds its status.  A job whose subshell was killed
+# before it wrote FILE.end is done once its process is gone, and fails.
+run_jobs_reap() {
+	local pid
+	while :; do
+		for pid in "${!running[@]}"; do
+			if [ -e "${running[$pid]}.end" ] ||
+			   ! kill -0 "$pid" 2>/dev/null; then
+				wait "$pid"
+				recount "${running[$pid]}"
+				[ -e "${running[$pid]}.end" ] ||
+					fail "$fn ${args[$pid]}: its subshell ended before its report did (killed)"
+				unset "running[$pid]" "args[$pid]"
+				return
+			fi
+		done
+		sleep 1
+	done
+}
+
 # run_jobs FUNC ARG...: FUNC ARG for each ARG in turn, JOBS of them at
 # once, each in a subshell of its own whose output is kept in a file,
 # then printed and counted here (recount) when it ends, in the order they
-# end.  FUNC reports with pass and fail, as it would in this shell.
+# end (to the second).  FUNC reports with pass and fail, as it would in
+# this shell.
 run_jobs() {
-	local fn=$1 tmp i=0 arg pid
-	local -A running=()
+	local fn=$1 tmp i=0 arg
+	local -A running=() args=()
 	shift
 	tmp=$(mktemp -d) || return 1
 	for arg; do
 		while [ "${#running[@]}" -ge "$JOBS" ]; do
-			wait -n -p pid "${!running[@]}"
-			recount "${running[$pid]}"
-			unset "running[$pid]"
+			run_jobs_reap
 		done
-		"$fn" "$arg" > "$tmp/$i" 2>&1 &
+		( "$fn" "$arg" > "$tmp/$i" 2>&1; : > "$tmp/$i.end" ) &
 		running[$!]=$tmp/$i
+		args[$!]=$arg
 		i=$((i + 1))
 	done
 	while [ "${#running[@]}" -gt 0 ]; do
-		wait -n -p pid "${!running[@]}"
-		recount "${running[$pid]}"
-		unset "running[$pid]"
+		run_jobs_reap
 	done
 	rm -rf "$tmp"
 }
