@@ -98,7 +98,8 @@ struct rcblk_clt_queue {
  * @rejected: requests the server refused (INVAL, RANGE, RO, NOTSUPP, TOOBIG)
  * @bogus: replies ignored: bad tag, not in flight, wrong invalidation
  * @timeouts: request timer expiries on a live link (the timer reset)
- * @held: requests taken off a lost link and resubmitted after it came back
+ * @held: requests taken off a lost link, to be resubmitted once it is back
+ *	(counted when held: they fail instead if the link never comes back)
  * @reconnects: links brought back
  * @remote_inv: registrations the server's reply invalidated (SEND_WITH_INV)
  * @local_inv: registrations invalidated here (LOCAL_INV) after the reply
