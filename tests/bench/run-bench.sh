@@ -227,6 +227,38 @@ blkrow() {
 			t (h ? "" : " (lower is better)")
 	}'
 }
+# blkpass LABEL FIGURE HIGHER_IS_BETTER TARGET: rcblk/nvme-rdma pass by
+# pass.  Both disks run in each pass, one right after the other, so the
+# k-th rcblk figure pairs with the k-th nvme one; a pair where either
+# failed (0) is left out.  Prints the median of the pairs' ratios, their
+# range, and in how many pairs the ratio met TARGET (a bare number:
+# at least it when HIGHER_IS_BETTER, at most it otherwise).
+blkpass() {
+	awk -v ka="blk_rcblk_$2" -v kn="blk_nvme_$2" -v l="$1" -v h="$3" \
+		-v t="$4" '
+	$1 == "RESULT" && $2 == ka { a[++na] = $3 + 0 }
+	$1 == "RESULT" && $2 == kn { n[++nn] = $3 + 0 }
+	END {
+		m = 0
+		for (i = 1; i <= na && i <= nn; i++) {
+			if (a[i] <= 0 || n[i] <= 0)
+				continue
+			r[++m] = a[i] / n[i]
+			met += h ? r[m] >= t : r[m] <= t
+		}
+		if (!m) {
+			printf "%-30s %9s\n", l, "-"
+			exit
+		}
+		for (i = 2; i <= m; i++)	# insertion sort: a few passes
+			for (j = i; j > 1 && r[j - 1] > r[j]; j--) {
+				x = r[j]; r[j] = r[j - 1]; r[j - 1] = x
+			}
+		med = (m % 2) ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
+		printf "%-30s %8.2fx %8.2fx %8.2fx %5d of %d  %s %.2fx\n", l, med,
+			r[1], r[m], met, m, h ? ">=" : "<=", t
+	}' "$R"
+}
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	echo
 	printf "%-30s %10s %10s %10s %-5s %9s %9s %9s  %s\n" \
@@ -239,6 +271,15 @@ if [ "${BENCH_BLK:-1}" != 0 ]; then
 	blkrow "128k seq read QD32" seqread_128k_MBps MB/s 1 ">= 1.00x"
 	blkrow "128k seq write QD32" seqwrite_128k_MBps MB/s 1 ">= 1.00x"
 	blkrow "4k randread QD32, one CPU" randread_4k_qd32_onecpu_iops IOPS 1 "(fio and the wire on CPU 0)"
+	echo
+	printf "%-30s %9s %9s %9s %10s  %s\n" "rc/nvme pass by pass" \
+		"median" "lowest" "highest" "met in" "target"
+	blkpass "4k randread QD1 lat p50" randread_4k_qd1_p50_us 0 0.90
+	blkpass "4k randread QD1 lat p99" randread_4k_qd1_p99_us 0 0.90
+	blkpass "4k randread QD32" randread_4k_qd32_iops 1 1.10
+	blkpass "4k randwrite QD32" randwrite_4k_qd32_iops 1 1.10
+	blkpass "128k seq read QD32" seqread_128k_MBps 1 1.00
+	blkpass "128k seq write QD32" seqwrite_128k_MBps 1 1.00
 	echo
 	echo "Medians of $RUNS passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
