@@ -27,7 +27,9 @@
 # guest script routes it so; Documentation/testing.rst says why).
 # Every figure is the median of BENCH_RUNS passes (default 3) in the one
 # VM run, each pass running every row, perftest and rdmachan in turn:
-# under TCG single runs scatter by 20% and more.
+# under TCG single runs scatter by 20% and more.  The block table also
+# pairs rcblk with nvme-rdma pass by pass (blkpass below; testing.rst,
+# "Pass by pass").
 # Messages: sizes 64 B and 4 KiB, queue depth 128.  One-sided: 4 KiB and
 # 64 KiB, 32 ops per call (BENCH_RDMA_BATCH in the guest), one at a time;
 # perftest keeps its tx depth (128) in flight.  Environment: BENCH_SECS
