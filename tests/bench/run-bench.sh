@@ -236,30 +236,28 @@ blkrow() {
 # range, and in how many pairs the ratio met TARGET (a bare number:
 # at least it when HIGHER_IS_BETTER, at most it otherwise).
 blkpass() {
-	awk -v ka="blk_rcblk_$2" -v kn="blk_nvme_$2" -v l="$1" -v h="$3" \
-		-v t="$4" '
+	local ratios med m
+	ratios=$(awk -v ka="blk_rcblk_$2" -v kn="blk_nvme_$2" '
 	$1 == "RESULT" && $2 == ka { a[++na] = $3 + 0 }
 	$1 == "RESULT" && $2 == kn { n[++nn] = $3 + 0 }
 	END {
-		m = 0
-		for (i = 1; i <= na && i <= nn; i++) {
-			if (a[i] <= 0 || n[i] <= 0)
-				continue
-			r[++m] = a[i] / n[i]
-			met += h ? r[m] >= t : r[m] <= t
-		}
-		if (!m) {
-			printf "%-30s %9s\n", l, "-"
-			exit
-		}
-		for (i = 2; i <= m; i++)	# insertion sort: a few passes
-			for (j = i; j > 1 && r[j - 1] > r[j]; j--) {
-				x = r[j]; r[j] = r[j - 1]; r[j - 1] = x
-			}
-		med = (m % 2) ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
-		printf "%-30s %8.2fx %8.2fx %8.2fx %5d of %d  %s %.2fx\n", l, med,
-			r[1], r[m], met, m, h ? ">=" : "<=", t
-	}' "$R"
+		for (i = 1; i <= na && i <= nn; i++)
+			if (a[i] > 0 && n[i] > 0)
+				print a[i] / n[i]
+	}' "$R")
+	if [ -z "$ratios" ]; then
+		printf "%-30s %9s\n" "$1" "-"
+		return
+	fi
+	read -r med m < <(median <<< "$ratios")
+	sort -g <<< "$ratios" | awk -v l="$1" -v h="$3" -v t="$4" \
+		-v med="$med" -v m="$m" '
+	NR == 1 { lo = $1 }
+	{ hi = $1; met += h ? $1 >= t : $1 <= t }
+	END {
+		printf "%-30s %8.2fx %8.2fx %8.2fx %5d of %d  %s %.2fx\n",
+			l, med, lo, hi, met, m, h ? ">=" : "<=", t
+	}'
 }
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	echo
