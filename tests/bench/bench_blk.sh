@@ -353,6 +353,7 @@ result blk_secs "$SECS"
 result blk_queues "$QUEUES"
 result blk_depth "$DEPTH"
 result blk_mb "$SIZE_MB"
+result blk_runs "$RUNS"
 for pass in $(seq "$RUNS"); do
 	diag "block pass $pass of $RUNS"
 	rcblk_pass
