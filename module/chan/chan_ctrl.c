@@ -77,6 +77,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	}
 
 	ret = ib_post_send(ch->res.qp, &wr, NULL);
+	ch->send.inv_tail = false;	/* a send behind it (chan_pool.c) */
 	if (ret) {
 		clear_bit(slot, &ch->ctrl.busy);
 		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);

@@ -499,6 +499,8 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		wr.ex.invalidate_rkey = mr->ibmr->rkey;
 		/* the send queue has room for it: see the top of this file */
 		err = ib_post_send(ch->res.qp, &wr, NULL);
+		/* rxe runs it once all before it completed: a fence */
+		ch->send.inv_tail = !err;
 		/*
 		 * Not posted: the channel fails, and the registration comes
 		 * back once teardown destroyed the QP (which may still be
@@ -610,7 +612,13 @@ static void rdmachan_pool_chain_wr(struct ib_send_wr *wr,
  * rxe goes back to retransmit, it starts again at its oldest work request
  * not completed and runs again the local operations from there on; a
  * REG_MR run twice finds its MR valid, fails ("rxe_reg_fast_mr: ... not
- * free") and stalls the send queue for good.
+ * free") and stalls the send queue for good.  Its completer retires the
+ * local operations done at the head of the queue before it starts a
+ * retransmission, so only one that ran while a send before it was not
+ * acknowledged runs twice.  Any LOCAL_INV fences on rxe, the one a
+ * registration's put posts as well: where the send queue ends in one
+ * and local operations only (&rdmachan_send_ring.inv_tail), the caller
+ * passes @fence false.
  *
  * Context: channel lock held.
  */
@@ -646,7 +654,8 @@ void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last)
 {
-	bool fence = true;
+	/* right behind a LOCAL_INV the REG_MRs need no fence of their own */
+	bool fence = !tx->ch->send.inv_tail;
 	u32 i;
 
 	for (i = 0; i < tx->nr_regs; i++) {

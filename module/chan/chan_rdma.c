@@ -353,7 +353,8 @@ static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
 					   struct ib_send_wr **first)
 {
 	struct ib_send_wr *head = NULL, *last = NULL;
-	bool fence = true;
+	/* right behind a LOCAL_INV the REG_MRs need no fence of their own */
+	bool fence = !req->ch->send.inv_tail;
 	u32 i, j;
 
 	for (i = 0; i < req->nr; i++)
@@ -460,6 +461,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
 	ret = ib_post_send(ch->res.qp, first, &bad);
+	ch->send.inv_tail = false;	/* transfers behind it (chan_pool.c) */
 	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */

@@ -233,6 +233,8 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		else
 			first = &tx->wr;
 		last = &tx->wr;
+		/* a send behind: the next registrations need their fence */
+		ch->send.inv_tail = false;
 	}
 	if (!first)
 		return 0;

@@ -349,6 +349,12 @@ struct rdmachan_res {
  *	slot: [0] the header (when it is not the immediate), [1..nr_zc] the
  *	payload, then the in-band immediate; allocated with @ring
  * @zc_width: entries of a row: the QP's max_send_sge
+ * @inv_tail: the send queue's last work requests are a LOCAL_INV and
+ *	local operations only (fast registrations): a REG_MR posted now
+ *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
+ *	that LOCAL_INV only once every work request before it completed;
+ *	chan_pool.c).  Set when a LOCAL_INV is posted, cleared when
+ *	anything that goes on the wire is; under rdmachan.lock
  */
 struct rdmachan_send_ring {
 	struct rdmachan_tx	*ring;
@@ -360,6 +366,7 @@ struct rdmachan_send_ring {
 	bool			imm_inband;
 	struct ib_sge		*zc_sge;
 	u32			zc_width;
+	bool			inv_tail;
 };
 
 /**
