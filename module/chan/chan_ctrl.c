@@ -76,8 +76,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 			wr.send_flags |= IB_SEND_INLINE;
 	}
 
-	ret = ib_post_send(ch->res.qp, &wr, NULL);
-	ch->send.inv_tail = false;	/* a send behind it (chan_pool.c) */
+	ret = rdmachan_post_send_locked(ch, &wr, NULL);
 	if (ret) {
 		clear_bit(slot, &ch->ctrl.busy);
 		rdmachan_post_failed_locked(ch, rdmachan_ctrl_name[slot], ret);

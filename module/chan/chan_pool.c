@@ -498,9 +498,7 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		wr.send_flags = IB_SEND_SIGNALED;
 		wr.ex.invalidate_rkey = mr->ibmr->rkey;
 		/* the send queue has room for it: see the top of this file */
-		err = ib_post_send(ch->res.qp, &wr, NULL);
-		/* rxe runs it once all before it completed: a fence */
-		ch->send.inv_tail = !err;
+		err = rdmachan_post_send_locked(ch, &wr, NULL);
 		/*
 		 * Not posted: the channel fails, and the registration comes
 		 * back once teardown destroyed the QP (which may still be
@@ -594,6 +592,40 @@ static void rdmachan_pool_chain_wr(struct ib_send_wr *wr,
 	else
 		*first = wr;
 	*last = wr;
+}
+
+/**
+ * rdmachan_post_send_locked() - post a chain on the channel's send queue
+ * @ch: the channel
+ * @first: the chain
+ * @bad: as for ib_post_send()
+ *
+ * Every post of the send queue but the teardown's drain goes through
+ * here, so that &rdmachan_send_ring.inv_tail follows what the queue ends
+ * in: a LOCAL_INV and fast registrations after it only.  Nothing is
+ * known after a refused post (the channel fails then): not set.
+ *
+ * Context: channel lock held.
+ * Return: as ib_post_send().
+ */
+int rdmachan_post_send_locked(struct rdmachan *ch,
+			      const struct ib_send_wr *first,
+			      const struct ib_send_wr **bad)
+{
+	const struct ib_send_wr *wr;
+	bool tail = ch->send.inv_tail;
+	int ret;
+
+	lockdep_assert_held(&ch->lock);
+	for (wr = first; wr; wr = wr->next) {
+		if (wr->opcode == IB_WR_LOCAL_INV)
+			tail = true;
+		else if (wr->opcode != IB_WR_REG_MR)
+			tail = false;
+	}
+	ret = ib_post_send(ch->res.qp, first, bad);
+	ch->send.inv_tail = tail && !ret;
+	return ret;
 }
 
 /**

@@ -460,8 +460,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 	if (ret)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
-	ret = ib_post_send(ch->res.qp, first, &bad);
-	ch->send.inv_tail = false;	/* transfers behind it (chan_pool.c) */
+	ret = rdmachan_post_send_locked(ch, first, &bad);
 	post_err = ret;
 	if (ret) {
 		/* what was posted before @bad completes; the rest never runs */

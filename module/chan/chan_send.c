@@ -233,12 +233,10 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 		else
 			first = &tx->wr;
 		last = &tx->wr;
-		/* a send behind: the next registrations need their fence */
-		ch->send.inv_tail = false;
 	}
 	if (!first)
 		return 0;
-	ret = ib_post_send(ch->res.qp, first, &bad);
+	ret = rdmachan_post_send_locked(ch, first, &bad);
 	if (ret) {
 		rdmachan_err_rl(ch, "send post failed: %d\n", ret);
 		/*

@@ -353,8 +353,8 @@ struct rdmachan_res {
  *	local operations only (fast registrations): a REG_MR posted now
  *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
  *	that LOCAL_INV only once every work request before it completed;
- *	chan_pool.c).  Set when a LOCAL_INV is posted, cleared when
- *	anything that goes on the wire is; under rdmachan.lock
+ *	chan_pool.c).  Kept by rdmachan_post_send_locked(); under
+ *	rdmachan.lock
  */
 struct rdmachan_send_ring {
 	struct rdmachan_tx	*ring;
@@ -1091,6 +1091,9 @@ void rdmachan_pool_free_all(struct rdmachan *ch);
 int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext);
 void rdmachan_pool_unclaim(struct rdmachan *ch,
 			   const struct rdmachan_send_ext *ext);
+int rdmachan_post_send_locked(struct rdmachan *ch,
+			      const struct ib_send_wr *first,
+			      const struct ib_send_wr **bad);
 void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 				   struct ib_send_wr **first,
 				   struct ib_send_wr **last);
