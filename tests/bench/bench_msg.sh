@@ -149,6 +149,7 @@ check "perftest's client is routed across the wire" \
 # the host takes the median of each figure over the passes.
 port=7200
 result rdma_batch $RBATCH
+result msg_runs "$RUNS"
 for pass in $(seq "$RUNS"); do
 	diag "pass $pass of $RUNS"
 	for size in 64 4096; do

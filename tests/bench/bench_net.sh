@@ -124,6 +124,7 @@ check "rdmachan and rdmachan_net load" net_load
 check "rcn0 listen, rcn1 connect" net_bench_add
 check "in rcA and rcB, carrier on" net_bench_up
 result net_mb "$MB"
+result net_runs "$RUNS"
 port=7300
 for pass in $(seq "$RUNS"); do
 	diag "pass $pass of $RUNS"

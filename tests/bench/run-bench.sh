@@ -101,6 +101,16 @@ val() {
 		median | cut -d' ' -f1
 }
 
+# runs KEY: the passes a table's results hold, as its guest half recorded
+# them under KEY (a reprint's BENCH_RUNS need not be it); BENCH_RUNS for
+# results from before the key existed
+runs() {
+	local n
+	n=$(val "$1")
+	[ "$n" != 0 ] || n=$RUNS
+	echo "$n"
+}
+
 # median: the median of the numbers on stdin, one a line, and their
 # count: "MEDIAN COUNT" ("0 0" for none)
 median() {
@@ -175,7 +185,7 @@ for op in write read; do
 	done
 done
 echo
-echo "Medians of $RUNS passes."
+echo "Medians of $(runs msg_runs) passes."
 echo "rdmachan one-sided: two calls of $(val rdma_batch) ops in flight in-kernel, one synchronous call at a time from the tool; perftest: 128 in flight."
 fi
 
@@ -209,7 +219,7 @@ if [ "${BENCH_NET:-1}" != 0 ]; then
 	netrow "  rx_spread=1: ping round trip" net_spread_ping_avg_us \
 		veth_ping_avg_us chan_ping_avg_us us "(lower is better)" measured
 	echo
-	echo "Medians of $RUNS passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"
+	echo "Medians of $(runs net_runs) passes; TCP: one flow of $(val net_mb) MiB checked byte for byte"
 	echo "(net_stream), rcn0 <-> rcn1 in two namespaces, veth: 192.0.2.2 -> 192.0.2.1;"
 	echo "channel: rdmachan chan bench --kernel -s 64k (softirq) and chan ping --kernel."
 	echo "Every program on CPU 0, the wire's receive work (RPS) on CPU 1, unless BENCH_NET_PIN=0"
@@ -289,10 +299,7 @@ if [ "${BENCH_BLK:-1}" != 0 ]; then
 		blkpass "$l" "$f" "$u" "$h" "$t"
 	done <<< "$BLK_ROWS"
 	echo
-	# the passes the results hold (a reprint's BENCH_RUNS need not be it)
-	runs=$(val blk_runs)
-	[ "$runs" != 0 ] || runs=$RUNS
-	echo "Medians of $runs passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
+	echo "Medians of $(runs blk_runs) passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
 	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
 	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the last row (testing.rst, \"One CPU for both hosts\")."
