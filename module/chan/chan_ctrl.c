@@ -252,10 +252,14 @@ void rdmachan_keepalive_work(struct work_struct *work)
  */
 void rdmachan_start_io(struct rdmachan *ch)
 {
+	u32 mode = ch->opts.poll_mode;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	rdmachan_credits_init(&ch->credits, ch->conn.params.queue_depth);
+	/* reports wait for the peer to be short where arrivals are seen */
+	rdmachan_credits_init(&ch->credits, ch->conn.params.queue_depth,
+			      mode != RDMACHAN_POLL_DIRECT &&
+			      mode != RDMACHAN_POLL_SOLICITED);
 	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,

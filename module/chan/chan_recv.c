@@ -333,6 +333,8 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 	rx->msg.invalidated = false;
 	rx->msg.inv_rkey = 0;
 	spin_lock_irqsave(&ch->lock, flags);
+	if (rdmachan_credits_took_one(&ch->credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_rx_queued(ch, 0);
@@ -400,6 +402,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (credits)
 		writable = rdmachan_writable_due_locked(ch);
 	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
+	/* DATA and PAD spent a credit of the peer's, control messages not */
+	if ((h->type == RDMACHAN_MSG_DATA || h->type == RDMACHAN_MSG_PAD) &&
+	    rdmachan_credits_took_one(&ch->credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 
 	if (h->type != RDMACHAN_MSG_DATA) {
 		if (h->type == RDMACHAN_MSG_CLOSE) {

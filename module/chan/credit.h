@@ -5,9 +5,16 @@
  * Each side grants the other queue_depth credits, one per receive buffer
  * it keeps posted for data.  A data send spends a credit.  The receiver
  * owes a credit back for every buffer it reposts and pays the debt in the
- * header of its next send (piggybacked) or, once threshold credits are
- * owed, in an explicit CREDIT message.  A peer that returns more credits
- * than were spent is broken or malicious.
+ * header of its next send (piggybacked) or in an explicit CREDIT message.
+ * The CREDIT message waits until the peer is short: until threshold
+ * credits are owed *and* the peer has report_at (half the depth) of its
+ * credits out with us, held or owed (on a channel whose arrivals are seen
+ * as they come; elsewhere report_at is threshold).  A receiver whose
+ * replies carry no header (a block server answering reads with RDMA
+ * WRITE_WITH_IMM) then sends one CREDIT for every depth/2 requests, not
+ * every depth/8, while the peer keeps at least half its credits in hand.
+ * A peer that returns more credits than were spent is broken or
+ * malicious.
  *
  * Pure arithmetic on one struct, so it can be unit-tested; the channel
  * calls these with its lock held.
@@ -24,23 +31,38 @@
  * @depth: credits granted per direction (the negotiated queue depth)
  * @avail: data messages we may still send
  * @owed: buffers reposted but not yet reported to the peer
- * @threshold: report explicitly once this many are owed
+ * @out: the peer's credits we have not returned: messages received into
+ *	a buffer, still held by the reader or reposted and owed (>= @owed)
+ * @threshold: report explicitly once this many are owed ...
+ * @report_at: ... and at least this many of the peer's credits are @out
  */
 struct rdmachan_credits {
 	u32 depth;
 	u32 avail;
 	u32 owed;
+	u32 out;
 	u32 threshold;
+	u32 report_at;
 };
 
-/* A new connection: all of the peer's buffers are free, nothing owed. */
+/*
+ * A new connection: all of the peer's buffers are free, nothing owed.
+ * @defer: wait with a report until the peer is short (report_at half the
+ * depth).  Only for a channel whose receive completions are processed as
+ * they come: where they wait for the user to poll, a report that waits
+ * for the next arrival could wait for good while the peer, short of
+ * credits, waits for it (report_at is then threshold, so owed alone
+ * decides).
+ */
 static inline void rdmachan_credits_init(struct rdmachan_credits *c,
-					 u32 depth)
+					 u32 depth, bool defer)
 {
 	c->depth = depth;
 	c->avail = depth;
 	c->owed = 0;
+	c->out = 0;
 	c->threshold = max_t(u32, 1, depth / 8);
+	c->report_at = defer ? max(c->threshold, depth / 2) : c->threshold;
 }
 
 /*
@@ -74,20 +96,35 @@ static inline int rdmachan_credits_grant(struct rdmachan_credits *c, u32 n)
 	return 0;
 }
 
+/* Is an explicit CREDIT message due? */
+static inline bool rdmachan_credits_report_due(const struct rdmachan_credits *c)
+{
+	return c->owed >= c->threshold && c->out >= c->report_at;
+}
+
+/*
+ * A message that spent one of the peer's credits (DATA, PAD, an RDMA
+ * WRITE_WITH_IMM) took a receive buffer; rdmachan_credits_owe_one()
+ * follows once the buffer is reposted.  Return: whether an explicit
+ * CREDIT message is due: credits owed for buffers reposted earlier must
+ * go back now that the peer is short, even while our reader holds this
+ * one (it may be waiting for the peer's next message).
+ */
+static inline bool rdmachan_credits_took_one(struct rdmachan_credits *c)
+{
+	if (c->out < c->depth)
+		c->out++;
+	return rdmachan_credits_report_due(c);
+}
+
 /*
  * A receive buffer was reposted: one more credit owed.  Return: whether
- * enough are owed to send them in an explicit CREDIT message.
+ * an explicit CREDIT message is due.
  */
 static inline bool rdmachan_credits_owe_one(struct rdmachan_credits *c)
 {
 	c->owed++;
-	return c->owed >= c->threshold;
-}
-
-/* Enough credits owed for an explicit CREDIT message? */
-static inline bool rdmachan_credits_report_due(const struct rdmachan_credits *c)
-{
-	return c->owed >= c->threshold;
+	return rdmachan_credits_report_due(c);
 }
 
 /*
@@ -99,6 +136,7 @@ static inline u16 rdmachan_credits_take_owed(struct rdmachan_credits *c)
 	u32 n = min(c->owed, c->depth);
 
 	c->owed -= n;
+	c->out -= min(n, c->out);
 	return n;
 }
 

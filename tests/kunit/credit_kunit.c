@@ -27,13 +27,42 @@ static void credit_test_init(struct kunit *test)
 	struct rdmachan_credits c;
 
 	memset(&c, 0xa5, sizeof(c));
-	rdmachan_credits_init(&c, depth);
+	rdmachan_credits_init(&c, depth, true);
 	KUNIT_EXPECT_EQ(test, c.depth, depth);
 	KUNIT_EXPECT_EQ(test, c.avail, depth);
 	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
 	KUNIT_EXPECT_EQ(test, c.threshold, max_t(u32, 1, depth / 8));
 	KUNIT_EXPECT_GE(test, c.threshold, 1U);
 	KUNIT_EXPECT_LE(test, c.threshold, depth);
+	KUNIT_EXPECT_EQ(test, c.report_at, max(c.threshold, depth / 2));
+	KUNIT_EXPECT_LE(test, c.report_at, depth);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+
+	/* not deferred: the threshold of owed credits alone decides */
+	memset(&c, 0xa5, sizeof(c));
+	rdmachan_credits_init(&c, depth, false);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
+	KUNIT_EXPECT_EQ(test, c.report_at, c.threshold);
+}
+
+/* Without deferral a report is due exactly at the threshold, as it comes */
+static void credit_test_no_defer(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rdmachan_credits c;
+	u32 i;
+
+	rdmachan_credits_init(&c, depth, false);
+	for (i = 1; i < c.threshold; i++) {
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
+	}
+	/* one held: its arrival reports nothing, its repost everything */
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_owe_one(&c));
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)c.threshold);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
 	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
 }
 
@@ -76,7 +105,7 @@ static void credit_test_spend(struct kunit *test)
 	const struct spend_case *sc = test->param_value;
 	struct rdmachan_credits c;
 
-	rdmachan_credits_init(&c, 16);
+	rdmachan_credits_init(&c, 16, true);
 	c.avail = sc->avail;
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_spend(&c, sc->want, sc->room),
 			sc->spent);
@@ -91,7 +120,7 @@ static void credit_test_grant_bounds(struct kunit *test)
 	struct rdmachan_credits c;
 	u32 spent;
 
-	rdmachan_credits_init(&c, depth);
+	rdmachan_credits_init(&c, depth, true);
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 0), 0);
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&c, 1), -EPROTO);
 	KUNIT_EXPECT_EQ(test, c.avail, depth);
@@ -122,7 +151,7 @@ static void credit_test_refund(struct kunit *test)
 {
 	struct rdmachan_credits c;
 
-	rdmachan_credits_init(&c, 8);
+	rdmachan_credits_init(&c, 8, true);
 	KUNIT_ASSERT_EQ(test, rdmachan_credits_spend(&c, 5, 8), 5U);
 	rdmachan_credits_refund(&c, 2);
 	KUNIT_EXPECT_EQ(test, c.avail, 5U);
@@ -134,32 +163,82 @@ static void credit_test_refund(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.avail, 8U);
 }
 
-/* An explicit report is due exactly at the threshold; taking clears it */
+/*
+ * An explicit report is due once threshold credits are owed and report_at
+ * of the peer's are out; taking what is owed returns them and clears it.
+ */
 static void credit_test_owe_and_report(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+	struct rdmachan_credits c;
+	bool due;
+	u32 i;
+
+	rdmachan_credits_init(&c, depth, true);
+	/* the peer has report_at - 1 out, all reposted: not short yet */
+	for (i = 1; i < c.report_at; i++) {
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+	}
+	KUNIT_EXPECT_EQ(test, c.out, c.report_at - 1);
+	KUNIT_EXPECT_EQ(test, c.owed, c.report_at - 1);
+	/*
+	 * The next message makes the peer short: the report is due on its
+	 * arrival if enough are owed already, before the reader lets it go
+	 */
+	due = c.owed >= c.threshold;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_took_one(&c), due);
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_owe_one(&c));
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_report_due(&c));
+	KUNIT_EXPECT_EQ(test, c.owed, c.report_at);
+
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)c.report_at);
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), 0);
+
+	/*
+	 * The reader holds all the buffers: the peer is short, but a report
+	 * waits for threshold reposts.
+	 */
+	for (i = 0; i < depth; i++)
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+	KUNIT_EXPECT_EQ(test, c.out, depth);
+	for (i = 1; i < c.threshold; i++)
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_owe_one(&c));
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c),
+			(u16)c.threshold);
+	KUNIT_EXPECT_EQ(test, c.out, depth - c.threshold);
+
+	/* the rest reposted: the whole of it owed, in one report */
+	for (i = c.threshold; i < depth; i++)
+		rdmachan_credits_owe_one(&c);
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_report_due(&c));
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c),
+			(u16)(depth - c.threshold));
+	KUNIT_EXPECT_EQ(test, c.owed, 0U);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
+}
+
+/* Piggybacked returns keep the peer from ever getting short */
+static void credit_test_piggyback_defers_report(struct kunit *test)
 {
 	const u32 depth = *(const u32 *)test->param_value;
 	struct rdmachan_credits c;
 	u32 i;
 
-	rdmachan_credits_init(&c, depth);
-	for (i = 1; i < c.threshold; i++) {
-		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
-		KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
+	rdmachan_credits_init(&c, depth, true);
+	for (i = 0; i < 4 * depth; i++) {
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c) &&
+				   c.report_at > 1);
+		/* a reply carries the credit back in its header */
+		KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), 1);
+		KUNIT_EXPECT_EQ(test, c.out, 0U);
 	}
-	KUNIT_EXPECT_TRUE(test, rdmachan_credits_owe_one(&c));
-	KUNIT_EXPECT_TRUE(test, rdmachan_credits_report_due(&c));
-	KUNIT_EXPECT_EQ(test, c.owed, c.threshold);
-
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)c.threshold);
-	KUNIT_EXPECT_EQ(test, c.owed, 0U);
-	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), 0);
-
-	/* every buffer reposted and nothing sent: the whole depth owed */
-	for (i = 0; i < depth; i++)
-		rdmachan_credits_owe_one(&c);
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), (u16)depth);
-	KUNIT_EXPECT_EQ(test, c.owed, 0U);
 }
 
 /* More owed than granted cannot happen, but never overflows the field */
@@ -167,11 +246,18 @@ static void credit_test_take_owed_clamped(struct kunit *test)
 {
 	struct rdmachan_credits c;
 
-	rdmachan_credits_init(&c, RDMACHAN_MAX_DEPTH);
+	rdmachan_credits_init(&c, RDMACHAN_MAX_DEPTH, true);
 	c.owed = RDMACHAN_MAX_DEPTH + 5;
+	c.out = RDMACHAN_MAX_DEPTH;
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c),
 			(u16)RDMACHAN_MAX_DEPTH);
 	KUNIT_EXPECT_EQ(test, c.owed, 5U);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
+	/* more received than the peer had credits: out stays in bounds */
+	rdmachan_credits_took_one(&c);
+	c.out = RDMACHAN_MAX_DEPTH;
+	rdmachan_credits_took_one(&c);
+	KUNIT_EXPECT_EQ(test, c.out, (u32)RDMACHAN_MAX_DEPTH);
 	KUNIT_EXPECT_LE(test, (u32)RDMACHAN_MAX_DEPTH, (u32)U16_MAX);
 }
 
@@ -179,13 +265,15 @@ static void credit_test_take_owed_clamped(struct kunit *test)
  * One direction of a channel as a model: A sends data to B; B holds some
  * messages, releases them (reposting, so owing a credit), and returns the
  * credits owed piggybacked on its own sends or in CREDIT messages once
- * the threshold is reached; A takes them in when B's headers arrive.
- * At every step no credit is created or lost:
+ * a report is due; A takes them in when B's headers arrive.  At every
+ * step no credit is created or lost:
  *
  *   A.avail + data in flight + held by B + B.owed + in flight back = depth
  *
- * and A never sends without a credit, B never receives into a buffer it
- * does not have, and every grant is accepted.
+ * A never sends without a credit, B never receives into a buffer it does
+ * not have, every grant is accepted, B's count of A's credits out with it
+ * is exact, and A is never left without a credit while nothing is on the
+ * wire (the deferred report would then be a deadlock).
  */
 struct credit_model {
 	struct rdmachan_credits a;	/* A's view: what it may send */
@@ -218,9 +306,8 @@ static void model_send_back(struct credit_model *m, u32 n)
 	}
 }
 
-static void credit_test_model(struct kunit *test)
+static void credit_model_run(struct kunit *test, u32 depth, bool defer)
 {
-	const u32 depth = *(const u32 *)test->param_value;
 	struct rnd_state rnd;
 	struct credit_model *m;
 	u32 step;
@@ -228,8 +315,8 @@ static void credit_test_model(struct kunit *test)
 	m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, m);
 	prandom_seed_state(&rnd, 0x5243483131ULL + depth);
-	rdmachan_credits_init(&m->a, depth);
-	rdmachan_credits_init(&m->b, depth);
+	rdmachan_credits_init(&m->a, depth, defer);
+	rdmachan_credits_init(&m->b, depth, defer);
 
 	for (step = 0; step < 20000; step++) {
 		u32 op = prandom_u32_state(&rnd) % 100;
@@ -247,6 +334,13 @@ static void credit_test_model(struct kunit *test)
 			n = 1 + prandom_u32_state(&rnd) % m->data_in_flight;
 			m->data_in_flight -= n;
 			m->held += n;
+			while (n--) {
+				if (!rdmachan_credits_took_one(&m->b))
+					continue;
+				model_send_back(m,
+						rdmachan_credits_take_owed(&m->b));
+				m->credit_msgs++;
+			}
 			KUNIT_ASSERT_LE(test, m->held + m->b.owed +
 					model_back_total(m), depth);
 		} else if (op < 80 && m->held) {
@@ -284,6 +378,19 @@ static void credit_test_model(struct kunit *test)
 				    depth, "credit created or lost at step %u",
 				    step);
 		KUNIT_ASSERT_LE(test, m->a.avail, depth);
+		/* B's count of what A has out with it is exact */
+		KUNIT_ASSERT_EQ(test, m->b.out, m->held + m->b.owed);
+		/* and B sent every report as soon as it was due */
+		KUNIT_ASSERT_FALSE_MSG(test, rdmachan_credits_report_due(&m->b),
+				       "a report left due at step %u", step);
+		/*
+		 * Never a deadlock: with nothing on the wire and nothing
+		 * held, A has a credit to send (B reported when it got short)
+		 */
+		if (!m->data_in_flight && !m->held && !m->nr_back)
+			KUNIT_ASSERT_GT_MSG(test, m->a.avail, 0U,
+					    "A stalled for good at step %u",
+					    step);
 	}
 	/*
 	 * Credits came back in CREDIT messages and, unless every repost
@@ -292,8 +399,17 @@ static void credit_test_model(struct kunit *test)
 	KUNIT_EXPECT_GT(test, m->credit_msgs, 0U);
 	if (m->b.threshold > 1)
 		KUNIT_EXPECT_GT(test, m->piggybacked, 0U);
-	kunit_info(test, "depth %u: %u credit messages, %u piggybacked, %u stalls\n",
-		   depth, m->credit_msgs, m->piggybacked, m->stalls);
+	kunit_info(test, "depth %u%s: %u credit messages, %u piggybacked, %u stalls\n",
+		   depth, defer ? "" : " (reports not deferred)",
+		   m->credit_msgs, m->piggybacked, m->stalls);
+}
+
+static void credit_test_model(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+
+	credit_model_run(test, depth, true);
+	credit_model_run(test, depth, false);
 }
 
 static struct kunit_case credit_cases[] = {
@@ -302,6 +418,8 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE_PARAM(credit_test_grant_bounds, depth_gen_params),
 	KUNIT_CASE(credit_test_refund),
 	KUNIT_CASE_PARAM(credit_test_owe_and_report, depth_gen_params),
+	KUNIT_CASE_PARAM(credit_test_no_defer, depth_gen_params),
+	KUNIT_CASE_PARAM(credit_test_piggyback_defers_report, depth_gen_params),
 	KUNIT_CASE(credit_test_take_owed_clamped),
 	KUNIT_CASE_PARAM(credit_test_model, depth_gen_params),
 	{}
