@@ -261,6 +261,9 @@ void rdmachan_start_io(struct rdmachan *ch)
 			      mode != RDMACHAN_POLL_DIRECT &&
 			      mode != RDMACHAN_POLL_SOLICITED);
 	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
+	/* what the peer sent before we got here may be owed back already */
+	if (rdmachan_credits_report_due(&ch->credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,
 			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));

@@ -376,6 +376,9 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 		ret = -ENOMEM;
 		goto out;
 	}
+	spin_lock_irq(&ch->lock);
+	rdmachan_credits_rx_reset(&ch->credits);
+	spin_unlock_irq(&ch->lock);
 	for (i = 0; i < ch->recv.nr_bufs; i++) {
 		sges[i].addr = ch->recv.bufs[i].dma;
 		sges[i].length = ch->res.buf_size;

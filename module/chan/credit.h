@@ -46,7 +46,21 @@ struct rdmachan_credits {
 };
 
 /*
- * A new connection: all of the peer's buffers are free, nothing owed.
+ * A connection's receive buffers are about to be posted: nothing of the
+ * peer's is with us, nothing owed.  The receive half is counted from here,
+ * not from rdmachan_credits_init(): the peer may send as soon as it is
+ * connected, before our side learns it is, and those messages may be
+ * received and even released before init runs.
+ */
+static inline void rdmachan_credits_rx_reset(struct rdmachan_credits *c)
+{
+	c->owed = 0;
+	c->out = 0;
+}
+
+/*
+ * The connection is up, @depth negotiated: all of the peer's buffers are
+ * free for us.  Keeps @owed and @out (rdmachan_credits_rx_reset()).
  * @defer: wait with a report until the peer is short (report_at half the
  * depth).  Only for a channel whose receive completions are processed as
  * they come: where they wait for the user to poll, a report that waits
@@ -59,8 +73,6 @@ static inline void rdmachan_credits_init(struct rdmachan_credits *c,
 {
 	c->depth = depth;
 	c->avail = depth;
-	c->owed = 0;
-	c->out = 0;
 	c->threshold = max_t(u32, 1, depth / 8);
 	c->report_at = defer ? max(c->threshold, depth / 2) : c->threshold;
 }
@@ -112,8 +124,7 @@ static inline bool rdmachan_credits_report_due(const struct rdmachan_credits *c)
  */
 static inline bool rdmachan_credits_took_one(struct rdmachan_credits *c)
 {
-	if (c->out < c->depth)
-		c->out++;
+	c->out++;	/* at most the receive buffers: each takes one */
 	return rdmachan_credits_report_due(c);
 }
 

@@ -144,6 +144,7 @@ wait $PID_sink
 check_eq "listen -n 1 exits 0 after the channel ended" 0 "$?"
 n=$(echo "$j" | jq .messages)
 check "the sink counted every message the bench sent" grep -q "after $n messages" $T/sink.err
+grep -q "after $n messages" $T/sink.err || diag "bench: $j" "sink: $(cat $T/sink.err)"
 
 # errors
 check_fail "connect to a port with no listener" "Connection refused" \
