@@ -5,8 +5,9 @@
  * Credits.  Each side grants the other queue_depth credits: one per
  * receive buffer for data.  A data send takes a credit; the receiver
  * returns it when the message is released and its buffer reposted,
- * piggybacked on its next data send or, once a threshold is owed,
- * in an explicit CREDIT message (arithmetic in credit.h).  Control
+ * piggybacked on its next data send or, once a threshold is owed and
+ * the peer is short of credits, in an explicit CREDIT message (the rule
+ * and its arithmetic in credit.h).  Control
  * messages (CREDIT, KEEPALIVE, CLOSE) take no credit: each side keeps
  * RDMACHAN_CTRL_RECV spare receive buffers for them and has at most one
  * of each kind in flight, in its own send slot.
