@@ -382,9 +382,13 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 {
 	struct rcblk_clt_map *map = q->map;
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	unsigned short segs = blk_rq_nr_phys_segments(rq);
 	int nents, ret;
 
-	sg_init_table(req->sgl, map->max_segs);
+	/* the queue's max_segments bound it: only what it needs is cleared */
+	if (WARN_ON_ONCE(!segs || segs > map->max_segs))
+		return BLK_STS_IOERR;
+	sg_init_table(req->sgl, segs);
 	nents = blk_rq_map_sg(rq->q, rq, req->sgl);
 	if (nents <= 0)
 		return BLK_STS_IOERR;

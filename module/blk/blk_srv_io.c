@@ -770,7 +770,9 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
  * left one at a time, each after posting what reached the list in the
  * meantime (the ends of the bios that freed those tags), so that no
  * reply waits behind submissions; until then it keeps its list's order,
- * which batches the posts best.
+ * which batches the posts best.  The run's bios go out under one plug, as
+ * nvmet's do: the backing device gets them at the run's end, or before
+ * the run sleeps, or every BLK_MAX_REQUEST_COUNT of them.
  *
  * Context: process context (rcblk_srv_wq), one run at a time per queue.
  */
@@ -780,6 +782,7 @@ void rcblk_srv_io_work(struct work_struct *work)
 						 io_work);
 	struct rcblk_srv_req *req, *tmp;
 	bool dead, room = true, slow = false;
+	struct blk_plug plug;
 	LIST_HEAD(todo);
 	LIST_HEAD(subs);
 
@@ -789,6 +792,8 @@ void rcblk_srv_io_work(struct work_struct *work)
 	list_splice_tail_init(&q->work_list, &todo);
 	spin_unlock_irq(&q->lock);
 
+	/* the run's submissions reach the backing device as one batch */
+	blk_start_plug(&plug);
 	for (;;) {
 		room = rcblk_srv_run(q, &todo, &subs, dead, room, &slow);
 		req = list_first_entry_or_null(&subs, struct rcblk_srv_req,
@@ -806,6 +811,7 @@ void rcblk_srv_io_work(struct work_struct *work)
 		if (!slow)
 			list_splice_tail_init(&subs, &todo);
 	}
+	blk_finish_plug(&plug);
 	if (dead) {
 		list_for_each_entry_safe(req, tmp, &subs, node) {
 			list_del_init(&req->node);
