@@ -40,6 +40,15 @@
 # initramfs: RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf) runs that job of each
 # disk under "perf record -a" and prints the top of its report, by
 # symbol, as diagnostics: where the CPU time of a TCG guest goes.
+# BENCH_BLK_CALLERS=SYM,SYM... records the profile with call graphs and
+# prints, under it, the call chains that led to each of these symbols.
+# BENCH_BLK_TRACE=JOB (needs perf too) runs that job of each disk under
+# "perf record" of the block layer's issue and completion events and
+# prints the median time of each leg of an I/O: the remote disk's issue
+# to the backing device's issue (the request's way to the server), the
+# backing device's own time, its completion to the remote disk's (the
+# reply's way back), the whole; and the context switches and softirq
+# runs per I/O on each CPU.
 . /tests/lib.sh
 
 SECS=${BENCH_BLK_SECS:-5}
@@ -59,8 +68,72 @@ result() { echo "RESULT $1 $2" >&3; }
 rxe1_sent() { cat /sys/class/infiniband/$DEV1/ports/1/hw_counters/sent_pkts; }
 
 PROFILE=${BENCH_BLK_PROFILE:-}
+CALLERS=${BENCH_BLK_CALLERS:-}
+TRACE=${BENCH_BLK_TRACE:-}
 PERF=/usr/bin/perf
 [ -z "$PROFILE" ] || [ -x $PERF ] || PROFILE=
+[ -z "$TRACE" ] || [ -x $PERF ] || TRACE=
+
+# trace_legs DATA BACKING: the legs of each I/O in "perf record" DATA of
+# the block events, matched by sector between the backing device
+# (BACKING, a path) and the other disk; medians in us
+trace_legs() {
+	_mm=$(tr : , < "/sys/class/block/${2##*/}/dev")
+	$PERF script -i "$1" -F cpu,time,event,trace 2>&1 | awk -v nb="$_mm" \
+		-v legs="$T/legs" -v shown="$T/shown" '
+	{
+		cpu = $1; gsub(/[][]/, "", cpu); cpu += 0
+		ts = $2; sub(/:$/, "", ts); ts *= 1e6
+		ev = $3; sub(/:$/, "", ev)
+		if (ev == "sched:sched_switch") { sw[cpu]++; next }
+		if (ev == "irq:softirq_entry") {
+			v = $NF; gsub(/[][]/, "", v); si[cpu " " v]++; next
+		}
+		if (ev !~ /^block:/) {
+			if (ev !~ /:/ && !bad++)
+				print "perf script: " $0
+			if (show)
+				print > shown
+			next
+		}
+		dev = $4
+		for (i = 5; i < NF; i++)
+			if ($(i + 1) == "+") { sec = $i; break }
+		k = (dev == nb ? "n" : "c") (ev ~ /issue/ ? "i" : "d")
+		t[k, sec] = ts
+		if (k == "ci" && (nd == 2000 || nd == 2001))
+			show = 1
+		if (show)
+			print > shown
+		if (k == "cd")
+			show = 0
+		if (k != "cd")
+			next
+		nd++
+		if ((("ci", sec) in t) && (("ni", sec) in t) && (("nd", sec) in t))
+			printf "%.1f %.1f %.1f %.1f\n", t["ni", sec] - t["ci", sec],
+			       t["nd", sec] - t["ni", sec],
+			       t["cd", sec] - t["nd", sec],
+			       t["cd", sec] - t["ci", sec] > legs
+	}
+	END {
+		printf "%d I/Os completed", nd
+		for (c in sw)
+			printf "; cpu%s %.2f context switches", c, sw[c] / (nd ? nd : 1)
+		for (k in si)
+			printf "; cpu%s %.2f", k, si[k] / (nd ? nd : 1)
+		print " (per I/O)"
+	}'
+	cat "$T/shown" 2>/dev/null
+	rm -f "$T/shown"
+	[ -s "$T/legs" ] || return 0
+	for _c in 1 2 3 4; do
+		cut -d' ' -f$_c "$T/legs" | sort -n |
+			awk '{ a[NR] = $1 } END { printf "%s ", a[int((NR + 1) / 2)] }'
+	done | awk -v n="$(wc -l < "$T/legs")" '{
+		printf "%d I/Os matched, medians: to the server %s us, backing device %s us, back %s us, whole %s us\n", n, $1, $2, $3, $4 }'
+	rm -f "$T/legs"
+}
 
 # want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
 # command line; all six when unset)
@@ -138,10 +211,12 @@ watch_end() {
 # fio_job DEV NAME RW BS DEPTH: one time-based job; its JSON in $T/NAME.json
 fio_job() {
 	if [ "$2" = "$PROFILE" ]; then
-		_p="$PERF record -a -q -o $T/perf.data --"
+		_p="$PERF record -a ${CALLERS:+-g} -q -o $T/perf.data --"
 	else
 		_p=
 	fi
+	[ "$2" != "$TRACE" ] || [ "$1" = "$B" ] ||
+		_p="$PERF record -a -q -o $T/trace.data -e block:block_rq_issue -e block:block_rq_complete -e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e irq:softirq_exit -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end -e net:netif_receive_skb -e net:net_dev_xmit --"
 	hw_snap > $T/hw.before
 	[ "$1" = "$B" ] || watch_start "$1"
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
@@ -154,10 +229,19 @@ fio_job() {
 	hw_snap > $T/hw.after
 	[ "$1" = "$B" ] || watch_end "$1" "$2" >&2
 	hw_delta "$1" "$2" >&2
-	if [ -n "$_p" ]; then
+	if [ -f $T/perf.data ]; then
 		diag "perf profile of $2 on $1:" >&2
 		diag "$(perf_top $T/perf.data 60)" >&2
+		[ -z "$CALLERS" ] || diag "$($PERF report -i $T/perf.data \
+			--stdio --no-children -S "$CALLERS" -G \
+			-g caller,0.5,callee,function,percent 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -n 150)" >&2
 		rm -f $T/perf.data
+	fi
+	if [ -f $T/trace.data ]; then
+		diag "trace of $2 on $1:" >&2
+		diag "$(trace_legs $T/trace.data "$B")" >&2
+		rm -f $T/trace.data
 	fi
 	return $_r
 }
