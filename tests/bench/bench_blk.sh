@@ -232,6 +232,14 @@ fio_job() {
 	if [ -f $T/perf.data ]; then
 		diag "perf profile of $2 on $1:" >&2
 		diag "$(perf_top $T/perf.data 60)" >&2
+		# each CPU's own top, with sample counts: per I/O, the wire's
+		# CPU is the one that limits the QD32 jobs
+		for _c in $(seq 0 $((NCPU - 1))); do
+			diag "CPU $_c:"
+			diag "$($PERF report -i $T/perf.data --stdio --no-children \
+				-n -C $_c --sort sym 2>/dev/null | grep -v '^#' |
+				grep -v '^$' | head -n 40)"
+		done >&2
 		[ -z "$CALLERS" ] || diag "$($PERF report -i $T/perf.data \
 			--stdio --no-children -S "$CALLERS" -G \
 			-g caller,0.5,callee,function,percent 2>/dev/null |
