@@ -47,8 +47,9 @@
 # prints the median time of each leg of an I/O: the remote disk's issue
 # to the backing device's issue (the request's way to the server), the
 # backing device's own time, its completion to the remote disk's (the
-# reply's way back), the whole; and the context switches and softirq
-# runs per I/O on each CPU.
+# reply's way back), the whole; the context switches and softirq runs
+# per I/O on each CPU; and, event by event (scheduler, softirqs, work
+# items, the veths' packets), the timeline of two I/Os.
 . /tests/lib.sh
 
 SECS=${BENCH_BLK_SECS:-5}
@@ -74,12 +75,14 @@ PERF=/usr/bin/perf
 [ -z "$PROFILE" ] || [ -x $PERF ] || PROFILE=
 [ -z "$TRACE" ] || [ -x $PERF ] || TRACE=
 
-# trace_legs DATA BACKING: the legs of each I/O in "perf record" DATA of
-# the block events, matched by sector between the backing device
-# (BACKING, a path) and the other disk; medians in us
+# trace_legs DATA BACKING: from "perf record" DATA (fio_job's events),
+# the I/Os completed with the context switches and softirq runs per I/O
+# on each CPU, the events of two I/Os (the 2001st and 2002nd), and the
+# medians (us) of the legs of each I/O, matched by sector between the
+# backing device (BACKING, a path) and the other disk
 trace_legs() {
 	_mm=$(tr : , < "/sys/class/block/${2##*/}/dev")
-	$PERF script -i "$1" -F cpu,time,event,trace 2>&1 | awk -v nb="$_mm" \
+	$PERF script -i "$1" -F cpu,time,event,trace 2>/dev/null | awk -v nb="$_mm" \
 		-v legs="$T/legs" -v shown="$T/shown" '
 	{
 		cpu = $1; gsub(/[][]/, "", cpu); cpu += 0
@@ -90,8 +93,6 @@ trace_legs() {
 			v = $NF; gsub(/[][]/, "", v); si[cpu " " v]++; next
 		}
 		if (ev !~ /^block:/) {
-			if (ev !~ /:/ && !bad++)
-				print "perf script: " $0
 			if (show)
 				print > shown
 			next
