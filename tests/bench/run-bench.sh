@@ -48,7 +48,8 @@
 # BENCH_BLK_JOBS, BENCH_BLK_PROFILE, BENCH_BLK_CALLERS and BENCH_BLK_TRACE:
 # see bench_blk.sh.
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
-# BENCH_BLK=0 the block rows;
+# BENCH_BLK=0 the block rows (both tables), BENCH_PAIR=0 the two-host
+# block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
 # BENCH_VM=0 prints the tables of the last run again without a VM.
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
@@ -92,6 +93,25 @@ fi
 RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
+
+# The block rows between two hosts (tests/bench/bench_blk_pair.sh): two
+# VMs of one vCPU each on the two-VM fixture, after the one-VM run and
+# with its initramfs.  BENCH_PAIR=0 leaves them out.
+PAIR=0
+[ "${BENCH_BLK:-1}" = 0 ] || [ "${BENCH_PAIR:-1}" = 0 ] || PAIR=1
+PAIR_OUT=$OUT/pair
+if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
+	KVER=$(scripts/kver.sh)
+	INITRD=$TOP/tests/vm/out/initramfs-$KVER.cpio
+	[ -f "$INITRD" ] || tests/vm/build-initramfs.sh "$KVER" "$INITRD" >/dev/null
+	# per pass: 2 disks x 3 jobs of ramp + BLK_SECS + fio's start, a map
+	# and a connect; and the two boots
+	RDMACHAN_SMP=1 \
+	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
+		tests/vm/run-pair.sh --initrd "$INITRD" --kver "$KVER" \
+		--out "$PAIR_OUT" --timeout $((300 + RUNS * (6 * (BLK_SECS + 8) + 60))) \
+		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
+fi
 
 # val NAME: the median of NAME's figures over the passes.  A failed run
 # reports 0 (perftest's also when it did not cross the wire): it is left
@@ -232,6 +252,7 @@ fi
 # line a row: LABEL|FIGURE|UNIT|HIGHER_IS_BETTER|TARGET, the target of
 # rcblk/nvme-rdma a bare number (at least it when HIGHER_IS_BETTER, at
 # most it otherwise), or a note in parentheses for a row without one.
+BP=blk
 BLK_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
 4k randread QD1 lat p99|randread_4k_qd1_p99_us|us|0|0.90
 4k randread QD32|randread_4k_qd32_iops|IOPS|1|1.10
@@ -253,7 +274,8 @@ blkrow() {
 	}'
 }
 # blkpass LABEL FIGURE UNIT HIGHER_IS_BETTER TARGET: rcblk/nvme-rdma
-# pass by pass, for a row with a target.  Both disks run in each pass,
+# pass by pass, for a row with a target (figures BP_rcblk_FIGURE and
+# BP_nvme_FIGURE: BP blk, or pair for the two hosts').  Both disks run in each pass,
 # one right after the other, so the k-th rcblk figure pairs with the
 # k-th nvme one; a pair where either failed (0) is left out.  Prints the
 # median of the pairs' ratios, their range, and in how many pairs the
@@ -263,7 +285,7 @@ blkpass() {
 	case "$5" in
 	"("*) return ;;
 	esac
-	ratios=$(awk -v ka="blk_rcblk_$2" -v kn="blk_nvme_$2" '
+	ratios=$(awk -v ka="${BP}_rcblk_$2" -v kn="${BP}_nvme_$2" '
 	$1 == "RESULT" && $2 == ka { a[++na] = $3 + 0 }
 	$1 == "RESULT" && $2 == kn { n[++nn] = $3 + 0 }
 	END {
@@ -304,4 +326,41 @@ if [ "${BENCH_BLK:-1}" != 0 ]; then
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
 	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
 	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the last row (testing.rst, \"One CPU for both hosts\")."
+fi
+
+# Two hosts (bench_blk_pair.sh): the same figures, pass by pass too
+PAIR_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
+4k randread QD1 lat p99|randread_4k_qd1_p99_us|us|0|0.90
+4k randread QD32|randread_4k_qd32_iops|IOPS|1|1.10
+4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10"
+if [ "$PAIR" = 1 ]; then
+	R=$PAIR_OUT/results.ktap
+	BP=pair
+	echo
+	if ! grep -q '^RESULT pair_' "$R" 2>/dev/null; then
+		echo "two hosts: no results; see $PAIR_OUT/console.log and $PAIR_OUT/pair.log"
+	else
+		printf "%-30s %10s %10s %-5s %9s  %s\n" "block, two hosts" "rcblk" \
+			"nvme-rdma" "unit" "rc/nvme" "target (rc/nvme)"
+		while IFS='|' read -r l f u h t; do
+			awk -v l="$l" -v a="$(val "pair_rcblk_$f")" \
+				-v n="$(val "pair_nvme_$f")" -v u="$u" -v h="$h" -v t="$t" '
+			BEGIN {
+				printf "%-30s %10.1f %10.1f %-5s %9s  %s %.2fx%s\n",
+					l, a, n, u, (n > 0) ? sprintf("%.2fx", a / n) : "-",
+					h ? ">=" : "<=", t, h ? "" : " (lower is better)"
+			}'
+		done <<< "$PAIR_ROWS"
+		echo
+		printf "%-30s %9s %9s %9s %10s  %s\n" "rc/nvme pass by pass" \
+			"median" "lowest" "highest" "met in" "target"
+		while IFS='|' read -r l f u h t; do
+			blkpass "$l" "$f" "$u" "$h" "$t"
+		done <<< "$PAIR_ROWS"
+		echo
+		echo "Medians of $(runs pair_runs) passes, $(val pair_secs) s a job after a 1 s ramp, one fio thread, libaio;"
+		echo "two VMs of $(val pair_cpus) vCPU, a server and a client, rxe on virtio NICs linked point to point"
+		echo "(a qemu socket netdev over 127.0.0.1); one queue of $(val pair_depth) requests each; the server's"
+		echo "filled $(val pair_mb) MiB null_blk behind both (testing.rst, \"Block rows between two hosts\")."
+	fi
 fi

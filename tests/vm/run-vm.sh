@@ -28,7 +28,8 @@
 # console, serial port 1 carries results.
 #
 # RDMACHAN_APPEND adds to the kernel command line (e.g. rdmachan_rdma=siw,
-# which the guest's fixture reads).
+# which the guest's fixture reads).  RDMACHAN_SMP sets the VM's vCPUs
+# (default 2; the two-host block bench boots two VMs of one each).
 #
 # RDMACHAN_KERNEL=debug boots the debug test kernel of scripts/test-kernel.sh
 # (build it first) instead of the Debian one: --kernel and --kver default
@@ -111,7 +112,7 @@ APPEND="console=ttyS0 panic=-1 quiet rdmachan_mode=$MODE"
 [ -n "$EXTRA_APPEND" ] && APPEND="$APPEND $EXTRA_APPEND"
 [ -n "${RDMACHAN_APPEND:-}" ] && APPEND="$APPEND $RDMACHAN_APPEND"
 
-QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 2
+QEMU=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp "${RDMACHAN_SMP:-2}"
 	-m "$MEMORY" -nic none -no-reboot -display none "${MONITOR[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD" "${DEVICES[@]}")
 # the control line is the third serial port, after console and results

@@ -1,0 +1,274 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The block rows of make bench between two hosts: the guest half that
+# tests/bench/run-bench.sh runs on the two-VM fixture (tests/vm/run-pair.sh,
+# each VM one vCPU: RDMACHAN_SMP=1).  A benchmark, not a test.
+#
+# The one-VM rows (bench_blk.sh) run both hosts on one machine: the
+# server's work and the client's share its CPUs, and the wire's CPU runs
+# the receive work of both.  Here each host has its own CPU and its own
+# soft-RoCE device on a virtio NIC, as two machines would: what one side
+# of a transport costs no longer slows the other.
+#
+# The server (192.0.2.1) exports a filled, memory-backed null_blk through
+# rdmachan_blk and through nvmet-rdma, says "ready" and waits.  The
+# client (192.0.2.2) runs, for BENCH_RUNS passes, the same fio jobs on
+# each remote disk in turn (rdmachan_blk, then nvme-rdma, one right after
+# the other): 4k random reads at QD1 (p50, p99) and QD32, 4k random
+# writes at QD32.  Its results: RESULT pair_rcblk_FIGURE and
+# pair_nvme_FIGURE, one a pass.  BENCH_BLK_SECS, BENCH_BLK_DEPTH as for
+# bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
+# rr32, rw32; perf in the initramfs) profiles that job on the client.
+
+. /tests/lib.sh
+
+SECS=${BENCH_BLK_SECS:-5}
+RUNS=${BENCH_RUNS:-3}
+DEPTH=${BENCH_BLK_DEPTH:-128}
+SIZE_MB=${BENCH_BLK_MB:-256}
+NVME=/usr/sbin/nvme
+NQN=nqn.2026-11.org.rdmachan:pairbench
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee2
+HOSTID=6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee2
+NVMET=/sys/kernel/config/nvmet
+T=/tmp/bench_blk_pair
+mkdir -p $T
+
+result() { echo "RESULT $1 $2" >&3; }
+
+# ---- the server's half ------------------------------------------------------
+nvmet_up() {
+	_s=$NVMET/subsystems/$NQN
+	_p=$NVMET/ports/1
+	mkdir $_s && echo 1 > $_s/attr_allow_any_host &&
+		mkdir $_s/namespaces/1 &&
+		echo -n "$B" > $_s/namespaces/1/device_path &&
+		echo 1 > $_s/namespaces/1/enable &&
+		mkdir $_p && echo rdma > $_p/addr_trtype &&
+		echo ipv4 > $_p/addr_adrfam && echo $PAIR_SRV > $_p/addr_traddr &&
+		echo 4420 > $_p/addr_trsvcid &&
+		ln -s $_s $_p/subsystems/$NQN
+}
+
+server_half() {
+	pair_up && ok "the server's end of the link comes up" ||
+		{ not_ok "the server's end of the link comes up"; blk_bail "no link"; }
+	check "rdmachan and rdmachan_blk (queue_depth=$DEPTH) load" sh -c \
+		"$MODPROBE rdmachan && $MODPROBE rdmachan_blk queue_depth=$DEPTH"
+	check "nvmet and nvmet-rdma load" sh -c \
+		"$MODPROBE nvmet && $MODPROBE nvmet-rdma"
+	B=$(nullb_new pairbench "$SIZE_MB")
+	check "a $SIZE_MB MiB memory-backed null_blk ($B)" test -b "$B"
+	[ -b "$B" ] || blk_bail "no backing device"
+	check "fill the null_blk" $DD if=/dev/zero of="$B" bs=1M \
+		count="$SIZE_MB" oflag=direct
+	check "blk export bench $B --allow $PAIR_CLI/32" \
+		$TOOL blk export bench "$B" --allow $PAIR_CLI/32
+	check "nvmet: subsystem $NQN on $B, rdma port $PAIR_SRV:4420" nvmet_up
+	# the client reads this host's /proc/stat before and after each job
+	# (srv_stat): a connection to port 7000, over the virtio NIC's IP
+	/usr/bin/nc -ll -p 7000 -e /usr/bin/cat /proc/stat &
+	_nc=$!
+	ctl_open || blk_bail "no control line"
+	echo ready >&4
+	while read -r _cmd <&4; do
+		[ "$(printf '%s' "$_cmd" | tr -d '\r')" = finish ] && break
+	done
+	kill $_nc
+	diag "$($TOOL blk show exports)"
+	check "blk unexport bench" $TOOL blk unexport bench
+	rm -f $NVMET/ports/1/subsystems/$NQN
+	rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 \
+		$NVMET/subsystems/$NQN
+	check "rdmachan_blk and rdmachan unload" blk_unload
+	done_testing
+}
+
+# ---- the client's half ------------------------------------------------------
+
+# hw_snap: the client's soft-RoCE hardware counters, "NAME VALUE"
+hw_snap() {
+	for _f in /sys/class/infiniband/$DEV1/ports/1/hw_counters/*; do
+		[ -f "$_f" ] && echo "${_f##*/} $(cat $_f)"
+	done
+}
+
+# hw_delta NAME: those that moved during job NAME, per I/O completed
+hw_delta() {
+	_hn=$(jq -r '.jobs[0].read.total_ios + .jobs[0].write.total_ios' \
+		$T/$1.json 2>/dev/null)
+	[ "${_hn:-0}" -gt 0 ] 2>/dev/null || return 0
+	awk -v n="$_hn" 'NR == FNR { b[$1] = $2; next }
+		($1 in b) && $2 != b[$1] {
+			printf "%s%s %.3g", sep, $1, ($2 - b[$1]) / n; sep = ", "
+		}' $T/hw.before $T/hw.after
+}
+
+# srv_stat: the server's CPUs as cpu_snap prints them (nothing when it
+# does not answer within 5 s)
+srv_stat() {
+	timeout 5 /usr/bin/nc $PAIR_SRV 7000 |
+		awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }'
+}
+
+# fio_job DEV NAME RW BS DEPTH: one time-based job, its JSON in
+# $T/NAME.json; the client's and the server's CPU busy shares and fio's
+# mean completion latency as diagnostics
+fio_job() {
+	srv_stat > $T/srv.before
+	hw_snap > $T/hw.before
+	cpu_snap > $T/cpu.before
+	_p=
+	[ "$2" != "${BENCH_BLK_PROFILE:-}" ] || [ ! -x /usr/bin/perf ] ||
+		_p="/usr/bin/perf record -a -q -o $T/perf.data --"
+	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
+		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
+		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
+		--randrepeat=0 --lat_percentiles=1 --output-format=json \
+		> "$T/$2.json" 2> "$T/$2.err"
+	_r=$?
+	_c=$(cpu_busy $T/cpu.before)
+	hw_snap > $T/hw.after
+	srv_stat | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
+		{ d = $2 - b[$1]; t = d + $3 - i[$1]
+		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }
+		END { print "" }' $T/srv.before - > $T/srv.busy
+	diag "$2 on $1: client cpu busy $_c, server $(cat $T/srv.busy); fio $(jq -r '.jobs[0] |
+		(if .read.total_ios > 0 then .read else .write end) |
+		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us"' \
+		$T/$2.json 2>/dev/null)"
+	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$2")"
+	if [ -f $T/perf.data ]; then
+		diag "the client's perf profile of $2 on $1:"
+		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
+			-n --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			head -n 50)"
+		rm -f $T/perf.data
+	fi
+	if [ $_r != 0 ]; then
+		diag "fio job $2 failed: $(tail -n 5 $T/$2.err)"
+		diag "$(dmesg | grep -E 'rdmachan|rcblk|nvme|rxe' | tail -n 10)"
+	fi
+	return $_r
+}
+
+# jobs KIND DEV: the jobs on DEV, RESULT pair_KIND_FIGURE (0 for a job
+# that failed)
+jobs() {
+	if fio_job "$2" rr1 randread 4k 1; then
+		set -- "$1" "$2" $(jq -r '.jobs[0].read.lat_ns.percentile |
+			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/rr1.json)
+	else
+		set -- "$1" "$2" 0 0
+	fi
+	result "pair_$1_randread_4k_qd1_p50_us" "$3"
+	result "pair_$1_randread_4k_qd1_p99_us" "$4"
+	for _j in "rr32 randread read" "rw32 randwrite write"; do
+		set -- "$1" "$2" $_j
+		_v=0
+		fio_job "$2" "$3" "$4" 4k 32 &&
+			_v=$(jq -r ".jobs[0].$5.iops" $T/$3.json)
+		result "pair_$1_${4}_4k_qd32_iops" "$_v"
+	done
+}
+
+# nvme_disk: the namespace of our controller, /dev/nvmeXnY
+nvme_disk() {
+	for _nd in /sys/block/nvme*n*; do
+		case "${_nd##*/}" in
+		*c*) ;;
+		*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
+		esac
+	done
+	return 1
+}
+
+no_result() {
+	for _f in randread_4k_qd1_p50_us randread_4k_qd1_p99_us \
+		randread_4k_qd32_iops randwrite_4k_qd32_iops; do
+		result "pair_$1_$_f" 0
+	done
+}
+
+# chan_stats DEV: the mapping's dispatch counters and its channels'
+# message and credit counters, as diagnostics
+chan_stats() {
+	_l="${1##*/}:"
+	for _s in remote_inv local_inv starved busy; do
+		_l="$_l $_s $(cat /sys/block/${1##*/}/rdmachan/$_s)"
+	done
+	for _c in /sys/class/rdmachan/chan*; do
+		[ -d "$_c/stats" ] || continue
+		_l="$_l; ${_c##*/}:"
+		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
+			_l="$_l $_s $(cat $_c/stats/$_s)"
+		done
+	done
+	diag "$_l"
+}
+
+rcblk_pass() {
+	D=$(timeout 60 $TOOL blk map $PAIR_SRV bench --queues 1 \
+		--depth "$DEPTH" 2> $T/map.err)
+	if [ -b "$D" ]; then
+		jobs rcblk "$D"
+		diag "$($TOOL blk show maps)"
+		chan_stats "$D"
+		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
+	else
+		diag "blk map failed: $D $(cat $T/map.err)"
+		no_result rcblk
+	fi
+}
+
+nvme_pass() {
+	if ! $NVME connect -t rdma -a $PAIR_SRV -s 4420 -n $NQN \
+		--nr-io-queues 1 --queue-size "$DEPTH" --hostnqn $HOSTNQN \
+		--hostid $HOSTID > $T/connect.out 2>&1; then
+		diag "nvme connect failed: $(cat $T/connect.out)"
+		no_result nvme
+		return
+	fi
+	if wait_for 10 nvme_disk && N=$(nvme_disk) && wait_for 5 test -b "$N"; then
+		jobs nvme "$N"
+	else
+		diag "nvme connect: no namespace disk"
+		no_result nvme
+	fi
+	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
+		diag "nvme disconnect failed: $(cat $T/disconnect.out)"
+}
+
+client_half() {
+	pair_up && ok "the client's end of the link comes up" ||
+		{ not_ok "the client's end of the link comes up"; blk_bail "no link"; }
+	check "rdmachan, rdmachan_blk and nvme-rdma load" sh -c \
+		"$MODPROBE rdmachan && $MODPROBE rdmachan_blk && $MODPROBE nvme-rdma"
+	ctl_open || blk_bail "no control line"
+	host_do server ready && ok "the server VM serves" ||
+		{ not_ok "the server VM serves"; diag "host: $HOST_REPLY"; blk_bail "no server"; }
+	result pair_secs "$SECS"
+	result pair_depth "$DEPTH"
+	result pair_mb "$SIZE_MB"
+	result pair_runs "$RUNS"
+	result pair_cpus "$(grep -c ^processor /proc/cpuinfo)"
+	for pass in $(seq "$RUNS"); do
+		diag "two-host block pass $pass of $RUNS"
+		rcblk_pass
+		nvme_pass
+	done
+	host_do server finish && ok "the server VM ends" ||
+		{ not_ok "the server VM ends"; diag "host: $HOST_REPLY"; }
+	check "rdmachan_blk and rdmachan unload" blk_unload
+	done_testing
+}
+
+case "$PAIR_ROLE" in
+server) server_half ;;
+client) client_half ;;
+*)
+	not_ok "bench_blk_pair runs on the two-VM fixture (rdmachan_role server or client)"
+	done_testing
+	;;
+esac
