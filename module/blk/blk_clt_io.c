@@ -31,6 +31,8 @@
 #define RCBLK_CLT_RETRIES	5
 #define RCBLK_CLT_RETRY_MS	10
 #define RCBLK_CLT_MAX_TIMEOUTS	4	/* expiries before the mapping dies */
+/* an inline WRITE sent from its pages: at most this many (else copied) */
+#define RCBLK_CLT_INLINE_VECS	8
 
 static struct rcblk_clt_map *rq_map(struct request *rq)
 {
@@ -350,6 +352,32 @@ static u16 rcblk_clt_flags(struct rcblk_clt_map *map, struct request *rq)
 	return flags & map->geo.features;
 }
 
+/*
+ * An inline WRITE's data as pieces of its message, straight from the
+ * request's pages: the channel's copy into its send slot is then the only
+ * one (nvme-rdma's in-capsule data is a gather entry on the pages).
+ * Return: the pieces in @vec, or 0 (more segments than @max, or pages
+ * the kernel may not map: copy them with rcblk_clt_copy_inline()).
+ */
+static unsigned int rcblk_clt_inline_vecs(struct request *rq,
+					  struct kvec *vec, unsigned int max)
+{
+	struct req_iterator iter;
+	struct bio_vec bv;
+	unsigned int n = 0;
+
+	if (IS_ENABLED(CONFIG_HIGHMEM))
+		return 0;
+	rq_for_each_segment(bv, rq, iter) {
+		if (n == max)
+			return 0;
+		vec[n].iov_base = bvec_virt(&bv);
+		vec[n].iov_len = bv.bv_len;
+		n++;
+	}
+	return n;
+}
+
 static void rcblk_clt_copy_inline(struct request *rq, void *buf)
 {
 	struct req_iterator iter;
@@ -436,7 +464,8 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	struct rdmachan_send_ext ext = {};
 	u32 len = blk_rq_bytes(rq);
 	u8 data = RCBLK_DATA_NONE;
-	struct kvec vec[2];
+	struct kvec vec[1 + RCBLK_CLT_INLINE_VECS];
+	unsigned int nr_vec = 1;
 	blk_status_t sts;
 	u32 access = 0;
 	u8 op;
@@ -502,9 +531,14 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 		ext.regs = &req->mr;
 		ext.nr_regs = 1;
 	} else if (data == RCBLK_DATA_INLINE) {
-		rcblk_clt_copy_inline(rq, req->inline_buf);
-		vec[1].iov_base = req->inline_buf;
-		vec[1].iov_len = len;
+		nr_vec += rcblk_clt_inline_vecs(rq, vec + 1,
+						RCBLK_CLT_INLINE_VECS);
+		if (nr_vec == 1) {
+			rcblk_clt_copy_inline(rq, req->inline_buf);
+			vec[1].iov_base = req->inline_buf;
+			vec[1].iov_len = len;
+			nr_vec = 2;
+		}
 	}
 	rcblk_clt_encode_io(&req->hdr, op, rcblk_clt_flags(map, rq),
 			    blk_rq_pos(rq), len, rq->tag, data, desc.rkey,
@@ -512,9 +546,8 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 
 	atomic_inc(&map->st.inflight);
 	atomic_set(&req->state, RCBLK_RQ_SENT);
-	ret = rdmachan_send_ext(q->ch, vec,
-				data == RCBLK_DATA_INLINE ? 2 : 1, 0,
-				RDMACHAN_SEND_NONBLOCK, &ext);
+	ret = rdmachan_send_ext(q->ch, vec, nr_vec, 0, RDMACHAN_SEND_NONBLOCK,
+				&ext);
 	if (!ret)
 		return BLK_STS_OK;
 
