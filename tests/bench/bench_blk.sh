@@ -61,7 +61,6 @@ NVME=/usr/sbin/nvme
 NQN=nqn.2026-11.org.rdmachan:bench
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee1
 HOSTID=6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee1
-NVMET=/sys/kernel/config/nvmet
 T=/tmp/bench_blk
 mkdir -p $T
 
@@ -330,25 +329,6 @@ remote() {
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
-# chan_stats DEV: each channel's message and credit counters and the
-# mapping DEV's dispatch counters, as diagnostics
-chan_stats() {
-	for _c in /sys/class/rdmachan/chan*; do
-		[ -d "$_c/stats" ] || continue
-		_l="${_c##*/}:"
-		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
-			_l="$_l $_s $(cat $_c/stats/$_s)"
-		done
-		diag "$_l"
-	done
-	_m=/sys/block/${1##*/}/rdmachan
-	_l="${1##*/}:"
-	for _s in remote_inv local_inv starved busy; do
-		_l="$_l $_s $(cat $_m/$_s)"
-	done
-	diag "$_l"
-}
-
 rcblk_pass() {
 	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
 		{ diag "blk export failed"; report rcblk; return; }
@@ -360,7 +340,7 @@ rcblk_pass() {
 		remote rcblk "$D"
 		diag "$($TOOL blk show maps)"
 		diag "$($TOOL blk show exports)"
-		chan_stats "$D"
+		blk_chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
 		diag "blk map failed: $D $(cat $T/map.err)"
@@ -371,35 +351,6 @@ rcblk_pass() {
 }
 
 # ---- nvme-rdma ----------------------------------------------------------
-nvmet_up() {
-	_s=$NVMET/subsystems/$NQN
-	_p=$NVMET/ports/1
-	mkdir $_s && echo 1 > $_s/attr_allow_any_host &&
-		mkdir $_s/namespaces/1 &&
-		echo -n "$B" > $_s/namespaces/1/device_path &&
-		echo 1 > $_s/namespaces/1/enable &&
-		mkdir $_p && echo rdma > $_p/addr_trtype &&
-		echo ipv4 > $_p/addr_adrfam && echo $BLK_SRV > $_p/addr_traddr &&
-		echo 4420 > $_p/addr_trsvcid &&
-		ln -s $_s $_p/subsystems/$NQN
-}
-
-# nvme_disk: the namespace of our controller, /dev/nvmeXnY
-nvme_disk() {
-	for _c in /sys/class/nvme/nvme*; do
-		[ "$(cat $_c/subsysnqn 2>/dev/null)" = $NQN ] || continue
-		# the namespace's disk, nvmeXnY, not a multipath path's hidden
-		# nvmeXcZnY (and not _n: wait_for's counter)
-		for _nd in /sys/block/nvme*n*; do
-			case "${_nd##*/}" in
-			*c*) ;;
-			*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
-			esac
-		done
-	done
-	return 1
-}
-
 nvme_pass() {
 	if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
 		--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
@@ -410,7 +361,8 @@ nvme_pass() {
 		report nvme
 		return
 	fi
-	if wait_for 10 nvme_disk && N=$(nvme_disk) && wait_for 5 test -b "$N"; then
+	if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
+		wait_for 5 test -b "$N"; then
 		for _c in /sys/class/nvme/nvme*; do
 			diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
 		done
@@ -440,7 +392,8 @@ check "a $SIZE_MB MiB memory-backed null_blk ($B)" test -b "$B"
 # fill it, so that reads copy pages as they would from a real disk
 # rather than zero-fill holes
 check "fill the null_blk" $DD if=/dev/zero of="$B" bs=1M count="$SIZE_MB" oflag=direct
-check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" nvmet_up
+check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" \
+	nvmet_up $NQN "$B" $BLK_SRV
 
 result blk_secs "$SECS"
 result blk_queues "$QUEUES"
@@ -455,7 +408,6 @@ for pass in $(seq "$RUNS"); do
 done
 diag "$($TOOL blk show)"
 
-rm -f $NVMET/ports/1/subsystems/$NQN
-rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 $NVMET/subsystems/$NQN
+nvmet_down $NQN
 check "rdmachan_blk and rdmachan unload" blk_unload
 done_testing

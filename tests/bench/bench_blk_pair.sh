@@ -31,26 +31,12 @@ NVME=/usr/sbin/nvme
 NQN=nqn.2026-11.org.rdmachan:pairbench
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee2
 HOSTID=6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee2
-NVMET=/sys/kernel/config/nvmet
 T=/tmp/bench_blk_pair
 mkdir -p $T
 
 result() { echo "RESULT $1 $2" >&3; }
 
 # ---- the server's half ------------------------------------------------------
-nvmet_up() {
-	_s=$NVMET/subsystems/$NQN
-	_p=$NVMET/ports/1
-	mkdir $_s && echo 1 > $_s/attr_allow_any_host &&
-		mkdir $_s/namespaces/1 &&
-		echo -n "$B" > $_s/namespaces/1/device_path &&
-		echo 1 > $_s/namespaces/1/enable &&
-		mkdir $_p && echo rdma > $_p/addr_trtype &&
-		echo ipv4 > $_p/addr_adrfam && echo $PAIR_SRV > $_p/addr_traddr &&
-		echo 4420 > $_p/addr_trsvcid &&
-		ln -s $_s $_p/subsystems/$NQN
-}
-
 server_half() {
 	pair_up && ok "the server's end of the link comes up" ||
 		{ not_ok "the server's end of the link comes up"; blk_bail "no link"; }
@@ -65,7 +51,8 @@ server_half() {
 		count="$SIZE_MB" oflag=direct
 	check "blk export bench $B --allow $PAIR_CLI/32" \
 		$TOOL blk export bench "$B" --allow $PAIR_CLI/32
-	check "nvmet: subsystem $NQN on $B, rdma port $PAIR_SRV:4420" nvmet_up
+	check "nvmet: subsystem $NQN on $B, rdma port $PAIR_SRV:4420" \
+		nvmet_up $NQN "$B" $PAIR_SRV
 	# the client reads this host's /proc/stat before and after each job
 	# (srv_stat): a connection to port 7000, over the virtio NIC's IP
 	/usr/bin/nc -ll -p 7000 -e /usr/bin/cat /proc/stat &
@@ -78,9 +65,7 @@ server_half() {
 	kill $_nc
 	diag "$($TOOL blk show exports)"
 	check "blk unexport bench" $TOOL blk unexport bench
-	rm -f $NVMET/ports/1/subsystems/$NQN
-	rmdir $NVMET/ports/1 $NVMET/subsystems/$NQN/namespaces/1 \
-		$NVMET/subsystems/$NQN
+	nvmet_down $NQN
 	check "rdmachan_blk and rdmachan unload" blk_unload
 	done_testing
 }
@@ -108,8 +93,7 @@ hw_delta() {
 # srv_stat: the server's CPUs as cpu_snap prints them (nothing when it
 # does not answer within 5 s)
 srv_stat() {
-	timeout 5 /usr/bin/nc $PAIR_SRV 7000 |
-		awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }'
+	timeout 5 /usr/bin/nc $PAIR_SRV 7000 | cpu_snap -
 }
 
 # fio_job DEV NAME RW BS DEPTH: one time-based job, its JSON in
@@ -130,11 +114,8 @@ fio_job() {
 	_r=$?
 	_c=$(cpu_busy $T/cpu.before)
 	hw_snap > $T/hw.after
-	srv_stat | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
-		{ d = $2 - b[$1]; t = d + $3 - i[$1]
-		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }
-		END { print "" }' $T/srv.before - > $T/srv.busy
-	diag "$2 on $1: client cpu busy $_c, server $(cat $T/srv.busy); fio $(jq -r '.jobs[0] |
+	srv_stat > $T/srv.after
+	diag "$2 on $1: client cpu busy $_c, server $(cpu_busy $T/srv.before $T/srv.after); fio $(jq -r '.jobs[0] |
 		(if .read.total_ios > 0 then .read else .write end) |
 		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us"' \
 		$T/$2.json 2>/dev/null)"
@@ -173,17 +154,6 @@ jobs() {
 	done
 }
 
-# nvme_disk: the namespace of our controller, /dev/nvmeXnY
-nvme_disk() {
-	for _nd in /sys/block/nvme*n*; do
-		case "${_nd##*/}" in
-		*c*) ;;
-		*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
-		esac
-	done
-	return 1
-}
-
 # link_alive: the server still answers over the link (its /proc/stat on
 # TCP port 7000).  Under load the link has died now and then, for either
 # disk (testing.rst, "Block rows between two hosts"): then the passes
@@ -202,30 +172,13 @@ no_result() {
 	done
 }
 
-# chan_stats DEV: the mapping's dispatch counters and its channels'
-# message and credit counters, as diagnostics
-chan_stats() {
-	_l="${1##*/}:"
-	for _s in remote_inv local_inv starved busy; do
-		_l="$_l $_s $(cat /sys/block/${1##*/}/rdmachan/$_s)"
-	done
-	for _c in /sys/class/rdmachan/chan*; do
-		[ -d "$_c/stats" ] || continue
-		_l="$_l; ${_c##*/}:"
-		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
-			_l="$_l $_s $(cat $_c/stats/$_s)"
-		done
-	done
-	diag "$_l"
-}
-
 rcblk_pass() {
 	D=$(timeout 60 $TOOL blk map $PAIR_SRV bench --queues 1 \
 		--depth "$DEPTH" 2> $T/map.err)
 	if [ -b "$D" ]; then
 		jobs rcblk "$D"
 		diag "$($TOOL blk show maps)"
-		chan_stats "$D"
+		blk_chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
 		diag "blk map failed: $D $(cat $T/map.err)"
@@ -241,7 +194,8 @@ nvme_pass() {
 		no_result nvme
 		return
 	fi
-	if wait_for 10 nvme_disk && N=$(nvme_disk) && wait_for 5 test -b "$N"; then
+	if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
+		wait_for 5 test -b "$N"; then
 		jobs nvme "$N"
 	else
 		diag "nvme connect: no namespace disk"

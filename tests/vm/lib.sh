@@ -301,12 +301,15 @@ EOT
 # perf_top DATA LINES: the top of "perf report" of DATA by object and
 # symbol (the benches' profiles; perf is in the initramfs only with
 # RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf)
-# cpu_snap: each CPU's busy and idle jiffies ("cpuN BUSY IDLE"), from
-# /proc/stat; cpu_busy BEFORE: each CPU's busy share since the snapshot
-# in file BEFORE, on one line ("cpu0 41% cpu1 95%")
-cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+# cpu_snap [STAT]: each CPU's busy and idle jiffies ("cpuN BUSY IDLE"),
+# from /proc/stat (or STAT, "-" for stdin: another host's); cpu_busy
+# BEFORE [AFTER]: each CPU's busy share between the snapshot in file
+# BEFORE and the one in AFTER (default: now), on one line ("cpu0 41%
+# cpu1 95%")
+cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' "${1:-/proc/stat}"; }
 cpu_busy() {
-	cpu_snap | awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
+	{ if [ -n "${2:-}" ]; then cat "$2"; else cpu_snap; fi; } |
+		awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
 		{ d = $2 - b[$1]; t = d + $3 - i[$1]
 		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }
 		END { print "" }' "$1" -
@@ -460,6 +463,65 @@ nullb_new() {
 dev_sum() {
 	$BLOCKDEV --flushbufs "$1" 2>/dev/null
 	$DD if="$1" bs=1M iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1
+}
+
+# nvmet_up NQN DEV ADDR: an nvmet subsystem NQN (any host) with DEV as
+# namespace 1, on rdma port 1 at ADDR:4420 (make bench's block rows)
+nvmet_up() {
+	_s=/sys/kernel/config/nvmet/subsystems/$1
+	_p=/sys/kernel/config/nvmet/ports/1
+	mkdir $_s && echo 1 > $_s/attr_allow_any_host &&
+		mkdir $_s/namespaces/1 &&
+		echo -n "$2" > $_s/namespaces/1/device_path &&
+		echo 1 > $_s/namespaces/1/enable &&
+		mkdir $_p && echo rdma > $_p/addr_trtype &&
+		echo ipv4 > $_p/addr_adrfam && echo "$3" > $_p/addr_traddr &&
+		echo 4420 > $_p/addr_trsvcid &&
+		ln -s $_s $_p/subsystems/$1
+}
+
+# nvmet_down NQN: undo nvmet_up
+nvmet_down() {
+	rm -f /sys/kernel/config/nvmet/ports/1/subsystems/$1
+	rmdir /sys/kernel/config/nvmet/ports/1 \
+		/sys/kernel/config/nvmet/subsystems/$1/namespaces/1 \
+		/sys/kernel/config/nvmet/subsystems/$1
+}
+
+# nvme_disk NQN: the namespace disk of our controller of subsystem NQN,
+# /dev/nvmeXnY
+nvme_disk() {
+	for _c in /sys/class/nvme/nvme*; do
+		[ "$(cat $_c/subsysnqn 2>/dev/null)" = "$1" ] || continue
+		# the namespace's disk, nvmeXnY, not a multipath path's hidden
+		# nvmeXcZnY (and not _n: wait_for's counter)
+		for _nd in /sys/block/nvme*n*; do
+			case "${_nd##*/}" in
+			*c*) ;;
+			*) [ -e "$_nd" ] && { echo "/dev/${_nd##*/}"; return 0; } ;;
+			esac
+		done
+	done
+	return 1
+}
+
+# blk_chan_stats DEV: each channel's message and credit counters and the
+# mapping DEV's dispatch counters, as diagnostics
+blk_chan_stats() {
+	for _c in /sys/class/rdmachan/chan*; do
+		[ -d "$_c/stats" ] || continue
+		_l="${_c##*/}:"
+		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
+			_l="$_l $_s $(cat $_c/stats/$_s)"
+		done
+		diag "$_l"
+	done
+	_m=/sys/block/${1##*/}/rdmachan
+	_l="${1##*/}:"
+	for _s in remote_inv local_inv starved busy; do
+		_l="$_l $_s $(cat $_m/$_s)"
+	done
+	diag "$_l"
 }
 
 # blk_maps [JQ_FILTER]: the mappings of "rdmachan -j blk show maps"
