@@ -21,6 +21,9 @@
 PASSED=0
 FAILED=0
 FAILED_NAMES=()
+# the first kernel report of each VM whose console showed one, repeated
+# by summary: a CI log that keeps only the output's end still shows it
+KREPORTS=()
 
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
@@ -28,6 +31,11 @@ fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
 # summary: the names of the failures, then the closing line; returns 1
 # when anything failed
 summary() {
+	if [ "${#KREPORTS[@]}" -gt 0 ]; then
+		echo
+		echo "Kernel reports:"
+		printf '%s\n' "${KREPORTS[@]}"
+	fi
 	if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
 		echo
 		echo "Failed:"
@@ -116,6 +124,16 @@ console_errors() {
 	grep -aE "$KERNEL_ERRORS" "$1"
 }
 
+# first_report FILE: the first kernel error of a console log with the
+# lines around it (a warning's or hung task's trace follows it), at most
+# 30, indented
+first_report() {
+	grep -anE "$KERNEL_ERRORS" "$1" | head -n 1 | cut -d: -f1 |
+		while read -r n; do
+			sed -n "$((n > 3 ? n - 3 : 1)),$((n + 26))p" "$1"
+		done | tr -d '\r' | cut -c1-200 | sed 's/^/    /'
+}
+
 # boot_errors DIR: kernel errors printed before the guest's first test
 # result, i.e. while the kernel booted, before rdmachan or any test was
 # there
@@ -135,6 +153,8 @@ vm_report() {
 	if [ -n "$bad" ]; then
 		fail "$name: console shows no kernel error"
 		echo "$bad" | head -n 20 | sed 's/^/    /'
+		KREPORTS+=("  $name ($dir/console.log):")
+		mapfile -t -O "${#KREPORTS[@]}" KREPORTS < <(first_report "$dir/console.log")
 	fi
 	if [ "$FAILED" != "$before" ]; then
 		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'

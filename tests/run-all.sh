@@ -91,10 +91,17 @@ debug_tier() {
 		case "$line" in
 		"ok - "*) pass "${line#ok - }" ;;
 		"not ok - "*) fail "${line#not ok - }" ;;
-		# its own list of failures and totals: ours follow
+		# its own kernel reports, list of failures and totals: ours
+		# follow, with its reports
+		"Kernel reports:") tail=2 ;;
 		"Failed:") tail=1 ;;
 		*" passed, "*" failed") ;;
-		*) [ "$tail" = 1 ] || echo "$line" ;;
+		*)
+			case "$tail" in
+			0) echo "$line" ;;
+			2) [ -z "$line" ] || KREPORTS+=("$line") ;;
+			esac
+			;;
 		esac
 	done < <(tests/run-debug.sh 2>&1)
 }
