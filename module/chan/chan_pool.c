@@ -39,6 +39,19 @@
  * (rdmachan_pool_chain_locked()).  So no post can find the queue full,
  * and none needs to wait or refuse.
  *
+ * The registration QP.  rxe executes again the local operations it finds
+ * behind a send when it goes back to retransmit it, and a REG_MR run
+ * twice fails the QP, so on rxe no fast registration may wait in a send
+ * queue behind a send not yet acknowledged.  There a channel whose sends
+ * carry registrations has &rdmachan_res.reg_qp (chan_qp.c), an RC QP of
+ * its PD connected to itself that runs local operations only: a send's
+ * REG_MRs go there (rdmachan_pool_regq_post_locked()), the last one
+ * signalled, and its completion posts the message, the ring's order kept
+ * (&rdmachan_tx.regs_pending); a put's LOCAL_INV goes there too.  It
+ * has room for two work requests per registration the pools may hold.
+ * The registrations of one-sided requests stay on the channel's send
+ * queue, behind a fencing LOCAL_INV (rdmachan_pool_post_reg_locked()).
+ *
  * Teardown, once no completion can come (QP destroyed, CQ freed), ends
  * the invalidations still posted (their callback gets -ECANCELED), then
  * unmaps what is mapped and deregisters every MR of every pool before
@@ -438,6 +451,24 @@ unlock:
 }
 EXPORT_SYMBOL_GPL(rdmachan_mr_pool_map);
 
+/*
+ * A LOCAL_INV on the registration QP, which a channel whose QP failed
+ * must not complete: on the channel's own send queue it would be flushed,
+ * and the registration would wait for the QP's destruction, as a peer's
+ * access under way may still land until then (the top of this file).  So
+ * on a channel no longer connected it is not posted, and teardown, which
+ * is scheduled here, gives the registration back.  Return: 0 or errno
+ * (the channel fails).  Caller holds ch->lock.
+ */
+static int rdmachan_regq_inv_locked(struct rdmachan *ch, struct ib_send_wr *wr)
+{
+	if (rdmachan_send_state_err(ch)) {
+		rdmachan_schedule_teardown(ch);
+		return 0;
+	}
+	return ib_post_send(ch->res.reg_qp, wr, NULL);
+}
+
 /**
  * rdmachan_mr_pool_put() - give a pool's registration back
  * @mr: from rdmachan_mr_pool_map()
@@ -498,7 +529,10 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		wr.send_flags = IB_SEND_SIGNALED;
 		wr.ex.invalidate_rkey = mr->ibmr->rkey;
 		/* the send queue has room for it: see the top of this file */
-		err = rdmachan_post_send_locked(ch, &wr, NULL);
+		if (ch->res.reg_qp)
+			err = rdmachan_regq_inv_locked(ch, &wr);
+		else
+			err = rdmachan_post_send_locked(ch, &wr, NULL);
 		/*
 		 * Not posted: the channel fails, and the registration comes
 		 * back once teardown destroyed the QP (which may still be
@@ -699,6 +733,67 @@ void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
 		rdmachan_pool_post_reg_locked(mr, &fence, first, last);
 	}
 	tx->nr_regs = 0;
+}
+
+/* The completion of a send's fast registrations on the registration QP */
+static void rdmachan_pool_regq_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
+					      reg_cqe);
+	struct rdmachan *ch = tx->ch;
+	unsigned long flags;
+	int ret;
+
+	/* failed: the channel fails, and the message never goes */
+	if (!rdmachan_wc_ok(ch, wc, "fast registration"))
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	tx->regs_pending = false;
+	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? 0 :
+	      rdmachan_commit_locked(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ret)
+		rdmachan_fail_io(ch, -ECONNRESET);
+}
+
+/**
+ * rdmachan_pool_regq_post_locked() - post a send's fast registrations on
+ *	the registration QP
+ * @tx: the send slot, filled and ready; its registrations are cleared
+ *
+ * The last one is signalled: its completion (rdmachan_pool_regq_done())
+ * clears &rdmachan_tx.regs_pending, and posts the message and those
+ * that waited behind it.  When none is left to post (each given back
+ * while the send was filled, a bug of the user's), the message goes at
+ * once.
+ *
+ * Context: channel lock held.
+ * Return: 0, or the error of ib_post_send() (the slot then stays
+ * pending: the channel fails, and the message never goes).
+ */
+int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx)
+{
+	struct ib_send_wr *first = NULL, *last = NULL;
+	struct rdmachan *ch = tx->ch;
+	bool fence = false;
+	u32 i;
+
+	lockdep_assert_held(&ch->lock);
+	for (i = 0; i < tx->nr_regs; i++) {
+		struct rdmachan_mr *mr = tx->regs[i];
+
+		if (mr->pstate != RDMACHAN_PR_CLAIMED)
+			continue;
+		rdmachan_pool_post_reg_locked(mr, &fence, &first, &last);
+	}
+	tx->nr_regs = 0;
+	if (!last)
+		return 0;
+	last->send_flags |= IB_SEND_SIGNALED;
+	tx->reg_cqe.done = rdmachan_pool_regq_done;
+	last->wr_cqe = &tx->reg_cqe;
+	tx->regs_pending = true;
+	return ib_post_send(ch->res.reg_qp, first, NULL);
 }
 
 /**

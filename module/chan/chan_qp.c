@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
+#include <rdma/ib_cache.h>
 
 #include "rdmachan-pri.h"
 #include "device.h"
@@ -141,6 +142,105 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 	default:	/* SOFTIRQ; SOLICITED: its sends */
 		return IB_POLL_SOFTIRQ;
 	}
+}
+
+/**
+ * rdmachan_regq_create() - the registration QP of a channel on rxe
+ * @ch: the channel, its PD allocated and its send ring sized
+ * @cm_id: its rdma_cm_id, with the source GID resolved
+ * @regs: fast registrations a send may carry
+ *
+ * Where &rdmachan_res.reg_fence, a send's fast registrations and a pool
+ * registration's LOCAL_INV go on a QP of their own instead of the
+ * channel's send queue, where rxe would hold every later message behind
+ * a fence until the messages before it were acknowledged (chan_pool.c,
+ * "The registration QP").  Only local operations are ever posted on it,
+ * so it never sends a packet; RC needs a peer to reach RTS all the same,
+ * and it is its own: an RC QP in the channel's PD whose address is its
+ * own GID and MAC, and whose destination QP number is its own.
+ *
+ * Its send queue holds two entries per registration the channel's pools
+ * may hold (queue_depth * @regs): its REG_MR and its LOCAL_INV; its CQ
+ * has room for each of them to complete.  The CQ is polled in softirq
+ * context whatever the channel's poll mode: a message waits for its
+ * registrations' completion, and that completion posts it.
+ *
+ * Context: process context (the rdma_cm handler).
+ * Return: 0 or a negative errno; what was built is released by
+ * rdmachan_release_resources().
+ */
+static int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
+				u32 regs)
+{
+	const struct ib_gid_attr *sgid = cm_id->route.addr.dev_addr.sgid_attr;
+	struct ib_device *ibdev = cm_id->device;
+	u32 nr = 2 * ch->send.depth * regs + 1;
+	struct ib_qp_init_attr init = {};
+	struct ib_qp_attr a = {};
+	union ib_gid dgid;
+	struct ib_cq *cq;
+	struct ib_qp *qp;
+	u16 vlan;
+	int ret;
+
+	if (!sgid || !rdma_protocol_roce(ibdev, cm_id->port_num))
+		return -EOPNOTSUPP;
+	cq = ib_alloc_cq(ibdev, ch, nr + 1,
+			 ch->obj.id % ibdev->num_comp_vectors, IB_POLL_SOFTIRQ);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	cq->event_handler = rdmachan_cq_event;
+	ch->res.reg_cq = cq;
+
+	init.event_handler = rdmachan_qp_event;
+	init.qp_context = ch;
+	init.send_cq = cq;
+	init.recv_cq = cq;
+	init.qp_type = IB_QPT_RC;
+	init.sq_sig_type = IB_SIGNAL_REQ_WR;
+	init.cap.max_send_wr = nr;
+	init.cap.max_recv_wr = 1;
+	init.cap.max_send_sge = 1;
+	init.cap.max_recv_sge = 1;
+	qp = ib_create_qp(ch->res.pd, &init);
+	if (IS_ERR(qp))
+		return PTR_ERR(qp);
+	ch->res.reg_qp = qp;
+
+	a.qp_state = IB_QPS_INIT;
+	a.port_num = cm_id->port_num;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		return ret;
+
+	/* connected to itself: its own GID, MAC and QP number */
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTR;
+	a.path_mtu = IB_MTU_1024;
+	a.dest_qp_num = qp->qp_num;
+	a.min_rnr_timer = 12;
+	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&a.ah_attr, cm_id->port_num);
+	dgid = sgid->gid;
+	rdma_ah_set_grh(&a.ah_attr, &dgid, 0, sgid->index, 1, 0);
+	ret = rdma_read_gid_l2_fields(sgid, &vlan, a.ah_attr.roce.dmac);
+	if (ret)
+		return ret;
+	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (ret)
+		return ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IB_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
 }
 
 /**
@@ -280,6 +380,11 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->res.max_sge_rd = clamp_t(u32, ibdev->attrs.max_sge_rd, 1,
 				     ch->res.max_send_sge);
 	ch->res.max_reg_pages = ibdev->attrs.max_fast_reg_page_list_len;
+	if (ch->res.reg_fence && regs) {
+		ret = rdmachan_regq_create(ch, cm_id, regs);
+		if (ret)
+			return ret;
+	}
 
 	return rdmachan_alloc_buffers(ch);
 }
@@ -309,7 +414,8 @@ static void rdmachan_cq_quiesce(struct ib_cq *cq)
  * rdmachan_release_resources() - undo rdmachan_setup_resources()
  * @ch: the channel; its QP must be drained (or never used)
  *
- * Order: QP, receive CQ, CQ (no completion handler runs after this),
+ * Order: QP, registration QP and its CQ, receive CQ, CQ (no completion
+ * handler runs after this),
  * one-sided requests still posted (ended cancelled), zero-copy sends not
  * completed (their pages given back), registrations, DMA mappings, PD,
  * device reference.  Buffers stay allocated (a reader may still hold
@@ -324,6 +430,19 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	if (ch->res.qp) {
 		rdma_destroy_qp(ch->conn.cm_id);
 		ch->res.qp = NULL;
+	}
+	/*
+	 * The registration QP after the channel's: a completion of its
+	 * that still runs finds I/O stopped and posts nothing there.
+	 */
+	if (ch->res.reg_qp) {
+		ib_destroy_qp(ch->res.reg_qp);
+		ch->res.reg_qp = NULL;
+	}
+	if (ch->res.reg_cq) {
+		rdmachan_cq_quiesce(ch->res.reg_cq);
+		ib_free_cq(ch->res.reg_cq);
+		ch->res.reg_cq = NULL;
 	}
 	rdmachan_rcq_destroy(ch);
 	if (ch->res.cq) {

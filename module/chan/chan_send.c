@@ -139,11 +139,18 @@ void rdmachan_send_end_orphans(struct rdmachan *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
-/*
- * Post every ready slot at the head of the ring, in order, as one chain.
- * Caller holds ch->lock.
+/**
+ * rdmachan_commit_locked() - post every ready slot at the head of the
+ *	ring, in order, as one chain
+ * @ch: the channel
+ *
+ * A slot not ready, or whose fast registrations have not completed on
+ * the registration QP (&rdmachan_tx.regs_pending), ends the chain.
+ *
+ * Context: ch->lock held.
+ * Return: 0 or the error of the post.
  */
-static int rdmachan_commit_locked(struct rdmachan *ch)
+int rdmachan_commit_locked(struct rdmachan *ch)
 {
 	struct ib_send_wr *first = NULL, *last = NULL;
 	const struct ib_send_wr *bad = NULL;
@@ -164,7 +171,7 @@ static int rdmachan_commit_locked(struct rdmachan *ch)
 			    (tx->nr_zc ? 0 : tx->len);
 		u32 trail = 0;
 
-		if (!tx->ready)
+		if (!tx->ready || tx->regs_pending)
 			break;
 		tx->ready = false;
 		tx->unposted = false;
@@ -428,6 +435,7 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 		ch->send.reserved = first + good;
 		n = good;
 	}
+	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET : 0;
 	for (i = 0; i < n; i++) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);
 
@@ -440,9 +448,12 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 			tx->nr_regs = 0;
 			tx->pad = true;
 		}
+		/* its registrations first, on their own QP (chan_pool.c) */
+		if (!ret && tx->nr_regs && ch->res.reg_qp)
+			ret = rdmachan_pool_regq_post_locked(tx);
 	}
-	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET :
-	      rdmachan_commit_locked(ch);
+	if (!ret)
+		ret = rdmachan_commit_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	if (ret && ret != -ECONNRESET) {

@@ -189,6 +189,10 @@ struct rdmachan_rx {
  * @nr_regs: pool registrations whose fast registrations go in front of
  *	the message (rdmachan_send_ext()); 0 once posted
  * @regs: those registrations
+ * @regs_pending: its fast registrations were posted on
+ *	&rdmachan_res.reg_qp and have not completed: it waits, and the
+ *	slots after it with it (rdmachan_pool_regq_post_locked())
+ * @reg_cqe: the completion entry of the last of those registrations
  * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
  *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
  *	a payload copied into @buf.  Set by the sender, cleared when the
@@ -218,6 +222,8 @@ struct rdmachan_tx {
 	u32			inv_rkey;
 	u32			nr_regs;
 	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
+	bool			regs_pending;
+	struct ib_cqe		reg_cqe;
 	u32			nr_zc;
 	void			(*zc_done)(void *ctx, int err);
 	void			*zc_ctx;
@@ -303,7 +309,13 @@ struct rdmachan_conn {
  *	executes again the local operations it finds when it goes back to
  *	retransmit: a REG_MR run twice fails, "not free", and the send queue
  *	stalls): the registrations a send carries follow a fencing LOCAL_INV
- *	(chan_pool.c)
+ *	(chan_pool.c); with the registration QP (@reg_qp), only the
+ *	registrations of one-sided requests
+ * @reg_qp: where @reg_fence and sends may carry registrations: the QP
+ *	of the sends' fast registrations and of the pools' LOCAL_INVs, an
+ *	RC QP in @pd connected to itself that only runs local operations
+ *	(chan_qp.c, rdmachan_regq_create()); else NULL
+ * @reg_cq: its completion queue (softirq)
  * @drain_sq: teardown's marker on the send queue
  * @drain_rq: teardown's marker on the receive queue
  */
@@ -321,6 +333,8 @@ struct rdmachan_res {
 	bool			iwarp;
 	bool			has_atomics;
 	bool			reg_fence;
+	struct ib_qp		*reg_qp;
+	struct ib_cq		*reg_cq;
 	struct rdmachan_drain	drain_sq;
 	struct rdmachan_drain	drain_rq;
 };
@@ -1000,6 +1014,7 @@ void rdmachan_drain_qp(struct rdmachan *ch);
 
 /* chan_send.c */
 int rdmachan_send_state_err(struct rdmachan *ch);
+int rdmachan_commit_locked(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);
 int rdmachan_send_batch(struct rdmachan *ch,
@@ -1100,6 +1115,7 @@ void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last);
+int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx);
 
 /* chan_listen.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,

@@ -94,6 +94,14 @@ check_eq "remote_inv + local_inv = the remote requests" \
 	"$(($(attr $N reads) + $(attr $N writes) - $(attr $N inline_writes)))" \
 	"$(($(attr $N remote_inv) + $(attr $N local_inv)))"
 diag "remote_inv $(attr $N remote_inv) local_inv $(attr $N local_inv) starved $(attr $N starved) busy $(attr $N busy)"
+# on rxe the registrations and local invalidations of each queue's
+# channel run on a QP of their own, an RC QP connected to itself
+# (Documentation/protocol.rst, "Remote invalidation"): one per queue (the
+# server's channels, whose sends carry none, have none)
+if [ "$RDMA_DRIVER" = rxe ]; then
+	check_eq "a registration QP per queue, connected to itself (rdma res show qp)" 2 \
+		"$($RDMA res show qp | awk '{ for (i = 1; i < NF; i++) { if ($i == "lqpn") l = $(i + 1); if ($i == "rqpn") r = $(i + 1) } if (l != "" && l == r) n++; l = r = "" } END { print n + 0 }')"
+fi
 # on RoCE a READ's reply rides its data's RDMA WRITE_WITH_IMM
 # (RCBLK_OPEN_WRITE_IMM), which cannot invalidate: the client does, so
 # every READ is a local invalidation and every remote WRITE a remote one
