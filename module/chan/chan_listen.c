@@ -81,7 +81,8 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * @p: its negotiated parameters (the device may only lower the depth)
  * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's): two
  *	more send queue entries and completion entries per credit and
- *	registration
+ *	registration, and on rxe as many again on the registration QP
+ *	(chan_qp.c), counted whatever the device
  *
  * Buffers as kmalloc() rounds them, their descriptors, the channel and an
  * estimate of the provider's queues.  Charged to the listener's budget
@@ -105,7 +106,9 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 	       sizeof(struct rdmachan) +
 	       (2 * (nr_rx + nr_tx) + RDMACHAN_CTRL_SLOTS +
 		RDMACHAN_RDMA_SLOTS +
-		2 * 2 * nr_tx * (u64)max_send_regs) * RDMACHAN_WR_COST;
+		2 * 2 * nr_tx * (u64)max_send_regs +
+		(max_send_regs ? 2 * (2 * nr_tx * (u64)max_send_regs + 2) :
+		 0)) * RDMACHAN_WR_COST;
 }
 
 /* Undo what rdmachan_connect_request() reserved; @l->lock held. */

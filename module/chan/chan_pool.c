@@ -49,6 +49,12 @@
  * signalled, and its completion posts the message, the ring's order kept
  * (&rdmachan_tx.regs_pending); a put's LOCAL_INV goes there too.  It
  * has room for two work requests per registration the pools may hold.
+ * That costs the send a completion's round through the CQ, which a
+ * fence on an idle send queue does not: when the peer has answered every
+ * message posted and no one-sided request is under way
+ * (rdmachan_send_idle_locked(), a QD1 block request's case), a send's
+ * registrations go in front of it behind the fence, and a put's
+ * LOCAL_INV on the channel's send queue, as before.
  * The registrations of one-sided requests stay on the channel's send
  * queue, behind a fencing LOCAL_INV (rdmachan_pool_post_reg_locked()).
  *
@@ -528,8 +534,12 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 		wr.wr_cqe = &mr->inv_cqe;
 		wr.send_flags = IB_SEND_SIGNALED;
 		wr.ex.invalidate_rkey = mr->ibmr->rkey;
-		/* the send queue has room for it: see the top of this file */
-		if (ch->res.reg_qp)
+		/*
+		 * The send queue has room for it: see the top of this file.
+		 * On the registration QP unless nothing would wait behind it
+		 * in the channel's (rdmachan_send_idle_locked()).
+		 */
+		if (ch->res.reg_qp && !rdmachan_send_idle_locked(ch))
 			err = rdmachan_regq_inv_locked(ch, &wr);
 		else
 			err = rdmachan_post_send_locked(ch, &wr, NULL);

@@ -411,6 +411,31 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 	return n;
 }
 
+/**
+ * rdmachan_send_idle_locked() - has the peer answered every message
+ *	posted, and is no one-sided request under way?
+ * @ch: the channel
+ *
+ * Then a fence in the send queue waits for no round trip (every send was
+ * received, its acknowledgment sent before the answer): a send's fast
+ * registrations go in front of it behind a fencing LOCAL_INV
+ * (chan_pool.c), in one post, rather than on the registration QP, whose
+ * completion the send would wait for (a QD1 block request's latency), and
+ * a registration's put posts its LOCAL_INV there too, the fence the next
+ * send's registrations then need no other.  "Answered" is counted, as
+ * request and reply protocols have it: as many messages received as
+ * posted.  A guess that only costs time when wrong: either way is safe.
+ *
+ * Context: ch->lock held.
+ * Return: true when idle so.
+ */
+bool rdmachan_send_idle_locked(struct rdmachan *ch)
+{
+	return !ch->rdma.slots &&
+	       (u64)atomic64_read(&ch->stats[RDMACHAN_STAT_msgs_rx]) >=
+	       ch->send.posted;
+}
+
 /*
  * Mark reserved slots [first, first + n) ready and post what can go.  A
  * slot whose fill failed (a fault copying from user memory) is given back
@@ -426,6 +451,7 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 {
 	bool bh = rdmachan_bh_off();
 	unsigned long flags;
+	bool regq;
 	u32 i;
 	int ret;
 
@@ -436,6 +462,7 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 		n = good;
 	}
 	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET : 0;
+	regq = ch->res.reg_qp && !rdmachan_send_idle_locked(ch);
 	for (i = 0; i < n; i++) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);
 
@@ -449,7 +476,7 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 			tx->pad = true;
 		}
 		/* its registrations first, on their own QP (chan_pool.c) */
-		if (!ret && tx->nr_regs && ch->res.reg_qp)
+		if (!ret && tx->nr_regs && regq)
 			ret = rdmachan_pool_regq_post_locked(tx);
 	}
 	if (!ret)

@@ -1015,6 +1015,7 @@ void rdmachan_drain_qp(struct rdmachan *ch);
 /* chan_send.c */
 int rdmachan_send_state_err(struct rdmachan *ch);
 int rdmachan_commit_locked(struct rdmachan *ch);
+bool rdmachan_send_idle_locked(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);
 int rdmachan_send_batch(struct rdmachan *ch,

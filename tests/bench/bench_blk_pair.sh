@@ -105,7 +105,7 @@ fio_job() {
 	cpu_snap > $T/cpu.before
 	_p=
 	[ "$2" != "${BENCH_BLK_PROFILE:-}" ] || [ ! -x /usr/bin/perf ] ||
-		_p="/usr/bin/perf record -a -q -o $T/perf.data --"
+		_p="/usr/bin/perf record -a -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} -o $T/perf.data --"
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
@@ -124,7 +124,7 @@ fio_job() {
 		diag "the client's perf profile of $2 on $1:"
 		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
 			-n --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n 50)"
+			head -n "${BENCH_BLK_PROFILE_LINES:-50}")"
 		rm -f $T/perf.data
 	fi
 	if [ $_r != 0 ]; then
