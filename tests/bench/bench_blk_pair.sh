@@ -19,7 +19,9 @@
 # writes at QD32.  Its results: RESULT pair_rcblk_FIGURE and
 # pair_nvme_FIGURE, one a pass.  BENCH_BLK_SECS, BENCH_BLK_DEPTH as for
 # bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
-# rr32, rw32; perf in the initramfs) profiles that job on the client.
+# rr32, rw32; perf in the initramfs) profiles that job on the client, at
+# BENCH_BLK_PROFILE_FREQ samples a second (default 4000), printing the
+# BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols.
 
 . /tests/lib.sh
 
