@@ -721,17 +721,16 @@ void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 /**
  * rdmachan_pool_chain_locked() - chain a send's fast registrations
  * @tx: the send slot, about to be posted; its registrations are cleared
+ * @fence: whether they need a fence in front (rdmachan_pool_post_reg_locked())
  * @first: the chain's first work request (set when the chain is empty)
  * @last: its last one, updated
  *
  * Context: channel lock held.
  */
-void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
+void rdmachan_pool_chain_locked(struct rdmachan_tx *tx, bool fence,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last)
 {
-	/* right behind a LOCAL_INV the REG_MRs need no fence of their own */
-	bool fence = !tx->ch->send.inv_tail;
 	u32 i;
 
 	for (i = 0; i < tx->nr_regs; i++) {
@@ -785,18 +784,10 @@ int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx)
 {
 	struct ib_send_wr *first = NULL, *last = NULL;
 	struct rdmachan *ch = tx->ch;
-	bool fence = false;
-	u32 i;
 
 	lockdep_assert_held(&ch->lock);
-	for (i = 0; i < tx->nr_regs; i++) {
-		struct rdmachan_mr *mr = tx->regs[i];
-
-		if (mr->pstate != RDMACHAN_PR_CLAIMED)
-			continue;
-		rdmachan_pool_post_reg_locked(mr, &fence, &first, &last);
-	}
-	tx->nr_regs = 0;
+	/* nothing but local operations there: no fence */
+	rdmachan_pool_chain_locked(tx, false, &first, &last);
 	if (!last)
 		return 0;
 	last->send_flags |= IB_SEND_SIGNALED;

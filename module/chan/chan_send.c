@@ -232,9 +232,13 @@ int rdmachan_commit_locked(struct rdmachan *ch)
 		    tx->nr_zc)
 			tx->wr.send_flags |= IB_SEND_SIGNALED;
 
-		/* fast registrations go first: valid before the peer knows */
+		/*
+		 * Fast registrations go first: valid before the peer knows.
+		 * Right behind a LOCAL_INV they need no fence of their own.
+		 */
 		if (tx->nr_regs)
-			rdmachan_pool_chain_locked(tx, &first, &last);
+			rdmachan_pool_chain_locked(tx, !ch->send.inv_tail,
+						   &first, &last);
 		if (last)
 			last->next = &tx->wr;
 		else

@@ -309,8 +309,9 @@ struct rdmachan_conn {
  *	executes again the local operations it finds when it goes back to
  *	retransmit: a REG_MR run twice fails, "not free", and the send queue
  *	stalls): the registrations a send carries follow a fencing LOCAL_INV
- *	(chan_pool.c); with the registration QP (@reg_qp), only the
- *	registrations of one-sided requests
+ *	(chan_pool.c); with the registration QP (@reg_qp), those of
+ *	one-sided requests, and a send's while the channel is idle
+ *	(rdmachan_send_idle_locked())
  * @reg_qp: where @reg_fence and sends may carry registrations: the QP
  *	of the sends' fast registrations and of the pools' LOCAL_INVs, an
  *	RC QP in @pd connected to itself that only runs local operations
@@ -1113,7 +1114,7 @@ int rdmachan_post_send_locked(struct rdmachan *ch,
 void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 				   struct ib_send_wr **first,
 				   struct ib_send_wr **last);
-void rdmachan_pool_chain_locked(struct rdmachan_tx *tx,
+void rdmachan_pool_chain_locked(struct rdmachan_tx *tx, bool fence,
 				struct ib_send_wr **first,
 				struct ib_send_wr **last);
 int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx);
