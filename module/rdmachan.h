@@ -276,7 +276,17 @@ u32 rdmachan_max_reg_pages(struct rdmachan *ch);
  *	context, from rdma_cm's event handler (its handler mutex held):
  *	must not call rdmachan_listener_close(), nor wait for anything that
  *	closes a channel (rdmachan_close() takes rdma_cm's mutexes): accept
- *	here, or queue a work item that does.
+ *	here, or queue a work item that does.  rdmachan_listener_close()
+ *	waits for a call under way, so it must not hold anything this
+ *	callback waits for.
+ * @admit: who may connect, decided before anything is set up for a
+ *	connection request: return 0 to go on, an error to refuse it (the
+ *	peer's connect fails with -EACCES, reason RDMACHAN_REJ_REFUSED, and
+ *	the listener counts it in rejected_refused).  @peer is the
+ *	requester's address.  A refused peer never gets a channel, so none
+ *	of its messages reaches the user.  Process context, from rdma_cm's
+ *	event handler: must not sleep for long; takes no lock that is held
+ *	across rdmachan_accept() or rdmachan_close().
  * @failed: the listener stopped by itself and accepts nothing more; @err
  *	is why (-ENODEV: the RDMA device of its address went away).  Called
  *	once, in process context (the device removal), never after
@@ -285,10 +295,11 @@ u32 rdmachan_max_reg_pages(struct rdmachan *ch);
  *	rdmachan_listener_close(); must not call rdmachan_listen() (the RDMA
  *	core is removing a device: defer that to a work item).
  *
- * Both are optional.
+ * Each is optional.
  */
 struct rdmachan_listener_ops {
 	void (*pending)(struct rdmachan_listener *l);
+	int (*admit)(struct rdmachan_listener *l, const struct sockaddr *peer);
 	void (*failed)(struct rdmachan_listener *l, int err);
 };
 

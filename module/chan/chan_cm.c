@@ -138,6 +138,8 @@ static int rdmachan_rejected(struct rdmachan *ch, struct rdma_cm_event *ev)
 		return -EPROTO;
 	case RDMACHAN_REJ_BUSY:
 		return -ENOBUFS;
+	case RDMACHAN_REJ_REFUSED:
+		return -EACCES;
 	default:	/* no listener, backlog full, listener closing */
 		return -ECONNREFUSED;
 	}

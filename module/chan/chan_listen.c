@@ -156,6 +156,15 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 					   &remote);
 	if (reason)
 		return rdmachan_reject(l, id, reason);
+	/*
+	 * Who the peer is, before anything is held for it: a peer the user
+	 * does not admit never gets a channel, so none of its bytes and
+	 * none of its connections reach the user.
+	 */
+	if (l->admit && l->admit(l, (struct sockaddr *)&id->route.addr.dst_addr)) {
+		atomic64_inc(&l->stats.rejected_refused);
+		return rdmachan_reject(l, id, RDMACHAN_REJ_REFUSED);
+	}
 
 	local.queue_depth = rdmachan_depth_cap(l->opts.queue_depth,
 					       l->opts.max_msg_size);
@@ -369,13 +378,38 @@ void rdmachan_listener_established(struct rdmachan_listener *l,
 		l->queue.nr_pending--;
 		l->queue.nr_ready++;
 		queued = true;
+		/* counted before the unlock: close waits for it from here */
+		if (l->notify)
+			l->notifying++;
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	if (!queued)
 		return;
 	wake_up_all(&l->wq);
-	if (l->notify)
-		l->notify(l);
+	if (!l->notify)
+		return;
+	/*
+	 * The channel may be accepted meanwhile, dropping the reference it
+	 * held on @l: @l lives on because close waits for @notifying
+	 * to drop to zero, and the wake-up is made under the lock, so that
+	 * the closer cannot free @l between the two.
+	 */
+	l->notify(l);
+	spin_lock_irqsave(&l->lock, flags);
+	if (!--l->notifying)
+		wake_up_all(&l->wq);
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+
+static bool rdmachan_listener_quiet(struct rdmachan_listener *l)
+{
+	unsigned long flags;
+	bool quiet;
+
+	spin_lock_irqsave(&l->lock, flags);
+	quiet = !l->failed_task && !l->notifying;
+	spin_unlock_irqrestore(&l->lock, flags);
+	return quiet;
 }
 
 /**
@@ -472,6 +506,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	l->queue.budget = rdmachan_param_listen_budget();
 	if (ops) {
 		l->notify = ops->pending;
+		l->admit = ops->admit;
 		l->failed = ops->failed;
 	}
 	l->priv = priv;
@@ -728,17 +763,6 @@ static const struct rdmachan_dev_user_ops rdmachan_listener_dev_ops = {
 	.removed_last	= true,
 };
 
-static bool rdmachan_listener_failed_done(struct rdmachan_listener *l)
-{
-	unsigned long flags;
-	bool done;
-
-	spin_lock_irqsave(&l->lock, flags);
-	done = !l->failed_task;
-	spin_unlock_irqrestore(&l->lock, flags);
-	return done;
-}
-
 /**
  * rdmachan_listener_close() - stop listening and free a listener
  * @l: the listener; connections not yet accepted are closed
@@ -754,16 +778,20 @@ void rdmachan_listener_close(struct rdmachan_listener *l)
 		rdmachan_listener_put(l);	/* the directory's */
 	rdmachan_listener_stop(l, 0);
 	/*
-	 * No failed callback after this returns: a later one is off, a
-	 * running one is waited for (it is short: it must not block), unless
-	 * it is this very call.
+	 * No callback after this returns: a later one is off (@closing is
+	 * set, and the failure is told), a running one is waited for: a
+	 * pending callback (it may be accepting on @l), a failed one (it is
+	 * short: it must not block) unless it is this very call.  Both may
+	 * be module text of a user that is unloading.
 	 */
 	spin_lock_irqsave(&l->lock, flags);
 	l->failure_told = true;
 	running = l->failed_task;
 	spin_unlock_irqrestore(&l->lock, flags);
-	if (running && running != current)
-		wait_event(l->wq, rdmachan_listener_failed_done(l));
+	if (running == current)
+		wait_event(l->wq, !READ_ONCE(l->notifying));
+	else
+		wait_event(l->wq, rdmachan_listener_quiet(l));
 	rdmachan_listener_put(l);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listener_close);

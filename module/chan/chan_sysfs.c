@@ -324,6 +324,8 @@ RDMACHAN_LISTENER_ATTR(mem_pending, "%llu", READ_ONCE(l->queue.charged))
 RDMACHAN_LISTENER_ATTR(mem_budget, "%llu", l->queue.budget)
 RDMACHAN_LISTENER_ATTR(rejected_busy, "%lld",
 		       atomic64_read(&l->stats.rejected_busy))
+RDMACHAN_LISTENER_ATTR(rejected_refused, "%lld",
+		       atomic64_read(&l->stats.rejected_refused))
 RDMACHAN_LISTENER_ATTR(timed_out, "%lld", atomic64_read(&l->stats.timed_out))
 
 #define RDMACHAN_LISTENER_DEV_ATTR(name) \
@@ -344,6 +346,7 @@ static RDMACHAN_LISTENER_DEV_ATTR(max_connecting);
 static RDMACHAN_LISTENER_DEV_ATTR(mem_pending);
 static RDMACHAN_LISTENER_DEV_ATTR(mem_budget);
 static RDMACHAN_LISTENER_DEV_ATTR(rejected_busy);
+static RDMACHAN_LISTENER_DEV_ATTR(rejected_refused);
 static RDMACHAN_LISTENER_DEV_ATTR(timed_out);
 
 static struct attribute *rdmachan_listener_attrs[] = {
@@ -361,6 +364,7 @@ static struct attribute *rdmachan_listener_attrs[] = {
 	&dev_attr_listener_mem_pending.attr,
 	&dev_attr_listener_mem_budget.attr,
 	&dev_attr_listener_rejected_busy.attr,
+	&dev_attr_listener_rejected_refused.attr,
 	&dev_attr_listener_timed_out.attr,
 	NULL
 };

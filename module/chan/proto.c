@@ -115,6 +115,8 @@ const char *rdmachan_rej_reason_str(int reason)
 		return "listener closing";
 	case RDMACHAN_REJ_BUSY:
 		return "listener busy: budget of unaccepted connections spent";
+	case RDMACHAN_REJ_REFUSED:
+		return "peer not admitted by the listener's user";
 	case -1:
 		return "no rdmachan listener";
 	default:

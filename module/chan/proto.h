@@ -85,6 +85,8 @@ enum rdmachan_rej_reason {
 	RDMACHAN_REJ_CLOSING		= 6,	/* listener is closing */
 	/* the listener's budget for connections not yet accepted is spent */
 	RDMACHAN_REJ_BUSY		= 7,
+	/* the listener's user does not admit this peer (its admit callback) */
+	RDMACHAN_REJ_REFUSED		= 8,
 };
 
 /**

@@ -633,12 +633,15 @@ struct rdmachan_listen_queue {
  * @accepted: connections handed out
  * @rejected: connection requests refused
  * @rejected_busy: of those, refused with RDMACHAN_REJ_BUSY
+ * @rejected_refused: of those, refused by the user's admit callback
+ *	(RDMACHAN_REJ_REFUSED)
  * @timed_out: connections dropped by rdmachan_listener.reap_work
  */
 struct rdmachan_listen_stats {
 	atomic64_t		accepted;
 	atomic64_t		rejected;
 	atomic64_t		rejected_busy;
+	atomic64_t		rejected_refused;
 	atomic64_t		timed_out;
 };
 
@@ -663,6 +666,10 @@ struct rdmachan_listen_stats {
  *	under @lock unless @closing
  * @notify: the user's "connection pending" callback; set once when the
  *	listener is created
+ * @notifying: @notify calls under way; under @lock.  Close waits for
+ *	none to be left (the callback's module and the listener outlive it)
+ * @admit: the user's peer check, before anything is set up for a
+ *	connection request; set once when the listener is created
  * @failed: the user's "listener failed" callback; likewise
  * @priv: the user's pointer; likewise
  * @addr: the bound address; set once when the listener is created
@@ -681,6 +688,9 @@ struct rdmachan_listener {
 	wait_queue_head_t	wq;
 	struct delayed_work	reap_work;
 	void			(*notify)(struct rdmachan_listener *l);
+	unsigned int		notifying;
+	int			(*admit)(struct rdmachan_listener *l,
+					 const struct sockaddr *peer);
 	void			(*failed)(struct rdmachan_listener *l, int err);
 	void			*priv;
 	struct sockaddr_storage	addr;

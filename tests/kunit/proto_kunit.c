@@ -252,7 +252,7 @@ static void proto_test_rej_roundtrip(struct kunit *test)
 	u8 padded[REJ_LEN + 4] = { 0 };
 	int r;
 
-	for (r = RDMACHAN_REJ_NONE; r <= RDMACHAN_REJ_CLOSING; r++) {
+	for (r = RDMACHAN_REJ_NONE; r <= RDMACHAN_REJ_REFUSED; r++) {
 		rdmachan_wire_rej_encode(&w, r);
 		KUNIT_EXPECT_EQ(test, rdmachan_wire_rej_decode(&w, sizeof(w)), r);
 		memcpy(padded, &w, sizeof(w));
@@ -280,14 +280,14 @@ static void proto_test_rej_decode_foreign(struct kunit *test)
 
 static void proto_test_rej_reason_str(struct kunit *test)
 {
-	const char *s[RDMACHAN_REJ_BUSY + 2];
+	const char *s[RDMACHAN_REJ_REFUSED + 2];
 	int i, j;
 
 	/* s[0] is -1 (no rdmachan listener), s[i] is reason i */
 	s[0] = rdmachan_rej_reason_str(-1);
-	for (i = RDMACHAN_REJ_BAD_MAGIC; i <= RDMACHAN_REJ_BUSY; i++)
+	for (i = RDMACHAN_REJ_BAD_MAGIC; i <= RDMACHAN_REJ_REFUSED; i++)
 		s[i] = rdmachan_rej_reason_str(i);
-	s[RDMACHAN_REJ_BUSY + 1] = rdmachan_rej_reason_str(RDMACHAN_REJ_BUSY + 1);
+	s[RDMACHAN_REJ_REFUSED + 1] = rdmachan_rej_reason_str(RDMACHAN_REJ_REFUSED + 1);
 
 	for (i = 0; i < ARRAY_SIZE(s); i++) {
 		if (i == RDMACHAN_REJ_NONE)
@@ -302,9 +302,9 @@ static void proto_test_rej_reason_str(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_STREQ(test, rdmachan_rej_reason_str(0xffff),
-			   s[RDMACHAN_REJ_BUSY + 1]);
+			   s[RDMACHAN_REJ_REFUSED + 1]);
 	KUNIT_EXPECT_STREQ(test, rdmachan_rej_reason_str(-2),
-			   s[RDMACHAN_REJ_BUSY + 1]);
+			   s[RDMACHAN_REJ_REFUSED + 1]);
 }
 
 /* ---- negotiation ------------------------------------------------------- */
