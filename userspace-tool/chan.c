@@ -108,6 +108,8 @@ static const char *hint(int err)
 		return " (peer unreachable or not answering)";
 	case ENOBUFS:
 		return " (the listener is busy: too many connections not yet accepted; try again)";
+	case EACCES:
+		return " (the listener does not admit this address)";
 	case EADDRNOTAVAIL:
 		return " (address not configured on an RDMA-capable interface?)";
 	case ENODEV:

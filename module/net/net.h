@@ -41,8 +41,9 @@ enum {
  * @node: in rcnet_devs (net_dev.c), under RTNL
  * @mode: RDMACHAN_NET_LISTEN or RDMACHAN_NET_CONNECT
  * @addr: listen address, or the peer's
- * @src: CONNECT: source address (AF_UNSPEC: any); LISTEN: the peer
- *	allowed (AF_UNSPEC: the first one, then kept)
+ * @src: CONNECT: source address (AF_UNSPEC: any), set once at net add;
+ *	LISTEN: the peer allowed (AF_UNSPEC: the first one admitted, then
+ *	kept), written once under @info_lock (rcnet_admit())
  * @opts: what each channel asks for
  * @spread: rx_spread at net add: @opts polls in an unbound workqueue,
  *	NAPI is threaded (net_dev.c)
@@ -60,7 +61,8 @@ enum {
  * @loss_work: a loss or a replacement: detach and close @ch, tell @rc
  * @pending_work: the listener has a connection: start, kick or replace
  * @flags: RCNET_F_*
- * @info_lock: guards @peer, @max_msg and @depth for readers (show, sysfs)
+ * @info_lock: guards @peer, @max_msg and @depth for readers (show,
+ *	sysfs), and a LISTEN device's @src as it is pinned
  * @peer: the connected peer's address
  * @max_msg: the channel's message size (negotiated)
  * @depth: the channel's credits (negotiated)

@@ -602,18 +602,55 @@ static int rcnet_install(struct rcnet *net, struct rdmachan *ch)
 	return 0;
 }
 
-/* LISTEN: is @ch from the peer of this device?  The first one is kept. */
+/*
+ * LISTEN: is @peer this device's peer?  Without --peer the first one
+ * admitted is pinned, here, so that two hosts never both get a channel.
+ */
+static bool rcnet_peer_pin(struct rcnet *net,
+			   const struct sockaddr_storage *peer)
+{
+	bool ok;
+
+	spin_lock_bh(&net->info_lock);
+	if (net->src.ss_family == AF_UNSPEC)
+		net->src = *peer;
+	ok = rcnet_same_host(peer, &net->src);
+	spin_unlock_bh(&net->info_lock);
+	return ok;
+}
+
+/* A second check of an accepted channel (admission made the first) */
 static bool rcnet_peer_ok(struct rcnet *net, struct rdmachan *ch)
 {
 	struct sockaddr_storage peer = {};
 
 	if (rdmachan_peer_addr(ch, &peer))
 		return false;
-	if (net->src.ss_family == AF_UNSPEC) {
-		net->src = peer;
-		return true;
-	}
-	return rcnet_same_host(&peer, &net->src);
+	return rcnet_peer_pin(net, &peer);
+}
+
+/*
+ * &rdmachan_listener_ops.admit: refuse every host but the peer before
+ * the listener sets anything up for it, so that a stranger's packets
+ * never reach the stack and its connection never replaces the peer's
+ * (rdma_cm's handler: no sleeping lock).
+ */
+static int rcnet_admit(struct rdmachan_listener *l,
+		       const struct sockaddr *addr)
+{
+	struct rcnet *net = rdmachan_listener_priv(l);
+	struct sockaddr_storage peer = {};
+	size_t len = addr->sa_family == AF_INET6 ?
+		     sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+
+	memcpy(&peer, addr, len);
+	if (rcnet_peer_pin(net, &peer))
+		return 0;
+	spin_lock_bh(&net->info_lock);
+	net_warn_ratelimited("%s: connection from %pISc refused: the peer is %pISc\n",
+			     net->ndev->name, &peer, &net->src);
+	spin_unlock_bh(&net->info_lock);
+	return -EACCES;
 }
 
 static const struct rdmachan_listener_ops rcnet_listener_ops;
@@ -822,6 +859,7 @@ static void rcnet_listener_failed(struct rdmachan_listener *l, int err)
 
 static const struct rdmachan_listener_ops rcnet_listener_ops = {
 	.pending	= rcnet_pending,
+	.admit		= rcnet_admit,
 	.failed		= rcnet_listener_failed,
 };
 

@@ -171,6 +171,36 @@ check "sysfs: rcn1 counted the loss and the reconnect" sh -c \
 	"[ \"$(net_sysfs rcB rcn1 reconnects)\" -ge 1 ] && [ \"$(net_sysfs rcB rcn1 losses)\" -ge 1 ]"
 check "ping after the outage" $IP netns exec rcA $PING -c 3 -W 5 10.77.0.2
 
+# ---- a stranger -----------------------------------------------------------
+# A third address on the connecting side's wire opens channels to rcn0's
+# port and sends what would be IPv4 packets (immediate 0x0800): each is
+# refused before any channel exists (the listener's admit, reason
+# REFUSED: EACCES), and the peer's link never notices.
+# stranger_refused: rcn0's listener counted 5 admissions refused
+stranger_refused() {
+	[ "$(cat $(grep -ls ':7472$' /sys/class/rdmachan/listener*/src_addr |
+		sed 's/src_addr$/rejected_refused/'))" -ge 5 ]
+}
+loss0=$(net_sysfs rcA rcn0 losses)
+rc0=$(net_sysfs rcA rcn0 reconnects)
+check "192.0.2.3 added on veth1 (a third host)" sh -c 	"$IP addr add 192.0.2.3/24 dev veth1 && sleep 1"
+$IP netns exec rcA $PING -A -q -c 2000 -s 16 -W 10 10.77.0.2 > $T/stranger_ping.out 2>&1 &
+PNG=$!
+for i in 1 2 3 4 5; do
+	check_fail "stranger $i: chan send from 192.0.2.3 to rcn0's port is refused (EACCES)" \
+		"ermission denied|does not admit" \
+		$TOOL chan send 192.0.2.1:7472 --src 192.0.2.3 --imm 2048 --timeout 5s \
+		"EEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"
+done
+wait $PNG
+check "the peer's ping ran on, none lost, while the stranger knocked" \
+	grep -q '2000 packets transmitted, 2000 packets received' $T/stranger_ping.out
+check "rcn0's listener counted the refusals (rejected_refused)" stranger_refused
+check_eq "rcn0 lost no link to the stranger (losses, reconnects)" "$loss0 $rc0" \
+	"$(net_sysfs rcA rcn0 losses) $(net_sysfs rcA rcn0 reconnects)"
+check "carrier still on both" net_carrier_both
+$IP addr del 192.0.2.3/24 dev veth1
+
 # ---- bad input -----------------------------------------------------------
 run_checks $HELPERS/net_abuse rcn0
 check_fail "ip link add type rdmachan is refused, naming net add" "net add" \
