@@ -69,10 +69,13 @@
  *   5. the channel detached (carrier off, TX sees NULL) and closed in
  *      order (rdmachan_close(): what was sent is flushed, the peer sees
  *      DISCONNECTED); no channel callback runs after;
- *   6. rdmachan_reconnect_destroy();
- *   7. unregister_netdevice_queue(): ndo_stop (NAPI off, the receive
- *      queue purged); then the destructor (the stats, what is left of
- *      the receive queue) and free_netdev() run at rtnl_unlock().
+ *   6. unregister_netdevice_queue(): ndo_stop (NAPI off, the receive
+ *      queue purged), the sysfs group removed (a read under way ends
+ *      first); then the destructor (rdmachan_reconnect_destroy(), the
+ *      stats, what is left of the receive queue) and free_netdev() run
+ *      at rtnl_unlock().  The reconnect loop lives until the destructor
+ *      because every sysfs attribute and NET_LIST read its state: a
+ *      reader beside the teardown finds it stopped, never freed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -962,6 +965,12 @@ static void rcnet_destructor(struct net_device *ndev)
 {
 	struct rcnet *net = netdev_priv(ndev);
 
+	/*
+	 * The loop was stopped at teardown; it is freed only here, after
+	 * the sysfs group (whose reads take its state) is gone
+	 */
+	rdmachan_reconnect_destroy(net->rc);
+	net->rc = NULL;
 	skb_queue_purge(&net->rxq);
 	rcnet_pool_destroy(net);
 	free_percpu(ndev->tstats);
@@ -1161,8 +1170,6 @@ static void rcnet_teardown(struct rcnet *net)
 	mutex_lock(&net->lock);
 	rcnet_detach(net, false);
 	mutex_unlock(&net->lock);
-	rdmachan_reconnect_destroy(net->rc);
-	net->rc = NULL;
 }
 
 /**

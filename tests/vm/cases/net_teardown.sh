@@ -6,7 +6,11 @@
 # goes, each while a TCP stream or a ping flood crosses it: net del, a
 # link loss and its reconnect ("rdma link delete" of each side's device
 # in turn), ip link del, the namespace holding it deleted, rmmod with
-# both interfaces up.  net_basic.sh checks the data on Debian's kernel.
+# both interfaces up.  Each way an interface goes runs beside readers of
+# every file of its sysfs group (/sys/class/net/NAME/rdmachan/*, world
+# readable) and of net show, so that what the group reads of the device
+# is seen to outlive its teardown.  net_basic.sh checks the data on
+# Debian's kernel.
 # On Debian's kernel too: only it has CONFIG_PAGE_POOL, so only there do
 # the interfaces go with their receive page pool's pages still in skbs.
 
@@ -45,6 +49,38 @@ flood_stop() {
 	wait $FLOOD 2>/dev/null
 }
 
+READERS=
+# readers_start NS NAME...: add readers of the sysfs groups of the NAMEd
+# interfaces in namespace NS, as any user may run them, in a loop, and of
+# net show.  The sysfs readers live outside NS (the namespace would not
+# die while one of its processes lives): a sysfs mounted from inside NS
+# under $T/sys-NS shows NS's interfaces (nsenter --net: the mount is
+# made in this mount namespace).
+readers_start() {
+	_ns=$1
+	shift
+	mkdir -p $T/sys-$_ns
+	mountpoint -q $T/sys-$_ns ||
+		nsenter --net=/run/netns/$_ns mount -t sysfs sysfs $T/sys-$_ns
+	for _d in "$@"; do
+		check "a reader sees $_d's sysfs group from outside $_ns" \
+			test -r $T/sys-$_ns/class/net/$_d/rdmachan/state
+		# the shell's read: no fork per file, so the loop is tight
+		sh -c "while :; do for f in $T/sys-$_ns/class/net/$_d/rdmachan/*; do
+			read -r x < \$f; done 2>/dev/null; done" &
+		READERS="$READERS $!"
+	done
+	sh -c "while :; do $TOOL net show > /dev/null 2>&1; done" &
+	READERS="$READERS $!"
+}
+
+readers_stop() {
+	kill $READERS 2>/dev/null
+	wait $READERS 2>/dev/null
+	READERS=
+	umount $T/sys-rcA $T/sys-rcB 2>/dev/null
+}
+
 # stream_start: a TCP stream rcA -> rcB that outlasts what is done to it
 stream_start() {
 	$IP netns exec rcB timeout 60 $NET_STREAM server 5010 1 60 > /dev/null 2>&1 &
@@ -75,8 +111,10 @@ check "ping across" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
 # ---- net del under a TCP stream, then the same peer again ---------------
 stream_start
 check "the stream flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
-check "net del rcn1 under the stream" timeout 30 $TOOL net del rcn1
+readers_start rcB rcn1
+check "net del rcn1 under the stream and sysfs readers" timeout 30 $TOOL net del rcn1
 check "carrier off on rcn0" wait_for 20 net_no_carrier rcA rcn0
+readers_stop
 stream_stop
 check "rcn1 added again, rcn0 takes it" sh -c \
 	"$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 --reconnect-delay 200 &&
@@ -113,8 +151,10 @@ diag "$($TOOL net show)"
 
 # ---- ip link del, a dying namespace ------------------------------------
 flood_start
-check "ip link del rcn0 under the flood" timeout 30 $IP -n rcA link del rcn0
+readers_start rcA rcn0
+check "ip link del rcn0 under the flood and sysfs readers" timeout 30 $IP -n rcA link del rcn0
 check "carrier off on rcn1" wait_for 20 net_no_carrier rcB rcn1
+readers_stop
 flood_stop
 check "net add rcn0 listen again, into rcA" sh -c \
 	"$TOOL net add rcn0 listen 192.0.2.1 --peer 192.0.2.2 &&
@@ -125,8 +165,10 @@ check "carrier on both (rcn1 reconnected)" wait_for 40 net_carrier_both
 stream_start
 check "the stream flows again (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
 stream_stop
-check "ip netns del rcB" $IP netns del rcB
+readers_start rcB rcn1
+check "ip netns del rcB (sysfs readers of rcn1 outside it)" $IP netns del rcB
 check "the namespace's end deletes rcn1 with it" wait_for 20 net_gone rcn1
+readers_stop
 check "net add rcn1 in a new rcB" sh -c \
 	"$IP netns add rcB &&
 	 $TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 &&
@@ -138,7 +180,10 @@ check "carrier on both" wait_for 40 net_carrier_both
 # ---- rmmod under traffic -------------------------------------------------
 stream_start
 check "the stream flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
-check "rmmod rdmachan_net under the stream" timeout 60 $RMMOD rdmachan_net
+readers_start rcA rcn0
+readers_start rcB rcn1
+check "rmmod rdmachan_net under the stream and sysfs readers" timeout 60 $RMMOD rdmachan_net
+readers_stop
 check_eq "no interface left" "" "$($IP -n rcA -o link show rcn0 2>/dev/null; $IP -n rcB -o link show rcn1 2>/dev/null)"
 stream_stop
 check "rdmachan unloads" rdmachan_unload
