@@ -299,6 +299,8 @@ static int blk_export(int argc, char **argv)
 			hint = "the device is in use (exported already, or opened exclusively)";
 		else if (err == EROFS)
 			hint = "the device is read-only: export it --ro";
+		else if (err == ELOOP)
+			hint = "the device is a disk this host maps from itself: its requests would come back to it";
 		close(ctl);
 		return blk_err("blk export", argv[0], err, hint);
 	}
@@ -498,6 +500,8 @@ static int blk_map(int argc, char **argv)
 			hint = "the server cannot be reached";
 		else if (err == EPROTO)
 			hint = "the server speaks another version of the protocol";
+		else if (err == ELOOP)
+			hint = "the export's device is this very disk";
 		return blk_err("blk map", what, err, hint);
 	}
 	close(ctl);

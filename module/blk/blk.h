@@ -21,6 +21,8 @@
 
 #include "rdmachan.h"
 
+struct block_device;
+
 /* The ctl device, /sys/class/rdmachan_blk/ctl (blk_main.c) */
 extern struct device *rcblk_ctl_dev;
 
@@ -46,5 +48,7 @@ int rcblk_clt_unmap(u32 index, u32 flags);
 int rcblk_clt_remap(u32 index);
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count);
+/* what the server asks the client: is an export's device a loop? */
+bool rcblk_clt_loop_check(struct block_device *bdev, const u8 *session);
 
 #endif /* RCBLK_H */

@@ -43,6 +43,8 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <net/addrconf.h>
+#include <net/route.h>
 
 #include "blk_clt.h"
 
@@ -856,6 +858,70 @@ out_map:
 out_put:
 	module_put(THIS_MODULE);
 	return ret;
+}
+
+/* Is @ss an address of this host (in the initial namespace)? */
+static bool rcblk_addr_local(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return inet_addr_type(&init_net, sin->sin_addr.s_addr) ==
+		       RTN_LOCAL;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 =
+			(const struct sockaddr_in6 *)ss;
+
+		if (ipv6_addr_v4mapped(&sin6->sin6_addr))
+			return inet_addr_type(&init_net,
+					      sin6->sin6_addr.s6_addr32[3]) ==
+			       RTN_LOCAL;
+		return ipv6_chk_addr(&init_net, &sin6->sin6_addr, NULL, 0);
+	}
+#endif
+	return false;
+}
+
+/**
+ * rcblk_clt_loop_check() - would exporting @bdev close a loop?
+ * @bdev: a block device about to be exported, or an export's device
+ * @session: the session of a mapping that opens that export, or NULL
+ *
+ * An export whose device is one of this host's mapped disks (a
+ * partition of one counts) would, when that disk maps the export
+ * itself, send each request back to the disk that waits for it: no
+ * request of either would ever end.  With @session: is @bdev the disk
+ * of the mapping that opens it with @session (a remap of the disk onto
+ * the export it backs)?  Without: is @bdev a disk that this host maps
+ * from a server address of its own (exporting it can only serve a
+ * loop, or a detour through this host's RDMA device)?
+ *
+ * Only a disk itself is seen, not one stacked on it (device mapper):
+ * such an export's requests still end, at the mapping's request
+ * timeout and recovery.
+ *
+ * Context: process context.
+ * Return: true when it would.
+ */
+bool rcblk_clt_loop_check(struct block_device *bdev, const u8 *session)
+{
+	struct rcblk_clt_map *map;
+	bool loop = false;
+
+	if (bdev->bd_disk->fops != &rcblk_clt_fops)
+		return false;
+	mutex_lock(&rcblk_clt_mutex);
+	list_for_each_entry(map, &rcblk_clt_maps, node) {
+		if (map->disk != bdev->bd_disk)
+			continue;
+		loop = session ?
+		       !memcmp(map->session, session, RCBLK_SESSION_LEN) :
+		       rcblk_addr_local(&map->server);
+		break;
+	}
+	mutex_unlock(&rcblk_clt_mutex);
+	return loop;
 }
 
 /* The mapping of /dev/rcblk<@index>, or NULL; rcblk_clt_mutex held */

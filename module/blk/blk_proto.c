@@ -92,6 +92,8 @@ static int rcblk_clt_open_errno(u16 status)
 		return -EBUSY;
 	case RCBLK_OPEN_NOMEM:
 		return -ENOMEM;
+	case RCBLK_OPEN_LOOP:
+		return -ELOOP;
 	default:
 		return -EPROTO;
 	}

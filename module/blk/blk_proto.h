@@ -164,6 +164,8 @@ enum rcblk_open_status {
 	RCBLK_OPEN_PROTO	= 4,	/* bad magic, version or message */
 	RCBLK_OPEN_BUSY		= 5,	/* the export is going away */
 	RCBLK_OPEN_NOMEM	= 6,	/* server out of memory */
+	/* the export's device is the very disk that asks to open it */
+	RCBLK_OPEN_LOOP		= 7,
 };
 
 /* rcblk_wire_open_rsp.export_flags */

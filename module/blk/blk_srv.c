@@ -249,7 +249,8 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  *
  * Context: process context, sleeps.
  * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
- * (read-write export of a read-only device); -EAGAIN (the module is
+ * (read-write export of a read-only device); -ELOOP (the device is a
+ * disk this host maps from itself: rcblk_clt_loop_check()); -EAGAIN (the module is
  * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
  * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
  */
@@ -300,6 +301,12 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	ret = -EROFS;
 	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev))
 		goto out_put;
+	ret = -ELOOP;
+	if (rcblk_clt_loop_check(bdev, NULL)) {
+		pr_info_ratelimited("export %s: %s is a disk this host maps from itself: refused (a loop)\n",
+				    exp->name, exp->path);
+		goto out_put;
+	}
 	rcblk_srv_geometry(exp);
 	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
 			exp->geo.nr_sectors,
@@ -770,6 +777,8 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	else if (!(req.flags & RCBLK_OPEN_RO) &&
 		 exp->flags & RDMACHAN_BLK_RO)
 		status = RCBLK_OPEN_ROFS;
+	else if (rcblk_clt_loop_check(exp->bdev, req.session))
+		status = RCBLK_OPEN_LOOP;
 	else
 		kobject_get(&exp->kobj);
 	mutex_unlock(&rcblk_srv_mutex);

@@ -182,6 +182,7 @@ static void clt_test_rsp_refused(struct kunit *test)
 		{ RCBLK_OPEN_PROTO, -EPROTO },
 		{ RCBLK_OPEN_BUSY, -EBUSY },
 		{ RCBLK_OPEN_NOMEM, -ENOMEM },
+		{ RCBLK_OPEN_LOOP, -ELOOP },
 		{ 7, -EPROTO },
 		{ 0xffff, -EPROTO },
 	};
