@@ -8,9 +8,10 @@
 # in turn), ip link del, the namespace holding it deleted, rmmod with
 # both interfaces up.  Each way an interface goes runs beside readers of
 # every file of its sysfs group (/sys/class/net/NAME/rdmachan/*, world
-# readable) and of net show, so that what the group reads of the device
-# is seen to outlive its teardown.  net_basic.sh checks the data on
-# Debian's kernel.
+# readable), so that what the group reads of the device is seen to
+# outlive its teardown; then three rounds of net del, ip link del and a
+# dying namespace of an interface alone with its readers.  net_basic.sh
+# checks the data on Debian's kernel.
 # On Debian's kernel too: only it has CONFIG_PAGE_POOL, so only there do
 # the interfaces go with their receive page pool's pages still in skbs.
 
@@ -51,8 +52,9 @@ flood_stop() {
 
 READERS=
 # readers_start NS NAME...: add readers of the sysfs groups of the NAMEd
-# interfaces in namespace NS, as any user may run them, in a loop, and of
-# net show.  The sysfs readers live outside NS (the namespace would not
+# interfaces in namespace NS, as any user may run them, in a loop (net
+# show, which reads the same under RTNL, cannot race the teardown, which
+# holds it).  The sysfs readers live outside NS (the namespace would not
 # die while one of its processes lives): a sysfs mounted from inside NS
 # under $T/sys-NS shows NS's interfaces (nsenter --net: the mount is
 # made in this mount namespace).
@@ -60,25 +62,44 @@ readers_start() {
 	_ns=$1
 	shift
 	mkdir -p $T/sys-$_ns
-	mountpoint -q $T/sys-$_ns ||
+	grep -q " $T/sys-$_ns " /proc/mounts ||
 		nsenter --net=/run/netns/$_ns mount -t sysfs sysfs $T/sys-$_ns
-	for _d in "$@"; do
-		check "a reader sees $_d's sysfs group from outside $_ns" \
-			test -r $T/sys-$_ns/class/net/$_d/rdmachan/state
-		# the shell's read: no fork per file, so the loop is tight
-		sh -c "while :; do for f in $T/sys-$_ns/class/net/$_d/rdmachan/*; do
-			read -r x < \$f; done 2>/dev/null; done" &
+	for _rdev in "$@"; do
+		check "a reader sees $_rdev's sysfs group from outside $_ns" \
+			test -r $T/sys-$_ns/class/net/$_rdev/rdmachan/state
+		# the shell's read: no fork per file, so the loop is tight;
+		# a round that read the group says so in $T/rd-NAME
+		rm -f $T/rd-$_rdev
+		sh -c "while :; do for f in $T/sys-$_ns/class/net/$_rdev/rdmachan/*; do
+			read -r x < \$f; done 2>/dev/null
+			read -r x < $T/sys-$_ns/class/net/$_rdev/rdmachan/state 2>/dev/null &&
+				: > $T/rd-$_rdev; done" &
 		READERS="$READERS $!"
+		sh -c "while :; do cat $T/sys-$_ns/class/net/$_rdev/rdmachan/state; done" \
+			> /dev/null 2>&1 &
+		READERS="$READERS $!"
+		# the teardown must not outrun the readers' start (a fork
+		# and an exec under TCG take longer than a net del)
+		check "the readers of $_rdev run (a round of its group read)" \
+			wait_for 20 test -e $T/rd-$_rdev
 	done
-	sh -c "while :; do $TOOL net show > /dev/null 2>&1; done" &
-	READERS="$READERS $!"
 }
 
 readers_stop() {
 	kill $READERS 2>/dev/null
 	wait $READERS 2>/dev/null
 	READERS=
-	umount $T/sys-rcA $T/sys-rcB 2>/dev/null
+	for _m in $T/sys-*; do
+		umount $_m 2>/dev/null
+	done
+}
+
+# lone_dev NS NAME PORT: a listening interface NAME alone in namespace NS
+# (it needs no peer: its sysfs group reads the loop's state all the same)
+lone_dev() {
+	{ [ -e /run/netns/$1 ] || $IP netns add $1; } &&
+		$TOOL net add $2 listen 192.0.2.1:$3 --peer 192.0.2.2 &&
+		$IP link set $2 netns $1
 }
 
 # stream_start: a TCP stream rcA -> rcB that outlasts what is done to it
@@ -177,11 +198,32 @@ check "net add rcn1 in a new rcB" sh -c \
 	 $IP -n rcB link set rcn1 up"
 check "carrier on both" wait_for 40 net_carrier_both
 
+# ---- each way an interface goes, beside nothing but its readers -------------
+# Under the traffic above the readers get little of the CPU; here they
+# have it to themselves, three rounds of each way.
+for r in 1 2 3; do
+	check "round $r: rcn7 alone in rcC" lone_dev rcC rcn7 7480
+	readers_start rcC rcn7
+	check "round $r: net del rcn7 beside its readers" timeout 30 $TOOL net del rcn7
+	readers_stop
+	check "round $r: rcn7 alone in rcC again" lone_dev rcC rcn7 7480
+	readers_start rcC rcn7
+	check "round $r: ip link del rcn7 beside its readers" timeout 30 $IP -n rcC link del rcn7
+	readers_stop
+	check "round $r: rcn7 alone in rcC again" lone_dev rcC rcn7 7480
+	readers_start rcC rcn7
+	check "round $r: ip netns del rcC beside rcn7's readers" $IP netns del rcC
+	check "round $r: rcn7 goes with its namespace" wait_for 20 net_gone rcn7
+	readers_stop
+done
+
 # ---- rmmod under traffic -------------------------------------------------
 stream_start
 check "the stream flows (1 MiB across)" wait_for 60 net_rx_over rcB rcn1 $(($(net_stat rcB rcn1 rx_bytes) + MiB))
 readers_start rcA rcn0
 readers_start rcB rcn1
+check "rcn7 alone in rcC, for a reader without traffic" lone_dev rcC rcn7 7480
+readers_start rcC rcn7
 check "rmmod rdmachan_net under the stream and sysfs readers" timeout 60 $RMMOD rdmachan_net
 readers_stop
 check_eq "no interface left" "" "$($IP -n rcA -o link show rcn0 2>/dev/null; $IP -n rcB -o link show rcn1 2>/dev/null)"
@@ -189,4 +231,5 @@ stream_stop
 check "rdmachan unloads" rdmachan_unload
 $IP netns del rcA
 $IP netns del rcB
+$IP netns del rcC
 done_testing
