@@ -70,6 +70,12 @@ static long rcnet_ioc_list(void __user *uarg)
 	if (l.size != sizeof(l) || l.reserved ||
 	    l.entry_size != sizeof(struct rdmachan_net_info))
 		return -EINVAL;
+	if (l.count && !l.entries) {
+		pr_warn_ratelimited("NET_LIST: room for %u with a null array (%s[%d])\n",
+				    l.count, current->comm,
+				    task_pid_nr(current));
+		return -EINVAL;
+	}
 	ret = rcnet_list(u64_to_user_ptr(l.entries), l.count, &count);
 	if (ret)
 		return ret;

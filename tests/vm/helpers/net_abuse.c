@@ -151,6 +151,8 @@ int main(int argc, char **argv)
 	l.entry_size = sizeof(info);
 	l.entries = 16;
 	expect("list: a bad entries pointer is EFAULT", RDMACHAN_IOC_NET_LIST, &l, EFAULT);
+	l.entries = 0;
+	expect("list: room with a null array is EINVAL", RDMACHAN_IOC_NET_LIST, &l, EINVAL);
 	l.count = 0;
 	l.entries = 0;
 	ktap_result(!ioctl(ctl, RDMACHAN_IOC_NET_LIST, &l) && l.count >= 1,
