@@ -94,6 +94,8 @@ static int rcblk_clt_open_errno(u16 status)
 		return -ENOMEM;
 	case RCBLK_OPEN_LOOP:
 		return -ELOOP;
+	case RCBLK_OPEN_LIMIT:
+		return -EUSERS;
 	default:
 		return -EPROTO;
 	}
@@ -621,6 +623,43 @@ bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,
 			return true;
 	}
 	return false;
+}
+
+/**
+ * rcblk_same_host() - are @a and @b the same host's address (any port)?
+ * @a: an address (AF_INET or AF_INET6; AF_UNSPEC: nobody's)
+ * @b: another
+ *
+ * An IPv4-mapped IPv6 address is its IPv4 address.
+ *
+ * Context: any.
+ * Return: true when they are.
+ */
+bool rcblk_same_host(const struct sockaddr *a, const struct sockaddr *b)
+{
+	struct rdmachan_blk_cidr c = {};
+
+	if (a->sa_family == AF_INET) {
+		c.family = AF_INET;
+		c.prefix = 32;
+		memcpy(c.addr, &((const struct sockaddr_in *)a)->sin_addr, 4);
+	} else if (a->sa_family == AF_INET6) {
+		const u8 *v6 = ((const struct sockaddr_in6 *)a)->sin6_addr.s6_addr;
+		static const u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+		if (!memcmp(v6, v4mapped, sizeof(v4mapped))) {
+			c.family = AF_INET;
+			c.prefix = 32;
+			memcpy(c.addr, v6 + 12, 4);
+		} else {
+			c.family = AF_INET6;
+			c.prefix = 128;
+			memcpy(c.addr, v6, 16);
+		}
+	} else {
+		return false;
+	}
+	return rcblk_cidr_match(&c, 1, b);
 }
 
 /* ---- end of the server side ---- */

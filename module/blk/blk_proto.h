@@ -166,6 +166,8 @@ enum rcblk_open_status {
 	RCBLK_OPEN_NOMEM	= 6,	/* server out of memory */
 	/* the export's device is the very disk that asks to open it */
 	RCBLK_OPEN_LOOP		= 7,
+	/* a queue limit of the server (module parameters) is reached */
+	RCBLK_OPEN_LIMIT	= 8,
 };
 
 /* rcblk_wire_open_rsp.export_flags */

@@ -125,5 +125,6 @@ int rcblk_cidr_check(const struct rdmachan_blk_cidr *c);
 int rcblk_cidr_parse(const char *s, size_t len, struct rdmachan_blk_cidr *c);
 bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,
 		      const struct sockaddr *sa);
+bool rcblk_same_host(const struct sockaddr *a, const struct sockaddr *b);
 
 #endif /* RCBLK_PROTO_SRV_H */

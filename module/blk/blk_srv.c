@@ -327,7 +327,9 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 		return ret;
 	}
 	__module_get(THIS_MODULE);
+	spin_lock(&rcblk_srv_exp_lock);
 	list_add_tail(&exp->node, &rcblk_srv_exports);
+	spin_unlock(&rcblk_srv_exp_lock);
 	mutex_unlock(&rcblk_srv_mutex);
 	pr_info("exported %s (%s%s%s, %llu sectors, %u allowed networks)\n",
 		exp->name, exp->path,
@@ -400,7 +402,9 @@ again:
 	list_for_each_entry(q, &exp->queues, exp_node)
 		rcblk_srv_queue_close(q);
 	spin_unlock(&exp->lock);
+	spin_lock(&rcblk_srv_exp_lock);
 	list_del_init(&exp->node);
+	spin_unlock(&rcblk_srv_exp_lock);
 	mutex_unlock(&rcblk_srv_mutex);
 
 	if (!wait_var_event_timeout(&exp->nr_queues,
@@ -715,29 +719,39 @@ static void rcblk_srv_open_answer(struct rcblk_srv_queue *q, u16 status,
 }
 
 /* Find or make @q's session on @exp and attach @q; exp->lock held */
-static int rcblk_srv_attach(struct rcblk_srv_queue *q,
-			    struct rcblk_export *exp, const u8 *id,
+static u16 rcblk_srv_attach(struct rcblk_srv_queue *q,
+			    struct rcblk_export *exp,
+			    const struct rcblk_open_req *req,
 			    struct rcblk_srv_sess **spare)
 {
-	struct rcblk_srv_sess *sess;
+	struct rcblk_srv_sess *sess, *found = NULL;
+	u16 status;
 
 	lockdep_assert_held(&exp->lock);
-	list_for_each_entry(sess, &exp->sessions, node)
-		if (!memcmp(sess->id, id, RCBLK_SESSION_LEN))
-			goto found;
-	sess = *spare;
-	*spare = NULL;
-	memcpy(sess->id, id, RCBLK_SESSION_LEN);
-	sess->nr_queues = 0;
-	list_add_tail(&sess->node, &exp->sessions);
-	exp->nr_sessions++;
-found:
+	list_for_each_entry(sess, &exp->sessions, node) {
+		if (!memcmp(sess->id, req->session, RCBLK_SESSION_LEN)) {
+			found = sess;
+			break;
+		}
+	}
+	status = rcblk_srv_open_limits(q, exp, req, found);
+	if (status)
+		return status;
+	sess = found;
+	if (!sess) {
+		sess = *spare;
+		*spare = NULL;
+		memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
+		sess->nr_queues = 0;
+		list_add_tail(&sess->node, &exp->sessions);
+		exp->nr_sessions++;
+	}
 	sess->nr_queues++;
 	q->sess = sess;
 	list_add_tail(&q->exp_node, &exp->queues);
 	WRITE_ONCE(exp->nr_queues, exp->nr_queues + 1);
 	set_bit(RCBLK_Q_ATTACHED, &q->flags);
-	return 0;
+	return RCBLK_OPEN_OK;
 }
 
 /* OPEN: check it, find the export, allocate the slots, answer */
@@ -832,7 +846,7 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	if (READ_ONCE(exp->gone))
 		status = RCBLK_OPEN_BUSY;
 	else
-		rcblk_srv_attach(q, exp, req.session, &spare);
+		status = rcblk_srv_attach(q, exp, &req, &spare);
 	spin_unlock(&exp->lock);
 	if (status)
 		goto refuse;	/* frees @spare */
@@ -898,6 +912,29 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 	return q;
 }
 
+/**
+ * rcblk_srv_count_queues() - the queues there are, and those of a host
+ * @peer: the host's address
+ * @all: out: every queue
+ * @mine: out: those accepted from @peer's address (any port)
+ *
+ * Context: any; takes rcblk_srv_qlock.
+ */
+void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
+{
+	struct rcblk_srv_queue *q;
+
+	*all = 0;
+	*mine = 0;
+	spin_lock(&rcblk_srv_qlock);
+	list_for_each_entry(q, &rcblk_srv_queues, node) {
+		(*all)++;
+		if (rcblk_same_host((struct sockaddr *)&q->peer, peer))
+			(*mine)++;
+	}
+	spin_unlock(&rcblk_srv_qlock);
+}
+
 /* ---- the listener ---- */
 
 /* Accept every connection ready; each becomes a queue */
@@ -925,6 +962,10 @@ static void rcblk_srv_pending(struct rdmachan_listener *l)
 				pr_info_ratelimited("accept: %d\n", ret);
 			return;
 		}
+		/* counted against its address from here (blk_srv_limits.c) */
+		spin_lock(&rcblk_srv_qlock);
+		rdmachan_peer_addr(ch, &q->peer);
+		spin_unlock(&rcblk_srv_qlock);
 		WRITE_ONCE(q->ch, ch);
 		mod_timer(&q->open_timer, jiffies +
 			  msecs_to_jiffies(READ_ONCE(open_timeout_ms)));
@@ -942,6 +983,7 @@ static void rcblk_srv_failed(struct rdmachan_listener *l, int err)
 
 static const struct rdmachan_listener_ops rcblk_srv_listener_ops = {
 	.pending	= rcblk_srv_pending,
+	.admit		= rcblk_srv_admit,
 	.failed		= rcblk_srv_failed,
 };
 

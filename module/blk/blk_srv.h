@@ -54,7 +54,8 @@ enum rcblk_srv_counter {
 
 /**
  * struct rcblk_export - a local block device served to clients
- * @node: in rcblk_srv_exports, under rcblk_srv_mutex
+ * @node: in rcblk_srv_exports, under rcblk_srv_mutex and, for the
+ *	listener's admit callback, rcblk_srv_exp_lock (blk_srv_limits.c)
  * @kobj: ctl/exports/NAME; its reference count keeps this memory
  * @name: what clients map
  * @path: the backing device's path
@@ -212,7 +213,7 @@ enum {
  *	rcblk_srv_qlock
  * @lim: what requests may ask
  * @open_msg: the OPEN message, between receive and @open_work
- * @peer: the client's address
+ * @peer: the client's address, set at the accept under rcblk_srv_qlock
  * @lock: protects the lists below and the slots' @stage, RCBLK_Q_DEAD
  * @free: free slots
  * @work_list: slots for @io_work (SUBMIT, PUSH, REPLY)
@@ -273,6 +274,15 @@ struct rcblk_export *rcblk_srv_find(const char *name);
 void rcblk_srv_counters(struct rcblk_export *exp,
 			struct rdmachan_blk_counters *c);
 int rcblk_srv_export_text(const char *buf, size_t len, bool param);
+
+void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine);
+
+/* blk_srv_limits.c */
+extern spinlock_t rcblk_srv_exp_lock;
+int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer);
+u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
+			  const struct rcblk_open_req *req,
+			  const struct rcblk_srv_sess *sess);
 
 /* blk_srv_io.c */
 extern const struct rdmachan_ops rcblk_srv_chan_ops;

@@ -183,6 +183,7 @@ static void clt_test_rsp_refused(struct kunit *test)
 		{ RCBLK_OPEN_BUSY, -EBUSY },
 		{ RCBLK_OPEN_NOMEM, -ENOMEM },
 		{ RCBLK_OPEN_LOOP, -ELOOP },
+		{ RCBLK_OPEN_LIMIT, -EUSERS },
 		{ 7, -EPROTO },
 		{ 0xffff, -EPROTO },
 	};

@@ -676,6 +676,43 @@ static void blk_test_cidr_match(struct kunit *test)
 }
 
 /*
+ * One host's addresses: any port, an IPv4-mapped IPv6 address is its IPv4
+ * one, a family without addresses is nobody's
+ */
+static void blk_test_same_host(struct kunit *test)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(1) };
+	struct sockaddr_in b = { .sin_family = AF_INET, .sin_port = htons(2) };
+	struct sockaddr_in6 m = { .sin6_family = AF_INET6 };
+	struct sockaddr_in6 v6 = { .sin6_family = AF_INET6 };
+	struct sockaddr *sa = (struct sockaddr *)&a, *sb = (struct sockaddr *)&b;
+	struct sockaddr *sm = (struct sockaddr *)&m, *s6 = (struct sockaddr *)&v6;
+
+	a.sin_addr.s_addr = htonl(0xc0000202);			/* 192.0.2.2 */
+	b.sin_addr.s_addr = htonl(0xc0000202);
+	KUNIT_EXPECT_TRUE(test, rcblk_same_host(sa, sb));	/* ports aside */
+	b.sin_addr.s_addr = htonl(0xc0000203);
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(sa, sb));
+	m.sin6_addr.s6_addr[10] = 0xff;				/* ::ffff:192.0.2.2 */
+	m.sin6_addr.s6_addr[11] = 0xff;
+	m.sin6_addr.s6_addr[12] = 192;
+	m.sin6_addr.s6_addr[14] = 2;
+	m.sin6_addr.s6_addr[15] = 2;
+	KUNIT_EXPECT_TRUE(test, rcblk_same_host(sm, sa));
+	KUNIT_EXPECT_TRUE(test, rcblk_same_host(sa, sm));
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(sm, sb));
+	v6.sin6_addr.s6_addr[0] = 0xfd;
+	v6.sin6_addr.s6_addr[15] = 2;
+	KUNIT_EXPECT_TRUE(test, rcblk_same_host(s6, s6));
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(s6, sa));
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(sa, s6));
+	v6.sin6_addr.s6_addr[15] = 3;
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(s6, (struct sockaddr *)&m));
+	a.sin_family = AF_UNSPEC;
+	KUNIT_EXPECT_FALSE(test, rcblk_same_host(sa, sa));
+}
+
+/*
  * An export's identity: the same for the same name, device, disk and
  * size (an export made again, a server reloaded); another when any of
  * them differs; never all zero; a stable one of name and size only; and
@@ -771,6 +808,7 @@ static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_cidr_parse),
 	KUNIT_CASE(blk_test_cidr_check),
 	KUNIT_CASE(blk_test_cidr_match),
+	KUNIT_CASE(blk_test_same_host),
 	KUNIT_CASE(blk_test_export_id),
 	{}
 };
