@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Every module that owns a listener unloads under a flood of connections
-# to it: rdmachan_blk (its server's port 7471, an export there) and
-# rdmachan_net (a listening interface's port 7472), ROUNDS times each.
+# Every module that owns a listener closes it, and unloads, under a flood
+# of connections to it: rdmachan_blk (its server's port 7471: the last
+# export goes, then the module) and rdmachan_net (a listening
+# interface's port 7472: rmmod), ROUNDS times each.
 # Four loops connect from 192.0.2.2 and send one message, as fast as
 # connections are refused or taken, while rmmod runs: a listener's
 # pending callback (which accepts on it) may be under way when the
@@ -19,8 +20,8 @@
 T=/tmp/listen_rmmod
 mkdir -p $T
 case "$(uname -r)" in
-*debug*) ROUNDS=3 ;;
-*) ROUNDS=6 ;;
+*debug*) ROUNDS=2 ;;
+*) ROUNDS=4 ;;
 esac
 FLOOD=
 
@@ -53,10 +54,11 @@ check "a null_blk to export ($B)" test -b "$B"
 
 r=1
 while [ $r -le $ROUNDS ]; do
-	check "round $r: blk export lrm" $TOOL blk export lrm "$B"
+	check "round $r: blk export lrm" $TOOL blk export lrm "$B" --allow 192.0.2.0/24
 	flood_start 7471
 	check "round $r: the flood reaches the block server's listener" \
 		wait_for 30 accepted_some 7471
+	check "round $r: blk unexport lrm under the flood" timeout 60 $TOOL blk unexport lrm
 	check "round $r: rmmod rdmachan_blk under the flood" timeout 60 $RMMOD rdmachan_blk
 	flood_stop
 	check "round $r: rdmachan_blk is gone, and its listener" sh -c \
