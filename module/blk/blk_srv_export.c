@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan_blk server: exports - made, removed, listed, and made from
+ * text (the sysfs file export and the exports parameter)
+ *
+ * See blk_srv.c for the locking and a queue's teardown.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blkdev.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/wait_bit.h>
+
+#include "blk_srv.h"
+
+/* Bound of an unexport's waits: queues closing, bios in flight */
+#define RCBLK_UNEXPORT_WAIT_MS	30000
+/*
+ * How long an unexport without force waits for the sessions of an export
+ * to end before it refuses (-EBUSY): a client's unmap returns once its
+ * own end of the channels is closed, and the server learns of it only
+ * after (the disconnect, then the queues' close work), so that an unmap
+ * followed at once by an unexport (one host, or a script driving both)
+ * would otherwise find the session still there.
+ */
+#define RCBLK_UNEXPORT_GRACE_MS	3000
+
+/**
+ * rcblk_srv_count() - add to an export's counter
+ * @exp: the export
+ * @c: which
+ * @v: how much (may be negative: inflight)
+ *
+ * Context: any.
+ */
+void rcblk_srv_count(struct rcblk_export *exp, enum rcblk_srv_counter c,
+		     s64 v)
+{
+	atomic64_add(v, &exp->c[c]);
+}
+
+/**
+ * rcblk_srv_counters() - read an export's counters
+ * @exp: the export
+ * @c: out: the counters
+ *
+ * Context: any.
+ */
+void rcblk_srv_counters(struct rcblk_export *exp,
+			struct rdmachan_blk_counters *c)
+{
+	u64 *v = (u64 *)c;
+	int i;
+
+	BUILD_BUG_ON(sizeof(*c) != RCBLK_C_NR * sizeof(u64));
+	for (i = 0; i < RCBLK_C_NR; i++)
+		v[i] = atomic64_read(&exp->c[i]);
+}
+
+/**
+ * rcblk_srv_find() - an export by name
+ * @name: its name
+ *
+ * Context: process context, rcblk_srv_mutex held.
+ * Return: the export, or NULL.
+ */
+struct rcblk_export *rcblk_srv_find(const char *name)
+{
+	struct rcblk_export *exp;
+
+	lockdep_assert_held(&rcblk_srv_mutex);
+	list_for_each_entry(exp, &rcblk_srv_exports, node)
+		if (!strcmp(exp->name, name))
+			return exp;
+	return NULL;
+}
+
+/* The geometry of @exp from its device (RO exports offer no writes) */
+static void rcblk_srv_geometry(struct rcblk_export *exp)
+{
+	struct block_device *bdev = exp->bdev;
+	struct rcblk_open_geo *g = &exp->geo;
+	bool ro = exp->flags & RDMACHAN_BLK_RO;
+
+	g->nr_sectors = bdev_nr_sectors(bdev);
+	g->lbs = bdev_logical_block_size(bdev);
+	g->pbs = bdev_physical_block_size(bdev);
+	if (!ro) {
+		/* a request's len is 32 bits: at most 1 GiB at once */
+		g->max_discard_sectors = min(bdev_max_discard_sectors(bdev),
+					     1U << 21);
+		g->discard_granularity = g->max_discard_sectors ?
+					 bdev_discard_granularity(bdev) : 0;
+		g->max_write_zeroes_sectors =
+			min(bdev_write_zeroes_sectors(bdev), 1U << 21);
+	}
+	g->export_flags = 0;
+	if (ro)
+		g->export_flags |= RCBLK_EXP_RO;
+	if (!bdev_nonrot(bdev))
+		g->export_flags |= RCBLK_EXP_ROTATIONAL;
+	if (bdev_write_cache(bdev))
+		g->export_flags |= RCBLK_EXP_WRITE_CACHE;
+	if (bdev_fua(bdev))
+		g->export_flags |= RCBLK_EXP_FUA;
+	memcpy(g->export_id, exp->export_id, sizeof(g->export_id));
+}
+
+/**
+ * rcblk_srv_export() - export a block device
+ * @e: the request, its strings terminated (checked by the caller)
+ *
+ * Opens @e->path exclusively (read-only with RDMACHAN_BLK_RO), gives
+ * the export its id (rcblk_export_id()), publishes it under
+ * ctl/exports/NAME and takes a module reference (rmmod is refused while
+ * exports exist).
+ *
+ * Context: process context, sleeps.
+ * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
+ * (read-write export of a read-only device); -EAGAIN (the module is
+ * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
+ * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
+ */
+int rcblk_srv_export(const struct rdmachan_blk_export *e)
+{
+	struct rcblk_export *exp;
+	struct block_device *bdev;
+	u32 i;
+	int ret;
+
+	if (!rcblk_name_ok(e->name, sizeof(e->name)) ||
+	    e->nr_allow > RDMACHAN_BLK_MAX_ALLOW)
+		return -EINVAL;
+	for (i = 0; i < e->nr_allow; i++)
+		if (rcblk_cidr_check(&e->allow[i]))
+			return -EINVAL;
+	/* a taken name is EEXIST, even if the device is busy too */
+	mutex_lock(&rcblk_srv_mutex);
+	exp = rcblk_srv_find(e->name);
+	mutex_unlock(&rcblk_srv_mutex);
+	if (exp)
+		return -EEXIST;
+	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+	if (!exp)
+		return -ENOMEM;
+	strscpy(exp->name, e->name, sizeof(exp->name));
+	strscpy(exp->path, e->path, sizeof(exp->path));
+	exp->flags = e->flags & (RDMACHAN_BLK_RO | RDMACHAN_BLK_STABLE_ID);
+	exp->nr_allow = e->nr_allow;
+	memcpy(exp->allow, e->allow, e->nr_allow * sizeof(e->allow[0]));
+	spin_lock_init(&exp->lock);
+	INIT_LIST_HEAD(&exp->queues);
+	INIT_LIST_HEAD(&exp->sessions);
+	INIT_LIST_HEAD(&exp->node);
+	exp->mode = FMODE_READ | FMODE_EXCL;
+	if (!(exp->flags & RDMACHAN_BLK_RO))
+		exp->mode |= FMODE_WRITE;
+
+	bdev = blkdev_get_by_path(exp->path, exp->mode, exp);
+	if (IS_ERR(bdev)) {
+		ret = PTR_ERR(bdev);
+		pr_info_ratelimited("export %s: cannot open %s: %d\n",
+				    exp->name, exp->path, ret);
+		kfree(exp);
+		return ret;
+	}
+	exp->bdev = bdev;
+	ret = -EROFS;
+	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev))
+		goto out_put;
+	rcblk_srv_geometry(exp);
+	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
+			exp->geo.nr_sectors,
+			exp->flags & RDMACHAN_BLK_STABLE_ID, exp->export_id);
+
+	mutex_lock(&rcblk_srv_mutex);
+	ret = -ENODEV;
+	if (rcblk_srv_stopping)		/* unloading */
+		goto out_unlock;
+	ret = -EEXIST;
+	if (rcblk_srv_find(exp->name))
+		goto out_unlock;
+	ret = rcblk_srv_sysfs_add(exp);	/* kobject initialized, even failing */
+	if (ret) {
+		mutex_unlock(&rcblk_srv_mutex);
+		blkdev_put(bdev, exp->mode);
+		kobject_put(&exp->kobj);
+		return ret;
+	}
+	__module_get(THIS_MODULE);
+	list_add_tail(&exp->node, &rcblk_srv_exports);
+	mutex_unlock(&rcblk_srv_mutex);
+	pr_info("exported %s (%s%s%s, %llu sectors, %u allowed networks)\n",
+		exp->name, exp->path,
+		exp->flags & RDMACHAN_BLK_RO ? ", read-only" : "",
+		exp->flags & RDMACHAN_BLK_STABLE_ID ? ", stable id" : "",
+		exp->geo.nr_sectors, exp->nr_allow);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&rcblk_srv_mutex);
+out_put:
+	blkdev_put(bdev, exp->mode);
+	kfree(exp);
+	return ret;
+}
+
+/**
+ * rcblk_srv_unexport() - stop exporting
+ * @name: the export
+ * @flags: RDMACHAN_BLK_FORCE: even while clients have it mapped
+ *
+ * Without RDMACHAN_BLK_FORCE an export with sessions stays (-EBUSY),
+ * after a grace of RCBLK_UNEXPORT_GRACE_MS for sessions that are ending
+ * (a client that has just unmapped).
+ * Forced: the export is marked gone (new requests get RCBLK_S_GONE, new
+ * OPENs RCBLK_OPEN_BUSY), its queues' channels are closed, the bios in
+ * flight end (their completions only free their slots); then the device
+ * is released.  Both waits are bounded (RCBLK_UNEXPORT_WAIT_MS each):
+ * a device whose bios never end is released anyway, with a warning.
+ *
+ * Context: process context, sleeps.
+ * Return: 0, -ENOENT, -EBUSY.
+ */
+int rcblk_srv_unexport(const char *name, u32 flags)
+{
+	struct rcblk_srv_queue *q;
+	struct rcblk_export *exp;
+	unsigned long tmo = msecs_to_jiffies(RCBLK_UNEXPORT_WAIT_MS);
+	bool waited = false;
+
+again:
+	mutex_lock(&rcblk_srv_mutex);
+	exp = rcblk_srv_find(name);
+	if (!exp) {
+		mutex_unlock(&rcblk_srv_mutex);
+		return -ENOENT;
+	}
+	spin_lock(&exp->lock);
+	if (exp->nr_sessions && !(flags & RDMACHAN_BLK_FORCE)) {
+		spin_unlock(&exp->lock);
+		if (waited) {
+			mutex_unlock(&rcblk_srv_mutex);
+			return -EBUSY;
+		}
+		/*
+		 * Sessions that are ending detach within the grace (their
+		 * detach wakes nr_queues); the export may be unexported by
+		 * another caller meanwhile, so it is looked up again.
+		 */
+		kobject_get(&exp->kobj);
+		mutex_unlock(&rcblk_srv_mutex);
+		wait_var_event_timeout(&exp->nr_queues,
+				       !READ_ONCE(exp->nr_sessions),
+				       msecs_to_jiffies(RCBLK_UNEXPORT_GRACE_MS));
+		kobject_put(&exp->kobj);
+		waited = true;
+		goto again;
+	}
+	WRITE_ONCE(exp->gone, true);
+	list_for_each_entry(q, &exp->queues, exp_node)
+		rcblk_srv_queue_close(q);
+	spin_unlock(&exp->lock);
+	list_del_init(&exp->node);
+	mutex_unlock(&rcblk_srv_mutex);
+
+	if (!wait_var_event_timeout(&exp->nr_queues,
+				    !READ_ONCE(exp->nr_queues), tmo))
+		pr_warn("unexport %s: queues still closing after %u ms\n",
+			exp->name, RCBLK_UNEXPORT_WAIT_MS);
+	if (!wait_var_event_timeout(&exp->bios, !atomic_read(&exp->bios),
+				    tmo))
+		pr_warn("unexport %s: %d bios still in flight after %u ms: releasing %s anyway\n",
+			exp->name, atomic_read(&exp->bios),
+			RCBLK_UNEXPORT_WAIT_MS, exp->path);
+	rcblk_srv_sysfs_del(exp);
+	blkdev_put(exp->bdev, exp->mode);
+	pr_info("unexported %s%s\n", exp->name,
+		flags & RDMACHAN_BLK_FORCE ? " (forced)" : "");
+	kobject_put(&exp->kobj);	/* the list's */
+	module_put(THIS_MODULE);
+	return 0;
+}
+
+/**
+ * rcblk_srv_list() - describe the exports
+ * @entries: user array
+ * @room: its entries
+ * @count: out: exports there are (more than copied when @room is short)
+ *
+ * Context: process context, sleeps.
+ * Return: 0 or -EFAULT.
+ */
+int rcblk_srv_list(struct rdmachan_blk_export_info __user *entries,
+		   u32 room, u32 *count)
+{
+	struct rdmachan_blk_export_info *info;
+	struct rcblk_export *exp;
+	u32 n = 0;
+	int ret = 0;
+
+	info = kmalloc(sizeof(*info), GFP_KERNEL);
+	if (!info)
+		return -ENOMEM;
+	mutex_lock(&rcblk_srv_mutex);
+	list_for_each_entry(exp, &rcblk_srv_exports, node) {
+		if (n < room) {
+			memset(info, 0, sizeof(*info));
+			strscpy(info->name, exp->name, sizeof(info->name));
+			strscpy(info->path, exp->path, sizeof(info->path));
+			info->flags = exp->flags;
+			info->nr_allow = exp->nr_allow;
+			memcpy(info->allow, exp->allow, sizeof(info->allow));
+			info->nr_sectors = exp->geo.nr_sectors;
+			info->lbs = exp->geo.lbs;
+			spin_lock(&exp->lock);
+			info->sessions = exp->nr_sessions;
+			info->channels = exp->nr_queues;
+			spin_unlock(&exp->lock);
+			rcblk_srv_counters(exp, &info->c);
+			if (copy_to_user(&entries[n], info, sizeof(*info))) {
+				ret = -EFAULT;
+				break;
+			}
+		}
+		n++;
+	}
+	mutex_unlock(&rcblk_srv_mutex);
+	kfree(info);
+	*count = n;
+	return ret;
+}
+
+/* Add one allow entry from text; -EINVAL or -E2BIG */
+static int rcblk_srv_add_allow(struct rdmachan_blk_export *e, const char *s,
+			       size_t len)
+{
+	if (e->nr_allow >= RDMACHAN_BLK_MAX_ALLOW)
+		return -E2BIG;
+	if (rcblk_cidr_parse(s, len, &e->allow[e->nr_allow]))
+		return -EINVAL;
+	e->nr_allow++;
+	return 0;
+}
+
+/* The allow= value @v: entries separated by any of @seps */
+static int rcblk_srv_parse_allow(struct rdmachan_blk_export *e, char *v,
+				 const char *seps)
+{
+	char *tok;
+	int ret;
+
+	while ((tok = strsep(&v, seps))) {
+		if (!*tok)
+			return -EINVAL;
+		ret = rcblk_srv_add_allow(e, tok, strlen(tok));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* An option of an export's text: "ro", "stable_id" or "allow=..." */
+static int rcblk_srv_parse_opt(struct rdmachan_blk_export *e, char *opt,
+			       const char *seps)
+{
+	if (!strcmp(opt, "ro")) {
+		e->flags |= RDMACHAN_BLK_RO;
+		return 0;
+	}
+	if (!strcmp(opt, "stable_id")) {
+		e->flags |= RDMACHAN_BLK_STABLE_ID;
+		return 0;
+	}
+	if (!strncmp(opt, "allow=", 6))
+		return rcblk_srv_parse_allow(e, opt + 6, seps);
+	return -EINVAL;
+}
+
+static int rcblk_srv_set_str(char *dst, size_t room, const char *src)
+{
+	if (!*src || strscpy(dst, src, room) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * rcblk_srv_export_text() - export from text
+ * @buf: the text
+ * @len: its length
+ * @param: the syntax of the exports parameter (one entry,
+ *	"NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]]"), else that of the sysfs
+ *	file export ("NAME PATH [ro] [stable_id] [allow=CIDR[,CIDR...]]", whitespace
+ *	separated, allow= may repeat)
+ *
+ * Context: process context, sleeps.
+ * Return: what rcblk_srv_export() returns; -EINVAL for bad text, -E2BIG
+ * for more than RDMACHAN_BLK_MAX_ALLOW networks.
+ */
+int rcblk_srv_export_text(const char *buf, size_t len, bool param)
+{
+	struct rdmachan_blk_export *e;
+	char *text, *p, *tok, *path;
+	int ret = -EINVAL;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	text = kmemdup_nul(buf, len, GFP_KERNEL);
+	if (!e || !text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	e->size = sizeof(*e);
+	p = strim(text);
+	if (param) {
+		tok = strsep(&p, ",");
+		path = strchr(tok, '=');
+		if (!path)
+			goto out;
+		*path++ = '\0';
+		if (rcblk_srv_set_str(e->name, sizeof(e->name), tok) ||
+		    rcblk_srv_set_str(e->path, sizeof(e->path), path))
+			goto out;
+		while ((tok = strsep(&p, ","))) {
+			ret = rcblk_srv_parse_opt(e, tok, "+");
+			if (ret)
+				goto out;
+		}
+	} else {
+		tok = strsep(&p, " \t\n");
+		if (!tok || rcblk_srv_set_str(e->name, sizeof(e->name), tok))
+			goto out;
+		p = p ? skip_spaces(p) : NULL;
+		tok = p ? strsep(&p, " \t\n") : NULL;
+		if (!tok || rcblk_srv_set_str(e->path, sizeof(e->path), tok))
+			goto out;
+		while (p && *(p = skip_spaces(p))) {
+			tok = strsep(&p, " \t\n");
+			ret = rcblk_srv_parse_opt(e, tok, ",");
+			if (ret)
+				goto out;
+		}
+	}
+	ret = rcblk_srv_export(e);
+out:
+	kfree(text);
+	kfree(e);
+	return ret;
+}
+
+/* Remove every export (forced); unload and failed loads */
+void rcblk_srv_unexport_all(void)
+{
+	struct rcblk_export *exp;
+	char name[RDMACHAN_BLK_NAME_MAX];
+
+	for (;;) {
+		mutex_lock(&rcblk_srv_mutex);
+		exp = list_first_entry_or_null(&rcblk_srv_exports,
+					       struct rcblk_export, node);
+		if (exp)
+			strscpy(name, exp->name, sizeof(name));
+		mutex_unlock(&rcblk_srv_mutex);
+		if (!exp)
+			return;
+		rcblk_srv_unexport(name, RDMACHAN_BLK_FORCE);
+	}
+}
