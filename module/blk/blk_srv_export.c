@@ -285,53 +285,87 @@ again:
 	return 0;
 }
 
+/* Describe @exp in @info; rcblk_srv_mutex held */
+static void rcblk_srv_info(struct rcblk_export *exp,
+			   struct rdmachan_blk_export_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	strscpy(info->name, exp->name, sizeof(info->name));
+	strscpy(info->path, exp->path, sizeof(info->path));
+	info->flags = exp->flags;
+	info->nr_allow = exp->nr_allow;
+	memcpy(info->allow, exp->allow, sizeof(info->allow));
+	info->nr_sectors = exp->geo.nr_sectors;
+	info->lbs = exp->geo.lbs;
+	spin_lock(&exp->lock);
+	info->sessions = exp->nr_sessions;
+	info->channels = exp->nr_queues;
+	spin_unlock(&exp->lock);
+	rcblk_srv_counters(exp, &info->c);
+}
+
+/*
+ * Describe at most @room exports into @info (room for @room entries);
+ * return how many exports there are.  rcblk_srv_mutex held.
+ */
+static u32 rcblk_srv_snapshot(struct rdmachan_blk_export_info *info,
+			      u32 room)
+{
+	struct rcblk_export *exp;
+	u32 n = 0;
+
+	lockdep_assert_held(&rcblk_srv_mutex);
+	list_for_each_entry(exp, &rcblk_srv_exports, node) {
+		if (n < room)
+			rcblk_srv_info(exp, &info[n]);
+		n++;
+	}
+	return n;
+}
+
 /**
  * rcblk_srv_list() - describe the exports
  * @entries: user array
  * @room: its entries
  * @count: out: exports there are (more than copied when @room is short)
  *
+ * The exports are described into kernel memory under rcblk_srv_mutex,
+ * then copied out without it: a user buffer that faults or stalls
+ * (userfaultfd, a slow FUSE mapping) holds up no export, unexport or
+ * OPEN.  The buffer is sized by a count taken first; when exports came
+ * meanwhile and @room has space for them, it is sized again (a few
+ * times at most, then the count says more than were copied).
+ *
  * Context: process context, sleeps.
- * Return: 0 or -EFAULT.
+ * Return: 0, -ENOMEM or -EFAULT.
  */
 int rcblk_srv_list(struct rdmachan_blk_export_info __user *entries,
 		   u32 room, u32 *count)
 {
-	struct rdmachan_blk_export_info *info;
-	struct rcblk_export *exp;
-	u32 n = 0;
-	int ret = 0;
+	struct rdmachan_blk_export_info *info = NULL;
+	u32 n, want = 0;
+	int tries;
 
-	info = kmalloc(sizeof(*info), GFP_KERNEL);
-	if (!info)
-		return -ENOMEM;
-	mutex_lock(&rcblk_srv_mutex);
-	list_for_each_entry(exp, &rcblk_srv_exports, node) {
-		if (n < room) {
-			memset(info, 0, sizeof(*info));
-			strscpy(info->name, exp->name, sizeof(info->name));
-			strscpy(info->path, exp->path, sizeof(info->path));
-			info->flags = exp->flags;
-			info->nr_allow = exp->nr_allow;
-			memcpy(info->allow, exp->allow, sizeof(info->allow));
-			info->nr_sectors = exp->geo.nr_sectors;
-			info->lbs = exp->geo.lbs;
-			spin_lock(&exp->lock);
-			info->sessions = exp->nr_sessions;
-			info->channels = exp->nr_queues;
-			spin_unlock(&exp->lock);
-			rcblk_srv_counters(exp, &info->c);
-			if (copy_to_user(&entries[n], info, sizeof(*info))) {
-				ret = -EFAULT;
-				break;
-			}
-		}
-		n++;
+	for (tries = 0; ; tries++) {
+		mutex_lock(&rcblk_srv_mutex);
+		n = rcblk_srv_snapshot(info, want);
+		mutex_unlock(&rcblk_srv_mutex);
+		if (n <= want || want == room || tries == 3)
+			break;
+		want = min(n, room);
+		kvfree(info);
+		info = kvcalloc(want, sizeof(*info), GFP_KERNEL);
+		if (!info)
+			return -ENOMEM;
 	}
-	mutex_unlock(&rcblk_srv_mutex);
-	kfree(info);
+	want = min(n, want);
 	*count = n;
-	return ret;
+	if (want && copy_to_user(entries, info, want * sizeof(*info))) {
+		kvfree(info);
+		return -EFAULT;
+	}
+	kvfree(info);
+	return 0;
 }
 
 /* Add one allow entry from text; -EINVAL or -E2BIG */
