@@ -167,6 +167,9 @@ static void rcblk_srv_release_work(struct work_struct *work)
 
 	del_timer_sync(&q->open_timer);
 	cancel_work_sync(&q->io_work);
+	/* the close drained both lists and nothing may add after it */
+	if (WARN_ON_ONCE(!list_empty(&q->rejects) || !list_empty(&q->parked)))
+		rcblk_srv_drain(q);
 	rcblk_srv_slots_free(q);
 	if (q->exp)
 		kobject_put(&q->exp->kobj);
