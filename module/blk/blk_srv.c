@@ -373,7 +373,12 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	kfree(spare);		/* unused: the session was there */
 	if (req.flags & RCBLK_OPEN_WRITE_IMM && rdmachan_can_write_imm(q->ch))
 		set_bit(RCBLK_Q_WRITE_IMM, &q->flags);
-	/* live before the answer: the client sends requests once it has it */
+	/*
+	 * Live before the answer: the client sends requests once it has it.
+	 * The barrier publishes the limits, the slots and the free list
+	 * before the bit (the receive callback's test_bit_acquire()).
+	 */
+	smp_mb__before_atomic();
 	set_bit(RCBLK_Q_LIVE, &q->flags);
 	pr_debug("queue %p: %pISc opened %s (queue %u/%u, max_io %u, inline %u, depth %u)\n",
 		 q, &q->peer, exp->name, req.queue, req.nr_queues, max_io,
@@ -434,6 +439,25 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 
 /* ---- the listener's connections ---- */
 
+/*
+ * After the accept of @q's channel @ch: the channel, and the timer for
+ * its OPEN, unless its close began (DEAD is set under @q->lock before the
+ * close's del_timer_sync(): a timer armed here before is cancelled, none
+ * is armed after).
+ */
+static void rcblk_srv_accepted(struct rcblk_srv_queue *q, struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (!test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		WRITE_ONCE(q->ch, ch);
+		mod_timer(&q->open_timer, jiffies +
+			  msecs_to_jiffies(READ_ONCE(open_timeout_ms)));
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
 /* Accept every connection ready; each becomes a queue */
 void rcblk_srv_pending(struct rdmachan_listener *l)
 {
@@ -448,6 +472,11 @@ void rcblk_srv_pending(struct rdmachan_listener *l)
 		spin_lock(&rcblk_srv_qlock);
 		list_add_tail(&q->node, &rcblk_srv_queues);
 		spin_unlock(&rcblk_srv_qlock);
+		/*
+		 * Ours until the accept returns: the channel may fail before
+		 * that, and its close work put the channel's reference.
+		 */
+		kref_get(&q->ref);
 		ret = rdmachan_accept(l, &rcblk_srv_chan_ops, q,
 				      RDMACHAN_ACCEPT_NONBLOCK, &ch);
 		if (ret) {
@@ -459,9 +488,8 @@ void rcblk_srv_pending(struct rdmachan_listener *l)
 				pr_info_ratelimited("accept: %d\n", ret);
 			return;
 		}
-		WRITE_ONCE(q->ch, ch);
-		mod_timer(&q->open_timer, jiffies +
-			  msecs_to_jiffies(READ_ONCE(open_timeout_ms)));
+		rcblk_srv_accepted(q, ch);
+		rcblk_srv_queue_put(q);		/* ours */
 	}
 }
 

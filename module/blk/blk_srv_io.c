@@ -371,7 +371,8 @@ static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	struct rcblk_srv_queue *q = rdmachan_priv(ch);
 	unsigned long flags;
 
-	if (test_bit(RCBLK_Q_LIVE, &q->flags)) {
+	/* pairs with open_work's barrier: limits, slots, free list seen */
+	if (test_bit_acquire(RCBLK_Q_LIVE, &q->flags)) {
 		rcblk_srv_handle(q, ch, msg);
 		return;
 	}
