@@ -109,6 +109,48 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
 	memcpy(g->export_id, exp->export_id, sizeof(g->export_id));
 }
 
+/*
+ * -EEXIST when an export is called @name, logged when it is being
+ * unexported (it stays on the list, and its directory in sysfs, until
+ * its unexport has released everything); else 0.  rcblk_srv_mutex held.
+ */
+static int rcblk_srv_exists(const char *name)
+{
+	struct rcblk_export *exp = rcblk_srv_find(name);
+
+	if (!exp)
+		return 0;
+	if (READ_ONCE(exp->gone))
+		pr_info_ratelimited("export %s refused: its unexport has not finished\n",
+				    name);
+	return -EEXIST;
+}
+
+/*
+ * The error of a failed open of @exp's device, @err.  Linux 6.1's
+ * blkdev_get_by_path() refuses a write open of a read-only device with
+ * -EACCES; that case is -EROFS, as for a device made read-only after the
+ * open: a read-only open of the same path (not exclusive, not kept)
+ * tells it from a refused permission.
+ */
+static int rcblk_srv_open_error(const struct rcblk_export *exp, int err)
+{
+	struct block_device *bdev;
+	bool ro;
+
+	if (err != -EACCES || !(exp->mode & FMODE_WRITE))
+		return err;
+	bdev = blkdev_get_by_path(exp->path, FMODE_READ, NULL);
+	if (IS_ERR(bdev))
+		return err;
+	ro = bdev_read_only(bdev);
+	blkdev_put(bdev, FMODE_READ);
+	if (ro)
+		pr_info_ratelimited("export %s: %s is read-only: export it with ro\n",
+				    exp->name, exp->path);
+	return ro ? -EROFS : err;
+}
+
 /**
  * rcblk_srv_export() - export a block device
  * @e: the request, its strings terminated (checked by the caller)
@@ -119,10 +161,11 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
  * exports exist).
  *
  * Context: process context, sleeps.
- * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken); -EROFS
- * (read-write export of a read-only device); -EAGAIN (the module is
- * still loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
- * -ENOTBLK, -EBUSY when held by someone else) or of sysfs.
+ * Return: 0; -EINVAL (name, allow list); -EEXIST (name taken, also by
+ * an export whose unexport has not finished); -EROFS (read-write export
+ * of a read-only device); -EAGAIN (the module is still loading); -ENODEV
+ * (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
+ * -ENOTBLK, -EBUSY when held by someone else, -EACCES) or of sysfs.
  */
 int rcblk_srv_export(const struct rdmachan_blk_export *e)
 {
@@ -131,18 +174,31 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	u32 i;
 	int ret;
 
-	if (!rcblk_name_ok(e->name, sizeof(e->name)) ||
-	    e->nr_allow > RDMACHAN_BLK_MAX_ALLOW)
+	if (!rcblk_name_ok(e->name, sizeof(e->name))) {
+		pr_info_ratelimited("export \"%*pE\" refused: a name is 1 to %u characters of [A-Za-z0-9._-], not . or ..\n",
+				    (int)strnlen(e->name, sizeof(e->name)),
+				    e->name, RDMACHAN_BLK_NAME_MAX - 1);
 		return -EINVAL;
-	for (i = 0; i < e->nr_allow; i++)
-		if (rcblk_cidr_check(&e->allow[i]))
+	}
+	if (e->nr_allow > RDMACHAN_BLK_MAX_ALLOW) {
+		pr_info_ratelimited("export %s refused: %u networks, at most %u\n",
+				    e->name, e->nr_allow,
+				    RDMACHAN_BLK_MAX_ALLOW);
+		return -EINVAL;
+	}
+	for (i = 0; i < e->nr_allow; i++) {
+		if (rcblk_cidr_check(&e->allow[i])) {
+			pr_info_ratelimited("export %s refused: network %u is malformed\n",
+					    e->name, i);
 			return -EINVAL;
+		}
+	}
 	/* a taken name is EEXIST, even if the device is busy too */
 	mutex_lock(&rcblk_srv_mutex);
-	exp = rcblk_srv_find(e->name);
+	ret = rcblk_srv_exists(e->name);
 	mutex_unlock(&rcblk_srv_mutex);
-	if (exp)
-		return -EEXIST;
+	if (ret)
+		return ret;
 	exp = kzalloc(sizeof(*exp), GFP_KERNEL);
 	if (!exp)
 		return -ENOMEM;
@@ -161,7 +217,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 
 	bdev = blkdev_get_by_path(exp->path, exp->mode, exp);
 	if (IS_ERR(bdev)) {
-		ret = PTR_ERR(bdev);
+		ret = rcblk_srv_open_error(exp, PTR_ERR(bdev));
 		pr_info_ratelimited("export %s: cannot open %s: %d\n",
 				    exp->name, exp->path, ret);
 		kfree(exp);
@@ -169,8 +225,11 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	}
 	exp->bdev = bdev;
 	ret = -EROFS;
-	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev))
+	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev)) {
+		pr_info_ratelimited("export %s: %s is read-only: export it with ro\n",
+				    exp->name, exp->path);
 		goto out_put;
+	}
 	rcblk_srv_geometry(exp);
 	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
 			exp->geo.nr_sectors,
@@ -180,8 +239,8 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	ret = -ENODEV;
 	if (rcblk_srv_stopping)		/* unloading */
 		goto out_unlock;
-	ret = -EEXIST;
-	if (rcblk_srv_find(exp->name))
+	ret = rcblk_srv_exists(exp->name);
+	if (ret)
 		goto out_unlock;
 	ret = rcblk_srv_sysfs_add(exp);	/* kobject initialized, even failing */
 	if (ret) {
@@ -221,9 +280,11 @@ out_put:
  * flight end (their completions only free their slots); then the device
  * is released.  Both waits are bounded (RCBLK_UNEXPORT_WAIT_MS each):
  * a device whose bios never end is released anyway, with a warning.
+ * The export leaves the list last, once its directory and its device are
+ * released: until then its name is taken.
  *
  * Context: process context, sleeps.
- * Return: 0, -ENOENT, -EBUSY.
+ * Return: 0, -ENOENT (also when its unexport runs already), -EBUSY.
  */
 int rcblk_srv_unexport(const char *name, u32 flags)
 {
@@ -235,8 +296,11 @@ int rcblk_srv_unexport(const char *name, u32 flags)
 again:
 	mutex_lock(&rcblk_srv_mutex);
 	exp = rcblk_srv_find(name);
-	if (!exp) {
+	if (!exp || READ_ONCE(exp->gone)) {
 		mutex_unlock(&rcblk_srv_mutex);
+		if (exp)
+			pr_info_ratelimited("unexport %s: being unexported already\n",
+					    name);
 		return -ENOENT;
 	}
 	spin_lock(&exp->lock);
@@ -260,11 +324,16 @@ again:
 		waited = true;
 		goto again;
 	}
+	/*
+	 * Gone, it stays on the list (its name taken: EEXIST) until its
+	 * directory and its device are released, so that an export of the
+	 * same name in the meantime is refused cleanly instead of finding
+	 * the directory still there.
+	 */
 	WRITE_ONCE(exp->gone, true);
 	list_for_each_entry(q, &exp->queues, exp_node)
 		rcblk_srv_queue_close(q);
 	spin_unlock(&exp->lock);
-	list_del_init(&exp->node);
 	mutex_unlock(&rcblk_srv_mutex);
 
 	if (!wait_var_event_timeout(&exp->nr_queues,
@@ -278,6 +347,9 @@ again:
 			RCBLK_UNEXPORT_WAIT_MS, exp->path);
 	rcblk_srv_sysfs_del(exp);
 	blkdev_put(exp->bdev, exp->mode);
+	mutex_lock(&rcblk_srv_mutex);
+	list_del_init(&exp->node);
+	mutex_unlock(&rcblk_srv_mutex);
 	pr_info("unexported %s%s\n", exp->name,
 		flags & RDMACHAN_BLK_FORCE ? " (forced)" : "");
 	kobject_put(&exp->kobj);	/* the list's */
@@ -490,14 +562,21 @@ void rcblk_srv_unexport_all(void)
 	struct rcblk_export *exp;
 	char name[RDMACHAN_BLK_NAME_MAX];
 
+	bool found;
+
 	for (;;) {
+		found = false;
 		mutex_lock(&rcblk_srv_mutex);
-		exp = list_first_entry_or_null(&rcblk_srv_exports,
-					       struct rcblk_export, node);
-		if (exp)
-			strscpy(name, exp->name, sizeof(name));
+		/* one being unexported by another caller is left to it */
+		list_for_each_entry(exp, &rcblk_srv_exports, node) {
+			if (!READ_ONCE(exp->gone)) {
+				strscpy(name, exp->name, sizeof(name));
+				found = true;
+				break;
+			}
+		}
 		mutex_unlock(&rcblk_srv_mutex);
-		if (!exp)
+		if (!found)
 			return;
 		rcblk_srv_unexport(name, RDMACHAN_BLK_FORCE);
 	}
