@@ -64,7 +64,7 @@ MODULE_PARM_DESC(max_io_kb, "largest request in KiB, 4..1024 (default 128)");
 /*
  * inline_kb: WRITEs up to this size travel inside the request message;
  * the listener's max_msg_size is 32 + inline_kb KiB.  0..64, read when
- * the listener starts (at load).
+ * the listener starts (with the first export).
  */
 unsigned int rcblk_srv_inline_kb = 4;
 module_param_named(inline_kb, rcblk_srv_inline_kb, uint, 0444);
@@ -522,11 +522,10 @@ int rcblk_srv_init(void)
 
 /**
  * rcblk_srv_start() - the parts that need the ctl device: the exports
- *	directory, the exports of the parameter, the listener
+ *	directory, the exports of the parameter
  *
- * The listener runs from load to unload; one that cannot start is
- * retried (RCBLK_LISTEN_TRIES, every RCBLK_LISTEN_DELAY_MS) and the
- * load goes on.
+ * The listener starts with the first export (rcblk_srv_listen_update()):
+ * without the parameter, not at load.
  *
  * Context: process context (module load), after rcblk_srv_init().
  * Return: 0, or the error of the directory or of an export of the
@@ -560,7 +559,6 @@ int rcblk_srv_start(void)
 		if (ret)
 			goto fail;
 	}
-	rcblk_srv_listen_start();
 	return 0;
 
 fail:

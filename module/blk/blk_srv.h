@@ -282,7 +282,7 @@ int rcblk_srv_export_text(const char *buf, size_t len, bool param);
 void rcblk_srv_unexport_all(void);
 
 /* blk_srv_listen.c */
-void rcblk_srv_listen_start(void);
+void rcblk_srv_listen_update(void);
 void rcblk_srv_listen_stop(void);
 
 /* blk_srv_io.c */

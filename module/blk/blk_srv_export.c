@@ -251,6 +251,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	}
 	__module_get(THIS_MODULE);
 	list_add_tail(&exp->node, &rcblk_srv_exports);
+	rcblk_srv_listen_update();	/* the first export: listen */
 	mutex_unlock(&rcblk_srv_mutex);
 	pr_info("exported %s (%s%s%s, %llu sectors, %u allowed networks)\n",
 		exp->name, exp->path,
@@ -349,6 +350,7 @@ again:
 	blkdev_put(exp->bdev, exp->mode);
 	mutex_lock(&rcblk_srv_mutex);
 	list_del_init(&exp->node);
+	rcblk_srv_listen_update();	/* the last export: stop listening */
 	mutex_unlock(&rcblk_srv_mutex);
 	pr_info("unexported %s%s\n", exp->name,
 		flags & RDMACHAN_BLK_FORCE ? " (forced)" : "");

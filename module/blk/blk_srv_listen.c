@@ -3,6 +3,11 @@
  * rdmachan_blk server: the listener ([::]:port, IPv4 clients too), its
  * restart after a failure; its connections become queues in blk_srv.c
  * (rcblk_srv_pending()).
+ *
+ * A host listens only while it exports something: the listener starts
+ * with the first export and is closed after the last unexport
+ * (rcblk_srv_listen_update()), so that a host that only maps disks, or
+ * has the module loaded for nothing, offers no port.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -95,6 +100,13 @@ static int rcblk_srv_listen(const char **where)
 				   &rcblk_srv_listener);
 }
 
+/* Whether the server should listen: exports exist; rcblk_srv_mutex held */
+static bool rcblk_srv_listen_wanted(void)
+{
+	lockdep_assert_held(&rcblk_srv_mutex);
+	return !rcblk_srv_stopping && !list_empty(&rcblk_srv_exports);
+}
+
 /* Listen again after a failure, a bounded number of times */
 static void rcblk_srv_listen_work(struct work_struct *work)
 {
@@ -102,7 +114,7 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 	int ret;
 
 	mutex_lock(&rcblk_srv_mutex);
-	if (rcblk_srv_stopping) {
+	if (!rcblk_srv_listen_wanted()) {
 		mutex_unlock(&rcblk_srv_mutex);
 		return;
 	}
@@ -120,28 +132,44 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 }
 
 /**
- * rcblk_srv_listen_start() - start the listener (at load)
+ * rcblk_srv_listen_update() - listen while exports exist, and only then
  *
- * One that cannot start is retried (RCBLK_LISTEN_TRIES, every
- * RCBLK_LISTEN_DELAY_MS) and the load goes on.
+ * Called after the export list changed: the first export starts the
+ * listener, the last unexport closes it (queues accepted stay: each is
+ * closed by its unexport, its failure or its OPEN timeout).  A listener
+ * that cannot start is retried (RCBLK_LISTEN_TRIES, every
+ * RCBLK_LISTEN_DELAY_MS) and the export stands; so is one that failed.
  *
- * Context: process context.
+ * Context: process context, rcblk_srv_mutex held.
  */
-void rcblk_srv_listen_start(void)
+void rcblk_srv_listen_update(void)
 {
 	const char *where;
 	int ret;
 
-	mutex_lock(&rcblk_srv_mutex);
+	lockdep_assert_held(&rcblk_srv_mutex);
+	if (!rcblk_srv_listen_wanted()) {
+		/* a restart that waits for the mutex finds nothing to do */
+		cancel_delayed_work(&rcblk_srv_listen_dwork);
+		if (rcblk_srv_listener) {
+			rdmachan_listener_close(rcblk_srv_listener);
+			rcblk_srv_listener = NULL;
+			pr_info("no export left: no longer listening on port %u\n",
+				port);
+		}
+		return;
+	}
+	if (rcblk_srv_listener || delayed_work_pending(&rcblk_srv_listen_dwork))
+		return;
 	ret = rcblk_srv_listen(&where);
 	if (!ret) {
 		pr_info("listening on %s:%u\n", where, port);
 	} else {
 		pr_warn("cannot listen on port %u (%d): retrying\n", port, ret);
+		rcblk_srv_listen_tries = 0;
 		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
 	}
-	mutex_unlock(&rcblk_srv_mutex);
 }
 
 /**
