@@ -1151,11 +1151,33 @@ static void rcblk_clt_info(struct rcblk_clt_map *map,
 	e->c.inflight = atomic_read(&st->inflight);
 }
 
+/*
+ * Describe at most @room mappings into @info (room for @room entries);
+ * return how many mappings there are.  rcblk_clt_mutex held.
+ */
+static u32 rcblk_clt_snapshot(struct rdmachan_blk_map_info *info, u32 room)
+{
+	struct rcblk_clt_map *map;
+	u32 n = 0;
+
+	lockdep_assert_held(&rcblk_clt_mutex);
+	list_for_each_entry(map, &rcblk_clt_maps, node) {
+		if (n < room)
+			rcblk_clt_info(map, &info[n]);
+		n++;
+	}
+	return n;
+}
+
 /**
  * rcblk_clt_list() - describe the mappings
  * @entries: user array of @room entries
  * @room: its entries
  * @count: out: the mappings there are (may exceed @room)
+ *
+ * Described into kernel memory under rcblk_clt_mutex, copied out
+ * without it (a stalled user buffer holds up no map or unmap), as
+ * rcblk_srv_list() does.
  *
  * Context: process context, sleeps.
  * Return: 0, -ENOMEM or -EFAULT.
@@ -1163,29 +1185,30 @@ static void rcblk_clt_info(struct rcblk_clt_map *map,
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count)
 {
-	struct rdmachan_blk_map_info *e;
-	struct rcblk_clt_map *map;
-	u32 n = 0;
-	int ret = 0;
+	struct rdmachan_blk_map_info *info = NULL;
+	u32 n, want = 0;
+	int tries;
 
-	e = kmalloc(sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return -ENOMEM;
-	mutex_lock(&rcblk_clt_mutex);
-	list_for_each_entry(map, &rcblk_clt_maps, node) {
-		if (n < room) {
-			rcblk_clt_info(map, e);
-			if (copy_to_user(&entries[n], e, sizeof(*e))) {
-				ret = -EFAULT;
-				break;
-			}
-		}
-		n++;
+	for (tries = 0; ; tries++) {
+		mutex_lock(&rcblk_clt_mutex);
+		n = rcblk_clt_snapshot(info, want);
+		mutex_unlock(&rcblk_clt_mutex);
+		if (n <= want || want == room || tries == 3)
+			break;
+		want = min(n, room);
+		kvfree(info);
+		info = kvcalloc(want, sizeof(*info), GFP_KERNEL);
+		if (!info)
+			return -ENOMEM;
 	}
-	mutex_unlock(&rcblk_clt_mutex);
-	kfree(e);
+	want = min(n, want);
 	*count = n;
-	return ret;
+	if (want && copy_to_user(entries, info, want * sizeof(*info))) {
+		kvfree(info);
+		return -EFAULT;
+	}
+	kvfree(info);
+	return 0;
 }
 
 /**

@@ -5,12 +5,15 @@
  * rdmachan.ko hands these ioctls over (rdmachan_ctl_register()); this
  * file copies and checks each argument (size, reserved fields, strings
  * terminated) and calls the side that serves it.  Exporting and mapping
- * need CAP_SYS_ADMIN, listing does not.
+ * need CAP_SYS_ADMIN, listing does not.  Every argument refused with
+ * -EINVAL is logged (rate-limited) with the reason, the caller's command
+ * name and PID, as rdmachan.ko's own ioctls are.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/capability.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -29,6 +32,14 @@ static bool rcblk_zero(const void *p, size_t len)
 	return !memchr_inv(p, 0, len);
 }
 
+/* Log an argument refused with -EINVAL: the ioctl, the caller, why */
+static long rcblk_ioc_inval(const char *ioc, const char *why)
+{
+	pr_info_ratelimited("%s: %s (pid %d): %s\n", ioc, current->comm,
+			    task_pid_nr(current), why);
+	return -EINVAL;
+}
+
 static long rcblk_ioc_export(void __user *uarg)
 {
 	struct rdmachan_blk_export *e;
@@ -37,15 +48,20 @@ static long rcblk_ioc_export(void __user *uarg)
 	e = memdup_user(uarg, sizeof(*e));
 	if (IS_ERR(e))
 		return PTR_ERR(e);
-	ret = -EINVAL;
-	if (e->size != sizeof(*e) ||
-	    e->flags & ~(RDMACHAN_BLK_RO | RDMACHAN_BLK_STABLE_ID) ||
-	    e->reserved || e->nr_allow > RDMACHAN_BLK_MAX_ALLOW ||
-	    !rcblk_str_ok(e->name, sizeof(e->name)) ||
-	    !rcblk_str_ok(e->path, sizeof(e->path)))
-		goto out;
-	ret = rcblk_srv_export(e);
-out:
+	if (e->size != sizeof(*e))
+		ret = rcblk_ioc_inval("BLK_EXPORT", "wrong size");
+	else if (e->flags & ~(RDMACHAN_BLK_RO | RDMACHAN_BLK_STABLE_ID))
+		ret = rcblk_ioc_inval("BLK_EXPORT", "unknown flags");
+	else if (e->reserved)
+		ret = rcblk_ioc_inval("BLK_EXPORT", "reserved not zero");
+	else if (e->nr_allow > RDMACHAN_BLK_MAX_ALLOW)
+		ret = rcblk_ioc_inval("BLK_EXPORT", "nr_allow over 16");
+	else if (!rcblk_str_ok(e->name, sizeof(e->name)))
+		ret = rcblk_ioc_inval("BLK_EXPORT", "name empty or not terminated");
+	else if (!rcblk_str_ok(e->path, sizeof(e->path)))
+		ret = rcblk_ioc_inval("BLK_EXPORT", "path empty or not terminated");
+	else
+		ret = rcblk_srv_export(e);
 	kfree(e);
 	return ret;
 }
@@ -56,28 +72,53 @@ static long rcblk_ioc_unexport(void __user *uarg)
 
 	if (copy_from_user(&u, uarg, sizeof(u)))
 		return -EFAULT;
-	if (u.size != sizeof(u) || u.flags & ~RDMACHAN_BLK_FORCE ||
-	    !rcblk_str_ok(u.name, sizeof(u.name)))
-		return -EINVAL;
+	if (u.size != sizeof(u))
+		return rcblk_ioc_inval("BLK_UNEXPORT", "wrong size");
+	if (u.flags & ~RDMACHAN_BLK_FORCE)
+		return rcblk_ioc_inval("BLK_UNEXPORT", "unknown flags");
+	if (!rcblk_str_ok(u.name, sizeof(u.name)))
+		return rcblk_ioc_inval("BLK_UNEXPORT",
+				       "name empty or not terminated");
 	return rcblk_srv_unexport(u.name, u.flags);
 }
 
+/*
+ * The disk is made only once its index can be written back: @index (zero
+ * on input) is written first, so that an argument in read-only memory
+ * fails with -EFAULT before anything exists.  Should the write back still
+ * fail (the memory made read-only meanwhile), the disk is unmapped again:
+ * no disk stays whose caller was told the map failed.
+ */
 static long rcblk_ioc_map(void __user *uarg)
 {
+	struct rdmachan_blk_map __user *um = uarg;
 	struct rdmachan_blk_map m;
 	int ret;
 
 	if (copy_from_user(&m, uarg, sizeof(m)))
 		return -EFAULT;
-	if (m.size != sizeof(m) || m.flags & ~RDMACHAN_BLK_RO ||
-	    !rcblk_zero(m.reserved, sizeof(m.reserved)) ||
-	    !rcblk_str_ok(m.name, sizeof(m.name)))
-		return -EINVAL;
+	if (m.size != sizeof(m))
+		return rcblk_ioc_inval("BLK_MAP", "wrong size");
+	if (m.flags & ~RDMACHAN_BLK_RO)
+		return rcblk_ioc_inval("BLK_MAP", "unknown flags");
+	if (!rcblk_zero(m.reserved, sizeof(m.reserved)))
+		return rcblk_ioc_inval("BLK_MAP", "reserved not zero");
+	if (m.index)
+		return rcblk_ioc_inval("BLK_MAP", "output field index not zero");
+	if (!rcblk_str_ok(m.name, sizeof(m.name)))
+		return rcblk_ioc_inval("BLK_MAP", "name empty or not terminated");
+	if (put_user(0U, &um->index))
+		return -EFAULT;
 	ret = rcblk_clt_map(&m);
 	if (ret)
 		return ret;
-	if (put_user(m.index, &((struct rdmachan_blk_map __user *)uarg)->index))
+	if (put_user(m.index, &um->index)) {
+		pr_info_ratelimited("BLK_MAP: %s (pid %d): the index of rcblk%u cannot be written back: unmapping it\n",
+				    current->comm, task_pid_nr(current),
+				    m.index);
+		rcblk_clt_unmap(m.index, RDMACHAN_BLK_FORCE);
 		return -EFAULT;
+	}
 	return 0;
 }
 
@@ -87,8 +128,12 @@ static long rcblk_ioc_unmap(void __user *uarg)
 
 	if (copy_from_user(&u, uarg, sizeof(u)))
 		return -EFAULT;
-	if (u.size != sizeof(u) || u.flags & ~RDMACHAN_BLK_FORCE || u.reserved)
-		return -EINVAL;
+	if (u.size != sizeof(u))
+		return rcblk_ioc_inval("BLK_UNMAP", "wrong size");
+	if (u.flags & ~RDMACHAN_BLK_FORCE)
+		return rcblk_ioc_inval("BLK_UNMAP", "unknown flags");
+	if (u.reserved)
+		return rcblk_ioc_inval("BLK_UNMAP", "reserved not zero");
 	return rcblk_clt_unmap(u.index, u.flags);
 }
 
@@ -98,8 +143,12 @@ static long rcblk_ioc_remap(void __user *uarg)
 
 	if (copy_from_user(&r, uarg, sizeof(r)))
 		return -EFAULT;
-	if (r.size != sizeof(r) || r.flags || r.reserved)
-		return -EINVAL;
+	if (r.size != sizeof(r))
+		return rcblk_ioc_inval("BLK_REMAP", "wrong size");
+	if (r.flags)
+		return rcblk_ioc_inval("BLK_REMAP", "unknown flags");
+	if (r.reserved)
+		return rcblk_ioc_inval("BLK_REMAP", "reserved not zero");
 	return rcblk_clt_remap(r.index);
 }
 
@@ -114,21 +163,24 @@ static long rcblk_ioc_list(void __user *uarg)
 	if (copy_from_user(&l, uarg, sizeof(l)))
 		return -EFAULT;
 	if (l.size != sizeof(l))
-		return -EINVAL;
+		return rcblk_ioc_inval("BLK_LIST", "wrong size");
+	if (l.count && !l.entries)
+		return rcblk_ioc_inval("BLK_LIST",
+				       "a count with a null entries pointer");
 	entries = u64_to_user_ptr(l.entries);
 	switch (l.what) {
 	case RDMACHAN_BLK_LIST_EXPORTS:
 		if (l.entry_size != sizeof(struct rdmachan_blk_export_info))
-			return -EINVAL;
+			return rcblk_ioc_inval("BLK_LIST", "wrong entry_size");
 		ret = rcblk_srv_list(entries, l.count, &count);
 		break;
 	case RDMACHAN_BLK_LIST_MAPS:
 		if (l.entry_size != sizeof(struct rdmachan_blk_map_info))
-			return -EINVAL;
+			return rcblk_ioc_inval("BLK_LIST", "wrong entry_size");
 		ret = rcblk_clt_list(entries, l.count, &count);
 		break;
 	default:
-		return -EINVAL;
+		return rcblk_ioc_inval("BLK_LIST", "unknown what");
 	}
 	if (ret)
 		return ret;

@@ -243,9 +243,12 @@ bool rcblk_name_ok(const char *name, size_t room)
 	size_t i;
 
 	for (i = 0; i < room && name[i]; i++) {
-		char c = name[i];
+		unsigned char c = name[i];
 
-		if (!isalnum(c) && c != '.' && c != '_' && c != '-')
+		/* ASCII only: the kernel's isalnum() takes Latin-1 letters */
+		if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') &&
+		    !(c >= '0' && c <= '9') && c != '.' && c != '_' &&
+		    c != '-')
 			return false;
 	}
 	if (!i || i == room)

@@ -2,7 +2,9 @@
 /*
  * rdmachan_blk: what the server's files share
  *
- * blk_srv.c: exports, module parameters, the listener, OPEN.
+ * blk_srv.c: module parameters, queues, OPEN, load and unload.
+ * blk_srv_export.c: exports (made, removed, listed, from text).
+ * blk_srv_listen.c: the listener.
  * blk_srv_io.c: a queue's requests, from the message to the reply.
  * blk_srv_sysfs.c: control files and the per-export directories.
  *
@@ -266,14 +268,23 @@ extern unsigned int rcblk_srv_max_io_kb;
 extern unsigned int rcblk_srv_inline_kb;
 extern struct mutex rcblk_srv_mutex;
 extern struct list_head rcblk_srv_exports;
-void rcblk_srv_count(struct rcblk_export *exp, enum rcblk_srv_counter c,
-		     s64 v);
+extern bool rcblk_srv_stopping;
 void rcblk_srv_queue_close(struct rcblk_srv_queue *q);
 void rcblk_srv_queue_put(struct rcblk_srv_queue *q);
+void rcblk_srv_pending(struct rdmachan_listener *l);
+
+/* blk_srv_export.c */
+void rcblk_srv_count(struct rcblk_export *exp, enum rcblk_srv_counter c,
+		     s64 v);
 struct rcblk_export *rcblk_srv_find(const char *name);
 void rcblk_srv_counters(struct rcblk_export *exp,
 			struct rdmachan_blk_counters *c);
 int rcblk_srv_export_text(const char *buf, size_t len, bool param);
+void rcblk_srv_unexport_all(void);
+
+/* blk_srv_listen.c */
+void rcblk_srv_listen_update(void);
+void rcblk_srv_listen_stop(void);
 
 void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine);
 

@@ -91,7 +91,13 @@ static int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
 				 flags, &ext);
 }
 
-/* A request refused at its checks: answer it now, or later from io_work */
+/*
+ * A request refused at its checks: answer it now, or later from io_work.
+ * Once the queue is DEAD nothing is queued: its close drained the list
+ * already (rcblk_srv_drain()), and the receive callback runs on until the
+ * channel's close, so that an entry added now would never be freed; the
+ * client's answer is the channel's end.
+ */
 static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			     const struct rcblk_io_req *io, u8 status)
 {
@@ -99,6 +105,8 @@ static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	unsigned long flags;
 	int ret;
 
+	if (test_bit(RCBLK_Q_DEAD, &q->flags))
+		return;
 	ret = rcblk_srv_send_reply(ch, io->tag, status,
 				   io->data == RCBLK_DATA_REMOTE, io->rkey);
 	if (ret != -EAGAIN)
@@ -117,6 +125,12 @@ static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	r->remote = io->data == RCBLK_DATA_REMOTE;
 	r->rkey = io->rkey;
 	spin_lock_irqsave(&q->lock, flags);
+	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
+		/* drained meanwhile (DEAD is set under this lock) */
+		spin_unlock_irqrestore(&q->lock, flags);
+		kfree(r);
+		return;
+	}
 	list_add_tail(&r->node, &q->rejects);
 	q->nr_rejects++;
 	spin_unlock_irqrestore(&q->lock, flags);
@@ -357,7 +371,8 @@ static void rcblk_srv_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	struct rcblk_srv_queue *q = rdmachan_priv(ch);
 	unsigned long flags;
 
-	if (test_bit(RCBLK_Q_LIVE, &q->flags)) {
+	/* pairs with open_work's barrier: limits, slots, free list seen */
+	if (test_bit_acquire(RCBLK_Q_LIVE, &q->flags)) {
 		rcblk_srv_handle(q, ch, msg);
 		return;
 	}

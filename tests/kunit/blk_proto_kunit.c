@@ -76,6 +76,10 @@ static void blk_test_name(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("a b", RCBLK_NAME_MAX));
 	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("a\nb", RCBLK_NAME_MAX));
 	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("\xc3\xa9", RCBLK_NAME_MAX));
+	/* Latin-1 letters, which the kernel's isalnum() counts */
+	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("x\xe9", RCBLK_NAME_MAX));
+	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("\xc0", RCBLK_NAME_MAX));
+	KUNIT_EXPECT_FALSE(test, rcblk_name_ok("\xaa\xb5\xba\xdf", RCBLK_NAME_MAX));
 	/* 63 characters and the NUL: the longest */
 	memset(name, 'x', sizeof(name));
 	name[RCBLK_NAME_MAX - 1] = '\0';

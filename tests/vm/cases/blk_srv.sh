@@ -4,7 +4,8 @@
 # rdmachan_blk's server: exports of null_blk devices through sysfs and the
 # exports parameter, their directories and counters, every bad input
 # refused with its errno, rmmod refused while something is exported, the
-# listener on 0.0.0.0:7471, a channel whose first message is no OPEN
+# listener on port 7471 only once something is exported (none at the
+# load, one after the exports parameter), a channel whose first message is no OPEN
 # refused and closed, and (when the client side is there) a mapping
 # through which dd writes and reads back the data.
 . /tests/lib.sh
@@ -37,12 +38,14 @@ check "null_blk: three memory-backed devices of 1 GiB, 4 KiB blocks" \
 check "rdmachan_blk loads" srv_load
 check "the control files are there" test -f $CTL/export -a -f $CTL/unexport
 check "the exports directory is there, empty" sh -c "[ -d $EXP ] && [ -z \"\$(ls $EXP)\" ]"
-check "the listener is on port 7471" wait_for 10 listening 7471
+check "no listener on port 7471 while nothing is exported" sh -c \
+	"! grep -qs ':7471\$' /sys/class/rdmachan/listener*/src_addr"
 
 # ---- exports through sysfs ----
 check "export d0 /dev/nullb0 allow=192.0.2.0/24" \
 	ctl export "d0 /dev/nullb0 allow=192.0.2.0/24"
 check "exports/d0 is there" test -d $EXP/d0
+check "the listener is on port 7471 after the first export" wait_for 10 listening 7471
 check_eq "d0 path" /dev/nullb0 "$(cat $EXP/d0/path)"
 check_eq "d0 ro" 0 "$(cat $EXP/d0/ro)"
 check_eq "d0 stable_id" 0 "$(cat $EXP/d0/stable_id)"
@@ -191,8 +194,11 @@ check_eq "p0 allow" "192.0.2.0/24,::1/128" "$(cat $EXP/p0/allow 2>&1)"
 check_eq "p1 allows nobody" "" "$(cat $EXP/p1/allow 2>&1)"
 check_eq "p1 stable_id" 1 "$(cat $EXP/p1/stable_id 2>&1)"
 check_fail "rmmod with them is refused" "in use" srv_unload
+check "the exports parameter started the listener" wait_for 10 listening 7471
 check "unexport p0" ctl unexport p0
 check "unexport p1" ctl unexport p1
+check "no listener once both are unexported" sh -c \
+	"! grep -qs ':7471\$' /sys/class/rdmachan/listener*/src_addr"
 check "rdmachan_blk unloads" srv_unload
 check_fail "a bad exports parameter fails the load" "." \
 	srv_load "exports=p0=/dev/nope"

@@ -13,6 +13,16 @@
  *
  *   blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING RW_EXPORT RO_EXPORT DENIED_EXPORT
  *	      [SLOW_EXPORT]
+ *   blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -F ROUNDS EXPORT
+ *
+ * -F: only the refusal flood, ROUNDS times on EXPORT (read-write): a
+ * session that never receives sends malformed requests as fast as credits
+ * let it; the server's refusals find no room (the client holds every
+ * receive buffer), so it queues them, closes the queue at twice its
+ * depth of them, and the requests keep coming while the queue closes.
+ * Each round must end with the server closing the channel; that the
+ * refusals queued meanwhile are freed, the debug kernel's kmemleak and
+ * the server's own check at a queue's release (a WARN) tell.
  *
  * RW_EXPORT: exported read-write to CLIENT, backed by BACKING (read here
  * to compare); RO_EXPORT: exported --ro to CLIENT; DENIED_EXPORT:
@@ -585,10 +595,69 @@ static void flood(const char *name)
 	close(f.fd);
 }
 
+#define RFLOOD_MS 30000
+
+/* send @io without waiting: 0, or -1 with errno (EAGAIN: no credit) */
+static int send_nowait(int fd, const struct wire_io *io)
+{
+	struct rdmachan_user_msg m = { .buf = (uintptr_t)io, .len = sizeof(*io) };
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+		.flags = RDMACHAN_MSG_DONTWAIT,
+	};
+
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+/* reject_flood: see -F at the top */
+static void reject_flood(const char *name, int rounds)
+{
+	struct sess f = { .fd = -1 };
+	struct pollfd p;
+	struct wire_io io;
+	unsigned int sent;
+	long long t0;
+	int r, err;
+
+	for (r = 1; r <= rounds; r++) {
+		if (sess_open(&f, name, 0)) {
+			ktap_result(0, "refusal flood: OPEN", "round %d: no session", r);
+			return;
+		}
+		t0 = now_ms();
+		sent = 0;
+		err = 0;
+		while (now_ms() - t0 < RFLOOD_MS) {
+			/* a READ of 0 bytes: INVAL */
+			io_fill(&io, OP_READ, 0, 0, DATA_NONE);
+			if (!send_nowait(f.fd, &io)) {
+				sent++;
+				continue;
+			}
+			if (errno != EAGAIN) {
+				err = errno;
+				break;
+			}
+			p.fd = f.fd;
+			p.events = POLLOUT;
+			poll(&p, 1, 100);
+		}
+		ktap_diag("refusal flood round %d: %u requests sent in %lld ms, then %s", r, sent,
+			  now_ms() - t0, err ? strerror(err) : "the time was up");
+		ktap_result(err && sent,
+			    "refusal flood: the server closes a channel whose refusals find no room",
+			    "round %d: %u sent, the channel still open after %d ms", r, sent,
+			    RFLOOD_MS);
+		close(f.fd);
+		f.fd = -1;
+	}
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -b BACKING "
-		"RW_EXPORT RO_EXPORT DENIED_EXPORT [SLOW_EXPORT]\n");
+		"RW_EXPORT RO_EXPORT DENIED_EXPORT [SLOW_EXPORT]\n"
+		"       blk_wire [-s SERVER] [-c CLIENT] [-p PORT] -F ROUNDS EXPORT\n");
 	exit(2);
 }
 
@@ -599,16 +668,25 @@ int main(int argc, char **argv)
 	struct wire_open o;
 	struct wire_io io;
 	char *payload;
-	int c;
+	int c, rounds = 0;
 
-	while ((c = getopt(argc, argv, "s:c:p:b:")) != -1) {
+	while ((c = getopt(argc, argv, "s:c:p:b:F:")) != -1) {
 		switch (c) {
 		case 's': srv_ip = optarg; break;
 		case 'c': cli_ip = optarg; break;
 		case 'p': port = atoi(optarg); break;
 		case 'b': bpath = optarg; break;
+		case 'F': rounds = atoi(optarg); break;
 		default: usage();
 		}
+	}
+	if (rounds > 0) {
+		if (argc - optind != 1)
+			usage();
+		ktap_header();
+		ctl = ctl_open();
+		reject_flood(argv[optind], rounds);
+		return ktap_plan(ktap_failures() ? 1 : 0);
 	}
 	if ((argc - optind != 3 && argc - optind != 4) || !bpath)
 		usage();

@@ -2071,7 +2071,7 @@ static void fz_blk_map(void)
 	if (bad(5))
 		m.reserved[rnd(5)] = bval();
 	if (bad(3))
-		m.index = bval();	/* out only: ignored */
+		m.index = bval();	/* out only: EINVAL when set */
 	MAYBE_MUTATE(m, 10);
 	/* depths the module takes (2..4096) stay within the VM's memory */
 	if (m.queue_depth > BLK_MAX_DEPTH && m.queue_depth <= 4096)
