@@ -256,28 +256,23 @@ static u16 rcblk_srv_attach(struct rcblk_srv_queue *q,
 			    const struct rcblk_open_req *req,
 			    struct rcblk_srv_sess **spare)
 {
-	struct rcblk_srv_sess *sess, *found = NULL;
+	struct rcblk_srv_sess *sess;
 	u16 status;
 
 	lockdep_assert_held(&exp->lock);
-	list_for_each_entry(sess, &exp->sessions, node) {
-		if (!memcmp(sess->id, req->session, RCBLK_SESSION_LEN)) {
-			found = sess;
-			break;
-		}
-	}
-	status = rcblk_srv_open_limits(q, exp, req, found);
+	status = rcblk_srv_open_limits(q, exp, req);
 	if (status)
 		return status;
-	sess = found;
-	if (!sess) {
-		sess = *spare;
-		*spare = NULL;
-		memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
-		sess->nr_queues = 0;
-		list_add_tail(&sess->node, &exp->sessions);
-		exp->nr_sessions++;
-	}
+	list_for_each_entry(sess, &exp->sessions, node)
+		if (!memcmp(sess->id, req->session, RCBLK_SESSION_LEN))
+			goto found;
+	sess = *spare;
+	*spare = NULL;
+	memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
+	sess->nr_queues = 0;
+	list_add_tail(&sess->node, &exp->sessions);
+	exp->nr_sessions++;
+found:
 	sess->nr_queues++;
 	q->sess = sess;
 	list_add_tail(&q->exp_node, &exp->queues);

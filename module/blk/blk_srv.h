@@ -292,8 +292,7 @@ void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine);
 extern spinlock_t rcblk_srv_exp_lock;
 int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer);
 u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
-			  const struct rcblk_open_req *req,
-			  const struct rcblk_srv_sess *sess);
+			  const struct rcblk_open_req *req);
 
 /* blk_srv_io.c */
 extern const struct rdmachan_ops rcblk_srv_chan_ops;

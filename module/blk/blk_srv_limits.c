@@ -13,9 +13,11 @@
  *     - max_queues: queues of the server, all clients, opened or not;
  *     - max_peer_queues: queues of one client address, opened or not;
  *   at OPEN (status LIMIT, the client's map fails with EUSERS):
- *     - max_session_queues: the nr_queues a mapping may ask for, and a
- *       session never has more queues than it asked for;
+ *     - max_session_queues: the nr_queues a mapping may ask for;
  *     - max_export_queues: queues of one export, all its sessions.
+ *   A session may hold more queues than it asked for, for a while: a
+ *   client that reconnects opens its new queues before the server has
+ *   closed the old ones.  max_peer_queues bounds that too.
  *
  * A host that is allowed, and never sends OPEN, holds at most
  * max_peer_queues channels for open_timeout_ms each; a host that is not
@@ -108,14 +110,12 @@ int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer)
  * @q: the queue
  * @exp: the export it names
  * @req: its OPEN
- * @sess: the session it would join, or NULL for a new one
  *
  * Context: @exp->lock held.
  * Return: RCBLK_OPEN_OK, or RCBLK_OPEN_LIMIT (logged).
  */
 u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
-			  const struct rcblk_open_req *req,
-			  const struct rcblk_srv_sess *sess)
+			  const struct rcblk_open_req *req)
 {
 	u32 max_sess = READ_ONCE(max_session_queues);
 
@@ -124,11 +124,6 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 		pr_warn_ratelimited("OPEN of %s from %pISc refused: %u queues asked, max_session_queues is %u\n",
 				    exp->name, &q->peer, req->nr_queues,
 				    max_sess);
-		return RCBLK_OPEN_LIMIT;
-	}
-	if (sess && sess->nr_queues >= req->nr_queues) {
-		pr_warn_ratelimited("OPEN of %s from %pISc refused: its session has the %u queues it asked for\n",
-				    exp->name, &q->peer, sess->nr_queues);
 		return RCBLK_OPEN_LIMIT;
 	}
 	if (exp->nr_queues >= READ_ONCE(max_export_queues)) {
