@@ -124,12 +124,17 @@ struct rcblk_export {
  * @nr_queues: queues attached with it (0: it no longer counts in
  *	rcblk_export.nr_sessions)
  * @pins: queues attached and not yet released; the session is freed at 0
+ * @gen: the connection's generation (RCBLK_OPEN_FENCE), 0 without fencing
+ *
+ * One connection of a client mapping: with fencing the mapping's
+ * connections share the id and differ in @gen (blk_srv_fence.c).
  */
 struct rcblk_srv_sess {
 	struct list_head node;
 	u8 id[RCBLK_SESSION_LEN];
 	u32 nr_queues;
 	u32 pins;
+	u32 gen;
 };
 
 /* struct rcblk_srv_req.stage: what a request waits for */

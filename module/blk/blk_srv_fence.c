@@ -19,6 +19,19 @@
  * queues the export's drain work, which releases the device then.
  * Nobody can open the device exclusively in between: the export still
  * holds it.
+ *
+ * The same pins fence a client's reconnect: a mapping that offers
+ * RCBLK_OPEN_FENCE keeps its session id for life and counts its
+ * connections in the OPEN's generation.  A connection is admitted to an
+ * export only while no other connection of the same session id is
+ * there - with queues attached, or with queues closed whose bios have
+ * not all ended (a write stuck on the device past the client's timeout,
+ * which the client holds and will send again).  Until then its OPEN gets
+ * RCBLK_OPEN_FENCED, which the client's reconnect loop retries, and the
+ * older connection's queues still attached are closed (the client left
+ * them: it reconnects only after stopping its channels).  So the old
+ * copy of a held write has ended before the client resubmits it, and it
+ * cannot land over anything written after.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -128,34 +141,65 @@ void rcblk_srv_unpin(struct rcblk_srv_queue *q)
 }
 
 /**
- * rcblk_srv_attach() - attach a queue to its session on an export
+ * rcblk_srv_attach() - attach a queue to its session on an export, or
+ *	fence it
  * @q: the queue, its OPEN accepted so far
  * @exp: the export, not gone
  * @req: the OPEN
  * @spare: a session to use when the session is new (taken: set NULL)
  *
- * The queue pins its session and @exp until its release.
+ * A session is a connection: session id and generation (0 without
+ * fencing).  Another connection of the same session id on @exp, live or
+ * with a bio not yet ended, refuses the OPEN (rcblk_fence_check()); one
+ * older than the OPEN's is closed.
  *
  * Context: @exp->lock held.
- * Return: RCBLK_OPEN_OK.
+ * Return: RCBLK_OPEN_OK (attached, pinned) or RCBLK_OPEN_FENCED.
  */
 u16 rcblk_srv_attach(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 		     const struct rcblk_open_req *req,
 		     struct rcblk_srv_sess **spare)
 {
-	struct rcblk_srv_sess *sess;
+	struct rcblk_srv_sess *sess, *found = NULL, *older = NULL;
+	struct rcblk_srv_queue *oq;
+	u32 other = 0;
 
 	lockdep_assert_held(&exp->lock);
-	list_for_each_entry(sess, &exp->sessions, node)
-		if (!memcmp(sess->id, req->session, RCBLK_SESSION_LEN))
-			goto found;
-	sess = *spare;
-	*spare = NULL;
-	memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
-	sess->nr_queues = 0;
-	sess->pins = 0;
-	list_add_tail(&sess->node, &exp->sessions);
-found:
+	list_for_each_entry(sess, &exp->sessions, node) {
+		if (memcmp(sess->id, req->session, RCBLK_SESSION_LEN))
+			continue;
+		switch (rcblk_fence_check(sess->gen, req->gen)) {
+		case RCBLK_FENCE_JOIN:
+			found = sess;
+			break;
+		case RCBLK_FENCE_OLDER:
+			older = sess;
+			fallthrough;
+		default:
+			other = sess->gen ?: 1;
+			break;
+		}
+	}
+	if (other) {
+		if (older)	/* its client moved on: what is left goes */
+			list_for_each_entry(oq, &exp->queues, exp_node)
+				if (oq->sess == older)
+					rcblk_srv_queue_close(oq);
+		pr_info_ratelimited("%s: OPEN of connection %u from %pISc fenced: connection %u of its session may still write (%u queues attached): retry\n",
+				    exp->name, req->gen, &q->peer, other,
+				    older ? older->nr_queues : 0);
+		return RCBLK_OPEN_FENCED;
+	}
+	sess = found;
+	if (!sess) {
+		sess = *spare;
+		*spare = NULL;
+		memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
+		sess->gen = req->gen;
+		sess->nr_queues = 0;
+		sess->pins = 0;
+		list_add_tail(&sess->node, &exp->sessions);
+	}
 	if (!sess->nr_queues++)
 		exp->nr_sessions++;
 	sess->pins++;
