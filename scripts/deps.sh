@@ -13,7 +13,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static
 	iproute2 rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	sparse jq python3 xz-utils
-	fio e2fsprogs nvme-cli iperf3
+	fio e2fsprogs nvme-cli iperf3 dmsetup
 "
 
 missing=

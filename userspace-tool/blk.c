@@ -219,6 +219,21 @@ static int bad_option(const char *cmd, char **argv)
 	return tool_usage_err(cmd, "unknown or incomplete option '%s'", argv[optind - 2]);
 }
 
+/* An export's state (rdmachan_blk_export_info.state) */
+static const char *blk_export_state_name(unsigned int state)
+{
+	switch (state) {
+	case RDMACHAN_BLK_EXPORTED:
+		return "exported";
+	case RDMACHAN_BLK_UNEXPORTING:
+		return "unexporting";
+	case RDMACHAN_BLK_DRAINING:
+		return "draining";
+	default:
+		return "unknown";
+	}
+}
+
 /* ---- export, unexport ---------------------------------------------- */
 
 static void export_help(void)
@@ -355,7 +370,9 @@ static int blk_unexport(int argc, char **argv)
 		close(ctl);
 		return blk_err("blk unexport", argv[0], err,
 			       err == ENOENT ? "no such export" :
-			       err == EBUSY ? "clients map it: --force fails their I/O" : NULL);
+			       err == EBUSY ? "clients map it: --force fails their I/O" :
+			       err == EINPROGRESS ? "bios still in flight on the device: the export is draining and keeps it claimed until they end (blk show)" :
+			       NULL);
 	}
 	close(ctl);
 	return EXIT_OK;
@@ -672,6 +689,8 @@ static void show_export(const struct rdmachan_blk_export_info *e)
 	print_uint(PRINT_ANY, "lbs", " lbs %u", e->lbs);
 	print_uint(PRINT_ANY, "sessions", " sessions %u", e->sessions);
 	print_uint(PRINT_ANY, "channels", " channels %u", e->channels);
+	print_str(PRINT_ANY, "state", " state %s", blk_export_state_name(e->state));
+	print_uint(PRINT_ANY, "bios", " bios %u", e->bios);
 	print_fp(" allow");
 	if (!n)
 		print_fp(" none");

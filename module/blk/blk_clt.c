@@ -366,10 +366,10 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	long left;
 	int ret;
 
-	rcblk_clt_encode_open(&o, RCBLK_OPEN_WRITE_IMM |
+	rcblk_clt_encode_open(&o, RCBLK_OPEN_WRITE_IMM | RCBLK_OPEN_FENCE |
 			      (map->ro ? RCBLK_OPEN_RO : 0), RCBLK_F_KNOWN,
-			      max_io, qid, map->nr_queues, map->session,
-			      map->name);
+			      max_io, qid, map->nr_queues, map->gen,
+			      map->session, map->name);
 	ret = rdmachan_send(q->ch, &v, 1, 0, RDMACHAN_SEND_NONBLOCK);
 	if (ret) {
 		pr_err("rcblk%d: sending OPEN of %s to %pISpc: %d\n",
@@ -397,6 +397,10 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	if (ret == -EPROTO)
 		pr_err("rcblk%d: bad OPEN_RSP for %s from %pISpc: %s\n",
 		       map->index, map->name, &map->server, why);
+	else if (ret == -EAGAIN)
+		pr_warn_ratelimited("rcblk%d: %pISpc fenced connection %u of export %s: I/O of an earlier one may still reach the device: retrying later\n",
+				    map->index, &map->server, map->gen,
+				    map->name);
 	else if (ret)
 		pr_err("rcblk%d: %pISpc refused export %s: %d\n",
 		       map->index, &map->server, map->name, ret);
@@ -573,9 +577,11 @@ static int rcblk_clt_setup(struct rcblk_clt_map *map)
 
 /*
  * One reconnect attempt (rdmachan_reconnect_ops.attempt, on the core's
- * reconnect work): every queue connected and opened again under a new
- * session id, each answer the same export as before (its identity, size
- * and everything negotiated: rcblk_clt_geo_same()), each channel at least
+ * reconnect work): every queue connected and opened again as the next
+ * connection of the mapping's session (fenced by the server until the
+ * earlier ones' I/O has ended: -EAGAIN, the loop tries again), each
+ * answer the same export as before (its identity, size and everything
+ * negotiated: rcblk_clt_geo_same()), each channel at least
  * as large as the tag set and pools need; then the pools, and dispatch
  * resumes with the held requests.  On failure what was made is undone.
  */
@@ -592,7 +598,13 @@ static int rcblk_clt_attempt(void *priv)
 	    test_bit(RCBLK_M_DEAD, &map->flags) ||
 	    !test_bit(RCBLK_M_RECOVERING, &map->flags))
 		goto out;
-	get_random_bytes(map->session, sizeof(map->session));
+	/*
+	 * The same session, the next connection: the server admits it only
+	 * once no bio of an earlier one can reach the export's device
+	 * (RCBLK_OPEN_FENCE), so the held requests go again only then.
+	 */
+	if (!++map->gen)
+		map->gen = 1;
 	for (i = 0; i < map->nr_queues; i++) {
 		struct rdmachan *ch;
 
@@ -811,6 +823,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	memcpy(&map->src, &m->src, sizeof(map->src));
 	strscpy(map->name, m->name, sizeof(map->name));
 	get_random_bytes(map->session, sizeof(map->session));
+	map->gen = 1;
 	mutex_init(&map->lock);
 	mutex_init(&map->qlock);
 	mutex_init(&map->ctl_mutex);

@@ -149,7 +149,9 @@ struct rcblk_clt_stats {
  * @server: the server's address and port
  * @src: the local address, or AF_UNSPEC
  * @name: the export
- * @session: random, sent on every channel
+ * @session: random, sent on every channel of every connection
+ * @gen: the connection's generation (RCBLK_OPEN_FENCE), counted up by
+ *	each attempt, never 0
  * @nr_queues: channels
  * @queue_depth: requests per queue (the channels' credits)
  * @max_pages: pages of one registration
@@ -181,6 +183,7 @@ struct rcblk_clt_map {
 	struct sockaddr_storage src;
 	char name[RCBLK_NAME_MAX];
 	u8 session[RCBLK_SESSION_LEN];
+	u32 gen;
 	u32 nr_queues;
 	u32 queue_depth;
 	u32 max_pages;

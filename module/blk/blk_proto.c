@@ -23,13 +23,14 @@
  * @max_io: the client's largest request in bytes
  * @queue: this channel's hardware queue
  * @nr_queues: the mapping's channels
+ * @gen: the connection's generation, with RCBLK_OPEN_FENCE (else 0)
  * @session: RCBLK_SESSION_LEN bytes, the same on every channel
  * @name: the export; truncated to RCBLK_NAME_MAX - 1 bytes
  *
  * Context: any.
  */
 void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
-			   u32 max_io, u16 queue, u16 nr_queues,
+			   u32 max_io, u16 queue, u16 nr_queues, u32 gen,
 			   const u8 *session, const char *name)
 {
 	memset(o, 0, sizeof(*o));
@@ -41,6 +42,7 @@ void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
 	o->max_io = cpu_to_be32(max_io);
 	o->queue = cpu_to_be16(queue);
 	o->nr_queues = cpu_to_be16(nr_queues);
+	o->gen = cpu_to_be32(gen);
 	memcpy(o->session, session, RCBLK_SESSION_LEN);
 	strscpy(o->name, name, sizeof(o->name));
 }
@@ -92,6 +94,8 @@ static int rcblk_clt_open_errno(u16 status)
 		return -EBUSY;
 	case RCBLK_OPEN_NOMEM:
 		return -ENOMEM;
+	case RCBLK_OPEN_FENCED:
+		return -EAGAIN;
 	case RCBLK_OPEN_LOOP:
 		return -ELOOP;
 	case RCBLK_OPEN_LIMIT:
@@ -155,7 +159,9 @@ static const char *rcblk_clt_geo_bad(struct rcblk_clt_geo *geo, u32 offered,
  * @why: out: what was wrong, when -EPROTO is returned
  *
  * A refusal maps to an errno: NOENT -ENOENT, ACCES -EACCES, ROFS -EROFS,
- * PROTO -EPROTO, BUSY -EBUSY, NOMEM -ENOMEM; an unknown status, a short
+ * PROTO -EPROTO, BUSY -EBUSY, NOMEM -ENOMEM, FENCED -EAGAIN (retry: an
+ * earlier connection of the session still ends its I/O); an unknown
+ * status, a short
  * or malformed message, or an answer outside what was offered -EPROTO.
  * Unknown export flags and reserved fields are ignored.
  *
@@ -263,7 +269,8 @@ bool rcblk_name_ok(const char *name, size_t room)
  * @req: out: the decoded fields (only when the return is RCBLK_OPEN_OK)
  *
  * Checked: exact length, magic, type, version, flags within
- * RCBLK_OPEN_KNOWN, reserved zero, max_io at least RCBLK_MIN_IO,
+ * RCBLK_OPEN_KNOWN, gen not zero with RCBLK_OPEN_FENCE and zero
+ * without, max_io at least RCBLK_MIN_IO,
  * 1 <= nr_queues, queue < nr_queues, the name valid (rcblk_name_ok()).
  * Unknown feature bits are not an error: the answer accepts
  * only known ones (rcblk_open_features()).
@@ -281,8 +288,11 @@ enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
 	if (get_unaligned_be32(&w->magic) != RCBLK_WIRE_MAGIC ||
 	    w->type != RCBLK_MSG_OPEN || w->version != RCBLK_WIRE_VERSION)
 		return RCBLK_OPEN_PROTO;
-	if (get_unaligned_be16(&w->flags) & ~RCBLK_OPEN_KNOWN ||
-	    get_unaligned_be32(&w->reserved))
+	if (get_unaligned_be16(&w->flags) & ~RCBLK_OPEN_KNOWN)
+		return RCBLK_OPEN_PROTO;
+	/* a generation with fencing, none without */
+	if (!(get_unaligned_be16(&w->flags) & RCBLK_OPEN_FENCE) !=
+	    !get_unaligned_be32(&w->gen))
 		return RCBLK_OPEN_PROTO;
 	if (get_unaligned_be32(&w->max_io) < RCBLK_MIN_IO)
 		return RCBLK_OPEN_PROTO;
@@ -296,6 +306,7 @@ enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
 	req->max_io = get_unaligned_be32(&w->max_io);
 	req->queue = get_unaligned_be16(&w->queue);
 	req->nr_queues = get_unaligned_be16(&w->nr_queues);
+	req->gen = get_unaligned_be32(&w->gen);
 	memcpy(req->session, w->session, sizeof(req->session));
 	strscpy(req->name, w->name, sizeof(req->name));
 	return RCBLK_OPEN_OK;
@@ -317,6 +328,34 @@ u32 rcblk_open_features(u32 offered, bool write_zeroes)
 	if (!write_zeroes)
 		f &= ~RCBLK_F_NOUNMAP;
 	return f;
+}
+
+/**
+ * rcblk_fence_check() - may a connection join an export on which its
+ *	session has a connection already
+ * @have: the generation of a connection of the same session id on the
+ *	export (with queues attached, or bios of them not yet ended); 0:
+ *	one without fencing
+ * @gen: the generation of the OPEN; 0: without fencing
+ *
+ * Generations compare as serial numbers (a later one is ahead by less
+ * than 2^31), so that they may wrap.  A fencing and a non-fencing OPEN
+ * of one session id never share it.
+ *
+ * Context: any.
+ * Return: RCBLK_FENCE_JOIN for the same connection; RCBLK_FENCE_OLDER
+ * when @have is older (refuse with RCBLK_OPEN_FENCED until it is gone,
+ * and close it: its client moved on); RCBLK_FENCE_REFUSE otherwise (an
+ * OPEN of a connection older than one the server has: its client moved
+ * on past it).
+ */
+enum rcblk_fence rcblk_fence_check(u32 have, u32 gen)
+{
+	if (have == gen)
+		return RCBLK_FENCE_JOIN;
+	if (!have || !gen)
+		return RCBLK_FENCE_REFUSE;
+	return (s32)(gen - have) > 0 ? RCBLK_FENCE_OLDER : RCBLK_FENCE_REFUSE;
 }
 
 /**

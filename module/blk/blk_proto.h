@@ -123,7 +123,19 @@ static inline u8 rcblk_reply_status(u32 imm)
  * message; it then invalidates the registration itself.
  */
 #define RCBLK_OPEN_WRITE_IMM	BIT(1)
-#define RCBLK_OPEN_KNOWN	(RCBLK_OPEN_RO | RCBLK_OPEN_WRITE_IMM)
+/*
+ * Fencing: @session names the client's mapping for its whole life and
+ * @gen (not zero) its connection, counted up by each reconnect.  The
+ * server admits a connection to an export only once no bio of an
+ * earlier connection of the same session can still reach the export's
+ * device; until then it refuses the OPEN with RCBLK_OPEN_FENCED (and
+ * closes what is left of the earlier connection), which the client
+ * retries.  So a write held across a reconnect is resubmitted only once
+ * the old copy of it can no longer land after a newer one.
+ */
+#define RCBLK_OPEN_FENCE	BIT(2)
+#define RCBLK_OPEN_KNOWN	(RCBLK_OPEN_RO | RCBLK_OPEN_WRITE_IMM | \
+				 RCBLK_OPEN_FENCE)
 
 /**
  * struct rcblk_wire_open - first message of every channel of a mapping
@@ -135,8 +147,10 @@ static inline u8 rcblk_reply_status(u32 imm)
  * @max_io: the client's largest request in bytes
  * @queue: this channel's hardware queue index
  * @nr_queues: the mapping's channels
- * @reserved: zero
- * @session: random, the same on every channel of one mapping
+ * @gen: with RCBLK_OPEN_FENCE, the connection's generation (not zero);
+ *	else zero
+ * @session: random, the same on every channel of one mapping (with
+ *	RCBLK_OPEN_FENCE: of every connection of it)
  * @name: the export, NUL-terminated
  */
 struct rcblk_wire_open {
@@ -148,7 +162,7 @@ struct rcblk_wire_open {
 	__be32	max_io;
 	__be16	queue;
 	__be16	nr_queues;
-	__be32	reserved;
+	__be32	gen;
 	u8	session[RCBLK_SESSION_LEN];
 	char	name[RCBLK_NAME_MAX];
 };
@@ -164,10 +178,19 @@ enum rcblk_open_status {
 	RCBLK_OPEN_PROTO	= 4,	/* bad magic, version or message */
 	RCBLK_OPEN_BUSY		= 5,	/* the export is going away */
 	RCBLK_OPEN_NOMEM	= 6,	/* server out of memory */
+	/* an earlier connection of the session may still write: retry */
+	RCBLK_OPEN_FENCED	= 7,
 	/* the export's device is the very disk that asks to open it */
-	RCBLK_OPEN_LOOP		= 7,
+	RCBLK_OPEN_LOOP		= 8,
 	/* a queue limit of the server (module parameters) is reached */
-	RCBLK_OPEN_LIMIT	= 8,
+	RCBLK_OPEN_LIMIT	= 9,
+};
+
+/* rcblk_fence_check(): may a connection of a session join an export */
+enum rcblk_fence {
+	RCBLK_FENCE_JOIN,	/* the same connection: join it */
+	RCBLK_FENCE_OLDER,	/* an older one is there: FENCED, close it */
+	RCBLK_FENCE_REFUSE,	/* a newer one, or fenced and unfenced: FENCED */
 };
 
 /* rcblk_wire_open_rsp.export_flags */

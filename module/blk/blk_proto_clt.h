@@ -37,7 +37,7 @@ struct rcblk_clt_geo {
 };
 
 void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
-			   u32 max_io, u16 queue, u16 nr_queues,
+			   u32 max_io, u16 queue, u16 nr_queues, u32 gen,
 			   const u8 *session, const char *name);
 void rcblk_clt_encode_io(struct rcblk_wire_io *io, u8 op, u16 flags,
 			 u64 sector, u32 len, u16 tag, u8 data, u32 rkey,

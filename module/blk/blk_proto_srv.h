@@ -34,6 +34,7 @@ struct rcblk_open_req {
 	u32 max_io;
 	u16 queue;
 	u16 nr_queues;
+	u32 gen;
 	u8 session[RCBLK_SESSION_LEN];
 	char name[RCBLK_NAME_MAX];
 };
@@ -114,6 +115,7 @@ bool rcblk_name_ok(const char *name, size_t room);
 enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
 					struct rcblk_open_req *req);
 u32 rcblk_open_features(u32 offered, bool write_zeroes);
+enum rcblk_fence rcblk_fence_check(u32 have, u32 gen);
 void rcblk_open_rsp_encode(struct rcblk_wire_open_rsp *rsp, u16 status,
 			   const struct rcblk_open_geo *geo);
 enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,

@@ -26,7 +26,8 @@
  *  5. detached from its export (session count, wakes an unexport);
  *  6. off the queue list, the channel's reference put.  Bios in flight
  *     hold the rest; the last put frees slots and pages from a work item
- *     (rcblk_srv_release_work()).
+ *     (rcblk_srv_release_work()) and unpins the session and the export
+ *     (blk_srv_fence.c: an unexport releases the device only then).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -171,8 +172,10 @@ static void rcblk_srv_release_work(struct work_struct *work)
 	if (WARN_ON_ONCE(!list_empty(&q->rejects) || !list_empty(&q->parked)))
 		rcblk_srv_drain(q);
 	rcblk_srv_slots_free(q);
-	if (q->exp)
+	if (q->exp) {
+		rcblk_srv_unpin(q);	/* no bio of it can reach the device */
 		kobject_put(&q->exp->kobj);
+	}
 	rcblk_srv_queue_free(q);
 }
 
@@ -186,15 +189,11 @@ static void rcblk_srv_detach(struct rcblk_srv_queue *q)
 		return;
 	spin_lock(&exp->lock);
 	list_del_init(&q->exp_node);
-	if (!--sess->nr_queues) {
-		list_del(&sess->node);
+	/* the session stays, pinned, until the queue's bios ended */
+	if (!--sess->nr_queues)
 		WRITE_ONCE(exp->nr_sessions, exp->nr_sessions - 1);
-	} else {
-		sess = NULL;
-	}
 	WRITE_ONCE(exp->nr_queues, exp->nr_queues - 1);
 	spin_unlock(&exp->lock);
-	kfree(sess);
 	wake_up_var(&exp->nr_queues);
 }
 
@@ -248,37 +247,6 @@ static void rcblk_srv_open_answer(struct rcblk_srv_queue *q, u16 status,
 				    ret);
 	if (ret || status != RCBLK_OPEN_OK)
 		rcblk_srv_queue_close(q);
-}
-
-/* Find or make @q's session on @exp and attach @q; exp->lock held */
-static u16 rcblk_srv_attach(struct rcblk_srv_queue *q,
-			    struct rcblk_export *exp,
-			    const struct rcblk_open_req *req,
-			    struct rcblk_srv_sess **spare)
-{
-	struct rcblk_srv_sess *sess;
-	u16 status;
-
-	lockdep_assert_held(&exp->lock);
-	status = rcblk_srv_open_limits(q, exp, req);
-	if (status)
-		return status;
-	list_for_each_entry(sess, &exp->sessions, node)
-		if (!memcmp(sess->id, req->session, RCBLK_SESSION_LEN))
-			goto found;
-	sess = *spare;
-	*spare = NULL;
-	memcpy(sess->id, req->session, RCBLK_SESSION_LEN);
-	sess->nr_queues = 0;
-	list_add_tail(&sess->node, &exp->sessions);
-	exp->nr_sessions++;
-found:
-	sess->nr_queues++;
-	q->sess = sess;
-	list_add_tail(&q->exp_node, &exp->queues);
-	WRITE_ONCE(exp->nr_queues, exp->nr_queues + 1);
-	set_bit(RCBLK_Q_ATTACHED, &q->flags);
-	return RCBLK_OPEN_OK;
 }
 
 /* OPEN: check it, find the export, allocate the slots, answer */

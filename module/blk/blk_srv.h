@@ -7,6 +7,8 @@
  * blk_srv_listen.c: the listener.
  * blk_srv_io.c: a queue's requests, from the message to the reply.
  * blk_srv_sysfs.c: control files and the per-export directories.
+ * blk_srv_fence.c: sessions and the pins that keep a device claimed
+ *	while a bio of it may be in flight; the end of an unexport.
  *
  * Objects and their references:
  *  - an export (struct rcblk_export) lives in rcblk_srv.exports while it
@@ -19,7 +21,10 @@
  *    it) and by each bio in flight.  The last put frees it from a work
  *    item.
  *  - a session (struct rcblk_srv_sess) counts the queues of one client
- *    mapping (same session id) on one export.
+ *    mapping (same session id) on one export.  Each queue attached pins
+ *    its session until the queue's last reference (its bios ended): a
+ *    session without queues lingers while its bios may still reach the
+ *    device (blk_srv_fence.c).
  */
 #ifndef RCBLK_SRV_H
 #define RCBLK_SRV_H
@@ -76,7 +81,13 @@ enum rcblk_srv_counter {
  * @nr_sessions: entries of @sessions
  * @nr_queues: entries of @queues
  * @gone: unexport started: OPEN is refused, requests get RCBLK_S_GONE
- * @bios: bios in flight on @bdev; unexport waits for 0 (bounded)
+ * @state: enum rdmachan_blk_export_state, or RCBLK_EXP_RELEASED; under
+ *	@lock
+ * @pins: queues attached and not yet released, under @lock: while
+ *	non-zero a bio may reach @bdev (an unexport waits for 0, bounded;
+ *	then the export is draining and the last one releases it)
+ * @drain_work: releases a draining export once @pins is 0
+ * @bios: bios in flight on @bdev (reported)
  * @c: counters, enum rcblk_srv_counter
  */
 struct rcblk_export {
@@ -97,20 +108,34 @@ struct rcblk_export {
 	u32 nr_sessions;
 	u32 nr_queues;
 	bool gone;
+	u32 state;
+	u32 pins;
+	struct work_struct drain_work;
 	atomic_t bios;
 	atomic64_t c[RCBLK_C_NR];
 };
+
+/* rcblk_export.state after rdmachan_blk_export_state's: device released */
+#define RCBLK_EXP_RELEASED	0x100
 
 /**
  * struct rcblk_srv_sess - the queues of one client mapping on an export
  * @node: in rcblk_export.sessions
  * @id: the session id of OPEN
- * @nr_queues: queues attached with it
+ * @nr_queues: queues attached with it (0: it no longer counts in
+ *	rcblk_export.nr_sessions)
+ * @pins: queues attached and not yet released; the session is freed at 0
+ * @gen: the connection's generation (RCBLK_OPEN_FENCE), 0 without fencing
+ *
+ * One connection of a client mapping: with fencing the mapping's
+ * connections share the id and differ in @gen (blk_srv_fence.c).
  */
 struct rcblk_srv_sess {
 	struct list_head node;
 	u8 id[RCBLK_SESSION_LEN];
 	u32 nr_queues;
+	u32 pins;
+	u32 gen;
 };
 
 /* struct rcblk_srv_req.stage: what a request waits for */
@@ -301,6 +326,16 @@ void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
 void rcblk_srv_unreg(struct rcblk_srv_queue *q);
+
+/* blk_srv_fence.c */
+void rcblk_srv_unpin(struct rcblk_srv_queue *q);
+u16 rcblk_srv_attach(struct rcblk_srv_queue *q, struct rcblk_export *exp,
+		     const struct rcblk_open_req *req,
+		     struct rcblk_srv_sess **spare);
+int rcblk_srv_unexport_end(struct rcblk_export *exp, u32 flags);
+int rcblk_srv_unexport_wait(struct rcblk_export *exp);
+void rcblk_srv_drain_work(struct work_struct *work);
+const char *rcblk_srv_state_name(u32 state);
 
 /* blk_srv_sysfs.c */
 int rcblk_srv_sysfs_init(void);

@@ -16,8 +16,6 @@
 
 #include "blk_srv.h"
 
-/* Bound of an unexport's waits: queues closing, bios in flight */
-#define RCBLK_UNEXPORT_WAIT_MS	30000
 /*
  * How long an unexport without force waits for the sessions of an export
  * to end before it refuses (-EBUSY): a client's unmap returns once its
@@ -212,6 +210,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	INIT_LIST_HEAD(&exp->queues);
 	INIT_LIST_HEAD(&exp->sessions);
 	INIT_LIST_HEAD(&exp->node);
+	INIT_WORK(&exp->drain_work, rcblk_srv_drain_work);
 	exp->mode = FMODE_READ | FMODE_EXCL;
 	if (!(exp->flags & RDMACHAN_BLK_RO))
 		exp->mode |= FMODE_WRITE;
@@ -288,30 +287,37 @@ out_put:
  * Forced: the export is marked gone (new requests get RCBLK_S_GONE, new
  * OPENs RCBLK_OPEN_BUSY), its queues' channels are closed, the bios in
  * flight end (their completions only free their slots); then the device
- * is released.  Both waits are bounded (RCBLK_UNEXPORT_WAIT_MS each):
- * a device whose bios never end is released anyway, with a warning.
- * The export leaves the list last, once its directory and its device are
- * released: until then its name is taken.
+ * is released.  The wait is bounded (rcblk_srv_unexport_end()): a device
+ * whose bios do not end in time stays claimed, the export draining,
+ * until the last one ends.  The export leaves the list last, once its
+ * directory and its device are released: until then its name is taken.
+ * An unexport of an export being unexported or draining waits for it
+ * the same way.
  *
  * Context: process context, sleeps.
- * Return: 0, -ENOENT (also when its unexport runs already), -EBUSY.
+ * Return: 0, -ENOENT, -EBUSY; -EINPROGRESS: bios still in flight, the
+ * export is draining.
  */
 int rcblk_srv_unexport(const char *name, u32 flags)
 {
 	struct rcblk_srv_queue *q;
 	struct rcblk_export *exp;
-	unsigned long tmo = msecs_to_jiffies(RCBLK_UNEXPORT_WAIT_MS);
 	bool waited = false;
+	int ret;
 
 again:
 	mutex_lock(&rcblk_srv_mutex);
 	exp = rcblk_srv_find(name);
-	if (!exp || READ_ONCE(exp->gone)) {
+	if (!exp) {
 		mutex_unlock(&rcblk_srv_mutex);
-		if (exp)
-			pr_info_ratelimited("unexport %s: being unexported already\n",
-					    name);
 		return -ENOENT;
+	}
+	if (exp->gone) {	/* being unexported, or draining */
+		kobject_get(&exp->kobj);
+		mutex_unlock(&rcblk_srv_mutex);
+		ret = rcblk_srv_unexport_wait(exp);
+		kobject_put(&exp->kobj);
+		return ret;
 	}
 	spin_lock(&exp->lock);
 	if (exp->nr_sessions && !(flags & RDMACHAN_BLK_FORCE)) {
@@ -341,33 +347,12 @@ again:
 	 * the directory still there.
 	 */
 	WRITE_ONCE(exp->gone, true);
+	WRITE_ONCE(exp->state, RDMACHAN_BLK_UNEXPORTING);
 	list_for_each_entry(q, &exp->queues, exp_node)
 		rcblk_srv_queue_close(q);
 	spin_unlock(&exp->lock);
 	mutex_unlock(&rcblk_srv_mutex);
-
-	if (!wait_var_event_timeout(&exp->nr_queues,
-				    !READ_ONCE(exp->nr_queues), tmo))
-		pr_warn("unexport %s: queues still closing after %u ms\n",
-			exp->name, RCBLK_UNEXPORT_WAIT_MS);
-	if (!wait_var_event_timeout(&exp->bios, !atomic_read(&exp->bios),
-				    tmo))
-		pr_warn("unexport %s: %d bios still in flight after %u ms: releasing %s anyway\n",
-			exp->name, atomic_read(&exp->bios),
-			RCBLK_UNEXPORT_WAIT_MS, exp->path);
-	rcblk_srv_sysfs_del(exp);
-	blkdev_put(exp->bdev, exp->mode);
-	mutex_lock(&rcblk_srv_mutex);
-	spin_lock(&rcblk_srv_exp_lock);
-	list_del_init(&exp->node);
-	spin_unlock(&rcblk_srv_exp_lock);
-	rcblk_srv_listen_update();	/* the last export: stop listening */
-	mutex_unlock(&rcblk_srv_mutex);
-	pr_info("unexported %s%s\n", exp->name,
-		flags & RDMACHAN_BLK_FORCE ? " (forced)" : "");
-	kobject_put(&exp->kobj);	/* the list's */
-	module_put(THIS_MODULE);
-	return 0;
+	return rcblk_srv_unexport_end(exp, flags);
 }
 
 /* Describe @exp in @info; rcblk_srv_mutex held */
@@ -385,7 +370,9 @@ static void rcblk_srv_info(struct rcblk_export *exp,
 	spin_lock(&exp->lock);
 	info->sessions = exp->nr_sessions;
 	info->channels = exp->nr_queues;
+	info->state = exp->state;
 	spin_unlock(&exp->lock);
+	info->bios = atomic_read(&exp->bios);
 	rcblk_srv_counters(exp, &info->c);
 }
 

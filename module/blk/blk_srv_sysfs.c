@@ -6,7 +6,8 @@
  *	export		write "NAME PATH [ro] [stable_id] [allow=CIDR[,CIDR...]]"
  *	unexport	write "NAME [force]"
  *	exports/NAME/	one directory per export: path, ro, stable_id, allow,
- *			size_sectors, sessions, channels, export_id and
+ *			size_sectors, sessions, channels, export_id, state,
+ *			bios and
  *			counters/ (struct rdmachan_blk_counters, one file
  *			each)
  *
@@ -154,6 +155,19 @@ static ssize_t channels_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(to_exp(kobj)->nr_queues));
 }
 
+static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  rcblk_srv_state_name(READ_ONCE(to_exp(kobj)->state)));
+}
+
+static ssize_t bios_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&to_exp(kobj)->bios));
+}
+
 static ssize_t export_id_show(struct kobject *kobj,
 			      struct kobj_attribute *attr, char *buf)
 {
@@ -169,6 +183,8 @@ static struct kobj_attribute rcblk_attr_size_sectors = __ATTR_RO(size_sectors);
 static struct kobj_attribute rcblk_attr_sessions = __ATTR_RO(sessions);
 static struct kobj_attribute rcblk_attr_channels = __ATTR_RO(channels);
 static struct kobj_attribute rcblk_attr_export_id = __ATTR_RO(export_id);
+static struct kobj_attribute rcblk_attr_state = __ATTR_RO(state);
+static struct kobj_attribute rcblk_attr_bios = __ATTR_RO(bios);
 
 static struct attribute *rcblk_exp_attrs[] = {
 	&rcblk_attr_path.attr,
@@ -179,6 +195,8 @@ static struct attribute *rcblk_exp_attrs[] = {
 	&rcblk_attr_sessions.attr,
 	&rcblk_attr_channels.attr,
 	&rcblk_attr_export_id.attr,
+	&rcblk_attr_state.attr,
+	&rcblk_attr_bios.attr,
 	NULL,
 };
 

@@ -42,16 +42,18 @@ static void clt_test_encode_open(struct kunit *test)
 	for (i = 0; i < RCBLK_SESSION_LEN; i++)
 		session[i] = 0xa0 + i;
 	memset(&o, 0xff, sizeof(o));
-	rcblk_clt_encode_open(&o, RCBLK_OPEN_RO, RCBLK_F_KNOWN, 131072, 3, 4,
+	rcblk_clt_encode_open(&o, RCBLK_OPEN_RO | RCBLK_OPEN_FENCE,
+			      RCBLK_F_KNOWN, 131072, 3, 4, 0x01020304,
 			      session, "disk0");
 	cput32(want, RCBLK_WIRE_MAGIC);
 	want[4] = RCBLK_MSG_OPEN;
 	want[5] = RCBLK_WIRE_VERSION;
-	cput16(want + 6, RCBLK_OPEN_RO);
+	cput16(want + 6, RCBLK_OPEN_RO | RCBLK_OPEN_FENCE);
 	cput32(want + 8, RCBLK_F_KNOWN);
 	cput32(want + 12, 131072);
 	cput16(want + 16, 3);
 	cput16(want + 18, 4);
+	cput32(want + 20, 0x01020304);	/* gen */
 	memcpy(want + 24, session, RCBLK_SESSION_LEN);
 	memcpy(want + 40, "disk0", 5);
 	KUNIT_EXPECT_EQ(test, memcmp(b, want, sizeof(want)), 0);
@@ -65,7 +67,7 @@ static void clt_test_encode_open_long_name(struct kunit *test)
 
 	memset(name, 'x', sizeof(name) - 1);
 	name[sizeof(name) - 1] = '\0';
-	rcblk_clt_encode_open(&o, 0, 0, 4096, 0, 1, session, name);
+	rcblk_clt_encode_open(&o, 0, 0, 4096, 0, 1, 0, session, name);
 	KUNIT_EXPECT_EQ(test, o.name[RCBLK_NAME_MAX - 1], '\0');
 	KUNIT_EXPECT_EQ(test, strlen(o.name), (size_t)RCBLK_NAME_MAX - 1);
 }
@@ -182,9 +184,10 @@ static void clt_test_rsp_refused(struct kunit *test)
 		{ RCBLK_OPEN_PROTO, -EPROTO },
 		{ RCBLK_OPEN_BUSY, -EBUSY },
 		{ RCBLK_OPEN_NOMEM, -ENOMEM },
+		{ RCBLK_OPEN_FENCED, -EAGAIN },
 		{ RCBLK_OPEN_LOOP, -ELOOP },
 		{ RCBLK_OPEN_LIMIT, -EUSERS },
-		{ 7, -EPROTO },
+		{ 10, -EPROTO },
 		{ 0xffff, -EPROTO },
 	};
 	u8 r[sizeof(struct rcblk_wire_open_rsp)];

@@ -49,6 +49,7 @@ static void blk_test_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, OPEN_LEN, 104);
 	KUNIT_EXPECT_EQ(test, RSP_LEN, 72);
 	KUNIT_EXPECT_EQ(test, IO_LEN, 32);
+	KUNIT_EXPECT_EQ(test, offsetof(struct rcblk_wire_open, gen), 20);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rcblk_wire_open, session), 24);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rcblk_wire_open, name), 40);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rcblk_wire_open_rsp, nr_sectors), 16);
@@ -162,7 +163,9 @@ static const struct open_case open_cases[] = {
 	{ "flags 0 (read-write)", 6, 2, 0, 0, RCBLK_OPEN_OK },
 	{ "flags: RO and WRITE_IMM (bit 1)", 6, 2, 3, 0, RCBLK_OPEN_OK },
 	{ "flags: WRITE_IMM alone", 6, 2, 2, 0, RCBLK_OPEN_OK },
-	{ "flags: unknown bit 2", 6, 2, 5, 0, RCBLK_OPEN_PROTO },
+	{ "flags: FENCE (bit 2) without a generation", 6, 2, 5, 0,
+	  RCBLK_OPEN_PROTO },
+	{ "flags: unknown bit 3", 6, 2, 9, 0, RCBLK_OPEN_PROTO },
 	{ "flags: bit 15", 6, 2, 0x8001, 0, RCBLK_OPEN_PROTO },
 	{ "features: all ones (unknown masked later)", 8, 4, 0xffffffff, 0,
 	  RCBLK_OPEN_OK },
@@ -178,8 +181,9 @@ static const struct open_case open_cases[] = {
 	{ "nr_queues 3 (queue 2 the last)", 18, 2, 3, 0, RCBLK_OPEN_OK },
 	{ "nr_queues 2 (queue 2 past it)", 18, 2, 2, 0, RCBLK_OPEN_PROTO },
 	{ "nr_queues 0xffff", 18, 2, 0xffff, 0, RCBLK_OPEN_OK },
-	{ "reserved 1", 20, 4, 1, 0, RCBLK_OPEN_PROTO },
-	{ "reserved high bit", 20, 4, 0x80000000, 0, RCBLK_OPEN_PROTO },
+	{ "gen 1 without FENCE", 20, 4, 1, 0, RCBLK_OPEN_PROTO },
+	{ "gen high bit without FENCE", 20, 4, 0x80000000, 0,
+	  RCBLK_OPEN_PROTO },
 	{ "session: any bytes", 24, 4, 0xffffffff, 0, RCBLK_OPEN_OK },
 	{ "name empty", 40, 1, 0, 0, RCBLK_OPEN_PROTO },
 	{ "name with '/'", 41, 1, '/', 0, RCBLK_OPEN_PROTO },
@@ -210,6 +214,64 @@ static void blk_test_open_check(struct kunit *test)
 		bput32(b + c->off, c->val);
 	KUNIT_EXPECT_EQ(test, rcblk_open_check(b, c->len ?: OPEN_LEN, &req),
 			c->want);
+}
+
+/* FENCE: a generation, not zero, decoded; none without FENCE */
+static void blk_test_open_fence(struct kunit *test)
+{
+	static const u32 gens[] = { 1, 2, 0x7fffffff, 0x80000000, 0xffffffff };
+	struct rcblk_open_req req;
+	u8 b[OPEN_LEN];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(gens); i++) {
+		open_image(b);
+		bput16(b + 6, RCBLK_OPEN_FENCE | RCBLK_OPEN_WRITE_IMM);
+		bput32(b + 20, gens[i]);
+		KUNIT_ASSERT_EQ_MSG(test, rcblk_open_check(b, OPEN_LEN, &req),
+				    RCBLK_OPEN_OK, "gen %u", gens[i]);
+		KUNIT_EXPECT_EQ(test, req.gen, gens[i]);
+		KUNIT_EXPECT_EQ(test, req.flags,
+				RCBLK_OPEN_FENCE | RCBLK_OPEN_WRITE_IMM);
+	}
+	open_image(b);
+	bput16(b + 6, RCBLK_OPEN_FENCE);
+	KUNIT_EXPECT_EQ(test, rcblk_open_check(b, OPEN_LEN, &req),
+			RCBLK_OPEN_PROTO);
+	open_image(b);
+	KUNIT_ASSERT_EQ(test, rcblk_open_check(b, OPEN_LEN, &req),
+			RCBLK_OPEN_OK);
+	KUNIT_EXPECT_EQ(test, req.gen, 0U);
+}
+
+/* rcblk_fence_check(): generations as serial numbers, 0 apart */
+static void blk_test_fence_check(struct kunit *test)
+{
+	static const struct {
+		u32 have, gen;
+		enum rcblk_fence want;
+	} cases[] = {
+		{ 0, 0, RCBLK_FENCE_JOIN },		/* no fencing */
+		{ 1, 1, RCBLK_FENCE_JOIN },
+		{ 0xffffffff, 0xffffffff, RCBLK_FENCE_JOIN },
+		{ 1, 2, RCBLK_FENCE_OLDER },		/* a reconnect */
+		{ 1, 0x80000000, RCBLK_FENCE_OLDER },	/* 2^31 - 1 ahead */
+		{ 1, 0x80000001, RCBLK_FENCE_REFUSE },	/* 2^31 ahead: behind */
+		{ 0xffffffff, 1, RCBLK_FENCE_OLDER },	/* wrapped past 0 */
+		{ 0xfffffff0, 5, RCBLK_FENCE_OLDER },
+		{ 2, 1, RCBLK_FENCE_REFUSE },		/* a late OPEN */
+		{ 5, 0xfffffff0, RCBLK_FENCE_REFUSE },
+		{ 0, 1, RCBLK_FENCE_REFUSE },		/* never mixed */
+		{ 1, 0, RCBLK_FENCE_REFUSE },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rcblk_fence_check(cases[i].have,
+						      cases[i].gen),
+				    cases[i].want, "have %u gen %u",
+				    cases[i].have, cases[i].gen);
 }
 
 static void blk_test_open_name_bounds(struct kunit *test)
@@ -802,6 +864,8 @@ static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_name),
 	KUNIT_CASE(blk_test_open_ok),
 	KUNIT_CASE_PARAM(blk_test_open_check, open_gen_params),
+	KUNIT_CASE(blk_test_open_fence),
+	KUNIT_CASE(blk_test_fence_check),
 	KUNIT_CASE(blk_test_open_name_bounds),
 	KUNIT_CASE(blk_test_features),
 	KUNIT_CASE(blk_test_rsp_bytes),

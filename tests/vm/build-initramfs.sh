@@ -63,9 +63,11 @@ KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
 # The block rows of make bench (tests/bench/bench_blk.sh) compare with
 # nvme-rdma against nvmet-rdma (Debian's kernel).
 # sch_netem: a lossy wire for the retransmission cases (blk_lossy.sh).
+# dm-mod, dm-delay: device-mapper devices whose table is suspended or
+# slow, holding bios on the server's device (blk_drain.sh, blk_fence.sh).
 # virtio_net, virtio_blk: the two-VM fixture's link and the server's disk
 # (tests/vm/run-pair.sh); built in, or absent, on the debug kernel.
-OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem virtio_pci virtio_net virtio_blk"
+OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem virtio_pci virtio_net virtio_blk dm-mod dm-delay"
 
 # Programs copied with their shared libraries.
 PROGRAMS="
@@ -77,7 +79,7 @@ PROGRAMS="
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
 	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp /usr/sbin/nvme
-	/usr/sbin/tc
+	/usr/sbin/tc /usr/sbin/dmsetup
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.

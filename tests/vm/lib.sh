@@ -708,3 +708,29 @@ net_stream_run() {
 		diag "$(dmesg | grep -E 'rdmachan|rcn' | tail -n 10)"
 	fi
 }
+
+# ---- device-mapper (blk_drain.sh, blk_fence.sh) ------------------------------
+
+DMSETUP="env DM_DISABLE_UDEV=1 /usr/sbin/dmsetup"
+
+# dm_new NAME TABLE: a device-mapper device (no udev: libdevmapper makes
+# /dev/mapper/NAME itself); prints its path
+dm_new() {
+	module_loaded dm_mod || $MODPROBE dm-mod ||
+		{ diag "dm_new: cannot load dm-mod"; return 1; }
+	$DMSETUP create "$1" --table "$2" >&2 ||
+		{ diag "dm_new: dmsetup create $1 failed"; return 1; }
+	wait_for 5 test -b "/dev/mapper/$1" ||
+		{ diag "dm_new: no /dev/mapper/$1"; return 1; }
+	echo "/dev/mapper/$1"
+}
+
+# blk_export_attr NAME ATTR: sysfs attribute ATTR of export NAME
+blk_export_attr() {
+	cat "/sys/class/rdmachan_blk/ctl/exports/$1/$2" 2>/dev/null
+}
+
+# block_is DEV BLOCK FILE: 4 KiB block BLOCK of DEV holds FILE's bytes
+block_is() {
+	$DD if="$1" bs=4k skip="$2" count=1 iflag=direct 2>/dev/null | $CMP -s - "$3"
+}

@@ -179,6 +179,20 @@ struct rdmachan_blk_counters {
 	__u64 inflight;
 };
 
+/* rdmachan_blk_export_info.state */
+enum rdmachan_blk_export_state {
+	/* served */
+	RDMACHAN_BLK_EXPORTED		= 0,
+	/* an unexport waits for its channels to close and its bios to end */
+	RDMACHAN_BLK_UNEXPORTING	= 1,
+	/*
+	 * a forced unexport gave up waiting (EINPROGRESS): bios may still
+	 * reach the device, which stays claimed until the last one ends;
+	 * then the export goes
+	 */
+	RDMACHAN_BLK_DRAINING		= 2,
+};
+
 /**
  * struct rdmachan_blk_export_info - one export, of RDMACHAN_IOC_BLK_LIST
  * @name: the export
@@ -190,6 +204,8 @@ struct rdmachan_blk_counters {
  * @lbs: logical block size
  * @sessions: client mappings using it now
  * @channels: their channels
+ * @state: enum rdmachan_blk_export_state
+ * @bios: bios in flight on its device now
  * @reserved: zero
  * @c: counters
  */
@@ -203,7 +219,9 @@ struct rdmachan_blk_export_info {
 	__u32 lbs;
 	__u32 sessions;
 	__u32 channels;
-	__u32 reserved[3];
+	__u32 state;
+	__u32 bios;
+	__u32 reserved;
 	struct rdmachan_blk_counters c;
 };
 

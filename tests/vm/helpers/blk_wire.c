@@ -72,7 +72,7 @@ struct wire_open {
 	uint32_t max_io;
 	uint16_t queue;
 	uint16_t nr_queues;
-	uint32_t reserved;
+	uint32_t gen;		/* with flag FENCE (bit 2) only */
 	uint8_t session[16];
 	char name[RCBLK_NAME_MAX];
 } __attribute__((packed));
