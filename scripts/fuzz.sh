@@ -9,8 +9,10 @@
 #   debug kernel  FUZZ_SECONDS seconds (default 600) with KASAN, lockdep
 #                 and kmemleak, between kmemleak_clear and kmemleak_check
 #
-# Each run must end with the fuzzer clean, no kernel report, no channel or
-# listener left, the module unloaded (and no kmemleak suspect).  Ends with
+# Each run must end with the fuzzer clean, no kernel report, no channel,
+# listener, block export or mapping or network interface left, the
+# modules (rdmachan, rdmachan_blk, rdmachan_net) unloaded (and no
+# kmemleak suspect).  Ends with
 # one summary line per run and "N passed, N failed"; exit status 0 only
 # when nothing failed.
 #

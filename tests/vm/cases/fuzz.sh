@@ -16,6 +16,14 @@
 # at the end, and the case checks that none is left and that both
 # modules unload.
 #
+# With rdmachan_net built, it is loaded too: the fuzzer also makes the
+# network channel's ioctls (NET_ADD of interfaces named rcnfz*, listening
+# and connecting on the fixture's addresses and others, with valid and
+# hostile arguments; NET_DEL; NET_LIST), reads their sysfs files while
+# other workers delete them with ip link del, deletes every interface at
+# the end, and the case checks that none is left and that rdmachan_net
+# unloads.
+#
 # Environment (from the kernel command line, as scripts/fuzz.sh sets it):
 # FUZZ_SEED replays a seed, FUZZ_CALLS and FUZZ_SECONDS bound the run
 # (defaults: a short run, shorter on the debug kernel), FUZZ_PROCS the
@@ -69,13 +77,22 @@ else
 	BLK=0
 	check "rdmachan loads" rdmachan_load
 fi
+if $MODPROBE -n rdmachan_net 2>/dev/null; then
+	NET=1
+	check "rdmachan_net loads" $MODPROBE rdmachan_net
+	# a teardown waits for a connection attempt under way: 1 s at most
+	# (the fuzzer's interfaces connect to random addresses too)
+	echo 1000 > /sys/module/rdmachan_net/parameters/connect_timeout_ms
+else
+	NET=0
+fi
 
 OUT=/tmp/fuzz.out
 diag "$KIND kernel: fuzz $ARGS (reproduce: FUZZ_SEED=$SEED FUZZ_PROCS=$PROCS)"
 # memory, every 30 s: a long run on the debug kernel once ran the 1 GiB
 # VM out of memory (the OOM killer took the workers)
 ( while sleep 30; do
-	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener') exports: $(ls /sys/class/rdmachan_blk/ctl/exports 2>/dev/null | wc -l) maps: $(ls /sys/block 2>/dev/null | grep -c '^rcblk')"
+	echo "# $(date +%s): $(grep -E '^(MemAvailable|Slab|SUnreclaim|VmallocUsed|Percpu|Mlocked):' /proc/meminfo | tr -s ' ' | tr '\n' ' ')channels: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^chan') listeners: $(ls /sys/class/rdmachan 2>/dev/null | grep -c '^listener') exports: $(ls /sys/class/rdmachan_blk/ctl/exports 2>/dev/null | wc -l) maps: $(ls /sys/block 2>/dev/null | grep -c '^rcblk') netdevs: $(ls /sys/class/net | grep -c '^rcn')"
   done ) > /tmp/fuzz.mem 2>&1 &
 memwatch=$!
 # the OOM killer's report, as it is logged: at the end of a long run the
@@ -88,9 +105,9 @@ rc=$?
 kill $memwatch $oomwatch 2>/dev/null
 diag "$(tail -n 100 /tmp/fuzz.mem)"
 # the fuzzer reports in KTAP (tests/vm/helpers/ktap.h's format): its
-# summary as diagnostics, then four results, workers ending cleanly, no
-# stray descriptor, every block mapping and export removed and its own
-# counters intact, which count here
+# summary as diagnostics, then five results, workers ending cleanly, no
+# stray descriptor, every block mapping and export removed, its own
+# counters intact and every network interface deleted, which count here
 fuzzer_report() {
 	cat $OUT
 	return $rc
@@ -99,7 +116,7 @@ run_checks fuzzer_report
 if [ "$rc" != 0 ]; then
 	# what the module and the driver said, without the argument checks'
 	# refusals (the bulk of the log)
-	diag "$(dmesg | grep -E 'rdmachan|rxe|siw|ib_|Out of memory' |
+	diag "$(dmesg | grep -E 'rdmachan|rcn|rxe|siw|ib_|Out of memory' |
 		grep -v -e ' (pid [0-9]*): ' -e 'callbacks suppressed' | tail -n 80)"
 	# the OOM killer's report: which allocation (gfp_mask, order, trace)
 	# found no memory, and the memory then (the samples, shown above for
@@ -128,6 +145,24 @@ if [ "$BLK" = 1 ]; then
 		done
 	fi
 	check "rdmachan_blk unloads" $RMMOD rdmachan_blk
+fi
+# net_empty: no interface of rdmachan_net, by the tool and in sysfs
+net_empty() {
+	$TOOL -j net show | jq -e '.devices == []' > /dev/null &&
+		! ls /sys/class/net | grep -q '^rcn'
+}
+if [ "$NET" = 1 ]; then
+	if wait_for 20 net_empty; then
+		ok "no network interface left (rdmachan net show, /sys/class/net)"
+	else
+		not_ok "no network interface left (rdmachan net show, /sys/class/net)"
+		diag "$($TOOL net show 2>&1; ls /sys/class/net 2>&1)"
+		# delete them anyway, for the checks below
+		for _n in $($TOOL -j net show | jq -r '.devices[].name'); do
+			timeout 60 $TOOL net del "$_n"
+		done
+	fi
+	check "rdmachan_net unloads" $RMMOD rdmachan_net
 fi
 # a channel's release may still be tearing down when the fuzzer exits
 chans_gone() {

@@ -48,6 +48,12 @@
  * end the parent unmaps and unexports (forced) whatever is left, so that
  * rdmachan_blk can unload (the third KTAP result).
  *
+ * The network channel's ioctls (rdmachan_net: NET_ADD, NET_DEL,
+ * NET_LIST), reads of its interfaces' sysfs files and their deletion by
+ * rtnetlink and ip link del are made by fuzz_net.c (its top comment says
+ * how); the parent deletes every interface left at the end (the fifth
+ * KTAP result).
+ *
  * A call that may wait by design (a blocking descriptor without DONTWAIT,
  * BENCH, a synchronous RDMA call, connect, close) runs under a one-shot
  * ITIMER_REAL of --alarm-ms (jittered), whose SIGALRM interrupts it
@@ -66,7 +72,8 @@
  * (see KNOWN below), to fuzz past them until the fix lands.
  *
  * Exit status: 0 clean, 1 usage or setup error, a stray descriptor, a
- * block mapping or export that could not be removed, or the fuzzer's
+ * block mapping or export or a network interface that could not be
+ * removed, or the fuzzer's
  * own counters overwritten (by the kernel: no call may point at them,
  * see ptr_own()), 2 a worker died, 3 hang.
  */
@@ -97,14 +104,11 @@
 
 #include <linux/rdmachan.h>
 #include <linux/rdmachan_blk.h>
+#include <linux/rdmachan_net.h>
 
 #include "chanlib.h"
+#include "fuzz.h"
 
-#define CTL_PATH	"/dev/" RDMACHAN_DEVICE_NAME
-#define SRV_IP		"192.0.2.1"
-#define CLI_IP		"192.0.2.2"
-#define PAGE		4096UL
-#define SCRATCH_LEN	(1UL << 20)	/* buffers the kernel may read and write */
 #define RING		32		/* calls remembered per worker */
 #define REC_ARG		96		/* bytes of each call's argument kept */
 #define NOBJ		24		/* descriptors per worker */
@@ -113,7 +117,6 @@
 #define MAXMR		16		/* registrations remembered per channel */
 #define NERR		134		/* errno 1..133 counted by name */
 #define MAX_PROCS	64
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define max(a, b)	((a) > (b) ? (a) : (b))
 
 /* Pool channels ask for little: the VM has 1 GiB and many channels */
@@ -134,18 +137,7 @@
 #define MAX_BLK_DEVS	4
 #define BLK_IO_SPAN	(16UL << 20)
 
-/* ---- calls ----------------------------------------------------------- */
-
-enum op {
-	OP_VERSION, OP_DEV_LIST, OP_DEV_QUERY, OP_CONNECT, OP_LISTEN,
-	OP_ACCEPT, OP_SEND, OP_RECV, OP_SENDMMSG, OP_RECVMMSG, OP_CHAN_INFO,
-	OP_BENCH, OP_REG_MR, OP_DEREG_MR, OP_RDMA, OP_RDMA_REAP, OP_RANDCMD,
-	OP_READ, OP_WRITE, OP_WRITEV, OP_POLL, OP_EPOLL_CTL, OP_EPOLL_WAIT,
-	OP_SELECT, OP_FCNTL, OP_MISC, OP_CLOSE, OP_OPEN_CTL, OP_NEW_LISTENER,
-	OP_NEW_PAIR, OP_REMAP, OP_BLK_EXPORT, OP_BLK_UNEXPORT, OP_BLK_MAP,
-	OP_BLK_UNMAP, OP_BLK_LIST, OP_BLK_OPEN, OP_BLK_IO,
-	NOPS
-};
+/* ---- calls (enum op: fuzz.h) ---------------------------------------- */
 
 static const char *const op_names[NOPS] = {
 	"VERSION", "DEV_LIST", "DEV_QUERY", "CONNECT", "LISTEN", "ACCEPT",
@@ -155,6 +147,7 @@ static const char *const op_names[NOPS] = {
 	"fcntl", "lseek/mmap/fstat", "close", "open", "new-listener",
 	"new-pair", "remap", "BLK_EXPORT", "BLK_UNEXPORT", "BLK_MAP",
 	"BLK_UNMAP", "BLK_LIST", "blk-open/close", "blk-pread/pwrite",
+	"NET_ADD", "NET_DEL", "NET_LIST", "net-sysfs", "net-link",
 };
 
 /* relative frequency of each call */
@@ -172,6 +165,8 @@ static const unsigned int op_weight[NOPS] = {
 	[OP_BLK_MAP] = 4, [OP_BLK_UNMAP] = 2, [OP_BLK_LIST] = 2,
 	[OP_BLK_OPEN] = 0,	/* made by blk-pread/pwrite */
 	[OP_BLK_IO] = 3,
+	[OP_NET_ADD] = 4, [OP_NET_DEL] = 2, [OP_NET_LIST] = 2,
+	[OP_NET_SYSFS] = 3, [OP_NET_LINK] = 2,
 };
 
 /* one call as the worker made it, kept in shared memory for the report */
@@ -215,7 +210,7 @@ static unsigned int opt_seconds;
 static unsigned int opt_procs = 1;
 static unsigned int opt_alarm_ms = 200;
 static unsigned int opt_hang_secs = 60;
-static int opt_avoid_known;
+int opt_avoid_known;
 static int opt_trace;
 static const char *opt_blk_devs[MAX_BLK_DEVS];	/* --blk-dev */
 static int opt_nblk_devs;
@@ -249,7 +244,7 @@ static uint64_t splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-static uint64_t rnd64(void)
+uint64_t rnd64(void)
 {
 	rng_state ^= rng_state >> 12;
 	rng_state ^= rng_state << 25;
@@ -258,13 +253,13 @@ static uint64_t rnd64(void)
 }
 
 /* rnd: uniform in [0, n), n > 0 */
-static uint32_t rnd(uint32_t n)
+uint32_t rnd(uint32_t n)
 {
 	return (uint32_t)(((rnd64() >> 32) * (uint64_t)n) >> 32);
 }
 
 /* chance: true with probability pct / 100 */
-static int chance(unsigned int pct)
+int chance(unsigned int pct)
 {
 	return rnd(100) < pct;
 }
@@ -282,7 +277,7 @@ static const uint64_t boundary[] = {
 };
 
 /* bval: a boundary value, or a random one of a random width */
-static uint64_t bval(void)
+uint64_t bval(void)
 {
 	switch (rnd(8)) {
 	case 0:
@@ -301,11 +296,11 @@ static uint64_t bval(void)
 
 /* ---- memory the calls point at --------------------------------------- */
 
-static uint8_t *scratch;	/* SCRATCH_LEN bytes, then a PROT_NONE page */
+uint8_t *scratch;	/* SCRATCH_LEN bytes, then a PROT_NONE page */
 static uint8_t *ro_rw, *ro_view;	/* one page: writable view, read-only view */
 static uint8_t *none_page;	/* PROT_NONE */
 static uint8_t *unmapped;	/* a page nobody maps */
-static uint8_t *argpage;	/* one page for arguments, then PROT_NONE */
+uint8_t *argpage;	/* one page for arguments, then PROT_NONE */
 static uint8_t *volatile_map;	/* SCRATCH-like, unmapped and remapped; a
 				 * PROT_NONE page after it */
 #define VOLATILE_LEN	(64 * PAGE)
@@ -430,7 +425,7 @@ static void setup_memory(void)
  * mostly a valid one in scratch, else one of the bad kinds.  Never one
  * into the fuzzer's own state.
  */
-static uint64_t ptr_pick(uint64_t len)
+uint64_t ptr_pick(uint64_t len)
 {
 	uint32_t r = rnd(100);
 
@@ -458,7 +453,6 @@ static uint64_t ptr_pick(uint64_t len)
 
 /* ---- descriptors ----------------------------------------------------- */
 
-enum otype { T_NONE, T_CTL, T_LISTENER, T_CHAN, T_OTHER, T_BLK };
 
 struct mrrec {
 	uint32_t handle;
@@ -492,7 +486,7 @@ static void obj_clear(int i)
 	pool[i].peer = -1;
 }
 
-static int count_type(int type)
+int count_type(int type)
 {
 	int n = 0;
 
@@ -502,7 +496,7 @@ static int count_type(int type)
 }
 
 /* pick_slot: a slot of @type (T_NONE: any open one), or -1 */
-static int pick_slot(int type)
+int pick_slot(int type)
 {
 	int cand[NOBJ], n = 0;
 
@@ -510,6 +504,11 @@ static int pick_slot(int type)
 		if (pool[i].type != T_NONE && (type == T_NONE || pool[i].type == type))
 			cand[n++] = i;
 	return n ? cand[rnd(n)] : -1;
+}
+
+int slot_fd(int slot)
+{
+	return pool[slot].fd;
 }
 
 static int free_slot(void)
@@ -529,7 +528,7 @@ static int slot_of_fd(int fd)
 }
 
 /* adopt: keep a descriptor a call returned, or close it if there is no room */
-static int adopt(int fd, int type, int port)
+int adopt(int fd, int type, int port)
 {
 	int i;
 
@@ -603,7 +602,7 @@ static int cur_armed;
  * @may_block: 0, or the call may wait: 1 for an alarm after a jittered
  * --alarm-ms, more for one after that many ms.
  */
-static struct rec *begin(int op, int slot, int fd, uint64_t cmd,
+struct rec *begin(int op, int slot, int fd, uint64_t cmd,
 			 uint64_t argp, const void *arg, size_t alen,
 			 int may_block)
 {
@@ -639,7 +638,7 @@ static struct rec *begin(int op, int slot, int fd, uint64_t cmd,
 }
 
 /* end: the call returned @ret (errno in errno when negative) */
-static long end(long ret)
+long end(long ret)
 {
 	int e = ret < 0 ? errno : 0;
 	struct rec *r = cur_rec;
@@ -665,7 +664,7 @@ static void note_err(int slot, int e)
 		pool[slot].dead = 1;
 }
 
-static long do_ioctl(int op, int slot, int fd, unsigned long cmd,
+long do_ioctl(int op, int slot, int fd, unsigned long cmd,
 		     void *arg, const void *copy, size_t alen, int may_block)
 {
 	long ret;
@@ -686,7 +685,7 @@ static long do_ioctl(int op, int slot, int fd, unsigned long cmd,
  * page, in the read-only page (copy_to_user fails after the work is
  * done), NULL, unmapped, PROT_NONE or a kernel address.
  */
-static void *place_arg(const void *src, size_t len)
+void *place_arg(const void *src, size_t len)
 {
 	uint32_t r = rnd(100);
 	uint8_t *p;
@@ -722,7 +721,7 @@ static void *place_arg(const void *src, size_t len)
  * a field at one of @ptrs (offsets of __u64 user pointers) gets a
  * pointer from ptr_pick().  Or, rarely, random bytes throughout.
  */
-static void mutate(void *s, size_t len, const uint16_t *ptrs, int nptr)
+void mutate(void *s, size_t len, const uint16_t *ptrs, int nptr)
 {
 	uint8_t *b = s;
 	int n = 1 + rnd(3);
@@ -766,7 +765,7 @@ static void mutate(void *s, size_t len, const uint16_t *ptrs, int nptr)
 }
 
 /* size field: sizeof, or off by one, or another struct's, or random */
-static uint32_t pick_size(uint32_t size)
+uint32_t pick_size(uint32_t size)
 {
 	switch (rnd(40)) {
 	case 0: return 0;
@@ -779,17 +778,9 @@ static uint32_t pick_size(uint32_t size)
 	}
 }
 
-#define MAYBE_MUTATE(s, pct, ...) do {					\
-	static const uint16_t _p[] = { 0, ##__VA_ARGS__ };		\
-	if (chance(pct))						\
-		mutate(&(s), sizeof(s), _p + 1,				\
-		       (int)ARRAY_SIZE(_p) - 1);			\
-	if (chance(3))							\
-		(s).size = pick_size(sizeof(s));			\
-} while (0)
 
 /* the fd a call goes to: mostly one of @type, sometimes any or a bad one */
-static int target(int type, int *slot)
+int target(int type, int *slot)
 {
 	uint32_t r = rnd(100);
 	int i;
@@ -816,21 +807,24 @@ static int target(int type, int *slot)
 /*
  * a listener's port to connect to: a live one, or not, now and then the
  * block server's (rdmachan_blk's listener: the channel's messages then
- * reach its parser of OPEN and requests)
+ * reach its parser of OPEN and requests) or a network device's
+ * (rdmachan_net's: they reach its receive path as packets)
  */
-static int pick_port(void)
+int pick_port(void)
 {
 	int i = pick_slot(T_LISTENER);
 
 	if (chance(3))
 		return BLK_PORT;
+	if (chance(3))
+		return net_port();
 	if (i >= 0 && chance(85))
 		return pool[i].port;
 	return chance(50) ? (int)rnd(65536) : (int)(bval() & 0xffff);
 }
 
 /* addr_pick: the fixture's addresses mostly, else weird families */
-static void addr_pick(struct __kernel_sockaddr_storage *ss, const char *ip,
+void addr_pick(struct __kernel_sockaddr_storage *ss, const char *ip,
 		      int port)
 {
 	uint32_t r = rnd(100);
@@ -915,7 +909,7 @@ static void chan_opts(struct rdmachan_chan_opts *o)
  */
 static int dirty;
 
-static int bad(unsigned int pct)
+int bad(unsigned int pct)
 {
 	return dirty && chance(pct);
 }
@@ -1363,11 +1357,13 @@ static void fz_randcmd(void)
 		sizeof(struct rdmachan_blk_export), sizeof(struct rdmachan_blk_unexport),
 		sizeof(struct rdmachan_blk_map), sizeof(struct rdmachan_blk_unmap),
 		sizeof(struct rdmachan_blk_list),
+		sizeof(struct rdmachan_net_add), sizeof(struct rdmachan_net_del),
+		sizeof(struct rdmachan_net_list),
 	};
 	static const unsigned int nrs[] = {
 		0x00, 0x01, 0x02, 0x10, 0x11, 0x20, 0x30, 0x31, 0x32, 0x33,
 		0x34, 0x35, 0x40, 0x41, 0x42, 0x43, 0x80, 0x81, 0x82, 0x83,
-		0x84, 0x8f,
+		0x84, 0x8f, 0x90, 0x91, 0x92, 0x9f,
 	};
 	unsigned int dir = rnd(4), type, nr, size;
 	int slot, fd = target(T_NONE, &slot);
@@ -2401,6 +2397,13 @@ static void one_call(void)
 	case OP_BLK_IO:
 		fz_blk_io();
 		break;
+	case OP_NET_ADD:
+	case OP_NET_DEL:
+	case OP_NET_LIST:
+	case OP_NET_SYSFS:
+	case OP_NET_LINK:
+		fz_net(op);
+		break;
 	}
 	W->gen_op = -1;
 }
@@ -2688,17 +2691,20 @@ static uint64_t summary(double secs)
 }
 
 /*
- * The end, in KTAP: the summary as diagnostics, then the three results
+ * The end, in KTAP: the summary as diagnostics, then the five results
  * the VM case reports (tests/vm/cases/fuzz.sh).  @rc: 0, 2 (a worker was
- * killed or exited early), 3 (a call hung: the block channel is left as
- * it is, its teardown could hang too).  Return: @rc, or 1 when only the
- * descriptor check or the block channel's teardown failed.
+ * killed or exited early), 3 (a call hung: the block and network
+ * channels are left as they are, their teardown could hang too).
+ * Return: @rc, or 1 when only the descriptor check, the counters or the
+ * block or network channel's teardown failed.
  */
 static int report(double secs, int rc)
 {
 	uint64_t stray = summary(secs);
 	char blk_done[128] = "skipped: a call hung";
 	int blk_left = rc == 3 ? -1 : blk_cleanup(blk_done, sizeof(blk_done));
+	char net_done[192] = "skipped: a call hung";
+	int net_left = rc == 3 ? -1 : net_cleanup(net_done, sizeof(net_done));
 	unsigned int torn = 0;
 
 	/*
@@ -2734,9 +2740,11 @@ static int report(double secs, int rc)
 	       blk_left ? "not " : "", blk_done);
 	printf("%sok 4 - the fuzzer's own memory is intact (call counts match)\n",
 	       torn ? "not " : "");
-	printf("1..4\n");
+	printf("%sok 5 - every network device removed at the end # %s\n",
+	       net_left ? "not " : "", net_done);
+	printf("1..5\n");
 	fflush(stdout);
-	return rc ?: (stray || blk_left || torn ? 1 : 0);
+	return rc ?: (stray || blk_left || torn || net_left ? 1 : 0);
 }
 
 static void usage(void)
@@ -2828,6 +2836,8 @@ int main(int argc, char **argv)
 	}
 	for (int k = 0; k < BLK_RING; k++)
 		blk_sh->idx[k] = -1;
+	if (net_setup())
+		return 1;
 	/* a regular file, one of EXPORT's paths that are no block device */
 	{
 		int fd = open("/tmp/fzb-regular", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
