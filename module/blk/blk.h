@@ -48,6 +48,9 @@ int rcblk_clt_unmap(u32 index, u32 flags);
 int rcblk_clt_remap(u32 index);
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count);
+/* blk_ioctl.c: a list ioctl's snapshot under @lock, copied out after */
+int rcblk_list_out(void __user *entries, u32 room, u32 *count, size_t esize,
+		   struct mutex *lock, u32 (*snapshot)(void *buf, u32 room));
 /* what the server asks the client: is an export's device a loop? */
 bool rcblk_clt_loop_check(struct block_device *bdev, const u8 *session);
 

@@ -1168,8 +1168,9 @@ static void rcblk_clt_info(struct rcblk_clt_map *map,
  * Describe at most @room mappings into @info (room for @room entries);
  * return how many mappings there are.  rcblk_clt_mutex held.
  */
-static u32 rcblk_clt_snapshot(struct rdmachan_blk_map_info *info, u32 room)
+static u32 rcblk_clt_snapshot(void *buf, u32 room)
 {
+	struct rdmachan_blk_map_info *info = buf;
 	struct rcblk_clt_map *map;
 	u32 n = 0;
 
@@ -1189,8 +1190,8 @@ static u32 rcblk_clt_snapshot(struct rdmachan_blk_map_info *info, u32 room)
  * @count: out: the mappings there are (may exceed @room)
  *
  * Described into kernel memory under rcblk_clt_mutex, copied out
- * without it (a stalled user buffer holds up no map or unmap), as
- * rcblk_srv_list() does.
+ * without it (rcblk_list_out()): a stalled user buffer holds up no map
+ * or unmap.
  *
  * Context: process context, sleeps.
  * Return: 0, -ENOMEM or -EFAULT.
@@ -1198,30 +1199,8 @@ static u32 rcblk_clt_snapshot(struct rdmachan_blk_map_info *info, u32 room)
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count)
 {
-	struct rdmachan_blk_map_info *info = NULL;
-	u32 n, want = 0;
-	int tries;
-
-	for (tries = 0; ; tries++) {
-		mutex_lock(&rcblk_clt_mutex);
-		n = rcblk_clt_snapshot(info, want);
-		mutex_unlock(&rcblk_clt_mutex);
-		if (n <= want || want == room || tries == 3)
-			break;
-		want = min(n, room);
-		kvfree(info);
-		info = kvcalloc(want, sizeof(*info), GFP_KERNEL);
-		if (!info)
-			return -ENOMEM;
-	}
-	want = min(n, want);
-	*count = n;
-	if (want && copy_to_user(entries, info, want * sizeof(*info))) {
-		kvfree(info);
-		return -EFAULT;
-	}
-	kvfree(info);
-	return 0;
+	return rcblk_list_out(entries, room, count, sizeof(*entries),
+			      &rcblk_clt_mutex, rcblk_clt_snapshot);
 }
 
 /**

@@ -152,6 +152,55 @@ static long rcblk_ioc_remap(void __user *uarg)
 	return rcblk_clt_remap(r.index);
 }
 
+/**
+ * rcblk_list_out() - answer a list ioctl without holding its lock across
+ *	the copy to user memory
+ * @entries: the user's array
+ * @room: its entries
+ * @count: out: the entries there are (more than copied when @room is
+ *	short)
+ * @esize: the size of one entry
+ * @lock: what @snapshot needs held
+ * @snapshot: describes up to @room entries into @buf (which may be NULL
+ *	when @room is 0) and returns how many there are
+ *
+ * The objects are described into kernel memory under @lock, then copied
+ * out without it: a user buffer that faults or stalls (userfaultfd, a
+ * slow FUSE mapping) holds up nothing that takes @lock.  The buffer is
+ * sized by a count taken first; when objects came meanwhile and @room has
+ * space for them, it is sized again (a few times at most, then the count
+ * says more than were copied).
+ *
+ * Context: process context, sleeps.
+ * Return: 0, -ENOMEM or -EFAULT.
+ */
+int rcblk_list_out(void __user *entries, u32 room, u32 *count, size_t esize,
+		   struct mutex *lock, u32 (*snapshot)(void *buf, u32 room))
+{
+	void *buf = NULL;
+	u32 n, want = 0;
+	int tries, ret = 0;
+
+	for (tries = 0; ; tries++) {
+		mutex_lock(lock);
+		n = snapshot(buf, want);
+		mutex_unlock(lock);
+		if (n <= want || want == room || tries == 3)
+			break;
+		want = min(n, room);
+		kvfree(buf);
+		buf = kvcalloc(want, esize, GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
+	want = min(n, want);
+	*count = n;
+	if (want && copy_to_user(entries, buf, want * esize))
+		ret = -EFAULT;
+	kvfree(buf);
+	return ret;
+}
+
 static long rcblk_ioc_list(void __user *uarg)
 {
 	struct rdmachan_blk_list __user *ul = uarg;

@@ -380,9 +380,9 @@ static void rcblk_srv_info(struct rcblk_export *exp,
  * Describe at most @room exports into @info (room for @room entries);
  * return how many exports there are.  rcblk_srv_mutex held.
  */
-static u32 rcblk_srv_snapshot(struct rdmachan_blk_export_info *info,
-			      u32 room)
+static u32 rcblk_srv_snapshot(void *buf, u32 room)
 {
+	struct rdmachan_blk_export_info *info = buf;
 	struct rcblk_export *exp;
 	u32 n = 0;
 
@@ -401,12 +401,9 @@ static u32 rcblk_srv_snapshot(struct rdmachan_blk_export_info *info,
  * @room: its entries
  * @count: out: exports there are (more than copied when @room is short)
  *
- * The exports are described into kernel memory under rcblk_srv_mutex,
- * then copied out without it: a user buffer that faults or stalls
- * (userfaultfd, a slow FUSE mapping) holds up no export, unexport or
- * OPEN.  The buffer is sized by a count taken first; when exports came
- * meanwhile and @room has space for them, it is sized again (a few
- * times at most, then the count says more than were copied).
+ * Described into kernel memory under rcblk_srv_mutex, copied out
+ * without it (rcblk_list_out()): a stalled user buffer holds up no
+ * export, unexport or OPEN.
  *
  * Context: process context, sleeps.
  * Return: 0, -ENOMEM or -EFAULT.
@@ -414,30 +411,8 @@ static u32 rcblk_srv_snapshot(struct rdmachan_blk_export_info *info,
 int rcblk_srv_list(struct rdmachan_blk_export_info __user *entries,
 		   u32 room, u32 *count)
 {
-	struct rdmachan_blk_export_info *info = NULL;
-	u32 n, want = 0;
-	int tries;
-
-	for (tries = 0; ; tries++) {
-		mutex_lock(&rcblk_srv_mutex);
-		n = rcblk_srv_snapshot(info, want);
-		mutex_unlock(&rcblk_srv_mutex);
-		if (n <= want || want == room || tries == 3)
-			break;
-		want = min(n, room);
-		kvfree(info);
-		info = kvcalloc(want, sizeof(*info), GFP_KERNEL);
-		if (!info)
-			return -ENOMEM;
-	}
-	want = min(n, want);
-	*count = n;
-	if (want && copy_to_user(entries, info, want * sizeof(*info))) {
-		kvfree(info);
-		return -EFAULT;
-	}
-	kvfree(info);
-	return 0;
+	return rcblk_list_out(entries, room, count, sizeof(*entries),
+			      &rcblk_srv_mutex, rcblk_srv_snapshot);
 }
 
 /* Add one allow entry from text; -EINVAL or -E2BIG */
