@@ -34,10 +34,14 @@ flood_start() {
 	done
 }
 
+# flood_stop: the loops, and a connect-and-send each may still run (it
+# holds /dev/rdmachan open: rdmachan would not unload)
 flood_stop() {
 	kill $FLOOD 2>/dev/null
 	wait $FLOOD 2>/dev/null
 	FLOOD=
+	pkill -f 'chan send 192.0.2.1:' 2>/dev/null
+	wait_for 20 sh -c "! pgrep -f 'chan send 192.0.2.1:'"
 }
 
 # accepted_some PORT: the listener on PORT took a connection, so the
