@@ -413,25 +413,40 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 }
 
 /**
- * rcblk_srv_count_queues() - the queues there are, and those of a host
+ * rcblk_srv_count_queues_locked() - the queues there are, and a host's
  * @peer: the host's address
  * @all: out: every queue
  * @mine: out: those accepted from @peer's address (any port)
  *
- * Context: any; takes rcblk_srv_qlock.
+ * Context: rcblk_srv_qlock held.
  */
-void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
+static void rcblk_srv_count_queues_locked(const struct sockaddr *peer,
+					  u32 *all, u32 *mine)
 {
 	struct rcblk_srv_queue *q;
 
+	lockdep_assert_held(&rcblk_srv_qlock);
 	*all = 0;
 	*mine = 0;
-	spin_lock(&rcblk_srv_qlock);
 	list_for_each_entry(q, &rcblk_srv_queues, node) {
 		(*all)++;
 		if (rcblk_same_host((struct sockaddr *)&q->peer, peer))
 			(*mine)++;
 	}
+}
+
+/**
+ * rcblk_srv_count_queues() - rcblk_srv_count_queues_locked(), locking
+ * @peer: see there
+ * @all: see there
+ * @mine: see there
+ *
+ * Context: process context; takes rcblk_srv_qlock.
+ */
+void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
+{
+	spin_lock(&rcblk_srv_qlock);
+	rcblk_srv_count_queues_locked(peer, all, mine);
 	spin_unlock(&rcblk_srv_qlock);
 }
 
@@ -461,6 +476,8 @@ void rcblk_srv_pending(struct rdmachan_listener *l)
 {
 	struct rcblk_srv_queue *q;
 	struct rdmachan *ch;
+	u32 all, mine;
+	bool ok;
 	int ret;
 
 	for (;;) {
@@ -486,11 +503,21 @@ void rcblk_srv_pending(struct rdmachan_listener *l)
 				pr_info_ratelimited("accept: %d\n", ret);
 			return;
 		}
-		/* counted against its address from here (blk_srv_limits.c) */
+		/*
+		 * Counted against its address from here, and checked once
+		 * more (blk_srv_limits.c): the admission did not see the
+		 * connections set up beside it
+		 */
 		spin_lock(&rcblk_srv_qlock);
 		rdmachan_peer_addr(ch, &q->peer);
+		rcblk_srv_count_queues_locked((struct sockaddr *)&q->peer,
+					      &all, &mine);
 		spin_unlock(&rcblk_srv_qlock);
+		ok = rcblk_srv_queue_limits_ok((struct sockaddr *)&q->peer,
+					       all - 1, mine - 1, "closed");
 		rcblk_srv_accepted(q, ch);
+		if (!ok)
+			rcblk_srv_queue_close(q);
 		rcblk_srv_queue_put(q);		/* ours */
 	}
 }

@@ -316,6 +316,8 @@ void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine);
 /* blk_srv_limits.c */
 extern spinlock_t rcblk_srv_exp_lock;
 int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer);
+bool rcblk_srv_queue_limits_ok(const struct sockaddr *peer, u32 all, u32 mine,
+			       const char *what);
 u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 			  const struct rcblk_open_req *req);
 

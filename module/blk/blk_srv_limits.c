@@ -12,6 +12,9 @@
  *     - an address that no export's allow list covers;
  *     - max_queues: queues of the server, all clients, opened or not;
  *     - max_peer_queues: queues of one client address, opened or not;
+ *   at the accept, the last two again (connections set up beside each
+ *   other were all admitted before any was counted): a queue past them
+ *   is closed at once;
  *   at OPEN (status LIMIT, the client's map fails with EUSERS):
  *     - max_session_queues: the nr_queues a mapping may ask for;
  *     - max_export_queues: queues of one export, all its sessions.
@@ -92,17 +95,38 @@ int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer)
 		return -EACCES;
 	}
 	rcblk_srv_count_queues(peer, &all, &mine);
+	return rcblk_srv_queue_limits_ok(peer, all, mine, "refused") ?
+	       0 : -EMFILE;
+}
+
+/**
+ * rcblk_srv_queue_limits_ok() - may @peer have one more queue?
+ * @peer: its address
+ * @all: the queues the server holds, but that one
+ * @mine: those of @peer's address, but that one
+ * @what: what is done otherwise, for the log ("refused", "closed")
+ *
+ * Asked at admission, and again at the accept: connections set up beside
+ * each other are all admitted before any of them is counted, so the
+ * accept closes those past the limits.
+ *
+ * Context: any.
+ * Return: true when within max_queues and max_peer_queues (else logged).
+ */
+bool rcblk_srv_queue_limits_ok(const struct sockaddr *peer, u32 all, u32 mine,
+			       const char *what)
+{
 	if (all >= READ_ONCE(max_queues)) {
-		pr_warn_ratelimited("connection from %pISc refused: the server holds %u queues (max_queues)\n",
-				    peer, all);
-		return -EMFILE;
+		pr_warn_ratelimited("connection from %pISc %s: the server holds %u queues (max_queues)\n",
+				    peer, what, all);
+		return false;
 	}
 	if (mine >= READ_ONCE(max_peer_queues)) {
-		pr_warn_ratelimited("connection from %pISc refused: it holds %u queues (max_peer_queues)\n",
-				    peer, mine);
-		return -EMFILE;
+		pr_warn_ratelimited("connection from %pISc %s: it holds %u queues (max_peer_queues)\n",
+				    peer, what, mine);
+		return false;
 	}
-	return 0;
+	return true;
 }
 
 /**

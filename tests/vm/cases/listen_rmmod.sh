@@ -25,23 +25,23 @@ case "$(uname -r)" in
 esac
 FLOOD=
 
-# flood_start PORT: four loops of connect-and-send to 192.0.2.1:PORT
+# flood_start PORT: four loops of connect-and-send to 192.0.2.1:PORT,
+# until $T/stop exists
 flood_start() {
+	rm -f $T/stop
 	for _i in 1 2 3 4; do
-		sh -c "while :; do $TOOL chan send 192.0.2.1:$1 --src 192.0.2.2 \
-			--timeout 2s x > /dev/null 2>&1; done" &
+		sh -c "while [ ! -e $T/stop ]; do $TOOL chan send 192.0.2.1:$1 \
+			--src 192.0.2.2 --timeout 2s x > /dev/null 2>&1; done" &
 		FLOOD="$FLOOD $!"
 	done
 }
 
-# flood_stop: the loops, and a connect-and-send each may still run (it
-# holds /dev/rdmachan open: rdmachan would not unload)
+# flood_stop: each loop ends after its connect-and-send under way (which
+# holds /dev/rdmachan open: rdmachan would not unload before)
 flood_stop() {
-	kill $FLOOD 2>/dev/null
+	: > $T/stop
 	wait $FLOOD 2>/dev/null
 	FLOOD=
-	pkill -f 'chan send 192.0.2.1:' 2>/dev/null
-	wait_for 20 sh -c "! pgrep -f 'chan send 192.0.2.1:'"
 }
 
 # accepted_some PORT: the listener on PORT took a connection, so the
