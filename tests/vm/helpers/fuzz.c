@@ -571,7 +571,12 @@ static void on_alarm(int sig)
 	alarms++;
 }
 
-/* arm: SIGALRM after @ms, or (1) a jittered --alarm-ms */
+/*
+ * arm: SIGALRM after @ms, or (1) a jittered --alarm-ms, and again every
+ * as long until disarm(): a worker preempted between arm() and its call
+ * (three workers on a slow VM) takes the first signal before the call
+ * blocks, and only a second one ends the wait
+ */
 static void arm(unsigned int ms)
 {
 	struct itimerval it = { 0 };
@@ -581,6 +586,7 @@ static void arm(unsigned int ms)
 
 	it.it_value.tv_sec = ms / 1000;
 	it.it_value.tv_usec = (ms % 1000) * 1000 + 1;
+	it.it_interval = it.it_value;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
