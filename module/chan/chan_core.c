@@ -129,6 +129,27 @@ void rdmachan_call_writable(struct rdmachan *ch)
 		ops->writable(ch);
 }
 
+/*
+ * The rdma_cm identifier goes last, and on its own: rdma_destroy_id()
+ * waits for the CM's references to it, and a CM message that the
+ * provider never completes keeps one for good (ib_cm then logs
+ * "cm_destroy_id_wait_timeout" every 10 s; soft-RoCE does that when its
+ * packets are stuck below it).  So that teardown, and a user's recovery
+ * waiting on it, stay bounded,
+ * teardown hands the identifier to this work with a channel reference,
+ * the context of its handler, which the work drops once the identifier
+ * is gone.  Module unload waits for it (rdmachan_core_exit()).
+ */
+static void rdmachan_cm_destroy_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(work, struct rdmachan,
+					   conn.destroy_work);
+
+	rdmachan_inject_cm_destroy_delay();
+	rdma_destroy_id(ch->conn.dying_id);
+	rdmachan_put(ch);
+}
+
 static void rdmachan_work_teardown(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(work, struct rdmachan, teardown_work);
@@ -180,6 +201,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	INIT_LIST_HEAD(&ch->pools.list);
 	xa_init_flags(&ch->mr.handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
+	INIT_WORK(&ch->conn.destroy_work, rdmachan_cm_destroy_work);
 	INIT_DELAYED_WORK(&ch->ctrl.keepalive_work, rdmachan_keepalive_work);
 	return ch;
 }
@@ -374,8 +396,11 @@ void rdmachan_schedule_teardown(struct rdmachan *ch)
  *
  * Stops the rdma_cm handler from building anything, disconnects, drains
  * the QP (so every receive that completed is queued for the reader), then
- * frees QP, CQ, DMA mappings and rdma_cm_id and drops the device.  A
- * channel still CONNECTED or CONNECTING ends DISCONNECTED.
+ * frees QP, CQ and DMA mappings, drops the device and hands the
+ * rdma_cm_id to rdmachan_cm_destroy_work().  A channel still CONNECTED or
+ * CONNECTING ends DISCONNECTED, and its user hears of it (state_change)
+ * last, after every message that arrived was handed over.  Bounded: the
+ * drain by RDMACHAN_DRAIN_TIMEOUT, the release by the provider.
  *
  * Context: process context; not from the channel's rdma_cm handler.
  */
@@ -438,8 +463,10 @@ void rdmachan_teardown(struct rdmachan *ch)
 	/* SOLICITED: what arrived is the reader's now */
 	rdmachan_rx_hand_over(ch);
 	if (ch->conn.cm_id) {
-		rdma_destroy_id(ch->conn.cm_id);
+		ch->conn.dying_id = ch->conn.cm_id;
 		ch->conn.cm_id = NULL;
+		rdmachan_get(ch);
+		queue_work(rdmachan_wq, &ch->conn.destroy_work);
 	}
 	/*
 	 * A connection not yet established leaves its listener; one waiting

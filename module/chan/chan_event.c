@@ -16,12 +16,16 @@
  * "N cq_error" or "N keepalive_stuck" for channel N (chanN): the first
  * moves the channel's QP to the error state behind its back (its work
  * requests then complete flushed), the next two raise the event, the last
- * makes the keepalive tick see a probe that never ended.  For tests; root
- * only.
+ * makes the keepalive tick see a probe that never ended.
+ * /sys/kernel/debug/rdmachan/cm_destroy_delay_ms holds every channel's
+ * rdma_cm identifier that long before it is destroyed (0, the default:
+ * not at all), as ib_cm does when a CM message of it never completes;
+ * writing 0 lets the waiting ones go.  For tests; root only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/uaccess.h>
 
 #include "rdmachan-pri.h"
@@ -184,12 +188,37 @@ static const struct file_operations rdmachan_inject_fops = {
 	.llseek	= no_llseek,
 };
 
-/** rdmachan_event_init() - create /sys/kernel/debug/rdmachan/inject */
+static u32 rdmachan_cm_destroy_delay_ms;
+
+/**
+ * rdmachan_inject_cm_destroy_delay() - hold an identifier's destruction
+ *
+ * Waits while cm_destroy_delay_ms is set, at most that long since the
+ * call (the value read anew every 100 ms).
+ *
+ * Context: process context (rdmachan_cm_destroy_work()).
+ */
+void rdmachan_inject_cm_destroy_delay(void)
+{
+	unsigned long t0 = jiffies;
+	u32 ms;
+
+	while ((ms = READ_ONCE(rdmachan_cm_destroy_delay_ms)) &&
+	       time_before(jiffies, t0 + msecs_to_jiffies(ms)))
+		msleep(100);
+}
+
+/**
+ * rdmachan_event_init() - create /sys/kernel/debug/rdmachan/inject and
+ *	cm_destroy_delay_ms
+ */
 void rdmachan_event_init(void)
 {
 	rdmachan_debugfs = debugfs_create_dir("rdmachan", NULL);
 	debugfs_create_file("inject", 0200, rdmachan_debugfs, NULL,
 			    &rdmachan_inject_fops);
+	debugfs_create_u32("cm_destroy_delay_ms", 0600, rdmachan_debugfs,
+			   &rdmachan_cm_destroy_delay_ms);
 }
 
 /** rdmachan_event_exit() - remove what rdmachan_event_init() created */

@@ -267,9 +267,15 @@ enum rdmachan_stat {
  *	message; set once before I/O starts
  * @src: local address; set once before the channel is handed to its user
  * @dst: peer address; set once at connect or at the connect request
+ * @dying_id: @cm_id once teardown handed it to @destroy_work (set once,
+ *	under rdmachan.teardown_mutex; that work's alone from then on)
+ * @destroy_work: destroys @dying_id, then drops the channel reference
+ *	teardown took for it (rdmachan_cm_destroy_work())
  */
 struct rdmachan_conn {
 	struct rdma_cm_id	*cm_id;
+	struct rdma_cm_id	*dying_id;
+	struct work_struct	destroy_work;
 	struct completion	done;
 	bool			active;
 	bool			hdr_imm;
@@ -1016,6 +1022,7 @@ void rdmachan_qp_event(struct ib_event *ev, void *ctx);
 void rdmachan_cq_event(struct ib_event *ev, void *ctx);
 void rdmachan_event_init(void);
 void rdmachan_event_exit(void);
+void rdmachan_inject_cm_destroy_delay(void);
 
 /* chan_qp.c */
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
