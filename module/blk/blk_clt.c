@@ -181,9 +181,8 @@ static void rcblk_clt_err_work(struct work_struct *work)
 	rcblk_clt_destroy_pools(map);
 	rcblk_clt_close_channels(map);
 	mutex_unlock(&map->lock);
-	pr_warn_ratelimited("rcblk%d: export %s on %pISpc: link lost (%pe), %u request(s) held\n",
-			    map->index, map->name, &map->server, ERR_PTR(err),
-			    held);
+	pr_warn_ratelimited("rcblk%d: export %s on %pISpc: channels stopped, %u request(s) held\n",
+			    map->index, map->name, &map->server, held);
 	rdmachan_reconnect_lost(map->rc, err);
 }
 
@@ -225,6 +224,8 @@ void rcblk_clt_fail(struct rcblk_clt_map *map, int err)
 	    test_bit(RCBLK_M_DEAD, &map->flags) ||
 	    test_and_set_bit(RCBLK_M_RECOVERING, &map->flags))
 		return;
+	pr_warn_ratelimited("rcblk%d: export %s on %pISpc: link lost (%pe): holding its I/O, stopping its channels\n",
+			    map->index, map->name, &map->server, ERR_PTR(err));
 	queue_work(rcblk_clt_wq, &map->err_work);
 }
 

@@ -30,7 +30,7 @@
 
 #define RCBLK_CLT_RETRIES	5
 #define RCBLK_CLT_RETRY_MS	10
-#define RCBLK_CLT_MAX_TIMEOUTS	4	/* expiries before the mapping dies */
+#define RCBLK_CLT_MAX_TIMEOUTS	4	/* expiries before the link is recovered */
 /* an inline WRITE sent from its pages: at most this many (else copied) */
 #define RCBLK_CLT_INLINE_VECS	8
 
@@ -638,6 +638,8 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 {
 	struct rcblk_clt_map *map = rq_map(rq);
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int state = atomic_read(&req->state);
+	const char *waits;
 
 	if (test_bit(RCBLK_M_CLOSED, &map->flags)) {
 		rcblk_clt_end_closed(rq, NULL);
@@ -647,15 +649,25 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 	    test_bit(RCBLK_M_RECOVERING, &map->flags))
 		return BLK_EH_RESET_TIMER;
 	atomic64_inc(&map->st.timeouts);
+	/* what ends it: the server's reply, or after it the invalidation */
+	if (state == RCBLK_RQ_REPLY)
+		waits = "the local invalidation of its registration (replied)";
+	else if (req->mr)
+		waits = "the server's reply (its data registered for the server's RDMA)";
+	else
+		waits = "the server's reply";
 	if (++req->timeouts < RCBLK_CLT_MAX_TIMEOUTS) {
-		pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out on a live link, waiting on\n",
-				    map->index, rq->tag, req->hdr.op,
-				    be64_to_cpu(req->hdr.sector));
+		pr_warn_ratelimited("rcblk%d: queue %u tag %d (op %u sector %llu, %u bytes) timed out on a live link (%u of %u), waiting on %s\n",
+				    map->index, rq->mq_hctx->queue_num, rq->tag,
+				    req->hdr.op, be64_to_cpu(req->hdr.sector),
+				    blk_rq_bytes(rq), req->timeouts,
+				    RCBLK_CLT_MAX_TIMEOUTS, waits);
 		return BLK_EH_RESET_TIMER;
 	}
-	pr_warn_ratelimited("rcblk%d: tag %d (op %u sector %llu) timed out %u times: recovering the link\n",
-			    map->index, rq->tag, req->hdr.op,
-			    be64_to_cpu(req->hdr.sector), req->timeouts);
+	pr_warn_ratelimited("rcblk%d: queue %u tag %d (op %u sector %llu) timed out %u times waiting on %s: recovering the link\n",
+			    map->index, rq->mq_hctx->queue_num, rq->tag,
+			    req->hdr.op, be64_to_cpu(req->hdr.sector),
+			    req->timeouts, waits);
 	rcblk_clt_fail(map, -ETIMEDOUT);
 	return BLK_EH_RESET_TIMER;
 }
