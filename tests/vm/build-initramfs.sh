@@ -69,7 +69,8 @@ KMODS="rdma_rxe rdma_ucm ib_uverbs ib_umad veth crc32_generic null_blk"
 # (tests/vm/run-pair.sh); built in, or absent, on the debug kernel.
 OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvmet nvmet-rdma sch_netem virtio_pci virtio_net virtio_blk dm-mod dm-delay"
 
-# Programs copied with their shared libraries.
+# Programs copied with their shared libraries (util-linux's losetup:
+# busybox's cannot give a loop device 4 KiB sectors, cpu_hotplug.sh).
 PROGRAMS="
 	/usr/bin/kmod
 	/usr/sbin/ip /usr/bin/rdma
@@ -79,7 +80,7 @@ PROGRAMS="
 	/usr/bin/ib_atomic_bw /usr/bin/jq
 	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
 	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp /usr/sbin/nvme
-	/usr/sbin/tc /usr/sbin/dmsetup
+	/usr/sbin/tc /usr/sbin/dmsetup /usr/sbin/losetup
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.
