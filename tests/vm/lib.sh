@@ -529,6 +529,18 @@ blk_maps() {
 	$TOOL -j blk show maps | jq -c "${1:-.maps}"
 }
 
+# blk_map_attr DEV NAME: sysfs attribute NAME of the mapping DEV
+# (/sys/block/rcblkN/rdmachan/NAME)
+blk_map_attr() {
+	cat "/sys/block/${1#/dev/}/rdmachan/$2" 2>/dev/null
+}
+
+# blk_map_state_is DEV STATE: the mapping DEV is in STATE (live,
+# reconnecting, dead)
+blk_map_state_is() {
+	[ "$(blk_map_attr "$1" state)" = "$2" ]
+}
+
 # blk_counter DEV KEY: counter KEY of the mapping DEV (client side)
 blk_counter() {
 	$TOOL -j blk show maps | jq -r --arg d "$1" ".maps[] | select(.dev == \$d) | .counters.$2"

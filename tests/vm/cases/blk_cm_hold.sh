@@ -25,14 +25,6 @@ T=/tmp/blk_cm_hold
 mkdir -p $T
 HOLD=/sys/kernel/debug/rdmachan/cm_destroy_delay_ms
 
-attr() {
-	cat "/sys/block/${1#/dev/}/rdmachan/$2" 2>/dev/null
-}
-
-state_is() {
-	[ "$(attr "$1" state)" = "$2" ]
-}
-
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 grep -q ' /sys/kernel/debug ' /proc/mounts ||
@@ -53,10 +45,10 @@ dd_pid=$!
 sleep 1
 check "the server's address blackholed" \
 	$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
-check "reconnecting within 60 s" wait_for 60 state_is "$D" reconnecting
+check "reconnecting within 60 s" wait_for 60 blk_map_state_is "$D" reconnecting
 read -r t0 _ < /proc/uptime
 check "the loss is logged as it is found" sh -c "dmesg | grep -q 'rcblk.*link lost.*stopping its channels'"
-check "dead within 120 s, the identifiers still held" wait_for 120 state_is "$D" dead
+check "dead within 120 s, the identifiers still held" wait_for 120 blk_map_state_is "$D" dead
 read -r t1 _ < /proc/uptime
 diag "dead $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s after reconnecting (loss_timeout_ms 15000)"
 check "attempts were made and failed (logged)" sh -c \
@@ -69,7 +61,7 @@ check "the log says it gave up" sh -c "dmesg | grep -q 'rcblk.*not back within l
 check "the hold ends" sh -c "echo 0 > $HOLD"
 check "the route comes back" wire_neighbours_up
 check "blk remap brings it back (60 s)" wait_for 60 $TOOL blk remap "$D"
-check_eq "sysfs: live" live "$(attr "$D" state)"
+check_eq "sysfs: live" live "$(blk_map_attr "$D" state)"
 check "the data reads back" pattern_back hold 16
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 

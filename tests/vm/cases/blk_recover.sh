@@ -43,16 +43,6 @@ mkdir -p $T
 FLAPS=${BLK_FLAPS:-4}
 [ -e /sys/kernel/debug/kmemleak ] && FLAPS=${BLK_FLAPS:-2}
 
-# attr DEV NAME: the mapping's sysfs attribute NAME
-attr() {
-	cat "/sys/block/${1#/dev/}/rdmachan/$2" 2>/dev/null
-}
-
-# state_is DEV STATE
-state_is() {
-	[ "$(attr "$1" state)" = "$2" ]
-}
-
 # show_state DEV: the mapping's state as "blk show -j" says it
 show_state() {
 	$TOOL -j blk show maps | jq -r --arg d "$1" '.maps[] | select(.dev == $d) | .state'
@@ -83,14 +73,14 @@ outage() {
 		blackhole on || { diag "blackhole failed"; return 1; }
 	fi
 	_seen=0
-	if wait_for 30 state_is "$_d" reconnecting; then
-		_att=$(attr "$_d" attempt)
+	if wait_for 30 blk_map_state_is "$_d" reconnecting; then
+		_att=$(blk_map_attr "$_d" attempt)
 		_js=$(show_state "$_d")
 		_seen=1
 		sleep 5
-		_att2=$(attr "$_d" attempt)
+		_att2=$(blk_map_attr "$_d" attempt)
 	else
-		diag "$2 outage: the mapping never said reconnecting (state $(attr "$_d" state))"
+		diag "$2 outage: the mapping never said reconnecting (state $(blk_map_attr "$_d" state))"
 	fi
 	if [ "$2" = dev ]; then
 		rxe_add $DEV1 veth1 || diag "rdma link add $DEV1 failed"
@@ -98,8 +88,8 @@ outage() {
 		blackhole off || diag "restoring the route failed"
 	fi
 	read -r _t0 _ < /proc/uptime
-	if ! wait_for 60 state_is "$_d" live; then
-		diag "$2 outage: not live 60 s after the way back (state $(attr "$_d" state), attempt $(attr "$_d" attempt), last_error $(attr "$_d" last_error))"
+	if ! wait_for 60 blk_map_state_is "$_d" live; then
+		diag "$2 outage: not live 60 s after the way back (state $(blk_map_attr "$_d" state), attempt $(blk_map_attr "$_d" attempt), last_error $(blk_map_attr "$_d" last_error))"
 		return 1
 	fi
 	read -r _t1 _ < /proc/uptime
@@ -128,10 +118,10 @@ check "blk export recover $B" $TOOL blk export recover "$B" --allow 192.0.2.0/24
 
 # ---- flaps under a verifying fio ---------------------------------------
 map_recover --queues 2 --reconnect-delay 500 --loss-timeout 120000
-check_eq "sysfs: state live" live "$(attr "$D" state)"
-check_eq "sysfs: reconnect_delay_ms" 500 "$(attr "$D" reconnect_delay_ms)"
-check_eq "sysfs: loss_timeout_ms" 120000 "$(attr "$D" loss_timeout_ms)"
-check_eq "sysfs: fast_io_fail_ms off (the default)" off "$(attr "$D" fast_io_fail_ms)"
+check_eq "sysfs: state live" live "$(blk_map_attr "$D" state)"
+check_eq "sysfs: reconnect_delay_ms" 500 "$(blk_map_attr "$D" reconnect_delay_ms)"
+check_eq "sysfs: loss_timeout_ms" 120000 "$(blk_map_attr "$D" loss_timeout_ms)"
+check_eq "sysfs: fast_io_fail_ms off (the default)" off "$(blk_map_attr "$D" fast_io_fail_ms)"
 check_fail "sysfs: a fast_io_fail_ms past the loss timeout is refused" "Invalid argument" \
 	sh -c "echo 200000 > /sys/block/${D#/dev/}/rdmachan/fast_io_fail_ms"
 check_eq "blk show -j: live, attempt 0, no loss" "live 0 0" \
@@ -160,10 +150,10 @@ diag "attempt counts during the outages: $(tr '\n' ' ' < $T/attempts)"
 check "fio still runs after the outages" kill -0 $fio_pid
 fio_verify_stop
 check_eq "fio reports no error" 0 "$(grep -c 'err=[ ]*[1-9]\|verify:.*bad\|VERIFY' $T/fio.out)"
-check "the mapping counted the losses (>= $n)" test "$(attr "$D" losses)" -ge $n
-check "the mapping counted the reconnects (>= $n)" test "$(attr "$D" reconnects)" -ge $n
-check "held requests were resubmitted (held > 0)" test "$(attr "$D" held)" -gt 0
-check_eq "no request failed (errors 0)" 0 "$(attr "$D" errors)"
+check "the mapping counted the losses (>= $n)" test "$(blk_map_attr "$D" losses)" -ge $n
+check "the mapping counted the reconnects (>= $n)" test "$(blk_map_attr "$D" reconnects)" -ge $n
+check "held requests were resubmitted (held > 0)" test "$(blk_map_attr "$D" held)" -gt 0
+check_eq "no request failed (errors 0)" 0 "$(blk_map_attr "$D" errors)"
 diag "live again, seconds after the way back: $(sort $T/back | awk '{ a[$1] = a[$1] " " $2 } END { for (k in a) printf "%s:%s; ", k, a[k] }')"
 check "a device added makes the reconnecting mapping try at once (logged)" sh -c \
 	"dmesg | grep -q '$DEV1: 1 reconnecting link(s) try now'"
@@ -176,16 +166,16 @@ check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 map_recover --queues 1 --reconnect-delay 500 --loss-timeout 60000 --fast-io-fail 1500
 check "a read works" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check "route blackholed" blackhole on
-check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "reconnecting within 30 s" wait_for 30 blk_map_state_is "$D" reconnecting
 t0=$(date +%s)
 check_fail "a read fails while reconnecting, once fast_io_fail_ms passed" "error" \
 	timeout 60 $DD if="$D" of=/dev/null bs=4k count=1 skip=99 iflag=direct
 diag "it failed after $(($(date +%s) - t0)) s"
-check_eq "still reconnecting" reconnecting "$(attr "$D" state)"
+check_eq "still reconnecting" reconnecting "$(blk_map_attr "$D" state)"
 check "blk show says attempt N of M" sh -c \
 	"$TOOL blk show maps | grep -q 'state reconnecting attempt [0-9]* of [0-9]*'"
 check "route back" blackhole off
-check "live again within 60 s" wait_for 60 state_is "$D" live
+check "live again within 60 s" wait_for 60 blk_map_state_is "$D" live
 check "a read works again" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
@@ -195,7 +185,7 @@ timeout 120 $DD if="$D" of=/dev/null bs=4k count=1000000 iflag=direct > $T/dd.ou
 dd_pid=$!
 sleep 1
 check "the client's device deleted" rxe_del $DEV1
-check "dead within 30 s" wait_for 30 state_is "$D" dead
+check "dead within 30 s" wait_for 30 blk_map_state_is "$D" dead
 check_eq "blk show -j: dead" dead "$(show_state "$D")"
 check "the reader ends with an error within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
 check_fail "new I/O fails at once" "error" \
@@ -227,13 +217,13 @@ else
 	diag "no ext4 here: the disk is held open instead"
 fi
 check "the client's device deleted" rxe_del $DEV1
-check "dead within 30 s" wait_for 30 state_is "$D" dead
+check "dead within 30 s" wait_for 30 blk_map_state_is "$D" dead
 check_fail "blk remap while the device is gone fails, and says why" "blk remap" \
 	timeout 60 $TOOL blk remap "$D"
-check_eq "... and the mapping stays dead" dead "$(attr "$D" state)"
+check_eq "... and the mapping stays dead" dead "$(blk_map_attr "$D" state)"
 check "the client's device added back" rxe_add $DEV1 veth1
 check "blk remap brings it back (60 s)" wait_for 60 $TOOL blk remap "$D"
-check_eq "sysfs: live" live "$(attr "$D" state)"
+check_eq "sysfs: live" live "$(blk_map_attr "$D" state)"
 check_eq "blk show -j: live" live "$(show_state "$D")"
 check "the log says the remap worked" sh -c \
 	"dmesg | grep -q 'rcblk.*remapping export recover' && dmesg | grep -q 'rcblk.*back: 2 queues'"
@@ -252,26 +242,26 @@ fi
 # a forced unexport kills the mapping; the same device exported again
 # (the same export identity) is remapped
 check "blk unexport --force recover" $TOOL blk unexport --force recover
-check "dead within 30 s of the forced unexport" wait_for 30 state_is "$D" dead
+check "dead within 30 s of the forced unexport" wait_for 30 blk_map_state_is "$D" dead
 check_fail "blk remap with no such export fails" "blk remap" timeout 60 $TOOL blk remap "$D"
 check "blk export recover again" $TOOL blk export recover "$B" --allow 192.0.2.0/24
 check "blk remap after the export is back" timeout 60 $TOOL blk remap "$D"
 check "a read works after the remap" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
-check_eq "live after the remap" live "$(attr "$D" state)"
+check_eq "live after the remap" live "$(blk_map_attr "$D" state)"
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- the server's export made again while the client reconnects ----------
 map_recover --queues 2 --reconnect-delay 1000 --loss-timeout 120000
 check "1 MiB written at 32 MiB" pattern_put restart 32
 check "route blackholed" blackhole on
-check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "reconnecting within 30 s" wait_for 30 blk_map_state_is "$D" reconnecting
 check "the server let the lost session go (30 s)" wait_for 30 sh -c \
 	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"recover\") | .sessions == 0'"
 check "blk unexport recover (its session gone, no --force)" $TOOL blk unexport recover
 check "blk export recover again, from the same device" \
 	$TOOL blk export recover "$B" --allow 192.0.2.0/24
 check "route back" blackhole off
-check "live again within 60 s: the same export" wait_for 60 state_is "$D" live
+check "live again within 60 s: the same export" wait_for 60 blk_map_state_is "$D" live
 check "the data reads back" pattern_back restart 32
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
@@ -281,7 +271,7 @@ timeout 120 $DD if="$D" of=/dev/null bs=64k count=1000000 iflag=direct > $T/dd2.
 dd_pid=$!
 sleep 1
 check "route blackholed" blackhole on
-check "reconnecting within 30 s" wait_for 30 state_is "$D" reconnecting
+check "reconnecting within 30 s" wait_for 30 blk_map_state_is "$D" reconnecting
 check "blk unmap --force while reconnecting returns within 20 s" \
 	timeout 20 $TOOL blk unmap --force "$D"
 check "the held reader ends within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
