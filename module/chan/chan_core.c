@@ -135,10 +135,10 @@ void rdmachan_call_writable(struct rdmachan *ch)
  * provider never completes keeps one for good (ib_cm then logs
  * "cm_destroy_id_wait_timeout" every 10 s; soft-RoCE does that when its
  * packets are stuck below it).  So that teardown, and a user's recovery
- * waiting on it, stay bounded,
- * teardown hands the identifier to this work with a channel reference,
- * the context of its handler, which the work drops once the identifier
- * is gone.  Module unload waits for it (rdmachan_core_exit()).
+ * waiting on it, stay bounded, teardown hands the identifier to this
+ * work with a channel reference (the context of its handler), which the
+ * work drops once the identifier is gone.  Module unload waits for it
+ * (rdmachan_core_exit()).
  */
 static void rdmachan_cm_destroy_work(struct work_struct *work)
 {

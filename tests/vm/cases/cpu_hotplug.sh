@@ -110,6 +110,11 @@ io_now() {
 			iflag=direct 2>/dev/null
 }
 
+# both_live: both mappings are live
+both_live() {
+	blk_map_state_is "$D1" live && blk_map_state_is "$D2" live
+}
+
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan, rdmachan_blk and rdmachan_net load" sh -c \
 	". /tests/lib.sh; blk_load && $MODPROBE rdmachan_net"
@@ -201,8 +206,7 @@ while [ $r -le "$ROUNDS" ]; do
 	sleep 5
 	diag "round $r, 5 s later: $(softnet)"
 	check_eq "round $r: both CPUs online" 0-1 "$(cat /sys/devices/system/cpu/online)"
-	if wait_for 30 sh -c "[ \"\$(cat /sys/block/${D1#/dev/}/rdmachan/state)\" = live ] &&
-		[ \"\$(cat /sys/block/${D2#/dev/}/rdmachan/state)\" = live ]"; then
+	if wait_for 30 both_live; then
 		ok "round $r: both mappings live"
 	else
 		not_ok "round $r: both mappings live"
