@@ -28,6 +28,15 @@ KREPORTS=()
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
 
+# fail_diag LINE: a diagnostic of the last failure ("# ..." after its
+# "not ok"), up to 8 of them, repeated under its name by summary
+fail_diag() {
+	local i=$((${#FAILED_NAMES[@]} - 1))
+	[ "$i" -ge 0 ] || return 0
+	[ "$(printf '%s' "${FAILED_NAMES[$i]}" | grep -c '^')" -le 8 ] || return 0
+	FAILED_NAMES[i]+=$'\n    '"$1"
+}
+
 # summary: the names of the failures, then the closing line; returns 1
 # when anything failed
 summary() {
@@ -71,9 +80,12 @@ count_tap() {
 # unfinished or short.
 count_cases() {
 	local name=$1 file=$2 want=$3 line seg='' n=0 plan='' rc=0 label seen=''
+	local failing=
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case "$line" in
+		"# case "*) failing= ;;&
+		"#"*) [ -z "$failing" ] || fail_diag "$line" ;;&
 		"# case "*" begin")
 			seg=${line#\# case }
 			seg=${seg% begin}
@@ -91,9 +103,10 @@ count_cases() {
 		"ok "* | "not ok "*)
 			label=$name
 			[ "$seg" = "${name##*/}" ] || label="$name/$seg"
+			failing=
 			case "$line" in
 			"ok "*) pass "$label: ${line#ok }" ;;
-			*) fail "$label: ${line#not ok }" ;;
+			*) fail "$label: ${line#not ok }"; failing=1 ;;
 			esac
 			n=$((n + 1))
 			;;
