@@ -22,7 +22,10 @@ KDIR	?= /lib/modules/$(KVER)/build
 WERROR	?= 1
 KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
 
-MODULE_SOURCES := $(filter-out %.mod.c,$(wildcard module/*.h module/*/*.c module/*/*.h)) \
+# the feature probes are checked too, their generated header is not
+MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
+	$(wildcard module/*.h module/*/*.c module/*/*.h \
+		   module/compat/probes/*.c)) \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \

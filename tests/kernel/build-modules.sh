@@ -22,11 +22,16 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d /tmp/rdmachan-debug-modules.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-# Sources only: no objects of another build come along.
+# Sources only: no objects of another build come along, nor the header
+# of the feature probes (module/compat/Kbuild makes it for KDIR).
 (cd "$TOP" && find module uapi tests/kunit -type f \
-	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) -print0 |
+	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
+	! -path module/compat/rdmachan_have.h -print0 |
 	cpio -0 -pdm --quiet "$WORK")
-printf 'obj-m += module/\nobj-m += tests/kunit/\n' > "$WORK/Kbuild"
+# tests/kunit includes module/compat.h: after module/, which makes its
+# probe header first
+printf '%s\n' 'obj-m += module/' 'obj-m += tests/kunit/' \
+	'$(obj)/tests/kunit: $(obj)/module' > "$WORK/Kbuild"
 
 mkdir -p "$OUTDIR"
 rm -f "$OUTDIR"/*.ko
