@@ -47,6 +47,7 @@
 #include <net/route.h>
 
 #include "blk_clt.h"
+#include "compat.h"
 
 #define RCBLK_CLT_MINORS	16
 #define RCBLK_CLT_MAX_QUEUES	64
@@ -107,15 +108,17 @@ static u32 rcblk_clt_timeout(void)
 	return clamp(READ_ONCE(rcblk_clt_timeout_ms), 100U, 600000U);
 }
 
-static int rcblk_clt_open(struct block_device *bdev, fmode_t mode)
+static int rcblk_clt_open_disk(struct gendisk *disk)
 {
-	struct rcblk_clt_map *map = bdev->bd_disk->private_data;
+	struct rcblk_clt_map *map = disk->private_data;
 
 	/* disk->open_mutex is held: rcblk_clt_unmap() sets removing under it */
 	if (map->removing)
 		return -ENXIO;
 	return 0;
 }
+
+RC_DEFINE_BDOPS_OPEN(rcblk_clt)
 
 static const struct block_device_operations rcblk_clt_fops = {
 	.owner	= THIS_MODULE,
@@ -408,42 +411,49 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	return ret;
 }
 
-static void rcblk_clt_limits(struct rcblk_clt_map *map)
+/*
+ * The limits and features of @map's disk, from the server's geometry;
+ * the disk is allocated with them (rc_blk_mq_alloc_disk()).
+ */
+static unsigned int rcblk_clt_limits(const struct rcblk_clt_map *map,
+				     struct queue_limits *lim)
 {
-	struct request_queue *q = map->disk->queue;
 	const struct rcblk_clt_geo *g = &map->geo;
 	bool cache = g->export_flags & RCBLK_EXP_WRITE_CACHE;
 	bool fua = cache && (g->export_flags & RCBLK_EXP_FUA) &&
 		   (g->features & RCBLK_F_FUA);
+	unsigned int features = 0;
 
-	blk_queue_logical_block_size(q, g->lbs);
-	blk_queue_physical_block_size(q, g->pbs);
-	blk_queue_io_min(q, g->pbs);
-	blk_queue_max_hw_sectors(q, g->max_io >> SECTOR_SHIFT);
+	lim->logical_block_size = g->lbs;
+	lim->physical_block_size = g->pbs;
+	lim->io_min = g->pbs;
+	lim->max_hw_sectors = g->max_io >> SECTOR_SHIFT;
 	/* one registration per request: no gaps between pages */
-	blk_queue_virt_boundary(q, PAGE_SIZE - 1);
-	blk_queue_max_segments(q, map->max_segs);
+	lim->virt_boundary_mask = PAGE_SIZE - 1;
+	lim->max_segments = map->max_segs;
 	if (g->max_discard_sectors) {
-		blk_queue_max_discard_sectors(q, g->max_discard_sectors);
-		q->limits.discard_granularity = g->discard_granularity;
+		lim->max_hw_discard_sectors = g->max_discard_sectors;
+		lim->discard_granularity = g->discard_granularity;
 	}
-	if (g->max_write_zeroes_sectors)
-		blk_queue_max_write_zeroes_sectors(q,
-						   g->max_write_zeroes_sectors);
+	lim->max_write_zeroes_sectors = g->max_write_zeroes_sectors;
 	/*
 	 * Without a volatile cache blk-flush drops FLUSH and PREFLUSH; with
 	 * one but no FUA it follows a FUA write with a FLUSH.
 	 */
-	blk_queue_write_cache(q, cache, fua);
+	if (cache)
+		features |= RC_BLK_WRITE_CACHE;
+	if (fua)
+		features |= RC_BLK_FUA;
 	if (g->export_flags & RCBLK_EXP_ROTATIONAL)
-		blk_queue_flag_clear(QUEUE_FLAG_NONROT, q);
-	else
-		blk_queue_flag_set(QUEUE_FLAG_NONROT, q);
+		features |= RC_BLK_ROTATIONAL;
+	return features;
 }
 
 static int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 {
 	struct blk_mq_tag_set *set = &map->tag_set;
+	struct queue_limits lim = {};
+	unsigned int features;
 	struct gendisk *disk;
 	int ret;
 
@@ -461,7 +471,8 @@ static int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 	smp_mb__before_atomic();	/* the tags before RCBLK_M_READY */
 	set_bit(RCBLK_M_READY, &map->flags);
 
-	disk = blk_mq_alloc_disk(set, map);
+	features = rcblk_clt_limits(map, &lim);
+	disk = rc_blk_mq_alloc_disk(set, &lim, features, map);
 	if (IS_ERR(disk)) {
 		ret = PTR_ERR(disk);
 		goto out_set;
@@ -474,7 +485,6 @@ static int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 	disk->private_data = map;
 	snprintf(disk->disk_name, sizeof(disk->disk_name), "rcblk%d",
 		 map->index);
-	rcblk_clt_limits(map);
 	set_capacity(disk, map->geo.nr_sectors);
 	set_disk_ro(disk, map->ro || (map->geo.export_flags & RCBLK_EXP_RO));
 

@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "blk_clt.h"
+#include "compat.h"
 
 #define RCBLK_CLT_RETRIES	5
 #define RCBLK_CLT_RETRY_MS	10
@@ -417,7 +418,7 @@ static blk_status_t rcblk_clt_map_data(struct rcblk_clt_queue *q,
 	if (WARN_ON_ONCE(!segs || segs > map->max_segs))
 		return BLK_STS_IOERR;
 	sg_init_table(req->sgl, segs);
-	nents = blk_rq_map_sg(rq->q, rq, req->sgl);
+	nents = rc_blk_rq_map_sg(rq, req->sgl);
 	if (nents <= 0)
 		return BLK_STS_IOERR;
 	ret = rdmachan_mr_pool_map(q->pool, req->sgl, nents, access, &req->mr);
