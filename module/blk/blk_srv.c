@@ -166,7 +166,7 @@ static void rcblk_srv_release_work(struct work_struct *work)
 	struct rcblk_srv_queue *q = container_of(work, struct rcblk_srv_queue,
 						 release_work);
 
-	del_timer_sync(&q->open_timer);
+	timer_delete_sync(&q->open_timer);
 	cancel_work_sync(&q->io_work);
 	/* the close drained both lists and nothing may add after it */
 	if (WARN_ON_ONCE(!list_empty(&q->rejects) || !list_empty(&q->parked)))
@@ -206,7 +206,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	spin_lock_irq(&q->lock);
 	set_bit(RCBLK_Q_DEAD, &q->flags);
 	spin_unlock_irq(&q->lock);
-	del_timer_sync(&q->open_timer);
+	timer_delete_sync(&q->open_timer);
 	flush_work(&q->open_work);
 	flush_work(&q->io_work);
 	rcblk_srv_drain(q);
@@ -286,7 +286,7 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	else if (!(req.flags & RCBLK_OPEN_RO) &&
 		 exp->flags & RDMACHAN_BLK_RO)
 		status = RCBLK_OPEN_ROFS;
-	else if (rcblk_clt_loop_check(exp->bdev, req.session))
+	else if (rcblk_clt_loop_check(exp->dev.bdev, req.session))
 		status = RCBLK_OPEN_LOOP;
 	else
 		kobject_get(&exp->kobj);
@@ -369,14 +369,14 @@ refuse:
 /* No OPEN within open_timeout_ms of the accept: close the channel */
 static void rcblk_srv_open_timeout(struct timer_list *t)
 {
-	struct rcblk_srv_queue *q = from_timer(q, t, open_timer);
+	struct rcblk_srv_queue *q = timer_container_of(q, t, open_timer);
 	struct sockaddr_storage peer;
 
 	/*
 	 * A queue closing (its channel may be closed already: the timer is
 	 * armed after accept returns, and a channel that failed in between
 	 * was closed before it) or opening: nothing to do.  A close that
-	 * begins after this check waits for this handler (del_timer_sync())
+	 * begins after this check waits for this handler (timer_delete_sync())
 	 * before it closes the channel.
 	 */
 	if (test_bit(RCBLK_Q_CLOSING, &q->flags) ||
@@ -455,7 +455,7 @@ void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
 /*
  * After the accept of @q's channel @ch: the channel, and the timer for
  * its OPEN, unless its close began (DEAD is set under @q->lock before the
- * close's del_timer_sync(): a timer armed here before is cancelled, none
+ * close's timer_delete_sync(): a timer armed here before is cancelled, none
  * is armed after).
  */
 static void rcblk_srv_accepted(struct rcblk_srv_queue *q, struct rdmachan *ch)

@@ -41,6 +41,7 @@
 
 #include "blk.h"
 #include "blk_proto_srv.h"
+#include "compat.h"
 
 /* Index of each counter of struct rdmachan_blk_counters */
 enum rcblk_srv_counter {
@@ -69,8 +70,8 @@ enum rcblk_srv_counter {
  * @flags: RDMACHAN_BLK_RO
  * @nr_allow: entries of @allow
  * @allow: networks allowed
- * @bdev: the backing device, opened exclusively with @mode
- * @mode: FMODE_* it was opened with
+ * @dev: the backing device (@dev.bdev), opened exclusively, held by the
+ *	export, read-write unless RDMACHAN_BLK_RO (rc_bdev_open())
  * @export_id: rcblk_export_id() of its name, device and size (name and
  *	size with RDMACHAN_BLK_STABLE_ID)
  * @geo: the geometry OPEN_RSP tells (features, max_io, inline_max
@@ -98,8 +99,7 @@ struct rcblk_export {
 	u32 flags;
 	u32 nr_allow;
 	struct rdmachan_blk_cidr allow[RDMACHAN_BLK_MAX_ALLOW];
-	struct block_device *bdev;
-	fmode_t mode;
+	struct rc_bdev dev;
 	u8 export_id[RCBLK_ID_LEN];
 	struct rcblk_open_geo geo;
 	spinlock_t lock;	/* @queues, @sessions and their counts */

@@ -79,7 +79,7 @@ struct rcblk_export *rcblk_srv_find(const char *name)
 /* The geometry of @exp from its device (RO exports offer no writes) */
 static void rcblk_srv_geometry(struct rcblk_export *exp)
 {
-	struct block_device *bdev = exp->bdev;
+	struct block_device *bdev = exp->dev.bdev;
 	struct rcblk_open_geo *g = &exp->geo;
 	bool ro = exp->flags & RDMACHAN_BLK_RO;
 
@@ -125,24 +125,22 @@ static int rcblk_srv_exists(const char *name)
 }
 
 /*
- * The error of a failed open of @exp's device, @err.  Linux 6.1's
- * blkdev_get_by_path() refuses a write open of a read-only device with
- * -EACCES; that case is -EROFS, as for a device made read-only after the
- * open: a read-only open of the same path (not exclusive, not kept)
- * tells it from a refused permission.
+ * The error of a failed open of @exp's device, @err.  The kernel refuses
+ * a write open of a read-only device with -EACCES; that case is -EROFS,
+ * as for a device made read-only after the open: a read-only open of the
+ * same path (not exclusive, not kept) tells it from a refused permission.
  */
 static int rcblk_srv_open_error(const struct rcblk_export *exp, int err)
 {
-	struct block_device *bdev;
+	struct rc_bdev ro_dev;
 	bool ro;
 
-	if (err != -EACCES || !(exp->mode & FMODE_WRITE))
+	if (err != -EACCES || (exp->flags & RDMACHAN_BLK_RO))
 		return err;
-	bdev = blkdev_get_by_path(exp->path, FMODE_READ, NULL);
-	if (IS_ERR(bdev))
+	if (rc_bdev_open(&ro_dev, exp->path, false, NULL))
 		return err;
-	ro = bdev_read_only(bdev);
-	blkdev_put(bdev, FMODE_READ);
+	ro = bdev_read_only(ro_dev.bdev);
+	rc_bdev_close(&ro_dev);
 	if (ro)
 		pr_info_ratelimited("export %s: %s is read-only: export it with ro\n",
 				    exp->name, exp->path);
@@ -163,8 +161,8 @@ static int rcblk_srv_open_error(const struct rcblk_export *exp, int err)
  * an export whose unexport has not finished); -EROFS (read-write export
  * of a read-only device); -ELOOP (the device is a disk this host maps
  * from itself: rcblk_clt_loop_check()); -EAGAIN (the module is still
- * loading); -ENODEV (it is unloading); the error of blkdev_get_by_path() (-ENOENT,
- * -ENOTBLK, -EBUSY when held by someone else, -EACCES) or of sysfs.
+ * loading); -ENODEV (it is unloading); the error of the open
+ * (rc_bdev_open(): -ENOENT, -ENOTBLK, -EBUSY when held by someone else, -EACCES) or of sysfs.
  */
 int rcblk_srv_export(const struct rdmachan_blk_export *e)
 {
@@ -211,19 +209,17 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	INIT_LIST_HEAD(&exp->sessions);
 	INIT_LIST_HEAD(&exp->node);
 	INIT_WORK(&exp->drain_work, rcblk_srv_drain_work);
-	exp->mode = FMODE_READ | FMODE_EXCL;
-	if (!(exp->flags & RDMACHAN_BLK_RO))
-		exp->mode |= FMODE_WRITE;
-
-	bdev = blkdev_get_by_path(exp->path, exp->mode, exp);
-	if (IS_ERR(bdev)) {
-		ret = rcblk_srv_open_error(exp, PTR_ERR(bdev));
+	/* exclusive: held by the export */
+	ret = rc_bdev_open(&exp->dev, exp->path,
+			   !(exp->flags & RDMACHAN_BLK_RO), exp);
+	if (ret) {
+		ret = rcblk_srv_open_error(exp, ret);
 		pr_info_ratelimited("export %s: cannot open %s: %d\n",
 				    exp->name, exp->path, ret);
 		kfree(exp);
 		return ret;
 	}
-	exp->bdev = bdev;
+	bdev = exp->dev.bdev;
 	ret = -EROFS;
 	if (!(exp->flags & RDMACHAN_BLK_RO) && bdev_read_only(bdev)) {
 		pr_info_ratelimited("export %s: %s is read-only: export it with ro\n",
@@ -251,7 +247,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	ret = rcblk_srv_sysfs_add(exp);	/* kobject initialized, even failing */
 	if (ret) {
 		mutex_unlock(&rcblk_srv_mutex);
-		blkdev_put(bdev, exp->mode);
+		rc_bdev_close(&exp->dev);
 		kobject_put(&exp->kobj);
 		return ret;
 	}
@@ -271,7 +267,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 out_unlock:
 	mutex_unlock(&rcblk_srv_mutex);
 out_put:
-	blkdev_put(bdev, exp->mode);
+	rc_bdev_close(&exp->dev);
 	kfree(exp);
 	return ret;
 }

@@ -74,7 +74,7 @@ static void rcblk_srv_export_release(struct rcblk_export *exp,
 				     const char *how)
 {
 	rcblk_srv_sysfs_del(exp);
-	blkdev_put(exp->bdev, exp->mode);
+	rc_bdev_close(&exp->dev);
 	mutex_lock(&rcblk_srv_mutex);
 	spin_lock(&rcblk_srv_exp_lock);
 	list_del_init(&exp->node);

@@ -498,7 +498,7 @@ static void rcblk_srv_submit(struct rcblk_srv_queue *q,
 	}
 	if (io->op == RCBLK_OP_READ || io->op == RCBLK_OP_WRITE)
 		nr_vecs = DIV_ROUND_UP(io->len, PAGE_SIZE);
-	bio = bio_alloc(exp->bdev, nr_vecs, rcblk_srv_opf(io), GFP_NOIO);
+	bio = bio_alloc(exp->dev.bdev, nr_vecs, rcblk_srv_opf(io), GFP_NOIO);
 	bio->bi_iter.bi_sector = io->op == RCBLK_OP_FLUSH ? 0 : io->sector;
 	if (nr_vecs) {
 		for (done = 0, i = 0; done < io->len; i++) {
