@@ -16,7 +16,14 @@
 #include "blk.h"
 #include "blk_ioctl.h"
 
-static struct class *rcblk_class;
+/*
+ * Static and registered, not class_create()d: class_create() lost its
+ * owner argument in Linux 6.4, class_register() is the same on all.
+ */
+static struct class rcblk_class = {
+	.name	= "rdmachan_blk",
+};
+
 struct device *rcblk_ctl_dev;
 
 static const struct attribute_group *rcblk_ctl_groups[] = {
@@ -29,16 +36,16 @@ static int __init rcblk_init(void)
 {
 	int ret;
 
-	rcblk_class = class_create(THIS_MODULE, "rdmachan_blk");
-	if (IS_ERR(rcblk_class))
-		return PTR_ERR(rcblk_class);
+	ret = class_register(&rcblk_class);
+	if (ret)
+		return ret;
 	ret = rcblk_srv_init();
 	if (ret)
 		goto out_class;
 	ret = rcblk_clt_init();
 	if (ret)
 		goto out_srv;
-	rcblk_ctl_dev = device_create_with_groups(rcblk_class, NULL,
+	rcblk_ctl_dev = device_create_with_groups(&rcblk_class, NULL,
 						  MKDEV(0, 0),
 						  NULL, rcblk_ctl_groups,
 						  "ctl");
@@ -65,7 +72,7 @@ out_clt:
 out_srv:
 	rcblk_srv_exit();
 out_class:
-	class_destroy(rcblk_class);
+	class_unregister(&rcblk_class);
 	return ret;
 }
 
@@ -76,7 +83,7 @@ static void __exit rcblk_exit(void)
 	device_unregister(rcblk_ctl_dev);
 	rcblk_clt_exit();
 	rcblk_srv_exit();
-	class_destroy(rcblk_class);
+	class_unregister(&rcblk_class);
 	pr_info("unloaded\n");
 }
 

@@ -26,7 +26,13 @@
 #include "device.h"
 #include "sysfs.h"
 
-static struct class *rdmachan_class;
+/*
+ * Static and registered, not class_create()d: class_create() lost its
+ * owner argument in Linux 6.4, class_register() is the same on all.
+ */
+static struct class rdmachan_class = {
+	.name	= "rdmachan",
+};
 
 static const char *const rdmachan_state_names[] = {
 	[RDMACHAN_CONNECTING]	= "connecting",
@@ -68,7 +74,7 @@ rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
 	if (!dev)
 		return NULL;
 	device_initialize(dev);
-	dev->class = rdmachan_class;
+	dev->class = &rdmachan_class;
 	dev->groups = groups;
 	dev->release = rdmachan_sysfs_release;
 	dev_set_drvdata(dev, obj);
@@ -511,8 +517,7 @@ int rdmachan_sysfs_init(void)
 		sa->offset = i;
 		rdmachan_stats_attrs[i] = &sa->attr.attr;
 	}
-	rdmachan_class = class_create(THIS_MODULE, "rdmachan");
-	return PTR_ERR_OR_ZERO(rdmachan_class);
+	return class_register(&rdmachan_class);
 }
 
 /**
@@ -520,5 +525,5 @@ int rdmachan_sysfs_init(void)
  */
 void rdmachan_sysfs_exit(void)
 {
-	class_destroy(rdmachan_class);
+	class_unregister(&rdmachan_class);
 }
