@@ -13,6 +13,7 @@
 
 #include <linux/capability.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>

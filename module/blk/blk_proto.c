@@ -229,9 +229,9 @@ bool rcblk_clt_geo_same(const struct rcblk_clt_geo *a,
 #include <linux/kstrtox.h>
 #include <linux/siphash.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "blk_proto_srv.h"
+#include "compat.h"
 
 /**
  * rcblk_name_ok() - is @name a valid export name

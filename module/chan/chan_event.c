@@ -185,7 +185,6 @@ static const struct file_operations rdmachan_inject_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= rdmachan_inject_write,
-	.llseek	= no_llseek,
 };
 
 static u32 rdmachan_cm_destroy_delay_ms;

@@ -13,8 +13,8 @@
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
-#include <net/page_pool.h>
 
+#include "compat.h"
 #include "rdmachan-pri.h"
 
 static void rdmachan_post_recv_locked(struct rdmachan *ch,
@@ -146,7 +146,7 @@ void rdmachan_rx_pages_destroy(struct rdmachan *ch)
  */
 void rdmachan_rx_page_put(struct page *page)
 {
-	if (IS_ENABLED(CONFIG_PAGE_POOL) && page_pool_return_skb_page(page))
+	if (IS_ENABLED(CONFIG_PAGE_POOL) && rc_page_pool_put_page(page))
 		return;
 	put_page(page);
 }

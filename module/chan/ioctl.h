@@ -11,6 +11,7 @@
 #define RDMACHAN_IOCTL_H
 
 #include <linux/compiler.h>
+#include <linux/pid.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
 #include <linux/types.h>

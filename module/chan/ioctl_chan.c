@@ -413,7 +413,6 @@ static const struct file_operations rdmachan_chan_fops = {
 	.poll		= rdmachan_chan_poll,
 	.unlocked_ioctl	= rdmachan_chan_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.llseek		= no_llseek,
 };
 
 /**

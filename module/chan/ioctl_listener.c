@@ -102,7 +102,6 @@ static const struct file_operations rdmachan_listener_fops = {
 	.poll		= rdmachan_listener_fd_poll,
 	.unlocked_ioctl	= rdmachan_listener_fd_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
-	.llseek		= no_llseek,
 };
 
 /**

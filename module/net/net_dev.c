@@ -90,8 +90,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <net/page_pool.h>
 
+#include "compat.h"
 #include "net.h"
 #include "net_check.h"
 

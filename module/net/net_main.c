@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 #include <net/rtnetlink.h>
 
+#include "compat.h"
 #include "net.h"
 
 struct workqueue_struct *rcnet_wq;
@@ -26,13 +27,14 @@ struct workqueue_struct *rcnet_wq;
  * never connect; the tool's "net add" makes them.  The kind is there so
  * that ip -d link names it, and for ip link del and dying namespaces.
  */
-static int rcnet_newlink(struct net *src_net, struct net_device *dev,
-			 struct nlattr *tb[], struct nlattr *data[],
-			 struct netlink_ext_ack *extack)
+static int rcnet_newlink_dev(struct net_device *dev,
+			     struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack, "rdmachan devices are added with \"rdmachan net add\"");
 	return -EOPNOTSUPP;
 }
+
+RC_DEFINE_NEWLINK(rcnet)
 
 struct rtnl_link_ops rcnet_link_ops = {
 	.kind		= "rdmachan",
