@@ -15,9 +15,18 @@
 #   make checkpatch run checkpatch.pl --strict on module/ and uapi/
 #   make layers     build, then check and print which file of rdmachan.ko
 #                   calls which (Documentation/architecture.rst)
+#   make KVER=...   build (and test) for another installed kernel, e.g.
+#                   KVER=6.12.117+deb12-amd64; default: the running
+#                   kernel if its headers are installed, else Debian's
+#                   (scripts/kver.sh)
 #   make KDIR=...   build against another kernel tree
 
-KVER	?= $(shell scripts/kver.sh)
+# Once, and exported: every script run from here (tests/run-all.sh,
+# tests/vm/*) asks scripts/kver.sh, which answers $KVER when it is set.
+ifeq ($(origin KVER),undefined)
+KVER	:= $(shell scripts/kver.sh)
+endif
+export KVER
 KDIR	?= /lib/modules/$(KVER)/build
 WERROR	?= 1
 KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)

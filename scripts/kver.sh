@@ -1,13 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Print the release (e.g. 6.1.0-56-amd64) of the Debian kernel image that
-# linux-image-amd64 installs: the kernel rdmachan is built for and tested
-# on.  Not "uname -r": the build machine may run another kernel.
+# Print the release (e.g. 6.1.0-56-amd64) of the kernel rdmachan is built
+# for and tested on:
+#
+#   1. $KVER, when set ("make KVER=6.12.117+deb12-amd64", which the top
+#      Makefile exports, so that every script under it sees the same);
+#      its headers must be installed (/lib/modules/$KVER/build);
+#   2. else the running kernel (uname -r), when its headers are installed;
+#   3. else the kernel of Debian's linux-image-amd64 (make deps installs
+#      it and its headers).
+#
+# Documentation/admin-guide.rst, "Supported kernels".
 set -eu
 
+if [ -n "${KVER:-}" ]; then
+	[ -d "/lib/modules/$KVER/build" ] || {
+		echo "kver.sh: KVER=$KVER has no headers (/lib/modules/$KVER/build): apt-get install linux-headers-$KVER" >&2
+		exit 1
+	}
+	echo "$KVER"
+	exit 0
+fi
+
+running=$(uname -r)
+if [ -d "/lib/modules/$running/build" ]; then
+	echo "$running"
+	exit 0
+fi
+
 dep=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null) || {
-	echo "kver.sh: linux-image-amd64 is not installed (run: make deps)" >&2
+	echo "kver.sh: no headers for the running kernel $running, and linux-image-amd64 is not installed (run: make deps)" >&2
 	exit 1
 }
 # "linux-image-6.1.0-56-amd64 (= 6.1.192-2)" -> 6.1.0-56-amd64; a
