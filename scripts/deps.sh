@@ -10,6 +10,7 @@ PACKAGES="
 	build-essential bc bison flex kmod cpio patch
 	libelf-dev libssl-dev
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	qemu-system-x86 busybox-static
 	iproute2 rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	sparse jq python3 xz-utils

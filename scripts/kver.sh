@@ -11,8 +11,34 @@
 #   3. else the kernel of Debian's linux-image-amd64 (make deps installs
 #      it and its headers).
 #
+# kver.sh --series 6.12: the release of Debian's linux-image-6.12-amd64
+# instead (the second kernel make check tests, tests/run-all.sh).
+#
 # Documentation/admin-guide.rst, "Supported kernels".
 set -eu
+
+# dep_release PACKAGE: the kernel release a Debian metapackage depends on:
+# "linux-image-6.1.0-56-amd64 (= 6.1.192-2)" -> 6.1.0-56-amd64 (of a
+# signed/unsigned alternative list, "a | b", the first); it must be
+# installed
+dep_release() {
+	dep=$(dpkg-query -W -f='${Depends}' "$1" 2>/dev/null) || {
+		echo "kver.sh: $1 is not installed (run: make deps)" >&2
+		exit 1
+	}
+	kver=$(printf '%s\n' "$dep" | sed -n 's/^linux-image-\([^ ,|]*\).*/\1/p' |
+		sed 's/-unsigned$//')
+	if [ -z "$kver" ] || [ ! -e "/boot/vmlinuz-$kver" ]; then
+		echo "kver.sh: cannot find the kernel of $1 ($dep)" >&2
+		exit 1
+	fi
+	echo "$kver"
+}
+
+if [ "${1:-}" = --series ]; then
+	dep_release "linux-image-$2-amd64"
+	exit 0
+fi
 
 if [ -n "${KVER:-}" ]; then
 	[ -d "/lib/modules/$KVER/build" ] || {
@@ -29,16 +55,4 @@ if [ -d "/lib/modules/$running/build" ]; then
 	exit 0
 fi
 
-dep=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null) || {
-	echo "kver.sh: no headers for the running kernel $running, and linux-image-amd64 is not installed (run: make deps)" >&2
-	exit 1
-}
-# "linux-image-6.1.0-56-amd64 (= 6.1.192-2)" -> 6.1.0-56-amd64; a
-# signed/unsigned alternative list ("a | b") takes the first.
-kver=$(printf '%s\n' "$dep" | sed -n 's/^linux-image-\([^ ,|]*\).*/\1/p' |
-	sed 's/-unsigned$//')
-if [ -z "$kver" ] || [ ! -e "/boot/vmlinuz-$kver" ]; then
-	echo "kver.sh: cannot find the kernel of linux-image-amd64 ($dep)" >&2
-	exit 1
-fi
-echo "$kver"
+dep_release linux-image-amd64

@@ -186,13 +186,16 @@ vm_report() {
 
 # ---- Which case runs where ---------------------------------------------
 #
-# A VM case is tests/vm/cases/NAME.sh.  It runs on both kernels (stock:
-# Debian's; debug: scripts/test-kernel.sh's) over rxe unless its
-# requires() says otherwise, as blktests' tests do: a function at the top
-# of the case, its braces at the start of their lines, calling only
+# A VM case is tests/vm/cases/NAME.sh.  It runs on two kernels (stock:
+# Debian 12's 6.1; debug: scripts/test-kernel.sh's, from the same
+# source) over rxe unless its requires() says otherwise, as blktests'
+# tests do: a function at the top of the case, its braces at the start of
+# their lines, calling only
 #
-#   _have_kernel KERNEL...  it needs one of these kernels (debug: KASAN,
-#                           lockdep, kmemleak, failslab, KUnit)
+#   _have_kernel KERNEL...  it runs on these kernels only (debug: KASAN,
+#                           lockdep, kmemleak, failslab, KUnit; 6.12:
+#                           Debian's 6.12, where make check runs only the
+#                           cases that name it, Documentation/testing.rst)
 #   _have_rdma DRIVER...    it runs over these soft-RDMA drivers (rxe,
 #                           siw); without it, over rxe only
 #   _not_a_test WHY         it is not run by the runners at all
@@ -216,7 +219,9 @@ case_skips() {
 	(
 		SKIP_REASONS=()
 		RDMA_SAID=
+		KERNEL_SAID=
 		_have_kernel() {
+			KERNEL_SAID=1
 			[[ " $* " == *" $kernel "* ]] ||
 				SKIP_REASONS+=("needs the ${*// / or } kernel")
 		}
@@ -237,6 +242,8 @@ case_skips() {
 		fi
 		[ -n "$RDMA_SAID" ] || [ "$rdma" = rxe ] ||
 			SKIP_REASONS+=("runs over rxe only")
+		[ -n "$KERNEL_SAID" ] || [ "$kernel" != 6.12 ] ||
+			SKIP_REASONS+=("runs on Debian's 6.1 and the debug kernel only")
 		[ "${#SKIP_REASONS[@]}" = 0 ] || printf '%s\n' "${SKIP_REASONS[@]}"
 	)
 }

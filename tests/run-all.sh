@@ -11,7 +11,13 @@
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
 #      each in a freshly booted VM with the rxe-on-veth fixture,
-#      RDMACHAN_JOBS VMs at once (default 2; lib-host.sh, run_jobs)
+#      RDMACHAN_JOBS VMs at once (default 2; lib-host.sh, run_jobs).
+#      Without CASEs, the cases whose requires() names 6.12 run on
+#      Debian's 6.12 too (as vm-6.12/CASE), their modules built for it in
+#      step 1 with W=1 and sparse; RDMACHAN_SECOND_KERNEL=0 leaves it out.
+#      With CASEs, the kernel is KVER's (scripts/kver.sh), the modules the
+#      checkout's: "make KVER=6.12.117+deb12-amd64 all" first, and any
+#      case of either Debian kernel runs on 6.12.
 #   4. without CASEs: the debug tier, tests/run-debug.sh (the VM cases
 #      again on the debug kernel with KASAN, lockdep, kmemleak, and those
 #      that need it, KUnit among them; builds that kernel first when it is
@@ -57,6 +63,35 @@ static_checks() {
 	fi
 }
 
+# static_second: the modules built for Debian's 6.12 (KVER2) in
+# $OUT/6.12/modules, outside the checkout, with W=1 and sparse; sets
+# INITRD2, or leaves it empty when they did not build
+static_second() {
+	local mods=$OUT/6.12/modules
+	mkdir -p "$mods"
+	INITRD2=
+	if ! tests/kernel/build-modules.sh --no-kunit --sparse \
+	     "/lib/modules/$KVER2/build" "$mods" > "$OUT/6.12/build.out" 2>&1; then
+		fail "static-6.12: modules build against $KVER2"
+		tail -n 30 "$OUT/6.12/build.out"
+		return
+	fi
+	pass "static-6.12: modules build against $KVER2"
+	if [ -s "$mods/warnings.log" ]; then
+		fail "static-6.12: W=1 and sparse (C=2) report nothing"
+		head -n 30 "$mods/warnings.log"
+	else
+		pass "static-6.12: W=1 and sparse (C=2) report nothing"
+	fi
+	if RDMACHAN_KOS=$mods tests/vm/build-initramfs.sh "$KVER2" \
+	   "$OUT/initramfs-$KVER2.cpio" > "$OUT/6.12/initramfs.log" 2>&1; then
+		INITRD2=$OUT/initramfs-$KVER2.cpio
+	else
+		fail "vm-6.12: initramfs builds"
+		tail -n 20 "$OUT/6.12/initramfs.log"
+	fi
+}
+
 unit_tests() {
 	local log=$OUT/unit.tap
 	make -s -C userspace-tool test > "$log" 2>&1
@@ -67,21 +102,30 @@ unit_tests() {
 	fi
 }
 
+# vm_case [6.12:]CASE: CASE in its VM(s), on Debian's 6.1 (or the
+# kernel of KVER), or with "6.12:" on Debian's 6.12, as vm-6.12/CASE
 vm_case() {
-	local c=$1 dir=$OUT/$1 rc
+	local c=${1#6.12:} dir=$OUT/${1#6.12:} name=vm/${1#6.12:} rc
+	local initrd=$INITRD kver=$KVER
+	if [ "$1" != "$c" ]; then
+		dir=$OUT/6.12/$c
+		name=vm-6.12/$c
+		initrd=$INITRD2
+		kver=$KVER2
+	fi
 	mkdir -p "$dir"
 	if case_two_hosts "$c"; then
-		"$TOP/tests/vm/run-pair.sh" --initrd "$INITRD" --kver "$KVER" \
+		"$TOP/tests/vm/run-pair.sh" --initrd "$initrd" --kver "$kver" \
 			--out "$dir" --timeout "${RDMACHAN_VM_TIMEOUT:-300}" \
 			--cases "$c" > "$dir/run.log" 2>&1
-		pair_report "vm/$c" "$dir" "$?" "$c"
+		pair_report "$name" "$dir" "$?" "$c"
 		return
 	fi
-	"$TOP/tests/vm/run-vm.sh" --initrd "$INITRD" --kver "$KVER" \
+	"$TOP/tests/vm/run-vm.sh" --initrd "$initrd" --kver "$kver" \
 		--out "$dir" --timeout "${RDMACHAN_VM_TIMEOUT:-300}" \
 		--cases "$c" > "$dir/run.log" 2>&1
 	rc=$?
-	vm_report "vm/$c" "$dir" "$rc" "$c"
+	vm_report "$name" "$dir" "$rc" "$c"
 }
 
 # debug_tier: tests/run-debug.sh, its results counted with ours
@@ -106,8 +150,15 @@ debug_tier() {
 	done < <(tests/run-debug.sh 2>&1)
 }
 
+# the kernel a run without CASEs tests second (KVER2), if any
+KVER2=
+if [ "${RDMACHAN_SECOND_KERNEL:-1}" != 0 ]; then
+	KVER2=$(scripts/kver.sh --series 6.12 2>/dev/null) || KVER2=
+fi
+
 if [ "${1:-}" = --list ]; then
 	vm_cases stock rxe | sed 's|^|stock/rxe |'
+	[ -z "$KVER2" ] || vm_cases 6.12 rxe | sed 's|^|6.12/rxe |'
 	[ "${RDMACHAN_DEBUG_TIER:-1}" = 0 ] || tests/run-debug.sh --list
 	exit 0
 fi
@@ -121,22 +172,36 @@ if [ $# -eq 0 ] && [ "${RDMACHAN_DEBUG_TIER:-1}" != 0 ] &&
 	nice -n 19 scripts/test-kernel.sh > "$OUT/test-kernel-bg.log" 2>&1 &
 	TK_JOB=$!
 fi
+KVER=$(scripts/kver.sh)
+INITRD=$OUT/initramfs-$KVER.cpio
+INITRD2=
 if [ $# -eq 0 ]; then
 	static_checks
+	if [ "${RDMACHAN_SECOND_KERNEL:-1}" = 0 ]; then
+		:
+	elif [ -z "$KVER2" ] || [ ! -d "/lib/modules/$KVER2/build" ]; then
+		fail "static-6.12: Debian's 6.12 kernel and its headers are installed (make deps)"
+	else
+		static_second
+	fi
 	unit_tests
 	CASES=$(vm_cases stock rxe)
+	[ -z "$INITRD2" ] || CASES="$CASES $(vm_cases 6.12 rxe | sed 's/^/6.12:/')"
 	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-1}
 else
+	# KVER's kernel: 6.12 runs a case of either Debian kernel
+	WORD=stock
+	case "$KVER" in 6.12.*) WORD=6.12 ;; esac
 	CASES=
 	for c in "$@"; do
-		if case_named "vm/$c" "$c" stock rxe; then
+		if [ "$WORD" = 6.12 ] && [ -z "$(case_skips "$c" stock rxe)" ]; then
+			CASES="$CASES $c"
+		elif case_named "vm/$c" "$c" "$WORD" rxe; then
 			CASES="$CASES $c"
 		fi
 	done
 fi
 
-KVER=$(scripts/kver.sh)
-INITRD=$OUT/initramfs-$KVER.cpio
 if [ -z "$CASES" ]; then
 	:
 elif tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; then
@@ -145,7 +210,7 @@ elif tests/vm/build-initramfs.sh "$KVER" "$INITRD" > "$OUT/initramfs.log" 2>&1; 
 	ONE=()
 	TWO=()
 	for c in $CASES; do
-		if case_two_hosts "$c"; then
+		if case_two_hosts "${c#6.12:}"; then
 			TWO+=("$c")
 		else
 			ONE+=("$c")

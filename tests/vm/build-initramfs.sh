@@ -32,7 +32,11 @@ MODBASE=
 MODPROBE_D=()
 OURKOS=$TOP/module
 case "${RDMACHAN_KERNEL:-stock}" in
-stock) ;;
+stock)
+	# RDMACHAN_KOS: .ko files built for KVER elsewhere than in the
+	# checkout (tests/run-all.sh, Debian's second kernel)
+	OURKOS=${RDMACHAN_KOS:-$OURKOS}
+	;;
 debug)
 	TKDIR=$("$TOP/scripts/test-kernel.sh" --print-dir) || exit 1
 	[ "$(cat "$TKDIR/kernelrelease")" = "$KVER" ] || {

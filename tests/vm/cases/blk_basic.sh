@@ -12,7 +12,7 @@
 
 # Debian's kernel only: the debug kernel has no ext4 (blk_cycle.sh runs there)
 requires() {
-	_have_kernel stock
+	_have_kernel stock 6.12
 }
 
 . /tests/lib.sh

@@ -10,7 +10,7 @@
 # (EUSERS).  The bounds are module parameters, read at each decision.
 
 requires() {
-	_have_kernel stock debug
+	_have_kernel stock 6.12 debug
 }
 
 . /tests/lib.sh

@@ -32,7 +32,7 @@
 # Runs on both kernels over rxe (the debug kernel with 2 flaps of each).
 
 requires() {
-	_have_kernel stock debug
+	_have_kernel stock 6.12 debug
 }
 
 . /tests/lib.sh

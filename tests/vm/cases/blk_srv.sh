@@ -8,6 +8,12 @@
 # load, one after the exports parameter), a channel whose first message is no OPEN
 # refused and closed, and (when the client side is there) a mapping
 # through which dd writes and reads back the data.
+
+# Debian's 6.12 too: it opens the exported device another way
+requires() {
+	_have_kernel stock 6.12 debug
+}
+
 . /tests/lib.sh
 
 T=/tmp/blk_srv

@@ -16,7 +16,7 @@
 
 # Debian's kernel; net_teardown.sh runs the teardown on the debug kernel
 requires() {
-	_have_kernel stock
+	_have_kernel stock 6.12
 }
 
 . /tests/lib.sh

@@ -16,7 +16,7 @@
 # the interfaces go with their receive page pool's pages still in skbs.
 
 requires() {
-	_have_kernel stock debug
+	_have_kernel stock 6.12 debug
 }
 
 . /tests/lib.sh

@@ -10,6 +10,7 @@
 # Runs over rxe and, on the debug kernel, over siw too (tests/lib-host.sh)
 requires() {
 	_have_rdma rxe siw
+	_have_kernel stock 6.12 debug
 }
 
 . /tests/lib.sh

@@ -7,7 +7,7 @@
 # Debian's kernel only: argument parsing and output; the kernel paths
 # behind them run on the debug kernel in bad_input, fuzz and chan_basic
 requires() {
-	_have_kernel stock
+	_have_kernel stock 6.12
 }
 
 . /tests/lib.sh
