@@ -3,9 +3,16 @@
  * rdmachan: probing device limits the RDMA core does not report
  *
  * struct ib_device_attr has no inline-data limit: it is a property of a
- * QP, and devices differ in whether they reject or round a request.  We
- * find the largest request an RC QP accepts by bisection, once per
- * device, and keep what the device reported back for it.
+ * QP, and devices differ in whether they reject or round a request.
+ * Once per device, we first ask: a QP with as many send SGEs as the
+ * device allows and no inline data, whose granted capabilities (rxe
+ * rounds the inline limit up to its work request's size) or
+ * ib_query_qp() (siw reports its limit there) name the limit, which a
+ * second QP then requests.  Only a device that names none, or whose
+ * named limit is refused, is bisected for the largest request an RC QP
+ * accepts.  Each refusal is a failed QP creation, which some drivers log
+ * as an error (rxe on 6.12): asking first keeps a load quiet where the
+ * device answers.
  */
 #include <rdma/ib_verbs.h>
 
@@ -13,8 +20,13 @@
 
 #define RDMACHAN_PROBE_INLINE_MAX	4096
 
+/*
+ * A QP of @sges send SGEs asking for @len bytes of inline data: 0 and
+ * in *@granted the limit the device granted or reports for it, or the
+ * error of its creation
+ */
 static int rdmachan_try_inline(struct ib_pd *pd, struct ib_cq *cq, u32 len,
-			       u32 *granted)
+			       u32 sges, u32 *granted)
 {
 	struct ib_qp_init_attr attr = {
 		.send_cq = cq,
@@ -24,19 +36,41 @@ static int rdmachan_try_inline(struct ib_pd *pd, struct ib_cq *cq, u32 len,
 		.cap = {
 			.max_send_wr = 1,
 			.max_recv_wr = 1,
-			.max_send_sge = 1,
+			.max_send_sge = sges,
 			.max_recv_sge = 1,
 			.max_inline_data = len,
 		},
 	};
+	struct ib_qp_init_attr qinit;
+	struct ib_qp_attr qattr;
 	struct ib_qp *qp;
 
 	qp = ib_create_qp(pd, &attr);
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	*granted = attr.cap.max_inline_data;
+	if (!ib_query_qp(qp, &qattr, IB_QP_CAP, &qinit))
+		*granted = max(*granted, qattr.cap.max_inline_data);
 	ib_destroy_qp(qp);
 	return 0;
+}
+
+/*
+ * The limit the device names for a QP of its most send SGEs, if a QP
+ * that requests it is created; 0 otherwise
+ */
+static u32 rdmachan_inline_named(struct ib_device *ibdev, struct ib_pd *pd,
+				 struct ib_cq *cq)
+{
+	u32 sges = max(ibdev->attrs.max_send_sge, 1);
+	u32 named, granted;
+
+	if (rdmachan_try_inline(pd, cq, 0, sges, &named) || !named)
+		return 0;
+	named = min_t(u32, named, RDMACHAN_PROBE_INLINE_MAX);
+	if (rdmachan_try_inline(pd, cq, named, 1, &granted))
+		return 0;
+	return max(named, min_t(u32, granted, RDMACHAN_PROBE_INLINE_MAX));
 }
 
 /**
@@ -57,7 +91,10 @@ u32 rdmachan_device_probe_inline(struct ib_device *ibdev, struct ib_pd *pd)
 	if (IS_ERR(cq))
 		return 0;
 
-	if (rdmachan_try_inline(pd, cq, 0, &granted))
+	best = rdmachan_inline_named(ibdev, pd, cq);
+	if (best)
+		goto out;
+	if (rdmachan_try_inline(pd, cq, 0, 1, &granted))
 		goto out;
 	best = granted;
 
@@ -65,7 +102,7 @@ u32 rdmachan_device_probe_inline(struct ib_device *ibdev, struct ib_pd *pd)
 	while (lo < hi) {
 		u32 mid = lo + (hi - lo + 1) / 2;
 
-		if (!rdmachan_try_inline(pd, cq, mid, &granted)) {
+		if (!rdmachan_try_inline(pd, cq, mid, 1, &granted)) {
 			lo = mid;
 			best = max(best, granted);
 		} else {
