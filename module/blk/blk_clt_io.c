@@ -395,11 +395,12 @@ static void rcblk_clt_copy_inline(struct request *rq, void *buf)
  * A registration or a send refused because the channel is down: the link
  * is lost, and its recovery may not have begun yet.  Start it; the
  * request goes back to blk-mq (BLK_STS_RESOURCE) and is sent again once
- * the link is back, or failed if it never comes back.
+ * the link is back, or failed if it never comes back
+ * (rcblk_clt_refusal_lost() says which refusals mean a lost link).
  */
 static bool rcblk_clt_chan_lost(struct rcblk_clt_queue *q, int err)
 {
-	if (rdmachan_get_state(q->ch) == RDMACHAN_CONNECTED)
+	if (!rcblk_clt_refusal_lost(err, rdmachan_get_state(q->ch)))
 		return false;
 	rcblk_clt_fail(q->map, err);
 	return !test_bit(RCBLK_M_DEAD, &q->map->flags);

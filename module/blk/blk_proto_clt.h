@@ -1,12 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rdmachan_blk: the client's pure helpers of the wire protocol
- * (blk_proto.c, client block): encode OPEN and IO, check OPEN_RSP.
+ * (blk_proto.c, client block): encode OPEN and IO, check OPEN_RSP; and
+ * how a channel's refusal reads.
  */
 #ifndef RCBLK_PROTO_CLT_H
 #define RCBLK_PROTO_CLT_H
 
+#include <linux/errno.h>
+
+#include "rdmachan.h"
 #include "blk_proto.h"
+
+/**
+ * rcblk_clt_refusal_lost() - does a channel's refusal mean the link is lost?
+ * @err: what a registration or a send of the channel returned, not
+ *	-EAGAIN (no room: the request waits for it)
+ * @state: the channel's state (rdmachan_get_state()) after the refusal
+ *
+ * A failing channel refuses with -ECONNRESET, or -ENOTCONN, while its
+ * state still says CONNECTED: the state follows once its teardown has
+ * drained it.  Any other refusal of a CONNECTED channel is the request's
+ * own (too large, no memory) and fails it.
+ *
+ * Context: any.
+ * Return: true when the request should wait for the link's recovery.
+ */
+static inline bool rcblk_clt_refusal_lost(int err, enum rdmachan_state state)
+{
+	return err == -ECONNRESET || err == -ENOTCONN ||
+	       state != RDMACHAN_CONNECTED;
+}
 
 /**
  * struct rcblk_clt_geo - an OPEN_RSP that passed rcblk_clt_check_open_rsp()

@@ -2,8 +2,9 @@
 /*
  * KUnit suite for the client's block of module/blk/blk_proto.c: the OPEN
  * and IO encodings byte by byte (big-endian, blk_proto.h), the OPEN_RSP
- * check with every refusal and every malformed field, and the
- * same-answer comparison of a mapping's queues.
+ * check with every refusal and every malformed field, the
+ * same-answer comparison of a mapping's queues, and which refusals of a
+ * channel mean a lost link.
  *
  * blk_proto_kunit.c compiles blk_proto.c into this module; this file
  * only calls the client's functions (blk_proto_clt.h).
@@ -260,7 +261,35 @@ static void clt_test_rsp_bad(struct kunit *test)
 			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
 }
 
+/*
+ * A failing channel says so in its refusal before its state does: a
+ * registration refused with -ECONNRESET while the state still read
+ * CONNECTED once ended a WRITE with an I/O error (6.12, lossy wire)
+ */
+static void clt_test_refusal_lost(struct kunit *test)
+{
+	static const int link_errs[] = { -ECONNRESET, -ENOTCONN };
+	static const enum rdmachan_state down[] = {
+		RDMACHAN_CONNECTING, RDMACHAN_DISCONNECTED, RDMACHAN_FAILED,
+	};
+	static const int own_errs[] = { -EINVAL, -E2BIG, -ENOMEM, -EIO };
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(link_errs); i++)
+		KUNIT_EXPECT_TRUE(test, rcblk_clt_refusal_lost(link_errs[i],
+							       RDMACHAN_CONNECTED));
+	for (i = 0; i < ARRAY_SIZE(own_errs); i++) {
+		KUNIT_EXPECT_FALSE(test, rcblk_clt_refusal_lost(own_errs[i],
+								RDMACHAN_CONNECTED));
+		for (j = 0; j < ARRAY_SIZE(down); j++)
+			KUNIT_EXPECT_TRUE(test,
+					  rcblk_clt_refusal_lost(own_errs[i],
+								 down[j]));
+	}
+}
+
 static struct kunit_case blk_proto_clt_cases[] = {
+	KUNIT_CASE(clt_test_refusal_lost),
 	KUNIT_CASE(clt_test_encode_open),
 	KUNIT_CASE(clt_test_encode_open_long_name),
 	KUNIT_CASE(clt_test_encode_io),
