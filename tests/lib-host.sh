@@ -28,11 +28,12 @@ KREPORTS=()
 pass() { PASSED=$((PASSED + 1)); echo "ok - $1"; }
 fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
 
-# fail_diag LINE: a diagnostic of the last failure ("# ..." after its
-# "not ok"), up to 8 of them, repeated under its name by summary
+# fail_diag LINE [I]: a diagnostic of the last failure ("# ..." after
+# its "not ok"), or of failure I (counted from 0), up to 8 of them,
+# repeated under its name by summary
 fail_diag() {
-	local i=$((${#FAILED_NAMES[@]} - 1))
-	[ "$i" -ge 0 ] || return 0
+	local i=${2:-$((${#FAILED_NAMES[@]} - 1))}
+	[ "$i" -ge 0 ] && [ "$i" -lt "${#FAILED_NAMES[@]}" ] || return 0
 	[ "$(printf '%s' "${FAILED_NAMES[$i]}" | grep -c '^')" -le 8 ] || return 0
 	FAILED_NAMES[i]+=$'\n    '"$1"
 }

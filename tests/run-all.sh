@@ -154,20 +154,22 @@ vm_case() {
 
 # debug_tier: tests/run-debug.sh, its results counted with ours
 debug_tier() {
-	local line tail=0
+	local line tail=0 base=${#FAILED_NAMES[@]} k=-1
 	while IFS= read -r line; do
 		case "$line" in
 		"ok - "*) pass "${line#ok - }" ;;
 		"not ok - "*) fail "${line#not ok - }" ;;
 		# its own kernel reports, list of failures and totals: ours
-		# follow, with its reports
+		# follow, with its reports and its failures' diagnostics
 		"Kernel reports:") tail=2 ;;
 		"Failed:") tail=1 ;;
 		*" passed, "*" failed") ;;
 		*)
-			case "$tail" in
-			0) echo "$line" ;;
-			2) [ -z "$line" ] || KREPORTS+=("$line") ;;
+			case "$tail:$line" in
+			0:*) echo "$line" ;;
+			1:"    #"*) fail_diag "${line#    }" $((base + k)) ;;
+			1:"  "*) k=$((k + 1)) ;;
+			2:?*) KREPORTS+=("$line") ;;
 			esac
 			;;
 		esac
