@@ -7,7 +7,8 @@
 #
 # Options:
 #   --kernel FILE   kernel image (default: the Debian linux-image-amd64 one)
-#   --kver KVER     its module release (default: scripts/kver.sh)
+#   --kver KVER     its module release (default: scripts/kver.sh, which
+#                   answers $KVER when it is set, as make exports it)
 #   --initrd FILE   use this initramfs instead of building one
 #   --out DIR       where console.log and results.ktap go (default tests/vm/out/run)
 #   --timeout SEC   kill the VM after SEC seconds (default 300)
@@ -37,7 +38,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KVER=
+# --kver; else the debug kernel's, or scripts/kver.sh's (the exported
+# KVER of "make bench KVER=..." among them)
+KVER_ARG=
 KERNEL=
 INITRD=
 OUT=$TOP/tests/vm/out/run
@@ -51,7 +54,7 @@ MONITOR=(-monitor none)
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) KERNEL=$2; shift ;;
-	--kver) KVER=$2; shift ;;
+	--kver) KVER_ARG=$2; shift ;;
 	--initrd) INITRD=$2; shift ;;
 	--out) OUT=$2; shift ;;
 	--timeout) TIMEOUT=$2; shift ;;
@@ -81,7 +84,7 @@ case "${RDMACHAN_KERNEL:-stock}" in
 stock) ;;
 debug)
 	TKDIR=$("$TOP/scripts/test-kernel.sh" --print-dir) || exit 1
-	[ -n "$KVER" ] || KVER=$(cat "$TKDIR/kernelrelease")
+	KVER=${KVER_ARG:-$(cat "$TKDIR/kernelrelease")}
 	[ -n "$KERNEL" ] || KERNEL=$TKDIR/build/arch/x86/boot/bzImage
 	# Room for KUnit's KTAP and lockdep/KASAN reports in dmesg.
 	EXTRA_APPEND="log_buf_len=4M"
@@ -95,7 +98,9 @@ debug)
 esac
 # ---------------------------------------------------------------------------
 [ -n "$MEMORY" ] || MEMORY=1024
-[ -n "$KVER" ] || KVER=$("$TOP/scripts/kver.sh")
+[ -n "$KVER_ARG" ] || [ "${RDMACHAN_KERNEL:-stock}" = debug ] ||
+	KVER_ARG=$("$TOP/scripts/kver.sh")
+KVER=${KVER_ARG:-$KVER}
 [ -n "$KERNEL" ] || KERNEL=/boot/vmlinuz-$KVER
 mkdir -p "$OUT"
 if [ -z "$INITRD" ]; then
