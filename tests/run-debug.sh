@@ -219,7 +219,7 @@ KVER=$(cat "$TKDIR/kernelrelease")
 MODS=$TOP/tests/vm/out/debug-modules
 if tests/kernel/build-modules.sh "$TKDIR/build" "$MODS" > "$OUT/modules.log" 2>&1; then
 	pass "debug: rdmachan.ko and rdmachan_kunit.ko build against $KVER"
-	export RDMACHAN_DEBUG_KOS=$MODS
+	export RDMACHAN_KOS=$MODS
 	if [ -s "$MODS/warnings.log" ]; then
 		fail "debug: the module build against $KVER has no warning (W=1)"
 		head -n 20 "$MODS/warnings.log" | sed 's/^/    /'

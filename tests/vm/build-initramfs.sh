@@ -27,15 +27,16 @@ trap 'rm -rf "$WORK"' EXIT
 
 # --- Alternate kernel (RDMACHAN_KERNEL=debug) -------------------------------
 # MODBASE: where the kernel's /lib/modules lives on this machine ("" for
-# the installed Debian kernel); OURKOS: where our .ko files come from.
+# the installed Debian kernel); OURKOS: where our .ko files come from:
+# RDMACHAN_KOS, .ko files built for KVER already (tests/run-all.sh for
+# Debian's second kernel, tests/run-debug.sh for the debug kernel), else
+# the checkout's (stock) or a build here (debug).
 MODBASE=
 MODPROBE_D=()
-OURKOS=$TOP/module
+OURKOS=${RDMACHAN_KOS:-}
 case "${RDMACHAN_KERNEL:-stock}" in
 stock)
-	# RDMACHAN_KOS: .ko files built for KVER elsewhere than in the
-	# checkout (tests/run-all.sh, Debian's second kernel)
-	OURKOS=${RDMACHAN_KOS:-$OURKOS}
+	[ -n "$OURKOS" ] || OURKOS=$TOP/module
 	;;
 debug)
 	TKDIR=$("$TOP/scripts/test-kernel.sh" --print-dir) || exit 1
@@ -46,8 +47,6 @@ debug)
 	MODBASE=$TKDIR/modroot
 	MODPROBE_D=(-d "$MODBASE")
 	MODDIR=$MODBASE/lib/modules/$KVER
-	# RDMACHAN_DEBUG_KOS: .ko files built already (tests/run-debug.sh)
-	OURKOS=${RDMACHAN_DEBUG_KOS:-}
 	if [ -z "$OURKOS" ]; then
 		OURKOS=$TOP/tests/vm/out/debug-modules
 		"$TOP/tests/kernel/build-modules.sh" "$TKDIR/build" "$OURKOS" >/dev/null
