@@ -121,15 +121,16 @@ unit_tests() {
 # vm_case [6.12:]CASE: CASE in its VM(s), on Debian's 6.1 (or the
 # kernel of KVER), or with "6.12:" on Debian's 6.12, as vm-6.12/CASE
 vm_case() {
-	local c=${1#6.12:} dir=$OUT/${1#6.12:} name=vm/${1#6.12:} rc
-	local initrd=$INITRD kver=$KVER
+	local c=${1#6.12:} rc
+	local dir=$OUT/$c name=vm/$c initrd=$INITRD kver=$KVER
 	if [ "$1" != "$c" ]; then
 		dir=$OUT/6.12/$c
 		name=vm-6.12/$c
 		initrd=$INITRD2
 		kver=$KVER2
-		# second_start's build, which ends
-		while [ ! -e "$OUT/6.12/done" ]; do
+		# second_start's build, as long as it runs
+		while [ ! -e "$OUT/6.12/done" ] &&
+		      kill -0 "$SECOND_JOB" 2>/dev/null; do
 			sleep 2
 		done
 		if [ ! -f "$initrd" ]; then
