@@ -199,6 +199,10 @@ vm_report() {
 #                           cases that name it, Documentation/testing.rst)
 #   _have_rdma DRIVER...    it runs over these soft-RDMA drivers (rxe,
 #                           siw); without it, over rxe only
+#   _not_on ENV...          it is left out in these environments
+#                           (KERNEL/RDMA, e.g. debug/rxe): another run of
+#                           it covers what this one would (testing.rst,
+#                           "Which cases run where")
 #   _not_a_test WHY         it is not run by the runners at all
 #   _two_hosts              it runs on two VMs, a server and a client
 #                           (tests/vm/run-pair.sh), not on one
@@ -231,6 +235,10 @@ case_skips() {
 			[[ " $* " == *" $rdma "* ]] ||
 				SKIP_REASONS+=("runs over ${*// / and } only")
 		}
+		_not_on() {
+			[[ " $* " != *" $kernel/$rdma "* ]] ||
+				SKIP_REASONS+=("left out on $kernel/$rdma: another run covers it")
+		}
 		_not_a_test() { SKIP_REASONS+=("not a test: $*"); }
 		# the debug kernel has no NIC driver (testing.rst, "Two hosts")
 		_two_hosts() {
@@ -257,6 +265,7 @@ case_two_hosts() {
 		TWO=1
 		_have_kernel() { :; }
 		_have_rdma() { :; }
+		_not_on() { :; }
 		_not_a_test() { :; }
 		_two_hosts() { TWO=0; }
 		eval "$(sed -n '/^requires() {/,/^}/p' "$TOP/tests/vm/cases/$1.sh")"

@@ -23,7 +23,7 @@
 
 requires() {
 	_two_hosts
-	_have_kernel stock 6.12
+	_have_kernel stock
 }
 
 . /tests/lib.sh
