@@ -161,9 +161,11 @@ wire_neighbours_up() {
 # registration it reads is gone, and the responder's QP fails silently
 # (Documentation/testing.rst, "The wire").  RPS steers each flow (rxe's
 # UDP source port is per QP) to one CPU's backlog.  Set by blk_load for
-# the block channel's cases only: with RPS the sending CPU no longer does
-# the receive work, and on the debug kernel a message-channel stream
-# then let rxe queue packets until the VM ran out of memory.  MASK (hex)
+# the block channel's cases and by the cases of one-sided operations
+# (rdma_ops, tool_rdma, chan_bench), not by the other message-channel
+# cases: with RPS the sending CPU no longer does the receive work, and on
+# the debug kernel a message-channel stream then let rxe queue packets
+# until the VM ran out of memory.  MASK (hex)
 # limits RPS to those CPUs (default: all; the block bench puts the wire's
 # work on one CPU).
 wire_fifo() {

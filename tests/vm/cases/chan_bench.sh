@@ -17,9 +17,14 @@ T=/tmp/chan_bench
 mkdir -p $T
 
 check "rxe pair comes up" rxe_pair_up
+# one-sided operations cross a wire that keeps order (wire_fifo)
+check "the wire delivers each flow in order" wire_fifo
 check "rdmachan loads" rdmachan_load
 run_checks $HELPERS/chan_test bench
 run_checks $HELPERS/chan_test rdmabench
+# what the transport went through (retries, sequence errors, RNR)
+diag "rxe0: $(hw_counters rxe0)"
+diag "rxe1: $(hw_counters rxe1)"
 
 # bench --kernel against listen --sink --kernel: what is sent arrives
 bg sink $TOOL -j chan listen $SRV:7101 --sink --kernel -n 1 -q

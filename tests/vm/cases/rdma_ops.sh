@@ -19,6 +19,8 @@ requires() {
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up
+# one-sided operations cross a wire that keeps order (wire_fifo)
+check "the wire delivers each flow in order" wire_fifo
 check "rdmachan loads" rdmachan_load
 run_checks $HELPERS/rdma_test args
 run_checks $HELPERS/rdma_test data

@@ -27,6 +27,8 @@ mkdir -p $T
 SIZE=65536
 
 check "rxe pair comes up" rxe_pair_up
+# one-sided operations cross a wire that keeps order (wire_fifo)
+check "the wire delivers each flow in order" wire_fifo
 check "rdmachan loads" rdmachan_load
 
 # reg_bg NAME PORT ARGS...: a reg server in the background, JSON lines to

@@ -1071,6 +1071,10 @@ static void rdmabench_run(const char *what, unsigned int mode, unsigned int size
 	       "ret %d (%s) ops %llu bytes %llu elapsed %llu ns", cli.ret,
 	       cli.ret ? strerror(cli.err) : "-", (unsigned long long)cli.b.msgs,
 	       (unsigned long long)cli.b.bytes, (unsigned long long)cli.b.elapsed_ns);
+	if (cli.ret) {
+		rdma_counters_diag();
+		klog_diag("rdmachan|rxe", 4);
+	}
 	ktap_diag("%s: %.0f ops/s, %.1f MB/s", what,
 	       cli.b.elapsed_ns ? cli.b.msgs * 1e9 / cli.b.elapsed_ns : 0.0,
 	       cli.b.elapsed_ns ? cli.b.bytes * 1e3 / cli.b.elapsed_ns : 0.0);

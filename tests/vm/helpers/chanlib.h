@@ -9,6 +9,7 @@
 #define RDMACHAN_TEST_CHANLIB_H
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -192,6 +193,71 @@ static inline int chan_recv_msg(int fd, void *buf, unsigned int room,
 	*has_imm = !!(m.flags & RDMACHAN_MSG_IMM);
 	*imm = m.imm;
 	return m.len;
+}
+
+/*
+ * rdma_counters_diag: after a failed check, the non-zero port counters of
+ * every RDMA device, one "# " line each (sequence errors, retries, RNR:
+ * what the transport saw).
+ */
+static inline void rdma_counters_diag(void)
+{
+	static const char cls[] = "/sys/class/infiniband";
+	char path[512], line[1024], val[32];
+	struct dirent *dev, *cnt;
+	DIR *dd, *cd;
+
+	dd = opendir(cls);
+	if (!dd)
+		return;
+	while ((dev = readdir(dd))) {
+		size_t n = 0;
+
+		if (dev->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/ports/1/hw_counters",
+			 cls, dev->d_name);
+		cd = opendir(path);
+		if (!cd)
+			continue;
+		line[0] = 0;
+		while ((cnt = readdir(cd))) {
+			char f[768];
+			FILE *fp;
+
+			if (cnt->d_name[0] == '.')
+				continue;
+			snprintf(f, sizeof(f), "%s/%s", path, cnt->d_name);
+			fp = fopen(f, "r");
+			if (!fp)
+				continue;
+			if (fgets(val, sizeof(val), fp) && strtoull(val, NULL, 10) &&
+			    n < sizeof(line))
+				n += snprintf(line + n, sizeof(line) - n, " %s=%llu",
+					      cnt->d_name, strtoull(val, NULL, 10));
+			fclose(fp);
+		}
+		closedir(cd);
+		ktap_diag("%s counters:%s", dev->d_name, line[0] ? line : " all 0");
+	}
+	closedir(dd);
+}
+
+/* klog_diag: the last @n kernel log lines that match @re, as "# " lines */
+static inline void klog_diag(const char *re, int n)
+{
+	char cmd[256], line[512];
+	FILE *fp;
+
+	snprintf(cmd, sizeof(cmd), "dmesg | grep -E '%s' | tail -n %d", re, n);
+	fp = popen(cmd, "r");
+	if (!fp)
+		return;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = 0;
+		ktap_diag("%s", line);
+	}
+	pclose(fp);
 }
 
 #endif /* RDMACHAN_TEST_CHANLIB_H */
