@@ -37,11 +37,11 @@
 if [ -e /sys/kernel/debug/kmemleak ]; then
 	KIND=debug
 	CALLS=${FUZZ_CALLS:-30000}
-	CAP=${FUZZ_SECONDS:-180}
+	CAP=${FUZZ_SECONDS:-120}
 else
 	KIND=stock
 	CALLS=${FUZZ_CALLS:-45000}
-	CAP=${FUZZ_SECONDS:-150}
+	CAP=${FUZZ_SECONDS:-100}
 fi
 PROCS=${FUZZ_PROCS:-3}
 # A fresh seed, printed before the run: a panic ends the VM mid-run.
