@@ -295,7 +295,7 @@ static inline void rc_bdev_close(struct rc_bdev *b)
 #if defined(RDMACHAN_HAVE_BDEV_FPUT)
 	bdev_fput(b->file);
 #elif defined(RDMACHAN_HAVE_BDEV_FILE_OPEN_BY_PATH)
-#error "bdev_file_open_by_path() without bdev_fput(): unsupported (6.9)"
+#error "bdev_file_open_by_path() without bdev_fput(): unsupported (6.9-rc1, -rc2)"
 #else
 	blkdev_put(b->bdev, b->mode);
 #endif

@@ -4,7 +4,7 @@
  * file and ends its exclusive claim at once; a plain fput() from a
  * kernel thread ends it only when the delayed fput runs, so that an
  * immediate exclusive open of the same device may fail with -EBUSY.
- * Linux 6.10: "fs,block: yield devices early".
+ * Linux 6.9 (merged for -rc3): "fs,block: yield devices early".
  */
 #include <linux/blkdev.h>
 

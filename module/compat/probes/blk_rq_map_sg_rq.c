@@ -2,7 +2,7 @@
 /*
  * RDMACHAN_HAVE_BLK_RQ_MAP_SG_RQ: blk_rq_map_sg() takes the request and
  * the scatterlist, no longer the queue first.
- * Linux 6.15: "block: remove the q argument from blk_rq_map_sg".
+ * Linux 6.15 (the unused queue parameter removed).
  */
 #include <linux/blk-mq.h>
 #include <linux/scatterlist.h>

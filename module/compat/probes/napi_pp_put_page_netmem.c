@@ -3,10 +3,9 @@
  * RDMACHAN_HAVE_NAPI_PP_PUT_PAGE_NETMEM: a page of a page pool goes back
  * to its pool with napi_pp_put_page(netmem_ref) (<linux/skbuff_ref.h>);
  * page_pool_return_skb_page(struct page *) is gone.
- * Renamed napi_pp_put_page() in 6.7 ("net: skbuff: always try to recycle
- * PP pages directly when in softirq"), taking a netmem_ref by 6.12 (the
- * netmem conversion of skb fragments).  The forms in between (6.7-6.11)
- * are not supported.
+ * Renamed napi_pp_put_page() in 6.6 (with the page_pool header split),
+ * taking a netmem_ref in 6.11 ("page_pool: convert to use netmem").  The
+ * forms in between (6.6-6.10, a struct page) are not supported.
  */
 #include <linux/skbuff.h>
 #include <linux/skbuff_ref.h>
