@@ -100,6 +100,19 @@ wait_for() {
 	return 1
 }
 
+# proc_ended PID...: each process PID has ended: no such process, or a
+# zombie.
+# A case's background job that exits while the case waits inside check
+# (its command substitution runs in a subshell) stays a zombie until
+# check returns, since only the case's own shell can reap it: kill -0
+# alone would see it alive for as long as the wait lasts.
+proc_ended() {
+	for _p in "$@"; do
+		kill -0 "$_p" 2>/dev/null || continue
+		grep -q '^State:[[:space:]]*Z' "/proc/$_p/status" 2>/dev/null || return 1
+	done
+}
+
 port_active() {
 	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null
 }

@@ -178,7 +178,7 @@ t0=$(date +%s)
 check "unmap_device '$N force' returns within 60 s" timeout 60 sh -c "echo '$N force' > $CTL/unmap_device"
 diag "the forced unmap took $(($(date +%s) - t0)) s"
 exec 5<&-
-if wait_for 60 sh -c "! kill -0 $loop_pid 2>/dev/null"; then
+if wait_for 60 proc_ended $loop_pid; then
 	ok "dd fails and its loop ends within 60 s"
 else
 	not_ok "dd fails and its loop ends within 60 s"
@@ -239,7 +239,7 @@ evil_refused() {
 }
 
 evil_gone() {
-	wait_for 15 sh -c "! kill -0 $evil_pid 2>/dev/null" || {
+	wait_for 15 proc_ended $evil_pid || {
 		diag "blk_evil did not end: killed"
 		kill -9 $evil_pid 2>/dev/null
 	}

@@ -53,7 +53,7 @@ read -r t1 _ < /proc/uptime
 diag "dead $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s after reconnecting (loss_timeout_ms 15000)"
 check "attempts were made and failed (logged)" sh -c \
 	"dmesg | grep -q 'rcblk.*attempt [0-9]* of [0-9]* failed'"
-check "the reader ends with an error" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
+check "the reader ends with an error" wait_for 30 proc_ended $dd_pid
 check_fail "new I/O fails at once" "error" \
 	timeout 10 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
 check "the log says it gave up" sh -c "dmesg | grep -q 'rcblk.*not back within loss_timeout_ms'"

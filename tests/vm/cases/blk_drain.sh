@@ -88,7 +88,7 @@ check "the device is free: exported again" $TOOL blk export again "$X" --allow 1
 check "its new owner writes pattern C" $DD if=$T/c of=$X bs=4k oflag=direct
 sleep 3
 check "block 0 still holds pattern C: nothing of the old export came after" block_is $X 0 $T/c
-if wait_for 60 sh -c "! kill -0 $dd_pid 2>/dev/null"; then
+if wait_for 60 proc_ended $dd_pid; then
 	wait $dd_pid
 	diag "the client's dd ended with exit $?: $(tail -n 1 $T/ddb.out)"
 else

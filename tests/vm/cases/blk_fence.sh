@@ -91,7 +91,7 @@ diag "attempts: $(attr attempt), sessions on the server: $(cat $SYSX/fence/sessi
 check "dmsetup resume fence" $DMSETUP resume fence
 check "the old bio ends, the next connection is admitted: live within 30 s" \
 	wait_for 30 sh -c "test \"\$(cat /sys/block/${D#/dev/}/rdmachan/state)\" = live"
-if wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"; then
+if wait_for 30 proc_ended $dd_pid; then
 	wait $dd_pid
 	check_eq "the held write of B is acknowledged (dd exits 0)" 0 $?
 else

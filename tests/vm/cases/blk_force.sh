@@ -24,7 +24,7 @@ opened() {
 
 # gone PID SECONDS: process PID has ended within SECONDS
 gone() {
-	wait_for "$2" sh -c "! kill -0 $1 2>/dev/null"
+	wait_for "$2" proc_ended $1
 }
 
 check "rxe pair comes up" rxe_pair_up

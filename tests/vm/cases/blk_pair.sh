@@ -157,14 +157,14 @@ client_half() {
 	check "a read waits while the server is frozen" kill -0 $dd_pid
 	ask_host "the server's VM runs again" server cont
 	check "live again within 60 s" wait_for 60 state_is live
-	if wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"; then
+	if wait_for 30 proc_ended $dd_pid; then
 		ok "the read that waited is done (30 s)"
 	else
 		not_ok "the read that waited is done (30 s)"
 		diag "$(stuck dd)"
 		diag "inflight $(attr inflight) timeouts $(attr timeouts) held $(attr held)"
 		diag "$(dmesg | tail -n 20)"
-		wait_for 60 sh -c "! kill -0 $dd_pid 2>/dev/null"
+		wait_for 60 proc_ended $dd_pid
 		diag "inflight $(attr inflight) timeouts $(attr timeouts) held $(attr held); dd: $(cat $T/held.out)"
 	fi
 	check "and it read what is there" cmp $T/held.dat $T/before.pat

@@ -187,7 +187,7 @@ sleep 1
 check "the client's device deleted" rxe_del $DEV1
 check "dead within 30 s" wait_for 30 blk_map_state_is "$D" dead
 check_eq "blk show -j: dead" dead "$(show_state "$D")"
-check "the reader ends with an error within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
+check "the reader ends with an error within 30 s" wait_for 30 proc_ended $dd_pid
 check_fail "new I/O fails at once" "error" \
 	timeout 10 $DD if="$D" of=/dev/null bs=4k count=1 iflag=direct
 check "the log says it gave up" sh -c "dmesg | grep -q 'rcblk.*not back within loss_timeout_ms'"
@@ -274,7 +274,14 @@ check "route blackholed" blackhole on
 check "reconnecting within 30 s" wait_for 30 blk_map_state_is "$D" reconnecting
 check "blk unmap --force while reconnecting returns within 20 s" \
 	timeout 20 $TOOL blk unmap --force "$D"
-check "the held reader ends within 30 s" wait_for 30 sh -c "! kill -0 $dd_pid 2>/dev/null"
+check "the held reader ends within 30 s" wait_for 30 proc_ended $dd_pid
+if ! proc_ended "$dd_pid"; then
+	# where it waits: its state, kernel stack and output so far
+	diag "reader $dd_pid: $(grep -E '^(Name|State)' /proc/$dd_pid/status | tr '\n' ' ')wchan $(cat /proc/$dd_pid/wchan 2>/dev/null)"
+	diag "its stack: $(cat /proc/$dd_pid/stack 2>/dev/null | awk '{print $2}' | head -n 12 | tr '\n' ' ')"
+	diag "its output: $(tr '\n' ' ' < $T/dd2.out)"
+	diag "rcblk disks left: $(ls /sys/block | grep rcblk | tr '\n' ' ')"
+fi
 check "route back" blackhole off
 check_eq "no mapping is left" 0 "$($TOOL -j blk show maps | jq '.maps | length')"
 

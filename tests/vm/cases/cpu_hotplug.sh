@@ -94,7 +94,7 @@ fio_start() {
 fio_stop() {
 	_p=$(cat "$T/$1.pid")
 	kill -INT "$_p" 2>/dev/null
-	if wait_for 120 sh -c "! kill -0 $_p 2>/dev/null"; then
+	if wait_for 120 proc_ended $_p; then
 		wait "$_p"
 		_rc=$?
 		check_eq "$1: fio ends stopped by SIGINT (128), no I/O or verify error" 128 $_rc
@@ -155,7 +155,7 @@ control() {
 	diag "control: ${res% *} offline/online cycles, ${res#* } refused; $(softnet)"
 	cc=hung
 	sc=hung
-	if wait_for 90 sh -c "! kill -0 $ptc 2>/dev/null && ! kill -0 $pts 2>/dev/null"; then
+	if wait_for 90 proc_ended $ptc $pts; then
 		wait $ptc
 		cc=$?
 		wait $pts
