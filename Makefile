@@ -3,6 +3,9 @@
 # rdmachan: top-level build.
 #
 #   make            build the kernel module(s) and the rdmachan tool
+#   make install    install modules, tool, uapi headers and examples
+#                   (DESTDIR, PREFIX: default /usr/local), then depmod
+#   make uninstall  remove what make install installed
 #   make demo       install deps, build, boot the VM and show rdmachan working
 #   make check      install deps, build, run every test; ends "N passed, N failed"
 #   make deps       install the Debian packages the project needs
@@ -38,7 +41,21 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench soak fuzz layers
+	unit-test bench soak fuzz layers install uninstall
+
+# make install: where things go (Documentation/admin-guide.rst,
+# "Installing").  The modules go to updates/rdmachan/, which depmod ranks
+# above the kernel's own tree; depmod runs only for the real root (a
+# package or image built in DESTDIR runs it when installed).
+PREFIX	?= /usr/local
+MODDIR	:= /lib/modules/$(KVER)/updates/rdmachan
+SBINDIR	:= $(PREFIX)/sbin
+INCDIR	:= $(PREFIX)/include/linux
+DATADIR	:= $(PREFIX)/share/rdmachan
+INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
+	module/net/rdmachan_net.ko
+INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
+INSTALL_DATA := packaging/modules-load.conf packaging/modprobe.conf
 
 all: modules tool helpers
 
@@ -89,6 +106,23 @@ soak: all
 
 fuzz: all
 	scripts/fuzz.sh
+
+install: modules tool
+	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR)
+	install -m 0644 $(INSTALL_KOS) $(DESTDIR)$(MODDIR)/
+	install -m 0755 userspace-tool/rdmachan $(DESTDIR)$(SBINDIR)/rdmachan
+	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCDIR)/
+	install -m 0644 $(INSTALL_DATA) $(DESTDIR)$(DATADIR)/
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_KOS))) \
+		$(DESTDIR)$(SBINDIR)/rdmachan \
+		$(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(INSTALL_HEADERS))) \
+		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA)))
+	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
+	$(if $(DESTDIR),,depmod -a $(KVER))
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -6,7 +6,8 @@
 # run-all.sh --list: which VM case runs where (KERNEL/RDMA CASE a line),
 # this tier's and the debug tier's, without running anything.
 #
-#   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict
+#   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict,
+#      make install/uninstall (tests/install-test.sh)
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
@@ -62,6 +63,10 @@ static_checks() {
 		fail "static: checkpatch --strict is clean on module/ and uapi/"
 		tail -n 40 "$log/checkpatch.log"
 	fi
+	# make install and uninstall in scratch DESTDIRs (tests/install-test.sh)
+	tests/install-test.sh > "$log/install.tap" 2>&1
+	count_tap "static/install" "$log/install.tap" ||
+		fail "static/install: install-test.sh ran to its plan"
 }
 
 # second_start: build the modules for Debian's 6.12 (KVER2) in

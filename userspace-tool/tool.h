@@ -16,7 +16,7 @@
 #include "json.h"
 #include "out.h"
 
-#define TOOL_VERSION		"0.1.0"
+#define TOOL_VERSION		RDMACHAN_VERSION
 #define TOOL_DEFAULT_PORT	7470
 
 /* Exit codes, as iproute2: 0 success, 1 the operation failed, 2 usage. */

@@ -92,4 +92,5 @@ module_exit(rcblk_exit);
 
 MODULE_DESCRIPTION("rdmachan_blk: block devices over rdmachan channels");
 MODULE_AUTHOR("rdmachan developers");
+MODULE_VERSION(RDMACHAN_VERSION);
 MODULE_LICENSE("GPL");

@@ -70,4 +70,5 @@ module_exit(rdmachan_exit);
 
 MODULE_DESCRIPTION("rdmachan: RDMA message channels over in-kernel verbs");
 MODULE_AUTHOR("rdmachan developers");
+MODULE_VERSION(RDMACHAN_VERSION);
 MODULE_LICENSE("GPL");

@@ -81,5 +81,6 @@ module_exit(rcnet_module_exit);
 
 MODULE_DESCRIPTION("rdmachan_net: a point-to-point IP netdev over an rdmachan channel");
 MODULE_AUTHOR("rdmachan developers");
+MODULE_VERSION(RDMACHAN_VERSION);
 MODULE_LICENSE("GPL");
 MODULE_ALIAS_RTNL_LINK("rdmachan");

@@ -38,8 +38,8 @@ trap 'rm -rf "$WORK"' EXIT
 
 # Sources only: no objects of another build come along, nor the header
 # of the feature probes (module/compat/Kbuild makes it for KDIR).
-(cd "$TOP" && find module uapi tests/kunit -type f \
-	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
+(cd "$TOP" && find VERSION module uapi tests/kunit -type f \
+	\( -name '*.[ch]' -o -name Kbuild -o -name Makefile -o -name VERSION \) \
 	! -path module/compat/rdmachan_have.h -print0 |
 	cpio -0 -pdm --quiet "$WORK")
 # tests/kunit includes module/compat.h: after module/, which makes its
