@@ -6,6 +6,10 @@
 #   make install    install modules, tool, uapi headers and examples
 #                   (DESTDIR, PREFIX: default /usr/local), then depmod
 #   make uninstall  remove what make install installed
+#   make dkms-install  register the modules' source with DKMS (in
+#                   /usr/src/rdmachan-VERSION), build and install them
+#                   for every installed kernel; make dkms-remove undoes it
+#   make dkms-source DKMS_SRC=DIR  only write that source tree to DIR
 #   make demo       install deps, build, boot the VM and show rdmachan working
 #   make check      install deps, build, run every test; ends "N passed, N failed"
 #   make deps       install the Debian packages the project needs
@@ -41,7 +45,8 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench soak fuzz layers install uninstall
+	unit-test bench soak fuzz layers install uninstall \
+	dkms-source dkms-install dkms-remove
 
 # make install: where things go (Documentation/admin-guide.rst,
 # "Installing").  The modules go to updates/rdmachan/, which depmod ranks
@@ -56,6 +61,12 @@ INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
 INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
 INSTALL_DATA := packaging/modules-load.conf packaging/modprobe.conf
+
+# DKMS: the modules' sources only (Documentation/admin-guide.rst, "DKMS")
+VERSION_STR := $(shell cat VERSION)
+DKMS_SRC ?= $(DESTDIR)/usr/src/rdmachan-$(VERSION_STR)
+DKMS_FILES = Kbuild VERSION $(shell find module uapi -type f \( -name '*.[ch]' \
+	-o -name Kbuild \) ! -name '*.mod.c' ! -path module/compat/rdmachan_have.h)
 
 all: modules tool helpers
 
@@ -123,6 +134,20 @@ uninstall:
 		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA)))
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
+
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	tar -cf - $(sort $(DKMS_FILES)) | tar -xf - -C $(DKMS_SRC)
+	sed 's/@VERSION@/$(VERSION_STR)/' packaging/dkms.conf.in > $(DKMS_SRC)/dkms.conf
+
+dkms-install: dkms-source
+	dkms add rdmachan/$(VERSION_STR)
+	dkms autoinstall rdmachan/$(VERSION_STR)
+
+dkms-remove:
+	-dkms remove rdmachan/$(VERSION_STR) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean

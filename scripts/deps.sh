@@ -13,7 +13,7 @@ PACKAGES="
 	linux-image-6.12-amd64 linux-headers-6.12-amd64
 	qemu-system-x86 busybox-static
 	iproute2 rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
-	sparse jq python3 xz-utils
+	sparse jq python3 xz-utils dkms
 	fio e2fsprogs nvme-cli iperf3 dmsetup
 "
 

@@ -7,7 +7,8 @@
 # this tier's and the debug tier's, without running anything.
 #
 #   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict,
-#      make install/uninstall (tests/install-test.sh)
+#      make install/uninstall (tests/install-test.sh); DKMS builds for
+#      Debian's kernels (tests/dkms-test.sh) beside step 3
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
@@ -88,6 +89,26 @@ second_start() {
 		echo "$rc" > "$OUT/6.12/done"
 	) &
 	SECOND_JOB=$!
+}
+
+# dkms_start: tests/dkms-test.sh for Debian's kernels (KVER, KVER2 when
+# it is tested), in the background at nice 10 beside the stock tier's
+# VMs; dkms_report counts its results once it is over, as static/dkms
+dkms_start() {
+	if ! command -v dkms > /dev/null; then
+		fail "static/dkms: dkms is installed (make deps)"
+		return
+	fi
+	# shellcheck disable=SC2086 # KVER2 is one word or none
+	nice -n 10 tests/dkms-test.sh "$KVER" ${INITRD2:+$KVER2} \
+		> "$OUT/static/dkms.tap" 2>&1 &
+	DKMS_JOB=$!
+}
+
+dkms_report() {
+	wait "$DKMS_JOB"
+	count_tap "static/dkms" "$OUT/static/dkms.tap" ||
+		fail "static/dkms: dkms-test.sh ran to its plan"
 }
 
 # second_report: second_start's build, once it is over, as static-6.12
@@ -208,6 +229,7 @@ KVER=$(scripts/kver.sh)
 INITRD=$OUT/initramfs-$KVER.cpio
 INITRD2=
 SECOND_JOB=
+DKMS_JOB=
 if [ $# -eq 0 ]; then
 	static_checks
 	CASES=$(vm_cases stock rxe)
@@ -220,6 +242,7 @@ if [ $# -eq 0 ]; then
 		second_start
 		CASES="$CASES $(vm_cases 6.12 rxe | sed 's/^/6.12:/')"
 	fi
+	dkms_start
 	unit_tests
 	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-1}
 else
@@ -259,6 +282,7 @@ else
 	tail -n 20 "$OUT/initramfs.log"
 fi
 [ -z "$SECOND_JOB" ] || second_report
+[ -z "$DKMS_JOB" ] || dkms_report
 if [ -n "$TK_JOB" ]; then
 	# run-debug.sh finds it built, or builds what is left and reports
 	# the failure with its log
