@@ -57,6 +57,7 @@ MODDIR	:= /lib/modules/$(KVER)/updates/rdmachan
 SBINDIR	:= $(PREFIX)/sbin
 INCDIR	:= $(PREFIX)/include/linux
 DATADIR	:= $(PREFIX)/share/rdmachan
+COMPDIR	:= $(PREFIX)/share/bash-completion/completions
 INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
 INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
@@ -120,18 +121,20 @@ fuzz: all
 
 install: modules tool
 	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR)
+		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR)
 	install -m 0644 $(INSTALL_KOS) $(DESTDIR)$(MODDIR)/
 	install -m 0755 userspace-tool/rdmachan $(DESTDIR)$(SBINDIR)/rdmachan
 	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCDIR)/
 	install -m 0644 $(INSTALL_DATA) $(DESTDIR)$(DATADIR)/
+	install -m 0644 packaging/rdmachan.bash $(DESTDIR)$(COMPDIR)/rdmachan
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_KOS))) \
 		$(DESTDIR)$(SBINDIR)/rdmachan \
 		$(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(INSTALL_HEADERS))) \
-		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA)))
+		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA))) \
+		$(DESTDIR)$(COMPDIR)/rdmachan
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 

@@ -37,7 +37,8 @@ expected() {
 		"$p/sbin/rdmachan" \
 		"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
 		"$p/include/linux/rdmachan_net.h" \
-		"$p/share/rdmachan/modules-load.conf" "$p/share/rdmachan/modprobe.conf" |
+		"$p/share/rdmachan/modules-load.conf" "$p/share/rdmachan/modprobe.conf" \
+		"$p/share/bash-completion/completions/rdmachan" |
 		sort
 }
 

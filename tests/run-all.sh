@@ -7,7 +7,8 @@
 # this tier's and the debug tier's, without running anything.
 #
 #   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict,
-#      make install/uninstall (tests/install-test.sh); DKMS builds for
+#      make install/uninstall (tests/install-test.sh), the bash completion
+#      (tests/completion-test.sh); DKMS builds for
 #      Debian's kernels (tests/dkms-test.sh) beside step 3
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
@@ -68,6 +69,11 @@ static_checks() {
 	tests/install-test.sh > "$log/install.tap" 2>&1
 	count_tap "static/install" "$log/install.tap" ||
 		fail "static/install: install-test.sh ran to its plan"
+	# the bash completion, driven as bash does (tests/completion-test.sh)
+	make -s tool > /dev/null 2>&1
+	tests/completion-test.sh > "$log/completion.tap" 2>&1
+	count_tap "static/completion" "$log/completion.tap" ||
+		fail "static/completion: completion-test.sh ran to its plan"
 }
 
 # second_start: build the modules for Debian's 6.12 (KVER2) in

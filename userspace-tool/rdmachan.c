@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blk.h"
 #include "cmd.h"
+#include "net.h"
 #include "tool.h"
 
 struct tool_opts tool;
@@ -32,6 +34,8 @@ static void usage(FILE *out)
 		"  -V, --version     print the tool's version and exit\n"
 		"  -h, --help        this help\n"
 		"      --ctl PATH    control device (default /dev/rdmachan)\n"
+		"      --list-words [OBJECT]  the objects, or OBJECT's commands, one\n"
+		"                    a line (for shell completion)\n"
 		"OBJECTS and their COMMANDS (the first, or show, when none is given):\n"
 		"  dev { show [DEV] | list }      RDMA devices and their attributes\n"
 		"  chan { show [NAME] | listen | connect | send | recv | ping | bench }\n"
@@ -41,7 +45,7 @@ static void usage(FILE *out)
 		"                                 write, read, atomic and chan bench --op\n"
 		"  rdma { write | read | atomic } one-sided operations on an mr reg\n"
 		"                                 server's buffer\n"
-		"  blk { show | export | unexport | map | unmap }\n"
+		"  blk { show | export | unexport | map | unmap | remap }\n"
 		"                                 block channel (rdmachan_blk.ko): export\n"
 		"                                 a block device, map one as /dev/rcblkN\n"
 		"  net { show | add | del }       network channel (rdmachan_net.ko): a\n"
@@ -71,6 +75,44 @@ const struct cmd tool_objects[] = {
 	{ "help", help },
 	CMD_END
 };
+
+/* Each object's commands, for --list-words */
+static const struct {
+	const char *obj;
+	const struct cmd *cmds;
+} object_cmds[] = {
+	{ "dev", dev_cmds }, { "chan", chan_cmds }, { "mr", mr_cmds },
+	{ "rdma", rdma_cmds }, { "blk", blk_cmds }, { "net", net_cmds },
+	{ "version", version_cmds },
+};
+
+/*
+ * --list-words [OBJECT]: the objects, or the commands of OBJECT (which a
+ * unique prefix names), one a line, from the tables the tool runs; the
+ * bash completion asks for them, so that it cannot drift from the tool.
+ * Nothing for an unknown or ambiguous OBJECT.
+ */
+static int list_words(int argc, char **argv)
+{
+	const struct cmd *cmds = tool_objects;
+	unsigned int k;
+	int i;
+
+	if (argc > 1) {
+		i = cmd_match(tool_objects, argv[1]);
+		if (i < 0)
+			return EXIT_OK;
+		cmds = NULL;
+		for (k = 0; k < sizeof(object_cmds) / sizeof(object_cmds[0]); k++)
+			if (!strcmp(object_cmds[k].obj, tool_objects[i].name))
+				cmds = object_cmds[k].cmds;
+		if (!cmds)
+			return EXIT_OK;
+	}
+	for (i = 0; cmds[i].name; i++)
+		printf("%s\n", cmds[i].name);
+	return EXIT_OK;
+}
 
 /* The commands before the OBJECT COMMAND grammar: named in the error. */
 static const struct {
@@ -129,6 +171,8 @@ int rdmachan(int argc, char **argv)
 		} else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			usage(stdout);
 			return EXIT_OK;
+		} else if (!strcmp(o, "--list-words")) {
+			return list_words(argc - a, argv + a);
 		} else if (!strcmp(o, "--ctl")) {
 			if (++a == argc) {
 				tool_err("--ctl needs a path");

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# completion-test.sh: the bash completion (packaging/rdmachan.bash)
+# driven as bash drives it (COMP_WORDS, COMP_CWORD, then COMPREPLY)
+# with the built tool, against a fake sysfs and /dev (RDMACHAN_SYSFS,
+# RDMACHAN_DEVDIR), as KTAP.  Expects "make tool" to have run.
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TOOL=$TOP/userspace-tool/rdmachan
+WORK=$(mktemp -d /tmp/rdmachan-completion.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+# shellcheck source=packaging/rdmachan.bash
+. "$TOP/packaging/rdmachan.bash"
+
+# a fake sysfs: two RDMA devices, a channel and a listener, an rdmachan
+# interface beside another one, and a mapped disk
+export RDMACHAN_SYSFS=$WORK/sys RDMACHAN_DEVDIR=$WORK/dev
+mkdir -p "$WORK"/sys/class/infiniband/{rxe0,rxe1} \
+	"$WORK"/sys/class/rdmachan/{chan3,listener1} \
+	"$WORK"/sys/class/net/rcn0/rdmachan "$WORK"/sys/class/net/eth0 "$WORK/dev"
+touch "$WORK/dev/rcblk0" "$WORK/dev/sda"
+
+n=0
+# comp WANT WORD...: completing the last WORD (after rdmachan) gives WANT
+comp() {
+	local want=$1 got
+	shift
+	COMP_WORDS=("$TOOL" "$@")
+	COMP_CWORD=$#
+	_rdmachan
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')
+	got=${got% }
+	n=$((n + 1))
+	if [ "$got" = "$want" ]; then
+		echo "ok $n - rdmachan $* -> $want"
+	else
+		echo "not ok $n - rdmachan $* -> $want # got: $got"
+	fi
+}
+
+# comp_has WANT WORD...: the completions include every word of WANT
+comp_has() {
+	local want=$1 w missing=
+	shift
+	COMP_WORDS=("$TOOL" "$@")
+	COMP_CWORD=$#
+	_rdmachan
+	for w in $want; do
+		printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$w" || missing="$missing $w"
+	done
+	n=$((n + 1))
+	if [ -z "$missing" ]; then
+		echo "ok $n - rdmachan $* offers $want"
+	else
+		echo "not ok $n - rdmachan $* offers $want # missing:$missing"
+	fi
+}
+
+comp "blk chan dev help mr net rdma version" ""
+comp "blk" b
+comp "chan" -j ch
+comp "chan" --ctl /dev/x ch
+comp_has "--json --pretty --version --ctl" -
+comp "bench connect help listen ping recv send show" chan ""
+comp "export help map remap show unexport unmap" blk ""
+comp "map" blk ma
+comp "help list show" dev ""
+comp "help show" version ""
+comp_has "--echo --sink --target --kernel --region --conns --poll" chan listen --
+comp_has "--queues --depth --ro --src" blk map --
+comp_has "--size --access" mr reg --
+comp "--op" chan bench --o
+comp "rxe0 rxe1" dev show ""
+comp "rxe1" dev sh rxe1
+comp "chan3 listener1" chan show ""
+comp "exports maps" blk show ""
+comp "$WORK/dev/rcblk0" blk unmap ""
+comp "$WORK/dev/rcblk0" blk remap ""
+comp "rcn0" net del ""
+comp "rcn0" net show ""
+comp "connect listen" net add rcn9 ""
+comp "cswap fadd" rdma atomic ""
+comp "$WORK/dev/rcblk0" blk export disk "$WORK/dev/rc"
+# every command of every object has the --help its options come from,
+# and each option completed there is one the command's help describes
+# on an option line or in its usage
+bad=
+for obj in $("$TOOL" --list-words); do
+	[ "$obj" = help ] && continue
+	for cmd in $("$TOOL" --list-words "$obj"); do
+		[ "$cmd" = help ] && continue
+		"$TOOL" "$obj" "$cmd" --help > "$WORK/help" 2>&1 || bad="$bad $obj/$cmd(--help exits $?)"
+		COMP_WORDS=("$TOOL" "$obj" "$cmd" --)
+		COMP_CWORD=3
+		_rdmachan
+		for o in "${COMPREPLY[@]}"; do
+			[ "$o" = --help ] && continue
+			grep -qE -- "(^|[[ ,|])$o([] =|,]|$)" "$WORK/help" || bad="$bad $obj/$cmd$o"
+		done
+	done
+done
+n=$((n + 1))
+if [ -z "$bad" ]; then
+	echo "ok $n - every command has --help, and completes only the options it describes"
+else
+	echo "not ok $n - every command has --help, and completes only the options it describes #$bad"
+fi
+echo "1..$n"
