@@ -171,17 +171,71 @@ void print_bool(enum out_type t, const char *k, const char *fmt, bool v)
 	}
 }
 
+/*
+ * utf8_text: @p holds text JSON can carry as a string: valid UTF-8
+ * (no overlong form, no surrogate, nothing above U+10FFFF) and no NUL
+ */
+bool utf8_text(const unsigned char *p, size_t n)
+{
+	size_t i = 0, k, len;
+	uint32_t c, min;
+
+	while (i < n) {
+		c = p[i];
+		if (!c)
+			return false;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			len = 2, c &= 0x1f, min = 0x80;
+		} else if ((c & 0xf0) == 0xe0) {
+			len = 3, c &= 0x0f, min = 0x800;
+		} else if ((c & 0xf8) == 0xf0) {
+			len = 4, c &= 0x07, min = 0x10000;
+		} else {
+			return false;
+		}
+		if (n - i < len)
+			return false;
+		for (k = 1; k < len; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+			c = (c << 6) | (p[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 void print_bytes(enum out_type t, const char *k, const void *p, size_t n)
 {
-	char *s;
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *b = p;
+	char *s, hk[64];
+	size_t i;
 
 	if (is_json(t)) {
-		s = malloc(n + 1);
+		bool text = utf8_text(b, n);
+
+		s = malloc(text ? n + 1 : 2 * n + 1);
 		if (!s)
 			return;
-		memcpy(s, p, n);
-		s[n] = '\0';
-		key(k);
+		if (text) {
+			memcpy(s, p, n);
+			s[n] = '\0';
+		} else {
+			for (i = 0; i < n; i++) {
+				s[2 * i] = hex[b[i] >> 4];
+				s[2 * i + 1] = hex[b[i] & 15];
+			}
+			s[2 * n] = '\0';
+			snprintf(hk, sizeof(hk), "%s_hex", k ? k : "data");
+		}
+		key(text ? k : hk);
 		json_str(&out.j, s);
 		free(s);
 	} else if (!out.json && (t & PRINT_FP)) {

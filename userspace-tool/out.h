@@ -55,8 +55,13 @@ void print_u64(enum out_type t, const char *key, const char *fmt, uint64_t v);
 void print_s64(enum out_type t, const char *key, const char *fmt, int64_t v);
 void print_double(enum out_type t, const char *key, const char *fmt, double v);
 void print_bool(enum out_type t, const char *key, const char *fmt, bool v);
-/* @n bytes: in JSON a string (up to a NUL), in text as they are */
+/*
+ * @n bytes: in JSON a string under @key when they are text (utf8_text),
+ * otherwise their hex under "@key_hex", never cut; in text as they are
+ */
 void print_bytes(enum out_type t, const char *key, const void *p, size_t n);
+/* utf8_text: valid UTF-8 without NUL, which a JSON string carries */
+bool utf8_text(const unsigned char *p, size_t n);
 /* JSON null under @key; text: @fmt as it is */
 void print_null(enum out_type t, const char *key, const char *fmt);
 /* text only, printf-style, to the record's stream */

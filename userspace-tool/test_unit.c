@@ -683,6 +683,33 @@ static void rec_empty_list(FILE *f)
 	close_list();
 }
 
+static void test_utf8(void)
+{
+	static const struct {
+		const char *s;
+		size_t n;
+		bool text;
+		const char *what;
+	} c[] = {
+		{ "hello", 5, true, "ASCII" },
+		{ "", 0, true, "nothing" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, true, "2-, 3- and 4-byte forms" },
+		{ "a\0b", 3, false, "a NUL" },
+		{ "\xc3", 1, false, "a cut sequence" },
+		{ "\xc3\x28", 2, false, "a bad continuation byte" },
+		{ "\x80", 1, false, "a lone continuation byte" },
+		{ "\xc0\xaf", 2, false, "an overlong form" },
+		{ "\xed\xa0\x80", 3, false, "a surrogate" },
+		{ "\xf4\x90\x80\x80", 4, false, "above U+10FFFF" },
+		{ "\xff", 1, false, "0xff" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ok(utf8_text((const unsigned char *)c[i].s, c[i].n) == c[i].text,
+		   "utf8_text: %s is %s", c[i].what, c[i].text ? "text" : "not text");
+}
+
 static void test_out(void)
 {
 	char *s;
@@ -693,7 +720,7 @@ static void test_out(void)
 	   "text: PRINT_FP and PRINT_ANY formats, bytes as they are");
 	s = render_out(rec_event, true, false);
 	ok(!strcmp(s, "{\"event\":\"closed\",\"chan\":3,\"messages\":18446744073709551615,"
-		   "\"status\":-13,\"seconds\":1.5,\"ok\":true,\"error\":null,\"data\":\" a\"}\n"
+		   "\"status\":-13,\"seconds\":1.5,\"ok\":true,\"error\":null,\"data_hex\":\"20610062\"}\n"
 		   "{\"n\":2}\n"),
 	   "JSON: PRINT_JSON and PRINT_ANY keys, a line per record");
 	s = render_out(rec_list, false, false);
@@ -1176,6 +1203,7 @@ int main(void)
 	test_format();
 	test_percentile();
 	test_json();
+	test_utf8();
 	test_out();
 	test_chan_show();
 	test_chan_info();
