@@ -41,21 +41,22 @@ _rdmachan()
 	[ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 
-	if [ "$prev" = --ctl ]; then
+	if [ "$prev" = --ctl ] || [ "$prev" = -b ] || [ "$prev" = --batch ]; then
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return
 	fi
 	# the object: the first word after the global options
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case "${COMP_WORDS[i]}" in
-		--ctl) i=$((i + 1)) ;;
+		--ctl | -b | --batch) i=$((i + 1)) ;;
 		-*) ;;
 		*) obj=${COMP_WORDS[i]} objidx=$i; break ;;
 		esac
 	done
 	if [ -z "$obj" ]; then
 		if [[ $cur == -* ]]; then
-			words="-j --json -p --pretty -V --version -h --help --ctl"
+			words="-j --json -p --pretty -V --version -h --help --ctl
+				-b --batch --force --list-words"
 		else
 			words=$("$tool" --list-words 2>/dev/null)
 		fi

@@ -47,8 +47,11 @@ comp_has() {
 	COMP_WORDS=("$TOOL" "$@")
 	COMP_CWORD=$#
 	_rdmachan
+	# a here-string, not a pipe: grep -q ends early, and pipefail would
+	# count the printf it cut off as a failure
 	for w in $want; do
-		printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$w" || missing="$missing $w"
+		grep -qxF -- "$w" <<< "$(printf '%s\n' "${COMPREPLY[@]}")" ||
+			missing="$missing $w"
 	done
 	n=$((n + 1))
 	if [ -z "$missing" ]; then
@@ -62,7 +65,8 @@ comp "blk chan dev help mr net rdma version" ""
 comp "blk" b
 comp "chan" -j ch
 comp "chan" --ctl /dev/x ch
-comp_has "--json --pretty --version --ctl" -
+comp_has "--json --pretty --version --ctl --batch --force" -
+comp "$WORK/dev/rcblk0" -b "$WORK/dev/rc"
 comp "bench connect help listen ping recv send show" chan ""
 comp "export help map remap show unexport unmap" blk ""
 comp "map" blk ma

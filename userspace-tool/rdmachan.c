@@ -34,6 +34,10 @@ static void usage(FILE *out)
 		"  -V, --version     print the tool's version and exit\n"
 		"  -h, --help        this help\n"
 		"      --ctl PATH    control device (default /dev/rdmachan)\n"
+		"  -b, --batch FILE  run the commands of FILE (- for stdin), one a\n"
+		"                    line, with these options; stop at the first\n"
+		"                    that fails\n"
+		"      --force       with -b: go on after a failure\n"
 		"      --list-words [OBJECT]  the objects, or OBJECT's commands, one\n"
 		"                    a line (for shell completion)\n"
 		"OBJECTS and their COMMANDS (the first, or show, when none is given):\n"
@@ -114,6 +118,107 @@ static int list_words(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* the most words a batch line may have */
+#define BATCH_MAX_WORDS	64
+
+/*
+ * batch_words: split @line in place into words at blanks, as a shell
+ * would for what a command takes: '...' and "..." quote, a backslash
+ * escapes the next character, # at the start of a word begins a comment.
+ * Return: the number of words, or -1 (an open quote, too many words).
+ */
+int batch_words(char *line, char **w, int max)
+{
+	char *in = line, *out = line, q;
+	int n = 0;
+
+	for (;;) {
+		while (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')
+			in++;
+		if (!*in || *in == '#')
+			return n;
+		if (n == max)
+			return -1;
+		w[n++] = out;
+		q = 0;
+		for (; *in; in++) {
+			if (q) {
+				if (*in == q)
+					q = 0;
+				else if (*in == '\\' && q == '"' && in[1])
+					*out++ = *++in;
+				else
+					*out++ = *in;
+			} else if (*in == '\'' || *in == '"') {
+				q = *in;
+			} else if (*in == '\\' && in[1]) {
+				*out++ = *++in;
+			} else if (*in == ' ' || *in == '\t' || *in == '\n' ||
+				   *in == '\r') {
+				break;
+			} else {
+				*out++ = *in;
+			}
+		}
+		if (q)
+			return -1;
+		if (*in)
+			in++;
+		*out++ = '\0';
+	}
+}
+
+/*
+ * batch: rdmachan -b FILE (iproute2's ip -b): each line of FILE a
+ * command, run with the options @opts (argv[1..nopts]) given before -b.
+ * Return: EXIT_OK, or the status of the first line that failed (with
+ * @force, of the last), which is named on stderr.
+ */
+static int batch_depth;
+
+static int batch(const char *path, bool force, char **opts, int nopts)
+{
+	char *line = NULL, *w[BATCH_MAX_WORDS + 8];
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int rc = EXIT_OK, r, n, i, no = 0;
+	size_t cap = 0;
+
+	if (!f) {
+		tool_err("cannot open batch file %s: %s", path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		no++;
+		w[0] = "rdmachan";
+		for (i = 0; i < nopts; i++)
+			w[1 + i] = opts[i];
+		n = batch_words(line, w + 1 + nopts, BATCH_MAX_WORDS);
+		if (n == 0)
+			continue;
+		if (n < 0) {
+			tool_err("%s:%d: an open quote or more than %d words", path,
+				 no, BATCH_MAX_WORDS);
+			r = EXIT_USAGE;
+		} else {
+			w[1 + nopts + n] = NULL;
+			batch_depth++;
+			r = rdmachan(1 + nopts + n, w);
+			batch_depth--;
+			fflush(stdout);
+		}
+		if (r != EXIT_OK) {
+			tool_err("%s:%d: the command failed (exit %d)", path, no, r);
+			rc = r;
+			if (!force)
+				break;
+		}
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
 /* The commands before the OBJECT COMMAND grammar: named in the error. */
 static const struct {
 	const char *old, *now;
@@ -150,6 +255,8 @@ static int unknown_object(const char *word, bool ambiguous)
 
 int rdmachan(int argc, char **argv)
 {
+	const char *batch_file = NULL;
+	bool force = false;
 	int a = 1, i;
 
 	tool.json = tool.pretty = false;
@@ -173,6 +280,14 @@ int rdmachan(int argc, char **argv)
 			return EXIT_OK;
 		} else if (!strcmp(o, "--list-words")) {
 			return list_words(argc - a, argv + a);
+		} else if (!strcmp(o, "-b") || !strcmp(o, "--batch")) {
+			if (++a == argc) {
+				tool_err("%s needs a file", o);
+				return EXIT_USAGE;
+			}
+			batch_file = argv[a];
+		} else if (!strcmp(o, "--force")) {
+			force = true;
 		} else if (!strcmp(o, "--ctl")) {
 			if (++a == argc) {
 				tool_err("--ctl needs a path");
@@ -187,6 +302,32 @@ int rdmachan(int argc, char **argv)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+	}
+	if (batch_file) {
+		char *opts[4];
+		int n = 0;
+
+		if (a != argc) {
+			tool_err("-b takes its commands from the file, not '%s'", argv[a]);
+			return EXIT_USAGE;
+		}
+		if (batch_depth) {
+			tool_err("-b inside a batch file");
+			return EXIT_USAGE;
+		}
+		if (tool.json)
+			opts[n++] = "-j";
+		if (tool.pretty)
+			opts[n++] = "-p";
+		if (strcmp(tool.ctl_path, "/dev/" RDMACHAN_DEVICE_NAME)) {
+			opts[n++] = "--ctl";
+			opts[n++] = (char *)tool.ctl_path;
+		}
+		return batch(batch_file, force, opts, n);
+	}
+	if (force) {
+		tool_err("--force goes with -b");
+		return EXIT_USAGE;
 	}
 	out_init(tool.json, tool.pretty, stdout);
 	if (a == argc) {

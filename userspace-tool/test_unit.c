@@ -683,6 +683,50 @@ static void rec_empty_list(FILE *f)
 	close_list();
 }
 
+static void test_batch(void)
+{
+	char line[128], *w[8], path[] = "/tmp/rdmachan-batch.XXXXXX";
+	FILE *f;
+	int fd;
+
+	strcpy(line, "  chan  send 'a b' \"c \\\"d\" e\\ f # comment\n");
+	ok(batch_words(line, w, 8) == 5 && !strcmp(w[0], "chan") && !strcmp(w[1], "send") &&
+	   !strcmp(w[2], "a b") && !strcmp(w[3], "c \"d") && !strcmp(w[4], "e f"),
+	   "batch: words, quotes, escapes and a comment");
+	strcpy(line, "   # only a comment\n");
+	ok(batch_words(line, w, 8) == 0, "batch: a comment line has no words");
+	strcpy(line, "chan send 'open\n");
+	ok(batch_words(line, w, 8) == -1, "batch: an open quote is refused");
+	strcpy(line, "a b c d e f g h i\n");
+	ok(batch_words(line, w, 8) == -1, "batch: more words than allowed are refused");
+
+	fd = mkstemp(path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		ok(0, "batch: a scratch file");
+		return;
+	}
+	fputs("help\n\n# a comment\ndev help\n  chan help  \n", f);
+	fclose(f);
+	ok(run_tool(2, "-b", path) == EXIT_OK, "batch: every line runs, blank and comment lines skipped");
+	ok(run_tool(3, "-j", "--batch", path) == EXIT_OK, "batch: the options before -b apply");
+	f = fopen(path, "w");
+	fputs("help\nbogus\n--ctl /nonexistent/rdmachan dev list\n", f);
+	fclose(f);
+	ok(run_tool(2, "-b", path) == EXIT_USAGE, "batch: stops at the first line that fails, with its status");
+	ok(run_tool(3, "-b", path, "--force") == EXIT_FAIL,
+	   "batch: --force goes on and returns the last failure");
+	f = fopen(path, "w");
+	fprintf(f, "-b %s\n", path);
+	fclose(f);
+	ok(run_tool(2, "-b", path) == EXIT_USAGE, "batch: a batch file may not run -b");
+	ok(run_tool(3, "-b", path, "chan") == EXIT_USAGE, "batch: a command beside -b is a usage error");
+	ok(run_tool(1, "--force") == EXIT_USAGE, "batch: --force without -b is a usage error");
+	ok(run_tool(1, "-b") == EXIT_USAGE, "batch: -b without a file is a usage error");
+	unlink(path);
+	ok(run_tool(2, "-b", path) == EXIT_FAIL, "batch: a missing file fails");
+}
+
 static void test_utf8(void)
 {
 	static const struct {
@@ -1204,6 +1248,7 @@ int main(void)
 	test_percentile();
 	test_json();
 	test_utf8();
+	test_batch();
 	test_out();
 	test_chan_show();
 	test_chan_info();

@@ -70,6 +70,8 @@ int ctl_dev_query(int ctl, const char *name, struct rdmachan_dev_query *q,
 
 /* rdmachan.c: the whole tool, as main() runs it */
 int rdmachan(int argc, char **argv);
+/* batch_words: a line of rdmachan -b split into at most @max words */
+int batch_words(char *line, char **w, int max);
 
 /* ---- objects: each runs its COMMAND [ARGS] (cmd_run) ----------------- */
 extern const struct cmd tool_objects[], dev_cmds[], chan_cmds[], mr_cmds[],
