@@ -144,9 +144,13 @@ dkms-source:
 	tar -cf - $(sort $(DKMS_FILES)) | tar -xf - -C $(DKMS_SRC)
 	sed 's/@VERSION@/$(VERSION_STR)/' packaging/dkms.conf.in > $(DKMS_SRC)/dkms.conf
 
+# every installed kernel with its headers; later ones by AUTOINSTALL
 dkms-install: dkms-source
 	dkms add rdmachan/$(VERSION_STR)
-	dkms autoinstall rdmachan/$(VERSION_STR)
+	for k in $$(ls /lib/modules); do \
+		[ ! -e /lib/modules/$$k/build ] || \
+		dkms install rdmachan/$(VERSION_STR) -k $$k || exit 1; \
+	done
 
 dkms-remove:
 	-dkms remove rdmachan/$(VERSION_STR) --all
