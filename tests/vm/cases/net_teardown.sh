@@ -89,8 +89,11 @@ readers_stop() {
 	kill $READERS 2>/dev/null
 	wait $READERS 2>/dev/null
 	READERS=
+	# lazily: a reader's last cat may still hold a file of the mount,
+	# and a mount left behind would show the next rcC (a new namespace
+	# of the same name) the old one's empty class/net
 	for _m in $T/sys-*; do
-		umount $_m 2>/dev/null
+		umount -l $_m 2>/dev/null
 	done
 }
 
