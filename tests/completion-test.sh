@@ -22,43 +22,41 @@ mkdir -p "$WORK"/sys/class/infiniband/{rxe0,rxe1} \
 	"$WORK"/sys/class/net/rcn0/rdmachan "$WORK"/sys/class/net/eth0 "$WORK/dev"
 touch "$WORK/dev/rcblk0" "$WORK/dev/sda"
 
-n=0
+# shellcheck source=tests/tap-host.sh
+. "$TOP/tests/tap-host.sh"
+
+# complete WORD...: COMPREPLY for the last WORD after rdmachan, as bash
+# asks for it
+complete_words() {
+	COMP_WORDS=("$TOOL" "$@")
+	COMP_CWORD=$#
+	_rdmachan
+}
+
 # comp WANT WORD...: completing the last WORD (after rdmachan) gives WANT
 comp() {
 	local want=$1 got
 	shift
-	COMP_WORDS=("$TOOL" "$@")
-	COMP_CWORD=$#
-	_rdmachan
+	complete_words "$@"
 	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')
 	got=${got% }
-	n=$((n + 1))
-	if [ "$got" = "$want" ]; then
-		echo "ok $n - rdmachan $* -> $want"
-	else
-		echo "not ok $n - rdmachan $* -> $want # got: $got"
-	fi
+	[ "$got" = "$want" ]
+	ok $? "rdmachan $* -> $want" "got: $got"
 }
 
 # comp_has WANT WORD...: the completions include every word of WANT
 comp_has() {
 	local want=$1 w missing=
 	shift
-	COMP_WORDS=("$TOOL" "$@")
-	COMP_CWORD=$#
-	_rdmachan
+	complete_words "$@"
 	# a here-string, not a pipe: grep -q ends early, and pipefail would
 	# count the printf it cut off as a failure
 	for w in $want; do
 		grep -qxF -- "$w" <<< "$(printf '%s\n' "${COMPREPLY[@]}")" ||
 			missing="$missing $w"
 	done
-	n=$((n + 1))
-	if [ -z "$missing" ]; then
-		echo "ok $n - rdmachan $* offers $want"
-	else
-		echo "not ok $n - rdmachan $* offers $want # missing:$missing"
-	fi
+	[ -z "$missing" ]
+	ok $? "rdmachan $* offers $want" "missing:$missing"
 }
 
 comp "blk chan dev help mr net rdma version" ""
@@ -96,19 +94,13 @@ for obj in $("$TOOL" --list-words); do
 	for cmd in $("$TOOL" --list-words "$obj"); do
 		[ "$cmd" = help ] && continue
 		"$TOOL" "$obj" "$cmd" --help > "$WORK/help" 2>&1 || bad="$bad $obj/$cmd(--help exits $?)"
-		COMP_WORDS=("$TOOL" "$obj" "$cmd" --)
-		COMP_CWORD=3
-		_rdmachan
+		complete_words "$obj" "$cmd" --
 		for o in "${COMPREPLY[@]}"; do
 			[ "$o" = --help ] && continue
 			grep -qE -- "(^|[[ ,|])$o([] =|,]|$)" "$WORK/help" || bad="$bad $obj/$cmd$o"
 		done
 	done
 done
-n=$((n + 1))
-if [ -z "$bad" ]; then
-	echo "ok $n - every command has --help, and completes only the options it describes"
-else
-	echo "not ok $n - every command has --help, and completes only the options it describes #$bad"
-fi
+[ -z "$bad" ]
+ok $? "every command has --help, and completes only the options it describes" "$bad"
 echo "1..$n"

@@ -21,15 +21,8 @@ TREE=$WORK/dkms
 mkdir -p "$SRC" "$TREE"
 DKMS=(dkms --dkmstree "$TREE" --sourcetree "$SRC")
 
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2${3:+ # $3}"
-	fi
-}
+# shellcheck source=tests/tap-host.sh
+. "$TOP/tests/tap-host.sh"
 
 make -s dkms-source DKMS_SRC="$SRC/rdmachan-$VERSION" > "$WORK/src.log" 2>&1
 ok $? "make dkms-source writes the DKMS tree" "$(tail -n 2 "$WORK/src.log" | tr '\n' ' ')"

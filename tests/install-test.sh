@@ -20,15 +20,8 @@ VERSION=$(cat VERSION)
 WORK=$(mktemp -d /tmp/rdmachan-install.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-n=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2${3:+ # $3}"
-	fi
-}
+# shellcheck source=tests/tap-host.sh
+. "$TOP/tests/tap-host.sh"
 
 # expected PREFIX: the files make install must put in a DESTDIR
 expected() {
