@@ -76,7 +76,10 @@ struct rcblk_export *rcblk_srv_find(const char *name)
 	return NULL;
 }
 
-/* The geometry of @exp from its device (RO exports offer no writes) */
+/*
+ * The geometry of @exp from its device (RO exports offer no writes), and
+ * its identity (rcblk_export_id()), which OPEN_RSP carries with it
+ */
 static void rcblk_srv_geometry(struct rcblk_export *exp)
 {
 	struct block_device *bdev = exp->dev.bdev;
@@ -104,6 +107,10 @@ static void rcblk_srv_geometry(struct rcblk_export *exp)
 		g->export_flags |= RCBLK_EXP_WRITE_CACHE;
 	if (bdev_fua(bdev))
 		g->export_flags |= RCBLK_EXP_FUA;
+	/* the identity hashes the size: after it, and before OPEN_RSP has it */
+	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
+			g->nr_sectors, exp->flags & RDMACHAN_BLK_STABLE_ID,
+			exp->export_id);
 	memcpy(g->export_id, exp->export_id, sizeof(g->export_id));
 }
 
@@ -233,9 +240,6 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 		goto out_put;
 	}
 	rcblk_srv_geometry(exp);
-	rcblk_export_id(exp->name, bdev->bd_dev, bdev->bd_disk->diskseq,
-			exp->geo.nr_sectors,
-			exp->flags & RDMACHAN_BLK_STABLE_ID, exp->export_id);
 
 	mutex_lock(&rcblk_srv_mutex);
 	ret = -ENODEV;
