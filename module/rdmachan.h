@@ -20,6 +20,7 @@
 
 #include <linux/bits.h>
 #include <linux/list.h>
+#include <linux/stringify.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 #include <linux/uio.h>
@@ -431,6 +432,28 @@ struct rdmachan_ctl_ext {
 	long (*ioctl)(struct file *file, unsigned int cmd, void __user *arg);
 	struct list_head node;
 };
+
+/* _IOC_NR()s from this one up are served by other modules */
+#define RDMACHAN_CTL_NR_EXT		0x80
+
+/*
+ * The module alias an ioctl of a range nobody serves asks modprobe for:
+ * "rdmachan-ioc-0x80" for 0x80..0x8f, and so on by sixteens.
+ */
+#define RDMACHAN_CTL_ALIAS_FMT		"rdmachan-ioc-0x%02x"
+#define RDMACHAN_CTL_ALIAS_BASE(nr)	((nr) & ~0xfU)
+
+/**
+ * RDMACHAN_CTL_ALIAS() - load this module on its ioctls
+ * @nr_first: the first _IOC_NR() of its rdmachan_ctl_ext range, a
+ *	multiple of 16 spelled as RDMACHAN_CTL_ALIAS_FMT prints it (0x80;
+ *	a macro that expands to it does)
+ *
+ * Declares the alias that rdmachan's /dev/rdmachan asks modprobe for when
+ * an ioctl of the range arrives and no module serves it yet.
+ */
+#define RDMACHAN_CTL_ALIAS(nr_first) \
+	MODULE_ALIAS("rdmachan-ioc-" __stringify(nr_first))
 
 int rdmachan_ctl_register(struct rdmachan_ctl_ext *ext);
 void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext);

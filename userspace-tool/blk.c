@@ -191,7 +191,7 @@ int ctl_blk_list(int ctl, unsigned int what, void **entries, unsigned int *count
 static int blk_err(const char *cmd, const char *what, int err, const char *hint)
 {
 	if (err == ENOTTY)
-		hint = "is rdmachan_blk loaded? (modprobe rdmachan_blk)";
+		hint = "rdmachan_blk is not loaded and could not be (modprobe rdmachan_blk; blacklisted?)";
 	else if (err == EPERM && !hint)
 		hint = "CAP_SYS_ADMIN is needed";
 	tool_err("%s%s%s: %s (%s)%s%s", cmd, what ? " " : "", what ? what : "",

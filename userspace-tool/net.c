@@ -90,7 +90,7 @@ int ctl_net_list(int ctl, struct rdmachan_net_info **entries, unsigned int *coun
 static int net_err(const char *cmd, const char *what, int err, const char *hint)
 {
 	if (err == ENOTTY)
-		hint = "is rdmachan_net loaded? (modprobe rdmachan_net)";
+		hint = "rdmachan_net is not loaded and could not be (modprobe rdmachan_net; blacklisted?)";
 	else if (err == EPERM && !hint)
 		hint = "CAP_NET_ADMIN is needed";
 	tool_err("%s%s%s: %s (%s)%s%s", cmd, what ? " " : "", what ? what : "",

@@ -94,3 +94,5 @@ MODULE_DESCRIPTION("rdmachan_blk: block devices over rdmachan channels");
 MODULE_AUTHOR("rdmachan developers");
 MODULE_VERSION(RDMACHAN_VERSION);
 MODULE_LICENSE("GPL");
+RDMACHAN_CTL_ALIAS(RDMACHAN_IOC_BLK_FIRST);
+static_assert(!(RDMACHAN_IOC_BLK_FIRST & 0xf));	/* the alias's range */

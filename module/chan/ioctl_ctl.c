@@ -105,9 +105,11 @@ static DEFINE_MUTEX(rdmachan_ctl_exts_mutex);
  *
  * Lets a module built on rdmachan (rdmachan_blk, rdmachan_net) take
  * ioctls of RDMACHAN_IOC_MAGIC in [@ext->nr_first, @ext->nr_last],
- * which must be at least 0x80 (the numbers below belong to rdmachan).
- * Each call holds a reference on @ext->owner, so the module cannot go
- * away under it.
+ * which must be at least RDMACHAN_CTL_NR_EXT (the numbers below belong
+ * to rdmachan).  Each call holds a reference on @ext->owner, so the
+ * module cannot go away under it.  A module that also declares
+ * RDMACHAN_CTL_ALIAS(@ext->nr_first), with a range that starts at a
+ * multiple of 16, is loaded by the first ioctl of that range.
  *
  * Context: process context.
  * Return: 0, -EINVAL for a range below 0x80 or upside down, -EBUSY when
@@ -118,7 +120,7 @@ int rdmachan_ctl_register(struct rdmachan_ctl_ext *ext)
 	struct rdmachan_ctl_ext *e;
 	int ret = 0;
 
-	if (ext->nr_first < 0x80 || ext->nr_last > 0xff ||
+	if (ext->nr_first < RDMACHAN_CTL_NR_EXT || ext->nr_last > 0xff ||
 	    ext->nr_first > ext->nr_last || !ext->ioctl)
 		return -EINVAL;
 	mutex_lock(&rdmachan_ctl_exts_mutex);
@@ -153,16 +155,11 @@ void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext)
 }
 EXPORT_SYMBOL_GPL(rdmachan_ctl_unregister);
 
-/* An ioctl of a module that registered its range, or -ENOTTY */
-static long rdmachan_ctl_ext_ioctl(struct file *file, unsigned int cmd,
-				   void __user *uarg)
+/* The extension serving @nr, with its module held, or NULL */
+static struct rdmachan_ctl_ext *rdmachan_ctl_ext_get(unsigned int nr)
 {
 	struct rdmachan_ctl_ext *e, *found = NULL;
-	unsigned int nr = _IOC_NR(cmd);
-	long ret;
 
-	if (_IOC_TYPE(cmd) != RDMACHAN_IOC_MAGIC)
-		return -ENOTTY;
 	mutex_lock(&rdmachan_ctl_exts_mutex);
 	list_for_each_entry(e, &rdmachan_ctl_exts, node) {
 		if (nr >= e->nr_first && nr <= e->nr_last &&
@@ -172,8 +169,38 @@ static long rdmachan_ctl_ext_ioctl(struct file *file, unsigned int cmd,
 		}
 	}
 	mutex_unlock(&rdmachan_ctl_exts_mutex);
-	if (!found)
+	return found;
+}
+
+/*
+ * An ioctl of a module that registered its range, or -ENOTTY.  A range
+ * nobody serves yet loads the module whose RDMACHAN_CTL_ALIAS() names it
+ * (as nvme-fabrics loads "nvme-<transport>"): "rdmachan blk map" works
+ * without a modprobe first, and "blacklist" in modprobe.d stops it.
+ */
+static long rdmachan_ctl_ext_ioctl(struct file *file, unsigned int cmd,
+				   void __user *uarg)
+{
+	struct rdmachan_ctl_ext *found;
+	unsigned int nr = _IOC_NR(cmd);
+	char alias[32];
+	int err;
+	long ret;
+
+	if (_IOC_TYPE(cmd) != RDMACHAN_IOC_MAGIC || nr < RDMACHAN_CTL_NR_EXT)
 		return -ENOTTY;
+	found = rdmachan_ctl_ext_get(nr);
+	if (!found) {
+		snprintf(alias, sizeof(alias), RDMACHAN_CTL_ALIAS_FMT,
+			 RDMACHAN_CTL_ALIAS_BASE(nr));
+		err = request_module("%s", alias);
+		found = rdmachan_ctl_ext_get(nr);
+		if (!found) {
+			pr_info_ratelimited("no module serves ioctl 0x%02x (modprobe %s: %d)\n",
+					    nr, alias, err);
+			return -ENOTTY;
+		}
+	}
 	ret = found->ioctl(file, cmd, uarg);
 	module_put(found->owner);
 	return ret;
