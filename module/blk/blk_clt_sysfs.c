@@ -377,12 +377,33 @@ static ssize_t server_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(server);
 
+/* the local address given to map (--src), empty for any */
+static ssize_t src_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	const struct sockaddr_storage *ss = &dev_map(dev)->src;
+
+	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%pISc\n", ss);
+}
+static DEVICE_ATTR_RO(src);
+
 static ssize_t export_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
 	return sysfs_emit(buf, "%s\n", dev_map(dev)->name);
 }
 static DEVICE_ATTR_RO(export);
+
+/* the export's identity, as the server's export_id shows it */
+static ssize_t export_id_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%*phN\n", RCBLK_ID_LEN,
+			  dev_map(dev)->geo.export_id);
+}
+static DEVICE_ATTR_RO(export_id);
 
 static ssize_t last_error_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -449,7 +470,9 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_loss_timeout_ms.attr,
 	&dev_attr_fast_io_fail_ms.attr,
 	&dev_attr_server.attr,
+	&dev_attr_src.attr,
 	&dev_attr_export.attr,
+	&dev_attr_export_id.attr,
 	&dev_attr_last_error.attr,
 	&dev_attr_nr_queues.attr,
 	&dev_attr_queue_depth.attr,

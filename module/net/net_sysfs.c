@@ -69,6 +69,48 @@ static ssize_t peer_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(peer);
 
+/*
+ * What net add was given and "rdmachan config save" writes back: the
+ * source (CONNECT) or the one peer allowed (LISTEN), empty for any, and
+ * the reconnect policy (set once at net add; @src pinned under
+ * @info_lock).
+ */
+static ssize_t src_show(struct device *d, struct device_attribute *attr,
+			char *buf)
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+	struct sockaddr_storage ss;
+
+	spin_lock_bh(&net->info_lock);
+	ss = net->src;
+	spin_unlock_bh(&net->info_lock);
+	if (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)
+		return sysfs_emit(buf, "\n");
+	return sysfs_emit(buf, "%pISc\n", &ss);
+}
+static DEVICE_ATTR_RO(src);
+
+static ssize_t reconnect_delay_ms_show(struct device *d,
+				       struct device_attribute *attr,
+				       char *buf)
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%u\n", net->policy.delay_ms);
+}
+static DEVICE_ATTR_RO(reconnect_delay_ms);
+
+static ssize_t loss_timeout_ms_show(struct device *d,
+				    struct device_attribute *attr, char *buf)
+{
+	struct rcnet *net = netdev_priv(to_net_dev(d));
+
+	if (!net->policy.loss_timeout_ms)
+		return sysfs_emit(buf, "off\n");
+	return sysfs_emit(buf, "%u\n", net->policy.loss_timeout_ms);
+}
+static DEVICE_ATTR_RO(loss_timeout_ms);
+
 RCNET_ATTR(max_msg_size, "%u", i->max_msg_size);
 RCNET_ATTR(queue_depth, "%u", i->queue_depth);
 RCNET_ATTR(attempt, "%u", i->attempt);
@@ -110,6 +152,9 @@ static struct attribute *rcnet_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_addr.attr,
 	&dev_attr_peer.attr,
+	&dev_attr_src.attr,
+	&dev_attr_reconnect_delay_ms.attr,
+	&dev_attr_loss_timeout_ms.attr,
 	&dev_attr_max_msg_size.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_attempt.attr,
