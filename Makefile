@@ -45,7 +45,8 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
 .PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
-	unit-test bench soak fuzz layers install uninstall \
+	unit-test bench soak fuzz layers install install-modules install-data \
+	uninstall \
 	dkms-source dkms-install dkms-remove
 
 # make install: where things go (Documentation/admin-guide.rst,
@@ -58,10 +59,19 @@ SBINDIR	:= $(PREFIX)/sbin
 INCDIR	:= $(PREFIX)/include/linux
 DATADIR	:= $(PREFIX)/share/rdmachan
 COMPDIR	:= $(PREFIX)/share/bash-completion/completions
+UDEVDIR	:= $(PREFIX)/lib/udev/rules.d
+SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
+UNITDIR	:= $(PREFIX)/lib/systemd/system
 INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
 INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
 INSTALL_DATA := packaging/modules-load.conf packaging/modprobe.conf
+
+# on the real root: the group, udev's and systemd's view of the new files
+# (each only where the program exists)
+INSTALL_ACTIVATE := ! command -v systemd-sysusers >/dev/null || systemd-sysusers; \
+	! command -v udevadm >/dev/null || udevadm control --reload 2>/dev/null || :; \
+	! command -v systemctl >/dev/null || systemctl daemon-reload 2>/dev/null || :
 
 # DKMS: the modules' sources only (Documentation/admin-guide.rst, "DKMS")
 VERSION_STR := $(shell cat VERSION)
@@ -119,24 +129,41 @@ soak: all
 fuzz: all
 	scripts/fuzz.sh
 
-install: modules tool
-	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR)
+# install-data: all but the modules (the test VM's image takes it)
+install: install-modules install-data
+	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,$(INSTALL_ACTIVATE))
+
+install-modules: modules
+	install -d $(DESTDIR)$(MODDIR)
 	install -m 0644 $(INSTALL_KOS) $(DESTDIR)$(MODDIR)/
+
+install-data: tool
+	install -d $(DESTDIR)$(SBINDIR) \
+		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR)
 	install -m 0755 userspace-tool/rdmachan $(DESTDIR)$(SBINDIR)/rdmachan
 	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCDIR)/
 	install -m 0644 $(INSTALL_DATA) $(DESTDIR)$(DATADIR)/
 	install -m 0644 packaging/rdmachan.bash $(DESTDIR)$(COMPDIR)/rdmachan
-	$(if $(DESTDIR),,depmod -a $(KVER))
+	install -d $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(UNITDIR)
+	install -m 0644 packaging/60-rdmachan.rules $(DESTDIR)$(UDEVDIR)/
+	install -m 0644 packaging/sysusers.conf $(DESTDIR)$(SYSUSERSDIR)/rdmachan.conf
+	sed 's|@SBINDIR@|$(SBINDIR)|' packaging/rdmachan.service.in > \
+		$(DESTDIR)$(UNITDIR)/rdmachan.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/rdmachan.service
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_KOS))) \
 		$(DESTDIR)$(SBINDIR)/rdmachan \
 		$(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(INSTALL_HEADERS))) \
 		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA))) \
-		$(DESTDIR)$(COMPDIR)/rdmachan
+		$(DESTDIR)$(COMPDIR)/rdmachan \
+		$(DESTDIR)$(UDEVDIR)/60-rdmachan.rules \
+		$(DESTDIR)$(SYSUSERSDIR)/rdmachan.conf \
+		$(DESTDIR)$(UNITDIR)/rdmachan.service
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,$(INSTALL_ACTIVATE))
 
 dkms-source:
 	rm -rf $(DKMS_SRC)

@@ -7,7 +7,8 @@
 # files in place (modules under /lib/modules/KVER/updates/rdmachan/,
 # with this tree's version and the kernel's vermagic; the tool, which
 # runs and, without a loaded module, says so; the uapi headers; the
-# examples), that each installed uapi header
+# examples; the udev rules, the sysusers.d group and the systemd unit,
+# which systemd-analyze verify accepts where it exists), that each installed uapi header
 # compiles alone as C and as C++ against the installed include
 # directory only, and that "make uninstall" leaves no file, link or
 # rdmachan directory behind.
@@ -31,7 +32,9 @@ expected() {
 		"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
 		"$p/include/linux/rdmachan_net.h" \
 		"$p/share/rdmachan/modules-load.conf" "$p/share/rdmachan/modprobe.conf" \
-		"$p/share/bash-completion/completions/rdmachan" |
+		"$p/share/bash-completion/completions/rdmachan" \
+		"$p/lib/udev/rules.d/60-rdmachan.rules" "$p/lib/sysusers.d/rdmachan.conf" \
+		"$p/lib/systemd/system/rdmachan.service" |
 		sort
 }
 
@@ -71,6 +74,18 @@ for prefix in /usr/local /usr; do
 			[ "$rc" = 1 ] && [[ "$out" == *"module is not loaded (modprobe rdmachan)"* ]]
 			ok $? "the installed tool says plainly that the module is not loaded (exit 1)" \
 				"exit $rc: $(echo "$out" | tr '\n' ' ')"
+		fi
+		grep -qx "ExecStart=/usr/local/sbin/rdmachan config restore" \
+			"$D/usr/local/lib/systemd/system/rdmachan.service"
+		ok $? "the systemd unit runs the installed tool's config restore"
+		if command -v systemd-analyze > /dev/null; then
+			systemd-analyze verify --man=no \
+				"$D/usr/local/lib/systemd/system/rdmachan.service" \
+				> "$WORK/verify.log" 2>&1
+			! grep -v -e 'rdma-load-modules@' -e 'rdma-hw.target' -e 'sbin/rdmachan is not executable' \
+				"$WORK/verify.log" | grep -q .
+			ok $? "systemd-analyze verify finds nothing wrong with the unit" \
+				"$(head -n 3 "$WORK/verify.log" | tr '\n' ' ')"
 		fi
 		for h in "$D/usr/local/include/linux/"rdmachan*.h; do
 			name=linux/${h##*/}
