@@ -7,7 +7,7 @@
  *   rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]
  *
  * Each object has a file of its name (dev.c, chan.c, mr.c, rdma.c,
- * blk.c, version.c) holding its table of commands and its help; each command a
+ * blk.c, net.c, config.c, version.c) holding its table of commands and its help; each command a
  * file OBJECT_COMMAND.c (chan_listen.c, rdma_write.c, ...).
  */
 #include <errno.h>
@@ -17,6 +17,7 @@
 
 #include "blk.h"
 #include "cmd.h"
+#include "config.h"
 #include "net.h"
 #include "tool.h"
 
@@ -27,7 +28,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
-		"where  OBJECT := { dev | chan | mr | rdma | blk | net | version | help }\n"
+		"where  OBJECT := { dev | chan | mr | rdma | blk | net | config | version |\n"
+		"                   help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -54,6 +56,8 @@ static void usage(FILE *out)
 		"                                 a block device, map one as /dev/rcblkN\n"
 		"  net { show | add | del }       network channel (rdmachan_net.ko): a\n"
 		"                                 point-to-point IP interface\n"
+		"  config { show | save | restore } exports, mappings and interfaces\n"
+		"                                 saved to a file and made again\n"
 		"  version [show]                 tool and module versions, features\n"
 		"A unique prefix names an object or a command (rdmachan ch sh).\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
@@ -75,6 +79,7 @@ const struct cmd tool_objects[] = {
 	{ "rdma", obj_rdma },
 	{ "blk", obj_blk },
 	{ "net", obj_net },
+	{ "config", obj_config },
 	{ "version", obj_version },
 	{ "help", help },
 	CMD_END
@@ -87,7 +92,7 @@ static const struct {
 } object_cmds[] = {
 	{ "dev", dev_cmds }, { "chan", chan_cmds }, { "mr", mr_cmds },
 	{ "rdma", rdma_cmds }, { "blk", blk_cmds }, { "net", net_cmds },
-	{ "version", version_cmds },
+	{ "config", config_cmds }, { "version", version_cmds },
 };
 
 /*

@@ -20,11 +20,12 @@
 #include "blk.h"
 #include "net.h"
 #include "rdma.h"
+#include "test_unit.h"
 #include "tool.h"
 
 static int test_num, failed;
 
-static void ok(int cond, const char *fmt, ...)
+void ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1160,10 +1161,10 @@ static void test_blk_tool(void)
 	   "blk unmap, show: usage errors exit 2");
 	/* /dev/rdmachan without rdmachan_blk answers ENOTTY; /dev/null does too */
 	ok(run_tool_err(err, sizeof(err), 4, ctl, null, "blk", "show") == EXIT_FAIL &&
-	   strstr(err, "ENOTTY") && strstr(err, "is rdmachan_blk loaded?"),
+	   strstr(err, "ENOTTY") && strstr(err, "rdmachan_blk is not loaded"),
 	   "blk show without the module: ENOTTY and the hint");
 	ok(run_tool_err(err, sizeof(err), 5, ctl, null, "blk", "unmap", "/dev/rcblk3") == EXIT_FAIL &&
-	   strstr(err, "rcblk3") && strstr(err, "ENOTTY") && strstr(err, "is rdmachan_blk loaded?"),
+	   strstr(err, "rcblk3") && strstr(err, "ENOTTY") && strstr(err, "rdmachan_blk is not loaded"),
 	   "blk unmap without the module names the disk");
 	ok(run_tool_err(err, sizeof(err), 8, ctl, null, "blk", "export", "disk0", "/dev/nullb0",
 			"--allow", "192.0.2.0/24") == EXIT_FAIL &&
@@ -1227,7 +1228,7 @@ static void test_net_tool(void)
 	   run_tool(4, "net", "show", "a", "b") == EXIT_USAGE,
 	   "net del, show: usage errors exit 2");
 	ok(run_tool_err(err, sizeof(err), 4, ctl, null, "net", "show") == EXIT_FAIL &&
-	   strstr(err, "ENOTTY") && strstr(err, "is rdmachan_net loaded?"),
+	   strstr(err, "ENOTTY") && strstr(err, "rdmachan_net is not loaded"),
 	   "net show without the module: ENOTTY and the hint");
 	ok(run_tool_err(err, sizeof(err), 7, ctl, null, "net", "add", "rcn0", "connect",
 			"[2001:db8::1]:9000") == EXIT_FAIL &&
@@ -1268,6 +1269,7 @@ int main(void)
 	test_blk_dev();
 	test_blk_tool();
 	test_net_tool();
+	test_config();
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }
