@@ -84,6 +84,7 @@ PROGRAMS="
 	/usr/bin/fio /usr/sbin/mkfs.ext4 /usr/sbin/e2fsck /usr/sbin/blkdiscard
 	/usr/sbin/blockdev /usr/bin/dd /usr/bin/cmp /usr/sbin/nvme
 	/usr/sbin/tc /usr/sbin/dmsetup /usr/sbin/losetup
+	/usr/bin/udevadm
 "
 # RDMACHAN_EXTRA_PROGRAMS: more programs for a run, e.g. /usr/bin/perf
 # to profile a run of tests/bench/run-bench.sh.
@@ -152,6 +153,17 @@ for h in "$TOP"/tests/vm/helpers/*; do
 	[ -x "$h" ] && [ -f "$h" ] && cp "$h" "$ROOT/usr/libexec/rdmachan/"
 done
 
+# What "make install" puts outside /lib/modules (make install-data), the
+# way an installed host has it: the tool in /usr/local/sbin, the udev
+# rules, the systemd unit, the sysusers.d group (made here as
+# systemd-sysusers would: admin.sh).  udevd is udevadm by another name.
+make -s -C "$TOP" install-data DESTDIR="$ROOT" > "$WORK/install.log" 2>&1 || {
+	cat "$WORK/install.log" >&2
+	exit 1
+}
+mkdir -p "$ROOT/usr/lib/systemd"
+ln -s ../../bin/udevadm "$ROOT/usr/lib/systemd/systemd-udevd"
+
 # busybox last: its applets only where no real program took the name.
 cp /bin/busybox "$ROOT/usr/bin/busybox"
 for a in $(/bin/busybox --list); do
@@ -198,6 +210,8 @@ if [ "${RDMACHAN_KERNEL:-stock}" = debug ]; then
 fi
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' > "$ROOT/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$ROOT/etc/group"
+awk '$1 == "g" { printf "%s:x:%d:\n", $2, 110 + n++ }' \
+	"$ROOT"/usr/local/lib/sysusers.d/rdmachan.conf >> "$ROOT/etc/group"
 
 (cd "$ROOT" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet) > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
