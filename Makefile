@@ -2,8 +2,12 @@
 #
 # rdmachan: top-level build.
 #
-#   make            build the kernel module(s) and the rdmachan tool
-#   make install    install modules, tool, uapi headers and examples
+#   make            build the kernel module(s), the rdmachan tool and its
+#                   man pages
+#   make man        only the man pages, into man/ (scripts/man-pages.py,
+#                   from Documentation/tool.rst)
+#   make install    install modules, tool, man pages, uapi headers and
+#                   examples
 #                   (DESTDIR, PREFIX: default /usr/local), then depmod
 #   make uninstall  remove what make install installed
 #   make dkms-install  register the modules' source with DKMS (in
@@ -44,7 +48,7 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 		   module/compat/probes/*.c)) \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
-.PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
+.PHONY: all modules tool man helpers deps demo check vm-shell sparse checkpatch clean \
 	unit-test bench soak fuzz layers install uninstall \
 	dkms-source dkms-install dkms-remove
 
@@ -58,6 +62,7 @@ SBINDIR	:= $(PREFIX)/sbin
 INCDIR	:= $(PREFIX)/include/linux
 DATADIR	:= $(PREFIX)/share/rdmachan
 COMPDIR	:= $(PREFIX)/share/bash-completion/completions
+MANDIR	:= $(PREFIX)/share/man/man8
 INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
 INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
@@ -69,13 +74,22 @@ DKMS_SRC ?= $(DESTDIR)/usr/src/rdmachan-$(VERSION_STR)
 DKMS_FILES = Kbuild VERSION $(shell find module uapi -type f \( -name '*.[ch]' \
 	-o -name Kbuild \) ! -name '*.mod.c' ! -path module/compat/rdmachan_have.h)
 
-all: modules tool helpers
+all: modules tool helpers man
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
 
 tool:
 	$(MAKE) -C userspace-tool
+
+# rdmachan(8) and rdmachan-OBJECT(8), one per object section of
+# Documentation/tool.rst; the stamp, so that a "make install" as root
+# after "make" writes nothing in man/
+man: man/.stamp
+
+man/.stamp: Documentation/tool.rst VERSION scripts/man-pages.py
+	scripts/man-pages.py man
+	touch $@
 
 helpers:
 	$(MAKE) -C tests/vm/helpers
@@ -119,14 +133,16 @@ soak: all
 fuzz: all
 	scripts/fuzz.sh
 
-install: modules tool
+install: modules tool man
 	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(SBINDIR) \
-		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR)
+		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR) \
+		$(DESTDIR)$(MANDIR)
 	install -m 0644 $(INSTALL_KOS) $(DESTDIR)$(MODDIR)/
 	install -m 0755 userspace-tool/rdmachan $(DESTDIR)$(SBINDIR)/rdmachan
 	install -m 0644 $(INSTALL_HEADERS) $(DESTDIR)$(INCDIR)/
 	install -m 0644 $(INSTALL_DATA) $(DESTDIR)$(DATADIR)/
 	install -m 0644 packaging/rdmachan.bash $(DESTDIR)$(COMPDIR)/rdmachan
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall:
@@ -134,7 +150,8 @@ uninstall:
 		$(DESTDIR)$(SBINDIR)/rdmachan \
 		$(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(INSTALL_HEADERS))) \
 		$(addprefix $(DESTDIR)$(DATADIR)/,$(notdir $(INSTALL_DATA))) \
-		$(DESTDIR)$(COMPDIR)/rdmachan
+		$(DESTDIR)$(COMPDIR)/rdmachan \
+		$(DESTDIR)$(MANDIR)/rdmachan.8 $(DESTDIR)$(MANDIR)/rdmachan-*.8
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
@@ -160,4 +177,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace-tool clean
 	$(MAKE) -C tests/vm/helpers clean
-	rm -rf tests/vm/out
+	rm -rf tests/vm/out man
