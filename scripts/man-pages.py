@@ -297,7 +297,10 @@ class Pages:
     def object_page(self, obj):
         sec = self.objects[obj]
         synopsis = [t for t in terms(sec) if term_object(t) == obj]
-        return self.page('rdmachan-' + obj, self.what.get(obj, sec.title),
+        title = sec.title
+        if not title[:2].isupper():
+            title = title[0].lower() + title[1:]
+        return self.page('rdmachan-' + obj, self.what.get(obj, title),
                          synopsis, sec.all_lines(1), [sec], [])
 
 

@@ -7,7 +7,8 @@
 # files in place (modules under /lib/modules/KVER/updates/rdmachan/,
 # with this tree's version and the kernel's vermagic; the tool, which
 # runs and, without a loaded module, says so; the uapi headers; the
-# examples), that each installed uapi header
+# examples; the man pages, rdmachan(8) and one per object of
+# scripts/man-pages.py --list), that each installed uapi header
 # compiles alone as C and as C++ against the installed include
 # directory only, and that "make uninstall" leaves no file, link or
 # rdmachan directory behind.
@@ -26,13 +27,18 @@ trap 'rm -rf "$WORK"' EXIT
 # expected PREFIX: the files make install must put in a DESTDIR
 expected() {
 	local m=lib/modules/$KVER/updates/rdmachan p=${1#/}
-	printf '%s\n' "$m/rdmachan.ko" "$m/rdmachan_blk.ko" "$m/rdmachan_net.ko" \
-		"$p/sbin/rdmachan" \
-		"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
-		"$p/include/linux/rdmachan_net.h" \
-		"$p/share/rdmachan/modules-load.conf" "$p/share/rdmachan/modprobe.conf" \
-		"$p/share/bash-completion/completions/rdmachan" |
-		sort
+	{
+		printf '%s\n' "$m/rdmachan.ko" "$m/rdmachan_blk.ko" \
+			"$m/rdmachan_net.ko" \
+			"$p/sbin/rdmachan" \
+			"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
+			"$p/include/linux/rdmachan_net.h" \
+			"$p/share/rdmachan/modules-load.conf" \
+			"$p/share/rdmachan/modprobe.conf" \
+			"$p/share/bash-completion/completions/rdmachan"
+		# the man pages, as make man writes them
+		scripts/man-pages.py --list "$p/share/man/man8"
+	} | sort
 }
 
 # files D: every file and link under D, relative, sorted
