@@ -2,9 +2,14 @@
 #
 # rdmachan: top-level build.
 #
-#   make            build the kernel module(s) and the rdmachan tool
-#   make install    install modules, tool, uapi headers and examples
-#                   (DESTDIR, PREFIX: default /usr/local), then depmod
+#   make            build the kernel module(s), the rdmachan tool and its
+#                   man pages
+#   make man        only the man pages, into man/ (scripts/man-pages.py,
+#                   from Documentation/tool.rst)
+#   make install    install modules, tool, man pages, uapi headers, udev
+#                   rules, systemd unit and examples (DESTDIR, PREFIX:
+#                   default /usr/local), then depmod; make install-modules
+#                   and make install-data are its two halves
 #   make uninstall  remove what make install installed
 #   make dkms-install  register the modules' source with DKMS (in
 #                   /usr/src/rdmachan-VERSION), build and install them
@@ -44,7 +49,7 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 		   module/compat/probes/*.c)) \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
 
-.PHONY: all modules tool helpers deps demo check vm-shell sparse checkpatch clean \
+.PHONY: all modules tool man helpers deps demo check vm-shell sparse checkpatch clean \
 	unit-test bench soak fuzz layers install install-modules install-data \
 	uninstall \
 	dkms-source dkms-install dkms-remove
@@ -62,6 +67,7 @@ COMPDIR	:= $(PREFIX)/share/bash-completion/completions
 UDEVDIR	:= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 UNITDIR	:= $(PREFIX)/lib/systemd/system
+MANDIR	:= $(PREFIX)/share/man/man8
 INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
 INSTALL_HEADERS := $(wildcard uapi/linux/rdmachan*.h)
@@ -79,13 +85,22 @@ DKMS_SRC ?= $(DESTDIR)/usr/src/rdmachan-$(VERSION_STR)
 DKMS_FILES = Kbuild VERSION $(shell find module uapi -type f \( -name '*.[ch]' \
 	-o -name Kbuild \) ! -name '*.mod.c' ! -path module/compat/rdmachan_have.h)
 
-all: modules tool helpers
+all: modules tool helpers man
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_FLAGS) modules
 
 tool:
 	$(MAKE) -C userspace-tool
+
+# rdmachan(8) and rdmachan-OBJECT(8), one per object section of
+# Documentation/tool.rst; the stamp, so that a "make install" as root
+# after "make" writes nothing in man/
+man: man/.stamp
+
+man/.stamp: Documentation/tool.rst VERSION scripts/man-pages.py
+	scripts/man-pages.py man
+	touch $@
 
 helpers:
 	$(MAKE) -C tests/vm/helpers
@@ -138,7 +153,7 @@ install-modules: modules
 	install -d $(DESTDIR)$(MODDIR)
 	install -m 0644 $(INSTALL_KOS) $(DESTDIR)$(MODDIR)/
 
-install-data: tool
+install-data: tool man
 	install -d $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(INCDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(COMPDIR)
 	install -m 0755 userspace-tool/rdmachan $(DESTDIR)$(SBINDIR)/rdmachan
@@ -151,6 +166,8 @@ install-data: tool
 	sed 's|@SBINDIR@|$(SBINDIR)|' packaging/rdmachan.service.in > \
 		$(DESTDIR)$(UNITDIR)/rdmachan.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/rdmachan.service
+	install -d $(DESTDIR)$(MANDIR)
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_KOS))) \
@@ -160,7 +177,8 @@ uninstall:
 		$(DESTDIR)$(COMPDIR)/rdmachan \
 		$(DESTDIR)$(UDEVDIR)/60-rdmachan.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/rdmachan.conf \
-		$(DESTDIR)$(UNITDIR)/rdmachan.service
+		$(DESTDIR)$(UNITDIR)/rdmachan.service \
+		$(DESTDIR)$(MANDIR)/rdmachan.8 $(DESTDIR)$(MANDIR)/rdmachan-*.8
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(if $(DESTDIR),,$(INSTALL_ACTIVATE))
@@ -187,4 +205,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C userspace-tool clean
 	$(MAKE) -C tests/vm/helpers clean
-	rm -rf tests/vm/out
+	rm -rf tests/vm/out man

@@ -14,6 +14,7 @@ PACKAGES="
 	qemu-system-x86 busybox-static
 	iproute2 rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest
 	sparse jq python3 xz-utils dkms
+	python3-docutils groff-base man-db
 	fio e2fsprogs nvme-cli iperf3 dmsetup
 "
 

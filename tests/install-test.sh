@@ -8,7 +8,9 @@
 # with this tree's version and the kernel's vermagic; the tool, which
 # runs and, without a loaded module, says so; the uapi headers; the
 # examples; the udev rules, the sysusers.d group and the systemd unit,
-# which systemd-analyze verify accepts where it exists), that each installed uapi header
+# which systemd-analyze verify accepts where it exists; the man pages,
+# rdmachan(8) and one per object of scripts/man-pages.py --list), that
+# each installed uapi header
 # compiles alone as C and as C++ against the installed include
 # directory only, and that "make uninstall" leaves no file, link or
 # rdmachan directory behind.
@@ -27,15 +29,21 @@ trap 'rm -rf "$WORK"' EXIT
 # expected PREFIX: the files make install must put in a DESTDIR
 expected() {
 	local m=lib/modules/$KVER/updates/rdmachan p=${1#/}
-	printf '%s\n' "$m/rdmachan.ko" "$m/rdmachan_blk.ko" "$m/rdmachan_net.ko" \
-		"$p/sbin/rdmachan" \
-		"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
-		"$p/include/linux/rdmachan_net.h" \
-		"$p/share/rdmachan/modules-load.conf" "$p/share/rdmachan/modprobe.conf" \
-		"$p/share/bash-completion/completions/rdmachan" \
-		"$p/lib/udev/rules.d/60-rdmachan.rules" "$p/lib/sysusers.d/rdmachan.conf" \
-		"$p/lib/systemd/system/rdmachan.service" |
-		sort
+	{
+		printf '%s\n' "$m/rdmachan.ko" "$m/rdmachan_blk.ko" \
+			"$m/rdmachan_net.ko" \
+			"$p/sbin/rdmachan" \
+			"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
+			"$p/include/linux/rdmachan_net.h" \
+			"$p/share/rdmachan/modules-load.conf" \
+			"$p/share/rdmachan/modprobe.conf" \
+			"$p/share/bash-completion/completions/rdmachan" \
+			"$p/lib/udev/rules.d/60-rdmachan.rules" \
+			"$p/lib/sysusers.d/rdmachan.conf" \
+			"$p/lib/systemd/system/rdmachan.service"
+		# the man pages, as make man writes them
+		scripts/man-pages.py --list "$p/share/man/man8"
+	} | sort
 }
 
 # files D: every file and link under D, relative, sorted

@@ -8,7 +8,8 @@
 #
 #   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict,
 #      make install/uninstall (tests/install-test.sh), the bash completion
-#      (tests/completion-test.sh); DKMS builds for
+#      (tests/completion-test.sh), the man pages (tests/man-test.sh); DKMS
+#      builds for
 #      Debian's kernels (tests/dkms-test.sh) beside step 3
 #   2. host unit tests of the rdmachan tool
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
@@ -74,6 +75,10 @@ static_checks() {
 	tests/completion-test.sh > "$log/completion.tap" 2>&1
 	count_tap "static/completion" "$log/completion.tap" ||
 		fail "static/completion: completion-test.sh ran to its plan"
+	# the man pages, rendered and against the tool (tests/man-test.sh)
+	tests/man-test.sh > "$log/man.tap" 2>&1
+	count_tap "static/man" "$log/man.tap" ||
+		fail "static/man: man-test.sh ran to its plan"
 }
 
 # second_start: build the modules for Debian's 6.12 (KVER2) in

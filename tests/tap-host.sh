@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # tap-host.sh: numbered KTAP results for the host-side test scripts
-# (install-test.sh, dkms-test.sh, completion-test.sh), sourced by them.
+# (install-test.sh, dkms-test.sh, completion-test.sh, man-test.sh),
+# sourced by them.
 # ok STATUS DESC [DIAG]: result n+1, "ok" when STATUS is 0, otherwise
 # "not ok" with DIAG after "#"; the script prints "1..$n" at its end.
 n=0
