@@ -59,7 +59,7 @@ comp_has() {
 	ok $? "rdmachan $* offers $want" "missing:$missing"
 }
 
-comp "blk chan dev help mr net rdma version" ""
+comp "blk chan config dev help mr net rdma version" ""
 comp "blk" b
 comp "chan" -j ch
 comp "chan" --ctl /dev/x ch
@@ -70,6 +70,8 @@ comp "export help map remap show unexport unmap" blk ""
 comp "map" blk ma
 comp "help list show" dev ""
 comp "help show" version ""
+comp "help restore save show" config ""
+comp "--dry-run" config restore --d
 comp_has "--echo --sink --target --kernel --region --conns --poll" chan listen --
 comp_has "--queues --depth --ro --src" blk map --
 comp_has "--size --access" mr reg --

@@ -113,6 +113,26 @@ proc_ended() {
 	done
 }
 
+# ---- udev (admin.sh, demo.sh) -------------------------------------------------
+# udevd_start: udevd with the image's rules (make install-data's among
+# them), names resolved (GROUP= needs that); udevd_stop ends it.
+UDEVADM=/usr/bin/udevadm
+udevd_start() {
+	mkdir -p /run/udev &&
+		/usr/lib/systemd/systemd-udevd --daemon --resolve-names=early 2> /tmp/udevd.log &&
+		wait_for 10 $UDEVADM control --ping
+}
+
+udevd_stop() {
+	$UDEVADM control --exit 2> /dev/null
+	wait_for 10 sh -c "! $UDEVADM control --ping" && rm -rf /run/udev
+}
+
+# udev_settled: udevd has handled every event so far
+udev_settled() {
+	$UDEVADM settle --timeout=20
+}
+
 port_active() {
 	grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null
 }

@@ -32,21 +32,8 @@ requires() {
 T=/tmp/admin
 mkdir -p $T
 TOOL=/usr/local/sbin/rdmachan
-UDEVD=/usr/lib/systemd/systemd-udevd
-UDEVADM=/usr/bin/udevadm
 CONF=/etc/rdmachan/rdmachan.conf
 MiB=1048576
-
-udev_start() {
-	mkdir -p /run/udev &&
-		$UDEVD --daemon --resolve-names=early 2> $T/udevd.log &&
-		wait_for 10 $UDEVADM control --ping
-}
-
-# settled: udevd has handled every event so far
-settled() {
-	$UDEVADM settle --timeout=20
-}
 
 # both_up: rcn0 and rcn1 are connected (their carrier is on)
 both_up() {
@@ -62,13 +49,13 @@ link_to() {
 check_eq "rdmachan is not loaded before the RDMA devices appear" "no" \
 	"$(module_loaded rdmachan && echo yes || echo no)"
 check "rdmachan's udev rules are installed" test -f /usr/local/lib/udev/rules.d/60-rdmachan.rules
-check "udevd starts" udev_start
+check "udevd starts" udevd_start
 check "rxe pair comes up" rxe_pair_up
-settled
+udev_settled
 check "rdmachan loads when the RDMA devices appear (udev, kmod load)" \
 	wait_for 20 module_loaded rdmachan
 check "/dev/rdmachan appears" wait_for 10 test -c /dev/rdmachan
-settled
+udev_settled
 check_eq "/dev/rdmachan: group rdma, mode 0660 (60-rdmachan.rules)" "rdma 660" \
 	"$(stat -c '%G %a' /dev/rdmachan)"
 
@@ -104,7 +91,7 @@ ID=$(cat /sys/class/rdmachan_blk/ctl/exports/cfg/export_id)
 check_eq "the disk's export_id is the server's" "$ID" "$(blk_map_attr "$D" export_id)"
 check_eq "the disk's src is the address it was mapped from" "$BLK_CLI" \
 	"$(blk_map_attr "$D" src)"
-settled
+udev_settled
 BYID=/dev/disk/by-id/rdmachan-cfg-$ID
 BYPATH=/dev/disk/by-path/rdmachan-$BLK_SRV:7471-cfg
 check "udev: $BYID -> $D" wait_for 10 link_to "$BYID" "$D"
@@ -138,7 +125,7 @@ check_eq "... and making nothing new" "1" "$($TOOL -j blk show maps | jq '.maps 
 check "net del rcn1 and rcn0" sh -c "$TOOL net del rcn1 && $TOOL net del rcn0"
 check "blk unmap $D" $TOOL blk unmap "$D"
 check "blk unexport cfg" $TOOL blk unexport cfg
-settled
+udev_settled
 check "the by-id name went with the disk" sh -c "! test -e $BYID"
 check "rdmachan_net and rdmachan_blk unload" sh -c \
 	"$RMMOD rdmachan_net && $RMMOD rdmachan_blk"
@@ -148,7 +135,7 @@ check "config restore: exit 0" sh -c "$TOOL config restore > $T/restore.out 2>&1
 diag "$(cat $T/restore.out)"
 check "rdmachan_blk and rdmachan_net were loaded on demand" sh -c \
 	"test -d /sys/module/rdmachan_blk && test -d /sys/module/rdmachan_net"
-settled
+udev_settled
 check "the same by-id name is back" wait_for 10 test -b "$BYID"
 D2=$(readlink -f "$BYID")
 check "the data written before reads back through it" sh -c \
@@ -166,8 +153,9 @@ check_eq "config save now writes the same file" "$(grep -v -e '--queues' -e '^ne
 	"$($TOOL config show | grep -v -e '--queues' -e '^net')"
 
 # ---- a line that fails -----------------------------------------------------
+B3=$(nullb_new admin3 16)
 printf '%s\n' "# one line fails, the rest is done" \
-	"blk map $BLK_SRV:7471 nosuch" "blk export cfg2 $B --ro --allow 192.0.2.2" > $T/bad.conf
+	"blk map $BLK_SRV:7471 nosuch" "blk export cfg2 $B3 --ro --allow 192.0.2.2" > $T/bad.conf
 check_fail "config restore of a file with a failing line exits 1, naming it" \
 	"bad.conf:2: failed" $TOOL config restore --file $T/bad.conf
 check "... and still runs the line after it" test -d /sys/class/rdmachan_blk/ctl/exports/cfg2
@@ -192,9 +180,8 @@ $TOOL net del rcn1 > /dev/null 2>&1
 $TOOL net del rcn0 > /dev/null 2>&1
 check "blk unmap the restored disk" $TOOL blk unmap --force "$D2"
 check "blk unexport cfg" $TOOL blk unexport cfg
-$UDEVADM control --exit 2> /dev/null
-check "udevd ends" wait_for 10 sh -c "! $UDEVADM control --ping"
-rm -rf /etc/rdmachan /run/udev
+check "udevd ends" udevd_stop
+rm -rf /etc/rdmachan
 check "everything unloads" sh -c \
 	"$RMMOD rdmachan_net && $RMMOD rdmachan_blk && $RMMOD rdmachan"
 done_testing

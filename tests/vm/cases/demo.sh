@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# What "make demo" shows: two soft-RoCE hosts, rdmachan.ko finding them,
-# the rdmachan tool reporting them, and message channels between them:
+# What "make demo" shows: rdmachan as "make install" sets it up (the
+# installed tool, udev's rules, modules loaded on demand), two soft-RoCE
+# hosts, rdmachan.ko loading for them and finding them, the tool
+# reporting them, and message channels between them:
 # send/recv, ping against an echo server, bench against a sink (from user
 # space and in the kernel), sysfs state; the block channel: a null_blk
-# exported, mapped as /dev/rcblkN, ext4 on it, a file through it.  Not a
+# exported, mapped as /dev/rcblkN with its by-id name, ext4 on it, a
+# file through it; the configuration config save would write.  Not a
 # test (run-all skips it).
 
 requires() {
@@ -17,14 +20,20 @@ RESULTS=/dev/null
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
+TOOL=/usr/local/sbin/rdmachan
+step "rdmachan as make install put it: $TOOL, udev rules, and udevd running"
+ls -l $TOOL /usr/local/lib/udev/rules.d/60-rdmachan.rules
+udevd_start || echo "(udevd did not start)"
+
 step "Two hosts: soft-RoCE (rdma_rxe) on a veth pair, 192.0.2.1 <-> 192.0.2.2"
 rxe_pair_up || { echo "fixture failed"; exit 1; }
 $IP -br addr show veth0
 $IP -br addr show veth1
 $RDMA link show
 
-step "modprobe rdmachan"
-rdmachan_load
+step "rdmachan loaded by itself when the RDMA devices appeared (udev)"
+wait_for 20 test -c /dev/rdmachan || rdmachan_load
+udev_settled
 dmesg | grep rdmachan | sed 's/^\[[ 0-9.]*\] //'
 ls -l /dev/rdmachan
 
@@ -79,8 +88,7 @@ wait_for 10 listening 7003
 $TOOL chan ping $SRV:7003 --src $CLI -c 2000 --kernel --poll direct
 wait
 
-step "the block channel: modprobe rdmachan_blk; a 64 MiB null_blk on the server"
-$MODPROBE rdmachan_blk && echo "rdmachan_blk loaded"
+step "the block channel: a 64 MiB null_blk on the server (rdmachan_blk loads on the first blk command)"
 BLKDEV=$(nullb_new demo 64)
 echo "backing device: $BLKDEV"
 
@@ -90,11 +98,18 @@ $TOOL blk export demo "$BLKDEV" --allow 192.0.2.0/24
 step "client: rdmachan blk map $SRV demo --src $CLI"
 RCBLK=$(timeout 60 $TOOL blk map $SRV demo --src $CLI)
 echo "$RCBLK"
+awk '$1 ~ /^rdmachan/ { print $1, "loaded" }' /proc/modules
 
 if [ -b "$RCBLK" ]; then
-	step "mkfs.ext4 $RCBLK; mount; copy a file through it; read it back"
-	/usr/sbin/mkfs.ext4 -q -F "$RCBLK" && mkdir -p /mnt/rcblk &&
-		mount -t ext4 "$RCBLK" /mnt/rcblk && df -h /mnt/rcblk
+	step "its names in /dev/disk (udev): by the export's identity and by its server"
+	udev_settled
+	ls -l /dev/disk/by-id /dev/disk/by-path | grep rdmachan
+	BYID=$(ls -d /dev/disk/by-id/rdmachan-demo-* 2>/dev/null | head -n 1)
+	[ -n "$BYID" ] || BYID=$RCBLK
+
+	step "mkfs.ext4 $BYID; mount; copy a file through it; read it back"
+	/usr/sbin/mkfs.ext4 -q -F "$BYID" && mkdir -p /mnt/rcblk &&
+		mount -t ext4 "$BYID" /mnt/rcblk && df -h /mnt/rcblk
 	head -c 3145728 /dev/urandom > /tmp/demo.bin
 	cp /tmp/demo.bin /mnt/rcblk/ && umount /mnt/rcblk &&
 		mount -t ext4 "$RCBLK" /mnt/rcblk
@@ -105,6 +120,9 @@ if [ -b "$RCBLK" ]; then
 	step "rdmachan blk show"
 	$TOOL blk show
 
+	step "rdmachan config show: what config save would write for a restore at boot"
+	$TOOL config show
+
 	step "rdmachan blk unmap $RCBLK; rdmachan blk unexport demo"
 	$TOOL blk unmap "$RCBLK" && $TOOL blk unexport demo && echo "done"
 else
@@ -114,7 +132,6 @@ fi
 $RMMOD rdmachan_blk
 
 step "the network channel: rdmachan net add rcn0 listen $SRV; rcn1 connect from $CLI"
-$MODPROBE rdmachan_net && echo "rdmachan_net loaded"
 $TOOL net add rcn0 listen $SRV && $TOOL net add rcn1 connect $SRV --src $CLI
 echo "each in a network namespace of its own, so that traffic crosses the channel:"
 echo "  rcA: rcn0 10.77.0.1 <-> rcB: rcn1 10.77.0.2"
@@ -141,4 +158,5 @@ $TOOL dev list
 
 step "rmmod rdmachan"
 rdmachan_unload && echo "unloaded cleanly"
+udevd_stop
 echo
