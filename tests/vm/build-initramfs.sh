@@ -187,8 +187,19 @@ done | sort -u | while read -r ko; do
 	cp "$MODBASE$ko" "$ROOT$ko"
 done
 cp "$MODDIR"/modules.order "$MODDIR"/modules.builtin* "$ROOT$GUEST_MODDIR/"
+# ours: the checkout's, where make install-modules puts them
+# (updates/rdmachan/); modules built elsewhere (another kernel's, the
+# debug kernel's) in extra/
+if [ "$OURKOS" = "$TOP/module" ]; then
+	make -s -C "$TOP" install-modules DESTDIR="$ROOT" KVER="$KVER" \
+		> "$WORK/install-modules.log" 2>&1 || {
+		cat "$WORK/install-modules.log" >&2
+		exit 1
+	}
+fi
 mkdir -p "$ROOT$GUEST_MODDIR/extra"
-find "$OURKOS" -name '*.ko' -exec cp {} "$ROOT$GUEST_MODDIR/extra/" \;
+[ "$OURKOS" = "$TOP/module" ] ||
+	find "$OURKOS" -name '*.ko' -exec cp {} "$ROOT$GUEST_MODDIR/extra/" \;
 if [ -n "${3:-}" ]; then
 	find "$3" -name '*.ko' -exec cp {} "$ROOT$GUEST_MODDIR/extra/" \;
 fi
