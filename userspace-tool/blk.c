@@ -644,9 +644,10 @@ static int blk_remap(int argc, char **argv)
 
 static void show_help(void)
 {
-	printf("Usage: rdmachan [-j [-p]] blk show [exports | maps]\n"
+	printf("Usage: rdmachan [-j [-p]] [-s] [-d] blk show [exports | maps]\n"
 	       "The exports this host serves and the disks it maps (both when\n"
-	       "neither is named), with their counters.\n");
+	       "neither is named); with -s their counters, with -d their\n"
+	       "identities, sources and reconnect policies (JSON: always).\n");
 }
 
 static void show_counters(const struct rdmachan_blk_counters *c)
@@ -701,8 +702,34 @@ static void show_export(const struct rdmachan_blk_export_info *e)
 	}
 	close_array();
 	print_nl();
-	show_counters(&e->c);
+	if (tool_details()) {
+		char id[40];
+
+		sysfs_word(id, sizeof(id), "class/rdmachan_blk/ctl/exports/%s/export_id", name);
+		print_str_null(PRINT_ANY, "export_id", "    export_id %s\n", id);
+	}
+	if (tool_stats())
+		show_counters(&e->c);
 	close_object();
+}
+
+/* what sysfs adds to a mapping: its identity, source and policy */
+static void show_map_details(uint32_t index)
+{
+	static const char *const attrs[][2] = {
+		{ "export_id", "    export_id %s" }, { "src", " src %s" },
+		{ "reconnect_delay_ms", "\n    reconnect_delay_ms %s" },
+		{ "loss_timeout_ms", " loss_timeout_ms %s" },
+		{ "fast_io_fail_ms", " fast_io_fail_ms %s\n" },
+	};
+	char v[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+		sysfs_word(v, sizeof(v), "block/" BLK_DISK_PREFIX "%u/rdmachan/%s",
+			   index, attrs[i][0]);
+		print_str_null(PRINT_ANY, attrs[i][0], attrs[i][1], v);
+	}
 }
 
 static void show_map(const struct rdmachan_blk_map_info *m)
@@ -756,7 +783,10 @@ static void show_map(const struct rdmachan_blk_map_info *m)
 	print_uint(PRINT_ANY, "max_io", " max_io %u", m->max_io);
 	print_uint(PRINT_ANY, "inline_max", " inline_max %u", m->inline_max);
 	print_uint(PRINT_ANY, "openers", " openers %u\n", m->openers);
-	show_counters(&m->c);
+	if (tool_details())
+		show_map_details(m->index);
+	if (tool_stats())
+		show_counters(&m->c);
 	close_object();
 }
 

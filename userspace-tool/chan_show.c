@@ -117,11 +117,15 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 		else
 			print_str(PRINT_JSON, at[i].name, NULL, at[i].value);
 	}
+	/* text: the counters with -s only (JSON has every attribute) */
 	if (!strncmp(name, "dev", 3)) {
-		print_fp("%s: %s async_events %s port_events %s fatal_events %s qp_events %s cq_events %s\n",
-		         name, get(at, n, "name"), get(at, n, "async_events"),
-		         get(at, n, "port_events"), get(at, n, "fatal_events"),
-		         get(at, n, "qp_events"), get(at, n, "cq_events"));
+		print_fp("%s: %s", name, get(at, n, "name"));
+		if (tool_stats())
+			print_fp(" async_events %s port_events %s fatal_events %s qp_events %s cq_events %s",
+				 get(at, n, "async_events"), get(at, n, "port_events"),
+				 get(at, n, "fatal_events"), get(at, n, "qp_events"),
+				 get(at, n, "cq_events"));
+		print_nl();
 		goto out;
 	}
 	if (!strncmp(name, "listener", 8)) {
@@ -129,11 +133,14 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 		         get(at, n, "state"), get(at, n, "src_addr"),
 		         get(at, n, "backlog"), get(at, n, "pending"),
 		         get(at, n, "accepted"));
-		print_fp("    connecting %s/%s mem_pending %s/%s rejected %s (busy %s) timed_out %s\n",
+		print_fp("    connecting %s/%s mem_pending %s/%s",
 		         get(at, n, "connecting"), get(at, n, "max_connecting"),
-		         get(at, n, "mem_pending"), get(at, n, "mem_budget"),
-		         get(at, n, "rejected"), get(at, n, "rejected_busy"),
-		         get(at, n, "timed_out"));
+		         get(at, n, "mem_pending"), get(at, n, "mem_budget"));
+		if (tool_stats())
+			print_fp(" rejected %s (busy %s) timed_out %s",
+				 get(at, n, "rejected"), get(at, n, "rejected_busy"),
+				 get(at, n, "timed_out"));
+		print_nl();
 		goto out;
 	}
 	print_fp("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
@@ -144,6 +151,8 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 	         get(at, n, "max_inline"), get(at, n, "wire_header"),
 	         get(at, n, "send_credits"), get(at, n, "credits_to_return"),
 	         get(at, n, "rx_queued"));
+	if (!tool_stats())
+		goto out;
 	print_fp("    tx %s msgs %s bytes  rx %s msgs %s bytes  credit_stalls %s credit_msgs %s keepalives %s errors %s",
 	         get(at, n, "msgs_tx"), get(at, n, "bytes_tx"), get(at, n, "msgs_rx"),
 	         get(at, n, "bytes_rx"), get(at, n, "credit_stalls"),
@@ -159,10 +168,10 @@ out:
 
 static void show_help(void)
 {
-	printf("Usage: rdmachan [-j [-p]] chan show [NAME]\n"
+	printf("Usage: rdmachan [-j [-p]] [-s] chan show [NAME]\n"
 	       "Show every channel (chanN) and listener (listenerN) of rdmachan,\n"
-	       "with its state, addresses and counters, and every RDMA device\n"
-	       "(devN) with its asynchronous event counters; or only NAME.  From\n"
+	       "with its state and addresses, and every RDMA device (devN); or\n"
+	       "only NAME.  With -s their counters (JSON: always).  From\n"
 	       SYSFS_CLASS "/.\n");
 }
 

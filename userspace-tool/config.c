@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,29 +196,6 @@ int config_key(int n, char **w, char *key, size_t len)
 }
 
 /* ---- what exists ---------------------------------------------------- */
-
-/* sysfs "ROOT/PATH" (@fmt ...) into @buf without its newline; "" when unreadable */
-static void __attribute__((format(printf, 3, 4)))
-sysfs_word(char *buf, size_t len, const char *fmt, ...)
-{
-	const char *root = getenv("RDMACHAN_SYSFS");
-	char p[256];
-	va_list ap;
-	int o;
-	FILE *f;
-
-	buf[0] = '\0';
-	o = snprintf(p, sizeof(p), "%s/", root ? root : "/sys");
-	va_start(ap, fmt);
-	vsnprintf(p + o, sizeof(p) - o, fmt, ap);
-	va_end(ap);
-	f = fopen(p, "r");
-	if (!f)
-		return;
-	if (fgets(buf, len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
 
 /* every line that makes what exists, or with @keys its key, into @out */
 struct config_set {

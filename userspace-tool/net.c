@@ -307,6 +307,19 @@ static int net_del(int argc, char **argv)
 
 /* ---- show ---------------------------------------------------------- */
 
+/* what sysfs adds: the source or peer given, the reconnect policy */
+static void show_details(const char *name)
+{
+	char src[64], delay[16], loss[16];
+
+	sysfs_word(src, sizeof(src), "class/net/%s/rdmachan/src", name);
+	sysfs_word(delay, sizeof(delay), "class/net/%s/rdmachan/reconnect_delay_ms", name);
+	sysfs_word(loss, sizeof(loss), "class/net/%s/rdmachan/loss_timeout_ms", name);
+	print_str_null(PRINT_ANY, "src", "    src %s", src);
+	print_str_null(PRINT_ANY, "reconnect_delay_ms", " reconnect_delay_ms %s", delay);
+	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s\n", loss);
+}
+
 static void show_one(const struct rdmachan_net_info *i)
 {
 	const struct rdmachan_net_counters *c = &i->c;
@@ -348,6 +361,12 @@ static void show_one(const struct rdmachan_net_info *i)
 	print_uint(PRINT_ANY, "max_msg_size", " msg_size %u", i->max_msg_size);
 	print_uint(PRINT_ANY, "queue_depth", " depth %u", i->queue_depth);
 	print_uint(PRINT_ANY, "losses", " losses %u\n", i->losses);
+	if (tool_details())
+		show_details(name);
+	if (!tool_stats()) {
+		close_object();
+		return;
+	}
 	open_object("counters");
 	print_u64(PRINT_ANY, "rx_packets", "    rx_packets %llu", c->rx_packets);
 	print_u64(PRINT_ANY, "rx_bytes", " rx_bytes %llu", c->rx_bytes);
@@ -370,9 +389,10 @@ static int net_show(int argc, char **argv)
 	int ctl;
 
 	if (cmd_help_asked(argc, argv)) {
-		printf("Usage: rdmachan [-j [-p]] net show [NAME]\n"
+		printf("Usage: rdmachan [-j [-p]] [-s] [-d] net show [NAME]\n"
 		       "The rdmachan interfaces (or NAME): mode, address, state, peer,\n"
-		       "the reconnect loop's figures and the counters.\n");
+		       "the reconnect loop's figures; with -s the counters, with -d the\n"
+		       "source or peer given and the reconnect policy (JSON: always).\n");
 		return EXIT_OK;
 	}
 	if (argc > 1)

@@ -253,6 +253,14 @@ void print_null(enum out_type t, const char *k, const char *fmt)
 	}
 }
 
+void print_str_null(enum out_type t, const char *k, const char *fmt, const char *v)
+{
+	if (!*v && is_json(t))
+		print_null(PRINT_JSON, k, NULL);
+	else
+		print_str(t, k, fmt, *v ? v : "-");
+}
+
 void print_fp(const char *fmt, ...)
 {
 	va_list ap;

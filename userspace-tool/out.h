@@ -64,6 +64,8 @@ void print_bytes(enum out_type t, const char *key, const void *p, size_t n);
 bool utf8_text(const unsigned char *p, size_t n);
 /* JSON null under @key; text: @fmt as it is */
 void print_null(enum out_type t, const char *key, const char *fmt);
+/* print_str, but "" is JSON null, "-" in text (a value sysfs lacked) */
+void print_str_null(enum out_type t, const char *key, const char *fmt, const char *v);
 /* text only, printf-style, to the record's stream */
 void print_fp(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* text only: a newline */

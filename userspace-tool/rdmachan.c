@@ -33,6 +33,9 @@ static void usage(FILE *out)
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
+		"  -s, --stats       text: the counters too (JSON has them always)\n"
+		"  -d, --details     text: identities, sources, reconnect policies\n"
+		"                    too (JSON has them always)\n"
 		"  -V, --version     print the tool's version and exit\n"
 		"  -h, --help        this help\n"
 		"      --ctl PATH    control device (default /dev/rdmachan)\n"
@@ -264,7 +267,7 @@ int rdmachan(int argc, char **argv)
 	bool force = false;
 	int a = 1, i;
 
-	tool.json = tool.pretty = false;
+	tool.json = tool.pretty = tool.stats = tool.details = false;
 	tool.ctl_path = "/dev/" RDMACHAN_DEVICE_NAME;
 
 	for (; a < argc && argv[a][0] == '-'; a++) {
@@ -276,6 +279,12 @@ int rdmachan(int argc, char **argv)
 			tool.pretty = true;
 		} else if (!strcmp(o, "-jp") || !strcmp(o, "-pj")) {
 			tool.json = tool.pretty = true;
+		} else if (!strcmp(o, "-s") || !strcmp(o, "--stats")) {
+			tool.stats = true;
+		} else if (!strcmp(o, "-d") || !strcmp(o, "--details")) {
+			tool.details = true;
+		} else if (!strcmp(o, "-sd") || !strcmp(o, "-ds")) {
+			tool.stats = tool.details = true;
 		} else if (!strcmp(o, "-V") || !strcmp(o, "--version")) {
 			printf("rdmachan tool %s, ABI %d\n", TOOL_VERSION,
 			       RDMACHAN_ABI_VERSION);
@@ -309,7 +318,7 @@ int rdmachan(int argc, char **argv)
 		}
 	}
 	if (batch_file) {
-		char *opts[4];
+		char *opts[6];
 		int n = 0;
 
 		if (a != argc) {
@@ -324,6 +333,10 @@ int rdmachan(int argc, char **argv)
 			opts[n++] = "-j";
 		if (tool.pretty)
 			opts[n++] = "-p";
+		if (tool.stats)
+			opts[n++] = "-s";
+		if (tool.details)
+			opts[n++] = "-d";
 		if (strcmp(tool.ctl_path, "/dev/" RDMACHAN_DEVICE_NAME)) {
 			opts[n++] = "--ctl";
 			opts[n++] = (char *)tool.ctl_path;

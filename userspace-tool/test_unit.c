@@ -817,11 +817,16 @@ static void test_chan_show(void)
 	char *s;
 
 	s = render_out(chan3_new, false, false);
+	ok(strstr(s, "chan3: ") && !strstr(s, "msgs") && !strstr(s, "solicited"),
+	   "chan show: text without -s has no counters");
+	tool.stats = true;
+	s = render_out(chan3_new, false, false);
 	ok(strstr(s, " keepalives - errors 0 solicited_events 7\n") != NULL,
-	   "chan show: text ends the counters with solicited_events");
+	   "chan show -s: text ends the counters with solicited_events");
 	s = render_out(chan3_old, false, false);
 	ok(strstr(s, " keepalives - errors 0\n") && !strstr(s, "solicited"),
-	   "chan show: text leaves solicited_events out when the module has none");
+	   "chan show -s: text leaves solicited_events out when the module has none");
+	tool.stats = false;
 	s = render_out(chan3_new, true, false);
 	ok(strstr(s, "\"msgs_tx\":5,\"role\":\"active\",\"solicited_events\":7,") != NULL,
 	   "chan show: JSON has solicited_events, a number");

@@ -24,13 +24,41 @@
 #define EXIT_FAIL	1
 #define EXIT_USAGE	2
 
+/*
+ * @stats: -s, as ip -s: text output shows counters only with it
+ * @details: -d, as ip -d: text output shows what sysfs adds (identities,
+ *	source addresses, reconnect policies) only with it
+ * JSON shows both always: a script's keys do not depend on how a person
+ * wants the text (Documentation/tool.rst, "Options").
+ */
 struct tool_opts {
 	bool json;
 	bool pretty;
+	bool stats;
+	bool details;
 	const char *ctl_path;
 };
 
 extern struct tool_opts tool;
+
+/* tool_stats, tool_details: counters, details wanted in this output */
+static inline bool tool_stats(void)
+{
+	return out_json() || tool.stats;
+}
+
+static inline bool tool_details(void)
+{
+	return out_json() || tool.details;
+}
+
+/*
+ * sysfs_word: the first line of sysfs file ROOT/(@fmt ...), without its
+ * newline, into @buf ("" when unreadable); ROOT is /sys or
+ * $RDMACHAN_SYSFS (sysfs.c)
+ */
+void sysfs_word(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Messages on stderr, prefixed "rdmachan: " (cmd.c). */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

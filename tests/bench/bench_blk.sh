@@ -338,8 +338,8 @@ rcblk_pass() {
 		result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
 			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
 		remote rcblk "$D"
-		diag "$($TOOL blk show maps)"
-		diag "$($TOOL blk show exports)"
+		diag "$($TOOL -sd blk show maps)"
+		diag "$($TOOL -sd blk show exports)"
 		blk_chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else
@@ -406,7 +406,7 @@ for pass in $(seq "$RUNS"); do
 	nvme_pass
 	report local $(fio_all "$B")
 done
-diag "$($TOOL blk show)"
+diag "$($TOOL -sd blk show)"
 
 nvmet_down $NQN
 check "rdmachan_blk and rdmachan unload" blk_unload

@@ -65,7 +65,7 @@ server_half() {
 		[ "$(printf '%s' "$_cmd" | tr -d '\r')" = finish ] && break
 	done
 	kill $_nc
-	diag "$($TOOL blk show exports)"
+	diag "$($TOOL -sd blk show exports)"
 	check "blk unexport bench" $TOOL blk unexport bench
 	nvmet_down $NQN
 	check "rdmachan_blk and rdmachan unload" blk_unload
@@ -179,7 +179,7 @@ rcblk_pass() {
 		--depth "$DEPTH" 2> $T/map.err)
 	if [ -b "$D" ]; then
 		jobs rcblk "$D"
-		diag "$($TOOL blk show maps)"
+		diag "$($TOOL -sd blk show maps)"
 		blk_chan_stats "$D"
 		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
 	else

@@ -139,7 +139,7 @@ for pass in $(seq "$RUNS"); do
 	port=$((port + 1))
 	result chan_ping_avg_us "$(chan_lat $port)"
 done
-diag "$($TOOL net show)"
+diag "$($TOOL -sd net show)"
 net_bench_del
 
 # the same devices with rx_spread=1: the channel polled in an unbound

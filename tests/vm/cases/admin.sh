@@ -9,7 +9,9 @@
 # rdmachan_net on its first ioctl, and a blacklisted one is refused with
 # ENOTTY and a log line; a mapped disk gets
 # /dev/disk/by-id/rdmachan-EXPORT-ID (ID the server's export_id) and
-# /dev/disk/by-path/rdmachan-SERVER-EXPORT.  Then the configuration
+# /dev/disk/by-path/rdmachan-SERVER-EXPORT; blk show and net show print
+# counters with -s and the identity, source and policy with -d (JSON
+# always).  Then the configuration
 # that survives a reboot: "config save" of an export, a mapping with its
 # reconnect policy and two interfaces writes the expected lines; an
 # immediate "config restore" skips all four; everything is unmapped,
@@ -96,6 +98,13 @@ BYID=/dev/disk/by-id/rdmachan-cfg-$ID
 BYPATH=/dev/disk/by-path/rdmachan-$BLK_SRV:7471-cfg
 check "udev: $BYID -> $D" wait_for 10 link_to "$BYID" "$D"
 check "udev: $BYPATH -> $D" wait_for 10 link_to "$BYPATH" "$D"
+check "blk show: no counters without -s" sh -c "! $TOOL blk show maps | grep -q ' reads '"
+check "blk show -s: the counters" sh -c "$TOOL -s blk show maps | grep -q '^    reads [0-9]'"
+check "blk show -d: the disk's identity, source and policy" sh -c \
+	"$TOOL -d blk show maps | grep -q '^    export_id $ID src $BLK_CLI\$' &&
+	 $TOOL -d blk show maps | grep -q '^    reconnect_delay_ms 300 loss_timeout_ms 60000 fast_io_fail_ms 20000\$'"
+check_eq "blk show -j: the identity, source and policy without -d" "$ID $BLK_CLI 300 true" \
+	"$($TOOL -j blk show maps | jq -r '.maps[0] | "\(.export_id) \(.src) \(.reconnect_delay_ms) \(.counters != null)"')"
 head -c $((4 * MiB)) /dev/urandom > $T/pat
 check "4 MiB written through the by-id name" \
 	$DD if=$T/pat of="$BYID" bs=1M seek=5 oflag=direct conv=notrunc,fsync
@@ -106,6 +115,8 @@ check "net add rcn0 listen 192.0.2.1 --peer 192.0.2.2 --reconnect-delay 200" \
 check "net add rcn1 connect 192.0.2.1 --src 192.0.2.2 --mtu 9000 --loss-timeout off" \
 	$TOOL net add rcn1 connect 192.0.2.1 --src 192.0.2.2 --mtu 9000 --loss-timeout off
 check "both connected within 20 s" wait_for 20 both_up
+check "net show -d: rcn1's source and policy" sh -c \
+	"$TOOL -d net show rcn1 | grep -q '^    src 192.0.2.2 reconnect_delay_ms [0-9]* loss_timeout_ms off\$'"
 check "config save writes $CONF" $TOOL config save
 diag "$(cat $CONF)"
 check "the export's line" grep -qx "blk export cfg $B --allow 192.0.2.0/24" $CONF

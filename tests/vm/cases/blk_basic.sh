@@ -148,7 +148,7 @@ check "the counters: no errors, nothing rejected, nothing in flight" sh -c \
 	"$TOOL -j blk show | jq -e --arg d '$D' '(.maps[] | select(.dev == \$d) | .counters |
 		.errors == 0 and .rejected == 0 and .inflight == 0 and .reads > 0 and .writes > 0) and
 		(.exports[] | select(.name == \"basic\") | .counters | .errors == 0 and .rejected == 0)' > /dev/null"
-diag "$($TOOL blk show)"
+diag "$($TOOL -sd blk show)"
 
 # ---- ext4 ---------------------------------------------------------------
 check_eq "the mapping is still live" live \
@@ -179,7 +179,7 @@ if grep -q " $MNT ext4 " /proc/mounts; then
 	check "umount again" umount $MNT
 else
 	not_ok "ext4: files, e2fsck, remount (not run: no file system mounted)"
-	diag "$($TOOL blk show maps)"
+	diag "$($TOOL -sd blk show maps)"
 	# the refusals, with the disk held open instead of mounted
 	exec 5< "$D"
 	check_fail "blk unmap of an open disk is refused (EBUSY)" "EBUSY" $TOOL blk unmap "$D"
@@ -210,7 +210,7 @@ if timeout 300 $FIO --name=q1 --filename="$D" --direct=1 --ioengine=libaio --iod
 else
 	not_ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16"
 	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1.out | head -n 5)"
-	diag "$($TOOL blk show maps)"
+	diag "$($TOOL -sd blk show maps)"
 fi
 check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 check_eq "blk show maps: none" "0" "$($TOOL -j blk show maps | jq '.maps | length')"

@@ -101,7 +101,7 @@ else
 	kill $dd_pid $ddr_pid 2>/dev/null
 fi
 check_eq "the export is gone" 0 "$($TOOL -j blk show exports | jq '.exports | length')"
-diag "$($TOOL blk show maps)"
+diag "$($TOOL -sd blk show maps)"
 check "the mapping is no longer live" sh -c \
 	"$TOOL -j blk show maps | jq -e --arg d '$D' '[.maps[] | select(.dev == \$d)] | length == 0 or .[0].state != \"live\"' > /dev/null"
 check "I/O to the orphaned disk fails in bounded time" sh -c \

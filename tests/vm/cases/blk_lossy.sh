@@ -89,7 +89,7 @@ check "the wire was lossy: rxe saw duplicate requests ($dup) and sequence errors
 	test "$dup" -gt 0 -a "$seq" -gt 0
 diag "$DEV1 (client) counters: $(hw_counters $DEV1)"
 diag "$DEV0 (server) counters: $(hw_counters $DEV0)"
-diag "$($TOOL blk show)"
+diag "$($TOOL -sd blk show)"
 check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 check "blk unexport lossy" $TOOL blk unexport lossy
 check "netem off" sh -c "$TC qdisc del dev veth0 root && $TC qdisc del dev veth1 root"

@@ -56,7 +56,7 @@ server_half() {
 	# frozen server's, once thawed) end with their keepalive
 	check "no session is left once the client is gone (30 s)" \
 		wait_for 30 sh -c "[ \"\$($TOOL -j blk show exports | jq '.exports[0].sessions')\" = 0 ]"
-	diag "$($TOOL blk show exports)"
+	diag "$($TOOL -sd blk show exports)"
 	check "blk unexport pair" $TOOL blk unexport pair
 	check "rdmachan_blk and rdmachan unload" blk_unload
 	done_testing
@@ -169,7 +169,7 @@ client_half() {
 	fi
 	check "and it read what is there" cmp $T/held.dat $T/before.pat
 	check_eq "no request failed (errors 0)" 0 "$(attr errors)"
-	diag "$($TOOL blk show maps)"
+	diag "$($TOOL -sd blk show maps)"
 	ask_host "the server's VM is stopped again" server stop
 	check "reconnecting within 30 s" wait_for 30 state_is reconnecting
 	read -r t0 _ < /proc/uptime

@@ -159,7 +159,7 @@ check "a device added makes the reconnecting mapping try at once (logged)" sh -c
 	"dmesg | grep -q '$DEV1: 1 reconnecting link(s) try now'"
 check "the log says the link was lost and came back" sh -c \
 	"dmesg | grep -q 'rcblk.*link lost' && dmesg | grep -q 'rcblk.*back: 2 queues'"
-diag "$($TOOL blk show maps)"
+diag "$($TOOL -sd blk show maps)"
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- fast_io_fail_ms ------------------------------------------------------

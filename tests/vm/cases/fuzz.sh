@@ -135,7 +135,7 @@ if [ "$BLK" = 1 ]; then
 		ok "no block export or mapping left (rdmachan blk show, /sys/class/rdmachan_blk, /sys/block)"
 	else
 		not_ok "no block export or mapping left (rdmachan blk show, /sys/class/rdmachan_blk, /sys/block)"
-		diag "$($TOOL blk show 2>&1; ls /sys/class/rdmachan_blk/ctl/exports /sys/block 2>&1)"
+		diag "$($TOOL -sd blk show 2>&1; ls /sys/class/rdmachan_blk/ctl/exports /sys/block 2>&1)"
 		# remove them anyway, for the checks below
 		for _d in $($TOOL -j blk show maps | jq -r '.maps[].dev'); do
 			timeout 60 $TOOL blk unmap --force "$_d"
@@ -156,7 +156,7 @@ if [ "$NET" = 1 ]; then
 		ok "no network interface left (rdmachan net show, /sys/class/net)"
 	else
 		not_ok "no network interface left (rdmachan net show, /sys/class/net)"
-		diag "$($TOOL net show 2>&1; ls /sys/class/net 2>&1)"
+		diag "$($TOOL -sd net show 2>&1; ls /sys/class/net 2>&1)"
 		# delete them anyway, for the checks below
 		for _n in $($TOOL -j net show | jq -r '.devices[].name'); do
 			timeout 60 $TOOL net del "$_n"

@@ -28,7 +28,7 @@ check "listen $SRV:0 prints the port it got" test -n "$P"
 check "... not 0" test "${P:-0}" != 0
 check "... and sysfs shows the listener on it" listening "${P:-0}"
 check "stat shows what it may hold for unaccepted connections" sh -c \
-	"$TOOL chan show | grep -q 'connecting 0/16 mem_pending 0/268435456 rejected 0 (busy 0) timed_out 0'"
+	"$TOOL -s chan show | grep -q 'connecting 0/16 mem_pending 0/268435456 rejected 0 (busy 0) timed_out 0'"
 check "send to the printed port is received" \
 	$TOOL chan send $SRV:"${P:-0}" --src $CLI "to port zero"
 wait $PID_l0

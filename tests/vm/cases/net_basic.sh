@@ -51,7 +51,7 @@ check "net show (text) names rcn0, listening, up" sh -c \
 	"$TOOL net show rcn0 | grep -q '^rcn0: listen 192.0.2.1:7472 state up'"
 check "prefixes: rdmachan -j n s parses with jq" sh -c \
 	"$TOOL -j n s | jq -e '.devices | length == 2' > /dev/null"
-diag "$($TOOL net show)"
+diag "$($TOOL -sd net show)"
 
 # ---- ping ----------------------------------------------------------------
 # drops and errors from here on (a packet that came before the far end was
@@ -159,7 +159,7 @@ check_eq "net show: rcn1 reconnecting" "reconnecting" \
 sleep 2
 check "rdma link add $DEV1 back" rxe_add $DEV1 veth1
 check "carrier back on both within 30 s" wait_for 30 net_carrier_both
-diag "$($TOOL net show)"
+diag "$($TOOL -sd net show)"
 if wait $CLI; then
 	ok "the TCP stream survived the outage: 256 MiB arrived whole"
 else

@@ -171,7 +171,7 @@ check "rdma link add $DEV0 back" rxe_add $DEV0 veth0
 check "carrier back on both (rcn0 listens again)" wait_for 40 net_carrier_both
 flood_stop
 check "ping across after both losses" $IP netns exec rcA $PING -c 3 -W 10 10.77.0.2
-diag "$($TOOL net show)"
+diag "$($TOOL -sd net show)"
 
 # ---- ip link del, a dying namespace ------------------------------------
 flood_start

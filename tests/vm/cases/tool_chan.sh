@@ -95,7 +95,7 @@ check "stat -j agrees with sysfs" sh -c "$TOOL -j chan show $(basename "$srv") |
 case $DEV1 in siw*) hdr=in-band ;; *) hdr=immediate ;; esac
 check "stat shows where the header travels ($hdr)" sh -c "$TOOL chan show $(basename "$ch") | grep -q ' header $hdr '"
 check "stat ends the counters with solicited_events" sh -c \
-	"$TOOL chan show $(basename "$ch") | grep -Eq ' errors [0-9]+ solicited_events [0-9]+\$'"
+	"$TOOL -s chan show $(basename "$ch") | grep -Eq ' errors [0-9]+ solicited_events [0-9]+\$'"
 check "stat -j lists the listener" sh -c \
 	"$TOOL -j chan show | jq -e 'map(select(.name | startswith(\"listener\")) | .src_addr) | index(\"$SRV:7007\")'"
 exec 4>&-
