@@ -23,6 +23,10 @@
 #include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
+
+#include <linux/rdmachan_blk.h>
+#include <linux/rdmachan_net.h>
 
 /* Bounds of the ABI */
 #define ABI_FD_FLAGS	(RDMACHAN_FD_NONBLOCK | RDMACHAN_FD_CLOEXEC)
@@ -1240,6 +1244,44 @@ static void ioctl_test_zero_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, k->check(arg), 0);
 }
 
+/*
+ * The module alias an ioctl of rdmachan_blk's or rdmachan_net's range asks
+ * modprobe for (ioctl_ctl.c) is, for every number of the range, the one
+ * the module declares (RDMACHAN_CTL_ALIAS() of its first number); no number
+ * below the extensions' asks for any.
+ */
+static void ioctl_test_ctl_alias(struct kunit *test)
+{
+	static const struct {
+		unsigned int first, last;
+		const char *declared;
+	} r[] = {
+		{ RDMACHAN_IOC_BLK_FIRST, RDMACHAN_IOC_BLK_LAST,
+		  "rdmachan-ioc-" __stringify(RDMACHAN_IOC_BLK_FIRST) },
+		{ RDMACHAN_IOC_NET_FIRST, RDMACHAN_IOC_NET_LAST,
+		  "rdmachan-ioc-" __stringify(RDMACHAN_IOC_NET_FIRST) },
+	};
+	char alias[32];
+	unsigned int i, nr;
+
+	KUNIT_EXPECT_STREQ(test, r[0].declared, "rdmachan-ioc-0x80");
+	KUNIT_EXPECT_STREQ(test, r[1].declared, "rdmachan-ioc-0x90");
+	for (i = 0; i < ARRAY_SIZE(r); i++) {
+		KUNIT_EXPECT_GE(test, r[i].first, RDMACHAN_CTL_NR_EXT);
+		KUNIT_EXPECT_EQ(test, r[i].last - r[i].first, 15U);
+		for (nr = r[i].first; nr <= r[i].last; nr++) {
+			snprintf(alias, sizeof(alias), RDMACHAN_CTL_ALIAS_FMT,
+				 RDMACHAN_CTL_ALIAS_BASE(nr));
+			KUNIT_EXPECT_STREQ_MSG(test, alias, r[i].declared,
+					       "ioctl 0x%02x", nr);
+		}
+	}
+	/* the sixteens meet: 0x8f and 0x90 ask for different modules */
+	KUNIT_EXPECT_EQ(test, RDMACHAN_CTL_ALIAS_BASE(0x8fU), 0x80U);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_CTL_ALIAS_BASE(0x90U), 0x90U);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_CTL_ALIAS_BASE(0xffU), 0xf0U);
+}
+
 static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE_PARAM(ioctl_test_version, version_gen_params),
 	KUNIT_CASE_PARAM(ioctl_test_dev_list, dev_list_gen_params),
@@ -1258,6 +1300,7 @@ static struct kunit_case ioctl_cases[] = {
 	KUNIT_CASE_PARAM(ioctl_test_chan_info, chan_info_gen_params),
 	KUNIT_CASE_PARAM(ioctl_test_bench, bench_gen_params),
 	KUNIT_CASE_PARAM(ioctl_test_zero_bytes, zero_gen_params),
+	KUNIT_CASE(ioctl_test_ctl_alias),
 	{}
 };
 
