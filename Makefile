@@ -67,6 +67,8 @@ COMPDIR	:= $(PREFIX)/share/bash-completion/completions
 UDEVDIR	:= $(PREFIX)/lib/udev/rules.d
 SYSUSERSDIR := $(PREFIX)/lib/sysusers.d
 UNITDIR	:= $(PREFIX)/lib/systemd/system
+# iproute2's link modules: where ip looks, whatever PREFIX is
+IPLIBDIR ?= /usr/lib/$(shell $(CC) -print-multiarch)/ip
 MANDIR	:= $(PREFIX)/share/man/man8
 INSTALL_KOS := module/chan/rdmachan.ko module/blk/rdmachan_blk.ko \
 	module/net/rdmachan_net.ko
@@ -166,8 +168,9 @@ install-data: tool man
 	sed 's|@SBINDIR@|$(SBINDIR)|' packaging/rdmachan.service.in > \
 		$(DESTDIR)$(UNITDIR)/rdmachan.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/rdmachan.service
-	install -d $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(MANDIR) $(DESTDIR)$(IPLIBDIR)
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/
+	install -m 0644 userspace-tool/link_rdmachan.so $(DESTDIR)$(IPLIBDIR)/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MODDIR)/,$(notdir $(INSTALL_KOS))) \
@@ -178,7 +181,8 @@ uninstall:
 		$(DESTDIR)$(UDEVDIR)/60-rdmachan.rules \
 		$(DESTDIR)$(SYSUSERSDIR)/rdmachan.conf \
 		$(DESTDIR)$(UNITDIR)/rdmachan.service \
-		$(DESTDIR)$(MANDIR)/rdmachan.8 $(DESTDIR)$(MANDIR)/rdmachan-*.8
+		$(DESTDIR)$(MANDIR)/rdmachan.8 $(DESTDIR)$(MANDIR)/rdmachan-*.8 \
+		$(DESTDIR)$(IPLIBDIR)/link_rdmachan.so
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(DATADIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(if $(DESTDIR),,$(INSTALL_ACTIVATE))

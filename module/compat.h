@@ -82,7 +82,8 @@ static inline bool rc_page_pool_put_page(struct page *page)
 /*
  * RC_DEFINE_NEWLINK(prefix) defines prefix_newlink(), an
  * rtnl_link_ops.newlink of this kernel's form, which calls
- * int prefix_newlink_dev(struct net_device *dev,
+ * int prefix_newlink_dev(struct net_device *dev, struct nlattr *tb[],
+ *			  struct nlattr *data[],
  *			  struct netlink_ext_ack *extack).
  */
 #ifdef RDMACHAN_HAVE_RTNL_NEWLINK_PARAMS
@@ -91,7 +92,8 @@ static int prefix##_newlink(struct net_device *dev,			\
 		struct rtnl_newlink_params *params,			\
 		struct netlink_ext_ack *extack)				\
 {									\
-	return prefix##_newlink_dev(dev, extack);			\
+	return prefix##_newlink_dev(dev, params->tb, params->data,	\
+				    extack);				\
 }
 #else
 #define RC_DEFINE_NEWLINK(prefix)					\
@@ -99,7 +101,7 @@ static int prefix##_newlink(struct net *src_net, struct net_device *dev, \
 		struct nlattr *tb[], struct nlattr *data[],		\
 		struct netlink_ext_ack *extack)				\
 {									\
-	return prefix##_newlink_dev(dev, extack);			\
+	return prefix##_newlink_dev(dev, tb, data, extack);		\
 }
 #endif
 

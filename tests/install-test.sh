@@ -40,7 +40,8 @@ expected() {
 			"$p/share/bash-completion/completions/rdmachan" \
 			"$p/lib/udev/rules.d/60-rdmachan.rules" \
 			"$p/lib/sysusers.d/rdmachan.conf" \
-			"$p/lib/systemd/system/rdmachan.service"
+			"$p/lib/systemd/system/rdmachan.service" \
+			"usr/lib/$(gcc -print-multiarch)/ip/link_rdmachan.so"
 		# the man pages, as make man writes them
 		scripts/man-pages.py --list "$p/share/man/man8"
 	} | sort

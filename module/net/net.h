@@ -119,6 +119,8 @@ extern struct workqueue_struct *rcnet_wq;
 
 /* net_dev.c */
 int rcnet_add(const struct rdmachan_net_add *a);
+int rcnet_add_link(struct net_device *ndev, const struct rdmachan_net_add *a);
+void rcnet_get_src(struct rcnet *net, struct sockaddr_storage *ss);
 int rcnet_del(const char *name);
 void rcnet_dellink(struct net_device *ndev, struct list_head *head);
 void rcnet_setup(struct net_device *ndev);

@@ -1026,38 +1026,33 @@ static struct rcnet *rcnet_find(const char *name)
 }
 
 /**
- * rcnet_add() - a new device (RDMACHAN_IOC_NET_ADD)
- * @a: what it is: name, mode, addresses, sizes, reconnect policy
+ * rcnet_get_src() - what @net was given as its source (CONNECT) or only
+ *	peer (LISTEN, pinned at the first admission when not given)
+ * @net: the device
+ * @ss: out: the address, AF_UNSPEC for any
  *
- * Makes the netdev (carrier off), for LISTEN the listener, and the
- * reconnect loop; registers the netdev; then starts the loop (CONNECT)
- * or waits for the peer's connection (LISTEN).  The link comes up in the
- * background.
- *
- * Context: process context, takes RTNL.
- * Return: 0; -EINVAL or -EAFNOSUPPORT for bad arguments, -EEXIST for a
- * name in use, the listener's errno (-EADDRINUSE, -EADDRNOTAVAIL, ...),
- * -ENOMEM.
+ * Context: process or softirq context; takes @net->info_lock.
  */
-int rcnet_add(const struct rdmachan_net_add *a)
+void rcnet_get_src(struct rcnet *net, struct sockaddr_storage *ss)
 {
+	spin_lock_bh(&net->info_lock);
+	*ss = net->src;
+	spin_unlock_bh(&net->info_lock);
+}
+
+/*
+ * rcnet_make() - @ndev's private part from @a (checked, @max_msg its
+ * message size): for LISTEN the listener, and the reconnect loop.  On
+ * failure nothing of it is left but @ndev itself, which the caller frees.
+ */
+static int rcnet_make(struct net_device *ndev,
+		      const struct rdmachan_net_add *a, u32 max_msg)
+{
+	struct rcnet *net = netdev_priv(ndev);
 	struct rdmachan_reconnect_policy *p;
-	struct net_device *ndev;
-	struct rcnet *net;
-	u32 max_msg, loss;
+	u32 loss;
 	int ret;
 
-	ret = rcnet_check_add(a, &max_msg);
-	if (ret) {
-		pr_warn_ratelimited("net add %.*s: invalid arguments (%pe)\n",
-				    RDMACHAN_NET_NAME_MAX, a->name,
-				    ERR_PTR(ret));
-		return ret;
-	}
-	ndev = alloc_netdev(sizeof(*net), a->name, NET_NAME_USER, rcnet_setup);
-	if (!ndev)
-		return -ENOMEM;
-	net = netdev_priv(ndev);
 	net->mode = a->mode;
 	memcpy(&net->addr, &a->addr, sizeof(net->addr));
 	memcpy(&net->src, &a->src, sizeof(net->src));
@@ -1099,7 +1094,7 @@ int rcnet_add(const struct rdmachan_net_add *a)
 		pr_warn_ratelimited("net add %s: reconnect policy refused: delay %u ms (backoff to %u), loss timeout %u ms\n",
 				    a->name, p->delay_ms, p->max_delay_ms,
 				    p->loss_timeout_ms);
-		goto out_free;
+		goto out_pool;
 	}
 	if (net->mode == RDMACHAN_NET_LISTEN) {
 		/* its pending callback waits for RCNET_F_READY */
@@ -1112,15 +1107,49 @@ int rcnet_add(const struct rdmachan_net_add *a)
 			goto out_rc;
 		}
 	}
+	return 0;
 
-	rtnl_lock();
-	if (rcnet_find(a->name)) {
-		ret = -EEXIST;
-		goto out_unlock;
+out_rc:
+	rdmachan_reconnect_destroy(net->rc);
+out_pool:
+	rcnet_pool_destroy(net);
+	return ret;
+}
+
+/*
+ * Undoes rcnet_make() of a device that did not register (a registration
+ * that failed after ndo_init ran the destructor already: rc and pool
+ * are NULL then)
+ */
+static void rcnet_unmake(struct rcnet *net)
+{
+	if (net->listener)
+		rdmachan_listener_close(net->listener);
+	net->listener = NULL;
+	cancel_work_sync(&net->pending_work);
+	rdmachan_reconnect_destroy(net->rc);
+	net->rc = NULL;
+	rcnet_pool_destroy(net);
+}
+
+/*
+ * rcnet_register() - register @net's netdev, and start: the loop
+ * (CONNECT) or the wait for the peer (LISTEN).  Under RTNL.
+ */
+static int rcnet_register(struct rcnet *net)
+{
+	struct net_device *ndev = net->ndev;
+	int ret;
+
+	ASSERT_RTNL();
+	if (rcnet_find(ndev->name)) {
+		pr_warn_ratelimited("net add %s: the name is in use\n",
+				    ndev->name);
+		return -EEXIST;
 	}
 	ret = register_netdevice(ndev);
 	if (ret)
-		goto out_unlock;
+		return ret;
 	list_add_tail(&net->node, &rcnet_devs);
 	/* rx_spread: NAPI in its own kthread (see the top of this file) */
 	if (net->spread && dev_set_threaded(ndev, true))
@@ -1134,23 +1163,88 @@ int rcnet_add(const struct rdmachan_net_add *a)
 	mutex_unlock(&net->lock);
 	netdev_info(ndev, "added: %s %pISpc, MTU %u, messages of %u bytes\n",
 		    net->mode == RDMACHAN_NET_LISTEN ? "listening on" :
-		    "connecting to", &net->addr, ndev->mtu, max_msg);
-	rtnl_unlock();
+		    "connecting to", &net->addr, ndev->mtu, net->max_msg);
 	return 0;
+}
 
-out_unlock:
+/* @a checked, or -EINVAL / -EAFNOSUPPORT with a log line */
+static int rcnet_check(const struct rdmachan_net_add *a, u32 *max_msg)
+{
+	int ret = rcnet_check_add(a, max_msg);
+
+	if (ret)
+		pr_warn_ratelimited("net add %.*s: invalid arguments (%pe)\n",
+				    RDMACHAN_NET_NAME_MAX, a->name,
+				    ERR_PTR(ret));
+	return ret;
+}
+
+/**
+ * rcnet_add() - a new device (RDMACHAN_IOC_NET_ADD)
+ * @a: what it is: name, mode, addresses, sizes, reconnect policy
+ *
+ * Makes the netdev (carrier off), for LISTEN the listener, and the
+ * reconnect loop; registers the netdev; then starts the loop (CONNECT)
+ * or waits for the peer's connection (LISTEN).  The link comes up in the
+ * background.
+ *
+ * Context: process context, takes RTNL.
+ * Return: 0; -EINVAL or -EAFNOSUPPORT for bad arguments, -EEXIST for a
+ * name in use, the listener's errno (-EADDRINUSE, -EADDRNOTAVAIL, ...),
+ * -ENOMEM.
+ */
+int rcnet_add(const struct rdmachan_net_add *a)
+{
+	struct net_device *ndev;
+	u32 max_msg;
+	int ret;
+
+	ret = rcnet_check(a, &max_msg);
+	if (ret)
+		return ret;
+	ndev = alloc_netdev(sizeof(struct rcnet), a->name, NET_NAME_USER,
+			    rcnet_setup);
+	if (!ndev)
+		return -ENOMEM;
+	ret = rcnet_make(ndev, a, max_msg);
+	if (ret)
+		goto out_free;
+	rtnl_lock();
+	ret = rcnet_register(netdev_priv(ndev));
 	rtnl_unlock();
-	if (net->listener)
-		rdmachan_listener_close(net->listener);
-	cancel_work_sync(&net->pending_work);
-out_rc:
-	rdmachan_reconnect_destroy(net->rc);
+	if (!ret)
+		return 0;
+	rcnet_unmake(netdev_priv(ndev));
 out_free:
-	if (ret == -EEXIST)
-		pr_warn_ratelimited("net add %s: the name is in use\n",
-				    a->name);
-	rcnet_pool_destroy(net);
 	free_netdev(ndev);
+	return ret;
+}
+
+/**
+ * rcnet_add_link() - a new device (ip link add ... type rdmachan)
+ * @ndev: the netdev rtnetlink allocated (rcnet_setup()), named
+ * @a: what it is, from the netlink attributes (net_link.c)
+ *
+ * As rcnet_add(), on a netdev rtnetlink made and frees on failure.
+ *
+ * Context: process context, under RTNL.
+ * Return: as rcnet_add().
+ */
+int rcnet_add_link(struct net_device *ndev, const struct rdmachan_net_add *a)
+{
+	u32 max_msg;
+	int ret;
+
+	ASSERT_RTNL();
+	ret = rcnet_check(a, &max_msg);
+	if (ret)
+		return ret;
+	ret = rcnet_make(ndev, a, max_msg);
+	if (ret)
+		return ret;
+	ret = rcnet_register(netdev_priv(ndev));
+	if (ret)
+		rcnet_unmake(netdev_priv(ndev));
 	return ret;
 }
 

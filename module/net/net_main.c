@@ -3,7 +3,8 @@
  * rdmachan_net: a point-to-point IP netdev over an rdmachan channel
  *
  * Module entry points.  Load order: the workqueue (loss work), the
- * rtnl_link_ops kind "rdmachan", then the ioctls that add devices.
+ * rtnl_link_ops kind "rdmachan" (net_link.c), then the ioctls that add
+ * devices.
  * Unload in reverse: no ioctl runs after rcnet_ioctl_exit(), so no
  * device is added any more; rtnl_link_unregister() deletes every device
  * left, in every namespace, through rcnet_dellink() (the teardown order
@@ -16,33 +17,9 @@
 #include <linux/netlink.h>
 #include <net/rtnetlink.h>
 
-#include "compat.h"
 #include "net.h"
 
 struct workqueue_struct *rcnet_wq;
-
-/*
- * ip link add ... type rdmachan: refused.  iproute2 has no parser for
- * this kind's options (mode, addresses), so a device made here could
- * never connect; the tool's "net add" makes them.  The kind is there so
- * that ip -d link names it, and for ip link del and dying namespaces.
- */
-static int rcnet_newlink_dev(struct net_device *dev,
-			     struct netlink_ext_ack *extack)
-{
-	NL_SET_ERR_MSG(extack, "rdmachan devices are added with \"rdmachan net add\"");
-	return -EOPNOTSUPP;
-}
-
-RC_DEFINE_NEWLINK(rcnet)
-
-struct rtnl_link_ops rcnet_link_ops = {
-	.kind		= "rdmachan",
-	.priv_size	= sizeof(struct rcnet),
-	.setup		= rcnet_setup,
-	.newlink	= rcnet_newlink,
-	.dellink	= rcnet_dellink,
-};
 
 static int __init rcnet_module_init(void)
 {

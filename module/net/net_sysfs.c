@@ -81,9 +81,7 @@ static ssize_t src_show(struct device *d, struct device_attribute *attr,
 	struct rcnet *net = netdev_priv(to_net_dev(d));
 	struct sockaddr_storage ss;
 
-	spin_lock_bh(&net->info_lock);
-	ss = net->src;
-	spin_unlock_bh(&net->info_lock);
+	rcnet_get_src(net, &ss);
 	if (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)
 		return sysfs_emit(buf, "\n");
 	return sysfs_emit(buf, "%pISc\n", &ss);

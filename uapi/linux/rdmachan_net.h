@@ -185,4 +185,41 @@ struct rdmachan_net_list {
 #define RDMACHAN_IOC_NET_DEL	_IOW(RDMACHAN_IOC_MAGIC, 0x91, struct rdmachan_net_del)
 #define RDMACHAN_IOC_NET_LIST	_IOWR(RDMACHAN_IOC_MAGIC, 0x92, struct rdmachan_net_list)
 
+/*
+ * rtnetlink: "ip link add NAME type rdmachan ...", the kind "rdmachan"
+ * (IFLA_INFO_KIND), makes the same device as RDMACHAN_IOC_NET_ADD from
+ * these attributes of IFLA_INFO_DATA, and "ip -d link show" reports
+ * them.  The MTU is IFLA_MTU's.
+ *
+ * IFLA_RDMACHAN_MODE: __u32, RDMACHAN_NET_LISTEN or RDMACHAN_NET_CONNECT
+ *	(required)
+ * IFLA_RDMACHAN_ADDR: struct in_addr (4 bytes) or struct in6_addr (16):
+ *	LISTEN: the local address; CONNECT: the peer's (required)
+ * IFLA_RDMACHAN_PORT: __u16, host order: ADDR's port (absent or 0:
+ *	RDMACHAN_NET_DEFAULT_PORT)
+ * IFLA_RDMACHAN_SRC: as ADDR, of the same family: CONNECT: the local
+ *	address to connect from; LISTEN: the one peer accepted (absent:
+ *	any)
+ * IFLA_RDMACHAN_SCOPE_ID: __u32: an IPv6 link-local ADDR's interface
+ * IFLA_RDMACHAN_MSG_SIZE, IFLA_RDMACHAN_QUEUE_DEPTH,
+ * IFLA_RDMACHAN_RECONNECT_DELAY_MS, IFLA_RDMACHAN_LOSS_TIMEOUT_MS:
+ *	__u32, as the fields of struct rdmachan_net_add (0 or absent: the
+ *	default; RDMACHAN_NET_TMO_OFF: never give up)
+ */
+enum {
+	IFLA_RDMACHAN_UNSPEC,
+	IFLA_RDMACHAN_MODE,
+	IFLA_RDMACHAN_ADDR,
+	IFLA_RDMACHAN_PORT,
+	IFLA_RDMACHAN_SRC,
+	IFLA_RDMACHAN_SCOPE_ID,
+	IFLA_RDMACHAN_MSG_SIZE,
+	IFLA_RDMACHAN_QUEUE_DEPTH,
+	IFLA_RDMACHAN_RECONNECT_DELAY_MS,
+	IFLA_RDMACHAN_LOSS_TIMEOUT_MS,
+	__IFLA_RDMACHAN_MAX
+};
+
+#define IFLA_RDMACHAN_MAX	(__IFLA_RDMACHAN_MAX - 1)
+
 #endif /* _UAPI_LINUX_RDMACHAN_NET_H */

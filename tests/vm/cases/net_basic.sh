@@ -11,8 +11,12 @@
 # for byte, 16 concurrent flows, "rdma link delete" of the connecting
 # side's device under a TCP stream (carrier off within the keepalive
 # time, back after the device is re-added, the stream survives), bad
-# ioctl arguments, net del under traffic and a new interface accepted
-# from the same peer, rmmod under traffic.
+# ioctl arguments; "ip link add ... type rdmachan" (iproute2's module
+# link_rdmachan.so, installed by make install) making a listening and a
+# connecting interface that connect, "ip -d link show" reporting their
+# attributes (text and JSON), ip's refusals, "ip link del"; net del
+# under traffic and a new interface accepted from the same peer, rmmod
+# under traffic.
 
 # Debian's kernel; net_teardown.sh runs the teardown on the debug kernel
 requires() {
@@ -203,8 +207,32 @@ $IP addr del 192.0.2.3/24 dev veth1
 
 # ---- bad input -----------------------------------------------------------
 run_checks $HELPERS/net_abuse rcn0
-check_fail "ip link add type rdmachan is refused, naming net add" "net add" \
-	$IP link add rcx type rdmachan
+check_fail "ip link add type rdmachan without mode and addr is refused" \
+	"mode and addr are needed" $IP link add rcx type rdmachan
+check_fail "... and with a bad mode" "invalid mode" \
+	$IP link add rcx type rdmachan mode sideways addr 192.0.2.1
+
+# ---- ip link add ... type rdmachan (link_rdmachan.so, net_link.c) ----------
+check "ip link add rcn2 type rdmachan mode listen addr 192.0.2.1:7480 peer 192.0.2.2" \
+	$IP link add rcn2 type rdmachan mode listen addr 192.0.2.1:7480 peer 192.0.2.2 \
+		reconnect-delay 300
+check "ip link add rcn3 type rdmachan mode connect ... src 192.0.2.2 depth 64 mtu 9000" \
+	$IP link add rcn3 mtu 9000 type rdmachan mode connect addr 192.0.2.1:7480 \
+		src 192.0.2.2 depth 64 loss-timeout off
+check "both connect within 20 s (their state is up)" wait_for 20 sh -c \
+	"grep -qx up /sys/class/net/rcn2/rdmachan/state && grep -qx up /sys/class/net/rcn3/rdmachan/state"
+check "ip -d link show rcn2: the kind and its attributes" sh -c \
+	"$IP -d link show rcn2 | grep -q 'rdmachan mode listen addr 192.0.2.1 port 7480 peer 192.0.2.2 msg-size [0-9]* depth 0 reconnect-delay 300 loss-timeout '"
+check_eq "ip -d -j link show rcn3: mode, addr, port, src, depth, MTU, no loss timeout" \
+	"connect 192.0.2.1 7480 192.0.2.2 64 9000 null" \
+	"$($IP -d -j link show rcn3 | jq -r '.[0] | "\(.linkinfo.info_data | "\(.mode) \(.addr) \(.port) \(.src) \(.depth)") \(.mtu) \(.linkinfo.info_data.loss_timeout_ms)"')"
+check_eq "net show lists them as net add's: listen with its peer, connect with its source" \
+	"rcn2 listen 192.0.2.1:7480 192.0.2.2 rcn3 connect 192.0.2.1:7480 192.0.2.2" \
+	"$($TOOL -j net show | jq -r '[.devices[] | select(.name == "rcn2" or .name == "rcn3") | "\(.name) \(.mode) \(.addr) \(.src)"] | join(" ")')"
+check_fail "ip link add of a name in use is refused" "exists" \
+	$IP link add rcn2 type rdmachan mode connect addr 192.0.2.1:7480
+check "ip link del rcn3 and rcn2" sh -c "$IP link del rcn3 && $IP link del rcn2"
+check "both are gone" sh -c "! $IP link show rcn2 2>/dev/null && ! $IP link show rcn3 2>/dev/null"
 check_fail "net add: a bad address is a usage error" "invalid address" \
 	$TOOL net add rcn9 connect 300.1.2.3
 check_fail "net del of no such interface fails" "no such" $TOOL net del rcn9

@@ -5,7 +5,9 @@
 # (KASAN, lockdep, kmemleak after the case): every way an interface
 # goes, each while a TCP stream or a ping flood crosses it: net del, a
 # link loss and its reconnect ("rdma link delete" of each side's device
-# in turn), ip link del, the namespace holding it deleted, rmmod with
+# in turn), ip link del (the interface then made again inside its
+# namespace by "ip -n NS link add ... type rdmachan", under RTNL as
+# rtnetlink makes it), the namespace holding it deleted, rmmod with
 # both interfaces up.  Each way an interface goes runs beside readers of
 # every file of its sysfs group (/sys/class/net/NAME/rdmachan/*, world
 # readable), so that what the group reads of the device is seen to
@@ -180,9 +182,8 @@ check "ip link del rcn0 under the flood and sysfs readers" timeout 30 $IP -n rcA
 check "carrier off on rcn1" wait_for 20 net_no_carrier rcB rcn1
 readers_stop
 flood_stop
-check "net add rcn0 listen again, into rcA" sh -c \
-	"$TOOL net add rcn0 listen 192.0.2.1 --peer 192.0.2.2 &&
-	 $IP link set rcn0 netns rcA &&
+check "ip -n rcA link add rcn0 type rdmachan mode listen: made in rcA" sh -c \
+	"$IP -n rcA link add rcn0 type rdmachan mode listen addr 192.0.2.1 peer 192.0.2.2 &&
 	 $IP -n rcA addr add 10.77.0.1 peer 10.77.0.2 dev rcn0 &&
 	 $IP -n rcA link set rcn0 up"
 check "carrier on both (rcn1 reconnected)" wait_for 40 net_carrier_both
