@@ -9,7 +9,7 @@
 # rdmachan_net on its first ioctl, and a blacklisted one is refused with
 # ENOTTY and a log line; a mapped disk gets
 # /dev/disk/by-id/rdmachan-EXPORT-ID (ID the server's export_id) and
-# /dev/disk/by-path/rdmachan-SERVER-EXPORT; blk show and net show print
+# /dev/disk/by-path/rdmachan-SERVER-EXPORT, and its partition -part1; blk show and net show print
 # counters with -s and the identity, source and policy with -d (JSON
 # always).  Then the configuration
 # that survives a reboot: "config save" of an export, a mapping with its
@@ -60,6 +60,11 @@ check "/dev/rdmachan appears" wait_for 10 test -c /dev/rdmachan
 udev_settled
 check_eq "/dev/rdmachan: group rdma, mode 0660 (60-rdmachan.rules)" "rdma 660" \
 	"$(stat -c '%G %a' /dev/rdmachan)"
+check_eq "rdmachan came from make install's directory (updates/rdmachan)" \
+	"/lib/modules/$(uname -r)/updates/rdmachan/rdmachan.ko" \
+	"$(/usr/sbin/modinfo -F filename rdmachan)"
+check "the installed tool lists the RDMA devices (dev list)" sh -c \
+	"$TOOL dev list | grep -q rxe0 && $TOOL dev list | grep -q rxe1"
 
 # ---- autoload on the first ioctl -------------------------------------------
 check_eq "rdmachan_blk and rdmachan_net are not loaded yet" "no no" \
@@ -105,6 +110,16 @@ check "blk show -d: the disk's identity, source and policy" sh -c \
 	 $TOOL -d blk show maps | grep -q '^    reconnect_delay_ms 300 loss_timeout_ms 60000 fast_io_fail_ms 20000\$'"
 check_eq "blk show -j: the identity, source and policy without -d" "$ID $BLK_CLI 300 true" \
 	"$($TOOL -j blk show maps | jq -r '.maps[0] | "\(.export_id) \(.src) \(.reconnect_delay_ms) \(.counters != null)"')"
+# one partition, sectors 2048 to 10239 (an MBR, written by hand: the
+# image has no partitioning tool); the data below goes after it
+printf '\000\000\000\000\203\000\000\000\000\010\000\000\000\040\000\000' |
+	$DD of="$D" bs=1 seek=446 conv=notrunc 2> /dev/null
+printf '\125\252' | $DD of="$D" bs=1 seek=510 conv=notrunc,fsync 2> /dev/null
+check "a partition table written on the disk is read (blockdev --rereadpt)" sh -c \
+	"$BLOCKDEV --rereadpt $D && test -b ${D}p1"
+udev_settled
+check "udev: $BYID-part1 and the by-path -part1 -> ${D}p1" wait_for 10 sh -c \
+	"[ \"\$(readlink -f $BYID-part1)\" = ${D}p1 ] && [ \"\$(readlink -f $BYPATH-part1)\" = ${D}p1 ]"
 head -c $((4 * MiB)) /dev/urandom > $T/pat
 check "4 MiB written through the by-id name" \
 	$DD if=$T/pat of="$BYID" bs=1M seek=5 oflag=direct conv=notrunc,fsync
@@ -148,6 +163,7 @@ check "rdmachan_blk and rdmachan_net were loaded on demand" sh -c \
 	"test -d /sys/module/rdmachan_blk && test -d /sys/module/rdmachan_net"
 udev_settled
 check "the same by-id name is back" wait_for 10 test -b "$BYID"
+check "... and its partition's" wait_for 10 test -b "$BYID-part1"
 D2=$(readlink -f "$BYID")
 check "the data written before reads back through it" sh -c \
 	"$DD if=$BYID bs=1M skip=5 count=4 iflag=direct 2>/dev/null | $CMP - $T/pat"
