@@ -51,6 +51,8 @@
 # BENCH_BLK=0 the block rows (both tables), BENCH_PAIR=0 the two-host
 # block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
 # BENCH_VM=0 prints the tables of the last run again without a VM.
+# A VM run writes them with every raw figure to tests/bench/results/
+# (BENCH_RESULTS=FILE for another file; see the end of this script).
 #
 # Targets (issue "Message channel"): in-kernel rate >= 1.0x perftest,
 # latency <= 1.05x, tool-driven batched rate >= 0.8x; (issue "One-sided
@@ -112,6 +114,11 @@ if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
 		--out "$PAIR_OUT" --timeout $((300 + RUNS * (6 * (BLK_SECS + 8) + 60))) \
 		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
 fi
+
+# tables: every table of the run, from $OUT's results (to stdout and
+# the results file, below)
+tables() {
+R=$OUT/results.ktap
 
 # val NAME: the median of NAME's figures over the passes.  A failed run
 # reports 0 (perftest's also when it did not cross the wire): it is left
@@ -364,3 +371,46 @@ if [ "$PAIR" = 1 ]; then
 		echo "filled $(val pair_mb) MiB null_blk behind both (testing.rst, \"Block rows between two hosts\")."
 	fi
 fi
+}
+
+# results_header: what the run was, on what: its date, commit, kernel,
+# machine and settings (the results file's first lines)
+results_header() {
+	local when
+	when=$(date -u -r "$OUT/results.ktap" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || date -u)
+	echo "make bench: $when"
+	echo "commit: $(git describe --always --dirty 2>/dev/null || echo unknown)"
+	echo "kernel: $(scripts/kver.sh) (guest), qemu TCG, 2 vCPUs, 1 GiB; two hosts: 2 x 1 vCPU"
+	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(qemu-system-x86_64 --version 2>/dev/null | head -n 1)"
+	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_PAIR=$PAIR"
+}
+
+# The results file: a VM run's tables and every raw figure (RESULT
+# lines) with what it ran on, in tests/bench/results/DATE-KVER.txt (or
+# BENCH_RESULTS=FILE), which a change that moves a figure commits; the
+# documentation quotes none (Documentation/testing.rst, "Benchmarks").
+# BENCH_VM=0 writes one only when BENCH_RESULTS names it.
+RESULTS=${BENCH_RESULTS:-}
+if [ -z "$RESULTS" ] && [ "${BENCH_VM:-1}" != 0 ]; then
+	RESULTS=tests/bench/results/$(date -u +%Y-%m-%d)-$(scripts/kver.sh).txt
+fi
+if [ -z "$RESULTS" ]; then
+	tables
+	exit 0
+fi
+mkdir -p "$(dirname "$RESULTS")"
+{
+	results_header
+	tables
+	echo
+	echo "raw figures, one pass a line (RESULT NAME VALUE), one VM:"
+	grep -h '^RESULT ' "$OUT/results.ktap" 2>/dev/null || true
+	if [ "$PAIR" = 1 ]; then
+		echo "raw figures, two hosts:"
+		grep -h '^RESULT ' "$PAIR_OUT/results.ktap" 2>/dev/null || true
+	fi
+} > "$RESULTS.tmp"
+mv "$RESULTS.tmp" "$RESULTS"
+sed -n '/^raw figures/q;p' "$RESULTS" | tail -n +6
+echo
+echo "results: $RESULTS"
