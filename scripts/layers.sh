@@ -10,7 +10,8 @@
 # layers below it, never one above; bench.c and bench_rdma.c call only
 # what rdmachan.ko exports (module/rdmachan.h).  Run it after "make"
 # (make layers does both).  Also checks that the API's users (module/blk,
-# module/net) include only module/rdmachan.h of rdmachan.ko's headers.
+# module/net) include only module/rdmachan.h of rdmachan.ko's headers
+# (and module/compat.h, every module's).
 #
 # Prints the file graph, one "caller -> callee, callee, ..." line per
 # file, layer by layer; with --dot, a Graphviz graph instead
@@ -93,15 +94,18 @@ for f in "${objs[@]}"; do
 done
 
 # The users of the API (module/blk, module/net) include, of this
-# project, only module/rdmachan.h and their own headers: never a private
-# header of rdmachan.ko (module/chan/).
+# project, only module/rdmachan.h, module/compat.h (the kernel
+# interfaces that changed, every module's: admin guide, "Supported
+# kernels") and their own headers: never a private header of
+# rdmachan.ko (module/chan/).
 API_USERS="blk net"
 for d in $API_USERS; do
 	for f in "$TOP/module/$d"/*.[ch]; do
 		[ -f "$f" ] || continue
 		while read -r inc; do
-			[ "$inc" = rdmachan.h ] || [ -f "$TOP/module/$d/$inc" ] || {
-				echo "layers.sh: module/$d/${f##*/} includes \"$inc\": users of the API include only rdmachan.h" >&2
+			[ "$inc" = rdmachan.h ] || [ "$inc" = compat.h ] ||
+				[ -f "$TOP/module/$d/$inc" ] || {
+				echo "layers.sh: module/$d/${f##*/} includes \"$inc\": users of the API include only rdmachan.h and compat.h" >&2
 				bad=1
 			}
 		done < <(sed -n 's/^#include "\(.*\)"/\1/p' "$f")

@@ -66,6 +66,14 @@ static_checks() {
 		fail "static: checkpatch --strict is clean on module/ and uapi/"
 		tail -n 40 "$log/checkpatch.log"
 	fi
+	# the layer rule of Documentation/architecture.rst, on the objects
+	# just built
+	if scripts/layers.sh > "$log/layers.log" 2>&1; then
+		pass "static: rdmachan.ko's layers and the API's users keep their rule"
+	else
+		fail "static: rdmachan.ko's layers and the API's users keep their rule"
+		grep '^layers.sh:' "$log/layers.log" | head -n 20
+	fi
 	# make install and uninstall in scratch DESTDIRs (tests/install-test.sh)
 	tests/install-test.sh > "$log/install.tap" 2>&1
 	count_tap "static/install" "$log/install.tap" ||
