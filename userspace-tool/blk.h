@@ -52,6 +52,21 @@ const char *blk_state_name(unsigned int state);
  */
 int ctl_blk_list(int ctl, unsigned int what, void **entries, unsigned int *count);
 
+/*
+ * blk_err: "rdmachan: CMD WHAT: strerror (ENAME)[: hint]" for errno
+ * @err, with the module's absence for ENOTTY and the capability for
+ * EPERM.  Returns EXIT_FAIL.
+ */
+int blk_err(const char *cmd, const char *what, int err, const char *hint);
+
+/* the commands: blk_export.c, blk_map.c, blk_show.c */
+int cmd_blk_export(int argc, char **argv);
+int cmd_blk_unexport(int argc, char **argv);
+int cmd_blk_map(int argc, char **argv);
+int cmd_blk_unmap(int argc, char **argv);
+int cmd_blk_remap(int argc, char **argv);
+int cmd_blk_show(int argc, char **argv);
+
 extern const struct cmd blk_cmds[];
 int obj_blk(int argc, char **argv);
 

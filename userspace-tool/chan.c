@@ -81,7 +81,7 @@ int chan_opt(const char *cmd, int c, char **argv, struct chan_args *a)
 		return 0;
 	default:
 		/* getopt's '?' or ':', or an option the command left to us */
-		tool_usage_err(cmd, "unknown or incomplete option '%s'", argv[optind - 2]);
+		cmd_bad_option(cmd, argv);
 		return -1;
 	}
 bad:

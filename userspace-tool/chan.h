@@ -131,17 +131,9 @@ int cmd_chan_ping(int argc, char **argv);
 int cmd_chan_bench(int argc, char **argv);
 
 /*
- * Before CMD_GETOPT: no messages from getopt (the command says what was
- * wrong), and optind 0, which has glibc start afresh (test_unit.c runs
- * the tool many times in one process).
- */
-#define CMD_GETOPT_INIT() ((void)(optind = 0, opterr = 0))
-/*
  * cmd_one_addr: after CMD_GETOPT, the operands left in *argc, *argv: one
  * address (0), or a usage error (EXIT_USAGE).
  */
 int cmd_one_addr(const char *cmd, int *argc, char ***argv);
-/* run getopt_long on the command's arguments (argv[-1] is its name) */
-#define CMD_GETOPT(argc, argv, s, l) getopt_long((argc) + 1, (argv) - 1, s, l, NULL)
 
 #endif /* RDMACHAN_TOOL_CHAN_H */

@@ -3,12 +3,14 @@
  * cmd.c: the grammar of the rdmachan tool (see cmd.h) and its messages.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "rdma.h"		/* errno_name() */
 #include "tool.h"
 
 static void verr(const char *fmt, va_list ap)
@@ -114,4 +116,27 @@ bool cmd_help_asked(int argc, char **argv)
 {
 	return argc >= 1 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help") ||
 			     !strcmp(argv[0], "help"));
+}
+
+int cmd_operands(const char *cmd, int *argc, char ***argv, int n, const char *what)
+{
+	*argc -= optind - 1;
+	*argv += optind - 1;
+	if (*argc == n)
+		return 0;
+	if (*argc < n)
+		return tool_usage_err(cmd, "%s needed", what);
+	return tool_usage_err(cmd, "unexpected argument '%s'", (*argv)[n]);
+}
+
+int cmd_bad_option(const char *cmd, char **argv)
+{
+	return tool_usage_err(cmd, "unknown or incomplete option '%s'", argv[optind - 2]);
+}
+
+int cmd_errno(const char *cmd, const char *what, int err, const char *hint)
+{
+	tool_err("%s%s%s: %s (%s)%s%s", cmd, what ? " " : "", what ? what : "",
+		 strerror(err), errno_name(err), hint ? ": " : "", hint ? hint : "");
+	return EXIT_FAIL;
 }

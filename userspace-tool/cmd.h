@@ -49,4 +49,26 @@ int cmd_run(const char *obj, const struct cmd *cmds, int argc, char **argv);
 /* cmd_help_asked: argv[0] (after the command) is -h, --help or help */
 bool cmd_help_asked(int argc, char **argv);
 
+/*
+ * Before CMD_GETOPT: no messages from getopt (the command says what was
+ * wrong), and optind 0, which has glibc start afresh (test_unit.c runs
+ * the tool many times in one process).
+ */
+#define CMD_GETOPT_INIT() ((void)(optind = 0, opterr = 0))
+/* run getopt_long on the command's arguments (argv[-1] is its name) */
+#define CMD_GETOPT(argc, argv, s, l) getopt_long((argc) + 1, (argv) - 1, s, l, NULL)
+
+/*
+ * cmd_operands: after CMD_GETOPT, the operands left in *@argc, *@argv:
+ * 0 when there are @n, else a usage error naming @what (EXIT_USAGE)
+ */
+int cmd_operands(const char *cmd, int *argc, char ***argv, int n, const char *what);
+/* cmd_bad_option: the usage error for the option getopt refused */
+int cmd_bad_option(const char *cmd, char **argv);
+/*
+ * cmd_errno: "rdmachan: CMD[ WHAT]: strerror (ENAME)[: HINT]" on stderr
+ * for errno @err; returns EXIT_FAIL
+ */
+int cmd_errno(const char *cmd, const char *what, int err, const char *hint);
+
 #endif /* RDMACHAN_TOOL_CMD_H */

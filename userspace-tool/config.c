@@ -370,11 +370,9 @@ static int config_opts(const char *cmd, int argc, char **argv,
 	};
 	int c;
 
-	optind = 0;
-	opterr = 0;
+	CMD_GETOPT_INIT();
 	*file = CONFIG_DEFAULT_FILE;
-	while ((c = getopt_long(argc + 1, argv - 1, dry_run ? "f:nh" : "f:h",
-				longopts, NULL)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, dry_run ? "f:nh" : "f:h", longopts)) != -1) {
 		switch (c) {
 		case 'f':
 			*file = optarg;
@@ -395,7 +393,7 @@ static int config_opts(const char *cmd, int argc, char **argv,
 		return tool_usage_err(cmd, "unexpected argument '%s'", argv[optind - 1]);
 	return 0;
 bad:
-	return tool_usage_err(cmd, "unknown or incomplete option '%s'", argv[optind - 2]);
+	return cmd_bad_option(cmd, argv);
 }
 
 static void show_help(void)

@@ -23,6 +23,18 @@ bool net_name_ok(const char *s);
  */
 int ctl_net_list(int ctl, struct rdmachan_net_info **entries, unsigned int *count);
 
+/*
+ * net_err: "rdmachan: CMD WHAT: strerror (ENAME)[: hint]", with the
+ * module's absence for ENOTTY and the capability for EPERM.  Returns
+ * EXIT_FAIL.
+ */
+int net_err(const char *cmd, const char *what, int err, const char *hint);
+
+/* the commands: net_add.c, net_show.c */
+int cmd_net_add(int argc, char **argv);
+int cmd_net_del(int argc, char **argv);
+int cmd_net_show(int argc, char **argv);
+
 extern const struct cmd net_cmds[];
 int obj_net(int argc, char **argv);
 
