@@ -23,7 +23,7 @@
  * Flag of EXPORT: the export's identity is its name and size only, not
  * which disk the path opened (its dev_t and disk sequence number): the
  * path names the same data after the server's reboot, so that clients
- * reconnect across it (Documentation/blk-server.rst, "Identity")
+ * reconnect across it (Documentation/blk-server.rst, "Exports")
  */
 #define RDMACHAN_BLK_STABLE_ID	0x2U
 /* Flags of UNEXPORT and UNMAP */
