@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One-sided RDMA (issue 4): registration arguments, WRITE and READ data
+# One-sided RDMA (issue 4): registration arguments (REG_MR at the page
+# count's wrap points, an addr below 4096 with a length near 2^64 that
+# once crashed the kernel, and past max_mr_size: E2BIG), WRITE and READ data
 # integrity from 1 B to 4 MiB (unaligned, multi-SGE, softirq and
 # busy-polled), WRITE_WITH_IMM, fence, atomics, unsignalled chains,
 # refused accesses that leave memory untouched, concurrent fetch-adds,
