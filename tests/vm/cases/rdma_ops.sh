@@ -11,7 +11,7 @@
 
 # Runs over rxe on Debian's kernels, over siw on the debug kernel: the
 # operations' code is the provider's there (testing.rst, "Where each case
-# runs")
+# runs, and what it costs")
 requires() {
 	_have_rdma rxe siw
 	_have_kernel stock 6.12 debug
