@@ -202,7 +202,7 @@ vm_report() {
 #   _not_on ENV...          it is left out in these environments
 #                           (KERNEL/RDMA, e.g. debug/rxe): another run of
 #                           it covers what this one would (testing.rst,
-#                           "Which cases run where")
+#                           "Where each case runs, and what it costs")
 #   _not_a_test WHY         it is not run by the runners at all
 #   _two_hosts              it runs on two VMs, a server and a client
 #                           (tests/vm/run-pair.sh), not on one

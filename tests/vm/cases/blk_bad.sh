@@ -7,9 +7,14 @@
 # from addresses not allowed, read-write of read-only exports, unmaps of
 # no disk, a server that is not there; blk_wire's malformed OPENs and
 # requests (each answered with its status, the server still serving,
-# the backing devices untouched: a checksum before and after), and its
-# flood of requests on a slow export (the excess refused with RESOURCE,
-# counted in errors and logged); and a read-only mapping refuses writes
+# the backing devices untouched: a checksum before and after; what may
+# end a channel - a request of another type, one cut shorter than the
+# header, a READ into rkey 0 - each on a session of its own, followed by
+# a new one), and its flood of requests on a slow export (the excess
+# refused with RESOURCE at once, counted in errors and logged; the first
+# OK within 2 s of the last send: the replies must not wait behind
+# submissions waiting for the device's tags); and a read-only mapping
+# refuses writes
 # (dd, and mount -o rw where the kernel has ext4: Debian's, not the debug
 # kernel, which runs the rest under KASAN and lockdep).
 

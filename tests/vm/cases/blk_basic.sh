@@ -8,7 +8,10 @@
 # random data both ways compared with the backing device, ext4 (mkfs,
 # files with checksums, e2fsck clean, remount), fio verify at QD1 and
 # QD32 with two jobs, FLUSH/FUA/DISCARD/WRITE_ZEROES counted and seen on
-# the backing device, "blk show --json", unmap refused while mounted.
+# the backing device, "blk show --json", unmap refused while mounted
+# and unexport while mapped (EBUSY); last, a mapping of one queue of
+# depth 16 under a verifying fio at QD32: every request on one channel,
+# more requests than slots.
 
 # Debian's kernel only: the debug kernel has no ext4 (blk_cycle.sh runs there)
 requires() {

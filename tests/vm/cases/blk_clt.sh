@@ -6,6 +6,14 @@
 # per-disk attributes under /sys/block/rcblkN/rdmachan/, inline and
 # remote WRITEs counted apart, a read-only mapping, rmmod refused while
 # mapped, unmap refused while the disk is open and forced under dd.
+# Then against tests/vm/helpers/blk_evil, a hostile server on a plain
+# channel: an OPEN_RSP with a bad magic, short, refused (EACCES), two
+# queues answering different exports (each EPROTO or the refusal's
+# errno, logged, nothing left mapped); replies with tags past the depth
+# or for requests no longer in flight (counted in bogus, logged, the
+# mapping live); a server that stops answering (the request times out
+# with io_timeout 1 s, the mapping dies, I/O fails at once, the unmap
+# works), and one that closes its channels (likewise).
 
 # Both kernels over rxe (the debug kernel adds KASAN, lockdep, kmemleak)
 requires() {

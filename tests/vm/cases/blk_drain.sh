@@ -12,7 +12,8 @@
 # rmmod is refused.  The table resumed, the bio ends, the export goes by
 # itself and the device is free: exported anew, its new owner writes
 # pattern C, and block 0 still holds C a while later - the old bio landed
-# before the device changed hands, not after.
+# before the device changed hands, not after.  Skips on a kernel without
+# dm-mod.
 
 # Debian's kernel has device-mapper as modules (the debug kernel: when
 # built with it)

@@ -19,6 +19,7 @@
 # old bio ends, the next attempt is admitted, the held write completes
 # (dd succeeds), the client writes pattern C to block 0, and after
 # everything settles block 0 holds C on the device and through the disk.
+# Skips on a kernel without dm-mod.
 
 requires() {
 	_have_kernel stock debug

@@ -7,11 +7,14 @@
 #   flaps   BLK_FLAPS times (default 4, 20 for the soak: RDMACHAN_APPEND=
 #           "BLK_FLAPS=20") the client's device is deleted and added again
 #           ("rdma link delete rxe1"), then as often the route to the server
-#           is blackholed for 5 s (frames to a MAC no one has): each time "blk show" and sysfs must say
+#           is blackholed for 5 s (frames to a MAC no one has: a blackhole
+#           route does not stop rxe, which routes with its device as the
+#           output interface): each time "blk show" and sysfs must say
 #           "reconnecting" with an attempt count, then "live" again; fio
 #           (random writes of 4k-64k, crc32c verified behind them, QD32,
 #           two jobs) must end with no error and no verify failure, and
-#           the mapping counts the losses and reconnects.
+#           the mapping counts the losses, reconnects and held requests;
+#           a device added back makes the mapping try at once (logged).
 #   fast    fast_io_fail_ms: a mapping whose link is blackholed fails its
 #           I/O after 1.5 s while it stays "reconnecting", and works again
 #           once the route is back.

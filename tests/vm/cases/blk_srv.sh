@@ -7,7 +7,12 @@
 # listener on port 7471 only once something is exported (none at the
 # load, one after the exports parameter), a channel whose first message is no OPEN
 # refused and closed, and (when the client side is there) a mapping
-# through which dd writes and reads back the data.
+# through which dd writes and reads back the data; then eight rounds of
+# export, map, unmap and an unexport right after the unmap, each of which
+# must succeed: the server learns of an unmap only after it returned,
+# and the unexport gives ending sessions a grace.  Where netem is
+# (Debian's kernel) the client's packets are delayed 200 ms during the
+# rounds, so that without the grace every such unexport would be EBUSY.
 
 # Debian's 6.12 too: it opens the exported device another way
 requires() {

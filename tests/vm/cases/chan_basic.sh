@@ -15,7 +15,7 @@
 
 # Runs over rxe on every kernel; over siw, chan_faults, rdma_ops and
 # solicited reach what iWARP does differently (testing.rst, "Where each
-# case runs")
+# case runs, and what it costs")
 requires() {
 	_have_rdma rxe siw
 	_have_kernel stock 6.12 debug

@@ -3,7 +3,11 @@
 #
 # Channels meeting trouble: a peer that vanishes silently (keepalive
 # notices), user buffers that fault in the middle of a batch, a QP
-# forced into the error state and fatal QP/CQ events (both ends fail),
+# forced into the error state behind the channel's back, fatal QP/CQ
+# events and a keepalive probe that never ends, through
+# /sys/kernel/debug/rdmachan/inject (both ends poll EPOLLERR within 5 s;
+# the injected end fails with ECONNRESET, EIO or ETIMEDOUT, the peer with
+# ECONNRESET; qp_events and cq_events count them),
 # "rdma link delete" of the device under live channels (waiters woken
 # with ENODEV, fds still closable), and rmmod refused while a channel fd
 # is open, allowed after the last close.

@@ -3,7 +3,8 @@
 #
 # Debug tier only: channel setup, traffic and teardown with failslab
 # failing the test process's kernel allocations (task-filter: only that
-# process is hit) at several probabilities.  Every
+# process is hit) at 5, 20 and 50 %: setup, one message, an in-kernel
+# bench run and teardown over and over (chan_test faultloop).  Every
 # call must end in success or a clean errno; then, with injection off,
 # channels must work again and the module unload cleanly.  The
 # surrounding kmemleak_check catches leaks of the error paths, the log

@@ -8,7 +8,13 @@
 # (rxe1 <-> rxe0), not the loopback.  Checks: carrier, ping (IPv4 and
 # IPv6, 60000 bytes, a flood of small ones without loss), the counters
 # (ip -s link, net show --json, sysfs), a 64 MiB TCP stream checked byte
-# for byte, 16 concurrent flows, "rdma link delete" of the connecting
+# for byte, 16 concurrent flows; the data paths by their counters, the
+# bytes intact each time: the 64 MiB stream received into the channel's
+# own buffers and sent from the skbs' pages (rx_zc_packets and
+# tx_zc_packets grow: zero copy), with rx_zero_copy=0 copied into the
+# receive page pool (rx_pool_packets grows), at MTU 20000 (packets under
+# half a receive buffer) copied, at MTU 1500 copied both ways;
+# "rdma link delete" of the connecting
 # side's device under a TCP stream (carrier off within the keepalive
 # time, back after the device is re-added, the stream survives), bad
 # ioctl arguments; "ip link add ... type rdmachan" (iproute2's module

@@ -15,7 +15,10 @@
 # dying namespace of an interface alone with its readers.  net_basic.sh
 # checks the data on Debian's kernel.
 # On Debian's kernel too: only it has CONFIG_PAGE_POOL, so only there do
-# the interfaces go with their receive page pool's pages still in skbs.
+# the interfaces go with their receive page pool's pages still in skbs
+# (page_pool_destroy() then waits for them without the module).  On both,
+# they go with zero-copy sends in flight, whose skbs the teardown gives
+# back (-ECONNRESET; kmemleak finds none left on the debug kernel).
 
 requires() {
 	_have_kernel stock 6.12 debug

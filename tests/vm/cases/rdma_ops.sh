@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One-sided RDMA (issue 4): registration arguments, WRITE and READ data
+# One-sided RDMA (issue 4): registration arguments (REG_MR at the page
+# count's wrap points, an addr below 4096 with a length near 2^64 that
+# once crashed the kernel, and past max_mr_size: E2BIG), WRITE and READ data
 # integrity from 1 B to 4 MiB (unaligned, multi-SGE, softirq and
 # busy-polled), WRITE_WITH_IMM, fence, atomics, unsignalled chains,
 # refused accesses that leave memory untouched, concurrent fetch-adds,
@@ -9,7 +11,7 @@
 
 # Runs over rxe on Debian's kernels, over siw on the debug kernel: the
 # operations' code is the provider's there (testing.rst, "Where each case
-# runs")
+# runs, and what it costs")
 requires() {
 	_have_rdma rxe siw
 	_have_kernel stock 6.12 debug

@@ -6,7 +6,7 @@
 # 20 on the debug kernel, half of them with write()/read(), half with the
 # in-kernel BENCH blast and sink.  Both ends fail with ENODEV or
 # ECONNRESET within 2 s (4 s on the debug kernel; the distribution of the
-# times is printed), every
+# times is printed, and every end slower than 1 s), every
 # thread ends, the device comes back with "rdma link add" and a new
 # channel works; at the end no channel is left and the module unloads.
 . /tests/lib.sh
