@@ -117,7 +117,32 @@ struct rcnet {
 extern struct rtnl_link_ops rcnet_link_ops;
 extern struct workqueue_struct *rcnet_wq;
 
+/* net_params.c: the module's parameters, READ_ONCE() */
+extern unsigned int rcnet_reconnect_delay_ms;
+extern unsigned int rcnet_reconnect_max_delay_ms;
+extern unsigned int rcnet_loss_timeout_ms;
+extern unsigned int rcnet_connect_timeout_ms;
+extern bool rcnet_rx_spread;
+extern bool rcnet_rx_zero_copy;
+extern unsigned int rcnet_rx_backlog;
+
 /* net_dev.c */
+/* net_data.c: the data path */
+netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev);
+int rcnet_poll(struct napi_struct *napi, int budget);
+void rcnet_pool_create(struct rcnet *net);
+void rcnet_pool_destroy(struct rcnet *net);
+extern const struct rdmachan_ops rcnet_ch_ops;
+
+/* net_conn.c: the link */
+void rcnet_detach(struct rcnet *net, bool abrupt);
+void rcnet_start_locked(struct rcnet *net);
+void rcnet_loss_work(struct work_struct *work);
+void rcnet_pending_work(struct work_struct *work);
+extern const struct rdmachan_reconnect_ops rcnet_rc_ops;
+extern const struct rdmachan_listener_ops rcnet_listener_ops;
+
+/* net_dev.c: the device */
 int rcnet_add(const struct rdmachan_net_add *a);
 int rcnet_add_link(struct net_device *ndev, const struct rdmachan_net_add *a);
 void rcnet_get_src(struct rcnet *net, struct sockaddr_storage *ss);
