@@ -13,6 +13,7 @@
 
 #include <linux/atomic.h>
 #include <linux/blk-mq.h>
+#include <linux/sizes.h>
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
@@ -204,14 +205,34 @@ struct rcblk_clt_map {
 	struct rcblk_clt_stats st;
 };
 
-/* blk_clt.c */
+#define RCBLK_CLT_MINORS	16
+#define RCBLK_CLT_MAX_QUEUES	64
+#define RCBLK_CLT_MAX_DEPTH	4096
+#define RCBLK_CLT_MAX_IO	SZ_1M
+#define RCBLK_CLT_MAX_INLINE_KB	64
+
+/* blk_clt.c: the mappings */
 extern unsigned int rcblk_clt_timeout_ms;
-void rcblk_clt_fail(struct rcblk_clt_map *map, int err);
-void rcblk_clt_export_gone(struct rcblk_clt_map *map);
-void rcblk_clt_shutdown(struct rcblk_clt_map *map);
+extern unsigned int rcblk_clt_inline_kb;
+extern struct workqueue_struct *rcblk_clt_wq;
+u32 rcblk_clt_connect_timeout(void);
+int rcblk_clt_make_disk(struct rcblk_clt_map *map);
 int rcblk_clt_set_policy(struct rcblk_clt_map *map, size_t off, u32 ms);
 u32 rcblk_clt_state(struct rcblk_clt_map *map,
 		    struct rdmachan_reconnect_info *rci);
+
+/* blk_clt_link.c: the channels and their recovery */
+extern const struct rdmachan_reconnect_ops rcblk_clt_rc_ops;
+void rcblk_clt_fail(struct rcblk_clt_map *map, int err);
+void rcblk_clt_export_gone(struct rcblk_clt_map *map);
+void rcblk_clt_shutdown(struct rcblk_clt_map *map);
+void rcblk_clt_quiesce(struct rcblk_clt_map *map);
+void rcblk_clt_unquiesce(struct rcblk_clt_map *map);
+void rcblk_clt_err_work(struct work_struct *work);
+void rcblk_clt_destroy_pools(struct rcblk_clt_map *map);
+void rcblk_clt_close_channels(struct rcblk_clt_map *map);
+int rcblk_clt_setup(struct rcblk_clt_map *map);
+int rcblk_clt_attempt(void *priv);
 
 /* blk_clt_io.c */
 extern const struct blk_mq_ops rcblk_clt_mq_ops;
