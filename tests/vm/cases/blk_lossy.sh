@@ -96,6 +96,15 @@ diag "$DEV1 (client) counters: $(hw_counters $DEV1)"
 diag "$DEV0 (server) counters: $(hw_counters $DEV0)"
 diag "$($TOOL -sd blk show)"
 check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
+# the client's close reaches the server as the CM's disconnect, which
+# the lossy wire may drop: the CM sends it again, and the keepalive ends
+# a channel whose peer is gone; until then the export has its session
+# (unexport: EBUSY)
+session_gone() {
+	[ "$(blk_export_attr lossy sessions)" = 0 ]
+}
+check "the server sees the client's session end within 60 s" wait_for 60 session_gone
+diag "export sessions $(blk_export_attr lossy sessions) channels $(blk_export_attr lossy channels)"
 check "blk unexport lossy" $TOOL blk unexport lossy
 check "netem off" sh -c "$TC qdisc del dev veth0 root && $TC qdisc del dev veth1 root"
 check "rdmachan_blk and rdmachan unload" blk_unload
