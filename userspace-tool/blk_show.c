@@ -103,20 +103,14 @@ static void show_export(const struct rdmachan_blk_export_info *e)
 /* what sysfs adds to a mapping: its identity, source and policy */
 static void show_map_details(uint32_t index)
 {
-	static const char *const attrs[][2] = {
-		{ "export_id", "    export_id %s" }, { "src", " src %s" },
-		{ "reconnect_delay_ms", "\n    reconnect_delay_ms %s" },
-		{ "loss_timeout_ms", " loss_timeout_ms %s" },
-		{ "fast_io_fail_ms", " fast_io_fail_ms %s\n" },
-	};
-	char v[64];
-	unsigned int i;
+	struct sysfs_extra x;
 
-	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-		sysfs_word(v, sizeof(v), "block/" BLK_DISK_PREFIX "%u/rdmachan/%s",
-			   index, attrs[i][0]);
-		print_str_null(PRINT_ANY, attrs[i][0], attrs[i][1], v);
-	}
+	sysfs_map_extra(index, &x);
+	print_str_null(PRINT_ANY, "export_id", "    export_id %s", x.id);
+	print_str_null(PRINT_ANY, "src", " src %s", x.src);
+	print_str_null(PRINT_ANY, "reconnect_delay_ms", "\n    reconnect_delay_ms %s", x.delay);
+	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s", x.loss);
+	print_str_null(PRINT_ANY, "fast_io_fail_ms", " fast_io_fail_ms %s\n", x.fast);
 }
 
 static void show_map(const struct rdmachan_blk_map_info *m)

@@ -115,7 +115,7 @@ int config_export_line(const struct rdmachan_blk_export_info *e, char *buf,
 }
 
 int config_map_line(const struct rdmachan_blk_map_info *m,
-		    const struct config_extra *x, char *buf, size_t len)
+		    const struct sysfs_extra *x, char *buf, size_t len)
 {
 	char addr[64];
 	size_t o = 0;
@@ -137,7 +137,7 @@ int config_map_line(const struct rdmachan_blk_map_info *m,
 }
 
 int config_net_line(const struct rdmachan_net_info *n,
-		    const struct config_extra *x, char *buf, size_t len)
+		    const struct sysfs_extra *x, char *buf, size_t len)
 {
 	bool listen = n->mode == RDMACHAN_NET_LISTEN;
 	char addr[64];
@@ -248,16 +248,12 @@ static int set_line(struct config_set *set, bool keys, char *line)
 	return config_key(n, w, key, sizeof(key)) ? -1 : set_add(set, key);
 }
 
-/* a mapping's and an interface's sysfs directories */
-#define MAP_SYSFS	"block/" BLK_DISK_PREFIX "%u/rdmachan/"
-#define NET_SYSFS	"class/net/%s/rdmachan/"
-
 static int blk_lines(int ctl, bool keys, bool exports, struct config_set *set)
 {
 	char line[CONFIG_LINE_MAX];
 	struct rdmachan_blk_export_info *e;
 	struct rdmachan_blk_map_info *m;
-	struct config_extra x;
+	struct sysfs_extra x;
 	unsigned int i, n;
 	void *v;
 
@@ -274,10 +270,7 @@ static int blk_lines(int ctl, bool keys, bool exports, struct config_set *set)
 				goto bad;
 		} else {
 			m = (struct rdmachan_blk_map_info *)v + i;
-			sysfs_word(x.delay, sizeof(x.delay), MAP_SYSFS "reconnect_delay_ms", m->index);
-			sysfs_word(x.loss, sizeof(x.loss), MAP_SYSFS "loss_timeout_ms", m->index);
-			sysfs_word(x.fast, sizeof(x.fast), MAP_SYSFS "fast_io_fail_ms", m->index);
-			sysfs_word(x.src, sizeof(x.src), MAP_SYSFS "src", m->index);
+			sysfs_map_extra(m->index, &x);
 			if (config_map_line(m, &x, line, sizeof(line)))
 				goto bad;
 		}
@@ -295,16 +288,13 @@ static int net_lines(int ctl, bool keys, struct config_set *set)
 {
 	char line[CONFIG_LINE_MAX];
 	struct rdmachan_net_info *v;
-	struct config_extra x;
+	struct sysfs_extra x;
 	unsigned int i, n;
 
 	if (ctl_net_list(ctl, &v, &n))
 		return -errno;
 	for (i = 0; i < n; i++) {
-		memset(&x, 0, sizeof(x));
-		sysfs_word(x.src, sizeof(x.src), NET_SYSFS "src", v[i].name);
-		sysfs_word(x.delay, sizeof(x.delay), NET_SYSFS "reconnect_delay_ms", v[i].name);
-		sysfs_word(x.loss, sizeof(x.loss), NET_SYSFS "loss_timeout_ms", v[i].name);
+		sysfs_net_extra(v[i].name, &x);
 		if (config_net_line(&v[i], &x, line, sizeof(line)) ||
 		    set_line(set, keys, line)) {
 			free(v);

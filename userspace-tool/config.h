@@ -23,19 +23,6 @@
 #define CONFIG_LINE_MAX		2048
 
 /*
- * What a mapping's or an interface's line takes from sysfs: the values
- * as sysfs prints them ("5000", "off"), "" for one not known (left out:
- * the module's default applies).  @src: an interface's source (connect)
- * or only peer (listen) address, "" for any.
- */
-struct config_extra {
-	char delay[16];
-	char loss[16];
-	char fast[16];
-	char src[64];
-};
-
-/*
  * config_quote: @s as one word of a batch line: as it is when it is made
  * of [A-Za-z0-9/._:@+=,-] only, else in '...' (a ' inside as '\'' is
  * not possible in batch_words: then "..." with \" and \\).  -1 when
@@ -47,10 +34,10 @@ int config_export_line(const struct rdmachan_blk_export_info *e, char *buf,
 		       size_t len);
 /* config_map_line: "blk map ADDR:PORT NAME [--ro] --queues N --depth D ..." */
 int config_map_line(const struct rdmachan_blk_map_info *m,
-		    const struct config_extra *x, char *buf, size_t len);
+		    const struct sysfs_extra *x, char *buf, size_t len);
 /* config_net_line: "net add NAME listen|connect ADDR:PORT ..." */
 int config_net_line(const struct rdmachan_net_info *n,
-		    const struct config_extra *x, char *buf, size_t len);
+		    const struct sysfs_extra *x, char *buf, size_t len);
 /*
  * config_key: what the command of words @w[0..@n-1] makes, when it is
  * one config restore skips once it exists: "export NAME", "map

@@ -19,14 +19,12 @@
 /* what sysfs adds: the source or peer given, the reconnect policy */
 static void show_details(const char *name)
 {
-	char src[64], delay[16], loss[16];
+	struct sysfs_extra x;
 
-	sysfs_word(src, sizeof(src), "class/net/%s/rdmachan/src", name);
-	sysfs_word(delay, sizeof(delay), "class/net/%s/rdmachan/reconnect_delay_ms", name);
-	sysfs_word(loss, sizeof(loss), "class/net/%s/rdmachan/loss_timeout_ms", name);
-	print_str_null(PRINT_ANY, "src", "    src %s", src);
-	print_str_null(PRINT_ANY, "reconnect_delay_ms", " reconnect_delay_ms %s", delay);
-	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s\n", loss);
+	sysfs_net_extra(name, &x);
+	print_str_null(PRINT_ANY, "src", "    src %s", x.src);
+	print_str_null(PRINT_ANY, "reconnect_delay_ms", " reconnect_delay_ms %s", x.delay);
+	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s\n", x.loss);
 }
 
 static void show_one(const struct rdmachan_net_info *i)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sysfs.c: one value of sysfs, for what the ioctls do not list (blk show
+ * sysfs.c: values of sysfs, for what the ioctls do not list (blk show
  * -d, net show -d, config save).  RDMACHAN_SYSFS in the environment
  * stands for /sys (the bash completion and the tests read it too).
  */
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blk.h"		/* BLK_DISK_PREFIX */
 #include "tool.h"
 
 void sysfs_word(char *buf, size_t len, const char *fmt, ...)
@@ -30,4 +31,25 @@ void sysfs_word(char *buf, size_t len, const char *fmt, ...)
 	if (fgets(buf, len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+#define MAP_SYSFS	"block/" BLK_DISK_PREFIX "%u/rdmachan/"
+#define NET_SYSFS	"class/net/%s/rdmachan/"
+
+void sysfs_map_extra(uint32_t index, struct sysfs_extra *x)
+{
+	memset(x, 0, sizeof(*x));
+	sysfs_word(x->id, sizeof(x->id), MAP_SYSFS "export_id", index);
+	sysfs_word(x->src, sizeof(x->src), MAP_SYSFS "src", index);
+	sysfs_word(x->delay, sizeof(x->delay), MAP_SYSFS "reconnect_delay_ms", index);
+	sysfs_word(x->loss, sizeof(x->loss), MAP_SYSFS "loss_timeout_ms", index);
+	sysfs_word(x->fast, sizeof(x->fast), MAP_SYSFS "fast_io_fail_ms", index);
+}
+
+void sysfs_net_extra(const char *name, struct sysfs_extra *x)
+{
+	memset(x, 0, sizeof(*x));
+	sysfs_word(x->src, sizeof(x->src), NET_SYSFS "src", name);
+	sysfs_word(x->delay, sizeof(x->delay), NET_SYSFS "reconnect_delay_ms", name);
+	sysfs_word(x->loss, sizeof(x->loss), NET_SYSFS "loss_timeout_ms", name);
 }

@@ -84,7 +84,7 @@ static void test_export_line(void)
 static void test_map_line(void)
 {
 	struct rdmachan_blk_map_info m;
-	struct config_extra x = { "5000", "off", "2000", "" };
+	struct sysfs_extra x = { "5000", "off", "2000", "", "" };
 	char line[CONFIG_LINE_MAX];
 
 	memset(&m, 0, sizeof(m));
@@ -108,7 +108,7 @@ static void test_map_line(void)
 static void test_net_line(void)
 {
 	struct rdmachan_net_info n;
-	struct config_extra x = { "200", "off", "", "192.0.2.2" };
+	struct sysfs_extra x = { "200", "off", "", "192.0.2.2", "" };
 	char line[CONFIG_LINE_MAX];
 
 	memset(&n, 0, sizeof(n));

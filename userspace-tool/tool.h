@@ -60,6 +60,27 @@ static inline bool tool_details(void)
 void sysfs_word(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * What sysfs has of a mapping or an interface that the list ioctls do
+ * not: the values as sysfs prints them ("5000", "off"), "" for one not
+ * read.  @src: a mapping's source, an interface's source (connect) or
+ * only peer (listen), "" for any; @id: a mapping's export_id; @fast: a
+ * mapping's fast_io_fail_ms.  blk show -d, net show -d and config save
+ * read them (sysfs.c).
+ */
+struct sysfs_extra {
+	char delay[16];
+	char loss[16];
+	char fast[16];
+	char src[64];
+	char id[40];
+};
+
+/* sysfs_map_extra: /sys/block/rcblk@index/rdmachan/'s */
+void sysfs_map_extra(uint32_t index, struct sysfs_extra *x);
+/* sysfs_net_extra: /sys/class/net/@name/rdmachan/'s (no @fast, @id) */
+void sysfs_net_extra(const char *name, struct sysfs_extra *x);
+
 /* Messages on stderr, prefixed "rdmachan: " (cmd.c). */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* tool_usage_err: tool_err plus a hint to "rdmachan @cmd --help"; returns EXIT_USAGE. */
