@@ -32,9 +32,9 @@ DIR=${1:-$TOP/module/chan}
 LAYERS=(
 	"module:main"
 	"abi:ioctl_ctl ioctl_connect ioctl_listener ioctl_chan ioctl_rdma ioctl_rdma_async ioctl_dev ioctl_check bench bench_rdma"
-	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_event chan_pool chan_reconnect"
-	"device:device device_probe"
-	"base:chan_sysfs params proto"
+	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_event chan_pool chan_post chan_reconnect chan_sysfs"
+	"device:device device_probe dev_sysfs"
+	"base:sysfs params proto"
 )
 # Users of the public API only
 API_ONLY="bench bench_rdma"

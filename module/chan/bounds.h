@@ -116,4 +116,106 @@ static inline u8 rdmachan_rd_atom_answer(int dev_max, u8 peer)
 	return clamp_t(int, min_t(int, dev_max, peer), 0, RDMACHAN_MAX_RD_ATOM);
 }
 
+/**
+ * struct rdmachan_qp_want - what a channel's queues are sized for
+ * @depth: the queue depth (credits) wanted
+ * @regs: fast registrations one send may carry (&rdmachan_opts.max_send_regs)
+ * @reg_fence: the device must not find a fast registration behind a send
+ *	not yet acknowledged (rxe: &rdmachan_res.reg_fence)
+ * @dev_max_wr: the device's limit of work requests a queue, and of
+ *	entries over two (min(max_qp_wr, max_cqe / 2))
+ * @ctrl_recv: receive buffers of control messages
+ * @ctrl_send: control send slots
+ * @rdma_slots: send queue room of one-sided requests
+ */
+struct rdmachan_qp_want {
+	u32	depth;
+	u32	regs;
+	bool	reg_fence;
+	u32	dev_max_wr;
+	u32	ctrl_recv;
+	u32	ctrl_send;
+	u32	rdma_slots;
+};
+
+/**
+ * struct rdmachan_qp_sizes - a channel's queues, sized
+ * @depth: the queue depth granted: @depth wanted, or less to fit the device
+ * @per_send: send queue entries of one credit's send: the SEND, a REG_MR
+ *	and a LOCAL_INV for each registration, and where @reg_fence one
+ *	LOCAL_INV fencing them (chan_post.c)
+ * @rdma_fence: entries for the LOCAL_INVs fencing one-sided requests'
+ *	registrations (@reg_fence with registrations), else 0
+ * @recv_bufs: receive buffers: data and control
+ * @send_wr: the QP's send queue: every credit's send, the control sends,
+ *	the one-sided room and the drain marker
+ * @recv_wr: its receive queue: every buffer and the drain marker
+ * @cqe: the channel's CQ: every entry of both queues that completes
+ * @recv_cqe: a receive-only CQ (the SOLICITED poll mode)
+ * @reg_wr: the registration QP's send queue (@reg_fence with
+ *	registrations: a REG_MR and a LOCAL_INV per registration the pools
+ *	may hold, and one more), else 0: no registration QP
+ * @reg_cqe: its CQ, else 0
+ */
+struct rdmachan_qp_sizes {
+	u32	depth;
+	u32	per_send;
+	u32	rdma_fence;
+	u32	recv_bufs;
+	u32	send_wr;
+	u32	recv_wr;
+	u32	cqe;
+	u32	recv_cqe;
+	u32	reg_wr;
+	u32	reg_cqe;
+};
+
+/**
+ * rdmachan_qp_sizes() - size a channel's queues
+ * @w: what they are for
+ * @s: the sizes
+ *
+ * The one derivation of a channel's queue sizes: chan_qp.c builds its
+ * queues with them, and a listener charges its pending channels for them
+ * (rdmachan_listener_chan_cost()).  Every post finds room, none waits
+ * (chan_post.c): the depth is lowered until the send queue holds every
+ * credit's send with its registrations beside the fixed room.  All of
+ * @w is the module's or the device's, none the peer's: the depth is
+ * bounded (RDMACHAN_MAX_DEPTH) and a send queue within @dev_max_wr, so
+ * nothing overflows.
+ *
+ * Context: any.
+ * Return: 0; -EOPNOTSUPP when the device cannot hold even one credit's
+ * send, with its registrations, beside the fixed room.
+ */
+static inline int rdmachan_qp_sizes(const struct rdmachan_qp_want *w,
+				    struct rdmachan_qp_sizes *s)
+{
+	u32 fixed = w->ctrl_recv + w->ctrl_send + w->rdma_slots + 2;
+	u32 max_wr = w->dev_max_wr;
+	u32 regs = w->regs;
+
+	/* room for the control sends and the drain markers, and one send */
+	if (max_wr < fixed + 2)
+		return -EOPNOTSUPP;
+	max_wr -= fixed;
+	s->per_send = 1 + 2 * regs + (w->reg_fence && regs ? 1 : 0);
+	s->rdma_fence = w->reg_fence && regs ? w->rdma_slots : 0;
+	if (max_wr < s->rdma_fence + s->per_send)
+		return -EOPNOTSUPP;
+	max_wr -= s->rdma_fence;
+	s->depth = min(w->depth, max_wr / s->per_send);
+
+	s->recv_bufs = s->depth + w->ctrl_recv;
+	s->send_wr = s->depth * s->per_send + w->ctrl_send + 1 +
+		     w->rdma_slots + s->rdma_fence;
+	s->recv_wr = s->recv_bufs + 1;
+	s->cqe = s->recv_bufs + s->depth + w->ctrl_send + 2 + w->rdma_slots +
+		 s->rdma_fence + (s->per_send - 1) * s->depth;
+	s->recv_cqe = s->recv_bufs + 1;
+	s->reg_wr = w->reg_fence && regs ? 2 * s->depth * regs + 1 : 0;
+	s->reg_cqe = s->reg_wr ? s->reg_wr + 1 : 0;
+	return 0;
+}
+
 #endif /* RDMACHAN_BOUNDS_H */

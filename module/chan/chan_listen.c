@@ -79,36 +79,45 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 /**
  * rdmachan_listener_chan_cost() - memory a passive channel will hold
  * @p: its negotiated parameters (the device may only lower the depth)
- * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's): two
- *	more send queue entries and completion entries per credit and
- *	registration, and on rxe as many again on the registration QP
- *	(chan_qp.c), counted whatever the device
+ * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's)
  *
  * Buffers as kmalloc() rounds them, their descriptors, the channel and an
- * estimate of the provider's queues.  Charged to the listener's budget
- * while the channel waits for rdmachan_accept().
+ * estimate of the provider's queues: the work requests and completion
+ * entries rdmachan_qp_sizes() gives them on a device without limits,
+ * the registration QP counted whatever the device (the worst case, rxe).
+ * Charged to the listener's budget while the channel waits for
+ * rdmachan_accept().
  *
  * Return: bytes.
  */
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 				u32 max_send_regs)
 {
-	u64 nr_rx = (u64)p->queue_depth + RDMACHAN_CTRL_RECV;
-	u64 nr_tx = p->queue_depth;
+	const struct rdmachan_qp_want want = {
+		.depth = p->queue_depth,
+		.regs = min_t(u32, max_send_regs, RDMACHAN_MAX_SEND_REGS),
+		.reg_fence = true,
+		.dev_max_wr = U32_MAX,
+		.ctrl_recv = RDMACHAN_CTRL_RECV,
+		.ctrl_send = RDMACHAN_CTRL_SLOTS,
+		.rdma_slots = RDMACHAN_RDMA_SLOTS,
+	};
+	struct rdmachan_qp_sizes sz;
 	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + p->max_msg_size +
 				       RDMACHAN_IMM_TRAILER);
+	u64 entries;
 
-	return (nr_rx + nr_tx) * buf +
-	       nr_rx * sizeof(struct rdmachan_rx) +
-	       nr_tx * sizeof(struct rdmachan_tx) +
-	       nr_tx * RDMACHAN_MAX_SGE * sizeof(struct ib_sge) +
+	/* cannot fail without a device limit */
+	if (WARN_ON_ONCE(rdmachan_qp_sizes(&want, &sz)))
+		return U64_MAX;
+	entries = (u64)sz.send_wr + sz.recv_wr + sz.cqe + sz.reg_wr +
+		  sz.reg_cqe;
+	return ((u64)sz.recv_bufs + sz.depth) * buf +
+	       (u64)sz.recv_bufs * sizeof(struct rdmachan_rx) +
+	       (u64)sz.depth * sizeof(struct rdmachan_tx) +
+	       (u64)sz.depth * RDMACHAN_MAX_SGE * sizeof(struct ib_sge) +
 	       RDMACHAN_CTRL_SLOTS * kmalloc_size_roundup(RDMACHAN_HDR_LEN) +
-	       sizeof(struct rdmachan) +
-	       (2 * (nr_rx + nr_tx) + RDMACHAN_CTRL_SLOTS +
-		RDMACHAN_RDMA_SLOTS +
-		2 * 2 * nr_tx * (u64)max_send_regs +
-		(max_send_regs ? 2 * (2 * nr_tx * (u64)max_send_regs + 2) :
-		 0)) * RDMACHAN_WR_COST;
+	       sizeof(struct rdmachan) + entries * RDMACHAN_WR_COST;
 }
 
 /* Undo what rdmachan_connect_request() reserved; @l->lock held. */

@@ -30,33 +30,9 @@
  * and putting back work from any context and order against each other;
  * the pools' list and their count are under mr.mutex, with teardown.
  *
- * Send queue room: a channel's pools hold at most queue_depth *
- * opts.max_send_regs registrations, and its send queue has two entries
- * more per credit and registration (chan_qp.c): one for each
- * registration's REG_MR (retired with the send behind it) and one for its
- * LOCAL_INV (at most one in flight per registration); on rxe one more per
- * credit, for the LOCAL_INV fencing a send's registrations
- * (rdmachan_pool_chain_locked()).  So no post can find the queue full,
- * and none needs to wait or refuse.
- *
- * The registration QP.  rxe executes again the local operations it finds
- * behind a send when it goes back to retransmit it, and a REG_MR run
- * twice fails the QP, so on rxe no fast registration may wait in a send
- * queue behind a send not yet acknowledged.  There a channel whose sends
- * carry registrations has &rdmachan_res.reg_qp (chan_qp.c), an RC QP of
- * its PD connected to itself that runs local operations only: a send's
- * REG_MRs go there (rdmachan_pool_regq_post_locked()), the last one
- * signalled, and its completion posts the message, the ring's order kept
- * (&rdmachan_tx.regs_pending); a put's LOCAL_INV goes there too.  It
- * has room for two work requests per registration the pools may hold.
- * That costs the send a completion's round through the CQ, which a
- * fence on an idle send queue does not: when the peer has answered every
- * message posted and no one-sided request is under way
- * (rdmachan_send_idle_locked(), a QD1 block request's case), a send's
- * registrations go in front of it behind the fence, and a put's
- * LOCAL_INV on the channel's send queue, as before.
- * The registrations of one-sided requests stay on the channel's send
- * queue, behind a fencing LOCAL_INV (rdmachan_pool_post_reg_locked()).
+ * What is posted for a registration (its REG_MR in front of the send or
+ * the one-sided request naming it, its LOCAL_INV), the room the send
+ * queue keeps for it and the registration QP of rxe are chan_post.c's.
  *
  * Teardown, once no completion can come (QP destroyed, CQ freed), ends
  * the invalidations still posted (their callback gets -ECANCELED), then
@@ -110,7 +86,7 @@ struct rdmachan_mr_pool {
 static void rdmachan_pool_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmachan_mr *mr = container_of(wc->wr_cqe, struct rdmachan_mr,
-					      reg_cqe);
+					      preg.reg_cqe);
 
 	rdmachan_wc_ok(mr->ch, wc, "fast registration");
 }
@@ -118,7 +94,7 @@ static void rdmachan_pool_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 /* Back on the free list, unmapped.  Channel lock held. */
 static void rdmachan_pool_free_locked(struct rdmachan_mr *mr)
 {
-	struct rdmachan_mr_pool *pool = mr->pool;
+	struct rdmachan_mr_pool *pool = mr->preg.pool;
 
 	lockdep_assert_held(&mr->ch->lock);
 	/* teardown unmaps under the lock too: once released, none is left */
@@ -127,14 +103,14 @@ static void rdmachan_pool_free_locked(struct rdmachan_mr *mr)
 				DMA_BIDIRECTIONAL);
 		mr->dma_nents = 0;
 	}
-	if (mr->pstate == RDMACHAN_PR_INVALIDATING)
+	if (mr->preg.state == RDMACHAN_PR_INVALIDATING)
 		pool->nr_inv--;
-	mr->pstate = RDMACHAN_PR_FREE;
+	mr->preg.state = RDMACHAN_PR_FREE;
 	mr->sgl = NULL;
 	mr->nents = 0;
 	mr->length = 0;
-	mr->done = NULL;
-	mr->done_ctx = NULL;
+	mr->preg.done = NULL;
+	mr->preg.done_ctx = NULL;
 	list_add_tail(&mr->node, &pool->free);
 	pool->nr_out--;
 }
@@ -143,7 +119,7 @@ static void rdmachan_pool_free_locked(struct rdmachan_mr *mr)
 static void rdmachan_pool_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmachan_mr *mr = container_of(wc->wr_cqe, struct rdmachan_mr,
-					      inv_cqe);
+					      preg.inv_cqe);
 	struct rdmachan *ch = mr->ch;
 	rdmachan_mr_done_t done;
 	unsigned long flags;
@@ -153,7 +129,7 @@ static void rdmachan_pool_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (!rdmachan_wc_ok(ch, wc, "local invalidation"))
 		err = rdmachan_wc_errno(wc->status) ?: -EIO;
 	spin_lock_irqsave(&ch->lock, flags);
-	if (err && !mr->pool->unreachable) {
+	if (err && !mr->preg.pool->unreachable) {
 		/*
 		 * Failed or flushed: the QP is in error, but a peer's access
 		 * under way may still land until it is destroyed.  Teardown
@@ -163,11 +139,11 @@ static void rdmachan_pool_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_schedule_teardown(ch);
 		return;
 	}
-	done = mr->done;
-	ctx = mr->done_ctx;
+	done = mr->preg.done;
+	ctx = mr->preg.done_ctx;
 	/* failed or flushed: the QP is in error, nothing maps again */
 	if (!err)
-		mr->hw_valid = false;
+		mr->preg.hw_valid = false;
 	rdmachan_pool_free_locked(mr);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
@@ -253,11 +229,11 @@ int rdmachan_mr_pool_create(struct rdmachan *ch, u32 count, u32 max_pages,
 		}
 		mr->ibmr = ibmr;
 		mr->ch = ch;
-		mr->pool = pool;
-		mr->pstate = RDMACHAN_PR_FREE;
-		mr->dev_key = ibmr->rkey;
-		mr->reg_cqe.done = rdmachan_pool_reg_done;
-		mr->inv_cqe.done = rdmachan_pool_inv_done;
+		mr->preg.pool = pool;
+		mr->preg.state = RDMACHAN_PR_FREE;
+		mr->preg.dev_key = ibmr->rkey;
+		mr->preg.reg_cqe.done = rdmachan_pool_reg_done;
+		mr->preg.inv_cqe.done = rdmachan_pool_inv_done;
 		list_add_tail(&mr->node, &pool->free);
 	}
 	ch->pools.regs += count;
@@ -323,7 +299,7 @@ void rdmachan_mr_pool_destroy(struct rdmachan_mr_pool *pool)
 	for (i = 0; i < pool->count; i++) {
 		struct rdmachan_mr *mr = &pool->mrs[i];
 
-		if (mr->pstate != RDMACHAN_PR_FREE)
+		if (mr->preg.state != RDMACHAN_PR_FREE)
 			rdmachan_pool_free_locked(mr);
 	}
 	/* no more posts, maps or unmaps: the MRs go */
@@ -410,12 +386,12 @@ int rdmachan_mr_pool_map(struct rdmachan_mr_pool *pool,
 	 * registration is never handed out: it stays off the free list until
 	 * the pool goes.
 	 */
-	if (WARN_ONCE(mr->hw_valid,
+	if (WARN_ONCE(mr->preg.hw_valid,
 		      "rdmachan: channel %u: pool registration rkey %#x back in its pool without an invalidation\n",
 		      ch->obj.id, mr->ibmr->rkey)) {
 		list_del_init(&mr->node);
 		pool->nr_out++;
-		mr->pstate = RDMACHAN_PR_MAPPED;
+		mr->preg.state = RDMACHAN_PR_MAPPED;
 		ret = -EIO;
 		goto unlock;
 	}
@@ -435,18 +411,18 @@ int rdmachan_mr_pool_map(struct rdmachan_mr_pool *pool,
 	ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
 	list_del_init(&mr->node);
 	pool->nr_out++;
-	mr->pstate = RDMACHAN_PR_MAPPED;
+	mr->preg.state = RDMACHAN_PR_MAPPED;
 	mr->sgl = sgl;
 	mr->nents = nents;
 	mr->dma_nents = n;
 	mr->length = length;
 	mr->access = access;
-	memset(&mr->reg_wr, 0, sizeof(mr->reg_wr));
-	mr->reg_wr.wr.opcode = IB_WR_REG_MR;
-	mr->reg_wr.wr.wr_cqe = &mr->reg_cqe;
-	mr->reg_wr.mr = mr->ibmr;
-	mr->reg_wr.key = mr->ibmr->rkey;
-	mr->reg_wr.access = rdmachan_ib_access(access);
+	memset(&mr->preg.reg_wr, 0, sizeof(mr->preg.reg_wr));
+	mr->preg.reg_wr.wr.opcode = IB_WR_REG_MR;
+	mr->preg.reg_wr.wr.wr_cqe = &mr->preg.reg_cqe;
+	mr->preg.reg_wr.mr = mr->ibmr;
+	mr->preg.reg_wr.key = mr->ibmr->rkey;
+	mr->preg.reg_wr.access = rdmachan_ib_access(access);
 	*mrp = mr;
 unlock:
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -456,24 +432,6 @@ unlock:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_mr_pool_map);
-
-/*
- * A LOCAL_INV on the registration QP, which a channel whose QP failed
- * must not complete: on the channel's own send queue it would be flushed,
- * and the registration would wait for the QP's destruction, as a peer's
- * access under way may still land until then (the top of this file).  So
- * on a channel no longer connected it is not posted, and teardown, which
- * is scheduled here, gives the registration back.  Return: 0 or errno
- * (the channel fails).  Caller holds ch->lock.
- */
-static int rdmachan_regq_inv_locked(struct rdmachan *ch, struct ib_send_wr *wr)
-{
-	if (rdmachan_send_state_err(ch)) {
-		rdmachan_schedule_teardown(ch);
-		return 0;
-	}
-	return ib_post_send(ch->res.reg_qp, wr, NULL);
-}
 
 /**
  * rdmachan_mr_pool_put() - give a pool's registration back
@@ -505,58 +463,35 @@ int rdmachan_mr_pool_put(struct rdmachan_mr *mr, bool invalidated,
 			 rdmachan_mr_done_t done, void *ctx)
 {
 	struct rdmachan *ch;
-	struct ib_send_wr wr = {};
 	unsigned long flags;
 	bool bh;
-	int ret, err;
+	int ret;
 
-	if (WARN_ON_ONCE(!mr || !mr->pool))
+	if (WARN_ON_ONCE(!mr || !mr->preg.pool))
 		return -EINVAL;
 	ch = mr->ch;
 	bh = rdmachan_bh_off();
 	spin_lock_irqsave(&ch->lock, flags);
-	if (WARN_ON_ONCE(mr->pstate == RDMACHAN_PR_FREE ||
-			 mr->pstate == RDMACHAN_PR_INVALIDATING)) {
+	if (WARN_ON_ONCE(mr->preg.state == RDMACHAN_PR_FREE ||
+			 mr->preg.state == RDMACHAN_PR_INVALIDATING)) {
 		ret = -EINVAL;
 		goto unlock;
 	}
-	if (mr->pstate == RDMACHAN_PR_POSTED && !invalidated &&
-	    !mr->pool->unreachable) {
-		mr->pstate = RDMACHAN_PR_INVALIDATING;
-		mr->pool->nr_inv++;
-		mr->done = done;
-		mr->done_ctx = ctx;
+	if (mr->preg.state == RDMACHAN_PR_POSTED && !invalidated &&
+	    !mr->preg.pool->unreachable) {
+		mr->preg.state = RDMACHAN_PR_INVALIDATING;
+		mr->preg.pool->nr_inv++;
+		mr->preg.done = done;
+		mr->preg.done_ctx = ctx;
 		ret = -EINPROGRESS;
 		/* teardown under way: back once it destroyed the QP */
 		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			goto unlock;
-		wr.opcode = IB_WR_LOCAL_INV;
-		wr.wr_cqe = &mr->inv_cqe;
-		wr.send_flags = IB_SEND_SIGNALED;
-		wr.ex.invalidate_rkey = mr->ibmr->rkey;
-		/*
-		 * The send queue has room for it: see the top of this file.
-		 * On the registration QP unless nothing would wait behind it
-		 * in the channel's (rdmachan_send_idle_locked()).
-		 */
-		if (ch->res.reg_qp && !rdmachan_send_idle_locked(ch))
-			err = rdmachan_regq_inv_locked(ch, &wr);
-		else
-			err = rdmachan_post_send_locked(ch, &wr, NULL);
-		/*
-		 * Not posted: the channel fails, and the registration comes
-		 * back once teardown destroyed the QP (which may still be
-		 * executing a peer's access now).
-		 */
-		if (err) {
-			rdmachan_post_failed_locked(ch, "local invalidation",
-						    err);
-			rdmachan_schedule_teardown(ch);
-		}
+		rdmachan_post_inv_locked(mr);
 		goto unlock;
 	}
 	if (invalidated)
-		mr->hw_valid = false;
+		mr->preg.hw_valid = false;
 	rdmachan_pool_free_locked(mr);
 	ret = 0;
 unlock:
@@ -573,7 +508,7 @@ EXPORT_SYMBOL_GPL(rdmachan_mr_pool_put);
  *
  * Each must be a mapped registration of a pool of @ch, not sent yet, and
  * named once.  They stay claimed until the send posts them
- * (rdmachan_pool_chain_locked()) or fails (rdmachan_pool_unclaim()).
+ * (rdmachan_post_tx_locked()) or fails (rdmachan_pool_unclaim()).
  *
  * Context: any.
  * Return: 0, or -EINVAL with none claimed.
@@ -587,14 +522,14 @@ int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext
 	for (i = 0; i < ext->nr_regs; i++) {
 		struct rdmachan_mr *mr = ext->regs[i];
 
-		if (!mr || mr->ch != ch || !mr->pool ||
-		    mr->pstate != RDMACHAN_PR_MAPPED)
+		if (!mr || mr->ch != ch || !mr->preg.pool ||
+		    mr->preg.state != RDMACHAN_PR_MAPPED)
 			break;
-		mr->pstate = RDMACHAN_PR_CLAIMED;
+		mr->preg.state = RDMACHAN_PR_CLAIMED;
 	}
 	if (i < ext->nr_regs) {
 		for (j = 0; j < i; j++)
-			ext->regs[j]->pstate = RDMACHAN_PR_MAPPED;
+			ext->regs[j]->preg.state = RDMACHAN_PR_MAPPED;
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (i < ext->nr_regs) {
@@ -621,180 +556,9 @@ void rdmachan_pool_unclaim(struct rdmachan *ch,
 
 	spin_lock_irqsave(&ch->lock, flags);
 	for (i = 0; i < ext->nr_regs; i++)
-		if (ext->regs[i]->pstate == RDMACHAN_PR_CLAIMED)
-			ext->regs[i]->pstate = RDMACHAN_PR_MAPPED;
+		if (ext->regs[i]->preg.state == RDMACHAN_PR_CLAIMED)
+			ext->regs[i]->preg.state = RDMACHAN_PR_MAPPED;
 	spin_unlock_irqrestore(&ch->lock, flags);
-}
-
-static void rdmachan_pool_chain_wr(struct ib_send_wr *wr,
-				   struct ib_send_wr **first,
-				   struct ib_send_wr **last)
-{
-	wr->next = NULL;
-	if (*last)
-		(*last)->next = wr;
-	else
-		*first = wr;
-	*last = wr;
-}
-
-/**
- * rdmachan_post_send_locked() - post a chain on the channel's send queue
- * @ch: the channel
- * @first: the chain
- * @bad: as for ib_post_send()
- *
- * Every post of the send queue but the teardown's drain goes through
- * here, so that &rdmachan_send_ring.inv_tail follows what the queue ends
- * in: a LOCAL_INV and fast registrations after it only.  Nothing is
- * known after a refused post (the channel fails then): not set.
- *
- * Context: channel lock held.
- * Return: as ib_post_send().
- */
-int rdmachan_post_send_locked(struct rdmachan *ch,
-			      const struct ib_send_wr *first,
-			      const struct ib_send_wr **bad)
-{
-	const struct ib_send_wr *wr;
-	bool tail = ch->send.inv_tail;
-	int ret;
-
-	lockdep_assert_held(&ch->lock);
-	for (wr = first; wr; wr = wr->next) {
-		if (wr->opcode == IB_WR_LOCAL_INV)
-			tail = true;
-		else if (wr->opcode != IB_WR_REG_MR)
-			tail = false;
-	}
-	ret = ib_post_send(ch->res.qp, first, bad);
-	ch->send.inv_tail = tail && !ret;
-	return ret;
-}
-
-/**
- * rdmachan_pool_post_reg_locked() - chain a registration's REG_MR
- * @mr: a pool registration, mapped and not posted yet: posted from here
- * @fence: whether the chain still needs its fence (see below); cleared
- *	once chained
- * @first: the chain's first work request (set when the chain is empty)
- * @last: its last one, updated
- *
- * Where &rdmachan_res.reg_fence (rxe) the registrations follow a LOCAL_INV
- * of the first one's previous key, the one its last REG_MR gave the
- * device (the MR is free: it changes nothing).
- * rxe runs a LOCAL_INV only once every work request before it completed,
- * so the REG_MRs behind it never wait behind an unacknowledged send: when
- * rxe goes back to retransmit, it starts again at its oldest work request
- * not completed and runs again the local operations from there on; a
- * REG_MR run twice finds its MR valid, fails ("rxe_reg_fast_mr: ... not
- * free") and stalls the send queue for good.  Its completer retires the
- * local operations done at the head of the queue before it starts a
- * retransmission, so only one that ran while a send before it was not
- * acknowledged runs twice.  Any LOCAL_INV fences on rxe, the one a
- * registration's put posts as well: where the send queue ends in one
- * and local operations only (&rdmachan_send_ring.inv_tail), the caller
- * passes @fence false.
- *
- * Context: channel lock held.
- */
-void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
-				   struct ib_send_wr **first,
-				   struct ib_send_wr **last)
-{
-	lockdep_assert_held(&mr->ch->lock);
-	mr->pstate = RDMACHAN_PR_POSTED;
-	mr->hw_valid = true;
-	if (*fence && mr->ch->res.reg_fence) {
-		/* the key the device holds, not a mapping's never sent */
-		memset(&mr->fence_wr, 0, sizeof(mr->fence_wr));
-		mr->fence_wr.opcode = IB_WR_LOCAL_INV;
-		mr->fence_wr.wr_cqe = &mr->reg_cqe;
-		mr->fence_wr.ex.invalidate_rkey = mr->dev_key;
-		rdmachan_pool_chain_wr(&mr->fence_wr, first, last);
-	}
-	*fence = false;
-	mr->dev_key = mr->reg_wr.key;
-	rdmachan_pool_chain_wr(&mr->reg_wr.wr, first, last);
-}
-
-/**
- * rdmachan_pool_chain_locked() - chain a send's fast registrations
- * @tx: the send slot, about to be posted; its registrations are cleared
- * @fence: whether they need a fence in front (rdmachan_pool_post_reg_locked())
- * @first: the chain's first work request (set when the chain is empty)
- * @last: its last one, updated
- *
- * Context: channel lock held.
- */
-void rdmachan_pool_chain_locked(struct rdmachan_tx *tx, bool fence,
-				struct ib_send_wr **first,
-				struct ib_send_wr **last)
-{
-	u32 i;
-
-	for (i = 0; i < tx->nr_regs; i++) {
-		struct rdmachan_mr *mr = tx->regs[i];
-
-		/* given back (a bug of the user's) while the send was filled */
-		if (mr->pstate != RDMACHAN_PR_CLAIMED)
-			continue;
-		rdmachan_pool_post_reg_locked(mr, &fence, first, last);
-	}
-	tx->nr_regs = 0;
-}
-
-/* The completion of a send's fast registrations on the registration QP */
-static void rdmachan_pool_regq_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
-					      reg_cqe);
-	struct rdmachan *ch = tx->ch;
-	unsigned long flags;
-	int ret;
-
-	/* failed: the channel fails, and the message never goes */
-	if (!rdmachan_wc_ok(ch, wc, "fast registration"))
-		return;
-	spin_lock_irqsave(&ch->lock, flags);
-	tx->regs_pending = false;
-	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? 0 :
-	      rdmachan_commit_locked(ch);
-	spin_unlock_irqrestore(&ch->lock, flags);
-	if (ret)
-		rdmachan_fail_io(ch, -ECONNRESET);
-}
-
-/**
- * rdmachan_pool_regq_post_locked() - post a send's fast registrations on
- *	the registration QP
- * @tx: the send slot, filled and ready; its registrations are cleared
- *
- * The last one is signalled: its completion (rdmachan_pool_regq_done())
- * clears &rdmachan_tx.regs_pending, and posts the message and those
- * that waited behind it.  When none is left to post (each given back
- * while the send was filled, a bug of the user's), the message goes at
- * once.
- *
- * Context: channel lock held.
- * Return: 0, or the error of ib_post_send() (the slot then stays
- * pending: the channel fails, and the message never goes).
- */
-int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx)
-{
-	struct ib_send_wr *first = NULL, *last = NULL;
-	struct rdmachan *ch = tx->ch;
-
-	lockdep_assert_held(&ch->lock);
-	/* nothing but local operations there: no fence */
-	rdmachan_pool_chain_locked(tx, false, &first, &last);
-	if (!last)
-		return 0;
-	last->send_flags |= IB_SEND_SIGNALED;
-	tx->reg_cqe.done = rdmachan_pool_regq_done;
-	last->wr_cqe = &tx->reg_cqe;
-	tx->regs_pending = true;
-	return ib_post_send(ch->res.reg_qp, first, NULL);
 }
 
 /**
@@ -824,12 +588,12 @@ void rdmachan_pool_end_orphans(struct rdmachan *ch)
 			struct rdmachan_mr *mr = &pool->mrs[i];
 
 			spin_lock_irqsave(&ch->lock, flags);
-			if (mr->pstate != RDMACHAN_PR_INVALIDATING) {
+			if (mr->preg.state != RDMACHAN_PR_INVALIDATING) {
 				spin_unlock_irqrestore(&ch->lock, flags);
 				continue;
 			}
-			done = mr->done;
-			ctx = mr->done_ctx;
+			done = mr->preg.done;
+			ctx = mr->preg.done_ctx;
 			rdmachan_pool_free_locked(mr);
 			spin_unlock_irqrestore(&ch->lock, flags);
 			if (done)

@@ -14,9 +14,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/slab.h>
-#include <rdma/ib_cache.h>
 
 #include "rdmachan-pri.h"
+#include "bounds.h"
 #include "device.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
@@ -145,105 +145,6 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
 }
 
 /**
- * rdmachan_regq_create() - the registration QP of a channel on rxe
- * @ch: the channel, its PD allocated and its send ring sized
- * @cm_id: its rdma_cm_id, with the source GID resolved
- * @regs: fast registrations a send may carry
- *
- * Where &rdmachan_res.reg_fence, a send's fast registrations and a pool
- * registration's LOCAL_INV go on a QP of their own instead of the
- * channel's send queue, where rxe would hold every later message behind
- * a fence until the messages before it were acknowledged (chan_pool.c,
- * "The registration QP").  Only local operations are ever posted on it,
- * so it never sends a packet; RC needs a peer to reach RTS all the same,
- * and it is its own: an RC QP in the channel's PD whose address is its
- * own GID and MAC, and whose destination QP number is its own.
- *
- * Its send queue holds two entries per registration the channel's pools
- * may hold (queue_depth * @regs): its REG_MR and its LOCAL_INV; its CQ
- * has room for each of them to complete.  The CQ is polled in softirq
- * context whatever the channel's poll mode: a message waits for its
- * registrations' completion, and that completion posts it.
- *
- * Context: process context (the rdma_cm handler).
- * Return: 0 or a negative errno; what was built is released by
- * rdmachan_release_resources().
- */
-static int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
-				u32 regs)
-{
-	const struct ib_gid_attr *sgid = cm_id->route.addr.dev_addr.sgid_attr;
-	struct ib_device *ibdev = cm_id->device;
-	u32 nr = 2 * ch->send.depth * regs + 1;
-	struct ib_qp_init_attr init = {};
-	struct ib_qp_attr a = {};
-	union ib_gid dgid;
-	struct ib_cq *cq;
-	struct ib_qp *qp;
-	u16 vlan;
-	int ret;
-
-	if (!sgid || !rdma_protocol_roce(ibdev, cm_id->port_num))
-		return -EOPNOTSUPP;
-	cq = ib_alloc_cq(ibdev, ch, nr + 1,
-			 ch->obj.id % ibdev->num_comp_vectors, IB_POLL_SOFTIRQ);
-	if (IS_ERR(cq))
-		return PTR_ERR(cq);
-	cq->event_handler = rdmachan_cq_event;
-	ch->res.reg_cq = cq;
-
-	init.event_handler = rdmachan_qp_event;
-	init.qp_context = ch;
-	init.send_cq = cq;
-	init.recv_cq = cq;
-	init.qp_type = IB_QPT_RC;
-	init.sq_sig_type = IB_SIGNAL_REQ_WR;
-	init.cap.max_send_wr = nr;
-	init.cap.max_recv_wr = 1;
-	init.cap.max_send_sge = 1;
-	init.cap.max_recv_sge = 1;
-	qp = ib_create_qp(ch->res.pd, &init);
-	if (IS_ERR(qp))
-		return PTR_ERR(qp);
-	ch->res.reg_qp = qp;
-
-	a.qp_state = IB_QPS_INIT;
-	a.port_num = cm_id->port_num;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret)
-		return ret;
-
-	/* connected to itself: its own GID, MAC and QP number */
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTR;
-	a.path_mtu = IB_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.min_rnr_timer = 12;
-	a.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
-	rdma_ah_set_port_num(&a.ah_attr, cm_id->port_num);
-	dgid = sgid->gid;
-	rdma_ah_set_grh(&a.ah_attr, &dgid, 0, sgid->index, 1, 0);
-	ret = rdma_read_gid_l2_fields(sgid, &vlan, a.ah_attr.roce.dmac);
-	if (ret)
-		return ret;
-	ret = ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
-			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
-			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (ret)
-		return ret;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IB_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	return ib_modify_qp(qp, &a, IB_QP_STATE | IB_QP_TIMEOUT |
-			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
-			    IB_QP_MAX_QP_RD_ATOMIC);
-}
-
-/**
  * rdmachan_setup_resources() - build CQ, QP and buffers for a channel
  * @ch: the channel; ch->conn.params holds the depth, size and features wanted,
  *	which are lowered to what the device allows
@@ -256,12 +157,17 @@ static int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
  */
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 {
+	struct rdmachan_qp_want want = {
+		.ctrl_recv = RDMACHAN_CTRL_RECV,
+		.ctrl_send = RDMACHAN_CTRL_SLOTS,
+		.rdma_slots = RDMACHAN_RDMA_SLOTS,
+	};
 	struct ib_qp_init_attr attr = {};
+	struct rdmachan_qp_sizes sz;
 	struct rdmachan_device *dev;
 	struct ib_device *ibdev;
 	unsigned long flags;
 	struct ib_cq *cq;
-	u32 max_wr, cqe, regs, per_send, rdma_fence;
 	int ret;
 
 	dev = rdmachan_device_attach(cm_id->device, &ch->obj.dev_user);
@@ -274,32 +180,20 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->res.port_num = cm_id->port_num;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
-	/* Room for control sends and the drain marker in every queue */
-	max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
-		       ibdev->attrs.max_cqe / 2);
-	if (max_wr < RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
-		     RDMACHAN_RDMA_SLOTS + 4)
-		return -EOPNOTSUPP;
-	max_wr -= RDMACHAN_CTRL_RECV + RDMACHAN_CTRL_SLOTS +
-		  RDMACHAN_RDMA_SLOTS + 2;
-	/*
-	 * Each credit's send may carry max_send_regs fast registrations,
-	 * each later invalidated locally: 2 entries per registration; on
-	 * rxe one more for the LOCAL_INV fencing them (chan_pool.c), per
-	 * send and per one-sided request (those naming pool registrations).
-	 */
-	regs = min_t(u32, ch->opts.max_send_regs, RDMACHAN_MAX_SEND_REGS);
+	/* every queue sized in one place: bounds.h */
 	ch->res.reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
-	per_send = 1 + 2 * regs + (ch->res.reg_fence && regs ? 1 : 0);
-	rdma_fence = ch->res.reg_fence && regs ? RDMACHAN_RDMA_SLOTS : 0;
-	if (max_wr <= rdma_fence)
-		return -EOPNOTSUPP;
-	max_wr -= rdma_fence;
-	ch->conn.params.queue_depth = min(ch->conn.params.queue_depth,
-					  max(max_wr / per_send, 1U));
+	want.depth = ch->conn.params.queue_depth;
+	want.regs = min_t(u32, ch->opts.max_send_regs, RDMACHAN_MAX_SEND_REGS);
+	want.reg_fence = ch->res.reg_fence;
+	want.dev_max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
+				ibdev->attrs.max_cqe / 2);
+	ret = rdmachan_qp_sizes(&want, &sz);
+	if (ret)
+		return ret;
+	ch->conn.params.queue_depth = sz.depth;
 
-	ch->recv.nr_bufs = ch->conn.params.queue_depth + RDMACHAN_CTRL_RECV;
-	ch->send.depth = ch->conn.params.queue_depth;
+	ch->recv.nr_bufs = sz.recv_bufs;
+	ch->send.depth = sz.depth;
 	/* room for an in-band immediate after the largest payload */
 	BUILD_BUG_ON(RDMACHAN_RX_OVERHEAD !=
 		     sizeof(struct rdmachan_wire_hdr) + RDMACHAN_IMM_TRAILER);
@@ -332,10 +226,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		return ret;
 	}
 
-	cqe = ch->recv.nr_bufs + ch->send.depth + RDMACHAN_CTRL_SLOTS + 2 +
-	      RDMACHAN_RDMA_SLOTS + rdma_fence +
-	      (per_send - 1) * ch->send.depth;
-	cq = ib_alloc_cq(ibdev, ch, cqe, ch->obj.id % ibdev->num_comp_vectors,
+	cq = ib_alloc_cq(ibdev, ch, sz.cqe,
+			 ch->obj.id % ibdev->num_comp_vectors,
 			 rdmachan_poll_ctx(ch->opts.poll_mode));
 	if (IS_ERR(cq))
 		return PTR_ERR(cq);
@@ -350,7 +242,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* published whole: rdmachan_poll() may look at it any time */
 	WRITE_ONCE(ch->res.cq, cq);
 	if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
-		ret = rdmachan_rcq_create(ch, ibdev, ch->recv.nr_bufs + 1,
+		ret = rdmachan_rcq_create(ch, ibdev, sz.recv_cqe,
 					  ch->obj.id % ibdev->num_comp_vectors);
 		if (ret)
 			return ret;
@@ -362,10 +254,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.recv_cq = ch->poll.rcq ?: ch->res.cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = ch->send.depth * per_send +
-			       RDMACHAN_CTRL_SLOTS + 1 + RDMACHAN_RDMA_SLOTS +
-			       rdma_fence;
-	attr.cap.max_recv_wr = ch->recv.nr_bufs + 1;
+	attr.cap.max_send_wr = sz.send_wr;
+	attr.cap.max_recv_wr = sz.recv_wr;
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);
 	attr.cap.max_recv_sge = 1;
@@ -380,8 +270,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	ch->res.max_sge_rd = clamp_t(u32, ibdev->attrs.max_sge_rd, 1,
 				     ch->res.max_send_sge);
 	ch->res.max_reg_pages = ibdev->attrs.max_fast_reg_page_list_len;
-	if (ch->res.reg_fence && regs) {
-		ret = rdmachan_regq_create(ch, cm_id, regs);
+	if (sz.reg_wr) {
+		ret = rdmachan_regq_create(ch, cm_id, &sz);
 		if (ret)
 			return ret;
 	}
@@ -401,7 +291,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
  * only then let ib_free_cq() have it.  The handler re-schedules itself
  * only while completions are left, so this ends.
  */
-static void rdmachan_cq_quiesce(struct ib_cq *cq)
+void rdmachan_cq_quiesce(struct ib_cq *cq)
 {
 	do {
 		while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
@@ -431,19 +321,8 @@ void rdmachan_release_resources(struct rdmachan *ch)
 		rdma_destroy_qp(ch->conn.cm_id);
 		ch->res.qp = NULL;
 	}
-	/*
-	 * The registration QP after the channel's: a completion of its
-	 * that still runs finds I/O stopped and posts nothing there.
-	 */
-	if (ch->res.reg_qp) {
-		ib_destroy_qp(ch->res.reg_qp);
-		ch->res.reg_qp = NULL;
-	}
-	if (ch->res.reg_cq) {
-		rdmachan_cq_quiesce(ch->res.reg_cq);
-		ib_free_cq(ch->res.reg_cq);
-		ch->res.reg_cq = NULL;
-	}
+	/* the registration QP after the channel's (chan_post.c) */
+	rdmachan_regq_destroy(ch);
 	rdmachan_rcq_destroy(ch);
 	if (ch->res.cq) {
 		if (ch->res.cq->poll_ctx == IB_POLL_SOFTIRQ)

@@ -344,7 +344,7 @@ int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
  * Pool registrations among the request's segments: each must be mapped
  * (its fast registration then goes in front of the request, once) or
  * already posted.  The send queue has room for those registrations
- * beside the one-sided room (chan_pool.c).  Caller holds ch->lock.
+ * beside the one-sided room (chan_post.c).  Caller holds ch->lock.
  * Return: 0 and the chain's first work request in *@first, or -EINVAL
  * (a registration given back, or in a send not posted yet) with nothing
  * changed.
@@ -352,30 +352,28 @@ int rdmachan_rdma_req_status(struct rdmachan_rdma_req *req, u32 i)
 static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
 					   struct ib_send_wr **first)
 {
-	struct ib_send_wr *head = NULL, *last = NULL;
+	struct rdmachan_chain c = {};
 	/* right behind a LOCAL_INV the REG_MRs need no fence of their own */
 	bool fence = !req->ch->send.inv_tail;
 	u32 i, j;
 
 	for (i = 0; i < req->nr; i++)
 		for (j = 0; j < req->w[i].nr_pmr; j++)
-			if (req->w[i].pmr[j]->pstate != RDMACHAN_PR_MAPPED &&
-			    req->w[i].pmr[j]->pstate != RDMACHAN_PR_POSTED)
+			if (req->w[i].pmr[j]->preg.state != RDMACHAN_PR_MAPPED &&
+			    req->w[i].pmr[j]->preg.state != RDMACHAN_PR_POSTED)
 				return -EINVAL;
 	for (i = 0; i < req->nr; i++) {
 		for (j = 0; j < req->w[i].nr_pmr; j++) {
 			struct rdmachan_mr *mr = req->w[i].pmr[j];
 
-			if (mr->pstate != RDMACHAN_PR_MAPPED)
-				continue;
-			rdmachan_pool_post_reg_locked(mr, &fence, &head,
-						      &last);
+			if (mr->preg.state == RDMACHAN_PR_MAPPED)
+				rdmachan_post_reg_locked(mr, &fence, &c);
 		}
 	}
 	*first = &req->w[0].wr.send;
-	if (last) {
-		last->next = *first;
-		*first = head;
+	if (c.last) {
+		c.last->next = *first;
+		*first = c.first;
 	}
 	return 0;
 }
@@ -637,7 +635,7 @@ static int rdmachan_rdma_seg(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 		return -EINVAL;
 	if ((mr->access & need) != need)
 		return -EACCES;
-	if (mr->pool) {
+	if (mr->preg.pool) {
 		/* its state is checked, and its registration chained, at post */
 		w->pmr[w->nr_pmr++] = mr;
 		sge->addr = mr->ibmr->iova + seg->offset;

@@ -6,9 +6,10 @@
  * Send ring.  A sender reserves a credit and a slot of the data send
  * ring under the channel lock, fills the slot without the lock (copying
  * from user memory may fault), and marks it ready; ready slots are then
- * posted strictly in reservation order, as one chained work request list.
- * Only every sig_interval-th send, the one that fills the ring, and
- * every zero-copy send (whose sender waits for its pages) are
+ * posted strictly in reservation order, as one chained work request list
+ * (each slot's work requests made by rdmachan_post_tx_locked(),
+ * chan_post.c).  Only every sig_interval-th send, the one that fills the
+ * ring, and every zero-copy send (whose sender waits for its pages) are
  * signalled; a completion frees every slot before it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -25,36 +26,6 @@ static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
 
 	div_u64_rem(seq, ch->send.depth, &slot);
 	return &ch->send.ring[slot];
-}
-
-/* The row of zero-copy gather entries of slot @tx */
-static struct ib_sge *rdmachan_zc_row(struct rdmachan *ch,
-				      struct rdmachan_tx *tx)
-{
-	return &ch->send.zc_sge[(tx - ch->send.ring) * ch->send.zc_width];
-}
-
-/*
- * The gather list of zero-copy slot @tx: its header unless that is the
- * immediate (@hdr_imm), the payload mapped by rdmachan_send_sg_zc(),
- * then the in-band immediate (@trail bytes after the header in @tx->buf).
- */
-static void rdmachan_zc_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
-			       bool hdr_imm, u32 trail)
-{
-	struct ib_sge *row = rdmachan_zc_row(ch, tx);
-	u32 lkey = ch->res.pd->local_dma_lkey;
-
-	row[0].addr = tx->dma;
-	row[0].length = RDMACHAN_HDR_LEN;
-	row[0].lkey = lkey;
-	if (trail) {
-		row[1 + tx->nr_zc].addr = tx->dma + RDMACHAN_HDR_LEN;
-		row[1 + tx->nr_zc].length = trail;
-		row[1 + tx->nr_zc].lkey = lkey;
-	}
-	tx->wr.sg_list = hdr_imm ? row + 1 : row;
-	tx->wr.num_sge = tx->nr_zc + (hdr_imm ? 0 : 1) + (trail ? 1 : 0);
 }
 
 /* Unmap the @n payload entries of zero-copy row @row */
@@ -152,102 +123,23 @@ void rdmachan_send_end_orphans(struct rdmachan *ch)
  */
 int rdmachan_commit_locked(struct rdmachan *ch)
 {
-	struct ib_send_wr *first = NULL, *last = NULL;
+	struct rdmachan_chain c = {};
 	const struct ib_send_wr *bad = NULL;
-	struct ib_device *ibdev = rdmachan_ibdev(ch);
 	int ret;
 
 	while (ch->send.posted != ch->send.reserved) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, ch->send.posted);
-		struct rdmachan_wire_hdr *h = tx->buf;
-		/*
-		 * The message starts after the header unless it is in the
-		 * imm; a SEND_WITH_INV has none, so it keeps its header.
-		 */
-		bool hdr_imm = ch->conn.hdr_imm && !tx->send_inv;
-		u32 start = hdr_imm ? RDMACHAN_HDR_LEN : 0;
-		/* a zero-copy payload is not in the buffer */
-		u32 bytes = RDMACHAN_HDR_LEN - start +
-			    (tx->nr_zc ? 0 : tx->len);
-		u32 trail = 0;
 
 		if (!tx->ready || tx->regs_pending)
 			break;
 		tx->ready = false;
 		tx->unposted = false;
 		tx->seq = ch->send.posted++;
-
-		h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
-		tx->pad = false;
-		h->flags = 0;
-		h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
-		h->len = cpu_to_be32(tx->len);
-		if (tx->has_imm && (ch->send.imm_inband || tx->send_inv)) {
-			__be32 imm = cpu_to_be32(tx->imm);
-
-			h->flags = RDMACHAN_HDR_F_IMM;
-			memcpy(tx->buf + start + bytes, &imm, sizeof(imm));
-			bytes += sizeof(imm);
-			trail = sizeof(imm);
-		}
-		ib_dma_sync_single_for_device(ibdev, tx->dma, start + bytes,
-					      DMA_TO_DEVICE);
-
-		memset(&tx->wr, 0, sizeof(tx->wr));
-		tx->wr.wr_cqe = &tx->cqe;
-		if (tx->nr_zc) {
-			rdmachan_zc_gather(ch, tx, hdr_imm, trail);
-		} else {
-			tx->sge.addr = tx->dma + start;
-			tx->sge.length = bytes;
-			tx->sge.lkey = ch->res.pd->local_dma_lkey;
-			tx->wr.sg_list = &tx->sge;
-			tx->wr.num_sge = bytes ? 1 : 0;
-		}
-		if (tx->send_inv) {
-			tx->wr.opcode = IB_WR_SEND_WITH_INV;
-			tx->wr.ex.invalidate_rkey = tx->inv_rkey;
-			tx->send_inv = false;
-		} else if (hdr_imm) {
-			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
-			tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(h);
-		} else if (tx->has_imm && !ch->send.imm_inband) {
-			tx->wr.opcode = IB_WR_SEND_WITH_IMM;
-			tx->wr.ex.imm_data = cpu_to_be32(tx->imm);
-		} else {
-			tx->wr.opcode = IB_WR_SEND;
-		}
-		if (bytes && bytes <= ch->res.max_inline && !tx->nr_zc)
-			tx->wr.send_flags |= IB_SEND_INLINE;
-		if (tx->solicited)
-			tx->wr.send_flags |= IB_SEND_SOLICITED;
-		tx->solicited = false;
-		/*
-		 * A zero-copy sender waits for its pages (a TCP socket for
-		 * its send buffer room): its slot completes, and frees them,
-		 * at once rather than at the next signalled one.
-		 */
-		if ((u32)(tx->seq + 1) % ch->send.sig_interval == 0 ||
-		    tx->seq + 1 - ch->send.completed >= ch->send.depth ||
-		    tx->nr_zc)
-			tx->wr.send_flags |= IB_SEND_SIGNALED;
-
-		/*
-		 * Fast registrations go first: valid before the peer knows.
-		 * Right behind a LOCAL_INV they need no fence of their own.
-		 */
-		if (tx->nr_regs)
-			rdmachan_pool_chain_locked(tx, !ch->send.inv_tail,
-						   &first, &last);
-		if (last)
-			last->next = &tx->wr;
-		else
-			first = &tx->wr;
-		last = &tx->wr;
+		rdmachan_post_tx_locked(ch, tx, &c);
 	}
-	if (!first)
+	if (!c.first)
 		return 0;
-	ret = rdmachan_post_send_locked(ch, first, &bad);
+	ret = rdmachan_post_send_locked(ch, c.first, &bad);
 	if (ret) {
 		rdmachan_err_rl(ch, "send post failed: %d\n", ret);
 		/*
@@ -258,7 +150,7 @@ int rdmachan_commit_locked(struct rdmachan *ch)
 		 * on stay marked posted, which only the teardown reads).  A
 		 * provider that does not say: none of the chain went.
 		 */
-		for (bad = bad ?: first; bad; bad = bad->next)
+		for (bad = bad ?: c.first; bad; bad = bad->next)
 			if (bad->wr_cqe && bad->wr_cqe->done == rdmachan_tx_done)
 				container_of(bad, struct rdmachan_tx,
 					     wr)->unposted = true;
@@ -423,7 +315,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
  * Then a fence in the send queue waits for no round trip (every send was
  * received, its acknowledgment sent before the answer): a send's fast
  * registrations go in front of it behind a fencing LOCAL_INV
- * (chan_pool.c), in one post, rather than on the registration QP, whose
+ * (chan_post.c), in one post, rather than on the registration QP, whose
  * completion the send would wait for (a QD1 block request's latency), and
  * a registration's put posts its LOCAL_INV there too, the fence the next
  * send's registrations then need no other.  "Answered" is counted, as
@@ -479,9 +371,9 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 			tx->nr_regs = 0;
 			tx->pad = true;
 		}
-		/* its registrations first, on their own QP (chan_pool.c) */
+		/* its registrations first, on their own QP (chan_post.c) */
 		if (!ret && tx->nr_regs && regq)
-			ret = rdmachan_pool_regq_post_locked(tx);
+			ret = rdmachan_regq_post_locked(tx);
 	}
 	if (!ret)
 		ret = rdmachan_commit_locked(ch);

@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * rdmachan: /sys/class/rdmachan/chanN, listenerN and devN
+ * rdmachan: /sys/class/rdmachan/chanN and listenerN
  *
  * A channel appears once handed to its user (connect returned, or
  * accepted) and stays, with its final state and counters, until its
- * user closes it.  A listener appears while it listens, an RDMA device
- * (its asynchronous event counters) while rdmachan knows it.  Every attribute
- * is read-only; Documentation/ABI/testing/sysfs-class-rdmachan has them.
+ * user closes it.  A listener appears while it listens.  The class and
+ * its directories are sysfs.c's; what they show is read here, from the
+ * objects' fields (a core file for that).
  *
  * Lifetime: a channel's or listener's directory holds a reference on its
  * object, which rdmachan_sysfs_add() takes and whoever deletes the
  * directory (rdmachan_sysfs_del() says whether there was one) drops; the
  * attributes only read fields, calling nothing of the core.
- * device_unregister()
- * waits out running show() calls, so the object's fields stay valid
- * while they are read.  An RDMA device's directory is deleted first
- * thing by its removal.
+ * device_unregister() waits out running show() calls, so the object's
+ * fields stay valid while they are read.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,16 +21,7 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
-#include "device.h"
 #include "sysfs.h"
-
-/*
- * Static and registered, not class_create()d: class_create() lost its
- * owner argument in Linux 6.4, class_register() is the same on all.
- */
-static struct class rdmachan_class = {
-	.name	= "rdmachan",
-};
 
 static const char *const rdmachan_state_names[] = {
 	[RDMACHAN_CONNECTING]	= "connecting",
@@ -48,63 +37,6 @@ static const char *const rdmachan_poll_names[] = {
 	[RDMACHAN_POLL_SOLICITED]	= "solicited",
 	[RDMACHAN_POLL_UNBOUND]		= "unbound",
 };
-
-static void rdmachan_sysfs_release(struct device *dev)
-{
-	kfree(dev);
-}
-
-/*
- * One directory of the class, for @obj (its drvdata), with the attributes
- * of @groups.  device_unregister() waits for running attribute reads, so
- * @obj need only live until rdmachan_sysfs_del_dir() has returned; the
- * callers hold a reference on it for the directory, dropped there.
- * Return: the device, or NULL when it could not be added.
- */
-static __printf(3, 4) struct device *
-rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
-		       const char *fmt, ...)
-{
-	struct device *dev;
-	char name[32];
-	va_list args;
-	int ret;
-
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
-		return NULL;
-	device_initialize(dev);
-	dev->class = &rdmachan_class;
-	dev->groups = groups;
-	dev->release = rdmachan_sysfs_release;
-	dev_set_drvdata(dev, obj);
-	va_start(args, fmt);
-	vsnprintf(name, sizeof(name), fmt, args);
-	va_end(args);
-	ret = dev_set_name(dev, "%s", name);
-	if (!ret)
-		ret = device_add(dev);
-	if (ret) {
-		put_device(dev);
-		return NULL;
-	}
-	return dev;
-}
-
-/*
- * Remove the directory at *@devp, if any; waits for running reads.
- * Return: whether there was one.
- */
-static bool rdmachan_sysfs_del_dir(struct device **devp)
-{
-	struct device *dev = *devp;
-
-	if (!dev)
-		return false;
-	*devp = NULL;
-	device_unregister(dev);
-	return true;
-}
 
 /* ---- channels -------------------------------------------------------- */
 
@@ -238,12 +170,6 @@ static const struct attribute_group rdmachan_chan_group = {
 	.attrs = rdmachan_chan_attrs,
 };
 
-/* A counter of a channel (enum rdmachan_stat), or of a device (offset) */
-struct rdmachan_stat_attr {
-	struct device_attribute attr;
-	size_t offset;
-};
-
 static ssize_t rdmachan_stat_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
@@ -261,7 +187,7 @@ static const char *const rdmachan_stat_names[RDMACHAN_NR_STATS] = {
 #undef RDMACHAN_STAT
 };
 
-/* Filled in by rdmachan_sysfs_init() from rdmachan_stat_names */
+/* Filled in by rdmachan_chan_sysfs_init() from rdmachan_stat_names */
 static struct rdmachan_stat_attr rdmachan_stat_attrs[RDMACHAN_NR_STATS];
 static struct attribute *rdmachan_stats_attrs[RDMACHAN_NR_STATS + 1];
 
@@ -376,61 +302,6 @@ static struct attribute *rdmachan_listener_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_listener);
 
-/* ---- RDMA devices ---------------------------------------------------- */
-
-static struct rdmachan_device *to_rdev(struct device *dev)
-{
-	return dev_get_drvdata(dev);
-}
-
-static ssize_t rdev_name_show(struct device *dev, struct device_attribute *attr,
-			      char *buf)
-{
-	/* dev_name() of the ib_device follows renames */
-	return sysfs_emit(buf, "%s\n", dev_name(&to_rdev(dev)->ibdev->dev));
-}
-
-static struct device_attribute dev_attr_rdev_name =
-	__ATTR(name, 0444, rdev_name_show, NULL);
-
-/* An event counter of struct rdmachan_device, found by its offset */
-static ssize_t rdmachan_rdev_counter_show(struct device *dev,
-					  struct device_attribute *attr,
-					  char *buf)
-{
-	struct rdmachan_stat_attr *sa = container_of(attr, struct rdmachan_stat_attr,
-						     attr);
-	atomic_t *v = (void *)to_rdev(dev) + sa->offset;
-
-	return sysfs_emit(buf, "%d\n", atomic_read(v));
-}
-
-#define RDMACHAN_RDEV_ATTR(_name)					\
-	struct rdmachan_stat_attr rdmachan_rdev_##_name = {		\
-		.attr = {						\
-			.attr = { .name = __stringify(_name), .mode = 0444 }, \
-			.show = rdmachan_rdev_counter_show,		\
-		},							\
-		.offset = offsetof(struct rdmachan_device, _name),	\
-	}
-
-static RDMACHAN_RDEV_ATTR(async_events);
-static RDMACHAN_RDEV_ATTR(port_events);
-static RDMACHAN_RDEV_ATTR(fatal_events);
-static RDMACHAN_RDEV_ATTR(qp_events);
-static RDMACHAN_RDEV_ATTR(cq_events);
-
-static struct attribute *rdmachan_rdev_attrs[] = {
-	&dev_attr_rdev_name.attr,
-	&rdmachan_rdev_async_events.attr.attr,
-	&rdmachan_rdev_port_events.attr.attr,
-	&rdmachan_rdev_fatal_events.attr.attr,
-	&rdmachan_rdev_qp_events.attr.attr,
-	&rdmachan_rdev_cq_events.attr.attr,
-	NULL,
-};
-ATTRIBUTE_GROUPS(rdmachan_rdev);
-
 /**
  * rdmachan_sysfs_add() - show a channel or listener in /sys/class/rdmachan
  * @obj: a channel just handed to its user (connected, or accepted), or a
@@ -471,40 +342,11 @@ bool rdmachan_sysfs_del(struct rdmachan_obj *obj)
 }
 
 /**
- * rdmachan_sysfs_add_device() - show an RDMA device's event counters
- * @dev: the device, just added; its directory is devN, N the ib_device's
- *	index, which a rename keeps
+ * rdmachan_chan_sysfs_init() - name the counter attributes of channels
  *
- * A failure is logged and otherwise ignored.
- *
- * Context: process context.
+ * Context: module init, before any channel exists.
  */
-void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
-{
-	/* no reference: removal deletes the directory before the device */
-	dev->sysfs_dev = rdmachan_sysfs_add_dir(rdmachan_rdev_groups, dev,
-						"dev%u", dev->ibdev->index);
-	if (!dev->sysfs_dev)
-		pr_warn("%s: no sysfs directory\n", dev->name);
-}
-
-/**
- * rdmachan_sysfs_del_device() - remove an RDMA device's directory
- * @dev: the device, going away
- *
- * Context: process context; waits for running attribute reads.
- */
-void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
-{
-	rdmachan_sysfs_del_dir(&dev->sysfs_dev);
-}
-
-/**
- * rdmachan_sysfs_init() - register the rdmachan class
- *
- * Return: 0 or a negative errno.
- */
-int rdmachan_sysfs_init(void)
+void rdmachan_chan_sysfs_init(void)
 {
 	unsigned int i;
 
@@ -517,13 +359,4 @@ int rdmachan_sysfs_init(void)
 		sa->offset = i;
 		rdmachan_stats_attrs[i] = &sa->attr.attr;
 	}
-	return class_register(&rdmachan_class);
-}
-
-/**
- * rdmachan_sysfs_exit() - unregister the class; every device is gone
- */
-void rdmachan_sysfs_exit(void)
-{
-	class_unregister(&rdmachan_class);
 }

@@ -26,6 +26,7 @@ static int __init rdmachan_init(void)
 	ret = rdmachan_reconnect_init();
 	if (ret)
 		goto out_core;
+	rdmachan_chan_sysfs_init();
 	ret = rdmachan_sysfs_init();
 	if (ret)
 		goto out_reconnect;

@@ -22,6 +22,7 @@ struct page_pool;
 #include "credit.h"
 #include "device.h"
 #include "proto.h"
+#include "chan_mr.h"
 #include "rdmachan.h"
 
 struct net;
@@ -191,7 +192,7 @@ struct rdmachan_rx {
  * @regs: those registrations
  * @regs_pending: its fast registrations were posted on
  *	&rdmachan_res.reg_qp and have not completed: it waits, and the
- *	slots after it with it (rdmachan_pool_regq_post_locked())
+ *	slots after it with it (rdmachan_regq_post_locked())
  * @reg_cqe: the completion entry of the last of those registrations
  * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
  *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
@@ -315,13 +316,13 @@ struct rdmachan_conn {
  *	executes again the local operations it finds when it goes back to
  *	retransmit: a REG_MR run twice fails, "not free", and the send queue
  *	stalls): the registrations a send carries follow a fencing LOCAL_INV
- *	(chan_pool.c); with the registration QP (@reg_qp), those of
+ *	(chan_post.c); with the registration QP (@reg_qp), those of
  *	one-sided requests, and a send's while the channel is idle
  *	(rdmachan_send_idle_locked())
  * @reg_qp: where @reg_fence and sends may carry registrations: the QP
  *	of the sends' fast registrations and of the pools' LOCAL_INVs, an
  *	RC QP in @pd connected to itself that only runs local operations
- *	(chan_qp.c, rdmachan_regq_create()); else NULL
+ *	(chan_post.c, rdmachan_regq_create()); else NULL
  * @reg_cq: its completion queue (softirq)
  * @drain_sq: teardown's marker on the send queue
  * @drain_rq: teardown's marker on the receive queue
@@ -374,7 +375,7 @@ struct rdmachan_res {
  *	local operations only (fast registrations): a REG_MR posted now
  *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
  *	that LOCAL_INV only once every work request before it completed;
- *	chan_pool.c).  Kept by rdmachan_post_send_locked(); under
+ *	chan_post.c).  Kept by rdmachan_post_send_locked(); under
  *	rdmachan.lock
  */
 struct rdmachan_send_ring {
@@ -486,32 +487,6 @@ struct rdmachan_reap_queue {
 	u32			ready;
 	u32			async_ops;
 	struct mutex		mutex;	/* reapers of list */
-};
-
-/**
- * struct rdmachan_mr_set - the registrations of a channel (chan_mr.c)
- * @mutex: protects @list and changes to @handles
- * @list: every registration of the channel (struct rdmachan_mr.node)
- * @handles: user registrations by handle; changed under @mutex, looked
- *	up under the xarray's own lock
- */
-struct rdmachan_mr_set {
-	struct mutex		mutex;	/* list, handles */
-	struct list_head	list;
-	struct xarray		handles;
-};
-
-/**
- * struct rdmachan_pool_set - the registration pools of a channel
- *	(chan_pool.c)
- * @list: the pools (struct rdmachan_mr_pool.node); under rdmachan.mr.mutex
- * @regs: registrations of all of them, at most queue_depth *
- *	opts.max_send_regs (the send queue has room for as many fast
- *	registrations and local invalidations); under rdmachan.mr.mutex
- */
-struct rdmachan_pool_set {
-	struct list_head	list;
-	u32			regs;
 };
 
 /**
@@ -703,113 +678,6 @@ struct rdmachan_listener {
 	struct rdmachan_listen_stats stats;
 };
 
-/**
- * struct rdmachan_mr_pin - the user memory a registration pinned
- *	(chan_mr.c); set once before the registration is listed, released
- *	with its RDMA resources
- * @pages: the pinned pages
- * @npages: their number
- * @mm: whose RLIMIT_MEMLOCK the pages are charged to
- */
-struct rdmachan_mr_pin {
-	struct page		**pages;
-	unsigned long		npages;
-	struct mm_struct	*mm;
-};
-
-/**
- * enum rdmachan_pool_state - where a pool registration is (chan_pool.c)
- * @RDMACHAN_PR_FREE: on its pool's free list
- * @RDMACHAN_PR_MAPPED: mapped onto the user's pages, its user's
- * @RDMACHAN_PR_CLAIMED: named by a rdmachan_send_ext() under way
- * @RDMACHAN_PR_POSTED: its fast registration was posted: valid on the
- *	wire until the peer or a local invalidation ends it
- * @RDMACHAN_PR_INVALIDATING: its local invalidation is posted
- */
-enum rdmachan_pool_state {
-	RDMACHAN_PR_FREE,
-	RDMACHAN_PR_MAPPED,
-	RDMACHAN_PR_CLAIMED,
-	RDMACHAN_PR_POSTED,
-	RDMACHAN_PR_INVALIDATING,
-};
-
-/**
- * struct rdmachan_mr - a memory registration of a channel
- *
- * Unless said, a field is set once before the registration is listed
- * (rdmachan.mr.list, and rdmachan.mr.handles for a user one), and read
- * by whoever holds the channel's mr.mutex or one of @users.
- *
- * @ch: the channel (its PD and QP)
- * @node: entry in rdmachan.mr.list; under the channel's mr.mutex
- * @handle: user registrations: the handle; 0 for kernel ones
- * @access: RDMACHAN_ACCESS_*
- * @length: bytes
- * @ibmr: the fast-registration MR; NULL once released (under the
- *	channel's mr.mutex, once no operation holds it)
- * @sgt: the table of the pages (user registrations, kernel pages); freed
- *	when released
- * @sgl: the memory (@sgt's or the kernel caller's)
- * @nents: entries of @sgl
- * @dma_nents: entries mapped; 0 once released
- * @pin: user registrations: the pinned pages
- * @users: operations in flight on it, plus one from the registration on
- *	(0 before: nothing may take it); taken under the channel's lock
- *	(rdmachan_mr_hold()), dropped anywhere (rdmachan_mr_put())
- * @dying: being deregistered: no new operation may take it (under the
- *	channel's lock, see rdmachan_mr_hold())
- * @released: the RDMA resources are gone (deregistered, or the
- *	channel was torn down); under the channel's mr.mutex
- * @pool: a pool's registration (chan_pool.c), or NULL; set once.  Such
- *	a registration is never on rdmachan.mr.list: @node links it on its
- *	pool's free list while free, and every field below is under the
- *	channel's lock
- * @pstate: a pool registration's enum rdmachan_pool_state
- * @hw_valid: a pool registration's fast registration was posted and
- *	has not been invalidated since (by the peer's SEND_WITH_INV that
- *	rdmachan_mr_pool_put() was told of, or by a completed LOCAL_INV):
- *	the device may hold it valid, so it must not be registered again
- * @reg_wr: its fast registration, posted by rdmachan_send_ext()
- * @dev_key: the key of its last fast registration posted (at first the
- *	MR's own): the one the device holds, which a mapping never sent
- *	leaves behind
- * @fence_wr: where &rdmachan_res.reg_fence: the LOCAL_INV of its previous
- *	key posted in front of @reg_wr (of the first registration of a
- *	send), unsignalled like it
- * @reg_cqe: the completion entry of @reg_wr (an error or flush only:
- *	it is posted unsignalled)
- * @inv_cqe: the completion entry of its local invalidation
- * @done: rdmachan_mr_pool_put()'s callback while invalidating
- * @done_ctx: for @done
- */
-struct rdmachan_mr {
-	struct rdmachan		*ch;
-	struct list_head	node;
-	u32			handle;
-	u32			access;
-	u64			length;
-	struct ib_mr		*ibmr;
-	struct sg_table		sgt;
-	struct scatterlist	*sgl;
-	int			nents;
-	int			dma_nents;
-	struct rdmachan_mr_pin	pin;
-	refcount_t		users;
-	bool			dying;
-	bool			released;
-	struct rdmachan_mr_pool	*pool;
-	u32			pstate;
-	bool			hw_valid;
-	struct ib_reg_wr	reg_wr;
-	u32			dev_key;
-	struct ib_send_wr	fence_wr;
-	struct ib_cqe		reg_cqe;
-	struct ib_cqe		inv_cqe;
-	rdmachan_mr_done_t	done;
-	void			*done_ctx;
-};
-
 /* The channel's RDMA device while it holds resources there, else NULL */
 static inline struct rdmachan_device *rdmachan_chan_dev(struct rdmachan *ch)
 {
@@ -838,85 +706,7 @@ static inline u32 rdmachan_dev_port(struct rdmachan *ch, char *name,
 	return port;
 }
 
-/* "channel" or "listener": the first word of the object's log lines */
-static inline const char *rdmachan_obj_name(const struct rdmachan_obj *obj)
-{
-	return obj->kind == RDMACHAN_OBJ_LISTENER ? "listener" : "channel";
-}
-
-/* The address of its log lines: a channel's peer, a listener's own */
-static inline const struct sockaddr_storage *
-rdmachan_obj_addr(const struct rdmachan_obj *obj)
-{
-	if (obj->kind == RDMACHAN_OBJ_LISTENER)
-		return &container_of(obj, struct rdmachan_listener, obj)->addr;
-	return &container_of(obj, struct rdmachan, obj)->conn.dst;
-}
-
-/*
- * Log lines of a channel or listener (@o: struct rdmachan or struct
- * rdmachan_listener), one family for both, as rtrs-log.h does for rtrs:
- * "channel 3: ..." or "listener 1: ...", and with the _addr forms the
- * address too, "channel 3 (192.0.2.2:4791): ...".  The printk function
- * goes first: pr_err, pr_info_ratelimited, pr_debug, ...
- */
-#define rdmachan_obj_log(fn, obj, fmt, ...)				\
-	do {								\
-		const struct rdmachan_obj *__o = (obj);			\
-									\
-		fn("%s %u: " fmt, rdmachan_obj_name(__o), __o->id,	\
-		   ##__VA_ARGS__);					\
-	} while (0)
-#define rdmachan_obj_log_addr(fn, obj, fmt, ...)			\
-	do {								\
-		const struct rdmachan_obj *__o = (obj);			\
-									\
-		fn("%s %u (%pISpc): " fmt, rdmachan_obj_name(__o),	\
-		   __o->id, rdmachan_obj_addr(__o), ##__VA_ARGS__);	\
-	} while (0)
-#define rdmachan_log(fn, o, fmt, ...)					\
-	rdmachan_obj_log(fn, &(o)->obj, fmt, ##__VA_ARGS__)
-#define rdmachan_log_addr(fn, o, fmt, ...)				\
-	rdmachan_obj_log_addr(fn, &(o)->obj, fmt, ##__VA_ARGS__)
-
-#define rdmachan_err(o, fmt, ...)					\
-	rdmachan_log(pr_err, o, fmt, ##__VA_ARGS__)
-#define rdmachan_err_rl(o, fmt, ...)					\
-	rdmachan_log(pr_err_ratelimited, o, fmt, ##__VA_ARGS__)
-#define rdmachan_warn(o, fmt, ...)					\
-	rdmachan_log(pr_warn, o, fmt, ##__VA_ARGS__)
-#define rdmachan_warn_rl(o, fmt, ...)					\
-	rdmachan_log(pr_warn_ratelimited, o, fmt, ##__VA_ARGS__)
-#define rdmachan_info(o, fmt, ...)					\
-	rdmachan_log(pr_info, o, fmt, ##__VA_ARGS__)
-#define rdmachan_info_rl(o, fmt, ...)					\
-	rdmachan_log(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
-#define rdmachan_dbg(o, fmt, ...)					\
-	rdmachan_log(pr_debug, o, fmt, ##__VA_ARGS__)
-#define rdmachan_err_rl_addr(o, fmt, ...)				\
-	rdmachan_log_addr(pr_err_ratelimited, o, fmt, ##__VA_ARGS__)
-#define rdmachan_info_addr(o, fmt, ...)					\
-	rdmachan_log_addr(pr_info, o, fmt, ##__VA_ARGS__)
-#define rdmachan_info_rl_addr(o, fmt, ...)				\
-	rdmachan_log_addr(pr_info_ratelimited, o, fmt, ##__VA_ARGS__)
-
-/*
- * Something RC ends within its retry time, with a completion or an error,
- * has not ended for much longer: the transport is stuck, and so is
- * whatever waits on it.  Log it (@fmt: what, and since when), count an
- * error and fail the channel with -ETIMEDOUT; its teardown ends what is
- * left.  A macro, so that each caller keeps its own log rate limit.
- */
-#define rdmachan_fail_stuck(ch, fmt, ...)				\
-	do {								\
-		struct rdmachan *__ch = (ch);				\
-									\
-		rdmachan_err_rl_addr(__ch,				\
-				     fmt ": the transport is stuck\n",	\
-				     ##__VA_ARGS__);			\
-		atomic64_inc(&__ch->stats[RDMACHAN_STAT_errors]);	\
-		rdmachan_fail_io(__ch, -ETIMEDOUT);			\
-	} while (0)
+#include "rdmachan-log.h"
 
 extern struct workqueue_struct *rdmachan_wq;
 
@@ -950,6 +740,13 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 {
 	return ch->conn.cm_id->device;
+}
+
+/* The row of zero-copy gather entries of send slot @tx */
+static inline struct ib_sge *rdmachan_zc_row(struct rdmachan *ch,
+					     struct rdmachan_tx *tx)
+{
+	return &ch->send.zc_sge[(tx - ch->send.ring) * ch->send.zc_width];
 }
 
 /* Bits of rdmachan.writable_wanted */
@@ -1029,6 +826,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
 void rdmachan_drain_qp(struct rdmachan *ch);
+void rdmachan_cq_quiesce(struct ib_cq *cq);
 
 /* chan_send.c */
 int rdmachan_send_state_err(struct rdmachan *ch);
@@ -1081,22 +879,6 @@ void rdmachan_rcq_destroy(struct rdmachan *ch);
 void rdmachan_rx_hand_over(struct rdmachan *ch);
 void rdmachan_rx_take_arrived(struct rdmachan *ch, bool may_sleep);
 
-/* chan_mr.c */
-int rdmachan_ib_access(u32 access);
-int rdmachan_mr_check_access(struct rdmachan *ch, u32 access);
-u32 rdmachan_sg_pages(struct scatterlist *sgl, int nents);
-int rdmachan_mr_usable(struct rdmachan *ch);
-struct rdmachan_mr *rdmachan_mr_get_user(struct rdmachan *ch, u32 handle);
-bool rdmachan_mr_hold(struct rdmachan_mr *mr);
-void rdmachan_mr_put(struct rdmachan_mr *mr);
-int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
-			 u32 access, struct rdmachan_mr **mrp);
-int rdmachan_mr_dereg_user(struct rdmachan *ch, u32 handle);
-void rdmachan_mr_dereg_all(struct rdmachan *ch);
-void rdmachan_mr_release_all(struct rdmachan *ch);
-void rdmachan_mr_free_all(struct rdmachan *ch);
-int rdmachan_mr_read(struct rdmachan_mr *mr, u64 offset, void *buf, u32 len);
-
 /* chan_rdma.c */
 struct rdmachan_rdma_req;
 struct rdmachan_rdma_req *rdmachan_rdma_req_alloc(struct rdmachan *ch,
@@ -1118,23 +900,30 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 			 const struct rdmachan_ops *ops, void *priv,
 			 struct rdmachan **chp);
 
-/* chan_pool.c */
-void rdmachan_pool_release_all(struct rdmachan *ch);
-void rdmachan_pool_end_orphans(struct rdmachan *ch);
-void rdmachan_pool_free_all(struct rdmachan *ch);
-int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext);
-void rdmachan_pool_unclaim(struct rdmachan *ch,
-			   const struct rdmachan_send_ext *ext);
+/**
+ * struct rdmachan_chain - work requests chained for one post (chan_post.c)
+ * @first: the first, NULL while the chain is empty
+ * @last: the last
+ */
+struct rdmachan_chain {
+	struct ib_send_wr	*first;
+	struct ib_send_wr	*last;
+};
+
+/* chan_post.c */
 int rdmachan_post_send_locked(struct rdmachan *ch,
 			      const struct ib_send_wr *first,
 			      const struct ib_send_wr **bad);
-void rdmachan_pool_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
-				   struct ib_send_wr **first,
-				   struct ib_send_wr **last);
-void rdmachan_pool_chain_locked(struct rdmachan_tx *tx, bool fence,
-				struct ib_send_wr **first,
-				struct ib_send_wr **last);
-int rdmachan_pool_regq_post_locked(struct rdmachan_tx *tx);
+void rdmachan_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
+			      struct rdmachan_chain *c);
+void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
+			     struct rdmachan_chain *c);
+int rdmachan_regq_post_locked(struct rdmachan_tx *tx);
+void rdmachan_post_inv_locked(struct rdmachan_mr *mr);
+struct rdmachan_qp_sizes;
+int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
+			 const struct rdmachan_qp_sizes *sz);
+void rdmachan_regq_destroy(struct rdmachan *ch);
 
 /* chan_listen.c */
 int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,

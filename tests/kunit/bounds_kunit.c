@@ -179,12 +179,122 @@ static void bounds_test_rd_atom_answer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_rd_atom_answer(-1, 16), 0);
 }
 
+/* The fixed room of a channel: rdmachan-pri.h's and proto.h's figures */
+#define QP_WANT(d, r, f, max)						\
+	((struct rdmachan_qp_want){ .depth = (d), .regs = (r),		\
+				    .reg_fence = (f), .dev_max_wr = (max), \
+				    .ctrl_recv = 3, .ctrl_send = 3,	\
+				    .rdma_slots = 128 })
+
+static void bounds_test_qp_sizes(struct kunit *test)
+{
+	struct rdmachan_qp_want w;
+	struct rdmachan_qp_sizes s;
+
+	/* rxe, no registrations: no fence, no registration QP */
+	w = QP_WANT(128, 0, true, 16383);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.depth, 128);
+	KUNIT_EXPECT_EQ(test, s.per_send, 1);
+	KUNIT_EXPECT_EQ(test, s.rdma_fence, 0);
+	KUNIT_EXPECT_EQ(test, s.recv_bufs, 131);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 128 + 3 + 1 + 128);
+	KUNIT_EXPECT_EQ(test, s.recv_wr, 132);
+	KUNIT_EXPECT_EQ(test, s.cqe, 131 + 128 + 3 + 2 + 128);
+	KUNIT_EXPECT_EQ(test, s.recv_cqe, 132);
+	KUNIT_EXPECT_EQ(test, s.reg_wr, 0);
+	KUNIT_EXPECT_EQ(test, s.reg_cqe, 0);
+
+	/* rxe, two registrations a send (a block channel): fenced */
+	w = QP_WANT(128, 2, true, 16383);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.per_send, 1 + 2 * 2 + 1);
+	KUNIT_EXPECT_EQ(test, s.rdma_fence, 128);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 128 * 6 + 3 + 1 + 128 + 128);
+	KUNIT_EXPECT_EQ(test, s.reg_wr, 2 * 128 * 2 + 1);
+	KUNIT_EXPECT_EQ(test, s.reg_cqe, s.reg_wr + 1);
+
+	/* siw or hardware: registrations without fence or registration QP */
+	w = QP_WANT(128, 2, false, 16383);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.per_send, 1 + 2 * 2);
+	KUNIT_EXPECT_EQ(test, s.rdma_fence, 0);
+	KUNIT_EXPECT_EQ(test, s.reg_wr, 0);
+
+	/* a small device lowers the depth: 300 - 136 - 128 = 36 = 6 * 6 */
+	w = QP_WANT(128, 2, true, 300);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.depth, 6);
+	KUNIT_EXPECT_LE(test, s.send_wr, 300);
+
+	/* one credit's send and the fixed room, or nothing */
+	w = QP_WANT(128, 0, true, 3 + 3 + 128 + 2 + 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
+	w = QP_WANT(128, 0, true, 3 + 3 + 128 + 2 + 2);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.depth, 2);
+	/* ... and room for the one-sided fence and one send's 4 entries */
+	w = QP_WANT(128, 1, true, 3 + 3 + 128 + 2 + 128 + 3);
+	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
+	w = QP_WANT(128, 1, true, 3 + 3 + 128 + 2 + 128 + 4);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.depth, 1);
+	/* no registration QP's send queue without room for a send's */
+	w = QP_WANT(128, 4, false, 3 + 3 + 128 + 2 + 8);
+	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
+
+	/* the listener's estimate: no device limit, the largest depth */
+	w = QP_WANT(16384, 4, true, U32_MAX);
+	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
+	KUNIT_EXPECT_EQ(test, s.depth, 16384);
+	KUNIT_EXPECT_EQ(test, s.reg_wr, 2 * 16384 * 4 + 1);
+}
+
+/*
+ * Over every device limit from too small to roomy, every registration
+ * count and both fences: a granted depth is at least 1 and at most the
+ * one wanted, the send queue fits the device, and the CQ holds a
+ * completion for every entry of both queues (and fits the device's
+ * max_cqe, of which dev_max_wr is half).
+ */
+static void bounds_test_qp_sizes_sweep(struct kunit *test)
+{
+	u32 max, regs, fence;
+
+	for (max = 1; max <= 2048; max++)
+		for (regs = 0; regs <= 4; regs++)
+			for (fence = 0; fence <= 1; fence++) {
+				struct rdmachan_qp_want w =
+					QP_WANT(128, regs, fence, max);
+				struct rdmachan_qp_sizes s;
+
+				if (rdmachan_qp_sizes(&w, &s))
+					continue;
+				KUNIT_ASSERT_GE(test, s.depth, 1);
+				KUNIT_ASSERT_LE(test, s.depth, 128);
+				KUNIT_ASSERT_LE(test, s.send_wr, max);
+				KUNIT_ASSERT_EQ(test, s.cqe,
+						s.send_wr + s.recv_wr);
+				KUNIT_ASSERT_LE(test, s.cqe, 2 * max);
+				KUNIT_ASSERT_EQ(test, s.recv_wr,
+						s.depth + 3 + 1);
+				if (s.reg_wr)
+					KUNIT_ASSERT_EQ(test, s.reg_wr,
+							2 * s.depth * regs + 1);
+				if (max >= 128 * s.per_send + 3 + 3 + 128 + 2 +
+					   s.rdma_fence)
+					KUNIT_ASSERT_EQ(test, s.depth, 128);
+			}
+}
+
 static struct kunit_case bounds_cases[] = {
 	KUNIT_CASE_PARAM(bounds_test_span_pages, span_gen_params),
 	KUNIT_CASE(bounds_test_span_pages_sweep),
 	KUNIT_CASE(bounds_test_segs_len),
 	KUNIT_CASE(bounds_test_depth_for_mem),
 	KUNIT_CASE(bounds_test_rd_atom_answer),
+	KUNIT_CASE(bounds_test_qp_sizes),
+	KUNIT_CASE(bounds_test_qp_sizes_sweep),
 	{}
 };
 

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the class /sys/class/rdmachan and its directories
+ *
+ * The mechanism only: the class, and a directory of it with the
+ * attribute groups its caller gives.  What the directories show is their
+ * layer's: channels and listeners in chan_sysfs.c, RDMA devices in
+ * dev_sysfs.c.  Every attribute is read-only;
+ * Documentation/ABI/testing/sysfs-class-rdmachan lists them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/slab.h>
+
+#include "sysfs.h"
+
+/*
+ * Static and registered, not class_create()d: class_create() lost its
+ * owner argument in Linux 6.4, class_register() is the same on all.
+ */
+static struct class rdmachan_class = {
+	.name	= "rdmachan",
+};
+
+static void rdmachan_sysfs_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+/**
+ * rdmachan_sysfs_add_dir() - one directory of the class
+ * @groups: its attributes
+ * @obj: what they show (the device's drvdata)
+ * @fmt: its name, printf-style
+ *
+ * device_unregister() waits for running attribute reads, so @obj need
+ * only live until rdmachan_sysfs_del_dir() has returned; the callers
+ * hold a reference on it for the directory, dropped there.
+ *
+ * Context: process context.
+ * Return: the device, or NULL when it could not be added.
+ */
+__printf(3, 4) struct device *
+rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
+		       const char *fmt, ...)
+{
+	struct device *dev;
+	char name[32];
+	va_list args;
+	int ret;
+
+	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	if (!dev)
+		return NULL;
+	device_initialize(dev);
+	dev->class = &rdmachan_class;
+	dev->groups = groups;
+	dev->release = rdmachan_sysfs_release;
+	dev_set_drvdata(dev, obj);
+	va_start(args, fmt);
+	vsnprintf(name, sizeof(name), fmt, args);
+	va_end(args);
+	ret = dev_set_name(dev, "%s", name);
+	if (!ret)
+		ret = device_add(dev);
+	if (ret) {
+		put_device(dev);
+		return NULL;
+	}
+	return dev;
+}
+
+/**
+ * rdmachan_sysfs_del_dir() - remove a directory of the class
+ * @devp: where rdmachan_sysfs_add_dir()'s device is kept; cleared
+ *
+ * Context: process context; waits for running attribute reads.
+ * Return: whether there was one.
+ */
+bool rdmachan_sysfs_del_dir(struct device **devp)
+{
+	struct device *dev = *devp;
+
+	if (!dev)
+		return false;
+	*devp = NULL;
+	device_unregister(dev);
+	return true;
+}
+
+/**
+ * rdmachan_sysfs_init() - register the rdmachan class
+ *
+ * Return: 0 or a negative errno.
+ */
+int rdmachan_sysfs_init(void)
+{
+	return class_register(&rdmachan_class);
+}
+
+/**
+ * rdmachan_sysfs_exit() - unregister the class; every device is gone
+ */
+void rdmachan_sysfs_exit(void)
+{
+	class_unregister(&rdmachan_class);
+}
