@@ -471,6 +471,11 @@ void rdmachan_ctl_unregister(struct rdmachan_ctl_ext *ext);
  * hears of each change of state.
  */
 
+/* Bounds of a reconnect policy's figures, in milliseconds */
+#define RDMACHAN_RC_MIN_DELAY_MS	100
+#define RDMACHAN_RC_MAX_DELAY_MS	(3600 * 1000)
+#define RDMACHAN_RC_MAX_LOSS_MS		(7 * 24 * 3600 * 1000U)
+
 /**
  * struct rdmachan_reconnect_policy - when a lost link is tried again,
  *	and when given up
@@ -567,5 +572,36 @@ int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 				  const struct rdmachan_reconnect_policy *policy);
 void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
 				 struct rdmachan_reconnect_info *info);
+
+/**
+ * struct rdmachan_uint_param - an unsigned module parameter with bounds
+ * @val: current value, read with rdmachan_param_val() (sysfs may change
+ *	it)
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ * @base: number base for parsing and printing (8 or 10)
+ *
+ * With &rdmachan_uint_param_ops (module_param_cb()), a value out of
+ * bounds given at load fails the load, and one written to
+ * /sys/module/MODULE/parameters/ fails the write, both with -EINVAL and
+ * a log line naming the module, the parameter and the bounds; the old
+ * value stays.  rdmachan and the modules built on it bound every
+ * numeric parameter so.
+ */
+struct rdmachan_uint_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+	unsigned int base;
+};
+
+extern const struct kernel_param_ops rdmachan_uint_param_ops;
+
+/* The current value of @p */
+static inline unsigned int
+rdmachan_param_val(const struct rdmachan_uint_param *p)
+{
+	return READ_ONCE(p->val);
+}
 
 #endif /* RDMACHAN_H */

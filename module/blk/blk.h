@@ -23,6 +23,19 @@
 
 struct block_device;
 
+/* blk_params.c: the module's parameters, read with rcblk_param(NAME) */
+#define rcblk_param(name)	rdmachan_param_val(&rcblk_param_##name)
+extern struct rdmachan_uint_param rcblk_param_clt_queue_depth,
+	rcblk_param_clt_inline_kb, rcblk_param_clt_timeout_ms,
+	rcblk_param_clt_reconnect_delay_ms,
+	rcblk_param_clt_reconnect_max_delay_ms,
+	rcblk_param_clt_loss_timeout_ms, rcblk_param_clt_fast_io_fail_ms,
+	rcblk_param_port, rcblk_param_queue_depth, rcblk_param_max_io_kb,
+	rcblk_param_inline_kb, rcblk_param_open_timeout_ms,
+	rcblk_param_max_queues, rcblk_param_max_peer_queues,
+	rcblk_param_max_session_queues, rcblk_param_max_export_queues;
+extern char *rcblk_param_exports;
+
 /* The ctl device, /sys/class/rdmachan_blk/ctl (blk_main.c) */
 extern struct device *rcblk_ctl_dev;
 

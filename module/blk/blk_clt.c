@@ -20,7 +20,6 @@
 #include <linux/idr.h>
 #include <linux/inet.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -31,48 +30,6 @@
 #include "blk_clt.h"
 #include "compat.h"
 
-/* clt_: the server side has its own queue_depth, inline_kb */
-static unsigned int queue_depth = 128;
-module_param_named(clt_queue_depth, queue_depth, uint, 0644);
-MODULE_PARM_DESC(clt_queue_depth,
-		 "client: requests per hardware queue when the map does not say (2..4096, default 128)");
-
-unsigned int rcblk_clt_inline_kb = 4;
-module_param_named(clt_inline_kb, rcblk_clt_inline_kb, uint, 0644);
-MODULE_PARM_DESC(clt_inline_kb,
-		 "client: WRITEs up to this many KiB travel inside the request (0..64, default 4)");
-
-unsigned int rcblk_clt_timeout_ms = 10000;
-module_param_named(clt_timeout_ms, rcblk_clt_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(clt_timeout_ms,
-		 "client: bound on connecting and on the server's OPEN_RSP, per channel (100..600000, default 10000)");
-
-/*
- * nvme's reconnect_delay, ctrl_loss_tmo and fast_io_fail_tmo; each map
- * may say otherwise (RDMACHAN_IOC_BLK_MAP, map_device) and sysfs changes
- * a mapping's later
- */
-static unsigned int reconnect_delay_ms = 2000;
-module_param_named(clt_reconnect_delay_ms, reconnect_delay_ms, uint, 0644);
-MODULE_PARM_DESC(clt_reconnect_delay_ms,
-		 "client: wait before the first reconnect attempt after a link loss, in ms, when the map does not say (100..3600000, default 2000)");
-
-static unsigned int reconnect_max_delay_ms = 30000;
-module_param_named(clt_reconnect_max_delay_ms, reconnect_max_delay_ms, uint,
-		   0644);
-MODULE_PARM_DESC(clt_reconnect_max_delay_ms,
-		 "client: each wait between reconnect attempts doubles up to this, in ms (at least the map's delay; default 30000)");
-
-static unsigned int loss_timeout_ms = 600000;
-module_param_named(clt_loss_timeout_ms, loss_timeout_ms, uint, 0644);
-MODULE_PARM_DESC(clt_loss_timeout_ms,
-		 "client: give up reconnecting this long after a link loss, in ms, when the map does not say (0: never; default 600000)");
-
-static unsigned int fast_io_fail_ms;
-module_param_named(clt_fast_io_fail_ms, fast_io_fail_ms, uint, 0644);
-MODULE_PARM_DESC(clt_fast_io_fail_ms,
-		 "client: fail held and new I/O this long after a link loss while reconnecting goes on, in ms, when the map does not say (0: never, the default)");
-
 struct workqueue_struct *rcblk_clt_wq;
 static int rcblk_clt_major;
 static DEFINE_IDA(rcblk_clt_ida);
@@ -81,7 +38,7 @@ static LIST_HEAD(rcblk_clt_maps);
 
 u32 rcblk_clt_connect_timeout(void)
 {
-	return clamp(READ_ONCE(rcblk_clt_timeout_ms), 100U, 600000U);
+	return rcblk_param(clt_timeout_ms);
 }
 
 static int rcblk_clt_open_disk(struct gendisk *disk)
@@ -210,11 +167,11 @@ static void rcblk_clt_free(struct rcblk_clt_map *map)
 static void rcblk_clt_policy(const struct rdmachan_blk_map *m,
 			     struct rdmachan_reconnect_policy *p)
 {
-	u32 loss = m->loss_timeout_ms ?: READ_ONCE(loss_timeout_ms);
-	u32 fast = m->fast_io_fail_ms ?: READ_ONCE(fast_io_fail_ms);
+	u32 loss = m->loss_timeout_ms ?: rcblk_param(clt_loss_timeout_ms);
+	u32 fast = m->fast_io_fail_ms ?: rcblk_param(clt_fast_io_fail_ms);
 
-	p->delay_ms = m->reconnect_delay_ms ?: READ_ONCE(reconnect_delay_ms);
-	p->max_delay_ms = max(p->delay_ms, READ_ONCE(reconnect_max_delay_ms));
+	p->delay_ms = m->reconnect_delay_ms ?: rcblk_param(clt_reconnect_delay_ms);
+	p->max_delay_ms = max(p->delay_ms, rcblk_param(clt_reconnect_max_delay_ms));
 	p->loss_timeout_ms = loss == RDMACHAN_BLK_TMO_OFF ? 0 : loss;
 	p->fast_fail_ms = fast == RDMACHAN_BLK_TMO_OFF ? 0 : fast;
 }
@@ -282,7 +239,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	if (m->src.ss_family != AF_UNSPEC &&
 	    m->src.ss_family != sin->sin_family)
 		return -EINVAL;
-	depth = m->queue_depth ? m->queue_depth : READ_ONCE(queue_depth);
+	depth = m->queue_depth ? m->queue_depth : rcblk_param(clt_queue_depth);
 	if (depth < 2 || depth > RCBLK_CLT_MAX_DEPTH)
 		return -EINVAL;
 	nr = m->nr_queues ? m->nr_queues : num_online_cpus();

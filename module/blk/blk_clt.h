@@ -212,8 +212,6 @@ struct rcblk_clt_map {
 #define RCBLK_CLT_MAX_INLINE_KB	64
 
 /* blk_clt.c: the mappings */
-extern unsigned int rcblk_clt_timeout_ms;
-extern unsigned int rcblk_clt_inline_kb;
 extern struct workqueue_struct *rcblk_clt_wq;
 u32 rcblk_clt_connect_timeout(void);
 int rcblk_clt_make_disk(struct rcblk_clt_map *map);

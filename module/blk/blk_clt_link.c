@@ -31,7 +31,6 @@
 #include <linux/idr.h>
 #include <linux/inet.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
@@ -242,7 +241,7 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 	struct rdmachan_opts opts = {
 		.queue_depth	= map->queue_depth,
 		.max_msg_size	= sizeof(struct rcblk_wire_io) +
-				  min(READ_ONCE(rcblk_clt_inline_kb),
+				  min(rcblk_param(clt_inline_kb),
 				      RCBLK_CLT_MAX_INLINE_KB) * 1024,
 		.timeout_ms	= rcblk_clt_connect_timeout(),
 		.poll_mode	= RDMACHAN_POLL_SOFTIRQ,
@@ -389,7 +388,7 @@ int rcblk_clt_setup(struct rcblk_clt_map *map)
 	map->max_pages = pages;
 	map->max_segs = pages - 1;
 	map->inline_max = min3(map->geo.inline_max,
-			       min(READ_ONCE(rcblk_clt_inline_kb),
+			       min(rcblk_param(clt_inline_kb),
 				   RCBLK_CLT_MAX_INLINE_KB) * 1024,
 			       msg - (u32)sizeof(struct rcblk_wire_io));
 	map->inline_max = min(map->inline_max, map->geo.max_io);

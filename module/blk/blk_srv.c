@@ -34,74 +34,12 @@
 #include <linux/blkdev.h>
 #include <linux/delay.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/wait_bit.h>
 
 #include "blk_srv.h"
-
-/*
- * exports: exports made at load, before any client can connect:
- * "NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]][;NAME=PATH...]", for example
- * "disk0=/dev/nullb0,ro,allow=192.0.2.0/24+10.0.0.1;disk1=/dev/ram0".
- * Each is checked like RDMACHAN_IOC_BLK_EXPORT; a bad one makes the
- * load fail.  An export without allow= admits no client.
- */
-static char *exports;
-module_param(exports, charp, 0444);
-MODULE_PARM_DESC(exports, "exports made at load: NAME=PATH[,ro][,stable_id][,allow=CIDR[+CIDR...]] separated by ';'");
-
-/*
- * max_io_kb: largest request the server takes (and its slot size), at
- * most 1024 (a bio of BIO_MAX_VECS pages); a channel's registration
- * limit lowers it further.  Read at each OPEN.
- */
-unsigned int rcblk_srv_max_io_kb = 128;
-module_param_named(max_io_kb, rcblk_srv_max_io_kb, uint, 0644);
-MODULE_PARM_DESC(max_io_kb, "largest request in KiB, 4..1024 (default 128)");
-
-/*
- * inline_kb: WRITEs up to this size travel inside the request message;
- * the listener's max_msg_size is 32 + inline_kb KiB.  0..64, read when
- * the listener starts (with the first export).
- */
-unsigned int rcblk_srv_inline_kb = 4;
-module_param_named(inline_kb, rcblk_srv_inline_kb, uint, 0444);
-MODULE_PARM_DESC(inline_kb, "largest inline WRITE in KiB, 0..64 (default 4), read at load");
-
-/*
- * open_timeout_ms: a channel accepted must bring its OPEN within this
- * time, or it is closed (a client that connects and says nothing holds
- * a channel's buffers for nothing).  1000..600000, default 10000; read
- * at each accept.
- */
-static unsigned int open_timeout_ms = 10000;
-
-static int rcblk_srv_set_open_timeout(const char *val,
-				      const struct kernel_param *kp)
-{
-	unsigned int v;
-	int ret = kstrtouint(val, 0, &v);
-
-	if (ret)
-		return ret;
-	if (v < 1000 || v > 600000) {
-		pr_warn("open_timeout_ms=%u refused: 1000..600000\n", v);
-		return -ERANGE;
-	}
-	WRITE_ONCE(open_timeout_ms, v);
-	return 0;
-}
-
-static const struct kernel_param_ops rcblk_srv_open_timeout_ops = {
-	.set	= rcblk_srv_set_open_timeout,
-	.get	= param_get_uint,
-};
-module_param_cb(open_timeout_ms, &rcblk_srv_open_timeout_ops,
-		&open_timeout_ms, 0644);
-MODULE_PARM_DESC(open_timeout_ms, "time a new channel has to send its OPEN, 1000..600000 ms (default 10000)");
 
 /*
  * Two workqueues: io_work runs on rcblk_srv_wq (WQ_MEM_RECLAIM: it
@@ -299,13 +237,13 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	q->exp = exp;	/* its reference put at release */
 
 	/* the largest request: the client's, ours, the registration's */
-	max_io = min3(req.max_io, clamp(rcblk_srv_max_io_kb, 4U, 1024U) * 1024,
+	max_io = min3(req.max_io, rcblk_param(max_io_kb) * 1024,
 		      rdmachan_max_reg_pages(q->ch) * (u32)PAGE_SIZE);
 	max_io = round_down(max_io, exp->geo.lbs);
 	msg_max = rdmachan_max_msg_size(q->ch);
 	inline_max = msg_max > sizeof(struct rcblk_wire_io) ?
 		     msg_max - sizeof(struct rcblk_wire_io) : 0;
-	inline_max = min3(inline_max, rcblk_srv_inline_kb * 1024, max_io);
+	inline_max = min3(inline_max, rcblk_param(inline_kb) * 1024, max_io);
 	inline_max = round_down(inline_max, exp->geo.lbs);
 	if (!max_io) {
 		status = RCBLK_OPEN_PROTO;
@@ -384,7 +322,7 @@ static void rcblk_srv_open_timeout(struct timer_list *t)
 		return;
 	rdmachan_peer_addr(q->ch, &peer);
 	pr_info_ratelimited("%pISc: no OPEN within %u ms of the connection: closing it\n",
-			    &peer, READ_ONCE(open_timeout_ms));
+			    &peer, rcblk_param(open_timeout_ms));
 	rcblk_srv_queue_close(q);
 }
 
@@ -466,7 +404,7 @@ static void rcblk_srv_accepted(struct rcblk_srv_queue *q, struct rdmachan *ch)
 	if (!test_bit(RCBLK_Q_DEAD, &q->flags)) {
 		WRITE_ONCE(q->ch, ch);
 		mod_timer(&q->open_timer, jiffies +
-			  msecs_to_jiffies(READ_ONCE(open_timeout_ms)));
+			  msecs_to_jiffies(rcblk_param(open_timeout_ms)));
 	}
 	spin_unlock_irqrestore(&q->lock, flags);
 }
@@ -568,8 +506,8 @@ int rcblk_srv_start(void)
 	ret = rcblk_srv_sysfs_init();
 	if (ret)
 		return ret;
-	if (exports && *exports) {
-		list = kstrdup(exports, GFP_KERNEL);
+	if (rcblk_param_exports && *rcblk_param_exports) {
+		list = kstrdup(rcblk_param_exports, GFP_KERNEL);
 		if (!list) {
 			ret = -ENOMEM;
 			goto fail;

@@ -289,8 +289,6 @@ struct rcblk_srv_queue {
 /* blk_srv.c */
 extern struct workqueue_struct *rcblk_srv_wq;
 extern struct workqueue_struct *rcblk_srv_ctl_wq;
-extern unsigned int rcblk_srv_max_io_kb;
-extern unsigned int rcblk_srv_inline_kb;
 extern struct mutex rcblk_srv_mutex;
 extern struct list_head rcblk_srv_exports;
 extern bool rcblk_srv_stopping;
@@ -323,11 +321,17 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 
 /* blk_srv_io.c */
 extern const struct rdmachan_ops rcblk_srv_chan_ops;
-int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);
-void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
+void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
 void rcblk_srv_unreg(struct rcblk_srv_queue *q);
+
+/* blk_srv_bio.c: slots, bios, counters of completed requests */
+int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);
+void rcblk_srv_slots_free(struct rcblk_srv_queue *q);
+void rcblk_srv_submit(struct rcblk_srv_queue *q, struct rcblk_srv_req *req);
+void rcblk_srv_account(struct rcblk_export *exp,
+		       const struct rcblk_srv_req *req);
 
 /* blk_srv_fence.c */
 void rcblk_srv_unpin(struct rcblk_srv_queue *q);

@@ -37,28 +37,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/moduleparam.h>
 #include <linux/spinlock.h>
 
 #include "blk_srv.h"
 
 DEFINE_SPINLOCK(rcblk_srv_exp_lock);
-
-static unsigned int max_queues = 1024;
-module_param(max_queues, uint, 0644);
-MODULE_PARM_DESC(max_queues, "queues (channels) the server holds, all clients (default 1024)");
-
-static unsigned int max_peer_queues = 128;
-module_param(max_peer_queues, uint, 0644);
-MODULE_PARM_DESC(max_peer_queues, "queues one client address may hold, opened or not (default 128)");
-
-static unsigned int max_session_queues = 64;
-module_param(max_session_queues, uint, 0644);
-MODULE_PARM_DESC(max_session_queues, "queues one mapping may ask for (default 64)");
-
-static unsigned int max_export_queues = 512;
-module_param(max_export_queues, uint, 0644);
-MODULE_PARM_DESC(max_export_queues, "queues of one export, all its clients (default 512)");
 
 /* Does an export allow @sa?  Under rcblk_srv_exp_lock. */
 static bool rcblk_srv_allowed(const struct sockaddr *sa)
@@ -116,12 +99,12 @@ int rcblk_srv_admit(struct rdmachan_listener *l, const struct sockaddr *peer)
 bool rcblk_srv_queue_limits_ok(const struct sockaddr *peer, u32 all, u32 mine,
 			       const char *what)
 {
-	if (all >= READ_ONCE(max_queues)) {
+	if (all >= rcblk_param(max_queues)) {
 		pr_warn_ratelimited("connection from %pISc %s: the server holds %u queues (max_queues)\n",
 				    peer, what, all);
 		return false;
 	}
-	if (mine >= READ_ONCE(max_peer_queues)) {
+	if (mine >= rcblk_param(max_peer_queues)) {
 		pr_warn_ratelimited("connection from %pISc %s: it holds %u queues (max_peer_queues)\n",
 				    peer, what, mine);
 		return false;
@@ -141,7 +124,7 @@ bool rcblk_srv_queue_limits_ok(const struct sockaddr *peer, u32 all, u32 mine,
 u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 			  const struct rcblk_open_req *req)
 {
-	u32 max_sess = READ_ONCE(max_session_queues);
+	u32 max_sess = rcblk_param(max_session_queues);
 
 	lockdep_assert_held(&exp->lock);
 	if (req->nr_queues > max_sess) {
@@ -150,7 +133,7 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 				    max_sess);
 		return RCBLK_OPEN_LIMIT;
 	}
-	if (exp->nr_queues >= READ_ONCE(max_export_queues)) {
+	if (exp->nr_queues >= rcblk_param(max_export_queues)) {
 		pr_warn_ratelimited("OPEN of %s from %pISc refused: the export has %u queues (max_export_queues)\n",
 				    exp->name, &q->peer, exp->nr_queues);
 		return RCBLK_OPEN_LIMIT;

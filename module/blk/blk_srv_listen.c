@@ -14,25 +14,8 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 
 #include "blk_srv.h"
-
-/*
- * port: the TCP-style port of the listener (rdma_cm), read at load.
- */
-static ushort port = RCBLK_DEFAULT_PORT;
-module_param(port, ushort, 0444);
-MODULE_PARM_DESC(port, "rdma_cm port the server listens on, [::]:port for IPv6 and IPv4 (default 7471)");
-
-/*
- * queue_depth: requests per queue the server offers (the channel's
- * credits, negotiated down to the client's): each costs a slot of
- * max_io bytes.  1..1024, read when the listener starts.
- */
-static unsigned int queue_depth = 64;
-module_param(queue_depth, uint, 0444);
-MODULE_PARM_DESC(queue_depth, "requests per queue at most, 1..1024 (default 64), read at load");
 
 /* Listener restarts after it failed (device removal): tries, interval */
 #define RCBLK_LISTEN_TRIES	30
@@ -45,8 +28,8 @@ static DECLARE_DELAYED_WORK(rcblk_srv_listen_dwork, rcblk_srv_listen_work);
 
 static void rcblk_srv_failed(struct rdmachan_listener *l, int err)
 {
-	pr_warn("listener on port %u failed (%d): listening again\n", port,
-		err);
+	pr_warn("listener on port %u failed (%d): listening again\n",
+		rcblk_param(port), err);
 	rcblk_srv_listen_tries = 0;
 	queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 			   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
@@ -69,17 +52,17 @@ static int rcblk_srv_listen(const char **where)
 	struct sockaddr_in6 sin6 = {
 		.sin6_family = AF_INET6,
 		.sin6_addr = IN6ADDR_ANY_INIT,
-		.sin6_port = htons(port),
+		.sin6_port = htons(rcblk_param(port)),
 	};
 	struct sockaddr_in sin = {
 		.sin_family = AF_INET,
 		.sin_addr.s_addr = htonl(INADDR_ANY),
-		.sin_port = htons(port),
+		.sin_port = htons(rcblk_param(port)),
 	};
 	struct rdmachan_opts opts = {
-		.queue_depth = clamp(queue_depth, 1U, 1024U),
+		.queue_depth = rcblk_param(queue_depth),
 		.max_msg_size = sizeof(struct rcblk_wire_io) +
-				min(rcblk_srv_inline_kb, 64U) * 1024,
+				rcblk_param(inline_kb) * 1024,
 		.max_send_regs = 0,
 	};
 	int ret;
@@ -121,13 +104,13 @@ static void rcblk_srv_listen_work(struct work_struct *work)
 	}
 	ret = rcblk_srv_listen(&where);
 	if (!ret) {
-		pr_info("listening on %s:%u again\n", where, port);
+		pr_info("listening on %s:%u again\n", where, rcblk_param(port));
 	} else if (++rcblk_srv_listen_tries < RCBLK_LISTEN_TRIES) {
 		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));
 	} else {
 		pr_err("cannot listen on port %u (%d): gave up after %u tries\n",
-		       port, ret, RCBLK_LISTEN_TRIES);
+		       rcblk_param(port), ret, RCBLK_LISTEN_TRIES);
 	}
 	mutex_unlock(&rcblk_srv_mutex);
 }
@@ -156,7 +139,7 @@ void rcblk_srv_listen_update(void)
 			rdmachan_listener_close(rcblk_srv_listener);
 			rcblk_srv_listener = NULL;
 			pr_info("no export left: no longer listening on port %u\n",
-				port);
+				rcblk_param(port));
 		}
 		return;
 	}
@@ -164,9 +147,10 @@ void rcblk_srv_listen_update(void)
 		return;
 	ret = rcblk_srv_listen(&where);
 	if (!ret) {
-		pr_info("listening on %s:%u\n", where, port);
+		pr_info("listening on %s:%u\n", where, rcblk_param(port));
 	} else {
-		pr_warn("cannot listen on port %u (%d): retrying\n", port, ret);
+		pr_warn("cannot listen on port %u (%d): retrying\n",
+			rcblk_param(port), ret);
 		rcblk_srv_listen_tries = 0;
 		queue_delayed_work(rcblk_srv_ctl_wq, &rcblk_srv_listen_dwork,
 				   msecs_to_jiffies(RCBLK_LISTEN_DELAY_MS));

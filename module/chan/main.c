@@ -15,6 +15,7 @@
 #include "device.h"
 #include "sysfs.h"
 #include "ioctl.h"
+#include "params.h"
 
 static int __init rdmachan_init(void)
 {
@@ -68,6 +69,9 @@ static void __exit rdmachan_exit(void)
 
 module_init(rdmachan_init);
 module_exit(rdmachan_exit);
+
+/* Defined in params.c, which tests/kunit/ includes: exported here */
+EXPORT_SYMBOL_GPL(rdmachan_uint_param_ops);
 
 MODULE_DESCRIPTION("rdmachan: RDMA message channels over in-kernel verbs");
 MODULE_AUTHOR("rdmachan developers");

@@ -7,9 +7,11 @@
  * /sys/module/rdmachan/parameters/ fails the write, both with -EINVAL
  * and a log line, and the old value stays in force.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+/* each line names its module: rdmachan's, or a user's (below) */
+#define pr_fmt(fmt) fmt
 
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -52,12 +54,15 @@ static int rdmachan_uint_param_set(const char *val,
 		/* Log the value as given, without echo's newline, at most 16 */
 		int len = min_t(size_t, strcspn(val, "\n"), 16);
 
+		/* rdmachan's own, or one of a module built on it */
+		const char *mod = kp->mod ? kp->mod->name : KBUILD_MODNAME;
+
 		if (p->base == 8)
-			pr_err("%s: invalid value '%.*s' (octal %o..%o)\n",
-			       kp->name, len, val, p->min, p->max);
+			pr_err("%s: %s: invalid value '%.*s' (octal %o..%o)\n",
+			       mod, kp->name, len, val, p->min, p->max);
 		else
-			pr_err("%s: invalid value '%.*s' (%u..%u)\n",
-			       kp->name, len, val, p->min, p->max);
+			pr_err("%s: %s: invalid value '%.*s' (%u..%u)\n",
+			       mod, kp->name, len, val, p->min, p->max);
 		return ret == -ERANGE ? -EINVAL : ret;
 	}
 	WRITE_ONCE(p->val, v);
@@ -74,7 +79,12 @@ static int rdmachan_uint_param_get(char *buffer,
 	return sysfs_emit(buffer, "%u\n", READ_ONCE(p->val));
 }
 
-static const struct kernel_param_ops rdmachan_uint_param_ops = {
+/*
+ * The ops of struct rdmachan_uint_param (rdmachan.h), for rdmachan's
+ * parameters and those of the modules built on it; exported by main.c,
+ * as tests/kunit/ includes this file.
+ */
+const struct kernel_param_ops rdmachan_uint_param_ops = {
 	.set = rdmachan_uint_param_set,
 	.get = rdmachan_uint_param_get,
 };

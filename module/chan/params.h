@@ -7,19 +7,7 @@
 
 #include <linux/types.h>
 
-/**
- * struct rdmachan_uint_param - an unsigned module parameter with bounds
- * @val: current value, read with READ_ONCE() (sysfs may change it)
- * @min: smallest accepted value
- * @max: largest accepted value
- * @base: number base for parsing and printing (8 or 10)
- */
-struct rdmachan_uint_param {
-	unsigned int val;
-	unsigned int min;
-	unsigned int max;
-	unsigned int base;
-};
+#include "rdmachan.h"
 
 int rdmachan_uint_param_parse(const struct rdmachan_uint_param *p,
 			      const char *str, unsigned int *out);

@@ -12,10 +12,7 @@
 
 #include "rdmachan.h"
 
-/* Bounds of a policy's figures, in milliseconds */
-#define RDMACHAN_RC_MIN_DELAY_MS	100
-#define RDMACHAN_RC_MAX_DELAY_MS	(3600 * 1000)
-#define RDMACHAN_RC_MAX_LOSS_MS		(7 * 24 * 3600 * 1000U)
+/* The bounds of a policy's figures, RDMACHAN_RC_*, are rdmachan.h's */
 
 /**
  * rdmachan_rc_policy_check() - is a reconnect policy one we can follow

@@ -117,16 +117,14 @@ struct rcnet {
 extern struct rtnl_link_ops rcnet_link_ops;
 extern struct workqueue_struct *rcnet_wq;
 
-/* net_params.c: the module's parameters, READ_ONCE() */
-extern unsigned int rcnet_reconnect_delay_ms;
-extern unsigned int rcnet_reconnect_max_delay_ms;
-extern unsigned int rcnet_loss_timeout_ms;
-extern unsigned int rcnet_connect_timeout_ms;
+/* net_params.c: the parameters, read with rcnet_param(NAME) or READ_ONCE() */
+#define rcnet_param(name)	rdmachan_param_val(&rcnet_param_##name)
+extern struct rdmachan_uint_param rcnet_param_reconnect_delay_ms,
+	rcnet_param_reconnect_max_delay_ms, rcnet_param_loss_timeout_ms,
+	rcnet_param_connect_timeout_ms, rcnet_param_rx_backlog;
 extern bool rcnet_rx_spread;
 extern bool rcnet_rx_zero_copy;
-extern unsigned int rcnet_rx_backlog;
 
-/* net_dev.c */
 /* net_data.c: the data path */
 netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev);
 int rcnet_poll(struct napi_struct *napi, int budget);

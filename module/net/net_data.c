@@ -372,7 +372,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		return;
 	}
 	if (!netif_running(ndev) ||
-	    skb_queue_len(&net->rxq) >= READ_ONCE(rcnet_rx_backlog)) {
+	    skb_queue_len(&net->rxq) >= rcnet_param(rx_backlog)) {
 		rdmachan_msg_release(ch, msg);
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;

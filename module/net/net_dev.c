@@ -206,7 +206,7 @@ static int rcnet_make(struct net_device *ndev,
 	rcnet_default_port(&net->addr);
 	net->opts.queue_depth = a->queue_depth;
 	net->opts.max_msg_size = max_msg;
-	net->opts.timeout_ms = READ_ONCE(rcnet_connect_timeout_ms);
+	net->opts.timeout_ms = rcnet_param(connect_timeout_ms);
 	net->spread = READ_ONCE(rcnet_rx_spread);
 	net->opts.poll_mode = net->spread ? RDMACHAN_POLL_UNBOUND :
 			      RDMACHAN_POLL_SOFTIRQ;
@@ -230,9 +230,9 @@ static int rcnet_make(struct net_device *ndev,
 	rcnet_pool_create(net);
 
 	p = &net->policy;
-	loss = a->loss_timeout_ms ?: READ_ONCE(rcnet_loss_timeout_ms);
-	p->delay_ms = a->reconnect_delay_ms ?: READ_ONCE(rcnet_reconnect_delay_ms);
-	p->max_delay_ms = max(p->delay_ms, READ_ONCE(rcnet_reconnect_max_delay_ms));
+	loss = a->loss_timeout_ms ?: rcnet_param(loss_timeout_ms);
+	p->delay_ms = a->reconnect_delay_ms ?: rcnet_param(reconnect_delay_ms);
+	p->max_delay_ms = max(p->delay_ms, rcnet_param(reconnect_max_delay_ms));
 	p->loss_timeout_ms = loss == RDMACHAN_NET_TMO_OFF ? 0 : loss;
 	p->fast_fail_ms = 0;
 	net->rc = rdmachan_reconnect_create(a->name, p, &rcnet_rc_ops, net);

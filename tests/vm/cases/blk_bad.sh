@@ -114,6 +114,13 @@ s3=$(dev_sum "$B3")
 check_fail "open_timeout_ms=999 is refused" "range|Invalid" \
 	sh -c "echo 999 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
 check "open_timeout_ms=2000" sh -c "echo 2000 > /sys/module/rdmachan_blk/parameters/open_timeout_ms"
+# every numeric parameter is bounded the same way (blk_params.c)
+check_fail "clt_queue_depth=1 is refused" "Invalid" \
+	sh -c "echo 1 > /sys/module/rdmachan_blk/parameters/clt_queue_depth"
+check "the refusal names the module and the bounds" sh -c \
+	"dmesg | grep -q \"rdmachan_blk: clt_queue_depth: invalid value '1' (2..4096)\""
+check_eq "clt_queue_depth kept" 128 \
+	"$(cat /sys/module/rdmachan_blk/parameters/clt_queue_depth)"
 check "export wire_slow" $TOOL blk export wire_slow "$B5" --allow 192.0.2.0/24
 run_checks $HELPERS/blk_wire -s $BLK_SRV -c $BLK_CLI -b "$B1" wire wire_ro wire_deny wire_slow
 check "the server logged the channel without OPEN" sh -c \

@@ -128,6 +128,11 @@ RZ=/sys/module/rdmachan_net/parameters/rx_zero_copy
 check "rx_zero_copy=0" sh -c "echo 0 > $RZ"
 copied_stream "a 16 MiB TCP stream with receive copies" 5006 $((16 * MiB)) 128
 check "rx_zero_copy=1" sh -c "echo 1 > $RZ"
+# the numeric parameters are bounded (net_params.c)
+check_fail "rx_backlog=0 is refused" "Invalid" \
+	sh -c "echo 0 > /sys/module/rdmachan_net/parameters/rx_backlog"
+check "the refusal names the module and the bounds" sh -c \
+	"dmesg | grep -q \"rdmachan_net: rx_backlog: invalid value '0' (1..65536)\""
 # packets of less than half a receive buffer (64 KiB) are copied too
 check "MTU 20000 on both ends" sh -c \
 	"$IP -n rcA link set rcn0 mtu 20000 && $IP -n rcB link set rcn1 mtu 20000"
