@@ -12,6 +12,8 @@
 
 BLK_SRV=192.0.2.1
 BLK_CLI=192.0.2.2
+# busybox's dd and cmp lack oflag=direct and cmp -n: coreutils' and
+# diffutils' are called by path
 BLOCKDEV=/usr/sbin/blockdev
 DD=/usr/bin/dd
 CMP=/usr/bin/cmp

@@ -91,6 +91,8 @@ wire_fifo() {
 	done
 }
 
+# veth_pair_up: the hosts' link, veth0 (192.0.2.1) and veth1 (192.0.2.2),
+# routed across (rxe on lo fails rdma_cm's route resolution)
 veth_pair_up() {
 	$IP link show veth0 >/dev/null 2>&1 && return 0
 	$IP link add veth0 type veth peer name veth1 &&
