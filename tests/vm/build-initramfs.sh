@@ -211,6 +211,7 @@ depmod -b "$ROOT" "$KVER"
 cp "$TOP/tests/vm/init" "$ROOT/init"
 chmod +x "$ROOT/init"
 cp "$TOP/tests/vm/lib.sh" "$ROOT/tests/"
+cp -r "$TOP/tests/vm/lib" "$ROOT/tests/"
 cp -r "$TOP/tests/vm/cases" "$ROOT/tests/"
 # Guest halves of the benchmarks (tests/bench/run-bench.sh), not tests.
 cp "$TOP"/tests/bench/bench_*.sh "$ROOT/tests/cases/"

@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/vm/lib/measure.sh: what the benchmarks (tests/bench/bench_*.sh)
+# measure beside their figures (sourced by /tests/lib.sh): each CPU's
+# busy share and a perf profile's top.  The soft-RDMA devices' port
+# counters are the fixture's (hw_counters), the block channel's are
+# blk.sh's (blk_chan_stats), and run_checks reports what each step took.
+
+# cpu_snap [STAT]: each CPU's busy and idle jiffies ("cpuN BUSY IDLE"),
+# from /proc/stat (or STAT, "-" for stdin: another host's); cpu_busy
+# BEFORE [AFTER]: each CPU's busy share between the snapshot in file
+# BEFORE and the one in AFTER (default: now), on one line ("cpu0 41%
+# cpu1 95%")
+cpu_snap() { awk '/^cpu[0-9]/ { print $1, $2 + $3 + $4 + $7 + $8, $5 + $6 }' "${1:-/proc/stat}"; }
+cpu_busy() {
+	{ if [ -n "${2:-}" ]; then cat "$2"; else cpu_snap; fi; } |
+		awk 'NR == FNR { b[$1] = $2; i[$1] = $3; next }
+		{ d = $2 - b[$1]; t = d + $3 - i[$1]
+		  printf "%s%s %d%%", sep, $1, t ? 100 * d / t : 0; sep = " " }
+		END { print "" }' "$1" -
+}
+
+# perf_top DATA LINES: the top of "perf report" of DATA by object and
+# symbol (the benches' profiles; perf is in the initramfs only with
+# RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf)
+perf_top() {
+	/usr/bin/perf report -i "$1" --stdio --no-children --sort dso,sym \
+		2>/dev/null | grep -v '^#' | grep -v '^$' | head -n "$2"
+}
