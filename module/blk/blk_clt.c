@@ -65,7 +65,7 @@ static const struct block_device_operations rcblk_clt_fops = {
 static unsigned int rcblk_clt_limits(const struct rcblk_clt_map *map,
 				     struct queue_limits *lim)
 {
-	const struct rcblk_clt_geo *g = &map->geo;
+	const struct rcblk_geo *g = &map->geo;
 	bool cache = g->export_flags & RCBLK_EXP_WRITE_CACHE;
 	bool fua = cache && (g->export_flags & RCBLK_EXP_FUA) &&
 		   (g->features & RCBLK_F_FUA);

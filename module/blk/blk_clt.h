@@ -190,7 +190,7 @@ struct rcblk_clt_map {
 	u32 max_pages;
 	u32 max_segs;
 	u32 inline_max;
-	struct rcblk_clt_geo geo;
+	struct rcblk_geo geo;
 	struct rcblk_clt_queue *queues;
 	struct blk_mq_tag_set tag_set;
 	struct gendisk *disk;

@@ -275,7 +275,7 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 }
 
 static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
-				u32 max_io, struct rcblk_clt_geo *geo)
+				u32 max_io, struct rcblk_geo *geo)
 {
 	struct rcblk_clt_queue *q = &map->queues[qid];
 	struct rcblk_wire_open o;
@@ -348,7 +348,7 @@ static int rcblk_clt_create_pools(struct rcblk_clt_map *map)
 
 int rcblk_clt_setup(struct rcblk_clt_map *map)
 {
-	struct rcblk_clt_geo geo;
+	struct rcblk_geo geo;
 	u32 i, pages = U32_MAX, depth = U32_MAX, msg = U32_MAX, max_io;
 	int ret;
 
@@ -412,7 +412,7 @@ int rcblk_clt_attempt(void *priv)
 {
 	struct rcblk_clt_map *map = priv;
 	u32 max_io = (map->max_pages - 1) * PAGE_SIZE, i;
-	struct rcblk_clt_geo geo;
+	struct rcblk_geo geo;
 	int ret = -ESHUTDOWN, lost = 0;
 
 	mutex_lock(&map->lock);

@@ -106,7 +106,7 @@ static int rcblk_clt_open_errno(u16 status)
 }
 
 static void rcblk_clt_decode_geo(const struct rcblk_wire_open_rsp *r,
-				 struct rcblk_clt_geo *geo)
+				 struct rcblk_geo *geo)
 {
 	memset(geo, 0, sizeof(*geo));
 	geo->features = be32_to_cpu(r->features);
@@ -124,7 +124,7 @@ static void rcblk_clt_decode_geo(const struct rcblk_wire_open_rsp *r,
 }
 
 /* What is wrong with an accepted answer, or NULL; rounds max_io down */
-static const char *rcblk_clt_geo_bad(struct rcblk_clt_geo *geo, u32 offered,
+static const char *rcblk_clt_geo_bad(struct rcblk_geo *geo, u32 offered,
 				     u32 max_io)
 {
 	if (geo->features & ~offered)
@@ -170,7 +170,7 @@ static const char *rcblk_clt_geo_bad(struct rcblk_clt_geo *geo, u32 offered,
  * negative errno above.
  */
 int rcblk_clt_check_open_rsp(const void *buf, size_t len, u32 offered,
-			     u32 max_io, struct rcblk_clt_geo *geo,
+			     u32 max_io, struct rcblk_geo *geo,
 			     const char **why)
 {
 	const struct rcblk_wire_open_rsp *r = buf;
@@ -207,8 +207,8 @@ int rcblk_clt_check_open_rsp(const void *buf, size_t len, u32 offered,
  * Context: any.
  * Return: true when the export and everything negotiated are the same.
  */
-bool rcblk_clt_geo_same(const struct rcblk_clt_geo *a,
-			const struct rcblk_clt_geo *b)
+bool rcblk_clt_geo_same(const struct rcblk_geo *a,
+			const struct rcblk_geo *b)
 {
 	return !memcmp(a, b, sizeof(*a));
 }
@@ -368,7 +368,7 @@ enum rcblk_fence rcblk_fence_check(u32 have, u32 gen)
  * Context: any.
  */
 void rcblk_open_rsp_encode(struct rcblk_wire_open_rsp *rsp, u16 status,
-			   const struct rcblk_open_geo *geo)
+			   const struct rcblk_geo *geo)
 {
 	memset(rsp, 0, sizeof(*rsp));
 	put_unaligned_be32(RCBLK_WIRE_MAGIC, &rsp->magic);

@@ -271,4 +271,34 @@ struct rcblk_wire_io {
 
 static_assert(sizeof(struct rcblk_wire_io) == 32);
 
+/**
+ * struct rcblk_geo - an export's geometry as OPEN_RSP carries it, in host
+ *	order: what the server answers (rcblk_srv_geometry()) and what the
+ *	client takes once rcblk_clt_check_open_rsp() passed it
+ * @features: RCBLK_F_* accepted
+ * @max_io: largest request in bytes, a multiple of @lbs
+ * @nr_sectors: export size in 512-byte sectors
+ * @lbs: logical block size
+ * @pbs: physical block size
+ * @max_discard_sectors: 0: no DISCARD
+ * @discard_granularity: bytes
+ * @max_write_zeroes_sectors: 0: no WRITE_ZEROES
+ * @inline_max: the server's inline limit in bytes
+ * @export_flags: RCBLK_EXP_*
+ * @export_id: the export's identity
+ */
+struct rcblk_geo {
+	u32 features;
+	u32 max_io;
+	u64 nr_sectors;
+	u32 lbs;
+	u32 pbs;
+	u32 max_discard_sectors;
+	u32 discard_granularity;
+	u32 max_write_zeroes_sectors;
+	u32 inline_max;
+	u16 export_flags;
+	u8 export_id[RCBLK_ID_LEN];
+};
+
 #endif /* RCBLK_PROTO_H */

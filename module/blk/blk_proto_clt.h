@@ -32,34 +32,6 @@ static inline bool rcblk_clt_refusal_lost(int err, enum rdmachan_state state)
 	       state != RDMACHAN_CONNECTED;
 }
 
-/**
- * struct rcblk_clt_geo - an OPEN_RSP that passed rcblk_clt_check_open_rsp()
- * @features: RCBLK_F_* accepted
- * @max_io: largest request in bytes, a multiple of @lbs
- * @nr_sectors: export size in 512-byte sectors
- * @lbs: logical block size
- * @pbs: physical block size
- * @max_discard_sectors: 0: no DISCARD
- * @discard_granularity: bytes
- * @max_write_zeroes_sectors: 0: no WRITE_ZEROES
- * @inline_max: the server's inline limit in bytes
- * @export_flags: RCBLK_EXP_*
- * @export_id: the export's identity
- */
-struct rcblk_clt_geo {
-	u32 features;
-	u32 max_io;
-	u64 nr_sectors;
-	u32 lbs;
-	u32 pbs;
-	u32 max_discard_sectors;
-	u32 discard_granularity;
-	u32 max_write_zeroes_sectors;
-	u32 inline_max;
-	u16 export_flags;
-	u8 export_id[RCBLK_ID_LEN];
-};
-
 void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
 			   u32 max_io, u16 queue, u16 nr_queues, u32 gen,
 			   const u8 *session, const char *name);
@@ -67,9 +39,9 @@ void rcblk_clt_encode_io(struct rcblk_wire_io *io, u8 op, u16 flags,
 			 u64 sector, u32 len, u16 tag, u8 data, u32 rkey,
 			 u64 addr);
 int rcblk_clt_check_open_rsp(const void *buf, size_t len, u32 offered,
-			     u32 max_io, struct rcblk_clt_geo *geo,
+			     u32 max_io, struct rcblk_geo *geo,
 			     const char **why);
-bool rcblk_clt_geo_same(const struct rcblk_clt_geo *a,
-			const struct rcblk_clt_geo *b);
+bool rcblk_clt_geo_same(const struct rcblk_geo *a,
+			const struct rcblk_geo *b);
 
 #endif /* RCBLK_PROTO_CLT_H */

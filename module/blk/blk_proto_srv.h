@@ -40,34 +40,6 @@ struct rcblk_open_req {
 };
 
 /**
- * struct rcblk_open_geo - what OPEN_RSP tells a client (host order)
- * @features: RCBLK_F_* accepted
- * @max_io: bytes
- * @nr_sectors: 512-byte sectors
- * @lbs: logical block size
- * @pbs: physical block size
- * @max_discard_sectors: 0: no DISCARD
- * @discard_granularity: bytes
- * @max_write_zeroes_sectors: 0: no WRITE_ZEROES
- * @inline_max: bytes
- * @export_flags: RCBLK_EXP_*
- * @export_id: the export's identity
- */
-struct rcblk_open_geo {
-	u32 features;
-	u32 max_io;
-	u64 nr_sectors;
-	u32 lbs;
-	u32 pbs;
-	u32 max_discard_sectors;
-	u32 discard_granularity;
-	u32 max_write_zeroes_sectors;
-	u32 inline_max;
-	u16 export_flags;
-	u8 export_id[RCBLK_ID_LEN];
-};
-
-/**
  * struct rcblk_io_limits - what a queue accepts, fixed at OPEN
  * @nr_sectors: export size in 512-byte sectors
  * @lbs: logical block size (512..PAGE_SIZE, a power of two)
@@ -117,7 +89,7 @@ enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
 u32 rcblk_open_features(u32 offered, bool write_zeroes);
 enum rcblk_fence rcblk_fence_check(u32 have, u32 gen);
 void rcblk_open_rsp_encode(struct rcblk_wire_open_rsp *rsp, u16 status,
-			   const struct rcblk_open_geo *geo);
+			   const struct rcblk_geo *geo);
 enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 				 const void *buf, size_t len,
 				 struct rcblk_io_req *req);

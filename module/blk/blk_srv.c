@@ -172,7 +172,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 
 /* Send OPEN_RSP; on a refusal, close the queue after it */
 static void rcblk_srv_open_answer(struct rcblk_srv_queue *q, u16 status,
-				  const struct rcblk_open_geo *geo)
+				  const struct rcblk_geo *geo)
 {
 	struct rcblk_wire_open_rsp rsp;
 	struct kvec vec = { .iov_base = &rsp, .iov_len = sizeof(rsp) };
@@ -195,7 +195,7 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	struct rcblk_srv_sess *spare = NULL;
 	struct rcblk_open_req req;
 	struct rcblk_export *exp;
-	struct rcblk_open_geo geo;
+	struct rcblk_geo geo;
 	u32 max_io, inline_max, msg_max;
 	u16 status;
 	int ret;

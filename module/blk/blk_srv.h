@@ -101,7 +101,7 @@ struct rcblk_export {
 	struct rdmachan_blk_cidr allow[RDMACHAN_BLK_MAX_ALLOW];
 	struct rc_bdev dev;
 	u8 export_id[RCBLK_ID_LEN];
-	struct rcblk_open_geo geo;
+	struct rcblk_geo geo;
 	spinlock_t lock;	/* @queues, @sessions and their counts */
 	struct list_head queues;
 	struct list_head sessions;

@@ -83,7 +83,7 @@ struct rcblk_export *rcblk_srv_find(const char *name)
 static void rcblk_srv_geometry(struct rcblk_export *exp)
 {
 	struct block_device *bdev = exp->dev.bdev;
-	struct rcblk_open_geo *g = &exp->geo;
+	struct rcblk_geo *g = &exp->geo;
 	bool ro = exp->flags & RDMACHAN_BLK_RO;
 
 	g->nr_sectors = bdev_nr_sectors(bdev);

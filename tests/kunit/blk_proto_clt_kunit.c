@@ -128,7 +128,7 @@ static void rsp_good(u8 *r)
 static void clt_test_rsp_ok(struct kunit *test)
 {
 	u8 r[sizeof(struct rcblk_wire_open_rsp)];
-	struct rcblk_clt_geo geo, geo2;
+	struct rcblk_geo geo, geo2;
 	const char *why;
 
 	rsp_good(r);
@@ -192,7 +192,7 @@ static void clt_test_rsp_refused(struct kunit *test)
 		{ 0xffff, -EPROTO },
 	};
 	u8 r[sizeof(struct rcblk_wire_open_rsp)];
-	struct rcblk_clt_geo geo;
+	struct rcblk_geo geo;
 	const char *why;
 	int i;
 
@@ -209,7 +209,7 @@ static void clt_test_rsp_refused(struct kunit *test)
 static void clt_test_rsp_bad(struct kunit *test)
 {
 	u8 r[sizeof(struct rcblk_wire_open_rsp)];
-	struct rcblk_clt_geo geo;
+	struct rcblk_geo geo;
 	const char *why;
 
 #define BAD(what, stmt, offered, max)					\

@@ -339,7 +339,7 @@ static void blk_test_rsp_bytes(struct kunit *test)
 		0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
 		0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf,
 	};
-	struct rcblk_open_geo geo = {
+	struct rcblk_geo geo = {
 		.features = 0xb, .max_io = 131072,
 		.nr_sectors = 0x0102030405060708ULL, .lbs = 512, .pbs = 4096,
 		.max_discard_sectors = 0x200000, .discard_granularity = 4096,
@@ -360,7 +360,7 @@ static void blk_test_rsp_bytes(struct kunit *test)
 
 static void blk_test_rsp_refused(struct kunit *test)
 {
-	struct rcblk_open_geo geo = { .max_io = 4096, .lbs = 512 };
+	struct rcblk_geo geo = { .max_io = 4096, .lbs = 512 };
 	struct rcblk_wire_open_rsp rsp;
 	const u8 *g = (const u8 *)&rsp;
 	size_t i;
