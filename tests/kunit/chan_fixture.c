@@ -440,6 +440,18 @@ void ct_exit(struct kunit *test)
 	ct_close_listener(c);
 }
 
+/**
+ * ct_fixture_port() - the port of a test whose suite's .init sets up a pair
+ *
+ * Return: the next port of CT_PORT_FIXTURE's range, a new one each call.
+ */
+u16 ct_fixture_port(void)
+{
+	static atomic_t next = ATOMIC_INIT(CT_PORT_FIXTURE);
+
+	return atomic_fetch_inc(&next);
+}
+
 void ct_addr(struct sockaddr_in *sin, u32 ip, u16 port)
 {
 	memset(sin, 0, sizeof(*sin));

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The fixture of rdmachan_chan_kunit.ko's device-backed suites
- * (chan_fixture.c): every such suite has ct_init() and ct_exit() as its
- * .init and .exit, and sets up what its tests share with the helpers
- * here: a listener on 192.0.2.1 (rxe0), a channel connected from
+ * (chan_fixture.c): every such suite's .init is or calls ct_init(), its
+ * .exit is ct_exit(), and it sets up what its tests share with the
+ * helpers here: a listener on 192.0.2.1 (rxe0), a channel connected from
  * 192.0.2.2 (rxe1) and the one it accepted (ct_pair()), callbacks that
  * record what they saw and in which context (struct ct_sink), the
  * payload patterns and their checks, and a watchdog for calls that block
@@ -31,7 +31,12 @@
 #define CT_IP_SERVER	0xc0000201	/* 192.0.2.1, rxe0 */
 #define CT_IP_CLIENT	0xc0000202	/* 192.0.2.2, rxe1 */
 
-/* One port per test, so that one test's leftovers cannot fail another */
+/*
+ * One port per test, so that one test's leftovers cannot fail another:
+ * a test that sets up its own pair names one here; a suite whose .init
+ * sets up the pair takes the next of CT_PORT_FIXTURE's range for each
+ * test (ct_fixture_port()).
+ */
 enum {
 	CT_PORT_REFUSED = 18600,
 	CT_PORT_CLOSED_LISTENER,
@@ -50,20 +55,17 @@ enum {
 	CT_PORT_ABORT,
 	CT_PORT_DEVREMOVE,
 	CT_PORT_DEVREMOVE_CLOSED,
-	CT_PORT_POOL_SEND_INV,
-	CT_PORT_POOL_LOCAL_INV,
 	CT_PORT_WRITABLE_SEND,
 	CT_PORT_RDMA_START,
-	CT_PORT_POOL_TEARDOWN,
-	CT_PORT_POOL_LOCAL_SEG,
-	CT_PORT_POOL_UNSENT,
-	CT_PORT_POOL_SHUTDOWN,
+	CT_PORT_FIXTURE = 18700,	/* and up */
 };
 
 #define CT_TIMEOUT	(15 * HZ)	/* the debug kernel under TCG is slow */
 #define CT_SHORT	(HZ / 4)	/* for calls that must block */
 #define CT_MAX_MSGS	64
 #define CT_MAX_HELD	16
+#define CT_NR_BUFS	3
+#define CT_BUF_LEN	(2 * PAGE_SIZE)
 
 /* Channel slots of a test */
 enum { CT_SRV, CT_CLI, CT_NR };
@@ -179,6 +181,7 @@ struct ct_lrec {
  * @kmr: kernel registrations of @ch, deregistered before they close
  * @pool_src: ct_pool_io()'s source, registered as @kmr[CT_SRV]
  * @pool_src_len: its length
+ * @buf: zeroed buffers of CT_BUF_LEN bytes, from the pool suites' .init
  * @hrt: a timer expiring in hard interrupt context, which starts @hrt_op
  *	on @hrt_ch with rdmachan_rdma_start()
  * @hrt_ch: the channel
@@ -211,6 +214,7 @@ struct ct_ctx {
 	struct rdmachan_mr *kmr[CT_NR];
 	void *pool_src;
 	u32 pool_src_len;
+	void *buf[CT_NR_BUFS];
 	struct hrtimer hrt;
 	struct rdmachan *hrt_ch;
 	struct rdmachan_op *hrt_op;
@@ -266,6 +270,7 @@ bool ct_wd_disarm(struct ct_ctx *c);
 /* setting up and tearing down */
 int ct_init(struct kunit *test);
 void ct_exit(struct kunit *test);
+u16 ct_fixture_port(void);
 void ct_addr(struct sockaddr_in *sin, u32 ip, u16 port);
 int ct_listen(struct ct_ctx *c, u16 port, const struct rdmachan_opts *opts);
 int ct_connect(struct ct_ctx *c, u16 port, const struct rdmachan_opts *opts,

@@ -6,9 +6,14 @@
  *
  * "rdmachan_chan_store": posts that never sleep and the writable callback
  * when a refused one may go, rdmachan_rdma_start() from a recv callback
- * and from hard interrupt context, and pools of fast registrations for
- * one I/O at a time, sent in front of the message that names them, and
- * their invalidation by the peer (SEND_INV) or locally.
+ * and from hard interrupt context.
+ *
+ * "rdmachan_chan_pool" and "rdmachan_chan_pool_multi": pools of fast
+ * registrations for one I/O at a time, sent in front of the message that
+ * names them, and their invalidation by the peer (SEND_INV) or locally.
+ * Their .init sets up what every test of theirs uses (ct_pool_init()): a
+ * pair, a pool of one registration (rdmachan_chan_pool) or of two
+ * (rdmachan_chan_pool_multi) on the connected end, and zeroed buffers.
  */
 #include <linux/delay.h>
 #include <linux/errno.h>
@@ -20,327 +25,6 @@
 
 #define CT_POOL_PAGES	4
 #define CT_IMM_REPLY	0x00c0ffee
-
-/*
- * The client maps @buf through its pool and sends the registration's
- * descriptor with the fast registration in front (rdmachan_send_ext()),
- * the server pulls it and RDMA WRITEs @len bytes of @pattern into it.
- * Return: the client's registration (the test puts it back).
- */
-static struct rdmachan_mr *ct_pool_io(struct kunit *test, void *buf, u32 len,
-				      u8 pattern,
-				      struct rdmachan_remote_mr *desc)
-{
-	struct ct_ctx *c = test->priv;
-	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
-	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
-		       RDMACHAN_ACCESS_REMOTE_WRITE;
-	struct rdmachan_send_ext ext = { .nr_regs = 1 };
-	struct rdmachan_remote_mr got;
-	struct rdmachan_msg *msg = NULL;
-	struct rdmachan_mr *mr = NULL;
-	struct rdmachan_seg seg;
-	struct rdmachan_op op;
-	struct scatterlist sg;
-	struct kvec v;
-	void *src;
-
-	memset(buf, 0, len);
-	sg_init_one(&sg, buf, len);
-	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr),
-			0);
-	rdmachan_mr_remote(mr, desc);
-	KUNIT_EXPECT_EQ(test, desc->length, (u64)len);
-	ext.regs = &mr;
-	v = (struct kvec){ .iov_base = desc, .iov_len = sizeof(*desc) };
-	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
-						RDMACHAN_SEND_NONBLOCK, &ext),
-			0);
-	/* a registration goes out once */
-	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
-						RDMACHAN_SEND_NONBLOCK, &ext),
-			-EINVAL);
-
-	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
-	KUNIT_ASSERT_EQ(test, msg->len, (u32)sizeof(got));
-	memcpy(&got, msg->data, sizeof(got));
-	rdmachan_msg_release(srv, msg);
-	KUNIT_EXPECT_EQ(test, got.rkey, desc->rkey);
-
-	/* the server's source: a kernel registration of its own, made once */
-	if (!c->kmr[CT_SRV]) {
-		src = kunit_kmalloc(test, len, GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, src);
-		KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, src, len, 0,
-							   &c->kmr[CT_SRV]),
-				0);
-		c->pool_src = src;
-		c->pool_src_len = len;
-	} else if (c->pool_src_len < len) {
-		KUNIT_FAIL(test, "the source registration is too short");
-	}
-	memset(c->pool_src, pattern, len);
-	seg = (struct rdmachan_seg){ .mr = c->kmr[CT_SRV], .length = len };
-	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE, .segs = &seg,
-				   .nr_segs = 1, .remote_addr = got.addr,
-				   .rkey = got.rkey };
-	KUNIT_EXPECT_EQ(test, rdmachan_rdma(srv, &op, 1), 0);
-	return mr;
-}
-
-/* The client pulls the reply; checks its immediate and invalidation. */
-static void ct_pool_reply(struct kunit *test, bool inv, u32 rkey)
-{
-	struct ct_ctx *c = test->priv;
-	struct rdmachan *cli = c->ch[CT_CLI];
-	struct rdmachan_msg *msg = NULL;
-
-	KUNIT_ASSERT_EQ(test, ct_pull(cli, &msg, false), 0);
-	KUNIT_EXPECT_EQ(test, msg->len, 0U);
-	KUNIT_EXPECT_TRUE(test, msg->has_imm);
-	KUNIT_EXPECT_EQ(test, msg->imm, (u32)CT_IMM_REPLY);
-	KUNIT_EXPECT_EQ(test, msg->invalidated, inv);
-	if (inv)
-		KUNIT_EXPECT_EQ(test, msg->inv_rkey, rkey);
-	rdmachan_msg_release(cli, msg);
-}
-
-static void ct_pool_pair(struct kunit *test, u16 port, u32 count)
-{
-	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 256,
-				      .max_send_regs = 1 };
-	struct ct_ctx *c = test->priv;
-	struct rdmachan_mr_pool *pool = NULL;
-
-	ct_pair(test, port, &opts, &ct_store_ops, &opts, &ct_store_ops);
-	KUNIT_ASSERT_GE(test, rdmachan_max_reg_pages(c->ch[CT_CLI]),
-			(u32)CT_POOL_PAGES);
-	/* bounded by queue_depth * max_send_regs */
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], 9,
-						      CT_POOL_PAGES, &pool),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], count,
-						      CT_POOL_PAGES + 1 +
-						      rdmachan_max_reg_pages(c->ch[CT_CLI]),
-						      &pool),
-			-EINVAL);
-	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_create(c->ch[CT_CLI], count,
-						      CT_POOL_PAGES, &c->pool),
-			0);
-}
-
-/*
- * The block protocol's READ: the client maps its buffer through a pool
- * and sends the registration in front of the request; the server WRITEs
- * into it and replies with an empty message whose immediate is the
- * status, sent with SEND_INV of the rkey: the client sees the
- * invalidation and its rkey, the immediate all the same, and puts the
- * registration back at once.  A new map of the same MR has a new rkey;
- * an empty pool says -EAGAIN, too many pages -E2BIG.
- */
-static void chan_test_pool_send_inv(struct kunit *test)
-{
-	const u32 len = 2 * PAGE_SIZE;
-	struct ct_ctx *c = test->priv;
-	struct rdmachan *srv, *cli;
-	struct rdmachan_send_ext ext = {};
-	struct rdmachan_remote_mr desc, desc2;
-	struct rdmachan_mr *mr, *mr2 = NULL;
-	struct scatterlist sg;
-	void *buf;
-	u32 i;
-
-	ct_pool_pair(test, CT_PORT_POOL_SEND_INV, 1);
-	srv = c->ch[CT_SRV];
-	cli = c->ch[CT_CLI];
-	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(cli));
-	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
-	buf = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-
-	mr = ct_pool_io(test, buf, len, 0x5a, &desc);
-	for (i = 0; i < len; i++)
-		if (((u8 *)buf)[i] != 0x5a)
-			break;
-	KUNIT_EXPECT_EQ_MSG(test, i, len, "the peer's WRITE landed");
-
-	/* the pool's one registration is out */
-	sg_init_one(&sg, buf, len);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
-						   RDMACHAN_ACCESS_LOCAL_WRITE,
-						   &mr2),
-			-EAGAIN);
-
-	ext.inv_rkey = desc.rkey;
-	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
-						RDMACHAN_SEND_IMM |
-						RDMACHAN_SEND_INV, &ext),
-			0);
-	ct_pool_reply(test, true, desc.rkey);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, ct_pool_done,
-						   &c->sink[CT_CLI]),
-			0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&c->sink[CT_CLI].nr_done), 0);
-
-	/* the same MR again: a new rkey, never the old one */
-	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
-						   RDMACHAN_ACCESS_LOCAL_WRITE,
-						   &mr2),
-			0);
-	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
-	rdmachan_mr_remote(mr2, &desc2);
-	KUNIT_EXPECT_NE(test, desc2.rkey, desc.rkey);
-	/* never sent: back at once */
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
-
-	/* more pages than the pool maps */
-	sg_init_one(&sg, buf, (CT_POOL_PAGES + 1) * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
-						   RDMACHAN_ACCESS_LOCAL_WRITE,
-						   &mr2),
-			-E2BIG);
-
-	/* the channel still works both ways */
-	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
-	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
-}
-
-/*
- * Mappings never sent (rdmachan_send_ext() refused, or the user changed
- * its mind) bump the MR's key without a REG_MR: the device still holds
- * the key of the last one posted.  The next registration sent must still
- * go through (on rxe its fence invalidates the device's key, not the
- * mapping's: a wrong one fails the send queue), and so must the one after
- * the peer's SEND_INV: the registration is never posted while the device
- * may hold it valid.
- */
-static void chan_test_pool_unsent(struct kunit *test)
-{
-	const u32 len = PAGE_SIZE;
-	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE;
-	struct ct_ctx *c = test->priv;
-	struct rdmachan_send_ext ext = { .nr_regs = 1 };
-	struct rdmachan_remote_mr desc, desc2;
-	struct rdmachan_mr *mr, *mr2 = NULL;
-	struct rdmachan_msg *msg = NULL;
-	struct rdmachan *srv, *cli;
-	struct scatterlist sg;
-	struct kvec v;
-	void *buf;
-	int i;
-
-	ct_pool_pair(test, CT_PORT_POOL_UNSENT, 1);
-	srv = c->ch[CT_SRV];
-	cli = c->ch[CT_CLI];
-	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
-	buf = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	sg_init_one(&sg, buf, len);
-	for (i = 0; i < 3; i++) {
-		KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw,
-							   &mr2),
-				0);
-		KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL,
-							   NULL),
-				0);
-	}
-
-	mr = ct_pool_io(test, buf, len, 0x3c, &desc);
-	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0x3c);
-	ext.inv_rkey = desc.rkey;
-	ext.nr_regs = 0;
-	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
-						RDMACHAN_SEND_IMM |
-						RDMACHAN_SEND_INV, &ext),
-			0);
-	ct_pool_reply(test, true, desc.rkey);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, NULL, NULL), 0);
-
-	/* invalidated by the peer: it maps and goes out again */
-	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr2),
-			0);
-	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
-	rdmachan_mr_remote(mr2, &desc2);
-	ext.regs = &mr2;
-	ext.nr_regs = 1;
-	v = (struct kvec){ .iov_base = &desc2, .iov_len = sizeof(desc2) };
-	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
-						RDMACHAN_SEND_NONBLOCK, &ext),
-			0);
-	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
-	rdmachan_msg_release(srv, msg);
-	ext.inv_rkey = desc2.rkey;
-	ext.nr_regs = 0;
-	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0, CT_IMM_REPLY,
-						RDMACHAN_SEND_IMM |
-						RDMACHAN_SEND_INV, &ext),
-			0);
-	ct_pool_reply(test, true, desc2.rkey);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, true, NULL, NULL), 0);
-	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
-	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
-}
-
-/*
- * The same without SEND_INV: the reply is not flagged, so the client's
- * put posts a local invalidation (-EINPROGRESS) and its callback runs
- * once the registration is back; the next I/O's registration goes out
- * right behind that invalidation; then it maps again.
- */
-static void chan_test_pool_local_inv(struct kunit *test)
-{
-	const u32 len = PAGE_SIZE;
-	struct ct_ctx *c = test->priv;
-	struct ct_sink *s = &c->sink[CT_CLI];
-	struct rdmachan_remote_mr desc;
-	struct rdmachan_mr *mr, *mr2 = NULL;
-	struct scatterlist sg;
-	struct kvec v = {};
-	void *buf;
-
-	ct_pool_pair(test, CT_PORT_POOL_LOCAL_INV, 1);
-	buf = kunit_kmalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, buf);
-	mr = ct_pool_io(test, buf, len, 0xa5, &desc);
-	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0xa5);
-
-	KUNIT_EXPECT_EQ(test, rdmachan_send(c->ch[CT_SRV], &v, 0, CT_IMM_REPLY,
-					    RDMACHAN_SEND_IMM),
-			0);
-	ct_pool_reply(test, false, 0);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, false, ct_pool_done, s),
-			-EINPROGRESS);
-	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 1));
-	KUNIT_EXPECT_EQ(test, s->done_err, 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 1);
-
-	/*
-	 * The next I/O's registration goes out right behind that LOCAL_INV,
-	 * on rxe without a fence of its own (chan_pool.c): valid when the
-	 * server's WRITE comes, and invalidated again after.
-	 */
-	mr2 = ct_pool_io(test, buf, len, 0x5b, &desc);
-	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
-	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0x5b);
-	KUNIT_EXPECT_EQ(test, rdmachan_send(c->ch[CT_SRV], &v, 0, CT_IMM_REPLY,
-					    RDMACHAN_SEND_IMM),
-			0);
-	ct_pool_reply(test, false, 0);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, ct_pool_done,
-						   s),
-			-EINPROGRESS);
-	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 2));
-	KUNIT_EXPECT_EQ(test, s->done_err, 0);
-
-	sg_init_one(&sg, buf, len);
-	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
-						   RDMACHAN_ACCESS_LOCAL_WRITE,
-						   &mr2),
-			0);
-	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
-	KUNIT_EXPECT_EQ(test, rdmachan_get_state(c->ch[CT_CLI]),
-			RDMACHAN_CONNECTED);
-}
 
 /*
  * NONBLOCK sends until -EAGAIN (the receiver holds every message): no
@@ -488,6 +172,341 @@ static void chan_test_rdma_start(struct kunit *test)
 }
 
 /*
+ * The client maps @buf through its pool and sends the registration's
+ * descriptor with the fast registration in front (rdmachan_send_ext()),
+ * the server pulls it and RDMA WRITEs @len bytes of @pattern into it.
+ * Return: the client's registration (the test puts it back).
+ */
+static struct rdmachan_mr *ct_pool_io(struct kunit *test, void *buf, u32 len,
+				      u8 pattern,
+				      struct rdmachan_remote_mr *desc)
+{
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_remote_mr got;
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan_mr *mr = NULL;
+	struct rdmachan_seg seg;
+	struct rdmachan_op op;
+	struct scatterlist sg;
+	struct kvec v;
+	void *src;
+
+	memset(buf, 0, len);
+	sg_init_one(&sg, buf, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr),
+			0);
+	rdmachan_mr_remote(mr, desc);
+	KUNIT_EXPECT_EQ(test, desc->length, (u64)len);
+	ext.regs = &mr;
+	v = (struct kvec){ .iov_base = desc, .iov_len = sizeof(*desc) };
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			0);
+	/* a registration goes out once */
+	KUNIT_EXPECT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			-EINVAL);
+
+	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+	KUNIT_ASSERT_EQ(test, msg->len, (u32)sizeof(got));
+	memcpy(&got, msg->data, sizeof(got));
+	rdmachan_msg_release(srv, msg);
+	KUNIT_EXPECT_EQ(test, got.rkey, desc->rkey);
+
+	/* the server's source: a kernel registration of its own, made once */
+	if (!c->kmr[CT_SRV]) {
+		src = kunit_kmalloc(test, len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, src);
+		KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, src, len, 0,
+							   &c->kmr[CT_SRV]),
+				0);
+		c->pool_src = src;
+		c->pool_src_len = len;
+	} else if (c->pool_src_len < len) {
+		KUNIT_FAIL(test, "the source registration is too short");
+	}
+	memset(c->pool_src, pattern, len);
+	seg = (struct rdmachan_seg){ .mr = c->kmr[CT_SRV], .length = len };
+	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE, .segs = &seg,
+				   .nr_segs = 1, .remote_addr = got.addr,
+				   .rkey = got.rkey };
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma(srv, &op, 1), 0);
+	return mr;
+}
+
+/*
+ * The server replies to the I/O of registration @rkey with an empty
+ * message whose immediate is the status, sent with SEND_INV of @rkey
+ * when @inv; the client pulls it and checks its immediate and
+ * invalidation.
+ */
+static void ct_pool_reply(struct kunit *test, bool inv, u32 rkey)
+{
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	struct rdmachan_send_ext ext = { .inv_rkey = rkey };
+	struct rdmachan_msg *msg = NULL;
+	struct kvec v = {};
+
+	if (inv)
+		KUNIT_EXPECT_EQ(test, rdmachan_send_ext(srv, NULL, 0,
+							CT_IMM_REPLY,
+							RDMACHAN_SEND_IMM |
+							RDMACHAN_SEND_INV,
+							&ext),
+				0);
+	else
+		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 0, CT_IMM_REPLY,
+						    RDMACHAN_SEND_IMM),
+				0);
+
+	KUNIT_ASSERT_EQ(test, ct_pull(cli, &msg, false), 0);
+	KUNIT_EXPECT_EQ(test, msg->len, 0U);
+	KUNIT_EXPECT_TRUE(test, msg->has_imm);
+	KUNIT_EXPECT_EQ(test, msg->imm, (u32)CT_IMM_REPLY);
+	KUNIT_EXPECT_EQ(test, msg->invalidated, inv);
+	if (inv)
+		KUNIT_EXPECT_EQ(test, msg->inv_rkey, rkey);
+	rdmachan_msg_release(cli, msg);
+}
+
+/*
+ * The pool suites' fixture: ct_init(), then a pair whose ends may send
+ * one registration in front of a message, on a port of its own; a pool
+ * of @count registrations of CT_POOL_PAGES pages on the connected end
+ * (c->pool), after checking that a larger one is refused: bounded by
+ * queue_depth * max_send_regs and by the device's pages; and CT_NR_BUFS
+ * zeroed buffers of CT_BUF_LEN bytes (c->buf).  ct_exit() destroys the
+ * pool before it closes the channels.
+ */
+static int ct_pool_init(struct kunit *test, u32 count)
+{
+	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 256,
+				      .max_send_regs = 1 };
+	struct rdmachan_mr_pool *pool = NULL;
+	struct rdmachan *cli;
+	struct ct_ctx *c;
+	unsigned int i;
+	int ret;
+
+	ret = ct_init(test);
+	if (ret)
+		return ret;
+	c = test->priv;
+	ct_pair(test, ct_fixture_port(), &opts, &ct_store_ops, &opts,
+		&ct_store_ops);
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_GE(test, rdmachan_max_reg_pages(cli), (u32)CT_POOL_PAGES);
+	/* bounded by queue_depth * max_send_regs */
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(cli, 9, CT_POOL_PAGES,
+						      &pool),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_create(cli, count,
+						      CT_POOL_PAGES + 1 +
+						      rdmachan_max_reg_pages(cli),
+						      &pool),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_create(cli, count,
+						      CT_POOL_PAGES, &c->pool),
+			0);
+	for (i = 0; i < CT_NR_BUFS; i++) {
+		c->buf[i] = kunit_kzalloc(test, CT_BUF_LEN, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, c->buf[i]);
+	}
+	return 0;
+}
+
+/* .init of rdmachan_chan_pool: a pool of one registration */
+static int ct_pool1_init(struct kunit *test)
+{
+	return ct_pool_init(test, 1);
+}
+
+/* .init of rdmachan_chan_pool_multi: a pool of two registrations */
+static int ct_pool2_init(struct kunit *test)
+{
+	return ct_pool_init(test, 2);
+}
+
+/*
+ * The block protocol's READ: the client maps its buffer through a pool
+ * and sends the registration in front of the request; the server WRITEs
+ * into it and replies with an empty message whose immediate is the
+ * status, sent with SEND_INV of the rkey: the client sees the
+ * invalidation and its rkey, the immediate all the same, and puts the
+ * registration back at once.  A new map of the same MR has a new rkey;
+ * an empty pool says -EAGAIN, too many pages -E2BIG.
+ */
+static void chan_test_pool_send_inv(struct kunit *test)
+{
+	const u32 len = 2 * PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	struct rdmachan_remote_mr desc, desc2;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct scatterlist sg;
+	void *buf = c->buf[0];
+	u32 i;
+
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(cli));
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
+
+	mr = ct_pool_io(test, buf, len, 0x5a, &desc);
+	for (i = 0; i < len; i++)
+		if (((u8 *)buf)[i] != 0x5a)
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, len, "the peer's WRITE landed");
+
+	/* the pool's one registration is out */
+	sg_init_one(&sg, buf, len);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			-EAGAIN);
+
+	ct_pool_reply(test, true, desc.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, ct_pool_done,
+						   &c->sink[CT_CLI]),
+			0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->sink[CT_CLI].nr_done), 0);
+
+	/* the same MR again: a new rkey, never the old one */
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
+	rdmachan_mr_remote(mr2, &desc2);
+	KUNIT_EXPECT_NE(test, desc2.rkey, desc.rkey);
+	/* never sent: back at once */
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
+
+	/* more pages than the pool maps */
+	sg_init_one(&sg, buf, (CT_POOL_PAGES + 1) * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			-E2BIG);
+
+	/* the channel still works both ways */
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+}
+
+/*
+ * Mappings never sent (rdmachan_send_ext() refused, or the user changed
+ * its mind) bump the MR's key without a REG_MR: the device still holds
+ * the key of the last one posted.  The next registration sent must still
+ * go through (on rxe its fence invalidates the device's key, not the
+ * mapping's: a wrong one fails the send queue), and so must the one after
+ * the peer's SEND_INV: the registration is never posted while the device
+ * may hold it valid.
+ */
+static void chan_test_pool_unsent(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	const u32 rw = RDMACHAN_ACCESS_LOCAL_WRITE | RDMACHAN_ACCESS_REMOTE_WRITE;
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	struct rdmachan_send_ext ext = { .nr_regs = 1 };
+	struct rdmachan_remote_mr desc, desc2;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct rdmachan_msg *msg = NULL;
+	struct scatterlist sg;
+	void *buf = c->buf[0];
+	struct kvec v;
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, rdmachan_can_send_inv(srv));
+	sg_init_one(&sg, buf, len);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw,
+							   &mr2),
+				0);
+		KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL,
+							   NULL),
+				0);
+	}
+
+	mr = ct_pool_io(test, buf, len, 0x3c, &desc);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0x3c);
+	ct_pool_reply(test, true, desc.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, true, NULL, NULL), 0);
+
+	/* invalidated by the peer: it maps and goes out again */
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1, rw, &mr2),
+			0);
+	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
+	rdmachan_mr_remote(mr2, &desc2);
+	ext.regs = &mr2;
+	v = (struct kvec){ .iov_base = &desc2, .iov_len = sizeof(desc2) };
+	KUNIT_ASSERT_EQ(test, rdmachan_send_ext(cli, &v, 1, 0,
+						RDMACHAN_SEND_NONBLOCK, &ext),
+			0);
+	KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+	rdmachan_msg_release(srv, msg);
+	ct_pool_reply(test, true, desc2.rkey);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, true, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(srv), RDMACHAN_CONNECTED);
+}
+
+/*
+ * The same without SEND_INV: the reply is not flagged, so the client's
+ * put posts a local invalidation (-EINPROGRESS) and its callback runs
+ * once the registration is back; the next I/O's registration goes out
+ * right behind that invalidation; then it maps again.
+ */
+static void chan_test_pool_local_inv(struct kunit *test)
+{
+	const u32 len = PAGE_SIZE;
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan_remote_mr desc;
+	struct rdmachan_mr *mr, *mr2 = NULL;
+	struct scatterlist sg;
+	void *buf = c->buf[0];
+
+	mr = ct_pool_io(test, buf, len, 0xa5, &desc);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0xa5);
+
+	ct_pool_reply(test, false, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr, false, ct_pool_done, s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 1));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->nr_done), 1);
+
+	/*
+	 * The next I/O's registration goes out right behind that LOCAL_INV,
+	 * on rxe without a fence of its own (chan_pool.c): valid when the
+	 * server's WRITE comes, and invalidated again after.
+	 */
+	mr2 = ct_pool_io(test, buf, len, 0x5b, &desc);
+	KUNIT_EXPECT_PTR_EQ(test, mr2, mr);
+	KUNIT_EXPECT_EQ(test, ((u8 *)buf)[len - 1], 0x5b);
+	ct_pool_reply(test, false, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, ct_pool_done,
+						   s),
+			-EINPROGRESS);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_done, 2));
+	KUNIT_EXPECT_EQ(test, s->done_err, 0);
+
+	sg_init_one(&sg, buf, len);
+	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg, 1,
+						   RDMACHAN_ACCESS_LOCAL_WRITE,
+						   &mr2),
+			0);
+	KUNIT_EXPECT_EQ(test, rdmachan_mr_pool_put(mr2, false, NULL, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(c->ch[CT_CLI]),
+			RDMACHAN_CONNECTED);
+}
+
+/*
  * The peer closes while the client has one registration sent (valid on
  * the wire) and one only mapped: the client's channel is torn down (its
  * state_change reports it), after which mapping fails with the channel's
@@ -507,19 +526,13 @@ static void chan_test_pool_teardown(struct kunit *test)
 	struct rdmachan_seg seg = {};
 	struct rdmachan_op op = {};
 	struct scatterlist sg1, sg2;
-	struct rdmachan *cli;
-	void *buf1, *buf2;
+	struct rdmachan *cli = c->ch[CT_CLI];
 	u8 byte = 0;
 	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
 	int ret;
 
-	ct_pool_pair(test, CT_PORT_POOL_TEARDOWN, 2);
-	cli = c->ch[CT_CLI];
-	buf1 = kunit_kzalloc(test, len, GFP_KERNEL);
-	buf2 = kunit_kzalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, buf1 && buf2);
-	sg_init_one(&sg1, buf1, len);
-	sg_init_one(&sg2, buf2, len);
+	sg_init_one(&sg1, c->buf[0], len);
+	sg_init_one(&sg2, c->buf[1], len);
 	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg1, 1, rw, &mr1),
 			0);
 	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr2),
@@ -566,18 +579,12 @@ static void chan_test_pool_local_seg(struct kunit *test)
 	struct scatterlist sg1, sg2;
 	struct rdmachan_seg *seg;
 	struct rdmachan_op *ops;
-	struct rdmachan *srv, *cli;
-	u8 *src, *dst, *back;
+	struct rdmachan *srv = c->ch[CT_SRV], *cli = c->ch[CT_CLI];
+	u8 *src = c->buf[0], *dst = c->buf[1], *back = c->buf[2];
 
-	ct_pool_pair(test, CT_PORT_POOL_LOCAL_SEG, 2);
-	srv = c->ch[CT_SRV];
-	cli = c->ch[CT_CLI];
-	src = kunit_kmalloc(test, len, GFP_KERNEL);
-	dst = kunit_kzalloc(test, len, GFP_KERNEL);
-	back = kunit_kzalloc(test, len, GFP_KERNEL);
 	seg = kunit_kcalloc(test, 2, sizeof(*seg), GFP_KERNEL);
 	ops = kunit_kcalloc(test, 2, sizeof(*ops), GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, src && dst && back && seg && ops);
+	KUNIT_ASSERT_TRUE(test, seg && ops);
 	memset(src, 0x77, len);
 	KUNIT_ASSERT_EQ(test, rdmachan_mr_reg_kbuf(srv, dst, len,
 						   RDMACHAN_ACCESS_LOCAL_WRITE |
@@ -644,20 +651,15 @@ static void chan_test_pool_shutdown(struct kunit *test)
 	struct rdmachan_mr *mr1, *mr2 = NULL, *mr3 = NULL;
 	struct rdmachan_remote_mr desc;
 	struct scatterlist sg2;
-	struct rdmachan *cli;
-	void *buf1, *buf2;
+	struct rdmachan *cli = c->ch[CT_CLI];
+	u8 *buf1 = c->buf[0];
 	u8 byte = 0;
 	struct kvec v = { .iov_base = &byte, .iov_len = 1 };
 	int ret;
 
-	ct_pool_pair(test, CT_PORT_POOL_SHUTDOWN, 2);
-	cli = c->ch[CT_CLI];
-	buf1 = kunit_kzalloc(test, len, GFP_KERNEL);
-	buf2 = kunit_kzalloc(test, len, GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, buf1 && buf2);
 	mr1 = ct_pool_io(test, buf1, len, 0x5c, &desc);
-	KUNIT_EXPECT_EQ(test, ((u8 *)buf1)[len - 1], 0x5c);
-	sg_init_one(&sg2, buf2, len);
+	KUNIT_EXPECT_EQ(test, buf1[len - 1], 0x5c);
+	sg_init_one(&sg2, c->buf[1], len);
 	KUNIT_ASSERT_EQ(test, rdmachan_mr_pool_map(c->pool, &sg2, 1, rw, &mr2),
 			0);
 	ext.regs = &mr2;
@@ -686,14 +688,8 @@ static void chan_test_pool_shutdown(struct kunit *test)
 }
 
 static struct kunit_case chan_store_cases[] = {
-	KUNIT_CASE(chan_test_pool_send_inv),
-	KUNIT_CASE(chan_test_pool_local_inv),
 	KUNIT_CASE(chan_test_writable_send),
 	KUNIT_CASE(chan_test_rdma_start),
-	KUNIT_CASE(chan_test_pool_teardown),
-	KUNIT_CASE(chan_test_pool_local_seg),
-	KUNIT_CASE(chan_test_pool_unsent),
-	KUNIT_CASE(chan_test_pool_shutdown),
 	{}
 };
 
@@ -704,4 +700,32 @@ static struct kunit_suite chan_store_suite = {
 	.test_cases = chan_store_cases,
 };
 
-kunit_test_suite(chan_store_suite);
+static struct kunit_case chan_pool_cases[] = {
+	KUNIT_CASE(chan_test_pool_send_inv),
+	KUNIT_CASE(chan_test_pool_local_inv),
+	KUNIT_CASE(chan_test_pool_unsent),
+	{}
+};
+
+static struct kunit_suite chan_pool_suite = {
+	.name = "rdmachan_chan_pool",
+	.init = ct_pool1_init,
+	.exit = ct_exit,
+	.test_cases = chan_pool_cases,
+};
+
+static struct kunit_case chan_pool_multi_cases[] = {
+	KUNIT_CASE(chan_test_pool_teardown),
+	KUNIT_CASE(chan_test_pool_local_seg),
+	KUNIT_CASE(chan_test_pool_shutdown),
+	{}
+};
+
+static struct kunit_suite chan_pool_multi_suite = {
+	.name = "rdmachan_chan_pool_multi",
+	.init = ct_pool2_init,
+	.exit = ct_exit,
+	.test_cases = chan_pool_multi_cases,
+};
+
+kunit_test_suites(&chan_store_suite, &chan_pool_suite, &chan_pool_multi_suite);
