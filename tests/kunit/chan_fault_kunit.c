@@ -82,6 +82,52 @@ static void ct_listener_works(struct kunit *test,
 	ct_close(c, CT_SRV);
 	ct_close(c, CT_CLI);
 }
+
+/**
+ * struct ct_nth - a walk of fail_nth over the fault points of one call
+ * @call: the call, as the log names it
+ * @failed: calls that failed
+ * @enomem: of those, calls that failed with -ENOMEM
+ */
+struct ct_nth {
+	const char *call;
+	unsigned int failed;
+	unsigned int enomem;
+};
+
+/*
+ * The call of @w failed with @ret under fail_nth=@n, handing out @out:
+ * a negative errno and nothing handed out, and a fault it reached
+ * (@left: fail_nth after the call, 0 once the fault was injected).
+ */
+static void ct_nth_failed(struct kunit *test, struct ct_nth *w,
+			  unsigned int n, int ret, const void *out,
+			  unsigned int left)
+{
+	KUNIT_EXPECT_LT_MSG(test, ret, 0, "fail_nth=%u", n);
+	KUNIT_EXPECT_GE_MSG(test, ret, -MAX_ERRNO, "fail_nth=%u", n);
+	KUNIT_EXPECT_NULL_MSG(test, out, "fail_nth=%u", n);
+	w->failed++;
+	w->enomem += ret == -ENOMEM;
+	if (ret != -ENOMEM)
+		kunit_info(test, "fail_nth=%u: %s = %d\n", n, w->call, ret);
+	if (left)
+		KUNIT_FAIL(test, "fail_nth=%u: %d with no fault", n, ret);
+}
+
+/*
+ * The walk of @w ended at fail_nth=@n: within CT_NTH_MAX, and some fault
+ * point was an allocation.
+ */
+static void ct_nth_done(struct kunit *test, const struct ct_nth *w,
+			unsigned int n)
+{
+	kunit_info(test, "%s: %u fault points, %u failed calls (%u -ENOMEM)\n",
+		   w->call, n - 1, w->failed, w->enomem);
+	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)CT_NTH_MAX,
+			    "no clean call in %d", CT_NTH_MAX);
+	KUNIT_EXPECT_GT(test, w->enomem, 0U);
+}
 #endif
 
 /*
@@ -146,7 +192,8 @@ static void chan_test_fault_nth_listen(struct kunit *test)
 #if IS_ENABLED(CONFIG_FAILSLAB)
 	struct rdmachan_opts opts = { .queue_depth = 8, .max_msg_size = 1024 };
 	struct ct_ctx *c = test->priv;
-	unsigned int n, left = 0, failed = 0, enomem = 0;
+	struct ct_nth w = { .call = "rdmachan_listen()" };
+	unsigned int n, left = 0;
 	struct sockaddr_in sin;
 	int ret;
 
@@ -163,18 +210,7 @@ static void chan_test_fault_nth_listen(struct kunit *test)
 		left = current->fail_nth;
 		current->fail_nth = 0;
 		if (ret) {
-			KUNIT_EXPECT_LT_MSG(test, ret, 0, "fail_nth=%u", n);
-			KUNIT_EXPECT_GE_MSG(test, ret, -MAX_ERRNO,
-					    "fail_nth=%u", n);
-			KUNIT_EXPECT_NULL_MSG(test, l, "fail_nth=%u", n);
-			failed++;
-			enomem += ret == -ENOMEM;
-			if (ret != -ENOMEM)
-				kunit_info(test, "fail_nth=%u: rdmachan_listen() = %d\n",
-					   n, ret);
-			if (left)
-				KUNIT_FAIL(test, "fail_nth=%u: %d with no fault",
-					   n, ret);
+			ct_nth_failed(test, &w, n, ret, l, left);
 		} else if (l) {
 			c->l = l;
 			if (!left)	/* returned despite the fault */
@@ -186,11 +222,7 @@ static void chan_test_fault_nth_listen(struct kunit *test)
 		if (left)
 			break;
 	}
-	kunit_info(test, "rdmachan_listen(): %u fault points, %u failed calls (%u -ENOMEM)\n",
-		   n - 1, failed, enomem);
-	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)CT_NTH_MAX,
-			    "no clean call in %d", CT_NTH_MAX);
-	KUNIT_EXPECT_GT(test, enomem, 0U);
+	ct_nth_done(test, &w, n);
 
 	ct_pair_works(test, CT_PORT_FAULT_NTH_LISTEN);
 #else
@@ -217,7 +249,8 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 		.queue_depth = 8, .max_msg_size = 1024, .timeout_ms = 20000,
 	};
 	struct ct_ctx *c = test->priv;
-	unsigned int n, left = 0, failed = 0, enomem = 0;
+	struct ct_nth w = { .call = "rdmachan_connect()" };
+	unsigned int n, left = 0;
 	struct sockaddr_in dst, src;
 	struct ct_exp e = { 1, 10, false, 0 };
 	struct kvec v;
@@ -242,18 +275,7 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 		left = current->fail_nth;
 		current->fail_nth = 0;
 		if (ret) {
-			KUNIT_EXPECT_LT_MSG(test, ret, 0, "fail_nth=%u", n);
-			KUNIT_EXPECT_GE_MSG(test, ret, -MAX_ERRNO,
-					    "fail_nth=%u", n);
-			KUNIT_EXPECT_NULL_MSG(test, ch, "fail_nth=%u", n);
-			failed++;
-			enomem += ret == -ENOMEM;
-			if (ret != -ENOMEM)
-				kunit_info(test, "fail_nth=%u: rdmachan_connect() = %d\n",
-					   n, ret);
-			if (left)
-				KUNIT_FAIL(test, "fail_nth=%u: %d with no fault",
-					   n, ret);
+			ct_nth_failed(test, &w, n, ret, ch, left);
 			if (left)
 				break;
 			continue;
@@ -273,11 +295,7 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 		if (left)
 			break;
 	}
-	kunit_info(test, "rdmachan_connect(): %u fault points, %u failed calls (%u -ENOMEM)\n",
-		   n - 1, failed, enomem);
-	KUNIT_EXPECT_LE_MSG(test, n, (unsigned int)CT_NTH_MAX,
-			    "no clean call in %d", CT_NTH_MAX);
-	KUNIT_EXPECT_GT(test, enomem, 0U);
+	ct_nth_done(test, &w, n);
 
 	/* Nothing failed half-way is left on the listener */
 	msleep(100);
