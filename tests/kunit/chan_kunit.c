@@ -317,7 +317,7 @@ static const struct rdmachan_listener_ops ct_lfail_ops = {
 /* run "/usr/bin/rdma @cmd..." (NULL-terminated), wait: its status */
 static int ct_rdma_cmd(char **cmd)
 {
-	static char *envp[] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
+	char *envp[2] = { "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL };
 	char *argv[10] = { "/usr/bin/rdma" };
 	int i;
 
@@ -371,7 +371,7 @@ static void chan_test_listener_device_removed(struct kunit *test)
 
 	/* put the fixture back */
 	ret = ct_rdma_cmd((char *[]){ "link", "add", "rxe0", "type", "rxe",
-				      "netdev", "veth0", NULL });
+			  "netdev", "veth0", NULL });
 	if (ret)
 		kunit_info(test, "rdma link add rxe0 again: %d\n", ret);
 }

@@ -252,7 +252,8 @@ static void rct_test_kick_policy(struct kunit *test)
 	/* a shorter delay taken while reconnecting brings the attempt closer */
 	reinit_completion(&r.changed);
 	rdmachan_reconnect_lost(rc, -ECONNRESET);
-	p.delay_ms = p.max_delay_ms = 100;
+	p.delay_ms = 100;
+	p.max_delay_ms = 100;
 	KUNIT_EXPECT_EQ(test, rdmachan_reconnect_set_policy(rc, &p), 0);
 	KUNIT_ASSERT_GT(test, wait_for_completion_timeout(&r.changed, 10 * HZ), 0UL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r.lives), 2);
