@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite "rdmachan_chan_msg" of rdmachan_chan_kunit.ko: messages over
+ * a connected pair (chan_fixture.h) as rdmachan.ko's exported API hands
+ * them over: pushed in each completion context (softirq, workqueue,
+ * polled by the caller), pulled, message sizes and credits.
+ */
+#include <linux/delay.h>
+#include <linux/errno.h>
+#include <linux/scatterlist.h>
+
+#include "chan_fixture.h"
+
+/**
+ * struct ct_mode - a completion context to test
+ * @name: shown as the parameter
+ * @mode: enum rdmachan_poll_mode
+ * @port: the test's port
+ */
+struct ct_mode {
+	const char *name;
+	u32 mode;
+	u16 port;
+};
+
+static const struct ct_mode ct_modes[] = {
+	{ "softirq", RDMACHAN_POLL_SOFTIRQ, CT_PORT_EXCHANGE_SOFTIRQ },
+	{ "workqueue", RDMACHAN_POLL_WORKQUEUE, CT_PORT_EXCHANGE_WORKQUEUE },
+};
+
+static void ct_mode_desc(const struct ct_mode *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_mode, ct_modes, ct_mode_desc);
+
+/* Where a recv callback of @mode must run: check @s's record of @n. */
+static void ct_expect_ctx(struct kunit *test, struct ct_sink *s, u32 mode,
+			  unsigned int n, const char *end)
+{
+	KUNIT_EXPECT_EQ_MSG(test, s->ctx_hardirq, 0U, "%s", end);
+	KUNIT_EXPECT_EQ_MSG(test, s->ctx_irqs_off, 0U, "%s", end);
+	if (mode == RDMACHAN_POLL_SOFTIRQ) {
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_softirq, n,
+				    "%s: recv in softirq", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_task, 0U, "%s", end);
+	} else {
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_task, n,
+				    "%s: recv in process context", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_softirq, 0U, "%s", end);
+		KUNIT_EXPECT_EQ_MSG(test, s->ctx_bh, 0U,
+				    "%s: bottom halves on", end);
+	}
+}
+
+/*
+ * Push mode, SOFTIRQ and WORKQUEUE: the standard sequence each way
+ * arrives complete and in order through &rdmachan_ops.recv, which runs
+ * serving a softirq (RDMACHAN_POLL_SOFTIRQ) or in process context with
+ * bottom halves on (RDMACHAN_POLL_WORKQUEUE), never with interrupts off.
+ */
+static void chan_test_exchange(struct kunit *test)
+{
+	const struct ct_mode *m = test->param_value;
+	struct rdmachan_opts opts = {
+		.queue_depth = 16, .max_msg_size = 4096, .poll_mode = m->mode,
+	};
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[2][CT_SCRIPT_LEN];
+	struct rdmachan *srv, *cli;
+
+	ct_pair(test, m->port, &opts, &ct_push_ops, &opts, &ct_push_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_EQ(test, rdmachan_max_msg_size(cli), 4096U);
+
+	ct_send_script(test, cli, 0, 4096, exp[0]);
+	ct_send_script(test, srv, 1, 4096, exp[1]);
+	ct_sink_check(test, &c->sink[CT_SRV], srv, 0, exp[0], CT_SCRIPT_LEN);
+	ct_sink_check(test, &c->sink[CT_CLI], cli, 1, exp[1], CT_SCRIPT_LEN);
+	ct_expect_ctx(test, &c->sink[CT_SRV], m->mode, CT_SCRIPT_LEN,
+		      "accepted end");
+	ct_expect_ctx(test, &c->sink[CT_CLI], m->mode, CT_SCRIPT_LEN,
+		      "connected end");
+	KUNIT_EXPECT_EQ(test, c->sink[CT_SRV].nr_state, 0U);
+	KUNIT_EXPECT_EQ(test, c->sink[CT_CLI].nr_state, 0U);
+}
+
+/*
+ * RDMACHAN_POLL_DIRECT (the accepted end): nothing is delivered while
+ * nobody polls; rdmachan_poll() delivers, in the calling thread, at most
+ * @budget completions a call, in order; rdmachan_poll() of a channel
+ * that is not DIRECT returns 0.  The DIRECT end sends too.
+ */
+static void chan_test_direct(struct kunit *test)
+{
+	struct rdmachan_opts lopts = {
+		.queue_depth = 16, .max_msg_size = 4096,
+		.poll_mode = RDMACHAN_POLL_DIRECT,
+	};
+	struct rdmachan_opts copts = { .queue_depth = 16, .max_msg_size = 4096 };
+	static const u32 lens[] = { 1, 4096, 0 };
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_SRV];
+	struct ct_exp exp[ARRAY_SIZE(lens)];
+	unsigned long deadline;
+	struct rdmachan *srv, *cli;
+	struct kvec v;
+	unsigned int i;
+	int n, polled = 0, over_budget = 0;
+
+	ct_pair(test, CT_PORT_DIRECT, &lopts, &ct_push_ops, &copts,
+		&ct_push_ops);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		v = (struct kvec){ .iov_base = ct_payload(test, lens[i], 0, i),
+				   .iov_len = lens[i] };
+		KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 100 + i,
+						    RDMACHAN_SEND_IMM), 0);
+		exp[i] = (struct ct_exp){ i, lens[i], true, 100 + i };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_poll(cli, -1), 0);
+
+	/* Nobody polls: nothing may arrive */
+	msleep(300);
+	KUNIT_EXPECT_EQ_MSG(test, ct_sink_nr(s), 0U,
+			    "delivered without rdmachan_poll()");
+
+	s->poller = current;
+	deadline = jiffies + CT_TIMEOUT;
+	while (ct_sink_nr(s) < ARRAY_SIZE(lens) &&
+	       time_before(jiffies, deadline)) {
+		WRITE_ONCE(s->polling, true);
+		n = rdmachan_poll(srv, 1);
+		WRITE_ONCE(s->polling, false);
+		if (n < 0 || n > 1)
+			over_budget++;
+		if (n > 0)
+			polled += n;
+		else
+			usleep_range(500, 1000);
+	}
+	KUNIT_EXPECT_EQ(test, over_budget, 0);
+	KUNIT_EXPECT_GE(test, polled, (int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_poller, (unsigned int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_task, (unsigned int)ARRAY_SIZE(lens));
+	KUNIT_EXPECT_EQ(test, s->ctx_bh, 0U);
+	ct_sink_check(test, s, srv, 0, exp, ARRAY_SIZE(lens));
+
+	/* The DIRECT end sends; the SOFTIRQ end receives in softirq */
+	for (i = 0; i < 2; i++) {
+		v = (struct kvec){ .iov_base = ct_payload(test, 1000 + i, 1, i),
+				   .iov_len = 1000 + i };
+		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 0,
+						    RDMACHAN_SEND_NONBLOCK), 0);
+		exp[i] = (struct ct_exp){ i, 1000 + i, false, 0 };
+	}
+	ct_sink_check(test, &c->sink[CT_CLI], cli, 1, exp, 2);
+	ct_expect_ctx(test, &c->sink[CT_CLI], RDMACHAN_POLL_SOFTIRQ, 2,
+		      "connected end");
+}
+
+/*
+ * Pull mode (no recv callback): rdmachan_recv() with
+ * RDMACHAN_RECV_NONBLOCK returns -EAGAIN while nothing is queued and a
+ * blocking one waits (until a signal: -ERESTARTSYS) or until a message
+ * sent later arrives; the standard sequence arrives complete and in
+ * order both ways.
+ */
+static void chan_test_pull(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 16, .max_msg_size = 4096 };
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[CT_SCRIPT_LEN];
+	struct ct_exp late = { CT_SCRIPT_LEN, 33, true, CT_SCRIPT_LEN };
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	bool fired;
+	int ret;
+
+	ct_pair(test, CT_PORT_PULL, &opts, NULL, &opts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+	ct_wd_arm(c, CT_SHORT);
+	ret = rdmachan_recv(srv, &msg, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ERESTARTSYS);
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_NULL(test, msg);
+
+	ct_send_script(test, cli, 0, 4096, exp);
+	ct_pull_check(test, srv, 0, exp, CT_SCRIPT_LEN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+
+	/* A blocked reader is woken by a message sent later */
+	c->work_ch = cli;
+	c->work_len = late.len;
+	c->work_k = late.k;
+	c->work_buf = ct_payload(test, late.len, 0, late.k);
+	c->work_ret = 1;
+	schedule_delayed_work(&c->send_work, HZ / 5);
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_recv(srv, &msg, 0);
+	fired = ct_wd_disarm(c);
+	flush_delayed_work(&c->send_work);
+	KUNIT_EXPECT_EQ(test, c->work_ret, 0);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, fired);
+	if (!ret) {
+		ct_expect_msg(test, msg, 0, &late, CT_SCRIPT_LEN);
+		rdmachan_msg_release(srv, msg);
+	}
+
+	ct_send_script(test, srv, 1, 4096, exp);
+	ct_pull_check(test, cli, 1, exp, CT_SCRIPT_LEN);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(cli, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+}
+
+/*
+ * Message size: negotiated down to the listener's 4096 although the
+ * connecting end asked for 8192; larger sends fail with -EMSGSIZE through
+ * every sender (rdmachan_send_msgs() sends none of a batch with one
+ * oversize message) and take no credit; exactly max_msg_size passes.
+ */
+static void chan_test_msgsize(struct kunit *test)
+{
+	struct rdmachan_opts lopts = { .queue_depth = 4, .max_msg_size = 4096 };
+	struct rdmachan_opts copts = { .queue_depth = 4, .max_msg_size = 8192 };
+	static const struct ct_exp exp[4] = {
+		{ 10, 4096, false, 0 }, { 11, 1, false, 0 },
+		{ 12, 0, false, 0 }, { 13, 4096, true, 5 },
+	};
+	const u32 nb = RDMACHAN_SEND_NONBLOCK;
+	struct ct_ctx *c = test->priv;
+	struct scatterlist sg[2];
+	struct rdmachan *srv, *cli;
+	struct kvec v[2];
+	void *big;
+	int i;
+
+	ct_pair(test, CT_PORT_MSGSIZE, &lopts, NULL, &copts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(cli), 4096U);
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(srv), 4096U);
+	KUNIT_EXPECT_EQ(test, rdmachan_queue_depth(cli), 4U);
+
+	big = ct_payload(test, 8192, 0, 0);
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, nb), -EMSGSIZE);
+	v[0].iov_len = 8192;
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, 0), -EMSGSIZE);
+	/* two pieces adding up to one byte too many */
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 4000 };
+	v[1] = (struct kvec){ .iov_base = big + 4000, .iov_len = 97 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 2, 0, 0), -EMSGSIZE);
+	/* a batch with one oversize message sends nothing */
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 1 };
+	v[1] = (struct kvec){ .iov_base = big, .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, v, 2, 0, 0), -EMSGSIZE);
+	sg_init_table(sg, 2);
+	sg_set_buf(&sg[0], big, 4000);
+	sg_set_buf(&sg[1], big + 4000, 97);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, sg, 2, 0, 0), -EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	/* All four credits are still there; then there are none */
+	for (i = 0; i < 4; i++) {
+		v[0] = (struct kvec){
+			.iov_base = ct_payload(test, exp[i].len, 0, exp[i].k),
+			.iov_len = exp[i].len,
+		};
+		KUNIT_EXPECT_EQ_MSG(test, rdmachan_send(cli, v, 1, exp[i].imm,
+							nb | (exp[i].has_imm ?
+							RDMACHAN_SEND_IMM : 0)),
+				    0, "send %d", i);
+	}
+	v[0] = (struct kvec){ .iov_base = big, .iov_len = 1 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, nb), -EAGAIN);
+	ct_pull_check(test, srv, 0, exp, 4);
+
+	/* and the other way */
+	v[0] = (struct kvec){ .iov_base = ct_payload(test, 4097, 1, 10),
+			      .iov_len = 4097 };
+	KUNIT_EXPECT_EQ(test, rdmachan_send(srv, v, 1, 0, 0), -EMSGSIZE);
+	v[0].iov_len = 4096;
+	KUNIT_EXPECT_EQ(test, rdmachan_send(srv, v, 1, 0, 0), 0);
+	ct_pull_check(test, cli, 1, exp, 1);
+}
+
+/*
+ * Credits: a receiver that holds its messages stops the sender.  With
+ * depth 4, rdmachan_send_msgs() of 6 sends 4; then every non-blocking
+ * sender returns -EAGAIN and a blocking one waits (until a signal:
+ * -ERESTARTSYS).  Each released message returns one credit; a sender
+ * blocked for one is woken when the receiver releases later, from
+ * another context.  Nothing is lost or reordered on the way.
+ */
+static void chan_test_credits(struct kunit *test)
+{
+	struct rdmachan_opts opts = { .queue_depth = 4, .max_msg_size = 256 };
+	const u32 nb = RDMACHAN_SEND_NONBLOCK;
+	struct ct_ctx *c = test->priv;
+	struct ct_exp exp[6];
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	struct scatterlist sg;
+	unsigned long deadline;
+	struct kvec v[6];
+	bool fired;
+	int i, ret;
+
+	ct_pair(test, CT_PORT_CREDITS, &opts, NULL, &opts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_ASSERT_EQ(test, rdmachan_queue_depth(cli), 4U);
+
+	for (i = 0; i < 6; i++) {
+		v[i] = (struct kvec){ .iov_base = ct_payload(test, 8 + i, 0, i),
+				      .iov_len = 8 + i };
+		exp[i] = (struct ct_exp){ i, 8 + i, false, 0 };
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, v, 6, 0, nb), 4);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v[4], 1, 0, nb), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, &v[4], 2, 0, nb),
+			-EAGAIN);
+	sg_init_one(&sg, v[4].iov_base, v[4].iov_len);
+	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, &sg, 1, 0, nb), -EAGAIN);
+	ct_wd_arm(c, CT_SHORT);
+	ret = rdmachan_send(cli, &v[4], 1, 0, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_EXPECT_EQ(test, ret, -ERESTARTSYS);
+	KUNIT_EXPECT_TRUE(test, fired);
+	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
+
+	/* The receiver takes the four and holds them */
+	c->held_ch = srv;
+	for (i = 0; i < 4; i++) {
+		ret = ct_pull(srv, &msg, false);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "pulling message %d", i);
+		ct_expect_msg(test, msg, 0, &exp[i], i);
+		c->held[c->nr_held++] = msg;
+	}
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+
+	/* One released: one credit comes back, one more message goes */
+	rdmachan_msg_release(srv, c->held[0]);
+	c->held[0] = c->held[--c->nr_held];
+	deadline = jiffies + CT_TIMEOUT;
+	do {
+		ret = rdmachan_send(cli, &v[4], 1, 0, nb);
+		if (ret == -EAGAIN)
+			usleep_range(500, 1000);
+	} while (ret == -EAGAIN && time_before(jiffies, deadline));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v[5], 1, 0, nb), -EAGAIN);
+
+	/* A blocked sender is woken by credits released later, elsewhere */
+	c->release_from = 0;
+	schedule_delayed_work(&c->release_work, HZ / 5);
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_send(cli, &v[5], 1, 0, 0);
+	fired = ct_wd_disarm(c);
+	flush_delayed_work(&c->release_work);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_FALSE(test, fired);
+	KUNIT_EXPECT_EQ(test, c->nr_held, 0U);
+
+	ct_pull_check(test, srv, 0, &exp[4], 2);
+	KUNIT_EXPECT_EQ(test, rdmachan_recv(srv, &msg, RDMACHAN_RECV_NONBLOCK),
+			-EAGAIN);
+}
+
+static struct kunit_case chan_msg_cases[] = {
+	KUNIT_CASE_PARAM(chan_test_exchange, ct_mode_gen_params),
+	KUNIT_CASE(chan_test_direct),
+	KUNIT_CASE(chan_test_pull),
+	KUNIT_CASE(chan_test_msgsize),
+	KUNIT_CASE(chan_test_credits),
+	{}
+};
+
+static struct kunit_suite chan_msg_suite = {
+	.name = "rdmachan_chan_msg",
+	.init = ct_init,
+	.exit = ct_exit,
+	.test_cases = chan_msg_cases,
+};
+
+kunit_test_suite(chan_msg_suite);
