@@ -7,7 +7,7 @@
  * checks before using any of it: size, flags, reserved and output
  * fields, strings, addresses and option bounds.  They are pure functions
  * of the struct (no user memory, no device or channel), so that
- * tests/kunit/ioctl_kunit.c can walk every field to and past its bounds.
+ * tests/kunit/ioctl_*kunit.c can walk every field to and past its bounds.
  * A malformed argument fails with -EINVAL and a rate-limited log line
  * (rdmachan_ioc_inval()).
  */
