@@ -31,101 +31,16 @@
  * after 150 ms, a few at a time: a flood of DISCARDs fills the server's
  * slots and its waiting list, and the rest must be refused with RESOURCE
  * (every request answered once, the channel kept).  KTAP output.
+ *
+ * The floods (SLOW_EXPORT, -F) are blk_wire_flood.c's.
  */
-#include <endian.h>
-#include <poll.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <sys/uio.h>
-#include <time.h>
-
-#include "chanlib.h"
-
-/* ---- the wire protocol, as module/blk/blk_proto.h has it ----------- */
-
-#define RCBLK_WIRE_MAGIC	0x52424C4B
-#define RCBLK_WIRE_VERSION	1
-#define RCBLK_NAME_MAX		64
-#define RCBLK_DEFAULT_PORT	7471
-
-enum { RCBLK_MSG_OPEN = 1, RCBLK_MSG_OPEN_RSP = 2, RCBLK_MSG_IO = 3 };
-enum { OP_READ = 0, OP_WRITE = 1, OP_FLUSH = 2, OP_DISCARD = 3, OP_WRITE_ZEROES = 4 };
-#define F_FUA		0x1
-#define F_KNOWN		0x7f
-enum { DATA_NONE = 0, DATA_INLINE = 1, DATA_REMOTE = 2 };
-enum {
-	S_OK = 0, S_IOERR, S_INVAL, S_RANGE, S_RO, S_NOTSUPP, S_TOOBIG, S_NOSPC,
-	S_RESOURCE, S_GONE, S_REMOTE,
-};
-#define OPEN_RO		0x1
-enum {
-	OPEN_OK = 0, OPEN_NOENT, OPEN_ACCES, OPEN_ROFS, OPEN_PROTO, OPEN_BUSY, OPEN_NOMEM,
-};
-
-struct wire_open {
-	uint32_t magic;
-	uint8_t type;
-	uint8_t version;
-	uint16_t flags;
-	uint32_t features;
-	uint32_t max_io;
-	uint16_t queue;
-	uint16_t nr_queues;
-	uint32_t gen;		/* with flag FENCE (bit 2) only */
-	uint8_t session[16];
-	char name[RCBLK_NAME_MAX];
-} __attribute__((packed));
-
-struct wire_open_rsp {
-	uint32_t magic;
-	uint8_t type;
-	uint8_t version;
-	uint16_t status;
-	uint32_t features;
-	uint32_t max_io;
-	uint64_t nr_sectors;
-	uint32_t lbs;
-	uint32_t pbs;
-	uint32_t max_discard_sectors;
-	uint32_t discard_granularity;
-	uint32_t max_write_zeroes_sectors;
-	uint32_t inline_max;
-	uint16_t export_flags;
-	uint16_t reserved;
-	uint32_t reserved2;
-	uint8_t export_id[16];
-} __attribute__((packed));
-
-struct wire_io {
-	uint8_t type;
-	uint8_t op;
-	uint16_t flags;
-	uint16_t tag;
-	uint8_t data;
-	uint8_t reserved;
-	uint64_t sector;
-	uint32_t len;
-	uint32_t rkey;
-	uint64_t addr;
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct wire_open) == 104, "rcblk_wire_open");
-_Static_assert(offsetof(struct wire_open, session) == 24, "rcblk_wire_open.session");
-_Static_assert(offsetof(struct wire_open, name) == 40, "rcblk_wire_open.name");
-_Static_assert(sizeof(struct wire_open_rsp) == 72, "rcblk_wire_open_rsp");
-_Static_assert(offsetof(struct wire_open_rsp, nr_sectors) == 16, "open_rsp.nr_sectors");
-_Static_assert(offsetof(struct wire_open_rsp, inline_max) == 44, "open_rsp.inline_max");
-_Static_assert(offsetof(struct wire_open_rsp, export_id) == 56, "open_rsp.export_id");
-_Static_assert(sizeof(struct wire_io) == 32, "rcblk_wire_io");
-_Static_assert(offsetof(struct wire_io, sector) == 8, "rcblk_wire_io.sector");
-_Static_assert(offsetof(struct wire_io, addr) == 24, "rcblk_wire_io.addr");
+#include "blk_wire.h"
 
 /* ---- the fixture ----------------------------------------------------- */
 
 static const char *srv_ip = CHAN_SRV_IP, *cli_ip = CHAN_CLI_IP;
 static int port = RCBLK_DEFAULT_PORT, ctl, backing = -1;
-static uint16_t next_tag = 1;
+uint16_t next_tag = 1;
 static bool last_broke;		/* io_send: the channel failed (and was opened again) */
 
 #define TIMEOUT_MS 10000
@@ -150,7 +65,7 @@ static const char *open_status_name(int s)
 }
 
 /* send @n iovecs as one message */
-static int send_msg(int fd, const void *a, size_t alen, const void *b, size_t blen)
+int send_msg(int fd, const void *a, size_t alen, const void *b, size_t blen)
 {
 	static char buf[1 << 20];
 
@@ -176,7 +91,7 @@ static int send_msg(int fd, const void *a, size_t alen, const void *b, size_t bl
  * errno: EAGAIN (none yet), EPIPE (the channel ended: RECV received
  * nothing, done 0), or the ioctl's
  */
-static int recv_one(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
+int recv_one(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
 {
 	struct rdmachan_user_msg m = { .buf = (uintptr_t)buf, .len = room };
 	struct rdmachan_mmsg mm = {
@@ -199,7 +114,7 @@ static int recv_one(int fd, void *buf, unsigned int room, unsigned int *imm, int
  * recv_msg: one message within TIMEOUT_MS: its length (and immediate),
  * -1/errno (ETIMEDOUT when none came, EPIPE when the channel ended)
  */
-static int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
+int recv_msg(int fd, void *buf, unsigned int room, unsigned int *imm, int *has_imm)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int r, waited = 0;
@@ -309,22 +224,8 @@ static void check_open(const char *what, const void *o, size_t len, int want, in
 	close(fd);
 }
 
-/* ---- a session: the channel of a good OPEN --------------------------- */
 
-struct sess {
-	int fd;
-	const char *name;
-	uint16_t oflags;
-	struct wire_open_rsp rsp;
-	uint64_t nr_sectors;
-	uint32_t lbs, max_io, inline_max, features;
-	void *buf;		/* registered for the server's RDMA */
-	size_t buf_len;
-	struct rdmachan_reg_mr mr;
-	bool mr_ok;
-};
-
-static int sess_open(struct sess *s, const char *name, uint16_t oflags)
+int sess_open(struct sess *s, const char *name, uint16_t oflags)
 {
 	struct wire_open o;
 	char why[256];
@@ -373,7 +274,7 @@ static int sess_reg(struct sess *s)
 	return 0;
 }
 
-static void io_fill(struct wire_io *io, uint8_t op, uint64_t sector, uint32_t len, uint8_t data)
+void io_fill(struct wire_io *io, uint8_t op, uint64_t sector, uint32_t len, uint8_t data)
 {
 	memset(io, 0, sizeof(*io));
 	io->type = RCBLK_MSG_IO;
@@ -452,8 +353,8 @@ reopen:
 }
 
 /* check_io: the reply to @io has status @want (or @alt, -1 for none) */
-static void check_io(struct sess *s, const char *what, const struct wire_io *io, size_t hlen,
-		     const void *payload, size_t plen, int want, int alt)
+void check_io(struct sess *s, const char *what, const struct wire_io *io, size_t hlen,
+	      const void *payload, size_t plen, int want, int alt)
 {
 	char why[256];
 	int st;
@@ -502,155 +403,6 @@ static void check_read_ok(struct sess *s, const char *what, uint64_t sector, uin
 	}
 	ktap_result(!memcmp(want, s->buf, len), what, "the data differs from the backing device's");
 	free(want);
-}
-
-#define FLOOD_N 400
-#define FLOOD_FIRST_MS 2000	/* the device takes 150 ms a request, 4 at a time */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/*
- * flood: FLOOD_N DISCARDs sent as fast as credits let them go, the
- * replies taken as they come (a client that stops receiving would leave
- * the server's refusals without room).  With every request on a slow
- * device, queue-depth of them hold the slots and as many more wait; the
- * rest must come back RESOURCE at once, and the others OK as the device
- * completes them: the first within FLOOD_FIRST_MS of the last send, not
- * after the server's submissions that wait for the device's few tags.
- */
-static void flood(const char *name)
-{
-	static uint8_t seen[FLOOD_N];
-	unsigned int imm, n_ok = 0, n_res = 0, n_bad = 0, got = 0, sent = 0;
-	long long t_sent = 0, t_ok = 0;
-	struct sess f = { .fd = -1 };
-	uint16_t first;
-	struct wire_io io;
-	char buf[4096];
-	int r, has_imm;
-
-	if (sess_open(&f, name, 0)) {
-		ktap_result(0, "OPEN of the slow export: OK", "no session");
-		return;
-	}
-	ktap_result(1, "OPEN of the slow export: OK", "-");
-	first = next_tag;
-	while (got < FLOOD_N) {
-		if (sent < FLOOD_N) {
-			io_fill(&io, OP_DISCARD, 8 * (sent % 64), f.lbs, DATA_NONE);
-			if (send_msg(f.fd, &io, sizeof(io), NULL, 0)) {
-				ktap_diag("flood: send %u: %s", sent, strerror(errno));
-				break;
-			}
-			if (++sent == FLOOD_N)
-				t_sent = now_ms();
-			r = recv_one(f.fd, buf, sizeof(buf), &imm, &has_imm);
-		} else {
-			r = recv_msg(f.fd, buf, sizeof(buf), &imm, &has_imm);
-		}
-		if (r < 0) {
-			if (errno == EAGAIN)
-				continue;
-			ktap_diag("flood: after %u sent, %u replies: %s", sent, got,
-				  strerror(errno));
-			break;
-		}
-		got++;
-		if (r || !has_imm || (uint16_t)((imm >> 16) - first) >= FLOOD_N ||
-		    seen[(uint16_t)((imm >> 16) - first)]++) {
-			n_bad++;
-			continue;
-		}
-		if ((imm & 0xff) == S_OK) {
-			if (!n_ok++)
-				t_ok = now_ms();
-		} else if ((imm & 0xff) == S_RESOURCE) {
-			n_res++;
-		} else {
-			n_bad++;
-		}
-	}
-	ktap_diag("flood of %u DISCARDs: %u OK, %u RESOURCE, %u other", FLOOD_N, n_ok, n_res,
-		  n_bad);
-	ktap_result(got == FLOOD_N && !n_bad,
-		    "every request of a flood answered once, each OK or RESOURCE",
-		    "%u of %u answered, %u otherwise", got, FLOOD_N, n_bad);
-	ktap_result(n_res > 0 && n_ok > 0,
-		    "a flood past the slots and the waiting list: some served, the rest RESOURCE",
-		    "%u OK, %u RESOURCE", n_ok, n_res);
-	if (n_ok && t_sent)
-		ktap_diag("flood: the first OK %lld ms after the last send", t_ok - t_sent);
-	ktap_result(n_ok && t_sent && t_ok - t_sent < FLOOD_FIRST_MS,
-		    "the flood's first OK came within 2 s: replies do not wait behind submissions",
-		    "%lld ms after the last send", n_ok && t_sent ? t_ok - t_sent : -1LL);
-	io_fill(&io, OP_DISCARD, 0, f.lbs, DATA_NONE);
-	check_io(&f, "the flooded channel still serves a DISCARD", &io, sizeof(io), NULL, 0,
-		 S_OK, -1);
-	close(f.fd);
-}
-
-#define RFLOOD_MS 30000
-
-/* send @io without waiting: 0, or -1 with errno (EAGAIN: no credit) */
-static int send_nowait(int fd, const struct wire_io *io)
-{
-	struct rdmachan_user_msg m = { .buf = (uintptr_t)io, .len = sizeof(*io) };
-	struct rdmachan_mmsg mm = {
-		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
-		.flags = RDMACHAN_MSG_DONTWAIT,
-	};
-
-	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
-}
-
-/* reject_flood: see -F at the top */
-static void reject_flood(const char *name, int rounds)
-{
-	struct sess f = { .fd = -1 };
-	struct pollfd p;
-	struct wire_io io;
-	unsigned int sent;
-	long long t0;
-	int r, err;
-
-	for (r = 1; r <= rounds; r++) {
-		if (sess_open(&f, name, 0)) {
-			ktap_result(0, "refusal flood: OPEN", "round %d: no session", r);
-			return;
-		}
-		t0 = now_ms();
-		sent = 0;
-		err = 0;
-		while (now_ms() - t0 < RFLOOD_MS) {
-			/* a READ of 0 bytes: INVAL */
-			io_fill(&io, OP_READ, 0, 0, DATA_NONE);
-			if (!send_nowait(f.fd, &io)) {
-				sent++;
-				continue;
-			}
-			if (errno != EAGAIN) {
-				err = errno;
-				break;
-			}
-			p.fd = f.fd;
-			p.events = POLLOUT;
-			poll(&p, 1, 100);
-		}
-		ktap_diag("refusal flood round %d: %u requests sent in %lld ms, then %s", r, sent,
-			  now_ms() - t0, err ? strerror(err) : "the time was up");
-		ktap_result(err && sent,
-			    "refusal flood: the server closes a channel whose refusals find no room",
-			    "round %d: %u sent, the channel still open after %d ms", r, sent,
-			    RFLOOD_MS);
-		close(f.fd);
-		f.fd = -1;
-	}
 }
 
 static void usage(void)

@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * fuzz.h: what the ioctl fuzzer's files share.  fuzz.c has the workers,
- * the random numbers, the memory calls point at, the descriptor pool,
- * the recording of calls and the report; fuzz_net.c the network
- * channel's calls (rdmachan_net), which fuzz.c's one_call() dispatches
- * to fz_net().
+ * fuzz.h: what the ioctl fuzzer's files share.  fuzz.c has the options,
+ * the workers and main(); fuzz_core.c the random numbers, the memory
+ * calls point at, the descriptor pool, the recording of calls and the
+ * making of arguments; fuzz_chan.c the message channel's calls,
+ * fuzz_blk.c the block channel's (rdmachan_blk), fuzz_net.c the network
+ * channel's (rdmachan_net), which fuzz.c's one_call() dispatches to;
+ * fuzz_report.c the parent's report.
  */
 #ifndef RDMACHAN_TEST_FUZZ_H
 #define RDMACHAN_TEST_FUZZ_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <linux/types.h>
+#include <linux/rdmachan.h>
+#include <linux/rdmachan_blk.h>
 
 #define CTL_PATH	"/dev/" RDMACHAN_DEVICE_NAME
 #define SRV_IP		"192.0.2.1"
@@ -38,10 +43,132 @@ enum op {
 /* descriptors of the pool; T_SYSFS: an attribute file of an interface */
 enum otype { T_NONE, T_CTL, T_LISTENER, T_CHAN, T_OTHER, T_BLK, T_SYSFS };
 
+#define RING		32		/* calls remembered per worker */
+#define REC_ARG		96		/* bytes of each call's argument kept */
+#define NOBJ		24		/* descriptors per worker */
+#define MAX_CHANS	8		/* live channels a worker may hold */
+#define MAX_LISTENERS	4
+#define MAXMR		16		/* registrations remembered per channel */
+#define NERR		134		/* errno 1..133 counted by name */
+#define MAX_PROCS	64
+#define max(a, b)	((a) > (b) ? (a) : (b))
+
+/* Pool channels ask for little: the VM has 1 GiB and many channels */
+#define POOL_DEPTH	16
+#define POOL_MSG	4096
+
+/*
+ * The block channel (rdmachan_blk): the server's port on SRV_IP, at most
+ * BLK_MAX_LIVE exports and BLK_MAX_LIVE mappings at once (each mapping
+ * is up to two channels a side with their registration pools), depths a
+ * mapping may ask for up to BLK_MAX_DEPTH, I/O within the first
+ * BLK_IO_SPAN bytes of a disk (fuzz.sh's null_blk devices are 16 MiB)
+ */
+#define BLK_PORT	7471
+#define BLK_MAX_LIVE	4
+#define BLK_MAX_DEPTH	256
+#define BLK_RING	8		/* map indexes and export names kept */
+#define MAX_BLK_DEVS	4
+#define BLK_IO_SPAN	(16UL << 20)
+
+/* one call as the worker made it, kept in shared memory for the report */
+struct rec {
+	uint64_t seq;
+	uint16_t op;
+	int16_t slot;
+	int32_t fd;
+	uint64_t cmd;
+	uint64_t argp;
+	uint32_t arglen;
+	int32_t ret;
+	int32_t err;
+	uint16_t done;
+	uint16_t nonblock;	/* the descriptor was O_NONBLOCK (pool's view) */
+	uint8_t arg[REC_ARG];
+};
+
+/* what a worker shares with the parent */
+struct wshared {
+	volatile pid_t pid;
+	volatile uint64_t calls;
+	volatile uint32_t in_call;	/* 1 while inside a recorded call */
+	volatile uint32_t finished;
+	volatile uint32_t hung_report;	/* parent saw this one hang */
+	uint64_t stray_fds;		/* descriptors nobody returned */
+	uint64_t own_ptrs;		/* mutated pointers ptr_own() caught */
+	volatile int32_t gen_op;	/* the call being built, or -1 */
+	volatile int32_t fault_sig;	/* a fatal signal the worker caught */
+	volatile uint64_t fault_addr;	/* its si_addr */
+	char maps[8192];		/* /proc/self/maps at the fault */
+	struct rec ring[RING];
+	uint64_t hist[NOPS][NERR + 2];	/* [0] success, [e] errno e, [NERR+1] other */
+};
+
+
+/*
+ * What the workers share about the block channel: a lock each for the
+ * calls that may make an export or a mapping (held while counting the
+ * live ones and making the call, so that the bound holds across
+ * workers), the indexes of mappings made and the names of exports made
+ * (for UNMAP, UNEXPORT and I/O to hit live ones; -1 / "" when free)
+ */
+struct blkshared {
+	uint32_t export_lock, map_lock;
+	int32_t idx[BLK_RING];
+	uint32_t idx_next, name_next;
+	char names[BLK_RING][RDMACHAN_BLK_NAME_MAX];
+};
+
 /* ---- fuzz.c ----------------------------------------------------------- */
 
-extern uint8_t *scratch, *argpage;
-extern int opt_avoid_known;
+extern uint64_t opt_seed;
+extern unsigned int opt_procs, opt_alarm_ms;
+extern int opt_avoid_known, opt_trace;
+extern const char *opt_blk_devs[MAX_BLK_DEVS];	/* --blk-dev */
+extern int opt_nblk_devs;
+
+/* ---- fuzz_core.c ------------------------------------------------------ */
+
+struct mrrec {
+	uint32_t handle;
+	uint64_t addr, len;
+	struct rdmachan_remote_mr remote;
+};
+
+struct obj {
+	int fd;
+	int type;
+	int shared;		/* opened before the fork */
+	int port;		/* listener: bound port */
+	int peer;		/* channel: slot of the other end, or -1 */
+	int nonblock;
+	int dead;		/* a call said the channel is gone */
+	uint32_t max_msg;
+	int nmr;
+	struct mrrec mr[MAXMR];
+};
+
+extern struct obj pool[NOBJ];
+extern int epfd;
+extern struct wshared *W;	/* this worker's shared state */
+extern struct wshared *all_ws;
+extern int worker_id;
+extern struct rec *cur_rec;	/* the call begin() recorded last */
+
+extern uint64_t rng_state;
+extern uint8_t *scratch, *argpage, *unmapped;
+extern uint8_t *volatile_map;	/* VOLATILE_LEN, unmapped and remapped */
+#define VOLATILE_LEN	(64 * PAGE)
+
+uint64_t splitmix64(uint64_t *x);
+void *map_or_die(size_t len, int prot);
+void setup_memory(void);
+void obj_clear(int i);
+int slot_of_fd(int fd);
+void drop_slot(int i);
+void on_alarm(int sig);
+void note_err(int slot, int e);
+void chan_opts(struct rdmachan_chan_opts *o);
 
 uint64_t rnd64(void);
 uint32_t rnd(uint32_t n);
@@ -83,6 +210,57 @@ int adopt(int fd, int type, int port);
 int pick_port(void);
 void addr_pick(struct __kernel_sockaddr_storage *ss, const char *ip,
 	       int port);
+
+/* ---- fuzz_chan.c ------------------------------------------------------ */
+
+extern int dirty;	/* this call's fields may be spoilt: bad() */
+
+void close_slot(int i);
+int new_pair(void);
+int new_listener(int nonblock);
+void fz_version(void);
+void fz_dev_list(void);
+void fz_dev_query(void);
+void fz_connect(void);
+void fz_listen(void);
+void fz_accept(void);
+void fz_mmsg(int op);
+void fz_chan_info(void);
+void fz_bench(void);
+void fz_reg_mr(void);
+void fz_dereg_mr(void);
+void fz_rdma(void);
+void fz_reap(void);
+void fz_randcmd(void);
+void fz_rw(int op);
+void fz_writev(void);
+void fz_poll(void);
+void fz_epoll_ctl(void);
+void fz_epoll_wait(void);
+void fz_select(void);
+void fz_fcntl(void);
+void fz_misc(void);
+void fz_close(void);
+void fz_open_ctl(void);
+void fz_remap(void);
+
+/* ---- fuzz_blk.c ------------------------------------------------------- */
+
+extern struct blkshared *blk_sh;
+
+void fz_blk_export(void);
+void fz_blk_unexport(void);
+void fz_blk_map(void);
+void fz_blk_unmap(void);
+void fz_blk_list(void);
+void fz_blk_io(void);
+int blk_cleanup(char *done, size_t n);
+
+/* ---- fuzz_report.c ---------------------------------------------------- */
+
+void fmt_rec(char *out, size_t n, const struct rec *r);
+void dump_worker(int id, const char *why);
+int report(double secs, int rc);
 
 /* ---- fuzz_net.c ------------------------------------------------------- */
 

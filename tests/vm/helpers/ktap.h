@@ -30,12 +30,14 @@
 
 /*
  * The counts, in memory that ktap_header() shares with the processes
- * the helper forks: a child's results count in the one plan.
+ * the helper forks: a child's results count in the one plan.  Weak: a
+ * helper of several files has one copy of them, whichever files report.
  */
 struct ktap_counts {
 	unsigned int n, failed;
 };
-static struct ktap_counts ktap_own, *ktap_cnt = &ktap_own;
+__attribute__((weak)) struct ktap_counts ktap_own;
+__attribute__((weak)) struct ktap_counts *ktap_cnt = &ktap_own;
 
 static inline void ktap_header(void)
 {

@@ -32,6 +32,7 @@
 #include <rdma/rdma_user_cm.h>
 
 #include "chanlib.h"
+#include "subcmd.h"
 
 #define SRV_IP	CHAN_SRV_IP
 #define CLI_IP	CHAN_CLI_IP
@@ -49,23 +50,6 @@ enum {
 #define WIRE_MAGIC	0x52434831
 #define WIRE_VERSION	3
 #define REJ_BUSY	7
-
-static int ctl;
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static const char *dev_name_env(const char *var, const char *dflt)
-{
-	const char *v = getenv(var);
-
-	return v && *v ? v : dflt;
-}
 
 /* ---- sysfs and /proc --------------------------------------------------- */
 
@@ -404,7 +388,7 @@ static int connect_retry(int port, const struct rdmachan_chan_opts *o,
 	}
 }
 
-static int cmd_flood(void)
+static int cmd_flood(SUBCMD_ARGS)
 {
 	struct rdmachan_chan_opts so = {
 		.queue_depth = 64, .max_msg_size = 16384, .timeout_ms = 1500,
@@ -626,7 +610,7 @@ static void *epoll_thread(void *arg)
 	return NULL;
 }
 
-static int cmd_devremove(void)
+static int cmd_devremove(SUBCMD_ARGS)
 {
 	struct poller pp = {}, ep = {};
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -678,25 +662,15 @@ static int cmd_devremove(void)
 	return ktap_failures() ? 1 : 0;
 }
 
-static int run(int argc, char **argv)
-{
-	signal(SIGPIPE, SIG_IGN);
-	if (argc < 2) {
-		fprintf(stderr, "usage: see the comment at the top of listen_test.c\n");
-		return 2;
-	}
-	ctl = ctl_open();
-	if (!strcmp(argv[1], "flood"))
-		return cmd_flood();
-	if (!strcmp(argv[1], "devremove"))
-		return cmd_devremove();
-	fprintf(stderr, "unknown subcommand %s\n", argv[1]);
-	return 2;
-}
+static const struct subcmd cmds[] = {
+	{ "flood", cmd_flood, NULL,
+	  "connect requests far beyond the listener's budget", 0 },
+	{ "devremove", cmd_devremove, NULL,
+	  "rdma link delete under a listener: POLLERR, ENODEV", 0 },
+	{ }
+};
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	ktap_header();
-	return ktap_plan(run(argc, argv));
+	return subcmd_main(argc, argv, cmds, NULL);
 }
