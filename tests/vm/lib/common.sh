@@ -37,12 +37,13 @@ proc_ended() {
 	done
 }
 
-# bg NAME CMD...: run CMD in the background, killed after 60 s so that a
-# hang fails the case instead of stalling it; its output goes to
-# $T/NAME.out and $T/NAME.err, its pid to $PID_NAME.
+# bg NAME CMD...: run CMD in the background, killed after 60 s (or
+# $BG_SECS) so that a hang fails the case instead of stalling it; its
+# output goes to $T/NAME.out and $T/NAME.err, its pid to $PID_NAME.  A
+# server that must outlive a long client run says so with BG_SECS.
 bg() {
 	_n=$1
 	shift
-	timeout 60 "$@" > "${T:-/tmp}/$_n.out" 2> "${T:-/tmp}/$_n.err" &
+	timeout "${BG_SECS:-60}" "$@" > "${T:-/tmp}/$_n.out" 2> "${T:-/tmp}/$_n.err" &
 	eval "PID_$_n=$!"
 }
