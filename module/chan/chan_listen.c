@@ -93,15 +93,8 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 				u32 max_send_regs)
 {
-	const struct rdmachan_qp_want want = {
-		.depth = p->queue_depth,
-		.regs = min_t(u32, max_send_regs, RDMACHAN_MAX_SEND_REGS),
-		.reg_fence = true,
-		.dev_max_wr = U32_MAX,
-		.ctrl_recv = RDMACHAN_CTRL_RECV,
-		.ctrl_send = RDMACHAN_CTRL_SLOTS,
-		.rdma_slots = RDMACHAN_RDMA_SLOTS,
-	};
+	const struct rdmachan_qp_want want =
+		rdmachan_qp_want(p->queue_depth, max_send_regs, true, U32_MAX);
 	struct rdmachan_qp_sizes sz;
 	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + p->max_msg_size +
 				       RDMACHAN_IMM_TRAILER);

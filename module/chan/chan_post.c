@@ -47,7 +47,6 @@
 #include <rdma/ib_cache.h>
 
 #include "rdmachan-pri.h"
-#include "bounds.h"
 
 /**
  * rdmachan_post_send_locked() - post a chain on the channel's send queue

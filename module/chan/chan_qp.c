@@ -16,7 +16,6 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
-#include "bounds.h"
 #include "device.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
@@ -157,11 +156,7 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
  */
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 {
-	struct rdmachan_qp_want want = {
-		.ctrl_recv = RDMACHAN_CTRL_RECV,
-		.ctrl_send = RDMACHAN_CTRL_SLOTS,
-		.rdma_slots = RDMACHAN_RDMA_SLOTS,
-	};
+	struct rdmachan_qp_want want;
 	struct ib_qp_init_attr attr = {};
 	struct rdmachan_qp_sizes sz;
 	struct rdmachan_device *dev;
@@ -182,11 +177,10 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 
 	/* every queue sized in one place: bounds.h */
 	ch->res.reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
-	want.depth = ch->conn.params.queue_depth;
-	want.regs = min_t(u32, ch->opts.max_send_regs, RDMACHAN_MAX_SEND_REGS);
-	want.reg_fence = ch->res.reg_fence;
-	want.dev_max_wr = min_t(u32, ibdev->attrs.max_qp_wr,
-				ibdev->attrs.max_cqe / 2);
+	want = rdmachan_qp_want(ch->conn.params.queue_depth,
+				ch->opts.max_send_regs, ch->res.reg_fence,
+				min_t(u32, ibdev->attrs.max_qp_wr,
+				      ibdev->attrs.max_cqe / 2));
 	ret = rdmachan_qp_sizes(&want, &sz);
 	if (ret)
 		return ret;

@@ -22,6 +22,7 @@ struct page_pool;
 #include "credit.h"
 #include "device.h"
 #include "proto.h"
+#include "bounds.h"
 #include "chan_mr.h"
 #include "rdmachan.h"
 
@@ -649,6 +650,25 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 {
 	return ch->conn.cm_id->device;
+}
+
+/*
+ * What a channel's queues are sized for (rdmachan_qp_sizes()), with the
+ * core's fixed room: the one description of a channel's needs, for
+ * chan_qp.c's queues and a listener's estimate of them.
+ */
+static inline struct rdmachan_qp_want
+rdmachan_qp_want(u32 depth, u32 max_send_regs, bool reg_fence, u32 dev_max_wr)
+{
+	return (struct rdmachan_qp_want){
+		.depth = depth,
+		.regs = min_t(u32, max_send_regs, RDMACHAN_MAX_SEND_REGS),
+		.reg_fence = reg_fence,
+		.dev_max_wr = dev_max_wr,
+		.ctrl_recv = RDMACHAN_CTRL_RECV,
+		.ctrl_send = RDMACHAN_CTRL_SLOTS,
+		.rdma_slots = RDMACHAN_RDMA_SLOTS,
+	};
 }
 
 /* The row of zero-copy gather entries of send slot @tx */
