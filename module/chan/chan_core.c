@@ -180,6 +180,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	}
 	ch->obj.kind = RDMACHAN_OBJ_CHANNEL;
 	ch->obj.id = id;
+	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*ch)));
 	ch->conn.active = active;
 	ch->opts = *opts;
 	ch->state = RDMACHAN_CONNECTING;
@@ -233,8 +234,8 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 			kfree(ch->send.ring[i].buf);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);
-	kfree(ch->recv.bufs);
-	kfree(ch->send.ring);
+	kvfree(ch->recv.bufs);
+	kvfree(ch->send.ring);
 	kvfree(ch->send.zc_sge);
 }
 

@@ -29,23 +29,46 @@ static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 	return 0;
 }
 
+/* kmalloc() for the channel itself, counted in ch->mem */
+static void *rdmachan_own_kmalloc(struct rdmachan *ch, size_t size, gfp_t gfp)
+{
+	void *p = kmalloc(size, gfp);
+
+	if (p)
+		rdmachan_mem_charge(ch, kmalloc_size_roundup(size));
+	return p;
+}
+
+/* kvcalloc() for the channel itself, counted in ch->mem */
+static void *rdmachan_own_kvcalloc(struct rdmachan *ch, size_t n, size_t size)
+{
+	void *p = kvcalloc(n, size, GFP_KERNEL);
+
+	if (p)
+		rdmachan_mem_charge(ch, is_vmalloc_addr(p) ?
+				    PAGE_ALIGN(n * size) :
+				    kmalloc_size_roundup(n * size));
+	return p;
+}
+
 static int rdmachan_alloc_buffers(struct rdmachan *ch)
 {
 	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
 	u32 i;
 	int ret;
 
-	ch->recv.bufs = kcalloc(ch->recv.nr_bufs, sizeof(*ch->recv.bufs),
-				GFP_KERNEL);
-	ch->send.ring = kcalloc(ch->send.depth, sizeof(*ch->send.ring),
-				GFP_KERNEL);
+	ch->recv.bufs = rdmachan_own_kvcalloc(ch, ch->recv.nr_bufs,
+					      sizeof(*ch->recv.bufs));
+	ch->send.ring = rdmachan_own_kvcalloc(ch, ch->send.depth,
+					      sizeof(*ch->send.ring));
 	/*
 	 * The gather lists of zero-copy sends (rdmachan_send_sg_zc()); the
 	 * provider may grant more entries than asked for
 	 */
 	ch->send.zc_width = min_t(u32, ch->res.max_send_sge, RDMACHAN_MAX_SGE);
-	ch->send.zc_sge = kvcalloc(ch->send.depth * ch->send.zc_width,
-				   sizeof(*ch->send.zc_sge), GFP_KERNEL);
+	ch->send.zc_sge = rdmachan_own_kvcalloc(ch, ch->send.depth *
+						ch->send.zc_width,
+						sizeof(*ch->send.zc_sge));
 	if (!ch->recv.bufs || !ch->send.ring || !ch->send.zc_sge)
 		return -ENOMEM;
 	if (ch->opts.rx_pages) {
@@ -64,9 +87,11 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 			rx->page = rdmachan_rx_page_alloc(ch, GFP_KERNEL);
 			if (!rx->page)
 				return -ENOMEM;
+			rdmachan_mem_charge(ch, PAGE_SIZE << ch->recv.order);
 			rx->buf = page_address(rx->page);
 		} else {
-			rx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
+			rx->buf = rdmachan_own_kmalloc(ch, ch->res.buf_size,
+						       GFP_KERNEL);
 			if (!rx->buf)
 				return -ENOMEM;
 		}
@@ -80,7 +105,7 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 
 		tx->ch = ch;
 		tx->cqe.done = rdmachan_tx_done;
-		tx->buf = kmalloc(ch->res.buf_size, GFP_KERNEL);
+		tx->buf = rdmachan_own_kmalloc(ch, ch->res.buf_size, GFP_KERNEL);
 		if (!tx->buf)
 			return -ENOMEM;
 		ret = rdmachan_map(ibdev, tx->buf, ch->res.buf_size,
@@ -94,7 +119,8 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		tx->ch = ch;
 		tx->seq = i;
 		tx->cqe.done = rdmachan_ctrl_done;
-		tx->buf = kzalloc(RDMACHAN_HDR_LEN, GFP_KERNEL);
+		tx->buf = rdmachan_own_kmalloc(ch, RDMACHAN_HDR_LEN,
+					       GFP_KERNEL | __GFP_ZERO);
 		if (!tx->buf)
 			return -ENOMEM;
 		ret = rdmachan_map(ibdev, tx->buf, RDMACHAN_HDR_LEN,

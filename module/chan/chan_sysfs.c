@@ -147,6 +147,13 @@ static ssize_t wire_header_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(wire_header);
 
+static ssize_t mem_bytes_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&to_chan(dev)->mem));
+}
+static DEVICE_ATTR_RO(mem_bytes);
+
 static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_error.attr,
@@ -163,6 +170,7 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_credits_to_return.attr,
 	&dev_attr_rx_queued.attr,
 	&dev_attr_wire_header.attr,
+	&dev_attr_mem_bytes.attr,
 	NULL
 };
 

@@ -552,6 +552,11 @@ struct rdmachan_listen_entry {
  *	for, with RDMACHAN_WANT_RDMA; under @lock
  * @want_rdma_credits: the fewest credits one asked for; under @lock
  * @listen: a passive channel's place on its listener until accepted
+ * @mem: bytes of memory the channel allocated for itself, as the
+ *	allocators round them (the structure, its rings and message
+ *	buffers; not the provider's queues, not the user's registrations):
+ *	added to at each allocation by rdmachan_mem_charge(), read any time
+ *	(sysfs mem_bytes)
  * @stats: counters, by enum rdmachan_stat (atomic)
  */
 struct rdmachan {
@@ -582,9 +587,23 @@ struct rdmachan {
 	u32			want_rdma_slots;
 	u32			want_rdma_credits;
 	struct rdmachan_listen_entry listen;
+	atomic_long_t		mem;
 
 	atomic64_t		stats[RDMACHAN_NR_STATS];
 };
+
+/**
+ * rdmachan_mem_charge() - count memory a channel allocated for itself
+ * @ch: the channel
+ * @bytes: what the allocator took (kmalloc_size_roundup() of the size
+ *	asked for, or whole pages)
+ *
+ * Context: any.
+ */
+static inline void rdmachan_mem_charge(struct rdmachan *ch, size_t bytes)
+{
+	atomic_long_add(bytes, &ch->mem);
+}
 
 #include "chan_listen.h"
 

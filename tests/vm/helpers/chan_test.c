@@ -161,6 +161,8 @@ static const struct subcmd cmds[] = {
 	  "N (100) device removals under a blast, each end fails within S s", 0 },
 	{ "pollwake", cmd_pollwake, NULL,
 	  "poll, select, epoll on a busy-polled channel wake, without spinning", 0 },
+	{ "scale", cmd_scale, "[N] [SHARE]",
+	  "N (1000) default pairs, or what fits in SHARE% (50) of memory", 900 },
 	{ }
 };
 

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# What an idle channel costs: as many default channel pairs as fit in half
+# the VM's memory (at most 1,000; 16 on the debug kernel), each carrying
+# checksummed messages both ways; what the channels count (sysfs
+# mem_bytes) against what they took out of the machine; every channel
+# gone and the memory back after the close.  Then chan_mem_kb=4096: a
+# channel's buffers fit 4 MiB, less than the default's.
+# The helper is chan_test scale (chan_test_scale.c).
+
+# rxe only: siw's channels cost the same in rdmachan; stock 6.1 and the
+# debug kernel (kmemleak sees the close)
+requires() {
+	_have_rdma rxe
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+# scale_value FILE NAME: the figure "RESULT NAME V" in FILE
+scale_value() {
+	awk -v n="$2" '$2 == n { print $3 }' "$1"
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+PAIRS=1000
+[ -e /sys/kernel/debug/kmemleak ] && PAIRS=16
+export SCALE_OUT=/tmp/scale-default
+run_checks $HELPERS/chan_test scale $PAIRS 50
+OWN=$(scale_value $SCALE_OUT scale_own_kib_per_chan)
+
+check "chan_mem_kb=4096 is taken" sh -c 'echo 4096 > /sys/module/rdmachan/parameters/chan_mem_kb'
+export SCALE_OUT=/tmp/scale-4m
+run_checks $HELPERS/chan_test scale 8 50
+SMALL=$(scale_value $SCALE_OUT scale_own_kib_per_chan)
+# the buffers fit 4 MiB; the rings and the structure are the rest
+check "with chan_mem_kb=4096 a channel holds at most 4 MiB and 64 KiB" \
+	awk -v v="$SMALL" 'BEGIN { exit !(v > 0 && v <= 4096 + 64) }'
+check "with chan_mem_kb=4096 a channel holds less than with the default" \
+	awk -v a="$SMALL" -v b="$OWN" 'BEGIN { exit !(a > 0 && a < b) }'
+check "chan_mem_kb=65536 is taken" sh -c 'echo 65536 > /sys/module/rdmachan/parameters/chan_mem_kb'
+check "rdmachan unloads after the channels closed" rdmachan_unload
+done_testing

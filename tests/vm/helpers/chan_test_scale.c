@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * chan_test_scale.c: many idle channels at once, what each costs.
+ *
+ * "scale [N] [SHARE]" opens channel pairs with the module's default
+ * options (queue depth, message size: a zeroed rdmachan_chan_opts), up to
+ * N of them (default 1000) or as many as fit in SHARE percent (default
+ * 50) of the memory available after the first pair, whichever is fewer.
+ * Then:
+ *   - every pair carries a checksummed message of its own size each way;
+ *   - the memory a channel says it holds (sysfs mem_bytes) is no more
+ *     than what the pairs took out of the machine (MemFree), so the
+ *     counter does not overstate;
+ *   - all closed, every channel's directory goes and MemFree comes back.
+ * It prints what a channel costs, the provider's queues (VmallocUsed) on
+ * their own line, and the setup rate, as "RESULT name value" lines, also
+ * written to the file $SCALE_OUT names (for the case and the benchmark).
+ */
+#include <dirent.h>
+
+#include "chan_test.h"
+
+/* /proc/meminfo's @key in bytes, -1 if absent */
+static long long meminfo(const char *key)
+{
+	char line[128];
+	size_t klen = strlen(key);
+	long long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			kb = atoll(line + klen + 1);
+			break;
+		}
+	fclose(f);
+	return kb < 0 ? -1 : kb * 1024;
+}
+
+struct mem_snap {
+	long long free, vmalloc, slab;
+};
+
+static void mem_snap(struct mem_snap *m)
+{
+	FILE *f = fopen("/proc/sys/vm/drop_caches", "w");
+
+	/* page cache and reclaimable slab are not the channels' */
+	if (f) {
+		fputs("3\n", f);
+		fclose(f);
+	}
+	m->free = meminfo("MemFree");
+	m->vmalloc = meminfo("VmallocUsed");
+	m->slab = meminfo("Slab");
+}
+
+/* the channel directories of the class, now */
+static int chan_dirs(void)
+{
+	DIR *d = opendir("/sys/class/rdmachan");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "chan", 4);
+	closedir(d);
+	return n;
+}
+
+/* "RESULT @name @v" on stdout and in $SCALE_OUT */
+static void result(const char *name, double v)
+{
+	const char *path = getenv("SCALE_OUT");
+	FILE *f;
+
+	printf("RESULT %s %.1f\n", name, v);
+	f = path ? fopen(path, "a") : NULL;
+	if (f) {
+		fprintf(f, "RESULT %s %.1f\n", name, v);
+		fclose(f);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* one message of @len bytes from @from to @to, its content checked */
+static int carry(int from, int to, unsigned char *tx, unsigned char *rx,
+		 size_t len, uint32_t seed)
+{
+	ssize_t got;
+
+	fill(tx, len, seed);
+	if (write(from, tx, len) != (ssize_t)len)
+		return 0;
+	got = read(to, rx, len);
+	return got == (ssize_t)len && csum(rx, len) == csum(tx, len);
+}
+
+int cmd_scale(SUBCMD_ARGS)
+{
+	int want = argc > 1 ? atoi(argv[1]) : 1000;
+	int share = argc > 2 ? atoi(argv[2]) : 50;
+	struct rdmachan_chan_opts o = { 0 };
+	struct rdmachan_chan_info ci;
+	struct mem_snap base, one, full, after;
+	int *cli, *srv, lfd, port, i, n, opened = 0, ok = 1, dirs = -1;
+	long long own = 0, pair_cost, slack, avail;
+	unsigned char *tx, *rx;
+	double t0, setup_s;
+	char buf[64];
+
+	cli = calloc(want, sizeof(int));
+	srv = calloc(want, sizeof(int));
+	mem_snap(&base);
+	lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &port);
+	ktap_result(lfd >= 0, "a listener with the default options", "%s",
+		    strerror(errno));
+	if (lfd < 0 || !cli || !srv || want < 1)
+		return 1;
+
+	/* the first pair says what one costs, so what fits */
+	t0 = now_s();
+	cli[0] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
+	srv[0] = cli[0] >= 0 ? chan_accept(lfd, 0) : -1;
+	ktap_result(srv[0] >= 0, "the first pair opens", "%s", strerror(errno));
+	if (srv[0] < 0)
+		return 1;
+	mem_snap(&one);
+	pair_cost = base.free - one.free;
+	avail = meminfo("MemAvailable");
+	n = want;
+	if (pair_cost > 0 && avail / 100 * share / pair_cost + 1 < n)
+		n = avail / 100 * share / pair_cost + 1;
+	ktap_diag("one pair took %lld KiB; %d of %d pairs fit in %d%% of %lld MiB",
+		  pair_cost >> 10, n, want, share, avail >> 20);
+	ktap_result(n >= 2, "at least two pairs fit", "one pair takes %lld KiB",
+		    pair_cost >> 10);
+	opened = 1;
+	for (i = 1; i < n; i++) {
+		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
+		srv[i] = cli[i] >= 0 ? chan_accept(lfd, 0) : -1;
+		if (cli[i] < 0 || srv[i] < 0)
+			break;
+		opened++;
+	}
+	setup_s = now_s() - t0;
+	snprintf(buf, sizeof(buf), "%d pairs open at once", n);
+	ktap_result(opened == n, buf, "only %d (%s)", opened, strerror(errno));
+	mem_snap(&full);
+
+	for (i = 0; i < opened; i++) {
+		own += atoll(sysfs_attr(cli[i], "mem_bytes", buf, sizeof(buf)));
+		own += atoll(sysfs_attr(srv[i], "mem_bytes", buf, sizeof(buf)));
+	}
+	/*
+	 * What the pairs took: the counters must not claim more (a few
+	 * pages of slack for what the allocators keep per CPU)
+	 */
+	slack = 4LL << 20;
+	ktap_result(own > 0 && own <= base.free - full.free + slack,
+		    "what the channels count is no more than what they took",
+		    "counted %lld KiB, MemFree fell by %lld KiB", own >> 10,
+		    (base.free - full.free) >> 10);
+
+	ioc_chan_info(cli[0], &ci);
+	tx = malloc(ci.max_msg_size);
+	rx = malloc(ci.max_msg_size);
+	for (i = 0; tx && rx && i < opened; i++) {
+		size_t len = 1 + (size_t)(i * 2654435761u) % ci.max_msg_size;
+
+		if (!carry(cli[i], srv[i], tx, rx, len, i) ||
+		    !carry(srv[i], cli[i], tx, rx, ci.max_msg_size + 1 - len,
+			   ~i))
+			ok = 0;
+	}
+	snprintf(buf, sizeof(buf), "each of the %d pairs carries its own messages",
+		 opened);
+	ktap_result(tx && rx && ok, buf, "a message was lost or changed");
+	free(tx);
+	free(rx);
+
+	result("scale_pairs", opened);
+	result("scale_depth", ci.queue_depth);
+	result("scale_msg_size", ci.max_msg_size);
+	result("scale_setup_pairs_per_s", opened / setup_s);
+	result("scale_own_kib_per_chan", own / 2.0 / opened / 1024);
+	result("scale_total_kib_per_chan",
+	       (base.free - full.free) / 2.0 / opened / 1024);
+	result("scale_vmalloc_kib_per_chan",
+	       (full.vmalloc - base.vmalloc) / 2.0 / opened / 1024);
+	result("scale_slab_kib_per_chan",
+	       (full.slab - base.slab) / 2.0 / opened / 1024);
+
+	for (i = 0; i < opened; i++) {
+		close(cli[i]);
+		close(srv[i]);
+	}
+	close(lfd);
+	free(cli);
+	free(srv);
+	/* a channel goes once its teardown and its last reference are done */
+	for (i = 0; i < 600 && (dirs = chan_dirs()) > 0; i++)
+		usleep(100 * 1000);
+	ktap_result(dirs == 0, "every channel is gone after the close",
+		    "%d left", dirs);
+	mem_snap(&after);
+	slack = (base.free - full.free) / 20;
+	if (slack < 4LL << 20)
+		slack = 4LL << 20;
+	ktap_result(base.free - after.free <= slack,
+		    "the memory comes back",
+		    "MemFree %lld KiB below where it started (slack %lld KiB)",
+		    (base.free - after.free) >> 10, slack >> 10);
+	return ktap_failures() ? 1 : 0;
+}
