@@ -47,7 +47,10 @@
 # where the scheduler and RPS put them).
 # BENCH_BLK_JOBS, BENCH_BLK_PROFILE, BENCH_BLK_CALLERS and BENCH_BLK_TRACE:
 # see bench_blk.sh.
+# The scale rows' guest half is tests/bench/bench_scale.sh (what an idle
+# channel costs, how many fit, setup rate against rdma-core's cmtime).
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
+# BENCH_SCALE=0 the scale rows,
 # BENCH_BLK=0 the block rows (both tables), BENCH_PAIR=0 the two-host
 # block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
 # BENCH_VM=0 prints the tables of the last run again without a VM.
@@ -84,12 +87,18 @@ if [ "${BENCH_NET:-1}" != 0 ]; then
 	# 120 s (usually 10 to 20), and the setups
 	TIMEOUT=$((TIMEOUT + 180 + RUNS * 420))
 fi
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+	CASES=${CASES:+$CASES,}bench_scale
+	# per pass: the pairs that fit (a few with 32 MiB channels, up to
+	# 1,000), their messages and close, and cmtime
+	TIMEOUT=$((TIMEOUT + RUNS * 600))
+fi
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_blk
 	# 3 disks x 5 jobs of ramp + BLK_SECS + fio's start, and the setup
 	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
 fi
-[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] ||
 RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
@@ -252,6 +261,23 @@ if [ "${BENCH_NET:-1}" != 0 ]; then
 	echo "channel: rdmachan chan bench --kernel -s 64k (softirq) and chan ping --kernel."
 	echo "Every program on CPU 0, the wire's receive work (RPS) on CPU 1, unless BENCH_NET_PIN=0"
 	echo "(testing.rst, \"Network rows\")."
+fi
+
+if [ "${BENCH_SCALE:-1}" != 0 ]; then
+	echo
+	printf "%-44s %12s %12s %-6s %7s\n" "scale: idle channels (defaults, rxe)" "rdmachan" "target" "unit" "ratio"
+	row "channel pairs open at once (half the VM)" "$(val scale_pairs)" 1000 pairs 1
+	row "own memory per idle channel" "$(val scale_own_kib_per_chan)" 64 KiB 0
+	row "total memory per idle channel (MemFree)" "$(val scale_total_kib_per_chan)" 64 KiB 0
+	row "  of it the provider's queues (vmalloc)" "$(val scale_vmalloc_kib_per_chan)" 0 KiB 0
+	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "cmtime" "" ""
+	row "setup rate, pairs connected and accepted" "$(val scale_setup_pairs_per_s)" \
+		"$(val cmtime_setup_conns_per_s)" "/s" 1
+	echo
+	echo "Medians of $(runs scale_runs) passes of chan_test scale: default channel pairs (depth"
+	echo "$(val scale_depth), $(val scale_msg_size)-byte messages) until 1,000 or half the VM's memory;"
+	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends.  cmtime: rdma-core's,"
+	echo "as many connections, rxe1 -> rxe0, its steps from create id to connect."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against

@@ -77,7 +77,7 @@ OPTIONAL_KMODS="siw configfs loop ext4 crc32c_generic nvme-rdma nvme-fabrics nvm
 PROGRAMS="
 	/usr/bin/kmod
 	/usr/sbin/ip /usr/bin/rdma
-	/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/rping
+	/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/rping /usr/bin/cmtime
 	/usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_write_bw
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
 	/usr/bin/ib_atomic_bw /usr/bin/jq

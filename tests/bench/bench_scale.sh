@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Guest half of the scale rows of tests/bench/run-bench.sh (make bench;
+# not a test): what an idle channel with the default options costs (the
+# channels' own count, the MemFree delta, the provider's queues as the
+# VmallocUsed delta), how many such pairs fit in half the VM's memory,
+# and how fast they connect, against rdma-core's cmtime on the same rxe
+# pair (its client on rxe1, its server on rxe0, as many connections).
+# chan_test scale (tests/vm/helpers/chan_test_scale.c) opens the pairs;
+# each figure is one line "RESULT NAME VALUE" on the results port.
+. /tests/lib.sh
+
+SRV=192.0.2.1
+CLI=192.0.2.2
+RUNS=${BENCH_RUNS:-3}
+T=/tmp/bench
+mkdir -p $T
+
+result() { echo "RESULT $1 $2" >&3; }
+
+# cmtime_rate N: connections a second of one cmtime run of N connections:
+# N over the client's steps that set a connection up (create id, bind,
+# resolve address and route, create qp, connect), each a column of total
+# milliseconds for all N
+cmtime_rate() {
+	timeout 120 cmtime -b $SRV -c "$1" > $T/cmt_srv.out 2>&1 &
+	sleep 2
+	timeout 120 cmtime -s $SRV -b $CLI -c "$1" > $T/cmt_cli.out 2>&1
+	wait
+	awk -v n="$1" '
+		/^(create id|bind addr|resolve addr|resolve route|create qp|connect)[ \t]*:/ {
+			sub(/^[^:]*:/, ""); ms += $1; seen++
+		}
+		END { if (seen == 6 && ms > 0) print n * 1000 / ms; else print 0 }' $T/cmt_cli.out
+	cat $T/cmt_cli.out >&2
+}
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+# cmtime's client resolves from the routing table: cross the wire as the
+# message rows do (bench_msg.sh)
+check "cmtime's client is routed across the wire" \
+	$IP rule add pref 99 to $SRV iif lo lookup 100
+pass=1
+while [ $pass -le "$RUNS" ]; do
+	rm -f $T/scale.out
+	SCALE_OUT=$T/scale.out $HELPERS/chan_test scale 1000 50 >&2
+	pairs=$(awk '$2 == "scale_pairs" { print $3 }' $T/scale.out 2>/dev/null)
+	pairs=${pairs%.*}
+	[ -n "$pairs" ] || pairs=0
+	while read -r _ name value; do
+		result "$name" "$value"
+	done < $T/scale.out
+	[ "$pairs" -gt 0 ] && result cmtime_setup_conns_per_s "$(cmtime_rate "$pairs")"
+	pass=$((pass + 1))
+done
+result scale_runs "$RUNS"
+check "rdmachan unloads" rdmachan_unload
+done_testing
