@@ -22,6 +22,7 @@
 #include "bounds.h"
 #include "params.h"
 #include "sysfs.h"
+#include "chan_sbuf.h"
 
 struct workqueue_struct *rdmachan_wq;
 static DEFINE_IDA(rdmachan_chan_ida);
@@ -232,6 +233,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	if (ch->send.ring)
 		for (i = 0; i < ch->send.depth; i++)
 			kfree(ch->send.ring[i].buf);
+	rdmachan_sbuf_free(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);
 	kvfree(ch->recv.bufs);

@@ -22,6 +22,7 @@
 
 #include "rdmachan-pri.h"
 #include "params.h"
+#include "chan_sbuf.h"
 
 static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
 	[RDMACHAN_CTRL_CREDIT]		= RDMACHAN_MSG_CREDIT,
@@ -227,6 +228,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	}
 	if (!test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags) && period)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+	rdmachan_sbuf_idle_locked(ch);
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
 		time_after(jiffies, ch->ctrl.keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);

@@ -3,8 +3,9 @@
  * rdmachan: a channel's queue pair, completion queue and buffers
  *
  * Each side posts queue_depth receive buffers for data plus
- * RDMACHAN_CTRL_RECV for control messages, and keeps queue_depth data send
- * buffers plus one per control message kind.  Buffers are kmalloc'ed
+ * RDMACHAN_CTRL_RECV for control messages, and keeps one send buffer per
+ * control message kind; the data send buffers come and go with the
+ * messages in flight (chan_sbuf.c).  Buffers are kmalloc'ed
  * (the receive buffers of an rx_pages channel are pages of their own,
  * chan_recv.c) and mapped with the ib_dma_* helpers (software devices
  * have no DMA device).
@@ -17,6 +18,7 @@
 
 #include "rdmachan-pri.h"
 #include "device.h"
+#include "chan_sbuf.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 			enum dma_data_direction dir, u64 *dma)
@@ -100,19 +102,16 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		if (ret)
 			return ret;
 	}
+	/* their buffers come as messages go (chan_sbuf.c) */
 	for (i = 0; i < ch->send.depth; i++) {
 		struct rdmachan_tx *tx = &ch->send.ring[i];
 
 		tx->ch = ch;
 		tx->cqe.done = rdmachan_tx_done;
-		tx->buf = rdmachan_own_kmalloc(ch, ch->res.buf_size, GFP_KERNEL);
-		if (!tx->buf)
-			return -ENOMEM;
-		ret = rdmachan_map(ibdev, tx->buf, ch->res.buf_size,
-				   DMA_TO_DEVICE, &tx->dma);
-		if (ret)
-			return ret;
 	}
+	ret = rdmachan_sbuf_init(ch);
+	if (ret)
+		return ret;
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++) {
 		struct rdmachan_tx *tx = &ch->ctrl.slot[i];
 
@@ -148,6 +147,7 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 				ib_dma_unmap_single(ibdev, ch->send.ring[i].dma,
 						    ch->res.buf_size,
 						    DMA_TO_DEVICE);
+	rdmachan_sbuf_unmap(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		if (ch->ctrl.slot[i].dma)
 			ib_dma_unmap_single(ibdev, ch->ctrl.slot[i].dma,

@@ -18,6 +18,7 @@
 #include <linux/uio.h>
 
 #include "rdmachan-pri.h"
+#include "chan_sbuf.h"
 
 /* The slot of the data send ring that carries sequence number @seq */
 static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
@@ -59,26 +60,26 @@ static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
  * @ch: the channel
  * @upto: the sequence number after the last slot known complete
  *
- * A zero-copy slot among them ends: its pages are unmapped and its
- * sender's callback runs, here, under the lock (rdmachan_send_sg_zc()).
+ * Their buffers go back to the spare stack (chan_sbuf.c).  A zero-copy
+ * slot among them ends: its pages are unmapped and its sender's callback
+ * runs, here, under the lock (rdmachan_send_sg_zc()).
  *
  * Context: caller holds ch->lock; @upto is after &rdmachan_send_ring.completed.
  */
 void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 {
 	/* set under the lock before any slot takes zero-copy pages */
-	if (!test_bit(RDMACHAN_F_ZC_SENT, &ch->flags)) {
-		ch->send.completed = upto;
-		return;
-	}
+	bool zc = test_bit(RDMACHAN_F_ZC_SENT, &ch->flags);
+
 	while (ch->send.completed != upto) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch,
 							  ch->send.completed);
 
 		/* a slot after a refused post never left */
-		if (tx->zc_done)
+		if (zc && tx->zc_done)
 			rdmachan_zc_end(ch, tx,
 					tx->unposted ? -ECONNRESET : 0);
+		rdmachan_sbuf_give_locked(ch, tx);
 		ch->send.completed++;
 	}
 }
@@ -256,15 +257,17 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
 }
 
 /*
- * Reserve up to @want credits and ring slots.  Waits for at least one
- * unless @nonblock.  Return: slots reserved (first is *first), or errno.
+ * Reserve up to @want credits and ring slots, each slot with a send
+ * buffer.  Waits for at least one unless @nonblock.  Return: slots
+ * reserved (first is *first), or errno: -ENOMEM when no buffer could be
+ * had.
  */
 static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			    u64 *first)
 {
 	unsigned long flags;
-	bool stalled = false, polled = false;
-	u32 n;
+	bool stalled = false, polled = false, filled = false;
+	u32 n, i;
 	int ret;
 
 	for (;;) {
@@ -274,8 +277,19 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			return ret;
 		}
-		if (rdmachan_can_reserve(ch))
+		if (rdmachan_can_reserve(ch) && ch->send.nr_spare &&
+		    (ch->send.nr_spare >= want || filled))
 			break;
+		if (rdmachan_can_reserve(ch)) {
+			/* buffers first, without the lock (chan_sbuf.c) */
+			spin_unlock_irqrestore(&ch->lock, flags);
+			ret = rdmachan_sbuf_fill(ch, want, nonblock ?
+						 GFP_NOWAIT : GFP_KERNEL);
+			if (ret)
+				return ret;
+			filled = true;
+			continue;
+		}
 		/* refused: the next return of room calls ->writable */
 		if (nonblock)
 			rdmachan_want_send_locked(ch);
@@ -299,9 +313,12 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			return ret;
 	}
 	n = rdmachan_credits_spend(&ch->credits, want,
-				   ch->send.depth -
-				   (ch->send.reserved - ch->send.completed));
+				   min_t(u32, ch->send.nr_spare,
+					 ch->send.depth - (ch->send.reserved -
+							   ch->send.completed)));
 	*first = ch->send.reserved;
+	for (i = 0; i < n; i++)
+		rdmachan_sbuf_take_locked(ch, rdmachan_tx_slot(ch, *first + i));
 	ch->send.reserved += n;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return n;
@@ -355,6 +372,9 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 	if (good < n && ch->send.reserved == first + n) {
 		rdmachan_credits_refund(&ch->credits, n - good);
 		ch->send.reserved = first + good;
+		for (i = good; i < n; i++)
+			rdmachan_sbuf_give_locked(ch, rdmachan_tx_slot(ch,
+								       first + i));
 		n = good;
 	}
 	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET : 0;

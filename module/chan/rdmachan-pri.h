@@ -353,7 +353,7 @@ struct rdmachan_res {
  * @ring: the data send slots, @depth of them; allocated before I/O starts.
  *	A slot between @completed and @reserved belongs to the sender that
  *	reserved it (which fills it without a lock) until it is posted, then
- *	to the QP
+ *	to the QP; it holds a buffer from @spare over that time only
  * @depth: slots in @ring; set once before I/O starts
  * @reserved: slots handed to senders (a counter); under rdmachan.lock
  * @posted: slots posted, in order (a counter); under rdmachan.lock
@@ -372,6 +372,13 @@ struct rdmachan_res {
  *	slot: [0] the header (when it is not the immediate), [1..nr_zc] the
  *	payload, then the in-band immediate; allocated with @ring
  * @zc_width: entries of a row: the QP's max_send_sge
+ * @spare: data send buffers no slot holds (chan_sbuf.h), the most
+ *	recently used last; room for @depth; under rdmachan.lock
+ * @nr_spare: buffers in @spare; under rdmachan.lock
+ * @nr_bufs: data send buffers the channel has, in slots and in @spare:
+ *	at most @depth; under rdmachan.lock
+ * @idle_mark: @reserved at the last keepalive tick (a tick that finds it
+ *	unchanged frees @spare); under rdmachan.lock
  * @inv_tail: the send queue's last work requests are a LOCAL_INV and
  *	local operations only (fast registrations): a REG_MR posted now
  *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
@@ -389,6 +396,10 @@ struct rdmachan_send_ring {
 	bool			imm_inband;
 	struct ib_sge		*zc_sge;
 	u32			zc_width;
+	struct rdmachan_sbuf	*spare;
+	u32			nr_spare;
+	u32			nr_bufs;
+	u64			idle_mark;
 	bool			inv_tail;
 };
 
@@ -596,11 +607,11 @@ struct rdmachan {
  * rdmachan_mem_charge() - count memory a channel allocated for itself
  * @ch: the channel
  * @bytes: what the allocator took (kmalloc_size_roundup() of the size
- *	asked for, or whole pages)
+ *	asked for, or whole pages); negative for what it freed
  *
  * Context: any.
  */
-static inline void rdmachan_mem_charge(struct rdmachan *ch, size_t bytes)
+static inline void rdmachan_mem_charge(struct rdmachan *ch, long bytes)
 {
 	atomic_long_add(bytes, &ch->mem);
 }

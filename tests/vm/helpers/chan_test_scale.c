@@ -8,6 +8,8 @@
  * 50) of the memory available after the first pair, whichever is fewer.
  * Then:
  *   - every pair carries a checksummed message of its own size each way;
+ *   - idle again, the channels give back the send buffers the messages
+ *     took, within a few keepalive ticks (chan_sbuf.c);
  *   - the memory a channel says it holds (sysfs mem_bytes) is no more
  *     than what the pairs took out of the machine (MemFree), so the
  *     counter does not overstate;
@@ -78,10 +80,10 @@ static void result(const char *name, double v)
 	const char *path = getenv("SCALE_OUT");
 	FILE *f;
 
-	printf("RESULT %s %.1f\n", name, v);
+	printf("RESULT %s %.6g\n", name, v);
 	f = path ? fopen(path, "a") : NULL;
 	if (f) {
-		fprintf(f, "RESULT %s %.1f\n", name, v);
+		fprintf(f, "RESULT %s %.6g\n", name, v);
 		fclose(f);
 	}
 }
@@ -92,6 +94,20 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* the memory the @n pairs' channels count, together */
+static long long own_sum(const int *cli, const int *srv, int n)
+{
+	long long own = 0;
+	char buf[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		own += atoll(sysfs_attr(cli[i], "mem_bytes", buf, sizeof(buf)));
+		own += atoll(sysfs_attr(srv[i], "mem_bytes", buf, sizeof(buf)));
+	}
+	return own;
 }
 
 /* one message of @len bytes from @from to @to, its content checked */
@@ -115,9 +131,9 @@ int cmd_scale(SUBCMD_ARGS)
 	struct rdmachan_chan_info ci;
 	struct mem_snap base, one, full, after;
 	int *cli, *srv, lfd, port, i, n, opened = 0, ok = 1, dirs = -1;
-	long long own = 0, pair_cost, slack, avail;
+	long long own, busy = 0, pair_cost, slack, avail;
 	unsigned char *tx, *rx;
-	double t0, setup_s;
+	double t0, t1, setup_s;
 	char buf[64];
 
 	cli = calloc(want, sizeof(int));
@@ -133,6 +149,7 @@ int cmd_scale(SUBCMD_ARGS)
 	t0 = now_s();
 	cli[0] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
 	srv[0] = cli[0] >= 0 ? chan_accept(lfd, 0) : -1;
+	setup_s = now_s() - t0;
 	ktap_result(srv[0] >= 0, "the first pair opens", "%s", strerror(errno));
 	if (srv[0] < 0)
 		return 1;
@@ -147,6 +164,7 @@ int cmd_scale(SUBCMD_ARGS)
 	ktap_result(n >= 2, "at least two pairs fit", "one pair takes %lld KiB",
 		    pair_cost >> 10);
 	opened = 1;
+	t1 = now_s();
 	for (i = 1; i < n; i++) {
 		cli[i] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
 		srv[i] = cli[i] >= 0 ? chan_accept(lfd, 0) : -1;
@@ -154,15 +172,14 @@ int cmd_scale(SUBCMD_ARGS)
 			break;
 		opened++;
 	}
-	setup_s = now_s() - t0;
+	/* the rate of the pairs after the first, which the measuring delayed */
+	if (opened > 1)
+		setup_s = (now_s() - t1) / (opened - 1);
 	snprintf(buf, sizeof(buf), "%d pairs open at once", n);
 	ktap_result(opened == n, buf, "only %d (%s)", opened, strerror(errno));
 	mem_snap(&full);
 
-	for (i = 0; i < opened; i++) {
-		own += atoll(sysfs_attr(cli[i], "mem_bytes", buf, sizeof(buf)));
-		own += atoll(sysfs_attr(srv[i], "mem_bytes", buf, sizeof(buf)));
-	}
+	own = own_sum(cli, srv, opened);
 	/*
 	 * What the pairs took: the counters must not claim more (a few
 	 * pages of slack for what the allocators keep per CPU)
@@ -189,11 +206,16 @@ int cmd_scale(SUBCMD_ARGS)
 	ktap_result(tx && rx && ok, buf, "a message was lost or changed");
 	free(tx);
 	free(rx);
+	/* a tick retires the last sends, the next finds them idle */
+	for (i = 0; i < 100 && (busy = own_sum(cli, srv, opened)) > own; i++)
+		usleep(100 * 1000);
+	ktap_result(busy <= own, "idle again, the channels give their send buffers back",
+		    "%lld KiB more than before the messages", (busy - own) >> 10);
 
 	result("scale_pairs", opened);
 	result("scale_depth", ci.queue_depth);
 	result("scale_msg_size", ci.max_msg_size);
-	result("scale_setup_pairs_per_s", opened / setup_s);
+	result("scale_setup_pairs_per_s", 1 / setup_s);
 	result("scale_own_kib_per_chan", own / 2.0 / opened / 1024);
 	result("scale_total_kib_per_chan",
 	       (base.free - full.free) / 2.0 / opened / 1024);

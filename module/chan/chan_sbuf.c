@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the data send buffers, as many as the messages in flight
+ *
+ * A data send slot holds a buffer from its reservation
+ * (rdmachan_sbuf_take_locked()) to its retirement
+ * (rdmachan_tx_retire_locked()) only.  In between, buffers wait on the
+ * channel's spare stack, the most recently used on top, so that a
+ * ping-pong keeps reusing one warm buffer.  A channel that never sent
+ * holds none; one that sends holds as many as it keeps in flight, at
+ * most its depth; a keepalive tick that finds no reservation since the
+ * last frees the spares (rdmachan_sbuf_idle_locked()).  As svcrdma and
+ * UCX size them: by the operations in flight, not by the connections.
+ *
+ * A sender short of buffers allocates them before it reserves slots
+ * (rdmachan_sbuf_fill(), without the lock, GFP_KERNEL when it may wait),
+ * and maps and stacks each under the lock unless the I/O stopped
+ * meanwhile: the teardown unmaps what it finds after the stop
+ * (rdmachan_sbuf_unmap(), from rdmachan_release_resources()), and
+ * nothing is stacked after it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+
+#include "chan_sbuf.h"
+
+/**
+ * rdmachan_sbuf_init() - the spare stack of a channel being set up
+ * @ch: the channel, &rdmachan_send_ring.depth known
+ *
+ * Context: process context, before I/O starts.
+ * Return: 0 or -ENOMEM.
+ */
+int rdmachan_sbuf_init(struct rdmachan *ch)
+{
+	size_t size = array_size(ch->send.depth, sizeof(*ch->send.spare));
+
+	ch->send.spare = kvzalloc(size, GFP_KERNEL);
+	if (!ch->send.spare)
+		return -ENOMEM;
+	rdmachan_mem_charge(ch, is_vmalloc_addr(ch->send.spare) ?
+			    PAGE_ALIGN(size) : kmalloc_size_roundup(size));
+	return 0;
+}
+
+/*
+ * Map the new buffer @buf and stack it; @ch->lock held.  Return: false
+ * when the caller keeps it (to free): the I/O stopped, the depth's worth
+ * exists already (a concurrent filler), or it could not be mapped.
+ */
+static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
+{
+	struct rdmachan_sbuf *sb;
+	u64 dma;
+
+	lockdep_assert_held(&ch->lock);
+	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	    ch->send.nr_bufs >= ch->send.depth)
+		return false;
+	/* the device stays until the resources go, after the stop */
+	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.buf_size,
+				DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma))
+		return false;
+	sb = &ch->send.spare[ch->send.nr_spare++];
+	sb->buf = buf;
+	sb->dma = dma;
+	ch->send.nr_bufs++;
+	rdmachan_mem_charge(ch, kmalloc_size_roundup(ch->res.buf_size));
+	return true;
+}
+
+/**
+ * rdmachan_sbuf_fill() - have at least @want spare buffers, if the depth
+ *	allows
+ * @ch: a channel whose I/O started
+ * @want: spare buffers wanted
+ * @gfp: GFP_KERNEL where the caller may wait, else GFP_NOWAIT
+ *
+ * Concurrent fillers may each allocate; what would exceed the depth is
+ * freed again.
+ *
+ * Context: no lock of the channel held.
+ * Return: 0, -ENOMEM when the allocator (or the mapping) refused and no
+ * buffer is spare, -ECONNRESET when the I/O stopped meanwhile.
+ */
+int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
+{
+	unsigned long flags;
+	int ret = 0;
+	void *buf;
+
+	for (;;) {
+		spin_lock_irqsave(&ch->lock, flags);
+		if (ch->send.nr_spare >= want ||
+		    ch->send.nr_bufs >= ch->send.depth ||
+		    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+			break;
+		spin_unlock_irqrestore(&ch->lock, flags);
+		buf = kmalloc(ch->res.buf_size, gfp | __GFP_NOWARN);
+		if (!buf) {
+			spin_lock_irqsave(&ch->lock, flags);
+			if (!ch->send.nr_spare)
+				ret = -ENOMEM;
+			break;
+		}
+		spin_lock_irqsave(&ch->lock, flags);
+		if (!rdmachan_sbuf_push_new_locked(ch, buf)) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			kfree(buf);
+			spin_lock_irqsave(&ch->lock, flags);
+			if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+				ret = -ECONNRESET;
+			else if (!ch->send.nr_spare &&
+				 ch->send.nr_bufs < ch->send.depth)
+				ret = -ENOMEM;	/* not mapped */
+			break;
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_sbuf_take_locked() - a reserved slot takes a spare buffer
+ * @ch: the channel
+ * @tx: the slot, holding none
+ *
+ * Context: ch->lock held; a buffer is spare (the caller counted them).
+ */
+void rdmachan_sbuf_take_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
+{
+	struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
+
+	lockdep_assert_held(&ch->lock);
+	WARN_ON_ONCE(tx->buf);
+	tx->buf = sb->buf;
+	tx->dma = sb->dma;
+}
+
+/**
+ * rdmachan_sbuf_give_locked() - a slot retired or given back: its buffer
+ *	goes on top of the stack
+ * @ch: the channel
+ * @tx: the slot
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
+{
+	struct rdmachan_sbuf *sb;
+
+	lockdep_assert_held(&ch->lock);
+	if (!tx->buf)
+		return;
+	sb = &ch->send.spare[ch->send.nr_spare++];
+	sb->buf = tx->buf;
+	sb->dma = tx->dma;
+	tx->buf = NULL;
+	tx->dma = 0;
+}
+
+/**
+ * rdmachan_sbuf_idle_locked() - the keepalive tick: free the spares of a
+ *	channel that reserved nothing since the last
+ * @ch: the channel, connected, its I/O not stopped
+ *
+ * Context: ch->lock held (unmapping and freeing do not sleep).
+ */
+void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
+{
+	long size = kmalloc_size_roundup(ch->res.buf_size);
+
+	lockdep_assert_held(&ch->lock);
+	if (ch->send.reserved != ch->send.idle_mark) {
+		ch->send.idle_mark = ch->send.reserved;
+		return;
+	}
+	while (ch->send.nr_spare) {
+		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
+
+		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma,
+				    ch->res.buf_size, DMA_TO_DEVICE);
+		kfree(sb->buf);
+		ch->send.nr_bufs--;
+		rdmachan_mem_charge(ch, -size);
+	}
+}
+
+/**
+ * rdmachan_sbuf_unmap() - unmap the spare buffers; the resources go
+ * @ch: the channel, its I/O stopped (nothing stacks a buffer any more)
+ *
+ * The slots' buffers are unmapped with the slots
+ * (rdmachan_release_resources()).
+ *
+ * Context: process context.
+ */
+void rdmachan_sbuf_unmap(struct rdmachan *ch)
+{
+	u32 i;
+
+	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++) {
+		ib_dma_unmap_single(rdmachan_ibdev(ch), ch->send.spare[i].dma,
+				    ch->res.buf_size, DMA_TO_DEVICE);
+		ch->send.spare[i].dma = 0;
+	}
+}
+
+/**
+ * rdmachan_sbuf_free() - free the spare buffers and the stack
+ * @ch: the channel being freed
+ *
+ * Context: process context.
+ */
+void rdmachan_sbuf_free(struct rdmachan *ch)
+{
+	u32 i;
+
+	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++)
+		kfree(ch->send.spare[i].buf);
+	kvfree(ch->send.spare);
+}

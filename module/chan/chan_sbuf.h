@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: the data send buffers (chan_sbuf.c)
+ */
+#ifndef RDMACHAN_CHAN_SBUF_H
+#define RDMACHAN_CHAN_SBUF_H
+
+#include "rdmachan-pri.h"
+
+/**
+ * struct rdmachan_sbuf - a data send buffer that no slot holds
+ * @buf: the buffer (&rdmachan_res.buf_size bytes)
+ * @dma: its DMA address
+ */
+struct rdmachan_sbuf {
+	void	*buf;
+	u64	dma;
+};
+
+int rdmachan_sbuf_init(struct rdmachan *ch);
+int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp);
+void rdmachan_sbuf_take_locked(struct rdmachan *ch, struct rdmachan_tx *tx);
+void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx);
+void rdmachan_sbuf_idle_locked(struct rdmachan *ch);
+void rdmachan_sbuf_unmap(struct rdmachan *ch);
+void rdmachan_sbuf_free(struct rdmachan *ch);
+
+#endif /* RDMACHAN_CHAN_SBUF_H */
