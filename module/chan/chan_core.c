@@ -203,6 +203,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	INIT_LIST_HEAD(&ch->pools.list);
 	xa_init_flags(&ch->mr.handles, XA_FLAGS_ALLOC1);
 	INIT_WORK(&ch->teardown_work, rdmachan_work_teardown);
+	INIT_WORK(&ch->send.fill_work, rdmachan_sbuf_fill_work);
 	INIT_WORK(&ch->conn.destroy_work, rdmachan_cm_destroy_work);
 	INIT_DELAYED_WORK(&ch->ctrl.keepalive_work, rdmachan_keepalive_work);
 	return ch;

@@ -13,8 +13,11 @@
  * UCX size them: by the operations in flight, not by the connections.
  *
  * A sender short of buffers allocates them before it reserves slots
- * (rdmachan_sbuf_fill(), without the lock, GFP_KERNEL when it may wait),
- * and maps and stacks each under the lock unless the I/O stopped
+ * (rdmachan_sbuf_fill(), without the lock, GFP_KERNEL when it may wait;
+ * one that may not and finds the allocator short gets -EAGAIN, and a
+ * work item allocates with GFP_KERNEL and calls &rdmachan_ops.writable,
+ * as when a credit comes back), and maps and stacks each under the lock
+ * unless the I/O stopped
  * meanwhile: the teardown unmaps what it finds after the stop
  * (rdmachan_sbuf_unmap(), from rdmachan_release_resources()), and
  * nothing is stacked after it.
@@ -121,6 +124,60 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
+}
+
+/* Buffers a refill from work makes at a time */
+#define RDMACHAN_SBUF_REFILL	8
+
+/**
+ * rdmachan_sbuf_fill_later() - a sender that may not wait found no buffer
+ * @ch: the channel
+ *
+ * Marks the refusal for &rdmachan_ops.writable and has the buffers
+ * allocated from work (rdmachan_sbuf_fill_work()).
+ *
+ * Context: any; no lock of the channel held.
+ * Return: -EAGAIN, for the sender.
+ */
+int rdmachan_sbuf_fill_later(struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_want_send_locked(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_get(ch);
+	if (!queue_work(rdmachan_wq, &ch->send.fill_work))
+		rdmachan_put(ch);
+	atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_stalls]);
+	return -EAGAIN;
+}
+
+/**
+ * rdmachan_sbuf_fill_work() - allocate send buffers where waiting is
+ *	allowed, then wake the senders and call &rdmachan_ops.writable
+ * @work: &rdmachan_send_ring.fill_work
+ *
+ * Holds the reference rdmachan_sbuf_fill_later() took.
+ *
+ * Context: process context (rdmachan_wq).
+ */
+void rdmachan_sbuf_fill_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(work, struct rdmachan,
+					   send.fill_work);
+	unsigned long flags;
+	bool writable;
+
+	rdmachan_sbuf_fill(ch, RDMACHAN_SBUF_REFILL, GFP_KERNEL);
+	spin_lock_irqsave(&ch->lock, flags);
+	writable = !rdmachan_send_state_err(ch) &&
+		   rdmachan_writable_due_locked(ch);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	wake_up_all(&ch->wq);
+	if (writable)
+		rdmachan_call_writable(ch);
+	rdmachan_put(ch);
 }
 
 /**

@@ -285,6 +285,8 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			ret = rdmachan_sbuf_fill(ch, want, nonblock ?
 						 GFP_NOWAIT : GFP_KERNEL);
+			if (ret == -ENOMEM && nonblock)
+				return rdmachan_sbuf_fill_later(ch);
 			if (ret)
 				return ret;
 			filled = true;
@@ -421,8 +423,11 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
  *
  * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
  * Return: 0; -EMSGSIZE when larger than rdmachan_max_msg_size();
- * -EAGAIN (non-blocking, no credit); -ENOTCONN, -ECONNRESET, -ENODEV or
- * the channel's error when it is not connected; -ERESTARTSYS on a signal.
+ * -EAGAIN (non-blocking, no credit, or no send buffer without waiting:
+ * &rdmachan_ops.writable is called when one is there); -ENOMEM when a
+ * send buffer could not be had although waiting was allowed;
+ * -ENOTCONN, -ECONNRESET, -ENODEV or the channel's error when it is not
+ * connected; -ERESTARTSYS on a signal.
  */
 int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 		  unsigned int nr_vec, u32 imm, unsigned int flags)

@@ -379,6 +379,8 @@ struct rdmachan_res {
  *	at most @depth; under rdmachan.lock
  * @idle_mark: @reserved at the last keepalive tick (a tick that finds it
  *	unchanged frees @spare); under rdmachan.lock
+ * @fill_work: allocates buffers that a sender that may not wait could
+ *	not have, then calls &rdmachan_ops.writable (chan_sbuf.c)
  * @inv_tail: the send queue's last work requests are a LOCAL_INV and
  *	local operations only (fast registrations): a REG_MR posted now
  *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
@@ -400,6 +402,7 @@ struct rdmachan_send_ring {
 	u32			nr_spare;
 	u32			nr_bufs;
 	u64			idle_mark;
+	struct work_struct	fill_work;
 	bool			inv_tail;
 };
 
