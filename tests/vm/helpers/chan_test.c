@@ -91,6 +91,20 @@ void fill(unsigned char *b, size_t n, uint32_t seed)
 		b[i] = (unsigned char)(seed * 31 + i * 7);
 }
 
+/* Close the @n pairs' two ends (arrays @cli, @srv) and their listener */
+void pairs_close(int lfd, int *cli, int *srv, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		close(cli[i]);
+		close(srv[i]);
+	}
+	close(lfd);
+	free(cli);
+	free(srv);
+}
+
 /* A channel's sysfs attribute @name as text, without the newline */
 const char *sysfs_attr(int fd, const char *name, char *buf, size_t n)
 {

@@ -501,13 +501,7 @@ int cmd_many(SUBCMD_ARGS)
 	}
 	snprintf(desc, sizeof(desc), "each of the %d channels carries its own message", n);
 	ktap_result(ok, desc, "mismatch");
-	for (i = 0; i < opened; i++) {
-		close(cli[i]);
-		close(srv[i]);
-	}
-	close(lfd);
-	free(cli);
-	free(srv);
+	pairs_close(lfd, cli, srv, opened);
 	return ktap_failures() ? 1 : 0;
 }
 

@@ -224,13 +224,7 @@ int cmd_scale(SUBCMD_ARGS)
 	result("scale_slab_kib_per_chan",
 	       (full.slab - base.slab) / 2.0 / opened / 1024);
 
-	for (i = 0; i < opened; i++) {
-		close(cli[i]);
-		close(srv[i]);
-	}
-	close(lfd);
-	free(cli);
-	free(srv);
+	pairs_close(lfd, cli, srv, opened);
 	/* a channel goes once its teardown and its last reference are done */
 	for (i = 0; i < 600 && (dirs = chan_dirs()) > 0; i++)
 		usleep(100 * 1000);
