@@ -173,19 +173,20 @@ struct rdmachan_msg {
  * @state_change: the channel became DISCONNECTED or FAILED (@err is
  *	rdmachan_error()).  Called from process context; must not call
  *	rdmachan_close().
- * @writable: a call refused with -EAGAIN for want of credits or send
- *	queue room (rdmachan_send*() with RDMACHAN_SEND_NONBLOCK,
- *	rdmachan_rdma_start()) may succeed now: what it lacked came back.
- *	Called once after each refusal (several refusals before the room
- *	returns: one call), in the channel's completion context (before
- *	the recv of the message that brought the credits); must not sleep
- *	or call rdmachan_close().  Also called when the channel fails (any
- *	context, the rdma_cm handler among them) and in its teardown
- *	(process context, possibly inside the user's rdmachan_close()), so
- *	that a user waiting for room learns that it will not come.  A
- *	block driver restarts its stopped queues here.  An empty pool
- *	(rdmachan_mr_pool_map()) and -ENOMEM of rdmachan_rdma_start() get
- *	no call.
+ * @writable: a call refused with -EAGAIN for want of credits, send
+ *	queue room or a send buffer (rdmachan_send*() with
+ *	RDMACHAN_SEND_NONBLOCK, rdmachan_rdma_start()) may succeed now: what
+ *	it lacked came back.  Called once after each refusal (several
+ *	refusals before the room returns: one call), in the channel's
+ *	completion context (before the recv of the message that brought the
+ *	credits), or from a work item (process context) when a send buffer
+ *	was allocated; must not sleep or call rdmachan_close().  Also
+ *	called when the channel fails (any context, the rdma_cm handler
+ *	among them) and in its teardown (process context, possibly inside
+ *	the user's rdmachan_close()), so that a user waiting for room
+ *	learns that it will not come.  A block driver restarts its stopped
+ *	queues here.  An empty pool (rdmachan_mr_pool_map()) and -ENOMEM of
+ *	rdmachan_rdma_start() get no call.
  *
  * All are optional.
  */

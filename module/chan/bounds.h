@@ -15,6 +15,7 @@
 #include <linux/math.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 
 #include "rdmachan.h"
@@ -70,10 +71,48 @@ static inline int rdmachan_segs_len(const struct rdmachan_seg *segs,
 }
 
 /**
+ * rdmachan_buf_bytes() - the memory a message buffer of @size bytes takes
+ * @size: header, largest payload and in-band immediate
+ *
+ * Up to KMALLOC_MAX_CACHE_SIZE a buffer comes from kmalloc()'s caches,
+ * as they round it; a larger one is whole pages (alloc_pages_exact(),
+ * chan_qp.c), so that a 64 KiB message with its header and trailer takes
+ * 17 pages where kmalloc() would take 32.
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+static inline size_t rdmachan_buf_bytes(size_t size)
+{
+	return size <= KMALLOC_MAX_CACHE_SIZE ? kmalloc_size_roundup(size) :
+						PAGE_ALIGN(size);
+}
+
+/**
+ * rdmachan_chan_buf_bytes() - what each message buffer of a channel is
+ *	counted as
+ * @size: header, largest payload and in-band immediate
+ * @rx_pages: the channel receives into pages (&rdmachan_opts.rx_pages):
+ *	a compound page of a power of two pages each (chan_recv.c)
+ *
+ * The larger of a send and a receive buffer: what the depth's memory cap
+ * and a listener's budget count each buffer as.
+ *
+ * Context: any.
+ * Return: bytes.
+ */
+static inline size_t rdmachan_chan_buf_bytes(size_t size, bool rx_pages)
+{
+	return rx_pages ? max(rdmachan_buf_bytes(size),
+			      (size_t)PAGE_SIZE << get_order(size)) :
+			  rdmachan_buf_bytes(size);
+}
+
+/**
  * rdmachan_depth_for_mem() - the largest queue depth whose buffers fit
  * @depth: the depth asked for, at least 1
- * @buf_size: bytes of one message buffer as allocated (kmalloc's
- *	rounding included), at least 1
+ * @buf_size: bytes of one message buffer as allocated
+ *	(rdmachan_buf_bytes()), at least 1
  * @extra: buffers a channel holds besides two per credit (one to receive,
  *	one to send)
  * @budget: bytes the buffers may take

@@ -71,7 +71,8 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	int ret;
 
 	ch->conn.params.queue_depth = rdmachan_depth_cap(ch->opts.queue_depth,
-							 ch->opts.max_msg_size);
+							 ch->opts.max_msg_size,
+							 ch->opts.rx_pages);
 	ch->conn.params.max_msg_size = ch->opts.max_msg_size;
 	ch->conn.params.features = (rdmachan_param_imm_header() ?
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |

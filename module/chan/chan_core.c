@@ -94,10 +94,12 @@ void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
  * rdmachan_depth_cap() - the queue depth a channel offers
  * @depth: what its options ask for
  * @max_msg_size: its largest message
+ * @rx_pages: it receives into pages (&rdmachan_opts.rx_pages)
  *
  * @depth clamped to 1..RDMACHAN_MAX_DEPTH and lowered until the channel's
  * message buffers (a receive and a send buffer per credit, and the
- * control receive buffers, each as kmalloc() rounds it) fit the
+ * control receive buffers, each as rdmachan_chan_buf_bytes() counts it)
+ * fit the
  * chan_mem_kb module parameter.  Both ends offer no more than this, and
  * the negotiated depth and size are at most what each offered, so no
  * peer can make a channel allocate more.
@@ -105,10 +107,10 @@ void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in)
  * Context: any.
  * Return: the depth to offer.
  */
-u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size)
+u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size, bool rx_pages)
 {
-	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + (u64)max_msg_size +
-				       RDMACHAN_IMM_TRAILER);
+	u64 buf = rdmachan_chan_buf_bytes(RDMACHAN_HDR_LEN + (u64)max_msg_size +
+					  RDMACHAN_IMM_TRAILER, rx_pages);
 
 	depth = clamp_t(u32, depth, 1, RDMACHAN_MAX_DEPTH);
 	return rdmachan_depth_for_mem(depth, buf, RDMACHAN_CTRL_RECV,
@@ -227,13 +229,15 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 			if (ch->recv.bufs[i].page)
 				rdmachan_rx_page_put(ch->recv.bufs[i].page);
 			else if (!ch->opts.rx_pages)
-				kfree(ch->recv.bufs[i].buf);
+				rdmachan_buf_free(ch->recv.bufs[i].buf,
+						  ch->res.buf_size);
 		}
 	/* its pages still in the user's hands come back to it later */
 	rdmachan_rx_pages_destroy(ch);
 	if (ch->send.ring)
 		for (i = 0; i < ch->send.depth; i++)
-			kfree(ch->send.ring[i].buf);
+			rdmachan_buf_free(ch->send.ring[i].buf,
+					  ch->res.buf_size);
 	rdmachan_sbuf_free(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);

@@ -217,7 +217,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
 	bool bh = rdmachan_bh_off();
-	bool stuck;
+	bool stuck, seen;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state != RDMACHAN_CONNECTED ||
@@ -226,7 +226,13 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		rdmachan_bh_on(bh);
 		return;
 	}
-	if (!test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags) && period)
+	/*
+	 * Also when data sends wait, unsignalled, for a completion to retire
+	 * them and the channel is idle: the keepalive's retires them, and
+	 * the next tick frees their buffers (chan_sbuf.c)
+	 */
+	seen = test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
+	if ((!seen && period) || rdmachan_sbuf_unretired_locked(ch))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	rdmachan_sbuf_idle_locked(ch);
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&

@@ -80,10 +80,12 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * rdmachan_listener_chan_cost() - memory a passive channel will hold
  * @p: its negotiated parameters (the device may only lower the depth)
  * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's)
+ * @rx_pages: its &rdmachan_opts.rx_pages (the listener's)
  *
- * Buffers as kmalloc() rounds them, their descriptors, the channel and an
- * estimate of the provider's queues: the work requests and completion
- * entries rdmachan_qp_sizes() gives them on a device without limits,
+ * Buffers as rdmachan_chan_buf_bytes() counts them, their descriptors, the
+ * channel and an estimate of the provider's queues: the work requests and
+ * completion entries rdmachan_qp_sizes() gives them on a device without
+ * limits,
  * the registration QP counted whatever the device (the worst case, rxe).
  * Charged to the listener's budget while the channel waits for
  * rdmachan_accept().
@@ -91,13 +93,13 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * Return: bytes.
  */
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
-				u32 max_send_regs)
+				u32 max_send_regs, bool rx_pages)
 {
 	const struct rdmachan_qp_want want =
 		rdmachan_qp_want(p->queue_depth, max_send_regs, true, U32_MAX);
 	struct rdmachan_qp_sizes sz;
-	u64 buf = kmalloc_size_roundup(RDMACHAN_HDR_LEN + p->max_msg_size +
-				       RDMACHAN_IMM_TRAILER);
+	u64 buf = rdmachan_chan_buf_bytes(RDMACHAN_HDR_LEN + p->max_msg_size +
+					  RDMACHAN_IMM_TRAILER, rx_pages);
 	u64 entries;
 
 	/* cannot fail without a device limit */
@@ -169,12 +171,14 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	}
 
 	local.queue_depth = rdmachan_depth_cap(l->opts.queue_depth,
-					       l->opts.max_msg_size);
+					       l->opts.max_msg_size,
+					       l->opts.rx_pages);
 	local.max_msg_size = l->opts.max_msg_size;
 	/* every feature this side knows; the device may drop some */
 	local.features = RDMACHAN_WIRE_F_KNOWN;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
-	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs);
+	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs,
+					   l->opts.rx_pages);
 
 	/* Reserve a place and the memory before anything is allocated */
 	spin_lock_irqsave(&l->lock, flags);

@@ -107,7 +107,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
-				u32 max_send_regs);
+				u32 max_send_regs, bool rx_pages);
 
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);

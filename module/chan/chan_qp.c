@@ -5,9 +5,10 @@
  * Each side posts queue_depth receive buffers for data plus
  * RDMACHAN_CTRL_RECV for control messages, and keeps one send buffer per
  * control message kind; the data send buffers come and go with the
- * messages in flight (chan_sbuf.c).  Buffers are kmalloc'ed
- * (the receive buffers of an rx_pages channel are pages of their own,
- * chan_recv.c) and mapped with the ib_dma_* helpers (software devices
+ * messages in flight (chan_sbuf.c).  Message buffers are kmalloc'ed, or
+ * whole pages when larger than kmalloc()'s caches (rdmachan_buf_alloc();
+ * the receive buffers of an rx_pages channel are pages of their own,
+ * chan_recv.c), and mapped with the ib_dma_* helpers (software devices
  * have no DMA device).
  * The send queue has room for every data and control send plus the drain
  * marker, so posting never overflows it.
@@ -29,6 +30,41 @@ static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * rdmachan_buf_alloc() - a message buffer of @size bytes
+ * @size: &rdmachan_res.buf_size
+ * @gfp: the allocation's flags
+ *
+ * rdmachan_buf_bytes() says what it takes: whole pages beyond
+ * KMALLOC_MAX_CACHE_SIZE, physically contiguous as kmalloc()'s are.
+ *
+ * Context: as @gfp allows.
+ * Return: the buffer, or NULL.
+ */
+void *rdmachan_buf_alloc(size_t size, gfp_t gfp)
+{
+	if (size <= KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc(size, gfp);
+	return alloc_pages_exact(size, gfp);
+}
+
+/**
+ * rdmachan_buf_free() - free what rdmachan_buf_alloc() gave
+ * @buf: the buffer, or NULL
+ * @size: the size it was allocated with
+ *
+ * Context: any.
+ */
+void rdmachan_buf_free(void *buf, size_t size)
+{
+	if (!buf)
+		return;
+	if (size <= KMALLOC_MAX_CACHE_SIZE)
+		kfree(buf);
+	else
+		free_pages_exact(buf, size);
 }
 
 /* kmalloc() for the channel itself, counted in ch->mem */
@@ -92,10 +128,12 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 			rdmachan_mem_charge(ch, PAGE_SIZE << ch->recv.order);
 			rx->buf = page_address(rx->page);
 		} else {
-			rx->buf = rdmachan_own_kmalloc(ch, ch->res.buf_size,
-						       GFP_KERNEL);
+			rx->buf = rdmachan_buf_alloc(ch->res.buf_size,
+						     GFP_KERNEL);
 			if (!rx->buf)
 				return -ENOMEM;
+			rdmachan_mem_charge(ch,
+					    rdmachan_buf_bytes(ch->res.buf_size));
 		}
 		ret = rdmachan_map(ibdev, rx->buf, ch->res.buf_size,
 				   DMA_FROM_DEVICE, &rx->dma);

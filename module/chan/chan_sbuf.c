@@ -70,7 +70,7 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
 	sb->buf = buf;
 	sb->dma = dma;
 	ch->send.nr_bufs++;
-	rdmachan_mem_charge(ch, kmalloc_size_roundup(ch->res.buf_size));
+	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
 	return true;
 }
 
@@ -101,7 +101,7 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 		    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			break;
 		spin_unlock_irqrestore(&ch->lock, flags);
-		buf = kmalloc(ch->res.buf_size, gfp | __GFP_NOWARN);
+		buf = rdmachan_buf_alloc(ch->res.buf_size, gfp | __GFP_NOWARN);
 		if (!buf) {
 			spin_lock_irqsave(&ch->lock, flags);
 			if (!ch->send.nr_spare)
@@ -111,7 +111,7 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!rdmachan_sbuf_push_new_locked(ch, buf)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
-			kfree(buf);
+			rdmachan_buf_free(buf, ch->res.buf_size);
 			spin_lock_irqsave(&ch->lock, flags);
 			if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 				ret = -ECONNRESET;
@@ -228,7 +228,7 @@ void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
  */
 void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 {
-	long size = kmalloc_size_roundup(ch->res.buf_size);
+	long size = rdmachan_buf_bytes(ch->res.buf_size);
 
 	lockdep_assert_held(&ch->lock);
 	if (ch->send.reserved != ch->send.idle_mark) {
@@ -240,10 +240,31 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 
 		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma,
 				    ch->res.buf_size, DMA_TO_DEVICE);
-		kfree(sb->buf);
+		rdmachan_buf_free(sb->buf, ch->res.buf_size);
 		ch->send.nr_bufs--;
 		rdmachan_mem_charge(ch, -size);
 	}
+}
+
+/**
+ * rdmachan_sbuf_unretired_locked() - does an idle channel hold buffers in
+ *	sends that no completion retired?
+ * @ch: the channel
+ *
+ * Only every sig_interval-th send is signalled: the last sends of a burst
+ * keep their slots, and their buffers, until a later completion retires
+ * them.  Idle since the last tick, the keepalive tick posts a KEEPALIVE
+ * for that (rdmachan_keepalive_work()), whose completion does.
+ *
+ * Context: ch->lock held.
+ * Return: true when idle with such sends.
+ */
+bool rdmachan_sbuf_unretired_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	return ch->send.reserved == ch->send.idle_mark &&
+	       ch->send.posted == ch->send.reserved &&
+	       ch->send.completed != ch->send.posted;
 }
 
 /**
@@ -277,6 +298,6 @@ void rdmachan_sbuf_free(struct rdmachan *ch)
 	u32 i;
 
 	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++)
-		kfree(ch->send.spare[i].buf);
+		rdmachan_buf_free(ch->send.spare[i].buf, ch->res.buf_size);
 	kvfree(ch->send.spare);
 }

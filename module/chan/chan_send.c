@@ -277,8 +277,10 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			return ret;
 		}
+		/* spare buffers, or all the depth's in use (one is spare) */
 		if (rdmachan_can_reserve(ch) && ch->send.nr_spare &&
-		    (ch->send.nr_spare >= want || filled))
+		    (ch->send.nr_spare >= want || filled ||
+		     ch->send.nr_bufs >= ch->send.depth))
 			break;
 		if (rdmachan_can_reserve(ch)) {
 			/* buffers first, without the lock (chan_sbuf.c) */

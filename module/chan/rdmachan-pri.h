@@ -773,7 +773,7 @@ void rdmachan_teardown(struct rdmachan *ch);
 void rdmachan_schedule_teardown(struct rdmachan *ch);
 void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in);
 void rdmachan_call_writable(struct rdmachan *ch);
-u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size);
+u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size, bool rx_pages);
 int rdmachan_core_init(void);
 void rdmachan_core_exit(void);
 
@@ -785,6 +785,8 @@ void rdmachan_event_exit(void);
 void rdmachan_inject_cm_destroy_delay(void);
 
 /* chan_qp.c */
+void *rdmachan_buf_alloc(size_t size, gfp_t gfp);
+void rdmachan_buf_free(void *buf, size_t size);
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);

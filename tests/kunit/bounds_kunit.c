@@ -129,6 +129,33 @@ static void bounds_test_segs_len(struct kunit *test)
 }
 
 /*
+ * What a message buffer takes: kmalloc()'s rounding up to its largest
+ * cache, whole pages beyond (the default 64 KiB message: 17 pages)
+ */
+static void bounds_test_buf_bytes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(1), kmalloc_size_roundup(1));
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(76), kmalloc_size_roundup(76));
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(KMALLOC_MAX_CACHE_SIZE),
+			(size_t)KMALLOC_MAX_CACHE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(KMALLOC_MAX_CACHE_SIZE + 1),
+			PAGE_ALIGN(KMALLOC_MAX_CACHE_SIZE + 1));
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(8 + 65536 + 4),
+			(size_t)17 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_buf_bytes(8 + (1 << 20) + 4),
+			(size_t)(1 << 20) + PAGE_SIZE);
+	/* receiving into pages: a power of two pages, or the send buffer */
+	KUNIT_EXPECT_EQ(test, rdmachan_chan_buf_bytes(8 + 65536 + 4, true),
+			(size_t)128 << 10);
+	KUNIT_EXPECT_EQ(test, rdmachan_chan_buf_bytes(65536, true),
+			(size_t)64 << 10);
+	KUNIT_EXPECT_EQ(test, rdmachan_chan_buf_bytes(8 + 65536 + 4, false),
+			(size_t)17 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, rdmachan_chan_buf_bytes(100, true),
+			(size_t)PAGE_SIZE);
+}
+
+/*
  * The depth a channel offers under its buffer budget: two buffers a credit
  * plus the control ones must fit, and a single credit is always allowed.
  */
@@ -291,6 +318,7 @@ static struct kunit_case bounds_cases[] = {
 	KUNIT_CASE_PARAM(bounds_test_span_pages, span_gen_params),
 	KUNIT_CASE(bounds_test_span_pages_sweep),
 	KUNIT_CASE(bounds_test_segs_len),
+	KUNIT_CASE(bounds_test_buf_bytes),
 	KUNIT_CASE(bounds_test_depth_for_mem),
 	KUNIT_CASE(bounds_test_rd_atom_answer),
 	KUNIT_CASE(bounds_test_qp_sizes),

@@ -2,9 +2,9 @@
 /*
  * KUnit suite "rdmachan_chan_fault" of rdmachan_chan_kunit.ko: allocation
  * failures forced with failslab in the test's thread (kunit.sh sets it up
- * for tasks with make_it_fail) while rdmachan_listen() and
- * rdmachan_connect() run: each fails cleanly or works, and a pair works
- * right after (chan_fixture.h).
+ * for tasks with make_it_fail) while rdmachan_listen(), rdmachan_connect()
+ * and a first rdmachan_send() run: each fails cleanly or works, and a
+ * pair works right after (chan_fixture.h).
  */
 #include <linux/delay.h>
 #include <linux/err.h>
@@ -310,8 +310,59 @@ static void chan_test_fault_nth_connect(struct kunit *test)
 #endif
 }
 
+/*
+ * A fresh channel holds no data send buffer (module/chan/chan_sbuf.c):
+ * its first send allocates one, in the sender's thread, where failslab
+ * fails it.  A blocking send gets -ENOMEM; a NONBLOCK one -EAGAIN, and
+ * ->writable runs once a work item (another thread) allocated the
+ * buffer, in task context.  No credit is lost: the depth's worth of
+ * messages goes through after, in order, with its contents.
+ */
+static void chan_test_fault_send_buf(struct kunit *test)
+{
+#if IS_ENABLED(CONFIG_FAILSLAB)
+	struct rdmachan_opts opts = { .queue_depth = 4, .max_msg_size = 1024 };
+	struct ct_exp e[4];
+	struct ct_ctx *c = test->priv;
+	struct ct_sink *s = &c->sink[CT_CLI];
+	struct rdmachan *cli;
+	struct kvec v;
+	int i, ret;
+
+	if (!ct_failslab_armed())
+		kunit_skip(test, "failslab is not set up (see tests/vm/cases/kunit.sh)");
+	ct_pair(test, CT_PORT_FAULT_SEND_BUF, &opts, NULL, &opts,
+		&ct_store_ops);
+	cli = c->ch[CT_CLI];
+	v = (struct kvec){ .iov_base = ct_payload(test, 1024, 0, 0),
+			   .iov_len = 1024 };
+	current->make_it_fail = 1;
+	ret = rdmachan_send(cli, &v, 1, 0, 0);
+	current->make_it_fail = 0;
+	KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	current->make_it_fail = 1;
+	ret = rdmachan_send(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK);
+	current->make_it_fail = 0;
+	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, ct_wait_atomic(s, &s->nr_writable, 1));
+	KUNIT_EXPECT_EQ(test, atomic_read(&s->writable_task), 1);
+
+	for (i = 0; i < 4; i++) {
+		e[i] = (struct ct_exp){ i, 1024, false, 0 };
+		v.iov_base = ct_payload(test, 1024, 0, i);
+		KUNIT_EXPECT_EQ_MSG(test, rdmachan_send(cli, &v, 1, 0,
+							RDMACHAN_SEND_NONBLOCK),
+				    0, "message %d", i);
+	}
+	ct_pull_check(test, c->ch[CT_SRV], 0, e, 4);
+#else
+	kunit_skip(test, "needs CONFIG_FAILSLAB");
+#endif
+}
+
 static struct kunit_case chan_fault_cases[] = {
 	KUNIT_CASE(chan_test_fault_enomem),
+	KUNIT_CASE(chan_test_fault_send_buf),
 	KUNIT_CASE(chan_test_fault_nth_listen),
 	KUNIT_CASE(chan_test_fault_nth_connect),
 	{}

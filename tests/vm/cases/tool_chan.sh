@@ -103,9 +103,9 @@ wait $PID_conn
 check_eq "connect exits 0 at the end of its input" 0 "$?"
 
 # the largest channel one may ask for, 16384 credits of 1 MiB messages,
-# would take 64 GiB of buffers: both ends offer no more than fits the
-# chan_mem_kb parameter (64 MiB: 2 MiB buffers, 2 per credit and 3 for
-# control messages: 14 credits), and the channel works
+# would take 32 GiB of buffers: both ends offer no more than fits the
+# chan_mem_kb parameter (64 MiB: buffers of 1 MiB and a page, 2 per
+# credit and 3 for control messages: 30 credits), and the channel works
 bg big $TOOL chan listen $SRV:7011 --echo -d 16384 -m 1m
 wait_for 10 listening 7011
 check "a channel asking for 16384 x 1 MiB connects, and pings 1 MiB" \
@@ -117,7 +117,7 @@ exec 5> $T/in2
 wait_for 10 sh -c "grep -l '^$SRV:7011\$' /sys/class/rdmachan/chan*/dst_addr > /dev/null 2>&1"
 ch=$(grep -l "^$SRV:7011\$" /sys/class/rdmachan/chan*/dst_addr 2>/dev/null | head -n 1)
 ch=${ch%/dst_addr}
-check_eq "its depth is lowered to what fits chan_mem_kb (14)" 14 \
+check_eq "its depth is lowered to what fits chan_mem_kb (30)" 30 \
 	"$(cat $ch/queue_depth 2>/dev/null)"
 echo 16384 > /sys/module/rdmachan/parameters/chan_mem_kb
 check "a channel asking for 16384 x 1 MiB under chan_mem_kb=16384 pings" \

@@ -11,8 +11,8 @@
  *   - idle again, the channels give back the send buffers the messages
  *     took, within a few keepalive ticks (chan_sbuf.c);
  *   - the memory a channel says it holds (sysfs mem_bytes) is no more
- *     than what the pairs took out of the machine (MemFree), so the
- *     counter does not overstate;
+ *     than what the pairs took out of the machine (MemFree and the pages
+ *     on the per-CPU lists), so the counter does not overstate;
  *   - all closed, every channel's directory goes and MemFree comes back.
  * It prints what a channel costs, the provider's queues (VmallocUsed) on
  * their own line, and the setup rate, as "RESULT name value" lines, also
@@ -41,6 +41,28 @@ static long long meminfo(const char *key)
 	return kb < 0 ? -1 : kb * 1024;
 }
 
+/*
+ * Pages the per-CPU lists hold (/proc/zoneinfo's pagesets' "count:"), in
+ * bytes: freed, but not in MemFree until they drain to the buddy lists
+ */
+static long long pcp_bytes(void)
+{
+	char line[128];
+	long long pages = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = line + strspn(line, " ");
+
+		if (!strncmp(p, "count:", 6))
+			pages += atoll(p + 6);
+	}
+	fclose(f);
+	return pages * sysconf(_SC_PAGESIZE);
+}
+
 struct mem_snap {
 	long long free, vmalloc, slab;
 };
@@ -54,7 +76,7 @@ static void mem_snap(struct mem_snap *m)
 		fputs("3\n", f);
 		fclose(f);
 	}
-	m->free = meminfo("MemFree");
+	m->free = meminfo("MemFree") + pcp_bytes();
 	m->vmalloc = meminfo("VmallocUsed");
 	m->slab = meminfo("Slab");
 }
