@@ -149,7 +149,6 @@ int rdmachan_sbuf_fill_later(struct rdmachan *ch)
 	rdmachan_get(ch);
 	if (!queue_work(rdmachan_wq, &ch->send.fill_work))
 		rdmachan_put(ch);
-	atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_stalls]);
 	return -EAGAIN;
 }
 

@@ -276,8 +276,9 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	echo
 	echo "Medians of $(runs scale_runs) passes of chan_test scale: default channel pairs (depth"
 	echo "$(val scale_depth), $(val scale_msg_size)-byte messages) until 1,000 or half the VM's memory;"
-	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends.  cmtime: rdma-core's,"
-	echo "as many connections, rxe1 -> rxe0, its steps from create id to connect."
+	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends; setup: 8 threads"
+	echo "connect while one accepts.  cmtime: rdma-core's, as many connections, rxe1 -> rxe0,"
+	echo "its steps from create id to connect."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against
