@@ -60,9 +60,9 @@ static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
  * @ch: the channel
  * @upto: the sequence number after the last slot known complete
  *
- * Their buffers go back to the spare stack (chan_sbuf.c).  A zero-copy
- * slot among them ends: its pages are unmapped and its sender's callback
- * runs, here, under the lock (rdmachan_send_sg_zc()).
+ * Their buffers go back to the spare stack.  A zero-copy slot among them
+ * ends: its pages are unmapped and its sender's callback runs, here,
+ * under the lock (rdmachan_send_sg_zc()).
  *
  * Context: caller holds ch->lock; @upto is after &rdmachan_send_ring.completed.
  */
@@ -257,10 +257,9 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
 }
 
 /*
- * Reserve up to @want credits and ring slots, each slot with a send
- * buffer.  Waits for at least one unless @nonblock.  Return: slots
- * reserved (first is *first), or errno: -ENOMEM when no buffer could be
- * had.
+ * Reserve up to @want credits and ring slots, each with a send buffer
+ * (taken first, without the lock: chan_sbuf.c).  Waits for at least one
+ * unless @nonblock.  Return: slots reserved (first is *first), or errno.
  */
 static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			    u64 *first)
@@ -283,7 +282,6 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 		     ch->send.nr_bufs >= ch->send.depth))
 			break;
 		if (rdmachan_can_reserve(ch)) {
-			/* buffers first, without the lock (chan_sbuf.c) */
 			spin_unlock_irqrestore(&ch->lock, flags);
 			ret = rdmachan_sbuf_fill(ch, want, nonblock ?
 						 GFP_NOWAIT : GFP_KERNEL);
@@ -425,11 +423,10 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
  *
  * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
  * Return: 0; -EMSGSIZE when larger than rdmachan_max_msg_size();
- * -EAGAIN (non-blocking, no credit, or no send buffer without waiting:
- * &rdmachan_ops.writable is called when one is there); -ENOMEM when a
- * send buffer could not be had although waiting was allowed;
- * -ENOTCONN, -ECONNRESET, -ENODEV or the channel's error when it is not
- * connected; -ERESTARTSYS on a signal.
+ * -EAGAIN (non-blocking: no credit, or no send buffer without waiting,
+ * &rdmachan_ops.writable then called when one is there); -ENOMEM (no
+ * send buffer, waiting allowed); -ENOTCONN, -ECONNRESET, -ENODEV or the
+ * channel's error when it is not connected; -ERESTARTSYS on a signal.
  */
 int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 		  unsigned int nr_vec, u32 imm, unsigned int flags)
