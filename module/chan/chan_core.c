@@ -554,6 +554,8 @@ void rdmachan_close(struct rdmachan *ch)
 	rdmachan_teardown(ch);
 	if (cancel_work_sync(&ch->teardown_work))
 		rdmachan_put(ch);
+	/* it may be about to call ->writable: after the teardown it will not */
+	flush_work(&ch->send.fill_work);
 	rdmachan_put(ch);
 }
 EXPORT_SYMBOL_GPL(rdmachan_close);

@@ -261,10 +261,12 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 	/*
 	 * A zero-copy sender waits for its pages (a TCP socket for its send
 	 * buffer room): its slot completes, and frees them, at once rather
-	 * than at the next signalled one.
+	 * than at the next signalled one.  So does a send that took the last
+	 * spare buffer: its completion gives buffers back (chan_sbuf.c).
 	 */
 	if ((u32)(tx->seq + 1) % ch->send.sig_interval == 0 ||
-	    tx->seq + 1 - ch->send.completed >= ch->send.depth || tx->nr_zc)
+	    tx->seq + 1 - ch->send.completed >= ch->send.depth || tx->nr_zc ||
+	    !ch->send.nr_spare)
 		tx->wr.send_flags |= IB_SEND_SIGNALED;
 
 	/*

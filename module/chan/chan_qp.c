@@ -165,7 +165,7 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return rdmachan_sbuf_reserve(ch);
 }
 
 static void rdmachan_unmap_buffers(struct rdmachan *ch)
@@ -179,12 +179,6 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 				ib_dma_unmap_single(ibdev, ch->recv.bufs[i].dma,
 						    ch->res.buf_size,
 						    DMA_FROM_DEVICE);
-	if (ch->send.ring)
-		for (i = 0; i < ch->send.depth; i++)
-			if (ch->send.ring[i].dma)
-				ib_dma_unmap_single(ibdev, ch->send.ring[i].dma,
-						    ch->res.buf_size,
-						    DMA_TO_DEVICE);
 	rdmachan_sbuf_unmap(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		if (ch->ctrl.slot[i].dma)

@@ -7,26 +7,39 @@
  * (rdmachan_tx_retire_locked()) only.  In between, buffers wait on the
  * channel's spare stack, the most recently used on top, so that a
  * ping-pong keeps reusing one warm buffer.  A channel that never sent
- * holds none; one that sends holds as many as it keeps in flight, at
- * most its depth; a keepalive tick that finds no reservation since the
- * last frees the spares (rdmachan_sbuf_idle_locked()).  As svcrdma and
+ * holds one; one that sends holds as many as it keeps in flight, at most
+ * its depth; a keepalive tick that finds no reservation since the last
+ * frees the spares but one (rdmachan_sbuf_idle_locked()).  As svcrdma and
  * UCX size them: by the operations in flight, not by the connections.
  *
  * A sender short of buffers allocates them before it reserves slots
- * (rdmachan_sbuf_fill(), without the lock, GFP_KERNEL when it may wait;
- * one that may not and finds the allocator short gets -EAGAIN, and a
- * work item allocates with GFP_KERNEL and calls &rdmachan_ops.writable,
- * as when a credit comes back), and maps and stacks each under the lock
- * unless the I/O stopped
- * meanwhile: the teardown unmaps what it finds after the stop
- * (rdmachan_sbuf_unmap(), from rdmachan_release_resources()), and
- * nothing is stacked after it.
+ * (rdmachan_sbuf_fill(), without the lock, GFP_KERNEL when it may wait,
+ * and when refused waits for one in flight to come back; one that may
+ * not and finds the allocator short gets -EAGAIN, and a
+ * work item allocates with GFP_KERNEL, no I/O, and calls
+ * &rdmachan_ops.writable, as when a credit comes back), and maps and stacks each under the lock
+ * unless the I/O stopped meanwhile: the teardown unmaps what it finds
+ * after the stop (rdmachan_sbuf_unmap(), from
+ * rdmachan_release_resources()), and nothing is stacked after it.  A
+ * channel keeps RDMACHAN_SBUF_KEEP buffers from its setup on, so that a
+ * sender never depends on the allocator to make progress.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "chan_sbuf.h"
+
+/* Buffers a refill from work makes at a time */
+#define RDMACHAN_SBUF_REFILL	8
+/*
+ * Buffers a connected channel keeps whatever happens (the idle tick frees
+ * none below): made at setup, so that a sender always gets one back from
+ * a completion, with no allocation, as a block device's writeback needs
+ * (rdmachan_post_tx_locked() signals the send that takes the last spare)
+ */
+#define RDMACHAN_SBUF_KEEP	1
 
 /**
  * rdmachan_sbuf_init() - the spare stack of a channel being set up
@@ -45,6 +58,18 @@ int rdmachan_sbuf_init(struct rdmachan *ch)
 	rdmachan_mem_charge(ch, is_vmalloc_addr(ch->send.spare) ?
 			    PAGE_ALIGN(size) : kmalloc_size_roundup(size));
 	return 0;
+}
+
+/**
+ * rdmachan_sbuf_reserve() - the buffers a channel always keeps
+ * @ch: the channel, its QP made, I/O not started
+ *
+ * Context: process context.
+ * Return: 0 or -ENOMEM.
+ */
+int rdmachan_sbuf_reserve(struct rdmachan *ch)
+{
+	return rdmachan_sbuf_fill(ch, RDMACHAN_SBUF_KEEP, GFP_KERNEL);
 }
 
 /*
@@ -85,8 +110,9 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
  * freed again.
  *
  * Context: no lock of the channel held.
- * Return: 0, -ENOMEM when the allocator (or the mapping) refused and no
- * buffer is spare, -ECONNRESET when the I/O stopped meanwhile.
+ * Return: 0, or -ENOMEM when the allocator (or the mapping) refused and
+ * no buffer is spare; 0 when the I/O stopped (the caller's reservation
+ * finds the channel's error).
  */
 int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 {
@@ -113,10 +139,9 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_buf_free(buf, ch->res.buf_size);
 			spin_lock_irqsave(&ch->lock, flags);
-			if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
-				ret = -ECONNRESET;
-			else if (!ch->send.nr_spare &&
-				 ch->send.nr_bufs < ch->send.depth)
+			if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) &&
+			    !ch->send.nr_spare &&
+			    ch->send.nr_bufs < ch->send.depth)
 				ret = -ENOMEM;	/* not mapped */
 			break;
 		}
@@ -126,9 +151,6 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 	return ret;
 }
 
-/* Buffers a refill from work makes at a time */
-#define RDMACHAN_SBUF_REFILL	8
-
 /**
  * rdmachan_sbuf_fill_later() - a sender that may not wait found no buffer
  * @ch: the channel
@@ -137,19 +159,48 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
  * allocated from work (rdmachan_sbuf_fill_work()).
  *
  * Context: any; no lock of the channel held.
- * Return: -EAGAIN, for the sender.
+ * Return: -EAGAIN, for the sender; the channel's error once it failed.
  */
 int rdmachan_sbuf_fill_later(struct rdmachan *ch)
 {
 	unsigned long flags;
+	int ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	rdmachan_want_send_locked(ch);
+	/* a teardown that took the wants already: its error, not -EAGAIN */
+	ret = rdmachan_send_state_err(ch);
+	if (!ret)
+		rdmachan_want_send_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (ret)
+		return ret;
 	rdmachan_get(ch);
 	if (!queue_work(rdmachan_wq, &ch->send.fill_work))
 		rdmachan_put(ch);
 	return -EAGAIN;
+}
+
+/**
+ * rdmachan_sbuf_wait_done() - may a sender that may wait, and whom the
+ *	allocator refused, go on?
+ * @ch: the channel
+ *
+ * It waits for a buffer in flight to come back: there is one, as the
+ * channel keeps RDMACHAN_SBUF_KEEP, and the send that took the last
+ * spare is signalled, so its completion retires it and wakes the waiter.
+ *
+ * Context: any; takes ch->lock.
+ * Return: true when a buffer is spare or the channel failed.
+ */
+bool rdmachan_sbuf_wait_done(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || ch->send.nr_spare;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
 }
 
 /**
@@ -166,11 +217,16 @@ void rdmachan_sbuf_fill_work(struct work_struct *work)
 	struct rdmachan *ch = container_of(work, struct rdmachan,
 					   send.fill_work);
 	unsigned long flags;
+	unsigned int noio;
 	bool writable;
 
+	/* a block device's writeback may wait for this: no I/O to reclaim */
+	noio = memalloc_noio_save();
 	rdmachan_sbuf_fill(ch, RDMACHAN_SBUF_REFILL, GFP_KERNEL);
+	memalloc_noio_restore(noio);
 	spin_lock_irqsave(&ch->lock, flags);
-	writable = !rdmachan_send_state_err(ch) &&
+	/* none made: the completion of one in flight returns one, and calls */
+	writable = !rdmachan_send_state_err(ch) && ch->send.nr_spare &&
 		   rdmachan_writable_due_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
@@ -234,7 +290,7 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 		ch->send.idle_mark = ch->send.reserved;
 		return;
 	}
-	while (ch->send.nr_spare) {
+	while (ch->send.nr_spare && ch->send.nr_bufs > RDMACHAN_SBUF_KEEP) {
 		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
 
 		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma,
@@ -267,23 +323,36 @@ bool rdmachan_sbuf_unretired_locked(struct rdmachan *ch)
 }
 
 /**
- * rdmachan_sbuf_unmap() - unmap the spare buffers; the resources go
- * @ch: the channel, its I/O stopped (nothing stacks a buffer any more)
+ * rdmachan_sbuf_unmap() - unmap every data send buffer; the resources go
+ * @ch: the channel, its I/O stopped (nothing stacks a new buffer)
  *
- * The slots' buffers are unmapped with the slots
- * (rdmachan_release_resources()).
+ * Those in slots and those spare, in one hold of the lock: a sender
+ * giving its reserved slot back (rdmachan_commit()) moves a buffer from
+ * one to the other meanwhile, its DMA address with it, which is zeroed
+ * here once unmapped.
  *
- * Context: process context.
+ * Context: process context (rdmachan_release_resources()).
  */
 void rdmachan_sbuf_unmap(struct rdmachan *ch)
 {
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	unsigned long flags;
+	u64 *dma;
 	u32 i;
 
-	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++) {
-		ib_dma_unmap_single(rdmachan_ibdev(ch), ch->send.spare[i].dma,
-				    ch->res.buf_size, DMA_TO_DEVICE);
-		ch->send.spare[i].dma = 0;
+	spin_lock_irqsave(&ch->lock, flags);
+	for (i = 0; i < ch->send.depth + ch->send.nr_spare; i++) {
+		if (i < ch->send.depth)
+			dma = ch->send.ring ? &ch->send.ring[i].dma : NULL;
+		else
+			dma = &ch->send.spare[i - ch->send.depth].dma;
+		if (!dma || !*dma)
+			continue;
+		ib_dma_unmap_single(ibdev, *dma, ch->res.buf_size,
+				    DMA_TO_DEVICE);
+		*dma = 0;
 	}
+	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /**

@@ -18,8 +18,10 @@ struct rdmachan_sbuf {
 };
 
 int rdmachan_sbuf_init(struct rdmachan *ch);
+int rdmachan_sbuf_reserve(struct rdmachan *ch);
 int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp);
 int rdmachan_sbuf_fill_later(struct rdmachan *ch);
+bool rdmachan_sbuf_wait_done(struct rdmachan *ch);
 void rdmachan_sbuf_fill_work(struct work_struct *work);
 void rdmachan_sbuf_take_locked(struct rdmachan *ch, struct rdmachan_tx *tx);
 void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx);

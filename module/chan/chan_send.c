@@ -257,9 +257,9 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
 }
 
 /*
- * Reserve up to @want credits and ring slots, each with a send buffer
- * (taken first, without the lock: chan_sbuf.c).  Waits for at least one
- * unless @nonblock.  Return: slots reserved (first is *first), or errno.
+ * Reserve up to @want credits and ring slots, each with a send buffer:
+ * spare, or allocated first without the lock (chan_sbuf.c).  Waits for
+ * at least one unless @nonblock.  Return: slots reserved, or errno.
  */
 static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			    u64 *first)
@@ -276,7 +276,6 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			return ret;
 		}
-		/* spare buffers, or all the depth's in use (one is spare) */
 		if (rdmachan_can_reserve(ch) && ch->send.nr_spare &&
 		    (ch->send.nr_spare >= want || filled ||
 		     ch->send.nr_bufs >= ch->send.depth))
@@ -285,8 +284,10 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			ret = rdmachan_sbuf_fill(ch, want, nonblock ?
 						 GFP_NOWAIT : GFP_KERNEL);
-			if (ret == -ENOMEM && nonblock)
-				return rdmachan_sbuf_fill_later(ch);
+			/* refused: -EAGAIN, or wait for one in flight */
+			if (ret == -ENOMEM)
+				ret = nonblock ? rdmachan_sbuf_fill_later(ch) :
+				      rdmachan_wait(ch, rdmachan_sbuf_wait_done);
 			if (ret)
 				return ret;
 			filled = true;
@@ -424,9 +425,9 @@ static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
  * Context: process context; any context with RDMACHAN_SEND_NONBLOCK.
  * Return: 0; -EMSGSIZE when larger than rdmachan_max_msg_size();
  * -EAGAIN (non-blocking: no credit, or no send buffer without waiting,
- * &rdmachan_ops.writable then called when one is there); -ENOMEM (no
- * send buffer, waiting allowed); -ENOTCONN, -ECONNRESET, -ENODEV or the
- * channel's error when it is not connected; -ERESTARTSYS on a signal.
+ * &rdmachan_ops.writable then called when one is there); -ENOTCONN,
+ * -ECONNRESET, -ENODEV or the channel's error when it is not connected;
+ * -ERESTARTSYS on a signal.
  */
 int rdmachan_send(struct rdmachan *ch, const struct kvec *vec,
 		  unsigned int nr_vec, u32 imm, unsigned int flags)
