@@ -147,9 +147,10 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		tx->ch = ch;
 		tx->cqe.done = rdmachan_tx_done;
 	}
-	ret = rdmachan_sbuf_init(ch);
-	if (ret)
-		return ret;
+	ch->send.spare = rdmachan_own_kvcalloc(ch, ch->send.depth,
+					       sizeof(*ch->send.spare));
+	if (!ch->send.spare)
+		return -ENOMEM;
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++) {
 		struct rdmachan_tx *tx = &ch->ctrl.slot[i];
 

@@ -42,25 +42,6 @@
 #define RDMACHAN_SBUF_KEEP	1
 
 /**
- * rdmachan_sbuf_init() - the spare stack of a channel being set up
- * @ch: the channel, &rdmachan_send_ring.depth known
- *
- * Context: process context, before I/O starts.
- * Return: 0 or -ENOMEM.
- */
-int rdmachan_sbuf_init(struct rdmachan *ch)
-{
-	size_t size = array_size(ch->send.depth, sizeof(*ch->send.spare));
-
-	ch->send.spare = kvzalloc(size, GFP_KERNEL);
-	if (!ch->send.spare)
-		return -ENOMEM;
-	rdmachan_mem_charge(ch, is_vmalloc_addr(ch->send.spare) ?
-			    PAGE_ALIGN(size) : kmalloc_size_roundup(size));
-	return 0;
-}
-
-/**
  * rdmachan_sbuf_reserve() - the buffers a channel always keeps
  * @ch: the channel, its QP made, I/O not started
  *

@@ -17,7 +17,6 @@ struct rdmachan_sbuf {
 	u64	dma;
 };
 
-int rdmachan_sbuf_init(struct rdmachan *ch);
 int rdmachan_sbuf_reserve(struct rdmachan *ch);
 int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp);
 int rdmachan_sbuf_fill_later(struct rdmachan *ch);
