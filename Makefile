@@ -35,7 +35,10 @@
 
 # Once, and exported: every script run from here (tests/run-all.sh,
 # tests/vm/*) asks scripts/kver.sh, which answers $KVER when it is set.
-ifeq ($(origin KVER),undefined)
+# Empty on a machine without kernel headers: "make check" and "make demo"
+# install them (deps) and then run "make all", which asks again rather
+# than inherit the empty answer.
+ifeq ($(strip $(KVER)),)
 KVER	:= $(shell scripts/kver.sh)
 endif
 export KVER
