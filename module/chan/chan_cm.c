@@ -266,6 +266,8 @@ static bool rdmachan_connect_ended(struct rdmachan *ch)
 /**
  * rdmachan_connect_net() - rdmachan_connect() in a network namespace
  * @net: the namespace addresses are resolved in
+ * @account: charge what the channel allocates for itself to the calling
+ *	process's memory cgroup (a /dev/rdmachan user's channel)
  * @dst: the peer's address and port
  * @src: a local address to connect from, or NULL
  * @opts: options, or NULL for the module defaults
@@ -275,13 +277,15 @@ static bool rdmachan_connect_ended(struct rdmachan *ch)
  *
  * Return: as rdmachan_connect().
  */
-int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
+int rdmachan_connect_net(struct net *net, bool account,
+			 const struct sockaddr *dst,
 			 const struct sockaddr *src,
 			 const struct rdmachan_opts *opts,
 			 const struct rdmachan_ops *ops, void *priv,
 			 struct rdmachan **chp)
 {
 	struct rdmachan_opts o;
+	struct mem_cgroup *memcg;
 	struct rdma_cm_id *id;
 	struct rdmachan *ch;
 	long left;
@@ -296,7 +300,9 @@ int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
 	    o.max_send_regs > RDMACHAN_MAX_SEND_REGS)
 		return -EINVAL;
 
-	ch = rdmachan_alloc(&o, true);
+	memcg = account ? rdmachan_memcg_caller() : NULL;
+	ch = rdmachan_alloc(&o, true, memcg);
+	mem_cgroup_put(memcg);
 	if (!ch)
 		return -ENOMEM;
 	ch->ops = ops;
@@ -377,6 +383,7 @@ int rdmachan_connect(const struct sockaddr *dst, const struct sockaddr *src,
 		     const struct rdmachan_ops *ops, void *priv,
 		     struct rdmachan **chp)
 {
-	return rdmachan_connect_net(&init_net, dst, src, opts, ops, priv, chp);
+	return rdmachan_connect_net(&init_net, false, dst, src, opts, ops, priv,
+				    chp);
 }
 EXPORT_SYMBOL_GPL(rdmachan_connect);

@@ -165,15 +165,21 @@ static void rdmachan_work_teardown(struct work_struct *work)
  * rdmachan_alloc() - a new channel, CONNECTING, with one reference
  * @opts: its options, defaults already filled in
  * @active: we connect (true) or accept (false)
+ * @memcg: the memory cgroup to charge (&rdmachan.memcg, which takes a
+ *	reference of its own), or NULL
  *
  * Return: the channel or NULL when out of memory or channel numbers.
  */
-struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
+struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
+				struct mem_cgroup *memcg)
 {
+	struct mem_cgroup *old = memcg ? set_active_memcg(memcg) : NULL;
 	struct rdmachan *ch;
 	int id;
 
-	ch = kzalloc(sizeof(*ch), GFP_KERNEL);
+	ch = kzalloc(sizeof(*ch), memcg ? GFP_KERNEL_ACCOUNT : GFP_KERNEL);
+	if (memcg)
+		set_active_memcg(old);
 	if (!ch)
 		return NULL;
 	id = ida_alloc(&rdmachan_chan_ida, GFP_KERNEL);
@@ -183,6 +189,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active)
 	}
 	ch->obj.kind = RDMACHAN_OBJ_CHANNEL;
 	ch->obj.id = id;
+	ch->memcg = rdmachan_memcg_get(memcg);
 	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*ch)));
 	ch->conn.active = active;
 	ch->opts = *opts;
@@ -256,6 +263,7 @@ static void rdmachan_release(struct kref *ref)
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->obj.id);
+	mem_cgroup_put(ch->memcg);
 	kfree(ch);
 }
 

@@ -54,6 +54,7 @@ static void rdmachan_listener_release(struct kref *ref)
 		container_of(ref, struct rdmachan_listener, obj.ref);
 
 	ida_free(&rdmachan_listener_ida, l->obj.id);
+	mem_cgroup_put(l->memcg);
 	kfree(l);
 }
 
@@ -207,7 +208,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	if (reason)
 		return rdmachan_reject(l, id, reason);
 
-	ch = rdmachan_alloc(&l->opts, false);
+	ch = rdmachan_alloc(&l->opts, false, l->memcg);
 	if (!ch) {
 		spin_lock_irqsave(&l->lock, flags);
 		rdmachan_listener_unreserve(l, cost);
@@ -469,6 +470,9 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
 /**
  * rdmachan_listen_net() - rdmachan_listen() in a network namespace
  * @net: the namespace
+ * @account: charge the listener, and what the channels it takes in
+ *	allocate for themselves, to the calling process's memory cgroup (a
+ *	/dev/rdmachan user's listener)
  * @addr: see rdmachan_listen()
  * @opts: see rdmachan_listen()
  * @ops: see rdmachan_listen_ops(), or NULL
@@ -478,7 +482,8 @@ bool rdmachan_listener_has_ready(struct rdmachan_listener *l)
  * Context: process context.
  * Return: as rdmachan_listen().
  */
-int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
+int rdmachan_listen_net(struct net *net, bool account,
+			const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp)
@@ -490,7 +495,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 	if (!addr || (addr->sa_family != AF_INET &&
 		      addr->sa_family != AF_INET6))
 		return -EAFNOSUPPORT;
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = kzalloc(sizeof(*l), account ? GFP_KERNEL_ACCOUNT : GFP_KERNEL);
 	if (!l)
 		return -ENOMEM;
 	ret = ida_alloc(&rdmachan_listener_ida, GFP_KERNEL);
@@ -498,6 +503,7 @@ int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
 		kfree(l);
 		return ret;
 	}
+	l->memcg = account ? rdmachan_memcg_caller() : NULL;
 	l->obj.id = ret;
 	l->obj.kind = RDMACHAN_OBJ_LISTENER;
 	kref_init(&l->obj.ref);
@@ -582,7 +588,8 @@ int rdmachan_listen(const struct sockaddr *addr,
 {
 	const struct rdmachan_listener_ops ops = { .pending = pending };
 
-	return rdmachan_listen_net(&init_net, addr, opts, &ops, priv, lp);
+	return rdmachan_listen_net(&init_net, false, addr, opts, &ops, priv,
+				   lp);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listen);
 
@@ -603,7 +610,8 @@ int rdmachan_listen_ops(const struct sockaddr *addr,
 			const struct rdmachan_listener_ops *ops, void *priv,
 			struct rdmachan_listener **lp)
 {
-	return rdmachan_listen_net(&init_net, addr, opts, ops, priv, lp);
+	return rdmachan_listen_net(&init_net, false, addr, opts, ops, priv,
+				   lp);
 }
 EXPORT_SYMBOL_GPL(rdmachan_listen_ops);
 

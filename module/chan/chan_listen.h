@@ -77,6 +77,10 @@ struct rdmachan_listen_stats {
  * @failed: the user's "listener failed" callback; likewise
  * @priv: the user's pointer; likewise
  * @addr: the bound address; set once when the listener is created
+ * @memcg: the memory cgroup of the process that made the listener
+ *	through /dev/rdmachan, which its channels are charged to
+ *	(&rdmachan.memcg), or NULL; set once when the listener is created,
+ *	put with it
  * @stats: its counters
  */
 struct rdmachan_listener {
@@ -98,11 +102,13 @@ struct rdmachan_listener {
 	void			(*failed)(struct rdmachan_listener *l, int err);
 	void			*priv;
 	struct sockaddr_storage	addr;
+	struct mem_cgroup	*memcg;
 	struct rdmachan_listen_stats stats;
 };
 
 /* chan_listen.c */
-int rdmachan_listen_net(struct net *net, const struct sockaddr *addr,
+int rdmachan_listen_net(struct net *net, bool account,
+			const struct sockaddr *addr,
 			const struct rdmachan_opts *opts,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);

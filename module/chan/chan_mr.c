@@ -343,7 +343,7 @@ static struct rdmachan_mr *rdmachan_mr_alloc(struct rdmachan *ch, u32 access)
 {
 	struct rdmachan_mr *mr;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), rdmachan_gfp(ch, GFP_KERNEL));
 	if (!mr)
 		return NULL;
 	mr->ch = ch;
@@ -430,7 +430,8 @@ int rdmachan_mr_reg_user(struct rdmachan *ch, u64 addr, u64 length,
 	mr->pin.mm = current->mm;
 	mmgrab(mr->pin.mm);
 
-	mr->pin.pages = kvmalloc_array(npages, sizeof(*mr->pin.pages), GFP_KERNEL);
+	mr->pin.pages = kvmalloc_array(npages, sizeof(*mr->pin.pages),
+				       GFP_KERNEL_ACCOUNT);
 	if (!mr->pin.pages) {
 		ret = -ENOMEM;
 		goto unpin;

@@ -70,7 +70,7 @@ void rdmachan_buf_free(void *buf, size_t size)
 /* kmalloc() for the channel itself, counted in ch->mem */
 static void *rdmachan_own_kmalloc(struct rdmachan *ch, size_t size, gfp_t gfp)
 {
-	void *p = kmalloc(size, gfp);
+	void *p = kmalloc(size, rdmachan_gfp(ch, gfp));
 
 	if (p)
 		rdmachan_mem_charge(ch, kmalloc_size_roundup(size));
@@ -80,7 +80,7 @@ static void *rdmachan_own_kmalloc(struct rdmachan *ch, size_t size, gfp_t gfp)
 /* kvcalloc() for the channel itself, counted in ch->mem */
 static void *rdmachan_own_kvcalloc(struct rdmachan *ch, size_t n, size_t size)
 {
-	void *p = kvcalloc(n, size, GFP_KERNEL);
+	void *p = kvcalloc(n, size, rdmachan_gfp(ch, GFP_KERNEL));
 
 	if (p)
 		rdmachan_mem_charge(ch, is_vmalloc_addr(p) ?
@@ -129,7 +129,7 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 			rx->buf = page_address(rx->page);
 		} else {
 			rx->buf = rdmachan_buf_alloc(ch->res.buf_size,
-						     GFP_KERNEL);
+						     rdmachan_gfp(ch, GFP_KERNEL));
 			if (!rx->buf)
 				return -ENOMEM;
 			rdmachan_mem_charge(ch,
@@ -219,6 +219,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	struct ib_qp_init_attr attr = {};
 	struct rdmachan_qp_sizes sz;
 	struct rdmachan_device *dev;
+	struct mem_cgroup *memcg;
 	struct ib_device *ibdev;
 	unsigned long flags;
 	struct ib_cq *cq;
@@ -329,7 +330,15 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 			return ret;
 	}
 
-	return rdmachan_alloc_buffers(ch);
+	/* the provider's queues are its own; our buffers are the maker's */
+	memcg = rdmachan_mem_begin(ch);
+	ret = rdmachan_alloc_buffers(ch);
+	rdmachan_mem_end(ch, memcg);
+	if (ret == -ENOMEM && ch->memcg)
+		rdmachan_info_rl(ch,
+				 "no memory for the channel's buffers after %ld bytes: its maker's memory cgroup may be at its limit\n",
+				 atomic_long_read(&ch->mem));
+	return ret;
 }
 
 /*

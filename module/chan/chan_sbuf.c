@@ -97,6 +97,7 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
  */
 int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 {
+	struct mem_cgroup *memcg;
 	unsigned long flags;
 	int ret = 0;
 	void *buf;
@@ -108,7 +109,10 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 		    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 			break;
 		spin_unlock_irqrestore(&ch->lock, flags);
-		buf = rdmachan_buf_alloc(ch->res.buf_size, gfp | __GFP_NOWARN);
+		memcg = rdmachan_mem_begin(ch);
+		buf = rdmachan_buf_alloc(ch->res.buf_size,
+					 rdmachan_gfp(ch, gfp) | __GFP_NOWARN);
+		rdmachan_mem_end(ch, memcg);
 		if (!buf) {
 			spin_lock_irqsave(&ch->lock, flags);
 			if (!ch->send.nr_spare)

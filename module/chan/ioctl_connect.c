@@ -37,7 +37,7 @@ static int rdmachan_connect_open(void *ctx, int fd, struct file **filep)
 	struct rdmachan *ch;
 	int ret;
 
-	ret = rdmachan_connect_net(current->nsproxy->net_ns,
+	ret = rdmachan_connect_net(current->nsproxy->net_ns, true,
 				   (struct sockaddr *)&a->c.dst,
 				   (struct sockaddr *)&a->c.src, &a->opts, NULL,
 				   NULL, &ch);
@@ -71,7 +71,7 @@ static int rdmachan_listen_open(void *ctx, int fd, struct file **filep)
 	struct rdmachan_listener *l;
 	int ret;
 
-	ret = rdmachan_listen_net(current->nsproxy->net_ns,
+	ret = rdmachan_listen_net(current->nsproxy->net_ns, true,
 				  (struct sockaddr *)&a->c.addr, &a->opts, NULL,
 				  NULL, &l);
 	if (ret)

@@ -8,7 +8,9 @@
 #include <linux/completion.h>
 #include <linux/interrupt.h>
 #include <linux/kref.h>
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -571,6 +573,11 @@ struct rdmachan_listen_entry {
  *	buffers; not the provider's queues, not the user's registrations):
  *	added to at each allocation by rdmachan_mem_charge(), read any time
  *	(sysfs mem_bytes)
+ * @memcg: the memory cgroup that @mem is charged to: that of the process
+ *	that made the channel through /dev/rdmachan (its CONNECT, or the
+ *	LISTEN of the listener that took it in), NULL for kernel users,
+ *	whose channels serve the system; set by rdmachan_alloc(), its
+ *	reference put by the channel's release
  * @stats: counters, by enum rdmachan_stat (atomic)
  */
 struct rdmachan {
@@ -602,6 +609,7 @@ struct rdmachan {
 	u32			want_rdma_credits;
 	struct rdmachan_listen_entry listen;
 	atomic_long_t		mem;
+	struct mem_cgroup	*memcg;
 
 	atomic64_t		stats[RDMACHAN_NR_STATS];
 };
@@ -617,6 +625,52 @@ struct rdmachan {
 static inline void rdmachan_mem_charge(struct rdmachan *ch, long bytes)
 {
 	atomic_long_add(bytes, &ch->mem);
+}
+
+/*
+ * Memory cgroups.  What a channel made through /dev/rdmachan allocates for
+ * itself is charged to its maker's memory cgroup (&rdmachan.memcg), in
+ * whatever context it is allocated (the rdma_cm handler, a sender, a work
+ * item): rdmachan_mem_begin() makes that cgroup the active one until
+ * rdmachan_mem_end(), and rdmachan_gfp() asks for the charge.
+ */
+
+/* A reference to the calling process's memory cgroup, or NULL */
+static inline struct mem_cgroup *rdmachan_memcg_caller(void)
+{
+	return current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
+}
+
+/* Another reference to @memcg (NULL: none) */
+static inline struct mem_cgroup *rdmachan_memcg_get(struct mem_cgroup *memcg)
+{
+#ifdef CONFIG_MEMCG
+	if (memcg)
+		css_get(&memcg->css);
+#endif
+	return memcg;
+}
+
+/*
+ * Charged, and refused rather than paid for with an OOM kill: a channel
+ * its maker's cgroup has no room for fails with -ENOMEM
+ */
+static inline gfp_t rdmachan_gfp(const struct rdmachan *ch, gfp_t gfp)
+{
+	return ch->memcg ? gfp | __GFP_ACCOUNT | __GFP_RETRY_MAYFAIL : gfp;
+}
+
+/* Return: what rdmachan_mem_end() restores */
+static inline struct mem_cgroup *rdmachan_mem_begin(struct rdmachan *ch)
+{
+	return ch->memcg ? set_active_memcg(ch->memcg) : NULL;
+}
+
+static inline void rdmachan_mem_end(struct rdmachan *ch,
+				    struct mem_cgroup *old)
+{
+	if (ch->memcg)
+		set_active_memcg(old);
 }
 
 #include "chan_listen.h"
@@ -758,7 +812,8 @@ static inline bool rdmachan_writable_take_locked(struct rdmachan *ch)
 }
 
 /* chan_core.c */
-struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active);
+struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
+				struct mem_cgroup *memcg);
 void rdmachan_get(struct rdmachan *ch);
 void rdmachan_put(struct rdmachan *ch);
 bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
@@ -859,7 +914,8 @@ bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits);
 
 /* chan_cm.c */
 int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
-int rdmachan_connect_net(struct net *net, const struct sockaddr *dst,
+int rdmachan_connect_net(struct net *net, bool account,
+			 const struct sockaddr *dst,
 			 const struct sockaddr *src,
 			 const struct rdmachan_opts *opts,
 			 const struct rdmachan_ops *ops, void *priv,
