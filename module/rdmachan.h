@@ -85,10 +85,13 @@ enum rdmachan_state {
 
 /**
  * struct rdmachan_opts - what a channel asks for
- * @queue_depth: credits (receive buffers) per direction; 0 for the
- *	queue_depth module parameter.  Negotiated down to the peer's and
+ * @queue_depth: credits (receive buffers) per direction, at most; 0 for
+ *	the queue_depth module parameter.  Negotiated down to the peer's and
  *	the device's limits, and to what fits the chan_mem_kb module
- *	parameter (the channel's message buffers).
+ *	parameter (the channel's message buffers).  The receiver grants one
+ *	at the start and more as they are used, up to this depth, except
+ *	with @rx_pages and in the poll modes DIRECT and SOLICITED, where it
+ *	grants the depth from the start (Documentation/protocol.rst).
  * @max_msg_size: largest message in bytes; 0 for the max_msg_size module
  *	parameter.  Negotiated down to the peer's.
  * @timeout_ms: bound on address/route resolution and connection; 0 for

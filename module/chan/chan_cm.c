@@ -74,9 +74,11 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 							 ch->opts.max_msg_size,
 							 ch->opts.rx_pages);
 	ch->conn.params.max_msg_size = ch->opts.max_msg_size;
+	ch->conn.params.version = RDMACHAN_WIRE_VERSION;
 	ch->conn.params.features = (rdmachan_param_imm_header() ?
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
-				   RDMACHAN_WIRE_F_SEND_INV;
+				   RDMACHAN_WIRE_F_SEND_INV |
+				   RDMACHAN_WIRE_F_GROW;
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;
@@ -100,7 +102,8 @@ static int rdmachan_active_established(struct rdmachan *ch,
 				      ev->param.conn.private_data_len, &p))
 		return -EPROTO;
 	if (p.queue_depth > ch->conn.local.queue_depth ||
-	    p.max_msg_size > ch->conn.local.max_msg_size)
+	    p.max_msg_size > ch->conn.local.max_msg_size ||
+	    p.version != ch->conn.local.version)
 		return -EPROTO;
 	/*
 	 * Only offered features may come back, and HDR_IMM must: receives
@@ -114,6 +117,7 @@ static int rdmachan_active_established(struct rdmachan *ch,
 		return -EPROTO;
 	}
 	ch->conn.params = p;
+	ch->conn.grant_tx = p.grant;
 	rdmachan_start_io(ch);
 	return 0;
 }

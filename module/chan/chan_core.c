@@ -199,6 +199,8 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
 	rdmachan_dev_user_init(&ch->obj.dev_user, &rdmachan_chan_dev_ops);
 	INIT_LIST_HEAD(&ch->recv.ready);
 	INIT_LIST_HEAD(&ch->recv.pending);
+	INIT_LIST_HEAD(&ch->recv.empty);
+	INIT_WORK(&ch->recv.grow_work, rdmachan_grow_work);
 	INIT_LIST_HEAD(&ch->listen.node);
 	init_waitqueue_head(&ch->wq);
 	init_completion(&ch->conn.done);
@@ -248,6 +250,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	rdmachan_sbuf_free(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);
+	kfree(ch->send.retire_hdr);
 	kvfree(ch->recv.bufs);
 	kvfree(ch->send.ring);
 	kvfree(ch->send.zc_sge);

@@ -235,6 +235,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	if ((!seen && period) || rdmachan_sbuf_unretired_locked(ch))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	rdmachan_sbuf_idle_locked(ch);
+	rdmachan_retire_idle_locked(ch);
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
 		time_after(jiffies, ch->ctrl.keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);
@@ -268,11 +269,17 @@ void rdmachan_start_io(struct rdmachan *ch)
 	/* reports wait for the peer to be short where arrivals are seen */
 	rdmachan_credits_init(&ch->credits, ch->conn.params.queue_depth,
 			      mode != RDMACHAN_POLL_DIRECT &&
-			      mode != RDMACHAN_POLL_SOLICITED);
+			      mode != RDMACHAN_POLL_SOLICITED,
+			      ch->conn.grant_tx, ch->conn.grant_rx);
+	/* idle from now on until a sender reserves (chan_grant.c) */
+	ch->send.retire_mark = ch->send.reserved;
+	ch->send.retire_since = jiffies;
 	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
 	/* what the peer sent before we got here may be owed back already */
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	/* ... and may have used half of its start grant */
+	rdmachan_grow_check_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,
 			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));

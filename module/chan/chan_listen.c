@@ -217,6 +217,9 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	}
 	ch->conn.local = local;
 	ch->conn.params = params;
+	/* its start grant, or from a version 3 peer the whole depth */
+	ch->conn.grant_tx = remote.version >= 4 ? remote.grant :
+			    params.queue_depth;
 	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
 	memcpy(&ch->conn.dst, &id->route.addr.dst_addr, sizeof(ch->conn.dst));
 	ch->conn.cm_id = id;

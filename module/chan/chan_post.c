@@ -83,8 +83,7 @@ int rdmachan_post_send_locked(struct rdmachan *ch,
 }
 
 /* Append @wr to chain @c */
-static void rdmachan_chain_add(struct rdmachan_chain *c,
-			       struct ib_send_wr *wr)
+void rdmachan_chain_add(struct rdmachan_chain *c, struct ib_send_wr *wr)
 {
 	wr->next = NULL;
 	if (c->last)
@@ -213,6 +212,10 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 	u32 trail = 0;
 
 	lockdep_assert_held(&ch->lock);
+	if (tx->retire) {
+		rdmachan_post_retire_locked(ch, tx, c);
+		return;
+	}
 	h->type = tx->pad ? RDMACHAN_MSG_PAD : RDMACHAN_MSG_DATA;
 	tx->pad = false;
 	h->flags = 0;

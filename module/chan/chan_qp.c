@@ -121,6 +121,11 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		rx->ch = ch;
 		rx->cqe.done = rdmachan_rx_done;
 		INIT_LIST_HEAD(&rx->node);
+		/* the start grant and the control reserve: the rest as granted */
+		if (i >= ch->conn.grant_rx + RDMACHAN_CTRL_RECV) {
+			list_add_tail(&rx->node, &ch->recv.empty);
+			continue;
+		}
 		if (ch->opts.rx_pages) {
 			rx->page = rdmachan_rx_page_alloc(ch, GFP_KERNEL);
 			if (!rx->page)
@@ -166,6 +171,16 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		if (ret)
 			return ret;
 	}
+	/* the header of RETIRE messages (chan_grant.c) */
+	ch->send.retire_hdr = rdmachan_own_kmalloc(ch, RDMACHAN_HDR_LEN,
+						   GFP_KERNEL | __GFP_ZERO);
+	if (!ch->send.retire_hdr)
+		return -ENOMEM;
+	ret = rdmachan_map(ibdev, ch->send.retire_hdr, RDMACHAN_HDR_LEN,
+			   DMA_TO_DEVICE, &ch->send.retire_dma);
+	if (ret)
+		return ret;
+	rdmachan_grant_init(ch);
 	return rdmachan_sbuf_reserve(ch);
 }
 
@@ -181,6 +196,10 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 						    ch->res.buf_size,
 						    DMA_FROM_DEVICE);
 	rdmachan_sbuf_unmap(ch);
+	if (ch->send.retire_dma)
+		ib_dma_unmap_single(ibdev, ch->send.retire_dma,
+				    RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
+	ch->send.retire_dma = 0;
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		if (ch->ctrl.slot[i].dma)
 			ib_dma_unmap_single(ibdev, ch->ctrl.slot[i].dma,
@@ -258,6 +277,11 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* SEND_WITH_INV, sent or received, needs remote invalidation */
 	if (!(ibdev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS))
 		ch->conn.params.features &= ~RDMACHAN_WIRE_F_SEND_INV;
+	/* what it grants at the start, and whether it retires (chan_grant.c) */
+	ch->conn.grant_rx = rdmachan_grant_start(ch);
+	ch->conn.params.grant = ch->conn.grant_rx;
+	if (!rdmachan_grant_follows(ch))
+		ch->conn.params.features &= ~RDMACHAN_WIRE_F_GROW;
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
 	if (ch->res.iwarp)
 		ch->conn.params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
@@ -425,13 +449,15 @@ void rdmachan_release_resources(struct rdmachan *ch)
  */
 int rdmachan_post_all_recvs(struct rdmachan *ch)
 {
+	/* those with a buffer: the start grant and the control reserve */
+	u32 n = min(ch->recv.nr_bufs, ch->conn.grant_rx + RDMACHAN_CTRL_RECV);
 	struct ib_recv_wr *wrs;
 	struct ib_sge *sges;
 	u32 i;
 	int ret;
 
-	wrs = kcalloc(ch->recv.nr_bufs, sizeof(*wrs), GFP_KERNEL);
-	sges = kcalloc(ch->recv.nr_bufs, sizeof(*sges), GFP_KERNEL);
+	wrs = kcalloc(n, sizeof(*wrs), GFP_KERNEL);
+	sges = kcalloc(n, sizeof(*sges), GFP_KERNEL);
 	if (!wrs || !sges) {
 		ret = -ENOMEM;
 		goto out;
@@ -439,14 +465,14 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	spin_lock_irq(&ch->lock);
 	rdmachan_credits_rx_reset(&ch->credits);
 	spin_unlock_irq(&ch->lock);
-	for (i = 0; i < ch->recv.nr_bufs; i++) {
+	for (i = 0; i < n; i++) {
 		sges[i].addr = ch->recv.bufs[i].dma;
 		sges[i].length = ch->res.buf_size;
 		sges[i].lkey = ch->res.pd->local_dma_lkey;
 		wrs[i].wr_cqe = &ch->recv.bufs[i].cqe;
 		wrs[i].sg_list = &sges[i];
 		wrs[i].num_sge = 1;
-		wrs[i].next = i + 1 < ch->recv.nr_bufs ? &wrs[i + 1] : NULL;
+		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
 	}
 	ret = ib_post_recv(ch->res.qp, wrs, NULL);
 out:

@@ -17,8 +17,8 @@
 #include "compat.h"
 #include "rdmachan-pri.h"
 
-static void rdmachan_post_recv_locked(struct rdmachan *ch,
-				      struct rdmachan_rx *rx)
+/* Post receive buffer @rx.  Caller holds ch->lock. */
+void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
 	struct ib_recv_wr wr = {};
 	struct ib_sge sge;
@@ -324,6 +324,7 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 				 u32 imm)
 {
 	unsigned long flags;
+	bool report;
 
 	rx->msg.data = rx->buf;
 	rx->msg.len = 0;
@@ -333,7 +334,10 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 	rx->msg.invalidated = false;
 	rx->msg.inv_rkey = 0;
 	spin_lock_irqsave(&ch->lock, flags);
-	if (rdmachan_credits_took_one(&ch->credits))
+	report = rdmachan_credits_took_one(&ch->credits);
+	/* before the report: what the peer has out with us, owed included */
+	rdmachan_grow_check_locked(ch);
+	if (report)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -398,14 +402,30 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_protocol_error(ch, "more credits than granted");
 		return;
 	}
+	/* a RETIRE gives a credit back for good: one the peer held */
+	if (h->type == RDMACHAN_MSG_RETIRE &&
+	    (!(ch->conn.params.features & RDMACHAN_WIRE_F_GROW) ||
+	     rdmachan_credits_retired(&ch->credits))) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, "RETIRE of a credit not held");
+		return;
+	}
 	wake = credits;
 	if (credits)
 		writable = rdmachan_writable_due_locked(ch);
 	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
 	/* DATA and PAD spent a credit of the peer's, control messages not */
-	if ((h->type == RDMACHAN_MSG_DATA || h->type == RDMACHAN_MSG_PAD) &&
-	    rdmachan_credits_took_one(&ch->credits))
-		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	if (h->type == RDMACHAN_MSG_DATA || h->type == RDMACHAN_MSG_PAD) {
+		bool report = rdmachan_credits_took_one(&ch->credits);
+
+		/*
+		 * Before the report: the peer has used half of its grant
+		 * since the last one, owed credits included (credit.h)
+		 */
+		rdmachan_grow_check_locked(ch);
+		if (report)
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	}
 
 	if (h->type != RDMACHAN_MSG_DATA) {
 		if (h->type == RDMACHAN_MSG_CLOSE) {
@@ -416,7 +436,18 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 				rdmachan_post_ctrl_locked(ch,
 							  RDMACHAN_CTRL_CLOSE);
 		}
-		if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
+		if (h->type == RDMACHAN_MSG_RETIRE) {
+			/* stopped: the teardown frees it with the others */
+			if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+				rdmachan_rx_retired_locked(ch, rx);
+			/*
+			 * the thresholds fell with the grant: credits owed
+			 * may be due now, and the peer may be waiting for them
+			 */
+			if (rdmachan_credits_report_due(&ch->credits))
+				rdmachan_post_ctrl_locked(ch,
+							  RDMACHAN_CTRL_CREDIT);
+		} else if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 			rdmachan_post_recv_locked(ch, rx);
 			/* a PAD took a credit like DATA: return it */
 			if (h->type == RDMACHAN_MSG_PAD &&

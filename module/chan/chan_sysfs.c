@@ -137,6 +137,7 @@ RDMACHAN_CHAN_U32_ATTR(max_msg_size, ch->conn.params.max_msg_size);
 RDMACHAN_CHAN_U32_ATTR(max_inline, ch->res.max_inline);
 RDMACHAN_CHAN_U32_ATTR(send_credits, ch->credits.avail);
 RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits.owed);
+RDMACHAN_CHAN_U32_ATTR(credits_granted, ch->credits.granted);
 RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->recv.nr_ready);
 
 static ssize_t wire_header_show(struct device *dev,
@@ -168,6 +169,7 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_max_inline.attr,
 	&dev_attr_send_credits.attr,
 	&dev_attr_credits_to_return.attr,
+	&dev_attr_credits_granted.attr,
 	&dev_attr_rx_queued.attr,
 	&dev_attr_wire_header.attr,
 	&dev_attr_mem_bytes.attr,

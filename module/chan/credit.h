@@ -16,6 +16,13 @@
  * A peer that returns more credits than were spent is broken or
  * malicious.
  *
+ * Under RDMACHAN_WIRE_F_GROW the grant follows use (chan_grant.c): a
+ * sender idle for a while retires the credits it holds beyond a few, each
+ * with a RETIRE message that takes its buffer for good, and a receiver
+ * whose peer holds at most half of its grant grants more, up to the
+ * depth, returning credits for buffers it just posted as if messages had
+ * come and gone.  The thresholds follow the grant.
+ *
  * Pure arithmetic on one struct, so it can be unit-tested; the channel
  * calls these with its lock held.
  */
@@ -33,17 +40,31 @@
  * @owed: buffers reposted but not yet reported to the peer
  * @out: the peer's credits we have not returned: messages received into
  *	a buffer, still held by the reader or reposted and owed (>= @owed)
+ * @granted: credits granted to the peer in all, each a posted receive
+ *	buffer for its data: @depth, less what it retired, plus what we
+ *	granted since (at most @depth)
  * @threshold: report explicitly once this many are owed ...
  * @report_at: ... and at least this many of the peer's credits are @out
+ * @defer: reports wait for the peer to be short (rdmachan_credits_init())
  */
 struct rdmachan_credits {
 	u32 depth;
 	u32 avail;
 	u32 owed;
 	u32 out;
+	u32 granted;
 	u32 threshold;
 	u32 report_at;
+	bool defer;
 };
+
+/* The report thresholds, from the grant */
+static inline void rdmachan_credits_limits(struct rdmachan_credits *c)
+{
+	c->threshold = max_t(u32, 1, c->granted / 8);
+	c->report_at = c->defer ? max(c->threshold, c->granted / 2) :
+		       c->threshold;
+}
 
 /*
  * A connection's receive buffers are about to be posted: nothing of the
@@ -59,8 +80,10 @@ static inline void rdmachan_credits_rx_reset(struct rdmachan_credits *c)
 }
 
 /*
- * The connection is up, @depth negotiated: all of the peer's buffers are
- * free for us.  Keeps @owed and @out (rdmachan_credits_rx_reset()).
+ * The connection is up, @depth negotiated: the peer's start grant, @avail
+ * buffers, is free for us, and we granted it @granted (each the whole
+ * depth from a peer of wire version 3).  Keeps @owed and @out
+ * (rdmachan_credits_rx_reset()).
  * @defer: wait with a report until the peer is short (report_at half the
  * depth).  Only for a channel whose receive completions are processed as
  * they come: where they wait for the user to poll, a report that waits
@@ -69,12 +92,14 @@ static inline void rdmachan_credits_rx_reset(struct rdmachan_credits *c)
  * decides).
  */
 static inline void rdmachan_credits_init(struct rdmachan_credits *c,
-					 u32 depth, bool defer)
+					 u32 depth, bool defer, u32 avail,
+					 u32 granted)
 {
 	c->depth = depth;
-	c->avail = depth;
-	c->threshold = max_t(u32, 1, depth / 8);
-	c->report_at = defer ? max(c->threshold, depth / 2) : c->threshold;
+	c->avail = clamp_t(u32, avail, 1, depth);
+	c->granted = clamp_t(u32, granted, 1, depth);
+	c->defer = defer;
+	rdmachan_credits_limits(c);
 }
 
 /*
@@ -149,6 +174,60 @@ static inline u16 rdmachan_credits_take_owed(struct rdmachan_credits *c)
 	c->owed -= n;
 	c->out -= min(n, c->out);
 	return n;
+}
+
+/*
+ * Sender, RDMACHAN_WIRE_F_GROW: retire the credits held beyond @keep, at
+ * most @room (free send slots: each goes in a RETIRE message).
+ * Return: credits retired.
+ */
+static inline u32 rdmachan_credits_retire(struct rdmachan_credits *c,
+					  u32 keep, u32 room)
+{
+	u32 n = c->avail > keep ? min(c->avail - keep, room) : 0;
+
+	c->avail -= n;
+	return n;
+}
+
+/*
+ * Receiver: a RETIRE arrived; its buffer is not reposted.  Return: 0, or
+ * -EPROTO when the peer held no credit to retire (nothing changes then).
+ */
+static inline int rdmachan_credits_retired(struct rdmachan_credits *c)
+{
+	if (c->granted <= c->out)
+		return -EPROTO;
+	c->granted--;
+	rdmachan_credits_limits(c);
+	return 0;
+}
+
+/*
+ * Receiver: how many more to grant, now that one of the peer's messages
+ * arrived: as many again as granted (at least one, at most up to the
+ * depth) once the peer holds at most half of its grant, else 0.
+ */
+static inline u32 rdmachan_credits_grow_want(const struct rdmachan_credits *c)
+{
+	if (c->granted >= c->depth || c->out * 2 < c->granted)
+		return 0;
+	return min(max_t(u32, c->granted, 1), c->depth - c->granted);
+}
+
+/*
+ * Receiver: @n more buffers were posted: they go back as credits owed, as
+ * if @n messages had come and been released.  Return: whether an explicit
+ * CREDIT message is due.
+ */
+static inline bool rdmachan_credits_grow(struct rdmachan_credits *c, u32 n)
+{
+	n = min(n, c->depth - c->granted);
+	c->granted += n;
+	c->owed += n;
+	c->out += n;
+	rdmachan_credits_limits(c);
+	return rdmachan_credits_report_due(c);
 }
 
 #endif /* RDMACHAN_CREDIT_H */

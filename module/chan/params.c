@@ -125,6 +125,14 @@ module_param_cb(keepalive_ms, &rdmachan_uint_param_ops, &keepalive_ms, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe an idle channel's peer every this many ms, 0..3600000, 0 = off (default 1000)");
 
+static struct rdmachan_uint_param shrink_idle_ms = {
+	.val = 5000, .min = 0, .max = 3600000, .base = 10,
+};
+module_param_cb(shrink_idle_ms, &rdmachan_uint_param_ops, &shrink_idle_ms,
+		0644);
+MODULE_PARM_DESC(shrink_idle_ms,
+		 "A channel that sent nothing for this many ms lets its peer free the receive buffers it keeps for it, but one, 0..3600000, 0 = never (default 5000)");
+
 static struct rdmachan_uint_param imm_header = {
 	.val = 1, .min = 0, .max = 1, .base = 10,
 };
@@ -195,6 +203,15 @@ unsigned int rdmachan_param_max_msg_size(void)
 unsigned int rdmachan_param_keepalive_ms(void)
 {
 	return READ_ONCE(keepalive_ms.val);
+}
+
+/**
+ * rdmachan_param_shrink_idle_ms() - idle time after which a sender retires
+ *	its credits (chan_grant.c), 0 for never
+ */
+unsigned int rdmachan_param_shrink_idle_ms(void)
+{
+	return READ_ONCE(shrink_idle_ms.val);
 }
 
 /** rdmachan_param_imm_header() - offer RDMACHAN_WIRE_F_HDR_IMM when connecting */

@@ -21,12 +21,16 @@
 void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,
 			       const struct rdmachan_conn_params *p)
 {
+	u16 version = p->version ?: RDMACHAN_WIRE_VERSION;
+
 	memset(w, 0, sizeof(*w));
 	w->magic = cpu_to_be32(RDMACHAN_WIRE_MAGIC);
-	w->version = cpu_to_be16(RDMACHAN_WIRE_VERSION);
+	w->version = cpu_to_be16(version);
 	w->queue_depth = cpu_to_be32(p->queue_depth);
 	w->max_msg_size = cpu_to_be32(p->max_msg_size);
 	w->features = cpu_to_be64(p->features);
+	if (version >= 4)
+		w->grant = cpu_to_be32(p->grant);
 }
 
 /**
@@ -48,13 +52,17 @@ rdmachan_wire_conn_decode(const void *data, size_t len,
 	memcpy(&w, data, sizeof(w));
 	if (be32_to_cpu(w.magic) != RDMACHAN_WIRE_MAGIC)
 		return RDMACHAN_REJ_BAD_MAGIC;
-	if (be16_to_cpu(w.version) != RDMACHAN_WIRE_VERSION)
+	p->version = be16_to_cpu(w.version);
+	if (p->version < RDMACHAN_WIRE_VERSION_MIN ||
+	    p->version > RDMACHAN_WIRE_VERSION)
 		return RDMACHAN_REJ_BAD_VERSION;
 	p->queue_depth = be32_to_cpu(w.queue_depth);
 	p->max_msg_size = be32_to_cpu(w.max_msg_size);
 	p->features = be64_to_cpu(w.features);
+	p->grant = p->version >= 4 ? be32_to_cpu(w.grant) : 0;
 	if (w.flags || p->queue_depth < 1 ||
-	    p->queue_depth > RDMACHAN_MAX_DEPTH || p->max_msg_size < 1)
+	    p->queue_depth > RDMACHAN_MAX_DEPTH || p->max_msg_size < 1 ||
+	    (p->version >= 4 && (p->grant < 1 || p->grant > p->queue_depth)))
 		return RDMACHAN_REJ_BAD_PARAMS;
 	return RDMACHAN_REJ_NONE;
 }
@@ -140,6 +148,9 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 	out->queue_depth = clamp_t(u32, out->queue_depth, 1, RDMACHAN_MAX_DEPTH);
 	out->max_msg_size = min(local->max_msg_size, remote->max_msg_size);
 	out->features = local->features & remote->features;
+	/* the reply is in the request's version; its grant is the caller's */
+	out->version = remote->version;
+	out->grant = 0;
 }
 
 /**
@@ -172,6 +183,7 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	case RDMACHAN_MSG_KEEPALIVE:
 	case RDMACHAN_MSG_CLOSE:
 	case RDMACHAN_MSG_PAD:
+	case RDMACHAN_MSG_RETIRE:
 		return len == 0 ? 0 : -EPROTO;
 	default:
 		return -EPROTO;

@@ -17,7 +17,10 @@
 #include <linux/types.h>
 
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
-#define RDMACHAN_WIRE_VERSION	3	/* 2: PAD (type 5); 3: features */
+/* 2: PAD (type 5); 3: features; 4: start grants (rdmachan_wire_conn.grant) */
+#define RDMACHAN_WIRE_VERSION	4
+/* The oldest version served: it grants the whole depth at the start */
+#define RDMACHAN_WIRE_VERSION_MIN	3
 
 /*
  * rdmachan_wire_conn.features (RDMACHAN_WIRE_F_*: what the two modules
@@ -36,8 +39,16 @@
  * device does remote invalidation (IB_DEVICE_MEM_MGT_EXTENSIONS).
  */
 #define RDMACHAN_WIRE_F_SEND_INV	BIT_ULL(1)
+/*
+ * The grant follows use: a sender may retire credits (RETIRE messages),
+ * a receiver grant credits beyond those it got messages for, up to the
+ * depth (credit.h).  Not offered by a side whose receive buffers are its
+ * user's pages (&rdmachan_opts.rx_pages).
+ */
+#define RDMACHAN_WIRE_F_GROW	BIT_ULL(2)
 #define RDMACHAN_WIRE_F_KNOWN	(RDMACHAN_WIRE_F_HDR_IMM | \
-				 RDMACHAN_WIRE_F_SEND_INV)
+				 RDMACHAN_WIRE_F_SEND_INV | \
+				 RDMACHAN_WIRE_F_GROW)
 
 /*
  * Receive buffers each side posts beyond its credits, for control
@@ -59,7 +70,14 @@
  * @max_msg_size: request: largest message the requester accepts; reply:
  *	the negotiated largest message
  * @features: request: RDMACHAN_WIRE_F_* offered; reply: those accepted
+ * @grant: version 4: data receive buffers the writer posted for the other
+ *	side at the start, the credits the other side starts with (1 to
+ *	@queue_depth; the receiver grants more as they are used, up to the
+ *	depth: credit.h); version 3: zero, and the whole depth is granted
  * @reserved: zero
+ *
+ * The reply is in the version of the request; a version this side does not
+ * serve is rejected with RDMACHAN_REJ_BAD_VERSION.
  */
 struct rdmachan_wire_conn {
 	__be32 magic;
@@ -68,7 +86,8 @@ struct rdmachan_wire_conn {
 	__be32 queue_depth;
 	__be32 max_msg_size;
 	__be64 features;
-	__be32 reserved[2];
+	__be32 grant;
+	__be32 reserved;
 };
 
 /* Documentation/protocol.rst: a layout change must fail the build */
@@ -110,6 +129,8 @@ enum rdmachan_msg_type {
 	RDMACHAN_MSG_KEEPALIVE	= 3,	/* liveness probe; the RC ACK answers */
 	RDMACHAN_MSG_CLOSE	= 4,	/* orderly close: nothing follows */
 	RDMACHAN_MSG_PAD	= 5,	/* withdrawn slot: credit, no data */
+	/* F_GROW: takes a credit and its buffer for good, no data */
+	RDMACHAN_MSG_RETIRE	= 6,
 };
 
 /*
@@ -147,11 +168,17 @@ static_assert(sizeof(struct rdmachan_wire_hdr) == 8);
  * @queue_depth: credits (receive buffers for data) per direction
  * @max_msg_size: largest message payload in bytes
  * @features: RDMACHAN_WIRE_F_* bits
+ * @version: the wire version (RDMACHAN_WIRE_VERSION_MIN to
+ *	RDMACHAN_WIRE_VERSION); 0 to encode RDMACHAN_WIRE_VERSION
+ * @grant: version 4: the writer's start grant (rdmachan_wire_conn.grant);
+ *	0 in version 3
  */
 struct rdmachan_conn_params {
 	u32 queue_depth;
 	u32 max_msg_size;
 	u64 features;
+	u16 version;
+	u32 grant;
 };
 
 void rdmachan_wire_conn_encode(struct rdmachan_wire_conn *w,

@@ -156,7 +156,8 @@ struct rdmachan_obj {
  * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
  *	changes when rdmachan_msg_detach() gives it away
  * @dma: its DMA address
- * @node: entry in rdmachan.recv.ready while the message waits for a reader
+ * @node: entry in rdmachan.recv.ready while the message waits for a reader,
+ *	in rdmachan.recv.empty while the slot has no buffer (chan_grant.c)
  * @msg: what the receiver sees
  */
 struct rdmachan_rx {
@@ -184,6 +185,7 @@ struct rdmachan_rx {
  * @solicited: send with IB_SEND_SOLICITED
  * @pad: the sender failed to fill this reserved slot: it goes out as a
  *	PAD message, which takes its credit but is not delivered
+ * @retire: a RETIRE message (chan_grant.c): a credit retired, no buffer
  * @ready: filled and waiting to be posted in order
  * @unposted: posted in a chain the provider refused from this request
  *	on (rdmachan_commit_locked()): it never left
@@ -220,6 +222,7 @@ struct rdmachan_tx {
 	bool			has_imm;
 	bool			solicited;
 	bool			pad;
+	bool			retire;
 	bool			ready;
 	bool			unposted;
 	bool			send_inv;
@@ -266,6 +269,12 @@ enum rdmachan_stat {
  * @params: the negotiated queue depth, message size and wire features;
  *	set by the connecting thread or the rdma_cm handler before I/O
  *	starts (rdmachan_start_io()), read-only from then on
+ * @grant_rx: data receive buffers posted for the peer at the start, our
+ *	start grant (chan_grant.c); set with the resources, before the
+ *	connect request or the reply
+ * @grant_tx: the peer's start grant, our first credits: its reply's or
+ *	request's (the whole depth from a version 3 peer); set before I/O
+ *	starts
  * @hdr_imm: RDMACHAN_WIRE_F_HDR_IMM is in force: every SEND is a
  *	SEND_WITH_IMM whose immediate is the header, the payload starts the
  *	message; set once before I/O starts
@@ -283,6 +292,8 @@ struct rdmachan_conn {
 	struct completion	done;
 	bool			active;
 	bool			hdr_imm;
+	u32			grant_rx;
+	u32			grant_tx;
 	struct rdmachan_conn_params local;
 	struct rdmachan_conn_params params;
 	struct sockaddr_storage	src;
@@ -383,6 +394,13 @@ struct rdmachan_res {
  *	unchanged frees @spare); under rdmachan.lock
  * @fill_work: allocates buffers that a sender that may not wait could
  *	not have, then calls &rdmachan_ops.writable (chan_sbuf.c)
+ * @retire_mark: @reserved when the sender last reserved (chan_grant.c);
+ *	under rdmachan.lock
+ * @retire_since: jiffies when @retire_mark was last moved; under
+ *	rdmachan.lock
+ * @retire_hdr: the header of every RETIRE message, where it is not the
+ *	immediate; allocated, mapped at @retire_dma, before I/O starts
+ * @retire_dma: its DMA address
  * @inv_tail: the send queue's last work requests are a LOCAL_INV and
  *	local operations only (fast registrations): a REG_MR posted now
  *	needs no fence of its own where &rdmachan_res.reg_fence (rxe runs
@@ -405,6 +423,10 @@ struct rdmachan_send_ring {
 	u32			nr_bufs;
 	u64			idle_mark;
 	struct work_struct	fill_work;
+	u64			retire_mark;
+	unsigned long		retire_since;
+	void			*retire_hdr;
+	u64			retire_dma;
 	bool			inv_tail;
 };
 
@@ -412,7 +434,8 @@ struct rdmachan_send_ring {
  * struct rdmachan_recv_queue - received messages (chan_recv.c)
  * @bufs: the receive buffers, @nr_bufs of them; allocated before I/O
  *	starts, freed with the channel (a reader may hold one after
- *	teardown)
+ *	teardown); under RDMACHAN_WIRE_F_GROW a slot's buffer is freed when
+ *	the peer retires it, and allocated again when we grant more
  * @nr_bufs: posted depth plus control reserve; set once before I/O starts
  * @ready: received messages not yet handed to the user, in order; under
  *	rdmachan.lock
@@ -427,10 +450,17 @@ struct rdmachan_send_ring {
  *	the buffers' pages come from and go back to; allocations under
  *	rdmachan.lock once I/O started (one consumer at a time)
  * @order: &rdmachan_opts.rx_pages: the buffers' page order
+ * @empty: slots of @bufs whose buffer was retired (chan_grant.c), linked
+ *	by &rdmachan_rx.node; under rdmachan.lock
+ * @grow_work: allocates and posts buffers for more credits (chan_grant.c)
+ * @grow_queued: @grow_work is queued or running; under rdmachan.lock
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
 	u32			nr_bufs;
+	struct list_head	empty;
+	struct work_struct	grow_work;
+	bool			grow_queued;
 	struct page_pool	*pool;
 	unsigned int		order;
 	struct list_head	ready;
@@ -864,7 +894,25 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto);
 void rdmachan_send_end_orphans(struct rdmachan *ch);
 
+/*
+ * chan_grant.c: credits granted at the start, and left to the peer when
+ * idle (RDMACHAN_WIRE_F_GROW)
+ */
+#define RDMACHAN_GRANT_START	1
+#define RDMACHAN_GRANT_KEEP	1
+bool rdmachan_grant_follows(const struct rdmachan *ch);
+u32 rdmachan_grant_start(const struct rdmachan *ch);
+void rdmachan_grow_check_locked(struct rdmachan *ch);
+void rdmachan_grow_work(struct work_struct *work);
+void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
+void rdmachan_retire_idle_locked(struct rdmachan *ch);
+struct rdmachan_chain;
+void rdmachan_post_retire_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
+				 struct rdmachan_chain *c);
+void rdmachan_grant_init(struct rdmachan *ch);
+
 /* chan_recv.c */
+void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
 int rdmachan_rx_pages_init(struct rdmachan *ch);
 struct page *rdmachan_rx_page_alloc(struct rdmachan *ch, gfp_t gfp);
 void rdmachan_rx_pages_destroy(struct rdmachan *ch);
@@ -939,6 +987,7 @@ void rdmachan_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 			      struct rdmachan_chain *c);
 void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 			     struct rdmachan_chain *c);
+void rdmachan_chain_add(struct rdmachan_chain *c, struct ib_send_wr *wr);
 int rdmachan_regq_post_locked(struct rdmachan_tx *tx);
 void rdmachan_post_inv_locked(struct rdmachan_mr *mr);
 struct rdmachan_qp_sizes;

@@ -37,7 +37,7 @@ cmtime_rate() {
 }
 
 check "rxe pair comes up" rxe_pair_up
-check "rdmachan loads" rdmachan_load
+check "rdmachan loads, idle grants shrinking after 1 s" rdmachan_load shrink_idle_ms=1000
 # cmtime's client resolves from the routing table: cross the wire as the
 # message rows do (bench_msg.sh)
 check "cmtime's client is routed across the wire" \

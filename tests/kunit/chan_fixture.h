@@ -267,6 +267,8 @@ void ct_sink_check(struct kunit *test, struct ct_sink *s,
 /* the watchdog of blocking calls */
 void ct_wd_arm(struct ct_ctx *c, unsigned long timeout);
 bool ct_wd_disarm(struct ct_ctx *c);
+int ct_send_msgs_all(struct rdmachan *ch, const struct kvec *v, int n,
+		     u32 imm, u32 flags);
 
 /* setting up and tearing down */
 int ct_init(struct kunit *test);

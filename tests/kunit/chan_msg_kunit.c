@@ -150,12 +150,15 @@ static void chan_test_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->ctx_bh, 0U);
 	ct_sink_check(test, s, srv, 0, exp, ARRAY_SIZE(lens));
 
-	/* The DIRECT end sends; the SOFTIRQ end receives in softirq */
+	/*
+	 * The DIRECT end sends; the SOFTIRQ end receives in softirq.  It
+	 * grants one credit at the start and more as they come: the second
+	 * send may wait for the grant (polling, as a DIRECT end does).
+	 */
 	for (i = 0; i < 2; i++) {
 		v = (struct kvec){ .iov_base = ct_payload(test, 1000 + i, 1, i),
 				   .iov_len = 1000 + i };
-		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 0,
-						    RDMACHAN_SEND_NONBLOCK), 0);
+		KUNIT_EXPECT_EQ(test, rdmachan_send(srv, &v, 1, 0, 0), 0);
 		exp[i] = (struct ct_exp){ i, 1000 + i, false, 0 };
 	}
 	ct_sink_check(test, &c->sink[CT_CLI], cli, 1, exp, 2);
@@ -275,16 +278,23 @@ static void chan_test_msgsize(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_send_sg(cli, sg, 2, 0, 0), -EMSGSIZE);
 	KUNIT_EXPECT_EQ(test, rdmachan_get_state(cli), RDMACHAN_CONNECTED);
 
-	/* All four credits are still there; then there are none */
+	/*
+	 * The refusals took no credit: the start grant's one is still there
+	 * (a send that may not wait goes); the others wait for the grant to
+	 * grow, to the depth; then there are none
+	 */
 	for (i = 0; i < 4; i++) {
 		v[0] = (struct kvec){
 			.iov_base = ct_payload(test, exp[i].len, 0, exp[i].k),
 			.iov_len = exp[i].len,
 		};
+		ct_wd_arm(c, CT_TIMEOUT);
 		KUNIT_EXPECT_EQ_MSG(test, rdmachan_send(cli, v, 1, exp[i].imm,
-							nb | (exp[i].has_imm ?
+							(i ? 0 : nb) |
+							(exp[i].has_imm ?
 							RDMACHAN_SEND_IMM : 0)),
 				    0, "send %d", i);
+		KUNIT_EXPECT_FALSE(test, ct_wd_disarm(c));
 	}
 	v[0] = (struct kvec){ .iov_base = big, .iov_len = 1 };
 	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, v, 1, 0, nb), -EAGAIN);
@@ -301,7 +311,8 @@ static void chan_test_msgsize(struct kunit *test)
 
 /*
  * Credits: a receiver that holds its messages stops the sender.  With
- * depth 4, rdmachan_send_msgs() of 6 sends 4; then every non-blocking
+ * depth 4, the grant grows from one credit as the held messages arrive,
+ * and blocking sends of 6 stop after 4; then every non-blocking
  * sender returns -EAGAIN and a blocking one waits (until a signal:
  * -ERESTARTSYS).  Each released message returns one credit; a sender
  * blocked for one is woken when the receiver releases later, from
@@ -331,7 +342,9 @@ static void chan_test_credits(struct kunit *test)
 				      .iov_len = 8 + i };
 		exp[i] = (struct ct_exp){ i, 8 + i, false, 0 };
 	}
-	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, v, 6, 0, nb), 4);
+	ct_wd_arm(c, CT_TIMEOUT);
+	KUNIT_EXPECT_EQ(test, ct_send_msgs_all(cli, v, 4, 0, 0), 4);
+	KUNIT_EXPECT_FALSE(test, ct_wd_disarm(c));
 	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v[4], 1, 0, nb), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, rdmachan_send_msgs(cli, &v[4], 2, 0, nb),
 			-EAGAIN);

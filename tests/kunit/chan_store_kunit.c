@@ -46,15 +46,23 @@ static void chan_test_writable_send(struct kunit *test)
 		&ct_store_ops);
 	srv = c->ch[CT_SRV];
 	cli = c->ch[CT_CLI];
-	for (i = 0; i < 16; i++) {
-		ret = rdmachan_send_ext(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK,
-					NULL);
+	/*
+	 * The grant starts at one credit and grows as the messages arrive:
+	 * blocking sends fill the depth (a blocking sender's wait is no
+	 * refusal, ->writable is not called for it), then a non-blocking one
+	 * is refused
+	 */
+	for (i = 0; i < 4; i++) {
+		ct_wd_arm(c, CT_TIMEOUT);
+		ret = rdmachan_send(cli, &v, 1, 0, 0);
+		KUNIT_EXPECT_FALSE(test, ct_wd_disarm(c));
 		if (ret)
 			break;
 		sent++;
 	}
-	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
 	KUNIT_EXPECT_EQ(test, sent, 4);
+	ret = rdmachan_send_ext(cli, &v, 1, 0, RDMACHAN_SEND_NONBLOCK, NULL);
+	KUNIT_EXPECT_EQ(test, ret, -EAGAIN);
 	/* a second refusal before room returns: still one call */
 	KUNIT_EXPECT_EQ(test, rdmachan_send(cli, &v, 1, 0,
 					    RDMACHAN_SEND_NONBLOCK),

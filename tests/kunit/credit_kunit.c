@@ -24,7 +24,7 @@ KUNIT_ARRAY_PARAM(depth, depths, depth_desc);
 static void credits_new(struct rdmachan_credits *c, u32 depth, bool defer)
 {
 	rdmachan_credits_rx_reset(c);
-	rdmachan_credits_init(c, depth, defer);
+	rdmachan_credits_init(c, depth, defer, depth, depth);
 }
 
 /* A new connection: everything available, nothing owed, threshold >= 1 */
@@ -69,7 +69,7 @@ static void credit_test_early_receives(struct kunit *test)
 		rdmachan_credits_took_one(&c);
 	for (i = 0; i < 10; i++)
 		rdmachan_credits_owe_one(&c);
-	rdmachan_credits_init(&c, 16, true);
+	rdmachan_credits_init(&c, 16, true, 16, 16);
 	KUNIT_EXPECT_EQ(test, c.avail, 16U);
 	KUNIT_EXPECT_EQ(test, c.out, 16U);
 	KUNIT_EXPECT_EQ(test, c.owed, 10U);
@@ -80,7 +80,7 @@ static void credit_test_early_receives(struct kunit *test)
 
 	/* a new connection starts from nothing */
 	rdmachan_credits_rx_reset(&c);
-	rdmachan_credits_init(&c, 16, true);
+	rdmachan_credits_init(&c, 16, true, 16, 16);
 	KUNIT_EXPECT_EQ(test, c.out, 0U);
 	KUNIT_EXPECT_EQ(test, c.owed, 0U);
 	KUNIT_EXPECT_FALSE(test, rdmachan_credits_report_due(&c));
@@ -447,6 +447,159 @@ static void credit_test_model(struct kunit *test)
 	credit_model_run(test, depth, false);
 }
 
+/* RDMACHAN_WIRE_F_GROW: retiring, one by one */
+static void credit_test_retire(struct kunit *test)
+{
+	struct rdmachan_credits a, b;
+
+	credits_new(&a, 16, true);
+	credits_new(&b, 16, true);
+	KUNIT_EXPECT_EQ(test, b.granted, 16U);
+	/* the sender keeps @keep, and retires no more than @room */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_retire(&a, 1, 5), 5U);
+	KUNIT_EXPECT_EQ(test, a.avail, 11U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_retire(&a, 1, U32_MAX), 10U);
+	KUNIT_EXPECT_EQ(test, a.avail, 1U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_retire(&a, 1, U32_MAX), 0U);
+	/* the receiver frees a buffer for each; the thresholds follow */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_retired(&b), 0);
+	KUNIT_EXPECT_EQ(test, b.granted, 15U);
+	while (b.granted > 1)
+		KUNIT_EXPECT_EQ(test, rdmachan_credits_retired(&b), 0);
+	KUNIT_EXPECT_EQ(test, b.threshold, 1U);
+	KUNIT_EXPECT_EQ(test, b.report_at, 1U);
+	/* the last credit is out with us (a message held): not retirable */
+	rdmachan_credits_took_one(&b);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_retired(&b), -EPROTO);
+	KUNIT_EXPECT_EQ(test, b.granted, 1U);
+	/* a returned credit never lifts the sender above the depth */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&a, 15), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&a, 1), -EPROTO);
+}
+
+/* RDMACHAN_WIRE_F_GROW: when and how much a receiver grants */
+static void credit_test_grow(struct kunit *test)
+{
+	struct rdmachan_credits b;
+
+	credits_new(&b, 16, true);
+	/* at the depth already, every credit out with us: never more */
+	b.out = 16;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 0U);
+
+	credits_new(&b, 16, true);
+	while (b.granted > 1)
+		KUNIT_ASSERT_EQ(test, rdmachan_credits_retired(&b), 0);
+	/* nothing of the peer's with us: it has its credit, no need */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 0U);
+	/* its one message arrived: as many again */
+	rdmachan_credits_took_one(&b);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 1U);
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_grow(&b, 1));
+	KUNIT_EXPECT_EQ(test, b.granted, 2U);
+	KUNIT_EXPECT_EQ(test, b.owed, 1U);
+	KUNIT_EXPECT_EQ(test, b.out, 2U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&b), 1U);
+	/* one of two out: at half, grow again, to 4 */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 2U);
+	rdmachan_credits_grow(&b, 2);
+	rdmachan_credits_take_owed(&b);
+	KUNIT_EXPECT_EQ(test, b.granted, 4U);
+	/* one of four out: below half, enough */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 0U);
+	/* never beyond the depth */
+	b.out = 4;
+	rdmachan_credits_grow(&b, 8);
+	KUNIT_EXPECT_EQ(test, b.granted, 12U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 4U);
+	rdmachan_credits_grow(&b, 100);
+	KUNIT_EXPECT_EQ(test, b.granted, 16U);
+	KUNIT_EXPECT_EQ(test, b.threshold, 2U);
+	KUNIT_EXPECT_EQ(test, b.report_at, 8U);
+}
+
+/*
+ * The model of credit_model_run() with F_GROW: A retires what it holds
+ * beyond one when it is "idle", B grants more as A's messages arrive, from
+ * the whole depth or from a start grant of one, reports deferred or not.
+ * No credit is created or lost, B never grants beyond the depth, never
+ * sees a RETIRE it cannot account for, and A is never stuck (a RETIRE that
+ * lowers the thresholds may make a report due: it goes then).
+ */
+static void credit_grow_model_run(struct kunit *test, u32 depth, bool defer,
+				  u32 start)
+{
+	struct rdmachan_credits a, b;
+	struct rnd_state rnd;
+	u32 data = 0, retires = 0, held = 0, back = 0, step, grown = 0;
+
+	prandom_seed_state(&rnd, 0x47524f57ULL + depth + start + defer);
+	rdmachan_credits_rx_reset(&a);
+	rdmachan_credits_rx_reset(&b);
+	rdmachan_credits_init(&a, depth, defer, start, depth);
+	rdmachan_credits_init(&b, depth, defer, depth, start);
+	for (step = 0; step < 20000; step++) {
+		u32 op = prandom_u32_state(&rnd) % 100;
+		u32 n;
+
+		if (op < 30) {
+			n = 1 + prandom_u32_state(&rnd) % max_t(u32, 8, depth / 4);
+			data += rdmachan_credits_spend(&a, n, U32_MAX);
+		} else if (op < 35) {
+			retires += rdmachan_credits_retire(&a, 1, U32_MAX);
+		} else if (op < 45 && retires) {
+			KUNIT_ASSERT_EQ(test, rdmachan_credits_retired(&b), 0);
+			retires--;
+			/* the thresholds fell: owed credits may be due now */
+			if (rdmachan_credits_report_due(&b))
+				back += rdmachan_credits_take_owed(&b);
+		} else if (op < 65 && data) {
+			bool due;
+
+			data--;
+			held++;
+			due = rdmachan_credits_took_one(&b);
+			/* as chan_recv.c: the grant is checked before the report */
+			n = rdmachan_credits_grow_want(&b);
+			if (n) {
+				grown += n;
+				rdmachan_credits_grow(&b, n);
+			}
+			if (due || n)
+				back += rdmachan_credits_take_owed(&b);
+		} else if (op < 85 && held) {
+			held--;
+			if (rdmachan_credits_owe_one(&b))
+				back += rdmachan_credits_take_owed(&b);
+		} else if (back) {
+			KUNIT_ASSERT_EQ(test, rdmachan_credits_grant(&a, back), 0);
+			back = 0;
+		}
+		KUNIT_ASSERT_EQ_MSG(test, a.avail + data + retires + held +
+				    b.owed + back, b.granted,
+				    "credit created or lost at step %u", step);
+		KUNIT_ASSERT_LE(test, b.granted, depth);
+		KUNIT_ASSERT_EQ(test, b.out, held + b.owed);
+		if (!data && !retires && !held && !back)
+			KUNIT_ASSERT_GT_MSG(test, a.avail, 0U,
+					    "A stalled for good at step %u",
+					    step);
+	}
+	/* from one credit it grows (from the depth, only once retired) */
+	if (start < depth)
+		KUNIT_EXPECT_GT(test, grown, 0U);
+}
+
+static void credit_test_grow_model(struct kunit *test)
+{
+	const u32 depth = *(const u32 *)test->param_value;
+
+	credit_grow_model_run(test, depth, true, depth);
+	credit_grow_model_run(test, depth, false, depth);
+	credit_grow_model_run(test, depth, true, 1);
+	credit_grow_model_run(test, depth, false, 1);
+}
+
 static struct kunit_case credit_cases[] = {
 	KUNIT_CASE_PARAM(credit_test_init, depth_gen_params),
 	KUNIT_CASE(credit_test_early_receives),
@@ -458,6 +611,9 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE_PARAM(credit_test_piggyback_defers_report, depth_gen_params),
 	KUNIT_CASE(credit_test_take_owed_clamped),
 	KUNIT_CASE_PARAM(credit_test_model, depth_gen_params),
+	KUNIT_CASE(credit_test_retire),
+	KUNIT_CASE(credit_test_grow),
+	KUNIT_CASE_PARAM(credit_test_grow_model, depth_gen_params),
 	{}
 };
 

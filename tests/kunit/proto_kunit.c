@@ -53,6 +53,7 @@ static void proto_test_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct rdmachan_wire_conn, queue_depth), 8);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rdmachan_wire_conn, max_msg_size), 12);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rdmachan_wire_conn, features), 16);
+	KUNIT_EXPECT_EQ(test, offsetof(struct rdmachan_wire_conn, grant), 24);
 	KUNIT_EXPECT_EQ(test, offsetof(struct rdmachan_wire_rej, reason), 6);
 }
 
@@ -62,17 +63,19 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 {
 	static const u8 want[32] = {
 		'R', 'C', 'H', '1',	/* magic */
-		0x00, 0x03,		/* version */
+		0x00, 0x04,		/* version */
 		0x00, 0x00,		/* flags */
 		0x00, 0x00, 0x01, 0x00,	/* queue_depth 256 */
 		0x00, 0x01, 0x02, 0x03,	/* max_msg_size 0x10203 */
 		0x80, 0x00, 0x00, 0x00,	/* features, high word */
 		0x00, 0x00, 0x00, 0x01,	/* features, low word: HDR_IMM */
+		0x00, 0x00, 0x00, 0x11,	/* grant 17 */
 		/* reserved: zero */
 	};
 	struct rdmachan_conn_params p = {
 		.queue_depth = 256, .max_msg_size = 0x10203,
 		.features = BIT_ULL(63) | RDMACHAN_WIRE_F_HDR_IMM,
+		.grant = 17,
 	};
 	struct rdmachan_wire_conn w;
 
@@ -84,13 +87,14 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 /* The feature bits are wire format: their values never change */
 static void proto_test_feature_bits(struct kunit *test)
 {
-	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x03 };
+	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x07 };
 	struct rdmachan_conn_params p = { 1, 1, RDMACHAN_WIRE_F_KNOWN };
 	struct rdmachan_wire_conn w;
 
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_HDR_IMM, BIT_ULL(0));
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_SEND_INV, BIT_ULL(1));
-	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 3ULL);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_GROW, BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 7ULL);
 	rdmachan_wire_conn_encode(&w, &p);
 	expect_bytes(test, &w.features, want, sizeof(want));
 }
@@ -98,9 +102,10 @@ static void proto_test_feature_bits(struct kunit *test)
 static void proto_test_conn_roundtrip(struct kunit *test)
 {
 	static const struct rdmachan_conn_params in[] = {
-		{ 1, 1, 0 },
-		{ 128, 65536, RDMACHAN_WIRE_F_HDR_IMM },
-		{ RDMACHAN_MAX_DEPTH, U32_MAX, U64_MAX },
+		{ 1, 1, 0, 0, 1 },
+		{ 128, 65536, RDMACHAN_WIRE_F_HDR_IMM, 4, 1 },
+		{ 128, 65536, RDMACHAN_WIRE_F_HDR_IMM, 3, 0 },
+		{ RDMACHAN_MAX_DEPTH, U32_MAX, U64_MAX, 0, RDMACHAN_MAX_DEPTH },
 	};
 	struct rdmachan_conn_params out;
 	struct rdmachan_wire_conn w;
@@ -114,7 +119,43 @@ static void proto_test_conn_roundtrip(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, out.queue_depth, in[i].queue_depth);
 		KUNIT_EXPECT_EQ(test, out.max_msg_size, in[i].max_msg_size);
 		KUNIT_EXPECT_EQ(test, out.features, in[i].features);
+		KUNIT_EXPECT_EQ(test, out.version,
+				in[i].version ?: RDMACHAN_WIRE_VERSION);
+		KUNIT_EXPECT_EQ(test, out.grant, in[i].grant);
 	}
+}
+
+/*
+ * Version 4's start grant: 1 to the depth; a version 3 image has none
+ * (its grant field is not read: the whole depth is granted)
+ */
+static void proto_test_conn_grant(struct kunit *test)
+{
+	struct rdmachan_conn_params p = { 64, 4096, 0, 4, 1 }, out;
+	struct rdmachan_wire_conn w;
+
+	p.grant = 0;
+	rdmachan_wire_conn_encode(&w, &p);
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(&w, sizeof(w), &out),
+			RDMACHAN_REJ_BAD_PARAMS);
+	p.grant = 65;
+	rdmachan_wire_conn_encode(&w, &p);
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(&w, sizeof(w), &out),
+			RDMACHAN_REJ_BAD_PARAMS);
+	p.grant = 64;
+	rdmachan_wire_conn_encode(&w, &p);
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(&w, sizeof(w), &out),
+			RDMACHAN_REJ_NONE);
+	KUNIT_EXPECT_EQ(test, out.grant, 64U);
+	/* version 3: whatever the field holds, no grant */
+	p.version = 3;
+	rdmachan_wire_conn_encode(&w, &p);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(w.grant), 0U);
+	w.grant = cpu_to_be32(0xdead);
+	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(&w, sizeof(w), &out),
+			RDMACHAN_REJ_NONE);
+	KUNIT_EXPECT_EQ(test, out.version, 3);
+	KUNIT_EXPECT_EQ(test, out.grant, 0U);
 }
 
 static void proto_test_conn_decode_null(struct kunit *test)
@@ -174,12 +215,14 @@ static const struct conn_case conn_cases[] = {
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 2 (no features)", MAGIC, 2, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "version 4", MAGIC, 4, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
+	{ "version 3 (no grants)", MAGIC, 3, 0, 128, 65536, 32,
+	  RDMACHAN_REJ_NONE },
+	{ "version 5", MAGIC, 5, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0x0300 (3 byte-swapped)", MAGIC, 0x0300, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0xffff", MAGIC, 0xffff, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "bad version wins over bad params", MAGIC, 4, 1, 0, 0, 32,
+	{ "bad version wins over bad params", MAGIC, 5, 1, 0, 0, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "flags 0x0001", MAGIC, VER, 0x0001, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_PARAMS },
@@ -220,6 +263,7 @@ static void proto_test_conn_decode(struct kunit *test)
 	put_be32(buf + 12, c->size);
 	put_be32(buf + 16, 0x80000000);	/* unknown feature: passed on */
 	put_be32(buf + 20, 0x00000001);	/* HDR_IMM */
+	put_be32(buf + 24, 1);		/* grant: one credit */
 	KUNIT_ASSERT_LE(test, c->len, sizeof(buf));
 
 	KUNIT_EXPECT_EQ(test, rdmachan_wire_conn_decode(buf, c->len, &out),
@@ -237,7 +281,7 @@ static void proto_test_conn_decode(struct kunit *test)
 static void proto_test_rej_encode_bytes(struct kunit *test)
 {
 	static const u8 want[8] = {
-		'R', 'C', 'H', '1', 0x00, 0x03, 0x00, RDMACHAN_REJ_BACKLOG,
+		'R', 'C', 'H', '1', 0x00, 0x04, 0x00, RDMACHAN_REJ_BACKLOG,
 	};
 	struct rdmachan_wire_rej w;
 
@@ -430,7 +474,13 @@ static const struct hdr_case hdr_cases[] = {
 	  -EPROTO },
 	{ "flags F_IMM on PAD", RDMACHAN_MSG_PAD, 0x01, 0, 0, H + 4, 4096,
 	  -EPROTO },
-	{ "type PAD + 1", RDMACHAN_MSG_PAD + 1, 0, 0, 0, H, 4096, -EPROTO },
+	{ "type RETIRE", RDMACHAN_MSG_RETIRE, 0, 0, 0, H, 4096, 0 },
+	{ "type RETIRE with a payload", RDMACHAN_MSG_RETIRE, 0, 0, 1, H + 1,
+	  4096, -EPROTO },
+	{ "flags F_IMM on RETIRE", RDMACHAN_MSG_RETIRE, 0x01, 0, 0, H + 4, 4096,
+	  -EPROTO },
+	{ "type RETIRE + 1", RDMACHAN_MSG_RETIRE + 1, 0, 0, 0, H, 4096,
+	  -EPROTO },
 	{ "type 0x81", 0x81, 0, 0, 0, H, 4096, -EPROTO },
 	{ "type 0xff", 0xff, 0, 0, 0, H, 4096, -EPROTO },
 	/* flags; F_IMM: a 4-byte immediate after a DATA payload */
@@ -544,7 +594,8 @@ static const struct imm_case imm_cases[] = {
 	{ "PAD, empty", RDMACHAN_MSG_PAD, 0, 1, 0, 4096, 0, 0 },
 	{ "PAD with F_IMM", RDMACHAN_MSG_PAD, 0x01, 0, 4, 4096, -EPROTO },
 	{ "type 0", 0, 0, 0, 0, 4096, -EPROTO },
-	{ "type PAD + 1", RDMACHAN_MSG_PAD + 1, 0, 0, 0, 4096, -EPROTO },
+	{ "RETIRE, empty", RDMACHAN_MSG_RETIRE, 0, 0, 0, 4096, 0 },
+	{ "type RETIRE + 1", RDMACHAN_MSG_RETIRE + 1, 0, 0, 0, 4096, -EPROTO },
 	{ "type 0xff", 0xff, 0, 0, 0, 4096, -EPROTO },
 	{ "DATA, empty", DATA, 0, 0, 0, 4096, 0, 0 },
 	{ "DATA, 1 byte", DATA, 0, 0, 1, 4096, 0, 1 },
@@ -595,6 +646,7 @@ static void proto_test_imm_check(struct kunit *test)
 static struct kunit_case proto_wire_cases[] = {
 	KUNIT_CASE(proto_test_sizes),
 	KUNIT_CASE(proto_test_conn_encode_bytes),
+	KUNIT_CASE(proto_test_conn_grant),
 	KUNIT_CASE(proto_test_conn_roundtrip),
 	KUNIT_CASE(proto_test_feature_bits),
 	KUNIT_CASE(proto_test_conn_decode_null),

@@ -7,7 +7,8 @@
 # connecting process and for a listening one (the channels its listener
 # takes in).  A maker whose memory.max has no room for a channel gets
 # ENOMEM and a log line, no OOM kill, and the same connect from outside
-# that cgroup succeeds.
+# that cgroup succeeds.  The channels carry messages of up to 1 MiB, so
+# that even the few buffers a new channel holds weigh a few MiB.
 
 # Debian's kernels: memory cgroups are the kernel's; what rdmachan adds
 # is the same on the debug kernel
@@ -67,7 +68,7 @@ held() {
 	rm -f "$T/$1.in"
 	mkfifo "$T/$1.in"
 	BG_SECS=120 bg "$1" $T/in_cg "$2" sh -c \
-		"$TOOL chan connect $3 --src $CLI < $T/$1.in"
+		"$TOOL chan connect $3 --src $CLI -m 1M < $T/$1.in"
 	# read-write: opens at once, even when the reader never comes
 	exec 8<> "$T/$1.in"
 }
@@ -91,7 +92,7 @@ check "the memory controller is on for child cgroups" sh -c \
 check "cgroups for a client and a server" mkdir -p $CG/cli $CG/srv
 
 # a client's channel
-bg sink $TOOL chan listen $SRV:7101 --sink -q
+bg sink $TOOL chan listen $SRV:7101 --sink -q -m 1M
 wait_for 10 listening 7101
 held c1 cli $SRV:7101
 check "the client's channel comes up" wait_for 20 chan_up active
@@ -99,7 +100,8 @@ A=$(chan_of active)
 MEM=$(cat "$A/mem_bytes" 2>/dev/null || echo 0)
 CUR=$(cat $CG/cli/memory.current)
 diag "client channel: mem_bytes $MEM, cgroup memory.current $CUR"
-check "a default channel holds over 1 MiB of its own" at_least "$MEM" 1048576
+check "a channel of 1 MiB messages holds over 4 MiB of its own" \
+	at_least "$MEM" 4194304
 check "the client's cgroup is charged for it" at_least "$CUR" "$MEM"
 release c1
 check "the channel closes" wait_for 20 no_active
@@ -109,7 +111,7 @@ check "its memory leaves the cgroup with it" \
 	at_least $((CUR - AFTER)) $((MEM * 9 / 10))
 
 # a server's channels: charged to the listener's maker
-bg sink2 $T/in_cg srv $TOOL chan listen $SRV:7102 --sink -q
+bg sink2 $T/in_cg srv $TOOL chan listen $SRV:7102 --sink -q -m 1M
 wait_for 10 listening 7102
 SRV0=$(cat $CG/srv/memory.current)
 held c2 "" $SRV:7102
@@ -129,13 +131,13 @@ check "the client's cgroup gets half a channel's room" sh -c \
 	"echo $((MEM / 2)) > $CG/cli/memory.max"
 check_fail "a connect its cgroup has no room for fails with ENOMEM" \
 	"Cannot allocate memory" \
-	$T/in_cg cli $TOOL chan send $SRV:7101 --src $CLI hello
+	$T/in_cg cli $TOOL chan send $SRV:7101 --src $CLI -m 1M hello
 check "the refusal is logged" sh -c \
 	"dmesg | grep -q 'no memory for the channel.s buffers after .*memory cgroup may be at its limit'"
 check "no process was OOM-killed for it" grep -q '^oom_kill 0$' \
 	$CG/cli/memory.events
 check "the same connect from outside that cgroup succeeds" \
-	$TOOL chan send $SRV:7101 --src $CLI hello
+	$TOOL chan send $SRV:7101 --src $CLI -m 1M hello
 check "memory.max back to max" sh -c "echo max > $CG/cli/memory.max"
 
 kill "$PID_sink" 2>/dev/null

@@ -4,7 +4,8 @@
 # What an idle channel costs: as many default channel pairs as fit in half
 # the VM's memory (at most 1,000; 16 on the debug kernel), each carrying
 # checksummed messages both ways; what the channels count (sysfs
-# mem_bytes) against what they took out of the machine; every channel
+# mem_bytes) against what they took out of the machine; idle again (1 s:
+# shrink_idle_ms), back to what they held at the start; every channel
 # gone and the memory back after the close.  Then chan_mem_kb=4096: a
 # channel's buffers fit 4 MiB, less than the default's.
 # The helper is chan_test scale (chan_test_scale.c).
@@ -24,22 +25,28 @@ scale_value() {
 }
 
 check "rxe pair comes up" rxe_pair_up
-check "rdmachan loads" rdmachan_load
+check "rdmachan loads, idle grants shrinking after 1 s" rdmachan_load shrink_idle_ms=1000
 PAIRS=1000
 [ -e /sys/kernel/debug/kmemleak ] && PAIRS=16
 export SCALE_OUT=/tmp/scale-default
 run_checks $HELPERS/chan_test scale $PAIRS 50
 OWN=$(scale_value $SCALE_OUT scale_own_kib_per_chan)
+DEPTH=$(scale_value $SCALE_OUT scale_depth)
 
 check "chan_mem_kb=4096 is taken" sh -c 'echo 4096 > /sys/module/rdmachan/parameters/chan_mem_kb'
 export SCALE_OUT=/tmp/scale-4m
 run_checks $HELPERS/chan_test scale 8 50
 SMALL=$(scale_value $SCALE_OUT scale_own_kib_per_chan)
+SDEPTH=$(scale_value $SCALE_OUT scale_depth)
 # the buffers fit 4 MiB; the rings and the structure are the rest
 check "with chan_mem_kb=4096 a channel holds at most 4 MiB and 64 KiB" \
 	awk -v v="$SMALL" 'BEGIN { exit !(v > 0 && v <= 4096 + 64) }'
-check "with chan_mem_kb=4096 a channel holds less than with the default" \
-	awk -v a="$SMALL" -v b="$OWN" 'BEGIN { exit !(a > 0 && a < b) }'
+check "with chan_mem_kb=4096 a channel may grow to a smaller depth" \
+	awk -v a="$SDEPTH" -v b="$DEPTH" 'BEGIN { exit !(a > 0 && a < b) }'
+# a new channel grants one credit: four receive buffers and one send
+# buffer of 68 KiB, its rings and itself
+check "a new default channel holds at most 512 KiB of its own" \
+	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 512) }'
 check "chan_mem_kb=65536 is taken" sh -c 'echo 65536 > /sys/module/rdmachan/parameters/chan_mem_kb'
 check "rdmachan unloads after the channels closed" rdmachan_unload
 done_testing

@@ -55,5 +55,6 @@ int cmd_qperror(int argc, char **argv);
 int cmd_unplug(int argc, char **argv);
 
 int cmd_scale(int argc, char **argv);
+int cmd_grant(int argc, char **argv);
 
 #endif /* RDMACHAN_TEST_CHAN_TEST_H */

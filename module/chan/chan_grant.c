@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: receive buffers that follow use (RDMACHAN_WIRE_F_GROW)
+ *
+ * A channel starts as every channel does: each side grants the other the
+ * whole depth, a receive buffer posted for each credit.  Under F_GROW the
+ * grant then follows what the peer uses:
+ *
+ * - a sender that reserved nothing for shrink_idle_ms hands back the
+ *   credits it holds beyond RDMACHAN_GRANT_KEEP: a RETIRE message for
+ *   each, through the data ring like any message (so the send queue has
+ *   room for it), takes the credit and one receive buffer, and the
+ *   receiver frees that buffer instead of reposting it;
+ * - a receiver whose peer holds at most half of its grant when one of its
+ *   messages arrives grants as many again, up to the depth: a work item
+ *   allocates the buffers, posts them and only then returns them as
+ *   credits, as if that many messages had come and been released.
+ *
+ * So an idle channel keeps RDMACHAN_GRANT_KEEP buffers for the peer's data
+ * (and the control reserve), and a busy one grows back in a few round
+ * trips to what its traffic needs.  Credits stay exact: a receiver never
+ * grants a credit without its buffer posted, nor more than the depth; a
+ * RETIRE the peer had no credit for is a protocol error.  This is the
+ * first half of a shared receive queue's model (buffers for the messages
+ * in flight, not for the connections), on the channel's own queue.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+
+#include "rdmachan-pri.h"
+#include "params.h"
+
+static bool rdmachan_grows(const struct rdmachan *ch)
+{
+	return ch->conn.params.features & RDMACHAN_WIRE_F_GROW;
+}
+
+/**
+ * rdmachan_grant_follows() - may this side's grant follow use?
+ * @ch: the channel, its wire version and options known
+ *
+ * Not where the user takes the receive buffers' pages (rx_pages), nor
+ * where arrivals wait for the user to poll (DIRECT, SOLICITED): a peer
+ * short of credits would wait for a grant that only the user's next poll
+ * makes.  Nor with a peer of wire version 3, which knows no grants.
+ *
+ * Return: true when it starts small, grows with use and offers
+ * RDMACHAN_WIRE_F_GROW.
+ */
+bool rdmachan_grant_follows(const struct rdmachan *ch)
+{
+	u32 mode = ch->opts.poll_mode;
+
+	return ch->conn.params.version >= 4 && !ch->opts.rx_pages &&
+	       mode != RDMACHAN_POLL_DIRECT && mode != RDMACHAN_POLL_SOLICITED;
+}
+
+/**
+ * rdmachan_grant_start() - data receive buffers to post for the peer at
+ *	the start
+ * @ch: the channel, its depth known (rdmachan_setup_resources())
+ *
+ * Return: RDMACHAN_GRANT_START where the grant follows use, else the
+ * whole depth.
+ */
+u32 rdmachan_grant_start(const struct rdmachan *ch)
+{
+	u32 depth = ch->conn.params.queue_depth;
+
+	return rdmachan_grant_follows(ch) ? min_t(u32, depth,
+						  RDMACHAN_GRANT_START) : depth;
+}
+
+/**
+ * rdmachan_grow_check_locked() - one of the peer's messages took a
+ *	buffer: grant more if it is running short
+ * @ch: the channel
+ *
+ * Context: ch->lock held; any context.
+ */
+void rdmachan_grow_check_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	if (!rdmachan_grant_follows(ch) || ch->recv.grow_queued ||
+	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	    !rdmachan_credits_grow_want(&ch->credits))
+		return;
+	ch->recv.grow_queued = true;
+	rdmachan_get(ch);
+	if (!queue_work(rdmachan_wq, &ch->recv.grow_work)) {
+		ch->recv.grow_queued = false;
+		rdmachan_put(ch);
+	}
+}
+
+/*
+ * Give @buf a slot of the peer's and post it, unless the I/O stopped.
+ * Return: whether it was posted (else the caller frees it).
+ */
+static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf)
+{
+	struct rdmachan_rx *rx;
+	u64 dma;
+
+	lockdep_assert_held(&ch->lock);
+	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	    list_empty(&ch->recv.empty))
+		return false;
+	/* the device stays until the resources go, after the stop */
+	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.buf_size,
+				DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma))
+		return false;
+	rx = list_first_entry(&ch->recv.empty, struct rdmachan_rx, node);
+	list_del_init(&rx->node);
+	rx->buf = buf;
+	rx->dma = dma;
+	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
+	rdmachan_post_recv_locked(ch, rx);
+	return true;
+}
+
+/**
+ * rdmachan_grow_work() - allocate, post and grant more receive buffers
+ * @work: &rdmachan_recv_queue.grow_work
+ *
+ * Each buffer is posted as soon as it is made; the credits go once all
+ * are, in one CREDIT message.  What the allocator refuses is not granted:
+ * the next arrival asks again.
+ *
+ * Context: process context (rdmachan_wq); holds a reference to the channel.
+ */
+void rdmachan_grow_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(work, struct rdmachan,
+					   recv.grow_work);
+	struct mem_cgroup *memcg;
+	unsigned long flags;
+	u32 want, n = 0;
+	bool bh;
+	void *buf;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	want = rdmachan_credits_grow_want(&ch->credits);
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	while (n < want) {
+		memcg = rdmachan_mem_begin(ch);
+		buf = rdmachan_buf_alloc(ch->res.buf_size,
+					 rdmachan_gfp(ch, GFP_KERNEL) |
+					 __GFP_NOWARN);
+		rdmachan_mem_end(ch, memcg);
+		if (!buf)
+			break;
+		bh = rdmachan_bh_off();
+		spin_lock_irqsave(&ch->lock, flags);
+		if (!rdmachan_grow_post_locked(ch, buf)) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			rdmachan_bh_on(bh);
+			rdmachan_buf_free(buf, ch->res.buf_size);
+			break;
+		}
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_bh_on(bh);
+		n++;
+	}
+
+	bh = rdmachan_bh_off();
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->recv.grow_queued = false;
+	if (n && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
+		rdmachan_credits_grow(&ch->credits, n);
+		/* the peer may be waiting for them: say so now */
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	rdmachan_put(ch);
+}
+
+/**
+ * rdmachan_rx_retired_locked() - the peer retired a credit with the
+ *	RETIRE message in @rx: free its buffer
+ * @ch: the channel, its I/O not stopped
+ * @rx: the receive slot
+ *
+ * Context: ch->lock held; the credit already counted
+ * (rdmachan_credits_retired()).
+ */
+void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	lockdep_assert_held(&ch->lock);
+	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, ch->res.buf_size,
+			    DMA_FROM_DEVICE);
+	rdmachan_buf_free(rx->buf, ch->res.buf_size);
+	rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(ch->res.buf_size));
+	rx->buf = NULL;
+	rx->dma = 0;
+	list_add_tail(&rx->node, &ch->recv.empty);
+}
+
+/**
+ * rdmachan_retire_idle_locked() - the keepalive tick: retire the credits
+ *	of a sender idle for shrink_idle_ms
+ * @ch: the channel, connected, its I/O not stopped
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_retire_idle_locked(struct rdmachan *ch)
+{
+	unsigned int idle_ms = rdmachan_param_shrink_idle_ms();
+	u64 first;
+	u32 n, i;
+	int ret;
+
+	lockdep_assert_held(&ch->lock);
+	if (ch->send.reserved != ch->send.retire_mark) {
+		ch->send.retire_mark = ch->send.reserved;
+		ch->send.retire_since = jiffies;
+		return;
+	}
+	if (!rdmachan_grows(ch) || !idle_ms ||
+	    time_before(jiffies, ch->send.retire_since +
+			msecs_to_jiffies(idle_ms)))
+		return;
+	n = rdmachan_credits_retire(&ch->credits, RDMACHAN_GRANT_KEEP,
+				    ch->send.depth - (u32)(ch->send.reserved -
+							   ch->send.completed));
+	if (!n)
+		return;
+	first = ch->send.reserved;
+	for (i = 0; i < n; i++) {
+		struct rdmachan_tx *tx = &ch->send.ring[(first + i) %
+							ch->send.depth];
+
+		tx->retire = true;
+		tx->ready = true;
+	}
+	ch->send.reserved += n;
+	/* not a sender's: the channel stays idle */
+	if (ch->send.idle_mark == first)
+		ch->send.idle_mark = ch->send.reserved;
+	ch->send.retire_mark = ch->send.reserved;
+	ret = rdmachan_commit_locked(ch);
+	if (ret)
+		rdmachan_post_failed_locked(ch, "retire", ret);
+}
+
+/**
+ * rdmachan_post_retire_locked() - chain the RETIRE message of slot @tx
+ * @ch: the channel
+ * @tx: a slot marked &rdmachan_tx.retire; it holds no buffer
+ * @c: the chain being built (rdmachan_commit_locked())
+ *
+ * An empty SEND_WITH_IMM whose immediate is the header, or a SEND of
+ * the shared header; signalled as a data send of its place would be.
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_post_retire_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
+				 struct rdmachan_chain *c)
+{
+	struct rdmachan_wire_hdr h = { .type = RDMACHAN_MSG_RETIRE };
+
+	lockdep_assert_held(&ch->lock);
+	tx->retire = false;
+	memset(&tx->wr, 0, sizeof(tx->wr));
+	tx->wr.wr_cqe = &tx->cqe;
+	if (ch->conn.hdr_imm) {
+		tx->wr.opcode = IB_WR_SEND_WITH_IMM;
+		tx->wr.ex.imm_data = rdmachan_wire_hdr_to_imm(&h);
+	} else {
+		tx->sge.addr = ch->send.retire_dma;
+		tx->sge.length = RDMACHAN_HDR_LEN;
+		tx->sge.lkey = ch->res.pd->local_dma_lkey;
+		tx->wr.sg_list = &tx->sge;
+		tx->wr.num_sge = 1;
+		tx->wr.opcode = IB_WR_SEND;
+		if (ch->res.max_inline >= RDMACHAN_HDR_LEN)
+			tx->wr.send_flags |= IB_SEND_INLINE;
+	}
+	if ((u32)(tx->seq + 1) % ch->send.sig_interval == 0 ||
+	    tx->seq + 1 - ch->send.completed >= ch->send.depth)
+		tx->wr.send_flags |= IB_SEND_SIGNALED;
+	rdmachan_chain_add(c, &tx->wr);
+}
+
+/**
+ * rdmachan_grant_init() - write the shared header of RETIRE messages
+ * @ch: the channel, &rdmachan_send_ring.retire_hdr allocated (zeroed) and
+ *	mapped, its I/O not started
+ *
+ * Context: process context.
+ */
+void rdmachan_grant_init(struct rdmachan *ch)
+{
+	struct rdmachan_wire_hdr *h = ch->send.retire_hdr;
+
+	h->type = RDMACHAN_MSG_RETIRE;
+	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), ch->send.retire_dma,
+				      RDMACHAN_HDR_LEN, DMA_TO_DEVICE);
+}
