@@ -54,6 +54,11 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 
 	h->type = rdmachan_ctrl_type[slot];
 	h->flags = 0;
+	/* a sender short of credits asks for more (chan_grant.c) */
+	if (ch->ctrl.want_grant && slot != RDMACHAN_CTRL_CLOSE) {
+		h->flags = RDMACHAN_HDR_F_WANT;
+		ch->ctrl.want_grant = false;
+	}
 	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 	h->len = 0;
 	/* RC completes in order: this completion retires every data send */
@@ -113,6 +118,9 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	if (rdmachan_credits_report_due(&ch->credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	/* an ask for credits that found both slots busy goes now */
+	if (ch->ctrl.want_grant)
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 	if (writable)
@@ -236,6 +244,8 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	rdmachan_sbuf_idle_locked(ch);
 	rdmachan_retire_idle_locked(ch);
+	/* a grant the allocator refused at the last arrival: again */
+	rdmachan_grow_check_locked(ch);
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
 		time_after(jiffies, ch->ctrl.keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);

@@ -28,6 +28,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
+#include <linux/sched/mm.h>
 
 #include "rdmachan-pri.h"
 #include "params.h"
@@ -73,6 +74,16 @@ u32 rdmachan_grant_start(const struct rdmachan *ch)
 						  RDMACHAN_GRANT_START) : depth;
 }
 
+static void rdmachan_grow_queue_locked(struct rdmachan *ch)
+{
+	ch->recv.grow_queued = true;
+	rdmachan_get(ch);
+	if (!queue_work(rdmachan_wq, &ch->recv.grow_work)) {
+		ch->recv.grow_queued = false;
+		rdmachan_put(ch);
+	}
+}
+
 /**
  * rdmachan_grow_check_locked() - one of the peer's messages took a
  *	buffer: grant more if it is running short
@@ -85,14 +96,54 @@ void rdmachan_grow_check_locked(struct rdmachan *ch)
 	lockdep_assert_held(&ch->lock);
 	if (!rdmachan_grant_follows(ch) || ch->recv.grow_queued ||
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
-	    !rdmachan_credits_grow_want(&ch->credits))
+	    (!rdmachan_credits_grow_want(&ch->credits) &&
+	     !(ch->recv.grow_asked &&
+	       rdmachan_credits_grow_asked(&ch->credits))))
 		return;
-	ch->recv.grow_queued = true;
-	rdmachan_get(ch);
-	if (!queue_work(rdmachan_wq, &ch->recv.grow_work)) {
-		ch->recv.grow_queued = false;
-		rdmachan_put(ch);
-	}
+	rdmachan_grow_queue_locked(ch);
+}
+
+/**
+ * rdmachan_grow_asked_locked() - the peer asked for more credits
+ *	(RDMACHAN_HDR_F_WANT): grant the whole depth, whatever it has out
+ * @ch: the channel
+ *
+ * A one-sided request whose WRITE_WITH_IMMs take more credits than the
+ * grant holds waits for them all at once: no arrival would make the grant
+ * grow, and the peer does not say how many it waits for.
+ *
+ * Context: ch->lock held; any context.
+ */
+void rdmachan_grow_asked_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	if (!rdmachan_grant_follows(ch) ||
+	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
+	    !rdmachan_credits_grow_asked(&ch->credits))
+		return;
+	ch->recv.grow_asked = true;
+	if (!ch->recv.grow_queued)
+		rdmachan_grow_queue_locked(ch);
+}
+
+/**
+ * rdmachan_want_grant_locked() - this side waits for more credits than it
+ *	holds: ask the peer to grow its grant
+ * @ch: the channel
+ *
+ * The next KEEPALIVE or CREDIT carries RDMACHAN_HDR_F_WANT; one goes now
+ * unless both are in flight (then the first to complete sends it).
+ *
+ * Context: ch->lock held; any context.
+ */
+void rdmachan_want_grant_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	if (ch->conn.params.version < 4 ||
+	    ch->credits.avail >= ch->credits.depth)
+		return;
+	ch->ctrl.want_grant = true;
+	rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 }
 
 /*
@@ -128,7 +179,8 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf)
  *
  * Each buffer is posted as soon as it is made; the credits go once all
  * are, in one CREDIT message.  What the allocator refuses is not granted:
- * the next arrival asks again.
+ * the next arrival or keepalive tick asks again.  No I/O from reclaim: a
+ * block device's writeback may wait for these credits.
  *
  * Context: process context (rdmachan_wq); holds a reference to the channel.
  */
@@ -139,13 +191,17 @@ void rdmachan_grow_work(struct work_struct *work)
 	struct mem_cgroup *memcg;
 	unsigned long flags;
 	u32 want, n = 0;
-	bool bh;
+	unsigned int noio;
+	bool bh, asked;
 	void *buf;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	want = rdmachan_credits_grow_want(&ch->credits);
+	asked = ch->recv.grow_asked;
+	want = asked ? rdmachan_credits_grow_asked(&ch->credits) :
+	       rdmachan_credits_grow_want(&ch->credits);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
+	noio = memalloc_noio_save();
 	while (n < want) {
 		memcg = rdmachan_mem_begin(ch);
 		buf = rdmachan_buf_alloc(ch->res.buf_size,
@@ -166,15 +222,22 @@ void rdmachan_grow_work(struct work_struct *work)
 		rdmachan_bh_on(bh);
 		n++;
 	}
+	memalloc_noio_restore(noio);
 
 	bh = rdmachan_bh_off();
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->recv.grow_queued = false;
+	/* an ask stands until granted whole (the keepalive tick retries) */
+	if (asked && n == want)
+		ch->recv.grow_asked = false;
 	if (n && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		rdmachan_credits_grow(&ch->credits, n);
 		/* the peer may be waiting for them: say so now */
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	}
+	/* an ask that came while this ran: its own run */
+	if (!asked && ch->recv.grow_asked)
+		rdmachan_grow_check_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	rdmachan_put(ch);
@@ -239,10 +302,13 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch)
 		tx->ready = true;
 	}
 	ch->send.reserved += n;
+	ch->send.retired += n;
 	/* not a sender's: the channel stays idle */
 	if (ch->send.idle_mark == first)
 		ch->send.idle_mark = ch->send.reserved;
+	/* what comes back before the next idle period stays */
 	ch->send.retire_mark = ch->send.reserved;
+	ch->send.retire_since = jiffies;
 	ret = rdmachan_commit_locked(ch);
 	if (ret)
 		rdmachan_post_failed_locked(ch, "retire", ret);

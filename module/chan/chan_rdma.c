@@ -355,6 +355,9 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		ret = rdmachan_send_state_err(ch);
 		if (ret || rdmachan_rdma_room(ch, req->nr, req->credits))
 			break;
+		/* more credits than the grant holds: ask for it to grow */
+		if (ch->credits.avail < req->credits)
+			rdmachan_want_grant_locked(ch);
 		if (nowait) {
 			rdmachan_want_rdma_locked(ch, req->nr, req->credits);
 			spin_unlock_irqrestore(&ch->lock, flags);
@@ -389,6 +392,9 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 	if (ret)
 		goto unlock;
 	rdmachan_credits_spend(&ch->credits, req->credits, req->credits);
+	/* spending credits is use: not idle (chan_grant.c) */
+	if (req->credits)
+		ch->send.retire_since = jiffies;
 	ret = rdmachan_post_send_locked(ch, first, &bad);
 	post_err = ret;
 	if (ret) {

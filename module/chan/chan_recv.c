@@ -410,6 +410,15 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_protocol_error(ch, "RETIRE of a credit not held");
 		return;
 	}
+	/* a KEEPALIVE or CREDIT asking for more credits (chan_grant.c) */
+	if (h->flags & RDMACHAN_HDR_F_WANT) {
+		if (ch->conn.params.version < 4) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			rdmachan_protocol_error(ch, "a credit request before version 4");
+			return;
+		}
+		rdmachan_grow_asked_locked(ch);
+	}
 	wake = credits;
 	if (credits)
 		writable = rdmachan_writable_due_locked(ch);

@@ -347,7 +347,7 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
  */
 bool rdmachan_send_idle_locked(struct rdmachan *ch)
 {
-	return !ch->rdma.slots &&
+	return !ch->rdma.slots && ch->send.retired +
 	       (u64)atomic64_read(&ch->stats[RDMACHAN_STAT_msgs_rx]) >=
 	       ch->send.posted;
 }

@@ -216,6 +216,16 @@ static inline u32 rdmachan_credits_grow_want(const struct rdmachan_credits *c)
 }
 
 /*
+ * Receiver: how many more to grant when the peer asked
+ * (RDMACHAN_HDR_F_WANT): up to the depth, in one go (the peer does not
+ * say how many it waits for, and it waits for them all at once).
+ */
+static inline u32 rdmachan_credits_grow_asked(const struct rdmachan_credits *c)
+{
+	return c->depth - min(c->granted, c->depth);
+}
+
+/*
  * Receiver: @n more buffers were posted: they go back as credits owed, as
  * if @n messages had come and been released.  Return: whether an explicit
  * CREDIT message is due.

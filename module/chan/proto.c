@@ -171,6 +171,10 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	len = be32_to_cpu(h->len);
 	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
 		trailer = RDMACHAN_IMM_TRAILER;
+	else if (h->flags == RDMACHAN_HDR_F_WANT &&
+		 (h->type == RDMACHAN_MSG_KEEPALIVE ||
+		  h->type == RDMACHAN_MSG_CREDIT))
+		;	/* the receiver checks the wire version */
 	else if (h->flags)
 		return -EPROTO;
 	if (byte_len - sizeof(*h) < trailer ||

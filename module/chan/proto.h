@@ -139,6 +139,13 @@ enum rdmachan_msg_type {
  * whose transport has no SEND_WITH_IMM (iWARP); receivers accept both.
  */
 #define RDMACHAN_HDR_F_IMM	0x01
+/*
+ * rdmachan_wire_hdr.flags of a KEEPALIVE or CREDIT message, wire version 4
+ * only: the sender waits for more credits than the peer granted it (a
+ * one-sided request whose WRITE_WITH_IMMs take several): the peer grows
+ * its grant to the depth, whatever its peer has out with it.
+ */
+#define RDMACHAN_HDR_F_WANT	0x02
 #define RDMACHAN_IMM_TRAILER	4
 
 /**
@@ -150,7 +157,8 @@ enum rdmachan_msg_type {
  * immediate trailer.  A user's immediate then travels in band (F_IMM).
  *
  * @type: enum rdmachan_msg_type
- * @flags: RDMACHAN_HDR_F_IMM (DATA only) or zero
+ * @flags: RDMACHAN_HDR_F_IMM (DATA only), RDMACHAN_HDR_F_WANT (KEEPALIVE
+ *	and CREDIT only) or zero
  * @credits: receive buffers the sender has reposted since it last said so
  * @len: payload bytes after the header (0 for control messages)
  */

@@ -398,6 +398,8 @@ struct rdmachan_res {
  *	under rdmachan.lock
  * @retire_since: jiffies when @retire_mark was last moved; under
  *	rdmachan.lock
+ * @retired: RETIRE messages reserved (a counter): sent, never answered
+ *	(rdmachan_send_idle_locked()); under rdmachan.lock
  * @retire_hdr: the header of every RETIRE message, where it is not the
  *	immediate; allocated, mapped at @retire_dma, before I/O starts
  * @retire_dma: its DMA address
@@ -425,6 +427,7 @@ struct rdmachan_send_ring {
 	struct work_struct	fill_work;
 	u64			retire_mark;
 	unsigned long		retire_since;
+	u64			retired;
 	void			*retire_hdr;
 	u64			retire_dma;
 	bool			inv_tail;
@@ -454,6 +457,9 @@ struct rdmachan_send_ring {
  *	by &rdmachan_rx.node; under rdmachan.lock
  * @grow_work: allocates and posts buffers for more credits (chan_grant.c)
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
+ * @grow_asked: the peer asked for more credits (RDMACHAN_HDR_F_WANT):
+ *	@grow_work grants the whole depth, whatever the peer has out; stands
+ *	until granted whole; under rdmachan.lock
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
@@ -461,6 +467,7 @@ struct rdmachan_recv_queue {
 	struct list_head	empty;
 	struct work_struct	grow_work;
 	bool			grow_queued;
+	bool			grow_asked;
 	struct page_pool	*pool;
 	unsigned int		order;
 	struct list_head	ready;
@@ -483,6 +490,8 @@ struct rdmachan_recv_queue {
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it;
  *	set once before I/O starts
+ * @want_grant: the next KEEPALIVE or CREDIT asks the peer for more
+ *	credits (RDMACHAN_HDR_F_WANT, chan_grant.c); under rdmachan.lock
  */
 struct rdmachan_ctrl_slots {
 	struct rdmachan_tx	slot[RDMACHAN_CTRL_SLOTS];
@@ -490,6 +499,7 @@ struct rdmachan_ctrl_slots {
 	unsigned long		keepalive_posted;
 	struct delayed_work	keepalive_work;
 	bool			close_handshake;
+	bool			want_grant;
 };
 
 /**
@@ -903,6 +913,8 @@ void rdmachan_send_end_orphans(struct rdmachan *ch);
 bool rdmachan_grant_follows(const struct rdmachan *ch);
 u32 rdmachan_grant_start(const struct rdmachan *ch);
 void rdmachan_grow_check_locked(struct rdmachan *ch);
+void rdmachan_grow_asked_locked(struct rdmachan *ch);
+void rdmachan_want_grant_locked(struct rdmachan *ch);
 void rdmachan_grow_work(struct work_struct *work);
 void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
 void rdmachan_retire_idle_locked(struct rdmachan *ch);

@@ -11,6 +11,10 @@
  *   - both ends idle: each keeps one credit of the other's, and each
  *     receiver frees the buffers of the credits retired (credits_granted
  *     1, mem_bytes down by 31 buffers);
+ *   - idle, on its one credit, a request of four WRITE_WITH_IMMs (which
+ *     waits for its four credits at once) asks the peer for a larger
+ *     grant and goes; the four immediates arrive in order (not over
+ *     iWARP, which has no WRITE_WITH_IMM);
  *   - a slow reader and a blocking writer: 2000 checksummed messages in
  *     order, nothing lost;
  *   - idle again, the grant shrinks again; nobody saw an error.
@@ -83,6 +87,55 @@ static void check_shrunk(struct chan_pair *p, long mem_before,
 		    "mem_bytes %ld -> %ld", mem_before, mem);
 }
 
+/* Four WRITE_WITH_IMMs in one request, from one credit */
+static void check_write_imm_batch(struct chan_pair *p)
+{
+	static unsigned char cbuf[4096] __attribute__((aligned(4096)));
+	static unsigned char sbuf[4096] __attribute__((aligned(4096)));
+	struct rdmachan_rdma_op op[4];
+	struct rdmachan_sge sg[4];
+	struct rdmachan_reg_mr cr, sr;
+	struct rdmachan_rdma r = { .size = sizeof(r), .ops = (uintptr_t)op,
+				   .count = 4 };
+	unsigned int imm;
+	int i, ret, ok = 1, has;
+
+	if (ioc_reg_mr(p->cli, cbuf, sizeof(cbuf), RDMACHAN_ACCESS_LOCAL_WRITE,
+		       &cr) ||
+	    ioc_reg_mr(p->srv, sbuf, sizeof(sbuf), RDMACHAN_ACCESS_LOCAL_WRITE |
+		       RDMACHAN_ACCESS_REMOTE_WRITE, &sr)) {
+		ktap_result(0, "registrations for the WRITE_WITH_IMMs", "%s",
+			    strerror(errno));
+		return;
+	}
+	fill(cbuf, sizeof(cbuf), 5);
+	for (i = 0; i < 4; i++) {
+		sg[i] = (struct rdmachan_sge){ .handle = cr.handle,
+					       .length = 64, .offset = 64 * i };
+		rdma_op_set(&op[i], RDMACHAN_OP_WRITE_IMM, &sg[i], 1, &sr,
+			    64 * i);
+		op[i].imm = 100 + i;
+	}
+	alarm(30);	/* a request that waits for good fails the case */
+	ret = ioctl(p->cli, RDMACHAN_IOC_RDMA, &r);
+	alarm(0);
+	for (i = 0; i < 4; i++)
+		if (op[i].status)
+			ok = 0;
+	ktap_result(!ret && r.done == 4 && ok,
+		    "four WRITE_WITH_IMMs on one credit ask for the grant they need",
+		    "ret %d (%s) done %u", ret, strerror(errno), r.done);
+	for (i = 0; i < 4; i++) {
+		ret = chan_recv_msg(p->srv, sbuf + 2048, 64, &imm, &has, 0);
+		if (ret || !has || imm != 100u + i)
+			ok = 0;
+	}
+	ktap_result(ok && !memcmp(sbuf, cbuf, 256),
+		    "the four land, their immediates in order", "mismatch");
+	ioc_dereg_mr(p->cli, cr.handle);
+	ioc_dereg_mr(p->srv, sr.handle);
+}
+
 int cmd_grant(SUBCMD_ARGS)
 {
 	struct rdmachan_chan_opts o = { .queue_depth = GRANT_DEPTH,
@@ -135,6 +188,9 @@ int cmd_grant(SUBCMD_ARGS)
 	ktap_result(ok, "the held messages are read in order", "mismatch");
 	mem_full = attr_num(p.srv, "mem_bytes");
 	check_shrunk(&p, mem_full, "idle");
+	ioc_chan_info(p.cli, &ci);
+	if (strncmp(ci.dev_name, "siw", 3))
+		check_write_imm_batch(&p);
 
 	/* a blocking writer and a slow reader: nothing lost, in order */
 	if (fork() == 0) {
