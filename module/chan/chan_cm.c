@@ -20,6 +20,7 @@
 
 #include "bounds.h"
 #include "rdmachan-pri.h"
+#include "chan_mem.h"
 #include "sysfs.h"
 #include "device.h"
 #include "params.h"

@@ -18,6 +18,8 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
+#include "chan_grant.h"
+#include "chan_mem.h"
 #include "device.h"
 #include "bounds.h"
 #include "params.h"

@@ -21,6 +21,8 @@
 #include <linux/sched/signal.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
+#include "chan_grant.h"
 #include "params.h"
 #include "chan_sbuf.h"
 

@@ -31,6 +31,9 @@
 #include <linux/sched/mm.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
+#include "chan_grant.h"
+#include "chan_mem.h"
 #include "params.h"
 
 static bool rdmachan_grows(const struct rdmachan *ch)

@@ -29,6 +29,7 @@
 #include <rdma/ib_cm.h>
 
 #include "rdmachan-pri.h"
+#include "chan_mem.h"
 #include "sysfs.h"
 #include "bounds.h"
 #include "device.h"

@@ -42,6 +42,7 @@
 
 #include "bounds.h"
 #include "rdmachan-pri.h"
+#include "chan_mem.h"
 #include "device.h"
 #include "params.h"
 

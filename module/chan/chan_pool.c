@@ -48,6 +48,7 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
 #include "device.h"
 
 /**

@@ -47,6 +47,8 @@
 #include <rdma/ib_cache.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
+#include "chan_grant.h"
 
 /**
  * rdmachan_post_send_locked() - post a chain on the channel's send queue

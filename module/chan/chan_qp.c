@@ -18,6 +18,9 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
+#include "chan_grant.h"
+#include "chan_mem.h"
 #include "device.h"
 #include "chan_sbuf.h"
 

@@ -31,6 +31,8 @@
 #include <linux/slab.h>
 
 #include "chan_rdma.h"
+#include "chan_post.h"
+#include "chan_grant.h"
 #include "device.h"
 
 /**

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "rdmachan-pri.h"
+#include "chan_grant.h"
 
 /* Post receive buffer @rx.  Caller holds ch->lock. */
 void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)

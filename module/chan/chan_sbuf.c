@@ -30,6 +30,8 @@
 #include <linux/slab.h>
 
 #include "chan_sbuf.h"
+#include "chan_post.h"
+#include "chan_mem.h"
 
 /* Buffers a refill from work makes at a time */
 #define RDMACHAN_SBUF_REFILL	8

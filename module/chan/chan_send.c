@@ -18,6 +18,7 @@
 #include <linux/uio.h>
 
 #include "rdmachan-pri.h"
+#include "chan_post.h"
 #include "chan_sbuf.h"
 
 /* The slot of the data send ring that carries sequence number @seq */

@@ -8,9 +8,7 @@
 #include <linux/completion.h>
 #include <linux/interrupt.h>
 #include <linux/kref.h>
-#include <linux/memcontrol.h>
 #include <linux/mutex.h>
-#include <linux/sched/mm.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -19,6 +17,7 @@
 #include <rdma/rdma_cm.h>
 
 struct page_pool;
+struct mem_cgroup;
 
 #include "state.h"
 #include "credit.h"
@@ -654,65 +653,6 @@ struct rdmachan {
 	atomic64_t		stats[RDMACHAN_NR_STATS];
 };
 
-/**
- * rdmachan_mem_charge() - count memory a channel allocated for itself
- * @ch: the channel
- * @bytes: what the allocator took (kmalloc_size_roundup() of the size
- *	asked for, or whole pages); negative for what it freed
- *
- * Context: any.
- */
-static inline void rdmachan_mem_charge(struct rdmachan *ch, long bytes)
-{
-	atomic_long_add(bytes, &ch->mem);
-}
-
-/*
- * Memory cgroups.  What a channel made through /dev/rdmachan allocates for
- * itself is charged to its maker's memory cgroup (&rdmachan.memcg), in
- * whatever context it is allocated (the rdma_cm handler, a sender, a work
- * item): rdmachan_mem_begin() makes that cgroup the active one until
- * rdmachan_mem_end(), and rdmachan_gfp() asks for the charge.
- */
-
-/* A reference to the calling process's memory cgroup, or NULL */
-static inline struct mem_cgroup *rdmachan_memcg_caller(void)
-{
-	return current->mm ? get_mem_cgroup_from_mm(current->mm) : NULL;
-}
-
-/* Another reference to @memcg (NULL: none) */
-static inline struct mem_cgroup *rdmachan_memcg_get(struct mem_cgroup *memcg)
-{
-#ifdef CONFIG_MEMCG
-	if (memcg)
-		css_get(&memcg->css);
-#endif
-	return memcg;
-}
-
-/*
- * Charged, and refused rather than paid for with an OOM kill: a channel
- * its maker's cgroup has no room for fails with -ENOMEM
- */
-static inline gfp_t rdmachan_gfp(const struct rdmachan *ch, gfp_t gfp)
-{
-	return ch->memcg ? gfp | __GFP_ACCOUNT | __GFP_RETRY_MAYFAIL : gfp;
-}
-
-/* Return: what rdmachan_mem_end() restores */
-static inline struct mem_cgroup *rdmachan_mem_begin(struct rdmachan *ch)
-{
-	return ch->memcg ? set_active_memcg(ch->memcg) : NULL;
-}
-
-static inline void rdmachan_mem_end(struct rdmachan *ch,
-				    struct mem_cgroup *old)
-{
-	if (ch->memcg)
-		set_active_memcg(old);
-}
-
 #include "chan_listen.h"
 
 /* The channel's RDMA device while it holds resources there, else NULL */
@@ -880,8 +820,6 @@ void rdmachan_event_exit(void);
 void rdmachan_inject_cm_destroy_delay(void);
 
 /* chan_qp.c */
-void *rdmachan_buf_alloc(size_t size, gfp_t gfp);
-void rdmachan_buf_free(void *buf, size_t size);
 int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
@@ -903,25 +841,6 @@ bool rdmachan_writable_due_locked(struct rdmachan *ch);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto);
 void rdmachan_send_end_orphans(struct rdmachan *ch);
-
-/*
- * chan_grant.c: credits granted at the start, and left to the peer when
- * idle (RDMACHAN_WIRE_F_GROW)
- */
-#define RDMACHAN_GRANT_START	1
-#define RDMACHAN_GRANT_KEEP	1
-bool rdmachan_grant_follows(const struct rdmachan *ch);
-u32 rdmachan_grant_start(const struct rdmachan *ch);
-void rdmachan_grow_check_locked(struct rdmachan *ch);
-void rdmachan_grow_asked_locked(struct rdmachan *ch);
-void rdmachan_want_grant_locked(struct rdmachan *ch);
-void rdmachan_grow_work(struct work_struct *work);
-void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
-void rdmachan_retire_idle_locked(struct rdmachan *ch);
-struct rdmachan_chain;
-void rdmachan_post_retire_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
-				 struct rdmachan_chain *c);
-void rdmachan_grant_init(struct rdmachan *ch);
 
 /* chan_recv.c */
 void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
@@ -980,31 +899,5 @@ int rdmachan_connect_net(struct net *net, bool account,
 			 const struct rdmachan_opts *opts,
 			 const struct rdmachan_ops *ops, void *priv,
 			 struct rdmachan **chp);
-
-/**
- * struct rdmachan_chain - work requests chained for one post (chan_post.c)
- * @first: the first, NULL while the chain is empty
- * @last: the last
- */
-struct rdmachan_chain {
-	struct ib_send_wr	*first;
-	struct ib_send_wr	*last;
-};
-
-/* chan_post.c */
-int rdmachan_post_send_locked(struct rdmachan *ch,
-			      const struct ib_send_wr *first,
-			      const struct ib_send_wr **bad);
-void rdmachan_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
-			      struct rdmachan_chain *c);
-void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
-			     struct rdmachan_chain *c);
-void rdmachan_chain_add(struct rdmachan_chain *c, struct ib_send_wr *wr);
-int rdmachan_regq_post_locked(struct rdmachan_tx *tx);
-void rdmachan_post_inv_locked(struct rdmachan_mr *mr);
-struct rdmachan_qp_sizes;
-int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
-			 const struct rdmachan_qp_sizes *sz);
-void rdmachan_regq_destroy(struct rdmachan *ch);
 
 #endif /* RDMACHAN_PRI_H */
