@@ -7,8 +7,7 @@
  * ring under the channel lock, fills the slot without the lock (copying
  * from user memory may fault), and marks it ready; ready slots are then
  * posted strictly in reservation order, as one chained work request list
- * (each slot's work requests made by rdmachan_post_tx_locked(),
- * chan_post.c).  Only every sig_interval-th send, the one that fills the
+ * (chan_post.c).  Only every sig_interval-th send, the one that fills the
  * ring, and every zero-copy send (whose sender waits for its pages) are
  * signalled; a completion frees every slot before it.
  */

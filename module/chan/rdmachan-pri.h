@@ -269,8 +269,7 @@ enum rdmachan_stat {
  *	set by the connecting thread or the rdma_cm handler before I/O
  *	starts (rdmachan_start_io()), read-only from then on
  * @grant_rx: data receive buffers posted for the peer at the start, our
- *	start grant (chan_grant.c); set with the resources, before the
- *	connect request or the reply
+ *	start grant (chan_grant.c); set with the resources
  * @grant_tx: the peer's start grant, our first credits: its reply's or
  *	request's (the whole depth from a version 3 peer); set before I/O
  *	starts
@@ -393,10 +392,8 @@ struct rdmachan_res {
  *	unchanged frees @spare); under rdmachan.lock
  * @fill_work: allocates buffers that a sender that may not wait could
  *	not have, then calls &rdmachan_ops.writable (chan_sbuf.c)
- * @retire_mark: @reserved when the sender last reserved (chan_grant.c);
- *	under rdmachan.lock
- * @retire_since: jiffies when @retire_mark was last moved; under
- *	rdmachan.lock
+ * @retire_mark: @reserved at the last tick (chan_grant.c); under the lock
+ * @retire_since: jiffies of the last use of credits; under rdmachan.lock
  * @retired: RETIRE messages reserved (a counter): sent, never answered
  *	(rdmachan_send_idle_locked()); under rdmachan.lock
  * @retire_hdr: the header of every RETIRE message, where it is not the
@@ -456,9 +453,8 @@ struct rdmachan_send_ring {
  *	by &rdmachan_rx.node; under rdmachan.lock
  * @grow_work: allocates and posts buffers for more credits (chan_grant.c)
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
- * @grow_asked: the peer asked for more credits (RDMACHAN_HDR_F_WANT):
- *	@grow_work grants the whole depth, whatever the peer has out; stands
- *	until granted whole; under rdmachan.lock
+ * @grow_asked: the peer asked for the whole depth (RDMACHAN_HDR_F_WANT),
+ *	not yet granted whole; under rdmachan.lock
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
