@@ -298,8 +298,7 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch)
 		return;
 	first = ch->send.reserved;
 	for (i = 0; i < n; i++) {
-		struct rdmachan_tx *tx = &ch->send.ring[(first + i) %
-							ch->send.depth];
+		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);
 
 		tx->retire = true;
 		tx->ready = true;

@@ -21,7 +21,7 @@
 #include "chan_sbuf.h"
 
 /* The slot of the data send ring that carries sequence number @seq */
-static struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
+struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
 {
 	u32 slot;
 

@@ -835,6 +835,7 @@ int rdmachan_send_batch(struct rdmachan *ch,
 bool rdmachan_writable(struct rdmachan *ch);
 bool rdmachan_writable_due_locked(struct rdmachan *ch);
 void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc);
+struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq);
 void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto);
 void rdmachan_send_end_orphans(struct rdmachan *ch);
 
