@@ -12,9 +12,11 @@
 #define RDMACHAN_BOUNDS_H
 
 #include <linux/errno.h>
+#include <linux/log2.h>
 #include <linux/math.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/types.h>
 
@@ -165,7 +167,8 @@ static inline u8 rdmachan_rd_atom_answer(int dev_max, u8 peer)
  *	entries over two (min(max_qp_wr, max_cqe / 2))
  * @ctrl_recv: receive buffers of control messages
  * @ctrl_send: control send slots
- * @rdma_slots: send queue room of one-sided requests
+ * @rdma_slots: the least send queue room of one-sided requests: one
+ *	request's work requests
  */
 struct rdmachan_qp_want {
 	u32	depth;
@@ -183,6 +186,8 @@ struct rdmachan_qp_want {
  * @per_send: send queue entries of one credit's send: the SEND, a REG_MR
  *	and a LOCAL_INV for each registration, and where @reg_fence one
  *	LOCAL_INV fencing them (chan_post.c)
+ * @rdma_slots: send queue room of one-sided requests: at least the room
+ *	wanted, and what rounding the send queue up leaves
  * @rdma_fence: entries for the LOCAL_INVs fencing one-sided requests'
  *	registrations (@reg_fence with registrations), else 0
  * @recv_bufs: receive buffers: data and control
@@ -199,6 +204,7 @@ struct rdmachan_qp_want {
 struct rdmachan_qp_sizes {
 	u32	depth;
 	u32	per_send;
+	u32	rdma_slots;
 	u32	rdma_fence;
 	u32	recv_bufs;
 	u32	send_wr;
@@ -208,6 +214,28 @@ struct rdmachan_qp_sizes {
 	u32	reg_wr;
 	u32	reg_cqe;
 };
+
+/**
+ * rdmachan_rdma_fill() - the one-sided room of a send queue
+ * @base: the send queue's entries besides the one-sided room
+ * @least: the one-sided room wanted
+ * @per: entries per slot of one-sided room (2 with its fencing LOCAL_INV)
+ * @max: the device's limit of entries (@base + @least * @per at most)
+ *
+ * Context: any.
+ * Return: @least, and as much more as fits a send queue of 2^k - 1
+ * entries, the least that holds @base + @least * @per, and @max.
+ */
+static inline u32 rdmachan_rdma_fill(u32 base, u32 least, u32 per, u32 max)
+{
+	u64 used = (u64)base + (u64)least * per;
+	u64 top;
+
+	if (used >= max || used >= SZ_1G)
+		return least;
+	top = min_t(u64, roundup_pow_of_two(used + 1) - 1, max);
+	return least + (u32)(top - used) / per;
+}
 
 /**
  * rdmachan_qp_sizes() - size a channel's queues
@@ -221,7 +249,12 @@ struct rdmachan_qp_sizes {
  * credit's send with its registrations beside the fixed room.  All of
  * @w is the module's or the device's, none the peer's: the depth is
  * bounded (RDMACHAN_MAX_DEPTH) and a send queue within @dev_max_wr, so
- * nothing overflows.
+ * nothing overflows.  Providers round a queue up to a power of two
+ * entries (rxe and siw, counting one more than asked), and size every
+ * entry alike: a send queue of 260 entries costs rxe as much as one of
+ * 511.  So the send queue asks for 2^k - 1 entries, the least that hold
+ * the rest and @w's one-sided room, and the one-sided room takes what is
+ * left over.
  *
  * Context: any.
  * Return: 0; -EOPNOTSUPP when the device cannot hold even one credit's
@@ -245,11 +278,18 @@ static inline int rdmachan_qp_sizes(const struct rdmachan_qp_want *w,
 	max_wr -= s->rdma_fence;
 	s->depth = min(w->depth, max_wr / s->per_send);
 
+	s->rdma_slots = rdmachan_rdma_fill(s->depth * s->per_send +
+					   w->ctrl_send + 1, w->rdma_slots,
+					   s->rdma_fence ? 2 : 1,
+					   w->dev_max_wr);
+	if (s->rdma_fence)
+		s->rdma_fence = s->rdma_slots;
+
 	s->recv_bufs = s->depth + w->ctrl_recv;
 	s->send_wr = s->depth * s->per_send + w->ctrl_send + 1 +
-		     w->rdma_slots + s->rdma_fence;
+		     s->rdma_slots + s->rdma_fence;
 	s->recv_wr = s->recv_bufs + 1;
-	s->cqe = s->recv_bufs + s->depth + w->ctrl_send + 2 + w->rdma_slots +
+	s->cqe = s->recv_bufs + s->depth + w->ctrl_send + 2 + s->rdma_slots +
 		 s->rdma_fence + (s->per_send - 1) * s->depth;
 	s->recv_cqe = s->recv_bufs + 1;
 	s->reg_wr = w->reg_fence && regs ? 2 * s->depth * regs + 1 : 0;

@@ -270,6 +270,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 
 	ch->recv.nr_bufs = sz.recv_bufs;
 	ch->send.depth = sz.depth;
+	ch->rdma.room = sz.rdma_slots;
 	/* room for an in-band immediate after the largest payload */
 	BUILD_BUG_ON(RDMACHAN_RX_OVERHEAD !=
 		     sizeof(struct rdmachan_wire_hdr) + RDMACHAN_IMM_TRAILER);
@@ -340,7 +341,15 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);
 	attr.cap.max_recv_sge = 1;
-	attr.cap.max_inline_data = min(dev->max_inline_data, ch->res.buf_size);
+	/*
+	 * Providers size every send queue entry for the larger of its gather
+	 * list and its inline data: no more inline data than a full gather
+	 * list takes (rxe: entries of 512 bytes, not of 1 KiB for 512)
+	 */
+	attr.cap.max_inline_data = min_t(u32, min(dev->max_inline_data,
+						  ch->res.buf_size),
+					 RDMACHAN_MAX_SGE *
+					 sizeof(struct ib_sge));
 	ret = rdma_create_qp(cm_id, ch->res.pd, &attr);
 	if (ret)
 		return ret;

@@ -4,9 +4,9 @@
  * atomics - and the posting of every one-sided work request
  *
  * A request is a chain of work requests posted at once.  It takes send
- * queue room from the channel's RDMACHAN_RDMA_SLOTS (and, for each
- * WRITE_WITH_IMM, a message credit: it consumes one of the peer's receive
- * buffers), is posted under the channel lock, and ends with the
+ * queue room (&rdmachan_rdma_inflight.room; and, for each WRITE_WITH_IMM,
+ * a message credit: it consumes one of the peer's receive buffers), is
+ * posted under the channel lock, and ends with the
  * completion of its last work request, which is always signalled: RC
  * completes in order, so that one retires every unsignalled one before
  * it, and a failure completes with an error even when unsignalled (the
@@ -322,7 +322,7 @@ static int rdmachan_rdma_pool_chain_locked(struct rdmachan_rdma_req *req,
  */
 bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 {
-	return ch->rdma.slots + nr <= RDMACHAN_RDMA_SLOTS &&
+	return ch->rdma.slots + nr <= ch->rdma.room &&
 	       ch->credits.avail >= credits;
 }
 

@@ -43,13 +43,6 @@ struct net;
 #define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
 
 /*
- * Send queue room for one-sided work requests (RDMA ops, fast
- * registrations, invalidations): one call's ops at most, plus room for
- * registrations beside them.
- */
-#define RDMACHAN_RDMA_SLOTS	(2 * RDMACHAN_MAX_RDMA_OPS)
-
-/*
  * A keepalive probe neither completed nor failed this long after its post
  * means the transport is stuck (RC retries end within about 2 s): the
  * channel fails with -ETIMEDOUT.
@@ -517,10 +510,12 @@ struct rdmachan_poll_state {
  * struct rdmachan_rdma_inflight - one-sided requests (chan_rdma.c)
  * @slots: send queue slots taken by one-sided work requests; under
  *	rdmachan.lock
+ * @room: the send queue's slots for them (rdmachan_qp_sizes()); set once
  * @reqs: one-sided requests posted and not ended; under rdmachan.lock
  */
 struct rdmachan_rdma_inflight {
 	u32			slots;
+	u32			room;
 	struct list_head	reqs;
 };
 
@@ -730,7 +725,8 @@ rdmachan_qp_want(u32 depth, u32 max_send_regs, bool reg_fence, u32 dev_max_wr)
 		.dev_max_wr = dev_max_wr,
 		.ctrl_recv = RDMACHAN_CTRL_RECV,
 		.ctrl_send = RDMACHAN_CTRL_SLOTS,
-		.rdma_slots = RDMACHAN_RDMA_SLOTS,
+		/* one call's work requests, and what rounding leaves */
+		.rdma_slots = RDMACHAN_MAX_RDMA_OPS,
 	};
 }
 

@@ -211,7 +211,7 @@ static void bounds_test_rd_atom_answer(struct kunit *test)
 	((struct rdmachan_qp_want){ .depth = (d), .regs = (r),		\
 				    .reg_fence = (f), .dev_max_wr = (max), \
 				    .ctrl_recv = 3, .ctrl_send = 3,	\
-				    .rdma_slots = 128 })
+				    .rdma_slots = 64 })
 
 static void bounds_test_qp_sizes(struct kunit *test)
 {
@@ -225,9 +225,12 @@ static void bounds_test_qp_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.per_send, 1);
 	KUNIT_EXPECT_EQ(test, s.rdma_fence, 0);
 	KUNIT_EXPECT_EQ(test, s.recv_bufs, 131);
-	KUNIT_EXPECT_EQ(test, s.send_wr, 128 + 3 + 1 + 128);
+	/* 196 entries ask for 255: the one-sided room takes the rest */
+	KUNIT_EXPECT_EQ(test, s.rdma_slots, 64 + 59);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 128 + 3 + 1 + 123);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 255);
 	KUNIT_EXPECT_EQ(test, s.recv_wr, 132);
-	KUNIT_EXPECT_EQ(test, s.cqe, 131 + 128 + 3 + 2 + 128);
+	KUNIT_EXPECT_EQ(test, s.cqe, 131 + 128 + 3 + 2 + 123);
 	KUNIT_EXPECT_EQ(test, s.recv_cqe, 132);
 	KUNIT_EXPECT_EQ(test, s.reg_wr, 0);
 	KUNIT_EXPECT_EQ(test, s.reg_cqe, 0);
@@ -236,8 +239,10 @@ static void bounds_test_qp_sizes(struct kunit *test)
 	w = QP_WANT(128, 2, true, 16383);
 	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.per_send, 1 + 2 * 2 + 1);
-	KUNIT_EXPECT_EQ(test, s.rdma_fence, 128);
-	KUNIT_EXPECT_EQ(test, s.send_wr, 128 * 6 + 3 + 1 + 128 + 128);
+	/* 900 entries ask for 1023: two a slot, one left unused */
+	KUNIT_EXPECT_EQ(test, s.rdma_slots, 64 + 61);
+	KUNIT_EXPECT_EQ(test, s.rdma_fence, 125);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 128 * 6 + 3 + 1 + 125 + 125);
 	KUNIT_EXPECT_EQ(test, s.reg_wr, 2 * 128 * 2 + 1);
 	KUNIT_EXPECT_EQ(test, s.reg_cqe, s.reg_wr + 1);
 
@@ -248,26 +253,30 @@ static void bounds_test_qp_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s.rdma_fence, 0);
 	KUNIT_EXPECT_EQ(test, s.reg_wr, 0);
 
-	/* a small device lowers the depth: 300 - 136 - 128 = 36 = 6 * 6 */
+	/*
+	 * a small device lowers the depth: 300 - 72 - 64 = 164 = 27 * 6 + 2,
+	 * and the one-sided room fills the device's limit
+	 */
 	w = QP_WANT(128, 2, true, 300);
 	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
-	KUNIT_EXPECT_EQ(test, s.depth, 6);
-	KUNIT_EXPECT_LE(test, s.send_wr, 300);
+	KUNIT_EXPECT_EQ(test, s.depth, 27);
+	KUNIT_EXPECT_EQ(test, s.rdma_slots, 67);
+	KUNIT_EXPECT_EQ(test, s.send_wr, 300);
 
 	/* one credit's send and the fixed room, or nothing */
-	w = QP_WANT(128, 0, true, 3 + 3 + 128 + 2 + 1);
+	w = QP_WANT(128, 0, true, 3 + 3 + 64 + 2 + 1);
 	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
-	w = QP_WANT(128, 0, true, 3 + 3 + 128 + 2 + 2);
+	w = QP_WANT(128, 0, true, 3 + 3 + 64 + 2 + 2);
 	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.depth, 2);
 	/* ... and room for the one-sided fence and one send's 4 entries */
-	w = QP_WANT(128, 1, true, 3 + 3 + 128 + 2 + 128 + 3);
+	w = QP_WANT(128, 1, true, 3 + 3 + 64 + 2 + 64 + 3);
 	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
-	w = QP_WANT(128, 1, true, 3 + 3 + 128 + 2 + 128 + 4);
+	w = QP_WANT(128, 1, true, 3 + 3 + 64 + 2 + 64 + 4);
 	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.depth, 1);
 	/* no registration QP's send queue without room for a send's */
-	w = QP_WANT(128, 4, false, 3 + 3 + 128 + 2 + 8);
+	w = QP_WANT(128, 4, false, 3 + 3 + 64 + 2 + 8);
 	KUNIT_EXPECT_EQ(test, rdmachan_qp_sizes(&w, &s), -EOPNOTSUPP);
 
 	/* the listener's estimate: no device limit, the largest depth */
@@ -275,6 +284,25 @@ static void bounds_test_qp_sizes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rdmachan_qp_sizes(&w, &s), 0);
 	KUNIT_EXPECT_EQ(test, s.depth, 16384);
 	KUNIT_EXPECT_EQ(test, s.reg_wr, 2 * 16384 * 4 + 1);
+}
+
+/* The one-sided room fills a send queue of 2^k - 1 entries */
+static void bounds_test_rdma_fill(struct kunit *test)
+{
+	/* 132 + 64 = 196 entries: a queue of 255 */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(132, 64, 1, 16383), 123);
+	/* already 2^k - 1: nothing to fill */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(191, 64, 1, 16383), 64);
+	/* one over: the next power of two */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(192, 64, 1, 16383), 319);
+	/* two entries a slot: the odd one left over */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(132, 64, 2, 16383), 189);
+	/* the device's limit bounds it */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(132, 64, 1, 200), 68);
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(132, 64, 1, 196), 64);
+	/* no limit to speak of, or a huge queue: no rounding */
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(132, 64, 1, U32_MAX), 123);
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma_fill(SZ_1G, 64, 1, U32_MAX), 64);
 }
 
 /*
@@ -286,7 +314,7 @@ static void bounds_test_qp_sizes(struct kunit *test)
  */
 static void bounds_test_qp_sizes_sweep(struct kunit *test)
 {
-	u32 max, regs, fence;
+	u32 max, regs, fence, per;
 
 	for (max = 1; max <= 2048; max++)
 		for (regs = 0; regs <= 4; regs++)
@@ -308,9 +336,18 @@ static void bounds_test_qp_sizes_sweep(struct kunit *test)
 				if (s.reg_wr)
 					KUNIT_ASSERT_EQ(test, s.reg_wr,
 							2 * s.depth * regs + 1);
-				if (max >= 128 * s.per_send + 3 + 3 + 128 + 2 +
-					   s.rdma_fence)
+				if (max >= 128 * s.per_send + 3 + 3 + 64 + 2 +
+					   (fence && regs ? 64 : 0))
 					KUNIT_ASSERT_EQ(test, s.depth, 128);
+				/* the room, filled up to 2^k - 1 or the limit */
+				per = s.rdma_fence ? 2 : 1;
+				KUNIT_ASSERT_GE(test, s.rdma_slots, 64);
+				KUNIT_ASSERT_EQ(test, s.rdma_fence,
+						per == 2 ? s.rdma_slots : 0);
+				KUNIT_ASSERT_TRUE(test, s.send_wr + per > max ||
+						  s.send_wr + per >
+						  roundup_pow_of_two(s.send_wr +
+								     1) - 1);
 			}
 }
 
@@ -322,6 +359,7 @@ static struct kunit_case bounds_cases[] = {
 	KUNIT_CASE(bounds_test_depth_for_mem),
 	KUNIT_CASE(bounds_test_rd_atom_answer),
 	KUNIT_CASE(bounds_test_qp_sizes),
+	KUNIT_CASE(bounds_test_rdma_fill),
 	KUNIT_CASE(bounds_test_qp_sizes_sweep),
 	{}
 };

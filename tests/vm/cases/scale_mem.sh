@@ -4,7 +4,8 @@
 # What an idle channel costs: as many default channel pairs as fit in half
 # the VM's memory (at most 1,000; 16 on the debug kernel), each carrying
 # checksummed messages both ways; what the channels count (sysfs
-# mem_bytes) against what they took out of the machine; idle again (1 s:
+# mem_bytes) against what they took out of the machine, the provider's
+# queues (vmalloc) sized small; idle again (1 s:
 # shrink_idle_ms), back to what they held at the start; every channel
 # gone and the memory back after the close.  Then chan_mem_kb=4096: a
 # channel's buffers fit 4 MiB, less than the default's.
@@ -32,6 +33,7 @@ export SCALE_OUT=/tmp/scale-default
 run_checks $HELPERS/chan_test scale $PAIRS 50
 OWN=$(scale_value $SCALE_OUT scale_own_kib_per_chan)
 DEPTH=$(scale_value $SCALE_OUT scale_depth)
+PROV=$(scale_value $SCALE_OUT scale_vmalloc_kib_per_chan)
 
 check "chan_mem_kb=4096 is taken" sh -c 'echo 4096 > /sys/module/rdmachan/parameters/chan_mem_kb'
 export SCALE_OUT=/tmp/scale-4m
@@ -47,6 +49,11 @@ check "with chan_mem_kb=4096 a channel may grow to a smaller depth" \
 # buffer of 68 KiB, its rings and itself
 check "a new default channel holds at most 512 KiB of its own" \
 	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 512) }'
+# rxe's queues: a send queue of 255 entries of 512 bytes (not 511 of
+# 1 KiB), a receive queue and a CQ; KASAN's vmalloc shadow is more
+[ -e /sys/kernel/debug/kmemleak ] ||
+	check "rxe's queues of a default channel take at most 256 KiB" \
+		awk -v v="$PROV" 'BEGIN { exit !(v > 0 && v <= 256) }'
 check "chan_mem_kb=65536 is taken" sh -c 'echo 65536 > /sys/module/rdmachan/parameters/chan_mem_kb'
 check "rdmachan unloads after the channels closed" rdmachan_unload
 done_testing
