@@ -115,6 +115,9 @@ enum rdmachan_state {
  *	holds max_msg_size + RDMACHAN_RX_OVERHEAD bytes, rounded up to a
  *	power of two pages: a max_msg_size of 2^n - RDMACHAN_RX_OVERHEAD
  *	wastes nothing.
+ * @zc_send: the user sends with rdmachan_send_sg_zc(): the channel keeps
+ *	a gather list for each credit (queue_depth * RDMACHAN_MAX_SGE
+ *	entries of 16 bytes).  Without it rdmachan_send_sg_zc_max() is 0.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -124,6 +127,7 @@ struct rdmachan_opts {
 	u32 backlog;
 	u32 max_send_regs;
 	bool rx_pages;
+	bool zc_send;
 };
 
 /*

@@ -102,16 +102,22 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 					      sizeof(*ch->recv.bufs));
 	ch->send.ring = rdmachan_own_kvcalloc(ch, ch->send.depth,
 					      sizeof(*ch->send.ring));
-	/*
-	 * The gather lists of zero-copy sends (rdmachan_send_sg_zc()); the
-	 * provider may grant more entries than asked for
-	 */
-	ch->send.zc_width = min_t(u32, ch->res.max_send_sge, RDMACHAN_MAX_SGE);
-	ch->send.zc_sge = rdmachan_own_kvcalloc(ch, ch->send.depth *
-						ch->send.zc_width,
-						sizeof(*ch->send.zc_sge));
-	if (!ch->recv.bufs || !ch->send.ring || !ch->send.zc_sge)
+	if (!ch->recv.bufs || !ch->send.ring)
 		return -ENOMEM;
+	/*
+	 * The gather lists of zero-copy sends (rdmachan_send_sg_zc()), for a
+	 * user that makes them; the provider may grant more entries than
+	 * asked for
+	 */
+	if (ch->opts.zc_send) {
+		ch->send.zc_width = min_t(u32, ch->res.max_send_sge,
+					  RDMACHAN_MAX_SGE);
+		ch->send.zc_sge = rdmachan_own_kvcalloc(ch, ch->send.depth *
+							ch->send.zc_width,
+							sizeof(*ch->send.zc_sge));
+		if (!ch->send.zc_sge)
+			return -ENOMEM;
+	}
 	if (ch->opts.rx_pages) {
 		ret = rdmachan_rx_pages_init(ch);
 		if (ret)

@@ -130,6 +130,7 @@ static int rdmachan_check_opts(const char *ioc,
 	/* registration pools and detachable pages: kernel users only */
 	out->max_send_regs = 0;
 	out->rx_pages = false;
+	out->zc_send = false;
 	return 0;
 }
 

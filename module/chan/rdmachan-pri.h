@@ -374,8 +374,9 @@ struct rdmachan_res {
  *	starts
  * @zc_sge: gather lists of zero-copy sends, a row of @zc_width entries a
  *	slot: [0] the header (when it is not the immediate), [1..nr_zc] the
- *	payload, then the in-band immediate; allocated with @ring
- * @zc_width: entries of a row: the QP's max_send_sge
+ *	payload, then the in-band immediate; allocated with @ring where
+ *	&rdmachan_opts.zc_send, else NULL
+ * @zc_width: entries of a row: the QP's max_send_sge; 0 without @zc_sge
  * @spare: data send buffers no slot holds (chan_sbuf.h), the most
  *	recently used last; room for @depth; under rdmachan.lock
  * @nr_spare: buffers in @spare; under rdmachan.lock

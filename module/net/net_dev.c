@@ -212,6 +212,8 @@ static int rcnet_make(struct net_device *ndev,
 			      RDMACHAN_POLL_SOFTIRQ;
 	/* receive buffers the skbs can take over (rcnet_rx_zc()) */
 	net->opts.rx_pages = true;
+	/* large packets go from the skb's own pages (rcnet_send()) */
+	net->opts.zc_send = true;
 	net->max_msg = max_msg;
 	ndev->max_mtu = min(max_msg, RCNET_MAX_MTU);
 	ndev->mtu = a->mtu ?: ndev->max_mtu;
