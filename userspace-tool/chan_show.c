@@ -119,12 +119,15 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 	}
 	/* text: the counters with -s only (JSON has every attribute) */
 	if (!strncmp(name, "dev", 3)) {
-		print_fp("%s: %s", name, get(at, n, "name"));
+		print_fp("%s: %s rx_grown_bytes %s", name, get(at, n, "name"),
+			 get(at, n, "rx_grown_bytes"));
 		if (tool_stats())
 			print_fp(" async_events %s port_events %s fatal_events %s qp_events %s cq_events %s",
 				 get(at, n, "async_events"), get(at, n, "port_events"),
 				 get(at, n, "fatal_events"), get(at, n, "qp_events"),
 				 get(at, n, "cq_events"));
+		if (tool_stats())
+			print_fp(" grow_refused %s", get(at, n, "grow_refused"));
 		print_nl();
 		goto out;
 	}

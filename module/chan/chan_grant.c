@@ -23,6 +23,16 @@
  * RETIRE the peer had no credit for is a protocol error.  This is the
  * first half of a shared receive queue's model (buffers for the messages
  * in flight, not for the connections), on the channel's own queue.
+ *
+ * The grown buffers come out of a budget per RDMA device, as a shared
+ * receive queue's buffers would (grow_budget_kb; &rdmachan_device.rx_grown
+ * counts them): where the device's channels hold it all, a grant stops
+ * growing, its sender waits for credits as it would for a slow reader
+ * (no RNR, no error), and the keepalive tick tries again once retired or
+ * closed channels gave buffers back.  A grant the peer asked for
+ * (RDMACHAN_HDR_F_WANT: a request waits for more credits than the grant
+ * holds) grows past the budget rather than leave it waiting; it counts in
+ * the budget all the same.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -150,10 +160,60 @@ void rdmachan_want_grant_locked(struct rdmachan *ch)
 }
 
 /*
- * Give @buf a slot of the peer's and post it, unless the I/O stopped.
+ * Count @bytes of grown buffers in the device's budget, @asked past it.
+ * Under ch->lock, the I/O not stopped: the device is the channel's.
+ */
+static bool rdmachan_grow_budget_take(struct rdmachan *ch, u64 bytes,
+				      bool asked)
+{
+	struct rdmachan_device *dev = rdmachan_chan_dev(ch);
+	u64 budget = rdmachan_param_grow_budget();
+
+	if (atomic64_add_return(bytes, &dev->rx_grown) <= budget || asked)
+		return true;
+	atomic64_sub(bytes, &dev->rx_grown);
+	atomic_inc(&dev->grow_refused);
+	rdmachan_info_rl(ch,
+			 "receive buffers granted beyond the start on %s reach grow_budget_kb (%llu KiB): the grant stops growing\n",
+			 dev->name, budget >> 10);
+	return false;
+}
+
+/* Give @n grown buffers back to the device's budget; under ch->lock */
+static void rdmachan_grow_budget_put_locked(struct rdmachan *ch, u32 n)
+{
+	lockdep_assert_held(&ch->lock);
+	n = min(n, ch->recv.grown);
+	if (!n)
+		return;
+	ch->recv.grown -= n;
+	atomic64_sub((u64)n * rdmachan_buf_bytes(ch->res.buf_size),
+		     &rdmachan_chan_dev(ch)->rx_grown);
+}
+
+/**
+ * rdmachan_grow_release() - give the device's budget back every grown
+ *	buffer the channel holds
+ * @ch: the channel, its I/O stopped, its device still its own
+ *
+ * Context: process context (the teardown).
+ */
+void rdmachan_grow_release(struct rdmachan *ch)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	rdmachan_grow_budget_put_locked(ch, ch->recv.grown);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/*
+ * Give @buf a slot of the peer's and post it, unless the I/O stopped or
+ * the device's budget is spent (not for a grant the peer @asked for).
  * Return: whether it was posted (else the caller frees it).
  */
-static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf)
+static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
+				      bool asked)
 {
 	struct rdmachan_rx *rx;
 	u64 dma;
@@ -162,11 +222,18 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf)
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    list_empty(&ch->recv.empty))
 		return false;
+	if (!rdmachan_grow_budget_take(ch,
+				       rdmachan_buf_bytes(ch->res.buf_size),
+				       asked))
+		return false;
 	/* the device stays until the resources go, after the stop */
 	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.buf_size,
 				DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma))
+	ch->recv.grown++;
+	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma)) {
+		rdmachan_grow_budget_put_locked(ch, 1);
 		return false;
+	}
 	rx = list_first_entry(&ch->recv.empty, struct rdmachan_rx, node);
 	list_del_init(&rx->node);
 	rx->buf = buf;
@@ -215,7 +282,7 @@ void rdmachan_grow_work(struct work_struct *work)
 			break;
 		bh = rdmachan_bh_off();
 		spin_lock_irqsave(&ch->lock, flags);
-		if (!rdmachan_grow_post_locked(ch, buf)) {
+		if (!rdmachan_grow_post_locked(ch, buf, asked)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
 			rdmachan_buf_free(buf, ch->res.buf_size);
@@ -258,6 +325,7 @@ void rdmachan_grow_work(struct work_struct *work)
 void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
 	lockdep_assert_held(&ch->lock);
+	rdmachan_grow_budget_put_locked(ch, 1);
 	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, ch->res.buf_size,
 			    DMA_FROM_DEVICE);
 	rdmachan_buf_free(rx->buf, ch->res.buf_size);

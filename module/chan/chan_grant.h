@@ -21,6 +21,7 @@ void rdmachan_grow_check_locked(struct rdmachan *ch);
 void rdmachan_grow_asked_locked(struct rdmachan *ch);
 void rdmachan_want_grant_locked(struct rdmachan *ch);
 void rdmachan_grow_work(struct work_struct *work);
+void rdmachan_grow_release(struct rdmachan *ch);
 void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
 void rdmachan_retire_idle_locked(struct rdmachan *ch);
 void rdmachan_post_retire_locked(struct rdmachan *ch, struct rdmachan_tx *tx,

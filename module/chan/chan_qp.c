@@ -450,6 +450,7 @@ void rdmachan_release_resources(struct rdmachan *ch)
 		ch->res.dev_name[0] = 0;
 		ch->res.port_num = 0;
 		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_grow_release(ch);
 		rdmachan_unmap_buffers(ch);
 		if (ch->res.pd) {
 			ib_dealloc_pd(ch->res.pd);

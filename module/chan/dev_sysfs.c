@@ -54,6 +54,17 @@ static RDMACHAN_RDEV_ATTR(port_events);
 static RDMACHAN_RDEV_ATTR(fatal_events);
 static RDMACHAN_RDEV_ATTR(qp_events);
 static RDMACHAN_RDEV_ATTR(cq_events);
+static RDMACHAN_RDEV_ATTR(grow_refused);
+
+static ssize_t rx_grown_bytes_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  (long long)atomic64_read(&to_rdev(dev)->rx_grown));
+}
+
+static struct device_attribute dev_attr_rx_grown_bytes =
+	__ATTR(rx_grown_bytes, 0444, rx_grown_bytes_show, NULL);
 
 static struct attribute *rdmachan_rdev_attrs[] = {
 	&dev_attr_rdev_name.attr,
@@ -62,6 +73,8 @@ static struct attribute *rdmachan_rdev_attrs[] = {
 	&rdmachan_rdev_fatal_events.attr.attr,
 	&rdmachan_rdev_qp_events.attr.attr,
 	&rdmachan_rdev_cq_events.attr.attr,
+	&rdmachan_rdev_grow_refused.attr.attr,
+	&dev_attr_rx_grown_bytes.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rdmachan_rdev);

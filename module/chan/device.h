@@ -31,6 +31,10 @@
  * @qp_events: fatal events of the queue pairs of its channels (QP fatal,
  *	request and access errors, path migration errors)
  * @cq_events: IB_EVENT_CQ_ERR of its channels' completion queues
+ * @rx_grown: bytes of the receive buffers its channels were granted beyond
+ *	their start grants and hold (chan_grant.c), at most the
+ *	grow_budget_kb parameter but for grants a peer asked for
+ * @grow_refused: grants that stopped growing at that budget
  * @fatal_work: tells every user of the device after DEVICE_FATAL
  *	(&rdmachan_dev_user_ops.device_fatal)
  * @sysfs_dev: its /sys/class/rdmachan/devN directory, or NULL
@@ -51,6 +55,8 @@ struct rdmachan_device {
 	atomic_t		fatal_events;
 	atomic_t		qp_events;
 	atomic_t		cq_events;
+	atomic64_t		rx_grown;
+	atomic_t		grow_refused;
 	struct work_struct	fatal_work;
 	struct device		*sysfs_dev;
 	struct list_head	users;

@@ -165,6 +165,19 @@ module_param_cb(chan_mem_kb, &rdmachan_uint_param_ops, &chan_mem_kb, 0644);
 MODULE_PARM_DESC(chan_mem_kb,
 		 "Message buffer memory of one channel in KiB; the queue depth is lowered to fit, 1024..4194304 (default 65536)");
 
+/*
+ * Receive buffers the channels of one RDMA device may be granted beyond
+ * their start grants, in KiB (chan_grant.c): a busy channel's grant grows
+ * towards its depth while the device's channels hold less than this.
+ */
+static struct rdmachan_uint_param grow_budget_kb = {
+	.val = 131072, .min = 0, .max = 1U << 30, .base = 10,
+};
+module_param_cb(grow_budget_kb, &rdmachan_uint_param_ops, &grow_budget_kb,
+		0644);
+MODULE_PARM_DESC(grow_budget_kb,
+		 "Receive buffers the channels of one RDMA device may be granted beyond their start, in KiB; a channel's grant stops growing there, 0..1073741824 (default 131072)");
+
 static struct rdmachan_uint_param listen_budget_kb = {
 	.val = 262144, .min = 64, .max = 1U << 30, .base = 10,
 };
@@ -236,6 +249,17 @@ unsigned int rdmachan_param_max_mr_size(void)
 u64 rdmachan_param_chan_mem(void)
 {
 	return (u64)READ_ONCE(chan_mem_kb.val) << 10;
+}
+
+/**
+ * rdmachan_param_grow_budget() - receive buffers one device's channels may
+ *	be granted beyond their start grants, in bytes
+ *
+ * Return: the grow_budget_kb parameter, in bytes.
+ */
+u64 rdmachan_param_grow_budget(void)
+{
+	return (u64)READ_ONCE(grow_budget_kb.val) << 10;
 }
 
 /**

@@ -21,6 +21,7 @@ unsigned int rdmachan_param_shrink_idle_ms(void);
 bool rdmachan_param_imm_header(void);
 unsigned int rdmachan_param_max_mr_size(void);
 u64 rdmachan_param_chan_mem(void);
+u64 rdmachan_param_grow_budget(void);
 u64 rdmachan_param_listen_budget(void);
 unsigned int rdmachan_param_listen_max_connecting(void);
 

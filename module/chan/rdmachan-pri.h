@@ -449,6 +449,8 @@ struct rdmachan_send_ring {
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
  * @grow_asked: the peer asked for the whole depth (RDMACHAN_HDR_F_WANT),
  *	not yet granted whole; under rdmachan.lock
+ * @grown: buffers counted in the device's &rdmachan_device.rx_grown;
+ *	under rdmachan.lock
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
@@ -457,6 +459,7 @@ struct rdmachan_recv_queue {
 	struct work_struct	grow_work;
 	bool			grow_queued;
 	bool			grow_asked;
+	u32			grown;
 	struct page_pool	*pool;
 	unsigned int		order;
 	struct list_head	ready;
