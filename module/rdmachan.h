@@ -118,6 +118,12 @@ enum rdmachan_state {
  * @zc_send: the user sends with rdmachan_send_sg_zc(): the channel keeps
  *	a gather list for each credit (queue_depth * RDMACHAN_MAX_SGE
  *	entries of 16 bytes).  Without it rdmachan_send_sg_zc_max() is 0.
+ * @rx_frags: the user reads each message with rdmachan_msg_copy_to_iter():
+ *	where the peer's user does too (and the depth holds the largest
+ *	message's fragments), receive buffers are RDMACHAN_FRAG_BUF bytes
+ *	whatever max_msg_size, and a larger message spans several of them
+ *	(wire feature FRAG): &rdmachan_msg.data then holds its first
+ *	&rdmachan_msg.frag_len bytes only.  /dev/rdmachan's channels do.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -128,6 +134,7 @@ struct rdmachan_opts {
 	u32 max_send_regs;
 	bool rx_pages;
 	bool zc_send;
+	bool rx_frags;
 };
 
 /*
@@ -142,8 +149,12 @@ struct rdmachan_opts {
 /**
  * struct rdmachan_msg - a received message, owned by the receiver until
  *	rdmachan_msg_release()
- * @data: the payload
+ * @data: the payload, or with &rdmachan_opts.rx_frags its first
+ *	@frag_len bytes
  * @len: payload bytes (may be 0)
+ * @frag_len: the bytes at @data: @len but for a message that spans
+ *	buffers (&rdmachan_opts.rx_frags), read whole with
+ *	rdmachan_msg_copy_to_iter()
  * @imm: the immediate value, when @has_imm
  * @has_imm: the sender gave the message a 32-bit immediate (@imm)
  * @rdma_imm: not a message: the peer's RDMA WRITE_WITH_IMM completed
@@ -157,6 +168,7 @@ struct rdmachan_opts {
 struct rdmachan_msg {
 	const void *data;
 	u32 len;
+	u32 frag_len;
 	u32 imm;
 	bool has_imm;
 	bool rdma_imm;
@@ -262,6 +274,8 @@ int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,
 			  unsigned int timeout_ms);
 void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg);
+size_t rdmachan_msg_copy_to_iter(const struct rdmachan_msg *msg,
+				 struct iov_iter *to);
 struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
 				 unsigned int *offset, unsigned int *truesize);
 void rdmachan_rx_page_put(struct page *page);

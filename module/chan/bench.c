@@ -176,6 +176,31 @@ static int rdmachan_bench_recv(struct rdmachan_bench_run *r,
 }
 
 /*
+ * ECHO: send @msg back, from its buffer, or copied out first where it
+ * spans several (&rdmachan_opts.rx_frags)
+ */
+static int rdmachan_bench_echo(struct rdmachan_bench_run *r,
+			       const struct rdmachan_msg *msg)
+{
+	struct kvec vec = { .iov_base = (void *)msg->data,
+			    .iov_len = msg->len };
+	struct iov_iter to;
+
+	if (msg->frag_len != msg->len) {
+		if (!r->payload)
+			r->payload = kvmalloc(rdmachan_max_msg_size(r->ch),
+					      GFP_KERNEL);
+		if (!r->payload)
+			return -ENOMEM;
+		vec.iov_base = r->payload;
+		iov_iter_kvec(&to, READ, &vec, 1, msg->len);
+		rdmachan_msg_copy_to_iter(msg, &to);
+	}
+	return rdmachan_send(r->ch, &vec, 1, msg->imm,
+			     msg->has_imm ? RDMACHAN_SEND_IMM : 0);
+}
+
+/*
  * SINK and ECHO: take messages until the limits, or the peer's orderly
  * close (-EPIPE), which is how a run against BLAST or PINGPONG ends.
  */
@@ -184,7 +209,6 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 	struct rdmachan_bench *b = r->b;
 	struct rdmachan_msg *msg;
 	u64 first = 0, last = 0;
-	struct kvec vec;
 	int ret = 0;
 
 	while (!rdmachan_bench_over(r)) {
@@ -197,12 +221,8 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 			break;
 		if (!first)
 			first = ktime_get_ns();
-		if (echo) {
-			vec.iov_base = (void *)msg->data;
-			vec.iov_len = msg->len;
-			ret = rdmachan_send(r->ch, &vec, 1, msg->imm,
-					    msg->has_imm ? RDMACHAN_SEND_IMM : 0);
-		}
+		if (echo)
+			ret = rdmachan_bench_echo(r, msg);
 		b->msgs++;
 		b->bytes += msg->len;
 		rdmachan_msg_release(r->ch, msg);

@@ -20,6 +20,7 @@
 
 #include "bounds.h"
 #include "rdmachan-pri.h"
+#include "chan_frag.h"
 #include "chan_mem.h"
 #include "sysfs.h"
 #include "device.h"
@@ -79,7 +80,9 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	ch->conn.params.features = (rdmachan_param_imm_header() ?
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
 				   RDMACHAN_WIRE_F_SEND_INV |
-				   RDMACHAN_WIRE_F_GROW;
+				   RDMACHAN_WIRE_F_GROW |
+				   (ch->opts.rx_frags ?
+				    RDMACHAN_WIRE_F_FRAG : 0);
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;
@@ -117,8 +120,18 @@ static int rdmachan_active_established(struct rdmachan *ch,
 				 p.features, ch->conn.local.features);
 		return -EPROTO;
 	}
+	/* fragments: the depth must hold the largest message's */
+	if ((p.features & RDMACHAN_WIRE_F_FRAG) &&
+	    p.queue_depth < rdmachan_frag_count(p.max_msg_size))
+		return -EPROTO;
 	ch->conn.params = p;
 	ch->conn.grant_tx = p.grant;
+	if (p.features & RDMACHAN_WIRE_F_FRAG) {
+		int ret = rdmachan_frag_adopt(ch);
+
+		if (ret)
+			return ret;
+	}
 	rdmachan_start_io(ch);
 	return 0;
 }
@@ -302,7 +315,8 @@ int rdmachan_connect_net(struct net *net, bool account,
 		return -EINVAL;
 	rdmachan_opts_fill(&o, opts);
 	if (o.poll_mode > RDMACHAN_POLL_UNBOUND ||
-	    o.max_send_regs > RDMACHAN_MAX_SEND_REGS)
+	    o.max_send_regs > RDMACHAN_MAX_SEND_REGS ||
+	    (o.rx_frags && o.rx_pages))
 		return -EINVAL;
 
 	memcg = account ? rdmachan_memcg_caller() : NULL;

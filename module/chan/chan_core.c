@@ -241,7 +241,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 				rdmachan_rx_page_put(ch->recv.bufs[i].page);
 			else if (!ch->opts.rx_pages)
 				rdmachan_buf_free(ch->recv.bufs[i].buf,
-						  ch->res.buf_size);
+						  ch->recv.bufs[i].size);
 		}
 	/* its pages still in the user's hands come back to it later */
 	rdmachan_rx_pages_destroy(ch);

@@ -62,6 +62,7 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 		ch->ctrl.want_grant = false;
 	}
 	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
+	ch->ctrl.flush_owed = false;
 	h->len = 0;
 	/* RC completes in order: this completion retires every data send */
 	tx->covers = ch->send.posted;
@@ -118,7 +119,8 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_tx_retire_locked(ch, tx->covers);
 		writable = rdmachan_writable_due_locked(ch);
 	}
-	if (rdmachan_credits_report_due(&ch->credits))
+	if (rdmachan_credits_report_due(&ch->credits) ||
+	    (ch->ctrl.flush_owed && ch->credits.owed))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	/* an ask for credits that found both slots busy goes now */
 	if (ch->ctrl.want_grant)

@@ -46,6 +46,20 @@
 #include "chan_mem.h"
 #include "params.h"
 
+/*
+ * What a grant the peer asked for grows by: to the depth, or under F_FRAG
+ * by a largest message's fragments at least (credit.h)
+ */
+static u32 rdmachan_grow_asked_n(const struct rdmachan *ch)
+{
+	const struct rdmachan_conn_params *p = &ch->conn.params;
+
+	return rdmachan_credits_grow_asked(&ch->credits,
+					   p->features & RDMACHAN_WIRE_F_FRAG ?
+					   rdmachan_frag_count(p->max_msg_size) :
+					   p->queue_depth);
+}
+
 static bool rdmachan_grows(const struct rdmachan *ch)
 {
 	return ch->conn.params.features & RDMACHAN_WIRE_F_GROW;
@@ -111,28 +125,39 @@ void rdmachan_grow_check_locked(struct rdmachan *ch)
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    (!rdmachan_credits_grow_want(&ch->credits) &&
 	     !(ch->recv.grow_asked &&
-	       rdmachan_credits_grow_asked(&ch->credits))))
+	       rdmachan_grow_asked_n(ch))))
 		return;
 	rdmachan_grow_queue_locked(ch);
 }
 
 /**
  * rdmachan_grow_asked_locked() - the peer asked for more credits
- *	(RDMACHAN_HDR_F_WANT): grant the whole depth, whatever it has out
+ *	(RDMACHAN_HDR_F_WANT): grant more, whatever it has out
  * @ch: the channel
  *
  * A one-sided request whose WRITE_WITH_IMMs take more credits than the
- * grant holds waits for them all at once: no arrival would make the grant
- * grow, and the peer does not say how many it waits for.
+ * grant holds, or under F_FRAG a message of fragments, waits for them all
+ * at once: no arrival would make the grant grow, and the peer does not
+ * say how many it waits for.  The whole depth; under F_FRAG a largest
+ * message's worth or the grant's again, and the peer asks again when
+ * that is not enough (rdmachan_grow_asked_n()).
  *
  * Context: ch->lock held; any context.
  */
 void rdmachan_grow_asked_locked(struct rdmachan *ch)
 {
 	lockdep_assert_held(&ch->lock);
+	/*
+	 * What is owed goes back now, below the thresholds too: a grant that
+	 * cannot grow (at the depth, or not following use) may hold enough
+	 */
+	if (ch->credits.owed) {
+		ch->ctrl.flush_owed = true;
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	}
 	if (!rdmachan_grant_follows(ch) ||
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
-	    !rdmachan_credits_grow_asked(&ch->credits))
+	    !rdmachan_grow_asked_n(ch))
 		return;
 	ch->recv.grow_asked = true;
 	if (!ch->recv.grow_queued)
@@ -213,14 +238,15 @@ void rdmachan_grow_release(struct rdmachan *ch)
  * Return: whether it was posted (else the caller frees it).
  */
 static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
-				      bool asked)
+				      u32 size, bool asked)
 {
 	struct rdmachan_rx *rx;
 	u64 dma;
 
 	lockdep_assert_held(&ch->lock);
+	/* made before the size fell (rdmachan_frag_adopt()): not posted */
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
-	    list_empty(&ch->recv.empty))
+	    list_empty(&ch->recv.empty) || size != ch->res.buf_size)
 		return false;
 	if (!rdmachan_grow_budget_take(ch,
 				       rdmachan_buf_bytes(ch->res.buf_size),
@@ -238,6 +264,7 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
 	list_del_init(&rx->node);
 	rx->buf = buf;
 	rx->dma = dma;
+	rx->size = size;
 	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
 	rdmachan_post_recv_locked(ch, rx);
 	return true;
@@ -260,32 +287,32 @@ void rdmachan_grow_work(struct work_struct *work)
 					   recv.grow_work);
 	struct mem_cgroup *memcg;
 	unsigned long flags;
-	u32 want, n = 0;
+	u32 want, size, n = 0;
 	unsigned int noio;
 	bool bh, asked;
 	void *buf;
 
 	spin_lock_irqsave(&ch->lock, flags);
+	size = ch->res.buf_size;
 	asked = ch->recv.grow_asked;
-	want = asked ? rdmachan_credits_grow_asked(&ch->credits) :
+	want = asked ? rdmachan_grow_asked_n(ch) :
 	       rdmachan_credits_grow_want(&ch->credits);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	noio = memalloc_noio_save();
 	while (n < want) {
 		memcg = rdmachan_mem_begin(ch);
-		buf = rdmachan_buf_alloc(ch->res.buf_size,
-					 rdmachan_gfp(ch, GFP_KERNEL) |
+		buf = rdmachan_buf_alloc(size, rdmachan_gfp(ch, GFP_KERNEL) |
 					 __GFP_NOWARN);
 		rdmachan_mem_end(ch, memcg);
 		if (!buf)
 			break;
 		bh = rdmachan_bh_off();
 		spin_lock_irqsave(&ch->lock, flags);
-		if (!rdmachan_grow_post_locked(ch, buf, asked)) {
+		if (!rdmachan_grow_post_locked(ch, buf, size, asked)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
-			rdmachan_buf_free(buf, ch->res.buf_size);
+			rdmachan_buf_free(buf, size);
 			break;
 		}
 		spin_unlock_irqrestore(&ch->lock, flags);
@@ -326,10 +353,10 @@ void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
 	lockdep_assert_held(&ch->lock);
 	rdmachan_grow_budget_put_locked(ch, 1);
-	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, ch->res.buf_size,
+	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, rx->size,
 			    DMA_FROM_DEVICE);
-	rdmachan_buf_free(rx->buf, ch->res.buf_size);
-	rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(ch->res.buf_size));
+	rdmachan_buf_free(rx->buf, rx->size);
+	rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(rx->size));
 	rx->buf = NULL;
 	rx->dma = 0;
 	list_add_tail(&rx->node, &ch->recv.empty);
@@ -350,7 +377,8 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch)
 	int ret;
 
 	lockdep_assert_held(&ch->lock);
-	if (ch->send.reserved != ch->send.retire_mark) {
+	/* a sender waits for several credits: retiring some would starve it */
+	if (ch->send.reserved != ch->send.retire_mark || ch->send.waiting) {
 		ch->send.retire_mark = ch->send.reserved;
 		ch->send.retire_since = jiffies;
 		return;

@@ -178,6 +178,8 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	local.max_msg_size = l->opts.max_msg_size;
 	/* every feature this side knows; the device may drop some */
 	local.features = RDMACHAN_WIRE_F_KNOWN;
+	if (!l->opts.rx_frags)
+		local.features &= ~RDMACHAN_WIRE_F_FRAG;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
 	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs,
 					   l->opts.rx_pages);
@@ -528,7 +530,8 @@ int rdmachan_listen_net(struct net *net, bool account,
 	l->priv = priv;
 	ret = -EINVAL;
 	if (l->opts.poll_mode > RDMACHAN_POLL_UNBOUND ||
-	    l->opts.max_send_regs > RDMACHAN_MAX_SEND_REGS)
+	    l->opts.max_send_regs > RDMACHAN_MAX_SEND_REGS ||
+	    (l->opts.rx_frags && l->opts.rx_pages))
 		goto out_put;
 
 	id = rdma_create_id(net, rdmachan_cm_handler, l, RDMA_PS_TCP,

@@ -223,6 +223,10 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 	h->flags = 0;
 	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
 	h->len = cpu_to_be32(tx->len);
+	/* a fragment with more to come (chan_frag.c); never a PAD */
+	if (tx->more && h->type == RDMACHAN_MSG_DATA)
+		h->flags = RDMACHAN_HDR_F_MORE;
+	tx->more = false;
 	if (tx->has_imm && (ch->send.imm_inband || tx->send_inv)) {
 		__be32 imm = cpu_to_be32(tx->imm);
 

@@ -19,6 +19,7 @@
 
 #include "rdmachan-pri.h"
 #include "chan_post.h"
+#include "chan_frag.h"
 #include "chan_grant.h"
 #include "chan_mem.h"
 #include "device.h"
@@ -104,6 +105,10 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 					      sizeof(*ch->send.ring));
 	if (!ch->recv.bufs || !ch->send.ring)
 		return -ENOMEM;
+	/* no message half-arrived, none refused (a reconnect starts anew) */
+	ch->recv.asm_first = NULL;
+	ch->recv.asm_last = NULL;
+	ch->send.want_least = 0;
 	/*
 	 * The gather lists of zero-copy sends (rdmachan_send_sg_zc()), for a
 	 * user that makes them; the provider may grant more entries than
@@ -149,8 +154,9 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 			rdmachan_mem_charge(ch,
 					    rdmachan_buf_bytes(ch->res.buf_size));
 		}
-		ret = rdmachan_map(ibdev, rx->buf, ch->res.buf_size,
-				   DMA_FROM_DEVICE, &rx->dma);
+		rx->size = ch->res.buf_size;
+		ret = rdmachan_map(ibdev, rx->buf, rx->size, DMA_FROM_DEVICE,
+				   &rx->dma);
 		if (ret)
 			return ret;
 	}
@@ -202,7 +208,7 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 		for (i = 0; i < ch->recv.nr_bufs; i++)
 			if (ch->recv.bufs[i].dma)
 				ib_dma_unmap_single(ibdev, ch->recv.bufs[i].dma,
-						    ch->res.buf_size,
+						    ch->recv.bufs[i].size,
 						    DMA_FROM_DEVICE);
 	rdmachan_sbuf_unmap(ch);
 	if (ch->send.retire_dma)
@@ -280,8 +286,8 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* room for an in-band immediate after the largest payload */
 	BUILD_BUG_ON(RDMACHAN_RX_OVERHEAD !=
 		     sizeof(struct rdmachan_wire_hdr) + RDMACHAN_IMM_TRAILER);
-	ch->res.buf_size = sizeof(struct rdmachan_wire_hdr) +
-			   ch->conn.params.max_msg_size + RDMACHAN_IMM_TRAILER;
+	/* the largest message's, or a fragment's (chan_frag.c) */
+	ch->res.buf_size = rdmachan_frag_setup(ch);
 	ch->res.iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
 	ch->res.has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* SEND_WITH_INV, sent or received, needs remote invalidation */
@@ -486,7 +492,7 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	spin_unlock_irq(&ch->lock);
 	for (i = 0; i < n; i++) {
 		sges[i].addr = ch->recv.bufs[i].dma;
-		sges[i].length = ch->res.buf_size;
+		sges[i].length = ch->recv.bufs[i].size;
 		sges[i].lkey = ch->res.pd->local_dma_lkey;
 		wrs[i].wr_cqe = &ch->recv.bufs[i].cqe;
 		wrs[i].sg_list = &sges[i];

@@ -33,6 +33,7 @@
 #include "chan_rdma.h"
 #include "chan_post.h"
 #include "chan_grant.h"
+#include "chan_send.h"
 #include "device.h"
 
 /**
@@ -326,13 +327,20 @@ bool rdmachan_rdma_room(struct rdmachan *ch, u32 nr, u32 credits)
 	       ch->credits.avail >= credits;
 }
 
-static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits)
+/*
+ * Room, the channel's error, or more credits than @seen where a request
+ * waits for more than it holds: it asks again for a grant that did not
+ * grow enough (chan_grant.c)
+ */
+static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits,
+				   u32 seen)
 {
 	unsigned long flags;
 	bool ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ret = rdmachan_send_state_err(ch) || rdmachan_rdma_room(ch, nr, credits);
+	ret = rdmachan_send_state_err(ch) || rdmachan_rdma_room(ch, nr, credits) ||
+	      (ch->credits.avail < credits && ch->credits.avail > seen);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -348,8 +356,8 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 	struct ib_send_wr *first;
 	unsigned long flags;
 	int ret, post_err = 0;
+	u32 i, seen;
 	bool bh;
-	u32 i;
 
 	for (;;) {
 		bh = rdmachan_bh_off();
@@ -360,6 +368,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		/* more credits than the grant holds: ask for it to grow */
 		if (ch->credits.avail < req->credits)
 			rdmachan_want_grant_locked(ch);
+		seen = ch->credits.avail;
 		if (nowait) {
 			rdmachan_want_rdma_locked(ch, req->nr, req->credits);
 			spin_unlock_irqrestore(&ch->lock, flags);
@@ -383,9 +392,15 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 				schedule_timeout_interruptible(1);
 			continue;
 		}
+		/* not idle while it waits: its credits stay (chan_grant.c) */
+		if (req->credits > 1)
+			rdmachan_send_waiting(ch, 1);
 		ret = wait_event_interruptible(ch->wq,
 					       rdmachan_rdma_can_post(ch, req->nr,
-								      req->credits));
+								      req->credits,
+								      seen));
+		if (req->credits > 1)
+			rdmachan_send_waiting(ch, -1);
 		if (ret)
 			return ret;
 	}

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "rdmachan-pri.h"
+#include "chan_frag.h"
 #include "chan_grant.h"
 
 /* Post receive buffer @rx.  Caller holds ch->lock. */
@@ -25,8 +26,11 @@ void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 	struct ib_sge sge;
 	int ret;
 
+	/* made before F_FRAG was agreed: a small one now (chan_frag.c) */
+	if (unlikely(rx->size > ch->res.buf_size) && !ch->opts.rx_pages)
+		rdmachan_frag_shrink_locked(ch, rx);
 	sge.addr = rx->dma;
-	sge.length = ch->res.buf_size;
+	sge.length = rx->size;
 	sge.lkey = ch->res.pd->local_dma_lkey;
 	wr.wr_cqe = &rx->cqe;
 	wr.sg_list = &sge;
@@ -41,7 +45,8 @@ void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
  * @ch: the channel
  * @msg: a message from &rdmachan_ops.recv or rdmachan_recv()
  *
- * The buffer is reposted and its credit returned to the sender.
+ * The buffer is reposted and its credit returned to the sender: each
+ * buffer and credit of a message that spans several (chan_frag.c).
  *
  * Context: any.
  */
@@ -49,14 +54,21 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rdmachan_rx *rx = container_of(msg, struct rdmachan_rx, msg);
 	bool bh = rdmachan_bh_off();
+	struct rdmachan_rx *next;
 	unsigned long flags;
+	bool report = false;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
+	for (; rx; rx = next) {
+		next = rx->next;
+		rx->next = NULL;
+		if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+			continue;
 		rdmachan_post_recv_locked(ch, rx);
-		if (rdmachan_credits_owe_one(&ch->credits))
-			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+		report |= rdmachan_credits_owe_one(&ch->credits);
 	}
+	if (report)
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 }
@@ -329,12 +341,20 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 
 	rx->msg.data = rx->buf;
 	rx->msg.len = 0;
+	rx->msg.frag_len = 0;
+	rx->next = NULL;
 	rx->msg.imm = imm;
 	rx->msg.has_imm = true;
 	rx->msg.rdma_imm = true;
 	rx->msg.invalidated = false;
 	rx->msg.inv_rkey = 0;
 	spin_lock_irqsave(&ch->lock, flags);
+	/* never between a message's fragments (chan_frag.c) */
+	if (ch->recv.asm_first) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, "WRITE_WITH_IMM between fragments");
+		return;
+	}
 	report = rdmachan_credits_took_one(&ch->credits);
 	/* before the report: what the peer has out with us, owed included */
 	rdmachan_grow_check_locked(ch);
@@ -363,8 +383,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_rx_rdma_imm(ch, rx, be32_to_cpu(wc->ex.imm_data));
 		return;
 	}
-	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma,
-				   ch->res.buf_size, DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, rx->size,
+				   DMA_FROM_DEVICE);
 	/* a SEND_WITH_INV: negotiated, and its header is in band */
 	inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	if (inv && !(ch->conn.params.features & RDMACHAN_WIRE_F_SEND_INV)) {
@@ -401,6 +421,13 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (rdmachan_credits_grant(&ch->credits, credits)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_protocol_error(ch, "more credits than granted");
+		return;
+	}
+	/* nothing that takes a credit comes between fragments but DATA */
+	if (ch->recv.asm_first && (h->type == RDMACHAN_MSG_PAD ||
+				   h->type == RDMACHAN_MSG_RETIRE)) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, "PAD or RETIRE between fragments");
 		return;
 	}
 	/* a RETIRE gives a credit back for good: one the peer held */
@@ -491,6 +518,27 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	rx->msg.rdma_imm = false;
 	rx->msg.invalidated = inv;
 	rx->msg.inv_rkey = inv ? wc->ex.invalidate_rkey : 0;
+	rx->msg.frag_len = len;
+	rx->next = NULL;
+	/* a fragment: chained until the message is whole (chan_frag.c) */
+	if ((h->flags & RDMACHAN_HDR_F_MORE) || ch->recv.asm_first) {
+		ret = rdmachan_frag_rx_locked(ch, rx,
+					      h->flags & RDMACHAN_HDR_F_MORE,
+					      &rx);
+		if (ret) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			if (ret < 0) {
+				rdmachan_protocol_error(ch, "bad fragment");
+				return;
+			}
+			if (wake)
+				wake_up_all(&ch->wq);
+			if (writable)
+				rdmachan_call_writable(ch);
+			return;
+		}
+		len = rx->msg.len;
+	}
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	/* before the message: a writable user may be the one who replies */

@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 
 #include "chan_sbuf.h"
+#include "chan_send.h"
 #include "chan_post.h"
 #include "chan_mem.h"
 
@@ -190,6 +191,50 @@ bool rdmachan_sbuf_wait_done(struct rdmachan *ch)
 	return ret;
 }
 
+/*
+ * Are @n buffers spare, did the channel fail, or has it fewer than @n
+ * (the keepalive tick freed some: the caller allocates again)?
+ */
+static bool rdmachan_sbuf_spare_n(struct rdmachan *ch, u32 n, u32 unused)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || ch->send.nr_spare >= n ||
+	      ch->send.nr_bufs < n;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_sbuf_wait() - the allocator refused: wait for buffers in
+ *	flight to come back
+ * @ch: the channel
+ * @n: buffers wanted at once
+ *
+ * One is always there to come back (rdmachan_sbuf_wait_done()); more
+ * than one only where the channel has as many.
+ *
+ * Context: process context.
+ * Return: 0, -ERESTARTSYS on a signal, or -ENOMEM where the channel
+ * has fewer than @n buffers and the allocator refuses more.
+ */
+int rdmachan_sbuf_wait(struct rdmachan *ch, u32 n)
+{
+	unsigned long flags;
+	bool enough;
+
+	if (n <= 1)
+		return rdmachan_wait(ch, rdmachan_sbuf_wait_done);
+	spin_lock_irqsave(&ch->lock, flags);
+	enough = ch->send.nr_bufs >= n;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!enough)
+		return -ENOMEM;
+	return rdmachan_wait_n(ch, rdmachan_sbuf_spare_n, n, 0);
+}
+
 /**
  * rdmachan_sbuf_fill_work() - allocate send buffers where waiting is
  *	allowed, then wake the senders and call &rdmachan_ops.writable
@@ -209,7 +254,10 @@ void rdmachan_sbuf_fill_work(struct work_struct *work)
 
 	/* a block device's writeback may wait for this: no I/O to reclaim */
 	noio = memalloc_noio_save();
-	rdmachan_sbuf_fill(ch, RDMACHAN_SBUF_REFILL, GFP_KERNEL);
+	/* enough for a refused message of fragments too */
+	rdmachan_sbuf_fill(ch, max_t(u32, RDMACHAN_SBUF_REFILL,
+				     READ_ONCE(ch->send.want_least)),
+			   GFP_KERNEL);
 	memalloc_noio_restore(noio);
 	spin_lock_irqsave(&ch->lock, flags);
 	/* none made: the completion of one in flight returns one, and calls */
@@ -237,6 +285,8 @@ void rdmachan_sbuf_take_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
 	WARN_ON_ONCE(tx->buf);
 	tx->buf = sb->buf;
 	tx->dma = sb->dma;
+	/* a message of fragments says otherwise (chan_frag.c) */
+	tx->more = false;
 }
 
 /**
@@ -271,6 +321,7 @@ void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
 void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 {
 	long size = rdmachan_buf_bytes(ch->res.buf_size);
+	bool freed = false;
 
 	lockdep_assert_held(&ch->lock);
 	if (ch->send.reserved != ch->send.idle_mark) {
@@ -285,6 +336,32 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 		rdmachan_buf_free(sb->buf, ch->res.buf_size);
 		ch->send.nr_bufs--;
 		rdmachan_mem_charge(ch, -size);
+		/* a sender waiting for several allocates them again */
+		freed = true;
+	}
+	if (freed)
+		wake_up_all(&ch->wq);
+}
+
+/**
+ * rdmachan_sbuf_drop_spares_locked() - free every spare buffer, made at
+ *	@size bytes
+ * @ch: the channel, its I/O not started: no slot holds a buffer
+ * @size: the size they were made at (rdmachan_frag_adopt())
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_sbuf_drop_spares_locked(struct rdmachan *ch, u32 size)
+{
+	lockdep_assert_held(&ch->lock);
+	while (ch->send.nr_spare) {
+		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
+
+		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma, size,
+				    DMA_TO_DEVICE);
+		rdmachan_buf_free(sb->buf, size);
+		ch->send.nr_bufs--;
+		rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(size));
 	}
 }
 

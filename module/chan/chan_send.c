@@ -17,6 +17,9 @@
 #include <linux/uio.h>
 
 #include "rdmachan-pri.h"
+#include "chan_frag.h"
+#include "chan_send.h"
+#include "chan_grant.h"
 #include "chan_post.h"
 #include "chan_sbuf.h"
 
@@ -27,32 +30,6 @@ struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
 
 	div_u64_rem(seq, ch->send.depth, &slot);
 	return &ch->send.ring[slot];
-}
-
-/* Unmap the @n payload entries of zero-copy row @row */
-static void rdmachan_zc_unmap(struct ib_device *ibdev, struct ib_sge *row,
-			      u32 n)
-{
-	u32 i;
-
-	for (i = 1; i <= n; i++)
-		ib_dma_unmap_page(ibdev, row[i].addr, row[i].length,
-				  DMA_TO_DEVICE);
-}
-
-/* Unmap zero-copy slot @tx's payload and end it with @err; @tx is free */
-static void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx,
-			    int err)
-{
-	void (*done)(void *ctx, int err) = tx->zc_done;
-	void *ctx = tx->zc_ctx;
-
-	rdmachan_zc_unmap(rdmachan_ibdev(ch), rdmachan_zc_row(ch, tx),
-			  tx->nr_zc);
-	tx->nr_zc = 0;
-	tx->zc_done = NULL;
-	tx->zc_ctx = NULL;
-	done(ctx, err);
 }
 
 /**
@@ -82,33 +59,6 @@ void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 		rdmachan_sbuf_give_locked(ch, tx);
 		ch->send.completed++;
 	}
-}
-
-/**
- * rdmachan_send_end_orphans() - end the zero-copy sends that never
- *	completed
- * @ch: the channel, its QP and CQ gone (rdmachan_release_resources())
- *
- * Every slot not retired, posted or not, gives its pages back to its
- * sender with -ECONNRESET.
- *
- * Context: process context; nothing else uses the send ring now.
- */
-void rdmachan_send_end_orphans(struct rdmachan *ch)
-{
-	unsigned long flags;
-	u64 seq;
-
-	if (!ch->send.ring || !ch->send.zc_sge)
-		return;
-	spin_lock_irqsave(&ch->lock, flags);
-	for (seq = ch->send.completed; seq != ch->send.reserved; seq++) {
-		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, seq);
-
-		if (tx->zc_done)
-			rdmachan_zc_end(ch, tx, -ECONNRESET);
-	}
-	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
 /**
@@ -181,10 +131,22 @@ void rdmachan_tx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_call_writable(ch);
 }
 
+/* May @n credits and slots be reserved at once now? */
+static bool rdmachan_can_reserve_n(struct rdmachan *ch, u32 n)
+{
+	return ch->credits.avail >= n &&
+	       ch->send.reserved - ch->send.completed + n <= ch->send.depth;
+}
+
 static bool rdmachan_can_reserve(struct rdmachan *ch)
 {
-	return ch->credits.avail &&
-	       ch->send.reserved - ch->send.completed < ch->send.depth;
+	return rdmachan_can_reserve_n(ch, 1);
+}
+
+/* Room for a send, or for the message of fragments refused last */
+static bool rdmachan_can_write(struct rdmachan *ch)
+{
+	return rdmachan_can_reserve_n(ch, max(1U, ch->send.want_least));
 }
 
 /**
@@ -209,7 +171,7 @@ bool rdmachan_writable_due_locked(struct rdmachan *ch)
 	lockdep_assert_held(&ch->lock);
 	if (!w)
 		return false;
-	due = ((w & RDMACHAN_WANT_SEND) && rdmachan_can_reserve(ch)) ||
+	due = ((w & RDMACHAN_WANT_SEND) && rdmachan_can_write(ch)) ||
 	      ((w & RDMACHAN_WANT_RDMA) &&
 	       rdmachan_rdma_room(ch, ch->want_rdma_slots,
 				  ch->want_rdma_credits));
@@ -240,7 +202,7 @@ bool rdmachan_writable(struct rdmachan *ch)
 	bool ret;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	ret = !rdmachan_send_state_err(ch) && rdmachan_can_reserve(ch);
+	ret = !rdmachan_send_state_err(ch) && rdmachan_can_write(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return ret;
 }
@@ -257,16 +219,85 @@ static bool rdmachan_send_wait_done(struct rdmachan *ch)
 }
 
 /*
- * Reserve up to @want credits and ring slots, each with a send buffer:
- * spare, or allocated first without the lock (chan_sbuf.c).  Waits for
- * at least one unless @nonblock.  Return: slots reserved, or errno.
+ * Room for @n slots and credits at once, the channel's error, or more
+ * credits than @seen (the sender asks again for a grant that did not grow
+ * enough: chan_grant.c)?
  */
-static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
-			    u64 *first)
+static bool rdmachan_send_room_n(struct rdmachan *ch, u32 n, u32 seen)
+{
+	unsigned long flags;
+	bool ret;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ret = rdmachan_send_state_err(ch) || rdmachan_can_reserve_n(ch, n) ||
+	      ch->credits.avail > seen;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return ret;
+}
+
+/**
+ * rdmachan_send_waiting() - count a sender that waits for several
+ *	credits at once in, or out (@d 1 or -1)
+ * @ch: the channel
+ * @d: the change
+ *
+ * Context: takes ch->lock.
+ */
+void rdmachan_send_waiting(struct rdmachan *ch, int d)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->send.waiting += d;
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * rdmachan_wait_n() - rdmachan_wait() for a condition of a number (the
+ *	fragments of one message), as rdmachan_rdma_post() waits for room
+ * @ch: the channel
+ * @cond: the condition, also true once the channel failed
+ * @n: its number
+ * @arg: its other argument
+ *
+ * Context: process context.
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+int rdmachan_wait_n(struct rdmachan *ch,
+		    bool (*cond)(struct rdmachan *, u32, u32), u32 n, u32 arg)
+{
+	while (!cond(ch, n, arg)) {
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		if (ch->opts.poll_mode == RDMACHAN_POLL_DIRECT) {
+			if (!rdmachan_poll(ch, 16))
+				rdmachan_poll_relax();
+			continue;
+		}
+		/* credits land on a receive queue that raises no event */
+		if (ch->opts.poll_mode == RDMACHAN_POLL_SOLICITED) {
+			if (!rdmachan_poll(ch, -1))
+				schedule_timeout_interruptible(1);
+			continue;
+		}
+		if (wait_event_interruptible(ch->wq, cond(ch, n, arg)))
+			return -ERESTARTSYS;
+	}
+	return 0;
+}
+
+/*
+ * Reserve up to @want credits and ring slots, each with a send buffer:
+ * spare, or allocated first without the lock (chan_sbuf.c), @least of
+ * them at once (the fragments of one message: chan_frag.c).  Waits for
+ * them unless @nonblock.  Return: slots reserved, or errno.
+ */
+static int rdmachan_reserve(struct rdmachan *ch, u32 want, u32 least,
+			    bool nonblock, u64 *first)
 {
 	unsigned long flags;
 	bool stalled = false, polled = false, filled = false;
-	u32 n, i;
+	u32 n, i, seen;
 	int ret;
 
 	for (;;) {
@@ -276,26 +307,52 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			spin_unlock_irqrestore(&ch->lock, flags);
 			return ret;
 		}
-		if (rdmachan_can_reserve(ch) && ch->send.nr_spare &&
+		if (rdmachan_can_reserve_n(ch, least) &&
+		    ch->send.nr_spare >= least &&
 		    (ch->send.nr_spare >= want || filled ||
 		     ch->send.nr_bufs >= ch->send.depth))
 			break;
-		if (rdmachan_can_reserve(ch)) {
+		if (rdmachan_can_reserve_n(ch, least)) {
+			/* a fill left fewer than @least: the allocator refused */
+			ret = filled && ch->send.nr_spare < least ? -ENOMEM : 0;
 			spin_unlock_irqrestore(&ch->lock, flags);
-			ret = rdmachan_sbuf_fill(ch, want, nonblock ?
-						 GFP_NOWAIT : GFP_KERNEL);
-			/* refused: -EAGAIN, or wait for one in flight */
-			if (ret == -ENOMEM)
+			if (!ret)
+				ret = rdmachan_sbuf_fill(ch, want, nonblock ?
+							 GFP_NOWAIT : GFP_KERNEL);
+			/* refused: -EAGAIN, or wait for those in flight */
+			if (ret == -ENOMEM) {
 				ret = nonblock ? rdmachan_sbuf_fill_later(ch) :
-				      rdmachan_wait(ch, rdmachan_sbuf_wait_done);
+				      rdmachan_sbuf_wait(ch, least);
+				/*
+				 * one came back; for several, allocate again
+				 * if still short (the idle tick may free some)
+				 */
+				if (!ret) {
+					filled = least == 1;
+					continue;
+				}
+			}
 			if (ret)
 				return ret;
 			filled = true;
 			continue;
 		}
 		/* refused: the next return of room calls ->writable */
-		if (nonblock)
+		if (nonblock) {
 			rdmachan_want_send_locked(ch);
+			ch->send.want_least = least;
+		}
+		seen = ch->credits.avail;
+		/*
+		 * a message of fragments waits for its credits at once: the
+		 * peer grows its grant for it (chan_grant.c); and for its
+		 * slots and buffers, which unsignalled sends may hold: a
+		 * KEEPALIVE's completion retires them
+		 */
+		if (least > 1 && ch->credits.avail < least)
+			rdmachan_want_grant_locked(ch);
+		if (least > 1 && ch->send.posted != ch->send.completed)
+			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);
 		if (nonblock) {
 			/* SOLICITED: credits may wait in the receive queue */
@@ -311,10 +368,18 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 			atomic64_inc(&ch->stats[RDMACHAN_STAT_credit_stalls]);
 			stalled = true;
 		}
-		ret = rdmachan_wait(ch, rdmachan_send_wait_done);
+		if (least == 1) {
+			ret = rdmachan_wait(ch, rdmachan_send_wait_done);
+		} else {
+			rdmachan_send_waiting(ch, 1);
+			ret = rdmachan_wait_n(ch, rdmachan_send_room_n, least,
+					      seen);
+			rdmachan_send_waiting(ch, -1);
+		}
 		if (ret)
 			return ret;
 	}
+	ch->send.want_least = 0;
 	n = rdmachan_credits_spend(&ch->credits, want,
 				   min_t(u32, ch->send.nr_spare,
 					 ch->send.depth - (ch->send.reserved -
@@ -325,6 +390,22 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, bool nonblock,
 	ch->send.reserved += n;
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return n;
+}
+
+/**
+ * rdmachan_reserve_all() - reserve @n credits and slots at once
+ * @ch: the channel
+ * @n: at most its depth
+ * @nonblock: do not wait
+ * @first: the first slot's sequence number
+ *
+ * Context: process context unless @nonblock.
+ * Return: @n, or a negative errno (as rdmachan_send()).
+ */
+int rdmachan_reserve_all(struct rdmachan *ch, u32 n, bool nonblock,
+			 u64 *first)
+{
+	return rdmachan_reserve(ch, n, n, nonblock, first);
 }
 
 /**
@@ -363,7 +444,7 @@ bool rdmachan_send_idle_locked(struct rdmachan *ch)
  * see more messages than it has buffers for, which iWARP, having no RNR
  * retry, answers by terminating the connection.)
  */
-static int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
+int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 {
 	bool bh = rdmachan_bh_off();
 	unsigned long flags;
@@ -449,17 +530,16 @@ EXPORT_SYMBOL_GPL(rdmachan_send);
  * (rdmachan_send_one_post()).  Return: the slot, its sequence number in
  * *first, or an ERR_PTR.
  */
-static struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch,
-						  size_t len, u32 imm,
-						  unsigned int flags,
-						  u64 *first)
+struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch, size_t len,
+					   u32 imm, unsigned int flags,
+					   u64 *first)
 {
 	struct rdmachan_tx *tx;
 	int ret;
 
 	if (len > ch->conn.params.max_msg_size)
 		return ERR_PTR(-EMSGSIZE);
-	ret = rdmachan_reserve(ch, 1, flags & RDMACHAN_SEND_NONBLOCK, first);
+	ret = rdmachan_reserve(ch, 1, 1, flags & RDMACHAN_SEND_NONBLOCK, first);
 	if (ret < 0)
 		return ERR_PTR(ret);
 	tx = rdmachan_tx_slot(ch, *first);
@@ -501,6 +581,8 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	struct rdmachan_tx *tx;
 	u64 first;
 
+	if (rdmachan_frags(ch, len) > 1)
+		return rdmachan_send_frags_iter(ch, from, imm, flags);
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
@@ -532,7 +614,7 @@ int rdmachan_send_batch(struct rdmachan *ch,
 	u64 first;
 	int n, ret = 0;
 
-	n = rdmachan_reserve(ch, count, nonblock, &first);
+	n = rdmachan_reserve(ch, count, 1, nonblock, &first);
 	if (n <= 0)
 		return n;
 	for (good = 0; good < n; good++) {
@@ -602,6 +684,9 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 	for (i = 0; i < count; i++)
 		if (msgs[i].iov_len > ch->conn.params.max_msg_size)
 			return -EMSGSIZE;
+	for (i = 0; i < count; i++)
+		if (rdmachan_frags(ch, msgs[i].iov_len) > 1)
+			return rdmachan_send_each(ch, msgs, count, imm, flags);
 	return rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
 				   flags & RDMACHAN_SEND_NONBLOCK);
 }
@@ -629,6 +714,8 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 
 	for_each_sg(sgl, sg, nents, i)
 		len += sg->length;
+	if (rdmachan_frags(ch, len) > 1)
+		return rdmachan_send_frags_sg(ch, sgl, nents, len, imm, flags);
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
@@ -637,142 +724,6 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	return rdmachan_send_one_post(ch, first, len);
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_sg);
-
-/**
- * rdmachan_send_sg_zc() - send one message from a scatterlist without
- *	copying it
- * @ch: a connected channel
- * @sgl: the message's pages (kernel memory, not DMA-mapped: the channel
- *	maps them); they must stay as they are until @done runs
- * @nents: entries of @sgl: at most rdmachan_send_sg_zc_max()
- * @imm: immediate value, with RDMACHAN_SEND_IMM
- * @flags: RDMACHAN_SEND_IMM, RDMACHAN_SEND_NONBLOCK,
- *	RDMACHAN_SEND_SOLICITED
- * @done: called once when the device has done with the pages: @err 0
- *	after the send completed, -ECONNRESET when the channel ended before
- *	(at its teardown, before rdmachan_close() returns).  Called under
- *	the channel's lock with interrupts off: from the channel's
- *	completion context (which, for RDMACHAN_POLL_DIRECT and
- *	RDMACHAN_POLL_SOLICITED, may be a poll inside the user's own
- *	rdmachan_poll() or rdmachan_send*() call) or from the teardown:
- *	must not sleep or call into the channel
- * @ctx: @done's argument
- *
- * The message goes out as rdmachan_send_sg() sends it, with the same
- * bytes on the wire, but the device reads the payload from @sgl's pages
- * themselves (gather entries with the PD's local DMA key), as a NIC sends
- * an skb: the sender keeps the pages until @done.  A copy is cheaper for
- * small messages; rdmachan_send_sg() is the fallback for any refusal.
- *
- * Context: as rdmachan_send().
- * Return: 0: the message is the channel's, and @done will be called
- * (even when the channel fails before posting it); otherwise @done will
- * not be called: -EOPNOTSUPP when @nents exceeds rdmachan_send_sg_zc_max()
- * or the channel is not connected yet, -ENOMEM when a page could not be
- * mapped, or rdmachan_send()'s errors.
- */
-int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
-			unsigned int nents, u32 imm, unsigned int flags,
-			void (*done)(void *ctx, int err), void *ctx)
-{
-	struct ib_device *ibdev;
-	struct rdmachan_tx *tx;
-	struct scatterlist *sg;
-	unsigned long lflags;
-	struct ib_sge *row;
-	size_t len = 0;
-	unsigned int i;
-	bool stopped;
-	u64 first;
-	int ret;
-
-	if (!done || !nents)
-		return -EINVAL;
-	if (nents > rdmachan_send_sg_zc_max(ch))
-		return -EOPNOTSUPP;
-	for_each_sg(sgl, sg, nents, i)
-		len += sg->length;
-	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
-	if (IS_ERR(tx))
-		return PTR_ERR(tx);
-	/*
-	 * The device is used from here to the claim below without the
-	 * channel's lock, and a teardown may begin meanwhile (a failure's
-	 * work): inside an RCU read section, which a teardown that finds
-	 * RDMACHAN_F_ZC_SENT waits for after it stopped the I/O and before
-	 * it releases the device or looks for orphans.  Both bits go under
-	 * the lock: this call sees the stop, or the teardown sees the bit.
-	 */
-	rcu_read_lock();
-	spin_lock_irqsave(&ch->lock, lflags);
-	stopped = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags);
-	if (!stopped)
-		set_bit(RDMACHAN_F_ZC_SENT, &ch->flags);
-	spin_unlock_irqrestore(&ch->lock, lflags);
-	if (stopped) {
-		ret = -ECONNRESET;
-		goto give_back;
-	}
-	/* the slot is ours until committed: fill its row without the lock */
-	ibdev = rdmachan_ibdev(ch);
-	row = rdmachan_zc_row(ch, tx);
-	for_each_sg(sgl, sg, nents, i) {
-		u64 dma = ib_dma_map_page(ibdev, sg_page(sg), sg->offset,
-					  sg->length, DMA_TO_DEVICE);
-
-		if (ib_dma_mapping_error(ibdev, dma)) {
-			rdmachan_zc_unmap(ibdev, row, i);
-			ret = -ENOMEM;
-			goto give_back;
-		}
-		row[1 + i].addr = dma;
-		row[1 + i].length = sg->length;
-		row[1 + i].lkey = ch->res.pd->local_dma_lkey;
-	}
-	/*
-	 * Claimed: from here @done runs once whatever happens, at the
-	 * slot's completion or, when the post is refused or flushed, at
-	 * the teardown (rdmachan_send_end_orphans()).
-	 */
-	spin_lock_irqsave(&ch->lock, lflags);
-	tx->nr_zc = nents;
-	tx->zc_done = done;
-	tx->zc_ctx = ctx;
-	spin_unlock_irqrestore(&ch->lock, lflags);
-	rcu_read_unlock();
-	ret = rdmachan_commit(ch, first, 1, 1);
-	if (!ret) {
-		atomic64_inc(&ch->stats[RDMACHAN_STAT_msgs_tx]);
-		atomic64_add(len, &ch->stats[RDMACHAN_STAT_bytes_tx]);
-	}
-	return 0;
-
-give_back:
-	rcu_read_unlock();
-	/* given back, or sent as a PAD */
-	rdmachan_commit(ch, first, 1, 0);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(rdmachan_send_sg_zc);
-
-/**
- * rdmachan_send_sg_zc_max() - pieces a zero-copy message may have
- * @ch: a channel
- *
- * Context: any.
- * Return: the most scatterlist entries rdmachan_send_sg_zc() takes on
- * @ch: the device's gather limit (at most RDMACHAN_MAX_SGE) less the
- * header and the in-band immediate; 0 before the channel is connected.
- */
-unsigned int rdmachan_send_sg_zc_max(struct rdmachan *ch)
-{
-	u32 width = READ_ONCE(ch->send.zc_width);
-
-	if (READ_ONCE(ch->state) == RDMACHAN_CONNECTING || width < 3)
-		return 0;
-	return width - 2;
-}
-EXPORT_SYMBOL_GPL(rdmachan_send_sg_zc_max);
 
 /**
  * rdmachan_can_send_inv() - may messages of @ch carry RDMACHAN_SEND_INV?
@@ -873,6 +824,10 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 		len += vec[i].iov_len;
 	if (len > ch->conn.params.max_msg_size)
 		return -EMSGSIZE;
+	/* a message of fragments carries no registration or invalidation */
+	if (rdmachan_frags(ch, len) > 1)
+		return ext->nr_regs || (flags & RDMACHAN_SEND_INV) ? -EOPNOTSUPP :
+		       rdmachan_send(ch, vec, nr_vec, imm, flags);
 	ret = rdmachan_pool_claim(ch, ext);
 	if (ret)
 		return ret;

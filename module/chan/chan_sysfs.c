@@ -147,6 +147,7 @@ static ssize_t wire_header_show(struct device *dev,
 			  to_chan(dev)->conn.hdr_imm ? "immediate" : "in-band");
 }
 static DEVICE_ATTR_RO(wire_header);
+RDMACHAN_CHAN_U32_ATTR(msg_buf_bytes, ch->res.buf_size);
 
 static ssize_t mem_bytes_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
@@ -172,6 +173,7 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_credits_granted.attr,
 	&dev_attr_rx_queued.attr,
 	&dev_attr_wire_header.attr,
+	&dev_attr_msg_buf_bytes.attr,
 	&dev_attr_mem_bytes.attr,
 	NULL
 };

@@ -217,12 +217,20 @@ static inline u32 rdmachan_credits_grow_want(const struct rdmachan_credits *c)
 
 /*
  * Receiver: how many more to grant when the peer asked
- * (RDMACHAN_HDR_F_WANT): up to the depth, in one go (the peer does not
- * say how many it waits for, and it waits for them all at once).
+ * (RDMACHAN_HDR_F_WANT): the peer does not say how many it waits for, and
+ * it waits for them all at once.  At least @step more, and at least as
+ * many again as granted, up to the depth: @step the depth, all of it in
+ * one go; under F_FRAG a largest message's fragments, and a peer that
+ * waits for more asks again when these arrive.
  */
-static inline u32 rdmachan_credits_grow_asked(const struct rdmachan_credits *c)
+static inline u32 rdmachan_credits_grow_asked(const struct rdmachan_credits *c,
+					      u32 step)
 {
-	return c->depth - min(c->granted, c->depth);
+	u32 target = c->granted + max(c->granted, step);
+
+	if (c->granted >= c->depth)
+		return 0;
+	return min(target, c->depth) - c->granted;
 }
 
 /*

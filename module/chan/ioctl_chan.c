@@ -26,6 +26,7 @@
 
 #include "bench.h"
 #include "rdmachan-pri.h"
+#include "chan_frag.h"
 #include "device.h"
 #include "ioctl.h"
 
@@ -50,6 +51,16 @@ static int rdmachan_chan_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* Copy @msg whole to @buf (room for it): 0 or -EFAULT */
+static int rdmachan_msg_copy_to_user(void __user *buf,
+				     const struct rdmachan_msg *msg)
+{
+	struct iov_iter to;
+
+	iov_iter_ubuf(&to, READ, buf, msg->len);
+	return rdmachan_msg_copy_to_iter(msg, &to) == msg->len ? 0 : -EFAULT;
+}
+
 static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 				  size_t count, loff_t *ppos)
 {
@@ -65,7 +76,7 @@ static ssize_t rdmachan_chan_read(struct file *file, char __user *buf,
 	if (rx->msg.len > count) {
 		ret = -EMSGSIZE;
 		rdmachan_rx_untake(ch, rx);
-	} else if (copy_to_user(buf, rx->msg.data, rx->msg.len)) {
+	} else if (rdmachan_msg_copy_to_user(buf, &rx->msg)) {
 		ret = -EFAULT;
 		rdmachan_rx_untake(ch, rx);
 	} else {
@@ -173,6 +184,36 @@ static int rdmachan_fill_user(struct rdmachan *ch, struct rdmachan_tx *tx,
 	return 0;
 }
 
+/*
+ * SEND and SENDMMSG where a message spans fragments: one at a time, the
+ * first waiting as @nonblock says, the others only where there is room.
+ * Return: messages sent, or a negative errno when none was.
+ */
+static long rdmachan_send_user_each(struct rdmachan *ch,
+				    const struct rdmachan_user_msg *msgs,
+				    u32 count, bool nonblock)
+{
+	unsigned int flags = nonblock ? RDMACHAN_SEND_NONBLOCK : 0;
+	struct iov_iter from;
+	long ret = 0;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		const struct rdmachan_user_msg *m = &msgs[i];
+
+		iov_iter_ubuf(&from, WRITE, u64_to_user_ptr(m->buf), m->len);
+		ret = rdmachan_send_iter(ch, &from, m->imm, flags |
+					 ((m->flags & RDMACHAN_MSG_IMM) ?
+					  RDMACHAN_SEND_IMM : 0) |
+					 ((m->flags & RDMACHAN_MSG_SOLICITED) ?
+					  RDMACHAN_SEND_SOLICITED : 0));
+		if (ret)
+			break;
+		flags |= RDMACHAN_SEND_NONBLOCK;
+	}
+	return i ? i : ret;
+}
+
 static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
 			      void __user *uarg, bool single)
 {
@@ -199,8 +240,14 @@ static long rdmachan_ioc_send(struct rdmachan *ch, struct file *file,
 	nonblock = (mm.flags & RDMACHAN_MSG_DONTWAIT) ||
 		   (file->f_flags & O_NONBLOCK);
 	ctx.msgs = msgs;
-	ret = rdmachan_send_batch(ch, rdmachan_fill_user, &ctx, mm.count,
-				  nonblock);
+	for (i = 0; i < mm.count; i++)
+		if (rdmachan_frags(ch, msgs[i].len) > 1)
+			break;
+	if (i < mm.count)
+		ret = rdmachan_send_user_each(ch, msgs, mm.count, nonblock);
+	else
+		ret = rdmachan_send_batch(ch, rdmachan_fill_user, &ctx,
+					  mm.count, nonblock);
 	if (ret > 0) {
 		mm.done = ret;
 		ret = put_user(mm.done,
@@ -249,8 +296,8 @@ static long rdmachan_ioc_recv(struct rdmachan *ch, struct file *file,
 			}
 			break;
 		}
-		if (copy_to_user(u64_to_user_ptr(m->buf), rx->msg.data,
-				 rx->msg.len)) {
+		if (rdmachan_msg_copy_to_user(u64_to_user_ptr(m->buf),
+					      &rx->msg)) {
 			rdmachan_rx_untake(ch, rx);
 			if (!n)
 				ret = -EFAULT;
@@ -317,7 +364,9 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->queue_depth = ch->conn.params.queue_depth;
 	info->max_msg_size = ch->conn.params.max_msg_size;
 	info->max_inline = ch->res.max_inline;
-	info->wire_flags = ch->conn.hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0;
+	info->wire_flags = (ch->conn.hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0) |
+			   ((ch->conn.params.features & RDMACHAN_WIRE_F_FRAG) ?
+			    RDMACHAN_WIRE_FRAG : 0);
 	info->port_num = rdmachan_dev_port(ch, info->dev_name,
 					   sizeof(info->dev_name));
 	memcpy(&info->src, &ch->conn.src, sizeof(info->src));

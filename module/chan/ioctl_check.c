@@ -130,6 +130,8 @@ static int rdmachan_check_opts(const char *ioc,
 	/* registration pools and detachable pages: kernel users only */
 	out->max_send_regs = 0;
 	out->rx_pages = false;
+	/* every reader of the file copies messages out across buffers */
+	out->rx_frags = true;
 	out->zc_send = false;
 	return 0;
 }

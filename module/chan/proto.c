@@ -171,6 +171,9 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	len = be32_to_cpu(h->len);
 	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
 		trailer = RDMACHAN_IMM_TRAILER;
+	else if (h->flags == RDMACHAN_HDR_F_MORE &&
+		 h->type == RDMACHAN_MSG_DATA)
+		;	/* the receiver checks the feature */
 	else if (h->flags == RDMACHAN_HDR_F_WANT &&
 		 (h->type == RDMACHAN_MSG_KEEPALIVE ||
 		  h->type == RDMACHAN_MSG_CREDIT))
@@ -182,6 +185,10 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 		return -EPROTO;
 	switch (h->type) {
 	case RDMACHAN_MSG_DATA:
+		/* a fragment with more to come is a whole one */
+		if (h->flags == RDMACHAN_HDR_F_MORE)
+			return len == RDMACHAN_FRAG_PAYLOAD &&
+			       len < max_msg_size ? 0 : -EPROTO;
 		return len <= max_msg_size ? 0 : -EPROTO;
 	case RDMACHAN_MSG_CREDIT:
 	case RDMACHAN_MSG_KEEPALIVE:
@@ -209,6 +216,18 @@ __be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h)
 	BUILD_BUG_ON(offsetof(struct rdmachan_wire_hdr, len) != sizeof(imm));
 	memcpy(&imm, h, sizeof(imm));
 	return imm;
+}
+
+/**
+ * rdmachan_frag_count() - the DATA messages a message goes as under F_FRAG
+ * @len: its payload
+ *
+ * Return: one per RDMACHAN_FRAG_PAYLOAD bytes or part of it, at least one
+ * (the immediate trailer fits in the last: RDMACHAN_FRAG_BUF).
+ */
+u32 rdmachan_frag_count(u32 len)
+{
+	return len ? DIV_ROUND_UP(len, RDMACHAN_FRAG_PAYLOAD) : 1;
 }
 
 /**

@@ -46,9 +46,24 @@
  * user's pages (&rdmachan_opts.rx_pages).
  */
 #define RDMACHAN_WIRE_F_GROW	BIT_ULL(2)
+/*
+ * Receive buffers of RDMACHAN_FRAG_BUF bytes, both ways: a DATA message
+ * whose payload is larger than RDMACHAN_FRAG_PAYLOAD goes as several,
+ * each but the last flagged RDMACHAN_HDR_F_MORE with a full fragment's
+ * payload; each takes a credit.  Offered by a side whose user reads
+ * messages that span buffers (a channel of /dev/rdmachan), accepted where
+ * both sides offer it and the depth holds the largest message's
+ * fragments.
+ */
+#define RDMACHAN_WIRE_F_FRAG	BIT_ULL(3)
 #define RDMACHAN_WIRE_F_KNOWN	(RDMACHAN_WIRE_F_HDR_IMM | \
 				 RDMACHAN_WIRE_F_SEND_INV | \
-				 RDMACHAN_WIRE_F_GROW)
+				 RDMACHAN_WIRE_F_GROW | \
+				 RDMACHAN_WIRE_F_FRAG)
+
+/* A fragment's payload under F_FRAG, and the buffer that holds it */
+#define RDMACHAN_FRAG_PAYLOAD	4096
+#define RDMACHAN_FRAG_BUF	(8 + RDMACHAN_FRAG_PAYLOAD + 4)
 
 /*
  * Receive buffers each side posts beyond its credits, for control
@@ -146,6 +161,13 @@ enum rdmachan_msg_type {
  * its grant to the depth, whatever its peer has out with it.
  */
 #define RDMACHAN_HDR_F_WANT	0x02
+/*
+ * rdmachan_wire_hdr.flags of a DATA message under F_FRAG: more of the
+ * message follows in the next DATA message (control messages may come
+ * between).  Its payload is RDMACHAN_FRAG_PAYLOAD bytes exactly, without
+ * an immediate: that travels with the last fragment.
+ */
+#define RDMACHAN_HDR_F_MORE	0x04
 #define RDMACHAN_IMM_TRAILER	4
 
 /**
@@ -157,8 +179,8 @@ enum rdmachan_msg_type {
  * immediate trailer.  A user's immediate then travels in band (F_IMM).
  *
  * @type: enum rdmachan_msg_type
- * @flags: RDMACHAN_HDR_F_IMM (DATA only), RDMACHAN_HDR_F_WANT (KEEPALIVE
- *	and CREDIT only) or zero
+ * @flags: RDMACHAN_HDR_F_IMM or RDMACHAN_HDR_F_MORE (DATA only),
+ *	RDMACHAN_HDR_F_WANT (KEEPALIVE and CREDIT only) or zero
  * @credits: receive buffers the sender has reposted since it last said so
  * @len: payload bytes after the header (0 for control messages)
  */
@@ -204,6 +226,7 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 			    u32 max_msg_size);
 __be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h);
+u32 rdmachan_frag_count(u32 len);
 int rdmachan_wire_imm_check(__be32 imm, u32 byte_len, u32 max_msg_size,
 			    struct rdmachan_wire_hdr *h);
 

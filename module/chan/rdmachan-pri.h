@@ -22,6 +22,7 @@ struct mem_cgroup;
 #include "state.h"
 #include "credit.h"
 #include "device.h"
+#include "chan_ring.h"
 #include "proto.h"
 #include "bounds.h"
 #include "chan_mr.h"
@@ -140,96 +141,6 @@ struct rdmachan_obj {
 	struct rdmachan_dev_user dev_user;
 };
 
-/**
- * struct rdmachan_rx - a receive buffer
- * @cqe: completion entry, done = rdmachan_rx_done
- * @ch: the channel
- * @buf: the buffer: header, then payload
- * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
- *	changes when rdmachan_msg_detach() gives it away
- * @dma: its DMA address
- * @node: entry in rdmachan.recv.ready while the message waits for a reader,
- *	in rdmachan.recv.empty while the slot has no buffer (chan_grant.c)
- * @msg: what the receiver sees
- */
-struct rdmachan_rx {
-	struct ib_cqe		cqe;
-	struct rdmachan		*ch;
-	void			*buf;
-	struct page		*page;
-	u64			dma;
-	struct list_head	node;
-	struct rdmachan_msg	msg;
-};
-
-/**
- * struct rdmachan_tx - a send buffer
- * @cqe: completion entry, done = rdmachan_tx_done
- * @ch: the channel
- * @buf: the buffer: header, then payload
- * @dma: its DMA address
- * @seq: for data slots, the data sequence number it carries
- * @covers: for control slots, data slots posted before it (RC completes
- *	in order, so its completion retires them all)
- * @len: payload length
- * @imm: immediate value, when @has_imm
- * @has_imm: send as SEND_WITH_IMM
- * @solicited: send with IB_SEND_SOLICITED
- * @pad: the sender failed to fill this reserved slot: it goes out as a
- *	PAD message, which takes its credit but is not delivered
- * @retire: a RETIRE message (chan_grant.c): a credit retired, no buffer
- * @ready: filled and waiting to be posted in order
- * @unposted: posted in a chain the provider refused from this request
- *	on (rdmachan_commit_locked()): it never left
- * @send_inv: send as SEND_WITH_INV of @inv_rkey, the header in band
- *	(rdmachan_send_ext())
- * @inv_rkey: the peer's rkey to invalidate, with @send_inv
- * @nr_regs: pool registrations whose fast registrations go in front of
- *	the message (rdmachan_send_ext()); 0 once posted
- * @regs: those registrations
- * @regs_pending: its fast registrations were posted on
- *	&rdmachan_res.reg_qp and have not completed: it waits, and the
- *	slots after it with it (rdmachan_regq_post_locked())
- * @reg_cqe: the completion entry of the last of those registrations
- * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
- *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
- *	a payload copied into @buf.  Set by the sender, cleared when the
- *	slot is retired
- * @zc_done: the zero-copy sender's callback, called once when the slot
- *	is retired (rdmachan_tx_retire_locked()) or orphaned
- *	(rdmachan_send_end_orphans())
- * @zc_ctx: its argument
- * @wr: the work request
- * @sge: its one gather entry (a copied payload)
- */
-struct rdmachan_tx {
-	struct ib_cqe		cqe;
-	struct rdmachan		*ch;
-	void			*buf;
-	u64			dma;
-	u64			seq;
-	u64			covers;
-	u32			len;
-	u32			imm;
-	bool			has_imm;
-	bool			solicited;
-	bool			pad;
-	bool			retire;
-	bool			ready;
-	bool			unposted;
-	bool			send_inv;
-	u32			inv_rkey;
-	u32			nr_regs;
-	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
-	bool			regs_pending;
-	struct ib_cqe		reg_cqe;
-	u32			nr_zc;
-	void			(*zc_done)(void *ctx, int err);
-	void			*zc_ctx;
-	struct ib_send_wr	wr;
-	struct ib_sge		sge;
-};
-
 /* Control send slots: one credit update and one keepalive in flight */
 enum {
 	RDMACHAN_CTRL_CREDIT,
@@ -313,7 +224,10 @@ struct rdmachan_conn {
  * @max_send_sge: the QP's gather limit (one-sided ops)
  * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
  * @max_reg_pages: pages one registration may span (fast-registration limit)
- * @buf_size: header plus largest payload (plus an in-band immediate)
+ * @buf_size: header plus largest payload (plus an in-band immediate), or
+ *	RDMACHAN_FRAG_BUF under F_FRAG: the size of new message buffers.
+ *	Set before I/O starts; an active side that learns of F_FRAG then
+ *	lowers it under rdmachan.lock (rdmachan_frag_adopt())
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue
@@ -390,6 +304,13 @@ struct rdmachan_res {
  * @retire_since: jiffies of the last use of credits; under rdmachan.lock
  * @retired: RETIRE messages reserved (a counter): sent, never answered
  *	(rdmachan_send_idle_locked()); under rdmachan.lock
+ * @want_least: the slots a non-blocking message of fragments was refused
+ *	for, 0 after a reservation: poll and &rdmachan_ops.writable wait for
+ *	as many (chan_send.c); under rdmachan.lock
+ * @waiting: senders waiting for several credits at once (a message of
+ *	fragments, a one-sided request's WRITE_WITH_IMMs): the channel is
+ *	not idle, its credits are not retired (chan_grant.c); under
+ *	rdmachan.lock
  * @retire_hdr: the header of every RETIRE message, where it is not the
  *	immediate; allocated, mapped at @retire_dma, before I/O starts
  * @retire_dma: its DMA address
@@ -407,6 +328,8 @@ struct rdmachan_send_ring {
 	u64			posted;
 	u64			completed;
 	u32			sig_interval;
+	u32			want_least;
+	u32			waiting;
 	bool			imm_inband;
 	struct ib_sge		*zc_sge;
 	u32			zc_width;
@@ -451,6 +374,9 @@ struct rdmachan_send_ring {
  *	not yet granted whole; under rdmachan.lock
  * @grown: buffers counted in the device's &rdmachan_device.rx_grown;
  *	under rdmachan.lock
+ * @asm_first: F_FRAG: the first buffer of the message whose fragments
+ *	arrive, NULL between messages; under rdmachan.lock (chan_frag.c)
+ * @asm_last: its last fragment's so far
  */
 struct rdmachan_recv_queue {
 	struct rdmachan_rx	*bufs;
@@ -460,6 +386,8 @@ struct rdmachan_recv_queue {
 	bool			grow_queued;
 	bool			grow_asked;
 	u32			grown;
+	struct rdmachan_rx	*asm_first;
+	struct rdmachan_rx	*asm_last;
 	struct page_pool	*pool;
 	unsigned int		order;
 	struct list_head	ready;
@@ -484,6 +412,8 @@ struct rdmachan_recv_queue {
  *	set once before I/O starts
  * @want_grant: the next KEEPALIVE or CREDIT asks the peer for more
  *	credits (RDMACHAN_HDR_F_WANT, chan_grant.c); under rdmachan.lock
+ * @flush_owed: the peer asked for credits: a CREDIT returns what is owed,
+ *	below the report thresholds too (chan_grant.c); under rdmachan.lock
  */
 struct rdmachan_ctrl_slots {
 	struct rdmachan_tx	slot[RDMACHAN_CTRL_SLOTS];
@@ -492,6 +422,7 @@ struct rdmachan_ctrl_slots {
 	struct delayed_work	keepalive_work;
 	bool			close_handshake;
 	bool			want_grant;
+	bool			flush_owed;
 };
 
 /**

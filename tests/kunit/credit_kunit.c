@@ -516,18 +516,27 @@ static void credit_test_grow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, b.granted, 16U);
 	KUNIT_EXPECT_EQ(test, b.threshold, 2U);
 	KUNIT_EXPECT_EQ(test, b.report_at, 8U);
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b), 0U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 16), 0U);
 	/* asked (F_WANT): the whole depth, whatever is out */
 	b.out = 0;
 	b.owed = 0;
 	while (b.granted > 3)
 		KUNIT_ASSERT_EQ(test, rdmachan_credits_retired(&b), 0);
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_want(&b), 0U);
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b), 13U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 16), 13U);
 	KUNIT_EXPECT_EQ(test, b.threshold, 1U);
 	KUNIT_EXPECT_EQ(test, b.report_at, 1U);
 	b.granted = 10;
-	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b), 6U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 16), 6U);
+	/* F_FRAG: a step, or as many again as granted */
+	b.granted = 1;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 4), 4U);
+	b.granted = 3;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 2), 3U);
+	b.granted = 12;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 2), 4U);
+	b.granted = 17;
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 2), 0U);
 }
 
 /*

@@ -87,14 +87,15 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 /* The feature bits are wire format: their values never change */
 static void proto_test_feature_bits(struct kunit *test)
 {
-	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x07 };
+	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x0f };
 	struct rdmachan_conn_params p = { 1, 1, RDMACHAN_WIRE_F_KNOWN };
 	struct rdmachan_wire_conn w;
 
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_HDR_IMM, BIT_ULL(0));
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_SEND_INV, BIT_ULL(1));
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_GROW, BIT_ULL(2));
-	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 7ULL);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_FRAG, BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 15ULL);
 	rdmachan_wire_conn_encode(&w, &p);
 	expect_bytes(test, &w.features, want, sizeof(want));
 }
@@ -509,6 +510,21 @@ static const struct hdr_case hdr_cases[] = {
 	  -EPROTO },
 	{ "flags F_IMM on CREDIT", CREDIT, 0x01, 0, 0, H + 4, 4096, -EPROTO },
 	{ "flags 0x02 on DATA", DATA, 0x02, 0, 0, H, 4096, -EPROTO },
+	/* F_MORE: a full fragment of a message that continues (F_FRAG) */
+	{ "F_MORE, a full fragment", DATA, 0x04, 0, 4096, H + 4096, 65536, 0 },
+	{ "F_MORE, a fragment - 1", DATA, 0x04, 0, 4095, H + 4095, 65536,
+	  -EPROTO },
+	{ "F_MORE, a fragment + 1", DATA, 0x04, 0, 4097, H + 4097, 65536,
+	  -EPROTO },
+	{ "F_MORE, empty", DATA, 0x04, 0, 0, H, 65536, -EPROTO },
+	{ "F_MORE where a fragment is the largest", DATA, 0x04, 0, 4096,
+	  H + 4096, 4096, -EPROTO },
+	{ "F_MORE | F_IMM", DATA, 0x05, 0, 4096, H + 4100, 65536, -EPROTO },
+	{ "F_MORE on CREDIT", CREDIT, 0x04, 0, 0, H, 4096, -EPROTO },
+	{ "F_MORE on PAD", RDMACHAN_MSG_PAD, 0x04, 0, 0, H, 4096, -EPROTO },
+	{ "F_MORE on RETIRE", RDMACHAN_MSG_RETIRE, 0x04, 0, 0, H, 4096,
+	  -EPROTO },
+	{ "flags 0x08 on DATA", DATA, 0x08, 0, 0, H, 4096, -EPROTO },
 	{ "flags 0x80", CREDIT, 0x80, 0, 0, H, 4096, -EPROTO },
 	{ "flags 0xff", KALIVE, 0xff, 0, 0, H, 4096, -EPROTO },
 	/* credits: any value is well-formed */
@@ -536,6 +552,20 @@ static const struct hdr_case hdr_cases[] = {
 	{ "KEEPALIVE len 1", KALIVE, 0, 0, 1, H + 1, 4096, -EPROTO },
 	{ "KEEPALIVE len 4096", KALIVE, 0, 0, 4096, H + 4096, 4096, -EPROTO },
 };
+
+/* A message's fragments under F_FRAG: one per 4 KiB or part of it */
+static void proto_test_frag_count(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(0), 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(1), 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(4096), 1);
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(4097), 2);
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(65536), 16);
+	KUNIT_EXPECT_EQ(test, rdmachan_frag_count(1 << 20), 256);
+	/* the last fragment's immediate fits its buffer */
+	KUNIT_EXPECT_EQ(test, RDMACHAN_FRAG_BUF,
+			HDR_LEN + RDMACHAN_FRAG_PAYLOAD + RDMACHAN_IMM_TRAILER);
+}
 
 static void hdr_case_desc(const struct hdr_case *c, char *desc)
 {
@@ -618,6 +648,9 @@ static const struct imm_case imm_cases[] = {
 	{ "DATA F_IMM, largest", DATA, 0x01, 0, 4100, 4096, 0, 4096 },
 	{ "DATA F_IMM, largest + 1", DATA, 0x01, 0, 4101, 4096, -EPROTO },
 	{ "DATA flags 0x02", DATA, 0x02, 0, 8, 4096, -EPROTO },
+	{ "DATA F_MORE, a full fragment", DATA, 0x04, 0, 4096, 8192, 0, 4096 },
+	{ "DATA F_MORE, short", DATA, 0x04, 0, 4000, 8192, -EPROTO },
+	{ "DATA F_MORE | F_IMM", DATA, 0x05, 0, 4100, 8192, -EPROTO },
 	{ "CREDIT F_IMM", CREDIT, 0x01, 0, 4, 4096, -EPROTO },
 	{ "byte_len U32_MAX", DATA, 0, 0, U32_MAX, U32_MAX, -EPROTO },
 	{ "byte_len U32_MAX - header", DATA, 0, 0, U32_MAX - H, U32_MAX, 0,
@@ -686,6 +719,7 @@ static struct kunit_suite proto_negotiate_suite = {
 
 static struct kunit_case proto_hdr_cases[] = {
 	KUNIT_CASE_PARAM(proto_test_hdr_check, hdr_gen_params),
+	KUNIT_CASE(proto_test_frag_count),
 	{}
 };
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The receive buffers one device's channels may be granted beyond their
-# start (grow_budget_kb): with a budget of fifteen 68 KiB buffers, peers
+# start (grow_budget_kb): with a budget of 128 buffers of 8 KiB, peers
 # nobody reads make their grants grow up to the budget and no further,
 # their senders waiting for credits without an RNR or an error; busy
 # pairs keep carrying messages; every held message arrives once the

@@ -166,6 +166,8 @@ static const struct subcmd cmds[] = {
 	{ "grant", cmd_grant, NULL,
 	  "receive buffers that follow use: shrink when idle, grow with use",
 	  0 },
+	{ "frag", cmd_frag, NULL,
+	  "messages that span receive buffers (FRAG), every way they go", 300 },
 	{ "budget", cmd_budget, NULL,
 	  "grants stop growing at the device's budget, without RNR or error",
 	  300 },

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: a channel's message buffers - its receive buffers and the
+ * slots of its data send ring (struct rdmachan keeps them: rdmachan-pri.h)
+ */
+#ifndef RDMACHAN_CHAN_RING_H
+#define RDMACHAN_CHAN_RING_H
+
+#include <rdma/ib_verbs.h>
+
+#include "rdmachan.h"
+
+struct rdmachan;
+struct rdmachan_mr;
+
+/**
+ * struct rdmachan_rx - a receive buffer
+ * @cqe: completion entry, done = rdmachan_rx_done
+ * @ch: the channel
+ * @buf: the buffer: header, then payload
+ * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
+ *	changes when rdmachan_msg_detach() gives it away
+ * @dma: its DMA address
+ * @size: the bytes @buf holds: &rdmachan_res.buf_size when it was made
+ *	(chan_frag.c makes it smaller once F_FRAG is agreed); under
+ *	rdmachan.lock once posted
+ * @node: entry in rdmachan.recv.ready while the message waits for a reader,
+ *	in rdmachan.recv.empty while the slot has no buffer (chan_grant.c)
+ * @next: F_FRAG: the buffer of the message's next fragment, NULL after
+ *	the last (chan_frag.c)
+ * @msg: what the receiver sees: the first fragment's is the message's;
+ *	each fragment's @msg.data and @msg.frag_len say where its payload is
+ */
+struct rdmachan_rx {
+	struct ib_cqe		cqe;
+	struct rdmachan		*ch;
+	void			*buf;
+	struct page		*page;
+	u64			dma;
+	u32			size;
+	struct list_head	node;
+	struct rdmachan_rx	*next;
+	struct rdmachan_msg	msg;
+};
+
+/**
+ * struct rdmachan_tx - a send buffer
+ * @cqe: completion entry, done = rdmachan_tx_done
+ * @ch: the channel
+ * @buf: the buffer: header, then payload
+ * @dma: its DMA address
+ * @seq: for data slots, the data sequence number it carries
+ * @covers: for control slots, data slots posted before it (RC completes
+ *	in order, so its completion retires them all)
+ * @len: payload length
+ * @imm: immediate value, when @has_imm
+ * @has_imm: send as SEND_WITH_IMM
+ * @solicited: send with IB_SEND_SOLICITED
+ * @pad: the sender failed to fill this reserved slot: it goes out as a
+ *	PAD message, which takes its credit but is not delivered
+ * @more: F_FRAG: the message continues in the next slot (chan_frag.c)
+ * @retire: a RETIRE message (chan_grant.c): a credit retired, no buffer
+ * @ready: filled and waiting to be posted in order
+ * @unposted: posted in a chain the provider refused from this request
+ *	on (rdmachan_commit_locked()): it never left
+ * @send_inv: send as SEND_WITH_INV of @inv_rkey, the header in band
+ *	(rdmachan_send_ext())
+ * @inv_rkey: the peer's rkey to invalidate, with @send_inv
+ * @nr_regs: pool registrations whose fast registrations go in front of
+ *	the message (rdmachan_send_ext()); 0 once posted
+ * @regs: those registrations
+ * @regs_pending: its fast registrations were posted on
+ *	&rdmachan_res.reg_qp and have not completed: it waits, and the
+ *	slots after it with it (rdmachan_regq_post_locked())
+ * @reg_cqe: the completion entry of the last of those registrations
+ * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
+ *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
+ *	a payload copied into @buf.  Set by the sender, cleared when the
+ *	slot is retired
+ * @zc_done: the zero-copy sender's callback, called once when the slot
+ *	is retired (rdmachan_tx_retire_locked()) or orphaned
+ *	(rdmachan_send_end_orphans())
+ * @zc_ctx: its argument
+ * @wr: the work request
+ * @sge: its one gather entry (a copied payload)
+ */
+struct rdmachan_tx {
+	struct ib_cqe		cqe;
+	struct rdmachan		*ch;
+	void			*buf;
+	u64			dma;
+	u64			seq;
+	u64			covers;
+	u32			len;
+	u32			imm;
+	bool			has_imm;
+	bool			solicited;
+	bool			pad;
+	bool			more;
+	bool			retire;
+	bool			ready;
+	bool			unposted;
+	bool			send_inv;
+	u32			inv_rkey;
+	u32			nr_regs;
+	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
+	bool			regs_pending;
+	struct ib_cqe		reg_cqe;
+	u32			nr_zc;
+	void			(*zc_done)(void *ctx, int err);
+	void			*zc_ctx;
+	struct ib_send_wr	wr;
+	struct ib_sge		sge;
+};
+
+#endif /* RDMACHAN_CHAN_RING_H */
