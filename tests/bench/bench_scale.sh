@@ -8,7 +8,9 @@
 # and how fast they connect, against rdma-core's cmtime on the same rxe
 # pair (its client on rxe1, its server on rxe0, as many connections).
 # chan_test scale (tests/vm/helpers/chan_test_scale.c) opens the pairs;
-# each figure is one line "RESULT NAME VALUE" on the results port.
+# then chan_test fair (chan_test_fair.c) runs 100 busy pairs at once, how
+# evenly they share the device.  Each figure is one line "RESULT NAME
+# VALUE" on the results port.
 . /tests/lib.sh
 
 SRV=192.0.2.1
@@ -56,5 +58,11 @@ while [ $pass -le "$RUNS" ]; do
 	pass=$((pass + 1))
 done
 result scale_runs "$RUNS"
+# fairness: 100 busy pairs at once, one pass
+rm -f $T/fair.out
+FAIR_OUT=$T/fair.out $HELPERS/chan_test fair 100 5 >&2
+while read -r _ name value; do
+	result "$name" "$value"
+done < $T/fair.out
 check "rdmachan unloads" rdmachan_unload
 done_testing

@@ -90,8 +90,9 @@ fi
 if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_scale
 	# per pass: the pairs that fit (a few with 32 MiB channels, up to
-	# 1,000), their messages and close, and cmtime
-	TIMEOUT=$((TIMEOUT + RUNS * 600))
+	# 1,000), their messages and close, and cmtime; then the fairness
+	# pass's 100 pairs
+	TIMEOUT=$((TIMEOUT + RUNS * 600 + 180))
 fi
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_blk
@@ -273,12 +274,17 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "cmtime" "" ""
 	row "setup rate, pairs connected and accepted" "$(val scale_setup_pairs_per_s)" \
 		"$(val cmtime_setup_conns_per_s)" "/s" 1
+	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "target" "" ""
+	row "fairness: slowest/fastest of $(val fair_pairs) busy pairs" \
+		"$(val fair_min_over_max)" 0.8 "" 1
 	echo
 	echo "Medians of $(runs scale_runs) passes of chan_test scale: default channel pairs (depth"
 	echo "$(val scale_depth), $(val scale_msg_size)-byte messages) until 1,000 or half the VM's memory;"
 	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends; setup: 8 threads"
 	echo "connect while one accepts.  cmtime: rdma-core's, as many connections, rxe1 -> rxe0,"
-	echo "its steps from create id to connect."
+	echo "its steps from create id to connect.  Fairness: one pass of chan_test fair, each pair's"
+	echo "in-kernel BLAST of 64-byte messages for $(val fair_secs) s, all at once; the slowest"
+	echo "client's rate over the fastest's (mean $(val fair_mean_msgs_per_s)/s)."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against

@@ -183,6 +183,8 @@ static const struct subcmd cmds[] = {
 	  "N (100) device removals under a blast, each end fails within S s", 0 },
 	{ "pollwake", cmd_pollwake, NULL,
 	  "poll, select, epoll on a busy-polled channel wake, without spinning", 0 },
+	{ "fair", cmd_fair, "[N] [SECS]",
+	  "N (100) busy pairs at once for SECS (5): how evenly they share", 300 },
 	{ "scale", cmd_scale, "[N] [SHARE]",
 	  "N (1000) default pairs, or what fits in SHARE% (50) of memory", 900 },
 	{ }

@@ -3,7 +3,7 @@
  * chan_test.h: what chan_test's files share: the commands (one file per
  * concern: chan_test_msg.c, chan_test_bench.c, chan_test_conc.c,
  * chan_test_fault.c, chan_test_scale.c, chan_test_grant.c,
- * chan_test_budget.c, chan_test_frag.c; the table and what they share in
+ * chan_test_budget.c, chan_test_frag.c, chan_test_fair.c; the table and what they share in
  * chan_test.c).
  */
 #ifndef RDMACHAN_TEST_CHAN_TEST_H
@@ -59,5 +59,6 @@ int cmd_scale(int argc, char **argv);
 int cmd_grant(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
 int cmd_frag(int argc, char **argv);
+int cmd_fair(int argc, char **argv);
 
 #endif /* RDMACHAN_TEST_CHAN_TEST_H */
