@@ -119,11 +119,12 @@ enum rdmachan_state {
  *	a gather list for each credit (queue_depth * RDMACHAN_MAX_SGE
  *	entries of 16 bytes).  Without it rdmachan_send_sg_zc_max() is 0.
  * @rx_frags: the user reads each message with rdmachan_msg_copy_to_iter():
- *	where the peer's user does too (and the depth holds the largest
- *	message's fragments), receive buffers are RDMACHAN_FRAG_BUF bytes
- *	whatever max_msg_size, and a larger message spans several of them
- *	(wire feature FRAG): &rdmachan_msg.data then holds its first
- *	&rdmachan_msg.frag_len bytes only.  /dev/rdmachan's channels do.
+ *	where the depth holds the largest message's fragments, receive
+ *	buffers are of 4 KiB of payload whatever max_msg_size, and a larger
+ *	message spans several of them (wire feature FRAG; the peer sends
+ *	fragments whether or not its own user reads this way):
+ *	&rdmachan_msg.data then holds its first &rdmachan_msg.frag_len bytes
+ *	only.  /dev/rdmachan's channels do.
  */
 struct rdmachan_opts {
 	u32 queue_depth;

@@ -80,9 +80,9 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	ch->conn.params.features = (rdmachan_param_imm_header() ?
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
 				   RDMACHAN_WIRE_F_SEND_INV |
-				   RDMACHAN_WIRE_F_GROW |
-				   (ch->opts.rx_frags ?
-				    RDMACHAN_WIRE_F_FRAG : 0);
+				   RDMACHAN_WIRE_F_GROW;
+	/* F_FRAG: what this side's buffers are (rdmachan_frag_setup()) */
+	ch->conn.frag_tx = false;
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;
@@ -112,18 +112,23 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	/*
 	 * Only offered features may come back, and HDR_IMM must: receives
 	 * are parsed in the offered format from the moment they complete.
+	 * F_FRAG is the passive side's to say (its buffers' size).
 	 */
-	if ((p.features & ~ch->conn.local.features) ||
+	if ((p.features &
+	     ~(ch->conn.local.features | RDMACHAN_WIRE_F_FRAG)) ||
 	    ((p.features ^ ch->conn.local.features) &
 	     RDMACHAN_WIRE_F_HDR_IMM)) {
 		rdmachan_info_rl(ch, "peer answered features %#llx to %#llx\n",
 				 p.features, ch->conn.local.features);
 		return -EPROTO;
 	}
-	/* fragments: the depth must hold the largest message's */
-	if ((p.features & RDMACHAN_WIRE_F_FRAG) &&
-	    p.queue_depth < rdmachan_frag_count(p.max_msg_size))
+	/* fragments, either way: the depth must hold the largest message's */
+	if ((ch->conn.frag_rx || (p.features & RDMACHAN_WIRE_F_FRAG)) &&
+	    p.queue_depth < rdmachan_frag_count(p.max_msg_size)) {
+		rdmachan_info_rl(ch, "peer answered depth %u for messages of %u in fragments\n",
+				 p.queue_depth, p.max_msg_size);
 		return -EPROTO;
+	}
 	ch->conn.params = p;
 	ch->conn.grant_tx = p.grant;
 	if (p.features & RDMACHAN_WIRE_F_FRAG) {

@@ -248,7 +248,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	if (ch->send.ring)
 		for (i = 0; i < ch->send.depth; i++)
 			rdmachan_buf_free(ch->send.ring[i].buf,
-					  ch->res.buf_size);
+					  ch->res.sbuf_size);
 	rdmachan_sbuf_free(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);

@@ -2,7 +2,7 @@
 /*
  * rdmachan: messages that span receive buffers (RDMACHAN_WIRE_F_FRAG)
  *
- * Under F_FRAG both sides' message buffers are RDMACHAN_FRAG_BUF bytes
+ * Under F_FRAG a side's message buffers are RDMACHAN_FRAG_BUF bytes
  * whatever the largest message, as RDS fragments its messages into pages:
  * a receive buffer, which the peer may fill with any message, no longer
  * has to hold the largest one, so an idle channel's buffers cost 8 KiB
@@ -20,128 +20,75 @@
  *   and releasing it reposts every buffer, each fragment's credit owed
  *   back (chan_recv.c).
  *
- * Offered by a side whose user reads that way (&rdmachan_opts.rx_frags:
- * /dev/rdmachan's channels), accepted where both offer it and the depth
- * holds the largest message's fragments (rdmachan_frag_setup()).  The
- * passive side knows before it allocates; the active side has posted
- * buffers of the largest message's size by then, adopts the small size
- * when the reply says F_FRAG (rdmachan_frag_adopt()), and replaces each
- * old buffer with a small one as it reposts it (rdmachan_frag_shrink_locked()).
+ * Each side says in its connect private data whether its own buffers are
+ * small (wire version 5): a side whose user reads that way
+ * (&rdmachan_opts.rx_frags: /dev/rdmachan's channels) and whose depth
+ * holds the largest message's fragments makes them small from the start,
+ * before it connects or accepts, and the other sends it fragments whatever
+ * its own buffers are (rdmachan_frag_setup(); &rdmachan_conn.frag_rx and
+ * .frag_tx).  So the connecting side's first buffers are small too, and a
+ * kernel user that reads whole buffers may serve a /dev/rdmachan peer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/dma-mapping.h>
 #include <linux/uio.h>
 
 #include "rdmachan-pri.h"
 #include "chan_frag.h"
 #include "chan_send.h"
-#include "chan_mem.h"
 #include "chan_sbuf.h"
 
 static_assert(RDMACHAN_HDR_LEN + RDMACHAN_FRAG_PAYLOAD + RDMACHAN_IMM_TRAILER ==
 	      RDMACHAN_FRAG_BUF);
 
 /**
- * rdmachan_frag_setup() - does F_FRAG stay on offer, and what size are the
- *	buffers?
+ * rdmachan_frag_setup() - are this side's buffers small, and what size
+ *	are they?
  * @ch: the channel, its depth sized to the device (rdmachan_setup_resources())
  *
- * F_FRAG is dropped where it changes nothing (the largest message fits a
- * fragment) or where the depth cannot hold the largest message's
- * fragments (its sender would wait for credits that never come).
+ * Settles &rdmachan_conn.frag_rx and the F_FRAG bit this side writes
+ * (rdmachan_frag_fit()): on the passive side the request's F_FRAG
+ * (&rdmachan_conn.frag_tx) may lower the largest message first.
  *
  * Context: process context, before the buffers are made.
- * Return: the size of the channel's message buffers: RDMACHAN_FRAG_BUF
- * on the passive side under F_FRAG, else the largest message's.
+ * Return: the size of the channel's receive buffers: RDMACHAN_FRAG_BUF
+ * where they are small, else the largest message's.
  */
 u32 rdmachan_frag_setup(struct rdmachan *ch)
 {
-	u32 max = ch->conn.params.max_msg_size;
-	u32 full = RDMACHAN_HDR_LEN + max + RDMACHAN_IMM_TRAILER;
+	struct rdmachan_conn_params *p = &ch->conn.params;
+	u32 full;
 
-	if (rdmachan_frag_count(max) == 1 ||
-	    ch->conn.params.queue_depth < rdmachan_frag_count(max))
-		ch->conn.params.features &= ~RDMACHAN_WIRE_F_FRAG;
-	/* the active side learns the answer when its buffers are posted */
-	if (ch->conn.active ||
-	    !(ch->conn.params.features & RDMACHAN_WIRE_F_FRAG))
-		return full;
-	return RDMACHAN_FRAG_BUF;
+	ch->conn.frag_rx = rdmachan_frag_fit(p, ch->opts.rx_frags,
+					     ch->conn.frag_tx);
+	full = RDMACHAN_HDR_LEN + p->max_msg_size + RDMACHAN_IMM_TRAILER;
+	ch->res.sbuf_size = ch->conn.frag_tx ? RDMACHAN_FRAG_BUF : full;
+	return ch->conn.frag_rx ? RDMACHAN_FRAG_BUF : full;
 }
 
 /**
- * rdmachan_frag_adopt() - the passive side accepted F_FRAG: make new
- *	buffers small
+ * rdmachan_frag_adopt() - the passive side's buffers are small: make the
+ *	send buffers small
  * @ch: the active channel, established, its I/O not started
  *
- * New buffers are small from now on; the send buffers made at setup are
- * made again small (no sender may have one yet), and the receive buffers
- * posted at setup become small as they are reposted.  Grown buffers
- * already counted in the device's budget are counted at the new size.
+ * The send buffers made at setup are made again small (no sender may have
+ * one yet).
  *
  * Context: process context (the rdma_cm handler).
  * Return: 0 or -ENOMEM.
  */
 int rdmachan_frag_adopt(struct rdmachan *ch)
 {
-	struct rdmachan_device *dev = rdmachan_chan_dev(ch);
 	unsigned long flags;
 	u32 old;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	old = ch->res.buf_size;
-	ch->res.buf_size = RDMACHAN_FRAG_BUF;
-	if (ch->recv.grown && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
-		atomic64_sub((u64)ch->recv.grown * rdmachan_buf_bytes(old),
-			     &dev->rx_grown);
-		atomic64_add((u64)ch->recv.grown *
-			     rdmachan_buf_bytes(RDMACHAN_FRAG_BUF),
-			     &dev->rx_grown);
-	}
+	ch->conn.frag_tx = true;
+	old = ch->res.sbuf_size;
+	ch->res.sbuf_size = RDMACHAN_FRAG_BUF;
 	rdmachan_sbuf_drop_spares_locked(ch, old);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return rdmachan_sbuf_reserve(ch);
-}
-
-/**
- * rdmachan_frag_shrink_locked() - swap a receive buffer made before F_FRAG
- *	was agreed for a small one, as it is reposted
- * @ch: the channel
- * @rx: the slot, not posted, its buffer larger than &rdmachan_res.buf_size
- *
- * Where the allocator or the mapping refuses, the old buffer stays: it
- * holds a fragment as well.
- *
- * Context: ch->lock held; any context.
- */
-void rdmachan_frag_shrink_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
-{
-	struct ib_device *ibdev = rdmachan_ibdev(ch);
-	u32 size = ch->res.buf_size;
-	struct mem_cgroup *memcg;
-	void *buf;
-	u64 dma;
-
-	lockdep_assert_held(&ch->lock);
-	memcg = rdmachan_mem_begin(ch);
-	buf = rdmachan_buf_alloc(size, rdmachan_gfp(ch, GFP_ATOMIC) |
-				 __GFP_NOWARN);
-	rdmachan_mem_end(ch, memcg);
-	if (!buf)
-		return;
-	dma = ib_dma_map_single(ibdev, buf, size, DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(ibdev, dma)) {
-		rdmachan_buf_free(buf, size);
-		return;
-	}
-	ib_dma_unmap_single(ibdev, rx->dma, rx->size, DMA_FROM_DEVICE);
-	rdmachan_buf_free(rx->buf, rx->size);
-	rdmachan_mem_charge(ch, (long)rdmachan_buf_bytes(size) -
-			    (long)rdmachan_buf_bytes(rx->size));
-	rx->buf = buf;
-	rx->dma = dma;
-	rx->size = size;
 }
 
 /**
@@ -162,7 +109,7 @@ int rdmachan_frag_rx_locked(struct rdmachan *ch, struct rdmachan_rx *rx,
 	struct rdmachan_rx *head = ch->recv.asm_first;
 
 	lockdep_assert_held(&ch->lock);
-	if (!(ch->conn.params.features & RDMACHAN_WIRE_F_FRAG) ||
+	if (!ch->conn.frag_rx ||
 	    (more && (rx->msg.invalidated || rx->msg.has_imm)))
 		return -EPROTO;
 	if (!head) {

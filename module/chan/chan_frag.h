@@ -14,7 +14,7 @@ struct scatterlist;
 static inline u32 rdmachan_frags(const struct rdmachan *ch, size_t len)
 {
 	/* over the largest: the caller's -EMSGSIZE */
-	if (!(ch->conn.params.features & RDMACHAN_WIRE_F_FRAG) ||
+	if (!ch->conn.frag_tx ||
 	    len <= RDMACHAN_FRAG_PAYLOAD || len > ch->conn.params.max_msg_size)
 		return 1;
 	return rdmachan_frag_count(len);
@@ -22,7 +22,6 @@ static inline u32 rdmachan_frags(const struct rdmachan *ch, size_t len)
 
 u32 rdmachan_frag_setup(struct rdmachan *ch);
 int rdmachan_frag_adopt(struct rdmachan *ch);
-void rdmachan_frag_shrink_locked(struct rdmachan *ch, struct rdmachan_rx *rx);
 int rdmachan_frag_rx_locked(struct rdmachan *ch, struct rdmachan_rx *rx,
 			    bool more, struct rdmachan_rx **first);
 int rdmachan_send_frags_iter(struct rdmachan *ch, struct iov_iter *from,

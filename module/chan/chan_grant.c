@@ -55,7 +55,7 @@ static u32 rdmachan_grow_asked_n(const struct rdmachan *ch)
 	const struct rdmachan_conn_params *p = &ch->conn.params;
 
 	return rdmachan_credits_grow_asked(&ch->credits,
-					   p->features & RDMACHAN_WIRE_F_FRAG ?
+					   ch->conn.frag_rx ?
 					   rdmachan_frag_count(p->max_msg_size) :
 					   p->queue_depth);
 }
@@ -244,9 +244,8 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
 	u64 dma;
 
 	lockdep_assert_held(&ch->lock);
-	/* made before the size fell (rdmachan_frag_adopt()): not posted */
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
-	    list_empty(&ch->recv.empty) || size != ch->res.buf_size)
+	    list_empty(&ch->recv.empty))
 		return false;
 	if (!rdmachan_grow_budget_take(ch,
 				       rdmachan_buf_bytes(ch->res.buf_size),

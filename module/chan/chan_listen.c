@@ -176,10 +176,11 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 					       l->opts.max_msg_size,
 					       l->opts.rx_pages);
 	local.max_msg_size = l->opts.max_msg_size;
-	/* every feature this side knows; the device may drop some */
+	/*
+	 * every feature this side knows; the device may drop some, and
+	 * F_FRAG is this side's to say (rdmachan_frag_setup())
+	 */
 	local.features = RDMACHAN_WIRE_F_KNOWN;
-	if (!l->opts.rx_frags)
-		local.features &= ~RDMACHAN_WIRE_F_FRAG;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
 	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs,
 					   l->opts.rx_pages);
@@ -223,6 +224,9 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	/* its start grant, or from a version 3 peer the whole depth */
 	ch->conn.grant_tx = remote.version >= 4 ? remote.grant :
 			    params.queue_depth;
+	/* a version 5 peer's buffers hold a fragment: send it fragments */
+	ch->conn.frag_tx = remote.version >= 5 &&
+			   (remote.features & RDMACHAN_WIRE_F_FRAG);
 	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
 	memcpy(&ch->conn.dst, &id->route.addr.dst_addr, sizeof(ch->conn.dst));
 	ch->conn.cm_id = id;

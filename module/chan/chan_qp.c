@@ -359,7 +359,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	 * list takes (rxe: entries of 512 bytes, not of 1 KiB for 512)
 	 */
 	attr.cap.max_inline_data = min_t(u32, min(dev->max_inline_data,
-						  ch->res.buf_size),
+						  ch->res.sbuf_size),
 					 RDMACHAN_MAX_SGE *
 					 sizeof(struct ib_sge));
 	ret = rdma_create_qp(cm_id, ch->res.pd, &attr);

@@ -26,9 +26,6 @@ void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 	struct ib_sge sge;
 	int ret;
 
-	/* made before F_FRAG was agreed: a small one now (chan_frag.c) */
-	if (unlikely(rx->size > ch->res.buf_size) && !ch->opts.rx_pages)
-		rdmachan_frag_shrink_locked(ch, rx);
 	sge.addr = rx->dma;
 	sge.length = rx->size;
 	sge.lkey = ch->res.pd->local_dma_lkey;

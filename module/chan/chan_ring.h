@@ -21,9 +21,8 @@ struct rdmachan_mr;
  * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
  *	changes when rdmachan_msg_detach() gives it away
  * @dma: its DMA address
- * @size: the bytes @buf holds: &rdmachan_res.buf_size when it was made
- *	(chan_frag.c makes it smaller once F_FRAG is agreed); under
- *	rdmachan.lock once posted
+ * @size: the bytes @buf holds: &rdmachan_res.buf_size, or the page's
+ *	with &rdmachan_opts.rx_pages; under rdmachan.lock once posted
  * @node: entry in rdmachan.recv.ready while the message waits for a reader,
  *	in rdmachan.recv.empty while the slot has no buffer (chan_grant.c)
  * @next: F_FRAG: the buffer of the message's next fragment, NULL after

@@ -71,7 +71,7 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
 	    ch->send.nr_bufs >= ch->send.depth)
 		return false;
 	/* the device stays until the resources go, after the stop */
-	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.buf_size,
+	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.sbuf_size,
 				DMA_TO_DEVICE);
 	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma))
 		return false;
@@ -79,7 +79,7 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
 	sb->buf = buf;
 	sb->dma = dma;
 	ch->send.nr_bufs++;
-	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
+	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.sbuf_size));
 	return true;
 }
 
@@ -113,7 +113,7 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 			break;
 		spin_unlock_irqrestore(&ch->lock, flags);
 		memcg = rdmachan_mem_begin(ch);
-		buf = rdmachan_buf_alloc(ch->res.buf_size,
+		buf = rdmachan_buf_alloc(ch->res.sbuf_size,
 					 rdmachan_gfp(ch, gfp) | __GFP_NOWARN);
 		rdmachan_mem_end(ch, memcg);
 		if (!buf) {
@@ -125,7 +125,7 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!rdmachan_sbuf_push_new_locked(ch, buf)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
-			rdmachan_buf_free(buf, ch->res.buf_size);
+			rdmachan_buf_free(buf, ch->res.sbuf_size);
 			spin_lock_irqsave(&ch->lock, flags);
 			if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) &&
 			    !ch->send.nr_spare &&
@@ -320,7 +320,7 @@ void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
  */
 void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 {
-	long size = rdmachan_buf_bytes(ch->res.buf_size);
+	long size = rdmachan_buf_bytes(ch->res.sbuf_size);
 	bool freed = false;
 
 	lockdep_assert_held(&ch->lock);
@@ -332,8 +332,8 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
 
 		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma,
-				    ch->res.buf_size, DMA_TO_DEVICE);
-		rdmachan_buf_free(sb->buf, ch->res.buf_size);
+				    ch->res.sbuf_size, DMA_TO_DEVICE);
+		rdmachan_buf_free(sb->buf, ch->res.sbuf_size);
 		ch->send.nr_bufs--;
 		rdmachan_mem_charge(ch, -size);
 		/* a sender waiting for several allocates them again */
@@ -412,7 +412,7 @@ void rdmachan_sbuf_unmap(struct rdmachan *ch)
 			dma = &ch->send.spare[i - ch->send.depth].dma;
 		if (!dma || !*dma)
 			continue;
-		ib_dma_unmap_single(ibdev, *dma, ch->res.buf_size,
+		ib_dma_unmap_single(ibdev, *dma, ch->res.sbuf_size,
 				    DMA_TO_DEVICE);
 		*dma = 0;
 	}
@@ -430,6 +430,6 @@ void rdmachan_sbuf_free(struct rdmachan *ch)
 	u32 i;
 
 	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++)
-		rdmachan_buf_free(ch->send.spare[i].buf, ch->res.buf_size);
+		rdmachan_buf_free(ch->send.spare[i].buf, ch->res.sbuf_size);
 	kvfree(ch->send.spare);
 }

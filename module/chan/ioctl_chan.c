@@ -365,8 +365,8 @@ static long rdmachan_ioc_chan_info(struct rdmachan *ch, void __user *uarg)
 	info->max_msg_size = ch->conn.params.max_msg_size;
 	info->max_inline = ch->res.max_inline;
 	info->wire_flags = (ch->conn.hdr_imm ? RDMACHAN_WIRE_HDR_IMM : 0) |
-			   ((ch->conn.params.features & RDMACHAN_WIRE_F_FRAG) ?
-			    RDMACHAN_WIRE_FRAG : 0);
+			   (ch->conn.frag_rx ? RDMACHAN_WIRE_FRAG : 0) |
+			   (ch->conn.frag_tx ? RDMACHAN_WIRE_FRAG_TX : 0);
 	info->port_num = rdmachan_dev_port(ch, info->dev_name,
 					   sizeof(info->dev_name));
 	memcpy(&info->src, &ch->conn.src, sizeof(info->src));

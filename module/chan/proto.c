@@ -231,6 +231,39 @@ u32 rdmachan_frag_count(u32 len)
 }
 
 /**
+ * rdmachan_frag_fit() - settle one side's part of F_FRAG
+ * @p: the channel's parameters, its depth and largest message known
+ *	(negotiated on the passive side, offered on the active one); its
+ *	F_FRAG bit left set where this side's receive buffers hold a
+ *	fragment, cleared otherwise
+ * @rx_frags: this side's user reads messages that span buffers
+ * @frag_tx: the peer's buffers hold a fragment (its request set F_FRAG):
+ *	this side sends it fragments, so the largest message is lowered to
+ *	what the depth's fragments hold
+ *
+ * Small buffers only from version 5, only where the largest message
+ * spans several, and only where the depth holds its fragments (a sender
+ * waits for all of a message's credits at once).
+ *
+ * Return: true where this side's receive buffers hold a fragment.
+ */
+bool rdmachan_frag_fit(struct rdmachan_conn_params *p, bool rx_frags,
+		       bool frag_tx)
+{
+	u32 n;
+
+	if (frag_tx &&
+	    (u64)p->queue_depth * RDMACHAN_FRAG_PAYLOAD < p->max_msg_size)
+		p->max_msg_size = p->queue_depth * RDMACHAN_FRAG_PAYLOAD;
+	n = rdmachan_frag_count(p->max_msg_size);
+	p->features &= ~RDMACHAN_WIRE_F_FRAG;
+	if (!rx_frags || p->version < 5 || n == 1 || p->queue_depth < n)
+		return false;
+	p->features |= RDMACHAN_WIRE_F_FRAG;
+	return true;
+}
+
+/**
  * rdmachan_wire_imm_check() - decode and validate a header carried in the
  *	immediate
  * @imm: the receive completion's immediate

@@ -17,8 +17,11 @@
 #include <linux/types.h>
 
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
-/* 2: PAD (type 5); 3: features; 4: start grants (rdmachan_wire_conn.grant) */
-#define RDMACHAN_WIRE_VERSION	4
+/*
+ * 2: PAD (type 5); 3: features; 4: start grants (rdmachan_wire_conn.grant);
+ * 5: F_FRAG says how large the writer's receive buffers are, each way
+ */
+#define RDMACHAN_WIRE_VERSION	5
 /* The oldest version served: it grants the whole depth at the start */
 #define RDMACHAN_WIRE_VERSION_MIN	3
 
@@ -47,13 +50,17 @@
  */
 #define RDMACHAN_WIRE_F_GROW	BIT_ULL(2)
 /*
- * Receive buffers of RDMACHAN_FRAG_BUF bytes, both ways: a DATA message
- * whose payload is larger than RDMACHAN_FRAG_PAYLOAD goes as several,
- * each but the last flagged RDMACHAN_HDR_F_MORE with a full fragment's
- * payload; each takes a credit.  Offered by a side whose user reads
- * messages that span buffers (a channel of /dev/rdmachan), accepted where
- * both sides offer it and the depth holds the largest message's
- * fragments.
+ * Version 5: the writer's receive buffers are RDMACHAN_FRAG_BUF bytes from
+ * the start, so a DATA message to it whose payload is larger than
+ * RDMACHAN_FRAG_PAYLOAD goes as several, each but the last flagged
+ * RDMACHAN_HDR_F_MORE with a full fragment's payload; each takes a credit.
+ * Each side says it for itself, the reply whatever the request said (a
+ * version 5 side sends fragments whenever asked): set by a side whose
+ * user reads messages that span buffers (a channel of /dev/rdmachan) and
+ * whose depth holds the largest message's fragments.  The reply lowers
+ * the largest message to what the depth's fragments hold when the request
+ * set it.  Version 4 knew it as a feature both had to offer; it is never
+ * accepted in a version 4 reply.
  */
 #define RDMACHAN_WIRE_F_FRAG	BIT_ULL(3)
 #define RDMACHAN_WIRE_F_KNOWN	(RDMACHAN_WIRE_F_HDR_IMM | \
@@ -227,6 +234,8 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 			    u32 max_msg_size);
 __be32 rdmachan_wire_hdr_to_imm(const struct rdmachan_wire_hdr *h);
 u32 rdmachan_frag_count(u32 len);
+bool rdmachan_frag_fit(struct rdmachan_conn_params *p, bool rx_frags,
+		       bool frag_tx);
 int rdmachan_wire_imm_check(__be32 imm, u32 byte_len, u32 max_msg_size,
 			    struct rdmachan_wire_hdr *h);
 

@@ -180,6 +180,13 @@ enum rdmachan_stat {
  * @hdr_imm: RDMACHAN_WIRE_F_HDR_IMM is in force: every SEND is a
  *	SEND_WITH_IMM whose immediate is the header, the payload starts the
  *	message; set once before I/O starts
+ * @frag_rx: this side's receive buffers hold a fragment
+ *	(RDMACHAN_WIRE_F_FRAG, chan_frag.c): the peer sends messages larger
+ *	than one as several, this side chains them; set once with the
+ *	resources
+ * @frag_tx: the peer's receive buffers hold a fragment: this side sends
+ *	larger messages as several; set once before I/O starts (the
+ *	request's, or the reply's on the active side)
  * @src: local address; set once before the channel is handed to its user
  * @dst: peer address; set once at connect or at the connect request
  * @dying_id: @cm_id once teardown handed it to @destroy_work (set once,
@@ -194,6 +201,8 @@ struct rdmachan_conn {
 	struct completion	done;
 	bool			active;
 	bool			hdr_imm;
+	bool			frag_rx;
+	bool			frag_tx;
 	u32			grant_rx;
 	u32			grant_tx;
 	struct rdmachan_conn_params local;
@@ -225,9 +234,12 @@ struct rdmachan_conn {
  * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
  * @max_reg_pages: pages one registration may span (fast-registration limit)
  * @buf_size: header plus largest payload (plus an in-band immediate), or
- *	RDMACHAN_FRAG_BUF under F_FRAG: the size of new message buffers.
- *	Set before I/O starts; an active side that learns of F_FRAG then
- *	lowers it under rdmachan.lock (rdmachan_frag_adopt())
+ *	RDMACHAN_FRAG_BUF with &rdmachan_conn.frag_rx: the size of the
+ *	receive buffers; set once with the resources
+ * @sbuf_size: the same for the send buffers, RDMACHAN_FRAG_BUF with
+ *	&rdmachan_conn.frag_tx; set with the resources, and lowered under
+ *	rdmachan.lock before I/O starts by an active side whose peer
+ *	answered F_FRAG (rdmachan_frag_adopt())
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue
@@ -257,6 +269,7 @@ struct rdmachan_res {
 	u32			max_sge_rd;
 	u32			max_reg_pages;
 	u32			buf_size;
+	u32			sbuf_size;
 	bool			iwarp;
 	bool			has_atomics;
 	bool			reg_fence;

@@ -3,11 +3,13 @@
  * KUnit suite "rdmachan_chan_msg" of rdmachan_chan_kunit.ko: messages over
  * a connected pair (chan_fixture.h) as rdmachan.ko's exported API hands
  * them over: pushed in each completion context (softirq, workqueue,
- * polled by the caller), pulled, message sizes and credits.
+ * polled by the caller), pulled, message sizes and credits, and
+ * fragments one way.
  */
 #include <linux/delay.h>
 #include <linux/errno.h>
 #include <linux/scatterlist.h>
+#include <linux/uio.h>
 
 #include "chan_fixture.h"
 
@@ -396,12 +398,108 @@ static void chan_test_credits(struct kunit *test)
 			-EAGAIN);
 }
 
+/**
+ * struct ct_frag_mode - which end's buffers hold a fragment
+ * @name: shown as the parameter
+ * @srv_small: the listener's user reads messages across buffers, the
+ *	connecting one reads whole buffers; else the other way round
+ * @port: the test's port
+ */
+struct ct_frag_mode {
+	const char *name;
+	bool srv_small;
+	u16 port;
+};
+
+static const struct ct_frag_mode ct_frag_modes[] = {
+	{ "accepting end small", true, CT_PORT_FRAG_SRV_SMALL },
+	{ "connecting end small", false, CT_PORT_FRAG_CLI_SMALL },
+};
+
+static void ct_frag_desc(const struct ct_frag_mode *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_frag, ct_frag_modes, ct_frag_desc);
+
+/* Send @len bytes of pattern (@dir, @k) on @from, pull them on @to. */
+static void ct_frag_one(struct kunit *test, struct rdmachan *from,
+			struct rdmachan *to, bool to_small, u32 len, u32 dir,
+			u32 k)
+{
+	struct kvec v = { .iov_base = ct_payload(test, len, dir, k),
+			  .iov_len = len };
+	struct rdmachan_msg *msg = NULL;
+	struct ct_ctx *c = test->priv;
+	struct iov_iter it;
+	struct kvec out;
+	bool fired;
+	int ret;
+
+	ct_wd_arm(c, CT_TIMEOUT);
+	ret = rdmachan_send(from, &v, 1, 0, 0);
+	if (!ret)
+		ret = rdmachan_recv(to, &msg, 0);
+	fired = ct_wd_disarm(c);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%u bytes, direction %u", len, dir);
+	KUNIT_EXPECT_FALSE(test, fired);
+	KUNIT_EXPECT_EQ(test, msg->len, len);
+	if (to_small) {
+		/* more than a fragment: in several buffers, read across */
+		KUNIT_EXPECT_EQ(test, msg->frag_len,
+				min_t(u32, len, 4096));
+		out.iov_base = kunit_kzalloc(test, len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, out.iov_base);
+		out.iov_len = len;
+		iov_iter_kvec(&it, ITER_DEST, &out, 1, len);
+		KUNIT_EXPECT_EQ(test, rdmachan_msg_copy_to_iter(msg, &it), len);
+		KUNIT_EXPECT_EQ(test, memcmp(out.iov_base, v.iov_base, len), 0);
+	} else {
+		/* whole, where its user reads it in place */
+		KUNIT_EXPECT_EQ(test, msg->frag_len, len);
+		KUNIT_EXPECT_EQ(test, memcmp(msg->data, v.iov_base, len), 0);
+	}
+	rdmachan_msg_release(to, msg);
+}
+
+/*
+ * Fragments one way (wire version 5): a user that reads whole buffers
+ * (blk, net) serves an end whose buffers hold a fragment
+ * (&rdmachan_opts.rx_frags, as /dev/rdmachan's channels), whichever end
+ * connects.  Messages of every size up to the largest reach the small end
+ * as fragments, read whole across its buffers, and the other end whole,
+ * in one buffer; both ways, in turn and in order.
+ */
+static void chan_test_frag_oneway(struct kunit *test)
+{
+	static const u32 sizes[] = { 1, 4096, 4097, 12289, 65536 };
+	const struct ct_frag_mode *m = test->param_value;
+	struct rdmachan_opts small = { .max_msg_size = 65536,
+				       .rx_frags = true };
+	struct rdmachan_opts whole = { .max_msg_size = 65536 };
+	struct ct_ctx *c = test->priv;
+	struct rdmachan *srv, *cli;
+	unsigned int i;
+
+	ct_pair(test, m->port, m->srv_small ? &small : &whole, NULL,
+		m->srv_small ? &whole : &small, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	KUNIT_EXPECT_EQ(test, rdmachan_max_msg_size(cli), 65536U);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		ct_frag_one(test, cli, srv, m->srv_small, sizes[i], 0, i);
+		ct_frag_one(test, srv, cli, !m->srv_small, sizes[i], 1, i);
+	}
+}
+
 static struct kunit_case chan_msg_cases[] = {
 	KUNIT_CASE_PARAM(chan_test_exchange, ct_mode_gen_params),
 	KUNIT_CASE(chan_test_direct),
 	KUNIT_CASE(chan_test_pull),
 	KUNIT_CASE(chan_test_msgsize),
 	KUNIT_CASE(chan_test_credits),
+	KUNIT_CASE_PARAM(chan_test_frag_oneway, ct_frag_gen_params),
 	{}
 };
 

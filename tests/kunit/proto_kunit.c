@@ -63,7 +63,7 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 {
 	static const u8 want[32] = {
 		'R', 'C', 'H', '1',	/* magic */
-		0x00, 0x04,		/* version */
+		0x00, 0x05,		/* version */
 		0x00, 0x00,		/* flags */
 		0x00, 0x00, 0x01, 0x00,	/* queue_depth 256 */
 		0x00, 0x01, 0x02, 0x03,	/* max_msg_size 0x10203 */
@@ -218,12 +218,14 @@ static const struct conn_case conn_cases[] = {
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 3 (no grants)", MAGIC, 3, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_NONE },
-	{ "version 5", MAGIC, 5, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
+	{ "version 4 (F_FRAG both ways)", MAGIC, 4, 0, 128, 65536, 32,
+	  RDMACHAN_REJ_NONE },
+	{ "version 6", MAGIC, 6, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0x0300 (3 byte-swapped)", MAGIC, 0x0300, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0xffff", MAGIC, 0xffff, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "bad version wins over bad params", MAGIC, 5, 1, 0, 0, 32,
+	{ "bad version wins over bad params", MAGIC, 6, 1, 0, 0, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "flags 0x0001", MAGIC, VER, 0x0001, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_PARAMS },
@@ -282,7 +284,7 @@ static void proto_test_conn_decode(struct kunit *test)
 static void proto_test_rej_encode_bytes(struct kunit *test)
 {
 	static const u8 want[8] = {
-		'R', 'C', 'H', '1', 0x00, 0x04, 0x00, RDMACHAN_REJ_BACKLOG,
+		'R', 'C', 'H', '1', 0x00, 0x05, 0x00, RDMACHAN_REJ_BACKLOG,
 	};
 	struct rdmachan_wire_rej w;
 
@@ -567,6 +569,78 @@ static void proto_test_frag_count(struct kunit *test)
 			HDR_LEN + RDMACHAN_FRAG_PAYLOAD + RDMACHAN_IMM_TRAILER);
 }
 
+/**
+ * struct frag_case - one side settling F_FRAG (rdmachan_frag_fit())
+ * @name: description
+ * @version: the wire version in force
+ * @depth: the negotiated depth
+ * @max: the negotiated largest message
+ * @rx_frags: this side's user reads messages that span buffers
+ * @frag_tx: the peer's buffers hold a fragment
+ * @want_rx: small buffers here
+ * @want_max: the largest message after
+ */
+struct frag_case {
+	const char *name;
+	u16 version;
+	u32 depth;
+	u32 max;
+	bool rx_frags;
+	bool frag_tx;
+	bool want_rx;
+	u32 want_max;
+};
+
+static const struct frag_case frag_cases[] = {
+	{ "default /dev pair", 5, 128, 65536, true, true, true, 65536 },
+	{ "kernel user serving a /dev peer", 5, 128, 65536, false, true, false,
+	  65536 },
+	{ "/dev user serving a kernel peer", 5, 128, 65536, true, false, true,
+	  65536 },
+	{ "kernel pair", 5, 128, 65536, false, false, false, 65536 },
+	{ "largest message one fragment", 5, 128, 4096, true, true, false,
+	  4096 },
+	{ "4097 bytes: two fragments", 5, 2, 4097, true, false, true, 4097 },
+	{ "depth 8 for 16 fragments, no peer's", 5, 8, 65536, true, false,
+	  false, 65536 },
+	{ "depth 8, the peer's small: 32 KiB", 5, 8, 65536, true, true, true,
+	  32768 },
+	{ "depth 1, the peer's small: one fragment", 5, 1, 65536, false, true,
+	  false, 4096 },
+	{ "depth 16384 of 1 MiB, no overflow", 5, 16384, 1 << 20, true, true,
+	  true, 1 << 20 },
+	{ "version 4: never", 4, 128, 65536, true, false, false, 65536 },
+	{ "version 3: never", 3, 128, 65536, true, false, false, 65536 },
+};
+
+static void frag_case_desc(const struct frag_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(frag, frag_cases, frag_case_desc);
+
+static void proto_test_frag_fit(struct kunit *test)
+{
+	const struct frag_case *c = test->param_value;
+	struct rdmachan_conn_params p = {
+		.version = c->version, .queue_depth = c->depth,
+		.max_msg_size = c->max,
+		/* the intersection may hold it; the fit decides */
+		.features = RDMACHAN_WIRE_F_FRAG | RDMACHAN_WIRE_F_GROW,
+	};
+	bool rx = rdmachan_frag_fit(&p, c->rx_frags, c->frag_tx);
+
+	KUNIT_EXPECT_EQ(test, rx, c->want_rx);
+	KUNIT_EXPECT_EQ(test, !!(p.features & RDMACHAN_WIRE_F_FRAG), c->want_rx);
+	KUNIT_EXPECT_TRUE(test, p.features & RDMACHAN_WIRE_F_GROW);
+	KUNIT_EXPECT_EQ(test, p.max_msg_size, c->want_max);
+	/* whichever side is small, the depth holds a largest message */
+	if (rx || c->frag_tx)
+		KUNIT_EXPECT_LE(test, rdmachan_frag_count(p.max_msg_size),
+				p.queue_depth);
+}
+
 static void hdr_case_desc(const struct hdr_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
@@ -720,6 +794,7 @@ static struct kunit_suite proto_negotiate_suite = {
 static struct kunit_case proto_hdr_cases[] = {
 	KUNIT_CASE_PARAM(proto_test_hdr_check, hdr_gen_params),
 	KUNIT_CASE(proto_test_frag_count),
+	KUNIT_CASE_PARAM(proto_test_frag_fit, frag_gen_params),
 	{}
 };
 

@@ -272,12 +272,15 @@ enum rdmachan_chan_poll {
  * SEND_WITH_IMM, so a message takes only its payload (plus 4 bytes when
  * it has an immediate of its own).  Without it (iWARP, or the imm_header
  * module parameter 0 on the connecting side) every message starts with
- * the header.  FRAG: both ends' message buffers are 4 KiB of payload, and
- * a larger message spans several (each taking a credit); a reader sees it
- * whole all the same.  Documentation/protocol.rst has the details.
+ * the header.  FRAG: this end's message buffers are 4 KiB of payload, and
+ * a larger message from the peer spans several (each taking a credit); a
+ * reader sees it whole all the same.  FRAG_TX: the peer's are, and this
+ * end sends it larger messages as several.  Documentation/protocol.rst
+ * has the details.
  */
 #define RDMACHAN_WIRE_HDR_IMM	0x1U
 #define RDMACHAN_WIRE_FRAG	0x2U
+#define RDMACHAN_WIRE_FRAG_TX	0x4U
 
 /* Channel states: rdmachan_chan_info.state */
 enum rdmachan_chan_state {

@@ -47,10 +47,9 @@ check "with chan_mem_kb=4096 a channel holds at most 4 MiB and 64 KiB" \
 check "with chan_mem_kb=4096 a channel may grow to a smaller depth" \
 	awk -v a="$SDEPTH" -v b="$DEPTH" 'BEGIN { exit !(a > 0 && a < b) }'
 # a new channel grants one credit: four receive buffers and one send
-# buffer, its rings and itself; the buffers are 8 KiB (FRAG) but the
-# connecting end's receive buffers, 68 KiB until reused
-check "a new default channel holds at most 256 KiB of its own" \
-	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 256) }'
+# buffer of 8 KiB (FRAG, both ends from the start), its rings and itself
+check "a new default channel holds at most 128 KiB of its own" \
+	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 128) }'
 # rxe's queues: a send queue of 255 entries of 512 bytes (not 511 of
 # 1 KiB), a receive queue and a CQ; KASAN's vmalloc shadow is more
 [ -e /sys/kernel/debug/kmemleak ] ||

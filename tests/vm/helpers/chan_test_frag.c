@@ -3,9 +3,9 @@
  * chan_test_frag.c: messages that span receive buffers (wire feature
  * FRAG, module/chan/chan_frag.c), between two channels of /dev/rdmachan.
  *
- *   - a default pair agrees on FRAG (wire_flags on both ends), its
- *     buffers are 4108 bytes (msg_buf_bytes), the server's at once, the
- *     client's once the server answered;
+ *   - a default pair's ends both make buffers of 4108 bytes
+ *     (msg_buf_bytes) from the start and send each other fragments
+ *     (wire_flags FRAG and FRAG_TX on both ends);
  *   - messages around the fragment size and up to the largest arrive
  *     whole and intact, with their immediates, through write/read and
  *     SEND/RECV, on a fresh channel whose grant is one credit (the
@@ -16,8 +16,7 @@
  *     then it goes;
  *   - a reader's buffer too small for a large message: EMSGSIZE, the
  *     message stays and is read whole later;
- *   - idle, each end holds little: at most 256 KiB (the client's buffers
- *     made before the answer replaced as the keepalives reuse them);
+ *   - idle, each end holds little: at most 96 KiB;
  *   - a depth that cannot hold a largest message's fragments, or a
  *     largest message that fits one, keeps whole buffers: no FRAG.
  */
@@ -223,7 +222,8 @@ static void check_whole(const struct rdmachan_chan_opts *o, const char *why)
 		return;
 	ioc_chan_info(p.cli, &ci);
 	snprintf(desc, sizeof(desc), "%s: whole buffers, no FRAG", why);
-	ktap_result(!(ci.wire_flags & RDMACHAN_WIRE_FRAG) &&
+	ktap_result(!(ci.wire_flags &
+		      (RDMACHAN_WIRE_FRAG | RDMACHAN_WIRE_FRAG_TX)) &&
 		    attr_num(p.srv, "msg_buf_bytes") ==
 		    (long)ci.max_msg_size + 12, desc,
 		    "wire_flags %#x msg_buf_bytes %ld", ci.wire_flags,
@@ -247,6 +247,8 @@ int cmd_frag(SUBCMD_ARGS)
 	ioc_chan_info(p.srv, &si);
 	ktap_result((ci.wire_flags & RDMACHAN_WIRE_FRAG) &&
 		    (si.wire_flags & RDMACHAN_WIRE_FRAG) &&
+		    (ci.wire_flags & RDMACHAN_WIRE_FRAG_TX) &&
+		    (si.wire_flags & RDMACHAN_WIRE_FRAG_TX) &&
 		    ci.max_msg_size == FRAG_MAX,
 		    "a default pair agrees on FRAG", "wire_flags %#x %#x",
 		    ci.wire_flags, si.wire_flags);
@@ -261,8 +263,8 @@ int cmd_frag(SUBCMD_ARGS)
 	check_mmsg(&p);
 	check_too_small(&p);
 	check_nonblock(&p);
-	ok = wait_small(&p, 256, 20);
-	ktap_result(ok, "idle, each end holds at most 256 KiB of its own",
+	ok = wait_small(&p, 96, 20);
+	ktap_result(ok, "idle, each end holds at most 96 KiB of its own",
 		    "server %ld, client %ld bytes, granted %ld and %ld",
 		    attr_num(p.srv, "mem_bytes"), attr_num(p.cli, "mem_bytes"),
 		    attr_num(p.srv, "credits_granted"),
