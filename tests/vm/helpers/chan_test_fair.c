@@ -7,9 +7,10 @@
  * "fair [N] [SECS]" opens N (default 100) default channel pairs and runs
  * the in-kernel benchmark on all of them at once: each client BLASTs
  * 64-byte messages for SECS (default 5) seconds to its server's SINK.
- * It prints each client's rate's smallest, largest and mean, and the
- * smallest over the largest, as "RESULT name value" lines, also written
- * to the file $FAIR_OUT names.
+ * It prints each client's rate's smallest, largest and mean, the
+ * smallest over the largest, and the tenth and ninetieth percentiles (is
+ * it one straggler, or a spread?), as "RESULT name value" lines, also
+ * written to the file $FAIR_OUT names.
  */
 #define _GNU_SOURCE
 #include "chan_test.h"
@@ -19,6 +20,7 @@
 struct fair_run {
 	int fd;
 	struct rdmachan_bench b;
+	pthread_barrier_t *start;
 	int ret;
 };
 
@@ -26,9 +28,19 @@ static void *fair_thread(void *arg)
 {
 	struct fair_run *r = arg;
 
+	/* the clients start together, once all exist: one window for all */
+	if (r->start)
+		pthread_barrier_wait(r->start);
 	r->b.size = sizeof(r->b);
 	r->ret = ioctl(r->fd, RDMACHAN_IOC_BENCH, &r->b);
 	return NULL;
+}
+
+static int fair_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 static void fair_result(FILE *out, const char *name, double v)
@@ -44,8 +56,9 @@ int cmd_fair(SUBCMD_ARGS)
 	int secs = argc > 2 ? atoi(argv[2]) : 5;
 	const char *path = getenv("FAIR_OUT");
 	struct rdmachan_chan_opts o = { 0 };
+	pthread_barrier_t start;
 	struct fair_run *cli, *srv;
-	double lo = 0, hi = 0, sum = 0;
+	double lo = 0, hi = 0, sum = 0, *rates;
 	struct chan_pair *p;
 	pthread_t *t;
 	int i, ok = 1;
@@ -60,12 +73,14 @@ int cmd_fair(SUBCMD_ARGS)
 	cli = calloc(n, sizeof(*cli));
 	srv = calloc(n, sizeof(*srv));
 	t = calloc(2 * n, sizeof(*t));
-	if (!p || !cli || !srv || !t)
+	rates = calloc(n, sizeof(*rates));
+	if (!p || !cli || !srv || !t || !rates)
 		return 1;
 	for (i = 0; i < n; i++)
 		if (pair_open(&p[i], &o))
 			return 1;
 	ktap_result(1, "the pairs open", "%d", n);
+	pthread_barrier_init(&start, NULL, n);
 	for (i = 0; i < n; i++) {
 		srv[i].fd = p[i].srv;
 		srv[i].b.mode = RDMACHAN_BENCH_SINK;
@@ -74,6 +89,7 @@ int cmd_fair(SUBCMD_ARGS)
 		cli[i].b.mode = RDMACHAN_BENCH_BLAST;
 		cli[i].b.msg_size = FAIR_MSG;
 		cli[i].b.duration_ms = secs * 1000;
+		cli[i].start = &start;
 		pthread_create(&t[2 * i], NULL, fair_thread, &srv[i]);
 	}
 	for (i = 0; i < n; i++)
@@ -87,6 +103,7 @@ int cmd_fair(SUBCMD_ARGS)
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(t[2 * i], NULL);
+	pthread_barrier_destroy(&start);
 	for (i = 0; i < n; i++) {
 		double rate;
 
@@ -95,6 +112,7 @@ int cmd_fair(SUBCMD_ARGS)
 			continue;
 		}
 		rate = cli[i].b.msgs * 1e9 / cli[i].b.elapsed_ns;
+		rates[i] = rate;
 		if (!i || rate < lo)
 			lo = rate;
 		if (!i || rate > hi)
@@ -109,6 +127,10 @@ int cmd_fair(SUBCMD_ARGS)
 	fair_result(out, "fair_max_msgs_per_s", hi);
 	fair_result(out, "fair_mean_msgs_per_s", sum / n);
 	fair_result(out, "fair_min_over_max", hi > 0 ? lo / hi : 0);
+	qsort(rates, n, sizeof(*rates), fair_cmp);
+	fair_result(out, "fair_p10_msgs_per_s", rates[n / 10]);
+	fair_result(out, "fair_p50_msgs_per_s", rates[n / 2]);
+	fair_result(out, "fair_p90_msgs_per_s", rates[n - 1 - n / 10]);
 	if (out)
 		fclose(out);
 	for (i = 0; i < n; i++)
@@ -117,5 +139,6 @@ int cmd_fair(SUBCMD_ARGS)
 	free(cli);
 	free(srv);
 	free(t);
+	free(rates);
 	return ktap_failures() ? 1 : 0;
 }
