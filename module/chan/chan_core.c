@@ -201,7 +201,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
 	rdmachan_dev_user_init(&ch->obj.dev_user, &rdmachan_chan_dev_ops);
 	INIT_LIST_HEAD(&ch->recv.ready);
 	INIT_LIST_HEAD(&ch->recv.pending);
-	INIT_LIST_HEAD(&ch->recv.empty);
+	INIT_LIST_HEAD(&ch->recv.all);
 	INIT_WORK(&ch->recv.grow_work, rdmachan_grow_work);
 	INIT_LIST_HEAD(&ch->listen.node);
 	init_waitqueue_head(&ch->wq);
@@ -233,16 +233,11 @@ void rdmachan_get(struct rdmachan *ch)
 
 static void rdmachan_free_buffers(struct rdmachan *ch)
 {
+	struct rdmachan_rx *rx, *tmp;
 	u32 i;
 
-	if (ch->recv.bufs)
-		for (i = 0; i < ch->recv.nr_bufs; i++) {
-			if (ch->recv.bufs[i].page)
-				rdmachan_rx_page_put(ch->recv.bufs[i].page);
-			else if (!ch->opts.rx_pages)
-				rdmachan_buf_free(ch->recv.bufs[i].buf,
-						  ch->recv.bufs[i].size);
-		}
+	list_for_each_entry_safe(rx, tmp, &ch->recv.all, link)
+		rdmachan_rx_slot_free(ch, rx);
 	/* its pages still in the user's hands come back to it later */
 	rdmachan_rx_pages_destroy(ch);
 	if (ch->send.ring)
@@ -253,9 +248,9 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);
 	kfree(ch->send.retire_hdr);
-	kvfree(ch->recv.bufs);
 	kvfree(ch->send.ring);
 	kvfree(ch->send.zc_sge);
+	kvfree(ch->send.ext);
 }
 
 static void rdmachan_release(struct kref *ref)

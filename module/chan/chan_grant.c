@@ -233,19 +233,20 @@ void rdmachan_grow_release(struct rdmachan *ch)
 }
 
 /*
- * Give @buf a slot of the peer's and post it, unless the I/O stopped or
- * the device's budget is spent (not for a grant the peer @asked for).
- * Return: whether it was posted (else the caller frees it).
+ * Post the new slot @rx with its buffer @buf for the peer, unless the I/O
+ * stopped, every slot is made, or the device's budget is spent (not for a
+ * grant the peer @asked for).
+ * Return: whether it was posted (else the caller frees both).
  */
-static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
+static bool rdmachan_grow_post_locked(struct rdmachan *ch,
+				      struct rdmachan_rx *rx, void *buf,
 				      u32 size, bool asked)
 {
-	struct rdmachan_rx *rx;
 	u64 dma;
 
 	lockdep_assert_held(&ch->lock);
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
-	    list_empty(&ch->recv.empty))
+	    ch->recv.nr_slots >= ch->recv.nr_bufs)
 		return false;
 	if (!rdmachan_grow_budget_take(ch,
 				       rdmachan_buf_bytes(ch->res.buf_size),
@@ -259,14 +260,62 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch, void *buf,
 		rdmachan_grow_budget_put_locked(ch, 1);
 		return false;
 	}
-	rx = list_first_entry(&ch->recv.empty, struct rdmachan_rx, node);
-	list_del_init(&rx->node);
+	list_add_tail(&rx->link, &ch->recv.all);
+	ch->recv.nr_slots++;
 	rx->buf = buf;
 	rx->dma = dma;
 	rx->size = size;
 	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
 	rdmachan_post_recv_locked(ch, rx);
 	return true;
+}
+
+/**
+ * rdmachan_rx_slot_new() - make a receive slot, with no buffer yet
+ * @ch: the channel
+ * @gfp: GFP_KERNEL at setup, or with the grow work's restrictions
+ *
+ * A slot lives as long as its buffer: made with it, freed with it when
+ * the peer retires it (rdmachan_rx_retired_locked()) or with the channel,
+ * so an idle channel holds slots for the buffers it posted only.  Counted
+ * in the channel's memory; the caller links it in
+ * &rdmachan_recv_queue.all, or gives it to rdmachan_rx_slot_free().
+ *
+ * Context: process context.
+ * Return: the slot, or NULL.
+ */
+struct rdmachan_rx *rdmachan_rx_slot_new(struct rdmachan *ch, gfp_t gfp)
+{
+	struct mem_cgroup *memcg = rdmachan_mem_begin(ch);
+	struct rdmachan_rx *rx;
+
+	rx = kzalloc(sizeof(*rx), rdmachan_gfp(ch, gfp));
+	rdmachan_mem_end(ch, memcg);
+	if (!rx)
+		return NULL;
+	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*rx)));
+	rx->ch = ch;
+	rx->cqe.done = rdmachan_rx_done;
+	INIT_LIST_HEAD(&rx->node);
+	INIT_LIST_HEAD(&rx->link);
+	return rx;
+}
+
+/**
+ * rdmachan_rx_slot_free() - free a slot, unlinked, and its buffer
+ * @ch: the channel
+ * @rx: the slot; its buffer unmapped (or none)
+ *
+ * Context: any (ch->lock held once the I/O started).
+ */
+void rdmachan_rx_slot_free(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	if (rx->page)
+		rdmachan_rx_page_put(rx->page);
+	else if (rx->buf && !ch->opts.rx_pages)
+		rdmachan_buf_free(rx->buf, rx->size);
+	kfree(rx);
+	rdmachan_mem_charge(ch, -(long)kmalloc_size_roundup(sizeof(*rx)));
 }
 
 /**
@@ -285,6 +334,7 @@ void rdmachan_grow_work(struct work_struct *work)
 	struct rdmachan *ch = container_of(work, struct rdmachan,
 					   recv.grow_work);
 	struct mem_cgroup *memcg;
+	struct rdmachan_rx *rx;
 	unsigned long flags;
 	u32 want, size, n = 0;
 	unsigned int noio;
@@ -300,18 +350,24 @@ void rdmachan_grow_work(struct work_struct *work)
 
 	noio = memalloc_noio_save();
 	while (n < want) {
+		rx = rdmachan_rx_slot_new(ch, GFP_KERNEL | __GFP_NOWARN);
+		if (!rx)
+			break;
 		memcg = rdmachan_mem_begin(ch);
 		buf = rdmachan_buf_alloc(size, rdmachan_gfp(ch, GFP_KERNEL) |
 					 __GFP_NOWARN);
 		rdmachan_mem_end(ch, memcg);
-		if (!buf)
+		if (!buf) {
+			rdmachan_rx_slot_free(ch, rx);
 			break;
+		}
 		bh = rdmachan_bh_off();
 		spin_lock_irqsave(&ch->lock, flags);
-		if (!rdmachan_grow_post_locked(ch, buf, size, asked)) {
+		if (!rdmachan_grow_post_locked(ch, rx, buf, size, asked)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
 			rdmachan_buf_free(buf, size);
+			rdmachan_rx_slot_free(ch, rx);
 			break;
 		}
 		spin_unlock_irqrestore(&ch->lock, flags);
@@ -341,7 +397,7 @@ void rdmachan_grow_work(struct work_struct *work)
 
 /**
  * rdmachan_rx_retired_locked() - the peer retired a credit with the
- *	RETIRE message in @rx: free its buffer
+ *	RETIRE message in @rx: free it and its buffer
  * @ch: the channel, its I/O not stopped
  * @rx: the receive slot
  *
@@ -354,11 +410,10 @@ void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 	rdmachan_grow_budget_put_locked(ch, 1);
 	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, rx->size,
 			    DMA_FROM_DEVICE);
-	rdmachan_buf_free(rx->buf, rx->size);
 	rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(rx->size));
-	rx->buf = NULL;
-	rx->dma = 0;
-	list_add_tail(&rx->node, &ch->recv.empty);
+	list_del(&rx->link);
+	ch->recv.nr_slots--;
+	rdmachan_rx_slot_free(ch, rx);
 }
 
 /**

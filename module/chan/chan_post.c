@@ -148,10 +148,11 @@ void rdmachan_post_reg_locked(struct rdmachan_mr *mr, bool *fence,
 static void rdmachan_post_tx_regs(struct rdmachan_tx *tx, bool fence,
 				  struct rdmachan_chain *c)
 {
+	struct rdmachan_tx_ext *te = rdmachan_tx_ext(tx->ch, tx);
 	u32 i;
 
 	for (i = 0; i < tx->nr_regs; i++) {
-		struct rdmachan_mr *mr = tx->regs[i];
+		struct rdmachan_mr *mr = te->regs[i];
 
 		/* given back (a bug of the user's) while the send was filled */
 		if (mr->preg.state != RDMACHAN_PR_CLAIMED)
@@ -290,8 +291,9 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 /* The completion of a send's fast registrations on the registration QP */
 static void rdmachan_regq_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct rdmachan_tx *tx = container_of(wc->wr_cqe, struct rdmachan_tx,
-					      reg_cqe);
+	struct rdmachan_tx *tx = container_of(wc->wr_cqe,
+					      struct rdmachan_tx_ext,
+					      reg_cqe)->tx;
 	struct rdmachan *ch = tx->ch;
 	unsigned long flags;
 	int ret;
@@ -327,6 +329,7 @@ int rdmachan_regq_post_locked(struct rdmachan_tx *tx)
 {
 	struct rdmachan_chain c = {};
 	struct rdmachan *ch = tx->ch;
+	struct rdmachan_tx_ext *te = rdmachan_tx_ext(ch, tx);
 
 	lockdep_assert_held(&ch->lock);
 	/* nothing but local operations there: no fence */
@@ -334,8 +337,8 @@ int rdmachan_regq_post_locked(struct rdmachan_tx *tx)
 	if (!c.last)
 		return 0;
 	c.last->send_flags |= IB_SEND_SIGNALED;
-	tx->reg_cqe.done = rdmachan_regq_done;
-	c.last->wr_cqe = &tx->reg_cqe;
+	te->reg_cqe.done = rdmachan_regq_done;
+	c.last->wr_cqe = &te->reg_cqe;
 	tx->regs_pending = true;
 	return ib_post_send(ch->res.reg_qp, c.first, NULL);
 }

@@ -93,17 +93,18 @@ static void *rdmachan_own_kvcalloc(struct rdmachan *ch, size_t n, size_t size)
 	return p;
 }
 
+/* a default depth's data send ring in 16 KiB (chan_ring.h) */
+static_assert(sizeof(struct rdmachan_tx) <= 128);
+
 static int rdmachan_alloc_buffers(struct rdmachan *ch)
 {
 	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
-	u32 i;
+	u32 i, n;
 	int ret;
 
-	ch->recv.bufs = rdmachan_own_kvcalloc(ch, ch->recv.nr_bufs,
-					      sizeof(*ch->recv.bufs));
 	ch->send.ring = rdmachan_own_kvcalloc(ch, ch->send.depth,
 					      sizeof(*ch->send.ring));
-	if (!ch->recv.bufs || !ch->send.ring)
+	if (!ch->send.ring)
 		return -ENOMEM;
 	/* no message half-arrived, none refused (a reconnect starts anew) */
 	ch->recv.asm_first = NULL;
@@ -123,23 +124,30 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 		if (!ch->send.zc_sge)
 			return -ENOMEM;
 	}
+	/* registrations and zero-copy callbacks, for the users that send them */
+	if (ch->opts.max_send_regs || ch->opts.zc_send) {
+		ch->send.ext = rdmachan_own_kvcalloc(ch, ch->send.depth,
+						     sizeof(*ch->send.ext));
+		if (!ch->send.ext)
+			return -ENOMEM;
+		for (i = 0; i < ch->send.depth; i++)
+			ch->send.ext[i].tx = &ch->send.ring[i];
+	}
 	if (ch->opts.rx_pages) {
 		ret = rdmachan_rx_pages_init(ch);
 		if (ret)
 			return ret;
 	}
 
-	for (i = 0; i < ch->recv.nr_bufs; i++) {
-		struct rdmachan_rx *rx = &ch->recv.bufs[i];
+	/* the start grant and the control reserve; the rest as granted */
+	n = min(ch->recv.nr_bufs, ch->conn.grant_rx + RDMACHAN_CTRL_RECV);
+	for (i = 0; i < n; i++) {
+		struct rdmachan_rx *rx = rdmachan_rx_slot_new(ch, GFP_KERNEL);
 
-		rx->ch = ch;
-		rx->cqe.done = rdmachan_rx_done;
-		INIT_LIST_HEAD(&rx->node);
-		/* the start grant and the control reserve: the rest as granted */
-		if (i >= ch->conn.grant_rx + RDMACHAN_CTRL_RECV) {
-			list_add_tail(&rx->node, &ch->recv.empty);
-			continue;
-		}
+		if (!rx)
+			return -ENOMEM;
+		list_add_tail(&rx->link, &ch->recv.all);
+		ch->recv.nr_slots++;
 		if (ch->opts.rx_pages) {
 			rx->page = rdmachan_rx_page_alloc(ch, GFP_KERNEL);
 			if (!rx->page)
@@ -202,14 +210,13 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 static void rdmachan_unmap_buffers(struct rdmachan *ch)
 {
 	struct ib_device *ibdev = rdmachan_chan_dev(ch)->ibdev;
+	struct rdmachan_rx *rx;
 	u32 i;
 
-	if (ch->recv.bufs)
-		for (i = 0; i < ch->recv.nr_bufs; i++)
-			if (ch->recv.bufs[i].dma)
-				ib_dma_unmap_single(ibdev, ch->recv.bufs[i].dma,
-						    ch->recv.bufs[i].size,
-						    DMA_FROM_DEVICE);
+	list_for_each_entry(rx, &ch->recv.all, link)
+		if (rx->dma)
+			ib_dma_unmap_single(ibdev, rx->dma, rx->size,
+					    DMA_FROM_DEVICE);
 	rdmachan_sbuf_unmap(ch);
 	if (ch->send.retire_dma)
 		ib_dma_unmap_single(ibdev, ch->send.retire_dma,
@@ -474,11 +481,12 @@ void rdmachan_release_resources(struct rdmachan *ch)
  */
 int rdmachan_post_all_recvs(struct rdmachan *ch)
 {
-	/* those with a buffer: the start grant and the control reserve */
-	u32 n = min(ch->recv.nr_bufs, ch->conn.grant_rx + RDMACHAN_CTRL_RECV);
+	/* the start grant and the control reserve: every slot made */
+	u32 n = ch->recv.nr_slots;
 	struct ib_recv_wr *wrs;
+	struct rdmachan_rx *rx;
 	struct ib_sge *sges;
-	u32 i;
+	u32 i = 0;
 	int ret;
 
 	wrs = kcalloc(n, sizeof(*wrs), GFP_KERNEL);
@@ -490,14 +498,15 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	spin_lock_irq(&ch->lock);
 	rdmachan_credits_rx_reset(&ch->credits);
 	spin_unlock_irq(&ch->lock);
-	for (i = 0; i < n; i++) {
-		sges[i].addr = ch->recv.bufs[i].dma;
-		sges[i].length = ch->recv.bufs[i].size;
+	list_for_each_entry(rx, &ch->recv.all, link) {
+		sges[i].addr = rx->dma;
+		sges[i].length = rx->size;
 		sges[i].lkey = ch->res.pd->local_dma_lkey;
-		wrs[i].wr_cqe = &ch->recv.bufs[i].cqe;
+		wrs[i].wr_cqe = &rx->cqe;
 		wrs[i].sg_list = &sges[i];
 		wrs[i].num_sge = 1;
 		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
+		i++;
 	}
 	ret = ib_post_recv(ch->res.qp, wrs, NULL);
 out:

@@ -23,8 +23,9 @@ struct rdmachan_mr;
  * @dma: its DMA address
  * @size: the bytes @buf holds: &rdmachan_res.buf_size, or the page's
  *	with &rdmachan_opts.rx_pages; under rdmachan.lock once posted
- * @node: entry in rdmachan.recv.ready while the message waits for a reader,
- *	in rdmachan.recv.empty while the slot has no buffer (chan_grant.c)
+ * @node: entry in rdmachan.recv.ready while the message waits for a reader
+ * @link: entry in rdmachan.recv.all while the slot exists: made and freed
+ *	with its buffer (chan_grant.c)
  * @next: F_FRAG: the buffer of the message's next fragment, NULL after
  *	the last (chan_frag.c)
  * @msg: what the receiver sees: the first fragment's is the message's;
@@ -38,6 +39,7 @@ struct rdmachan_rx {
 	u64			dma;
 	u32			size;
 	struct list_head	node;
+	struct list_head	link;
 	struct rdmachan_rx	*next;
 	struct rdmachan_msg	msg;
 };
@@ -64,24 +66,22 @@ struct rdmachan_rx {
  *	on (rdmachan_commit_locked()): it never left
  * @send_inv: send as SEND_WITH_INV of @inv_rkey, the header in band
  *	(rdmachan_send_ext())
- * @inv_rkey: the peer's rkey to invalidate, with @send_inv
- * @nr_regs: pool registrations whose fast registrations go in front of
- *	the message (rdmachan_send_ext()); 0 once posted
- * @regs: those registrations
  * @regs_pending: its fast registrations were posted on
  *	&rdmachan_res.reg_qp and have not completed: it waits, and the
  *	slots after it with it (rdmachan_regq_post_locked())
- * @reg_cqe: the completion entry of the last of those registrations
+ * @nr_regs: pool registrations whose fast registrations go in front of
+ *	the message (rdmachan_send_ext(), &rdmachan_tx_ext.regs); 0 once
+ *	posted
  * @nr_zc: gather entries of a zero-copy payload (rdmachan_send_sg_zc()),
  *	in the slot's row of &rdmachan_send_ring.zc_sge from index 1; 0 for
- *	a payload copied into @buf.  Set by the sender, cleared when the
- *	slot is retired
- * @zc_done: the zero-copy sender's callback, called once when the slot
- *	is retired (rdmachan_tx_retire_locked()) or orphaned
- *	(rdmachan_send_end_orphans())
- * @zc_ctx: its argument
+ *	a payload copied into @buf.  Set by the sender with
+ *	&rdmachan_tx_ext.zc_done, cleared when the slot is retired
+ * @inv_rkey: the peer's rkey to invalidate, with @send_inv
  * @wr: the work request
  * @sge: its one gather entry (a copied payload)
+ *
+ * A data slot is 128 bytes, so that a ring of a default depth is 16 KiB:
+ * what only some users need is in &rdmachan_send_ring.ext.
  */
 struct rdmachan_tx {
 	struct ib_cqe		cqe;
@@ -100,16 +100,32 @@ struct rdmachan_tx {
 	bool			ready;
 	bool			unposted;
 	bool			send_inv;
-	u32			inv_rkey;
-	u32			nr_regs;
-	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
 	bool			regs_pending;
-	struct ib_cqe		reg_cqe;
-	u32			nr_zc;
-	void			(*zc_done)(void *ctx, int err);
-	void			*zc_ctx;
+	u8			nr_regs;
+	u8			nr_zc;
+	u32			inv_rkey;
 	struct ib_send_wr	wr;
 	struct ib_sge		sge;
+};
+
+/**
+ * struct rdmachan_tx_ext - what a data send slot holds for the users that
+ *	send registrations or zero-copy pages
+ * @tx: the slot
+ * @reg_cqe: the completion entry of the last of the slot's fast
+ *	registrations on the registration QP (rdmachan_regq_post_locked())
+ * @regs: the slot's registrations, &rdmachan_tx.nr_regs of them
+ * @zc_done: the zero-copy sender's callback, called once when the slot
+ *	is retired (rdmachan_tx_retire_locked()) or orphaned
+ *	(rdmachan_send_end_orphans())
+ * @zc_ctx: its argument
+ */
+struct rdmachan_tx_ext {
+	struct rdmachan_tx	*tx;
+	struct ib_cqe		reg_cqe;
+	struct rdmachan_mr	*regs[RDMACHAN_MAX_SEND_REGS];
+	void			(*zc_done)(void *ctx, int err);
+	void			*zc_ctx;
 };
 
 #endif /* RDMACHAN_CHAN_RING_H */

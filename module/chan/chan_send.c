@@ -53,7 +53,7 @@ void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 							  ch->send.completed);
 
 		/* a slot after a refused post never left */
-		if (zc && tx->zc_done)
+		if (zc && tx->nr_zc)
 			rdmachan_zc_end(ch, tx,
 					tx->unposted ? -ECONNRESET : 0);
 		rdmachan_sbuf_give_locked(ch, tx);
@@ -848,7 +848,7 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 		tx->inv_rkey = ext->inv_rkey;
 	}
 	for (i = 0; i < ext->nr_regs; i++)
-		tx->regs[i] = ext->regs[i];
+		rdmachan_tx_ext(ch, tx)->regs[i] = ext->regs[i];
 	tx->nr_regs = ext->nr_regs;
 	return rdmachan_send_one_post(ch, first, len);
 }

@@ -39,14 +39,15 @@ static void rdmachan_zc_unmap(struct ib_device *ibdev, struct ib_sge *row,
  */
 void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx, int err)
 {
-	void (*done)(void *ctx, int err) = tx->zc_done;
-	void *ctx = tx->zc_ctx;
+	struct rdmachan_tx_ext *te = rdmachan_tx_ext(ch, tx);
+	void (*done)(void *ctx, int err) = te->zc_done;
+	void *ctx = te->zc_ctx;
 
 	rdmachan_zc_unmap(rdmachan_ibdev(ch), rdmachan_zc_row(ch, tx),
 			  tx->nr_zc);
 	tx->nr_zc = 0;
-	tx->zc_done = NULL;
-	tx->zc_ctx = NULL;
+	te->zc_done = NULL;
+	te->zc_ctx = NULL;
 	done(ctx, err);
 }
 
@@ -71,7 +72,7 @@ void rdmachan_send_end_orphans(struct rdmachan *ch)
 	for (seq = ch->send.completed; seq != ch->send.reserved; seq++) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, seq);
 
-		if (tx->zc_done)
+		if (tx->nr_zc)
 			rdmachan_zc_end(ch, tx, -ECONNRESET);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -178,8 +179,8 @@ int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
 	 */
 	spin_lock_irqsave(&ch->lock, lflags);
 	tx->nr_zc = nents;
-	tx->zc_done = done;
-	tx->zc_ctx = ctx;
+	rdmachan_tx_ext(ch, tx)->zc_done = done;
+	rdmachan_tx_ext(ch, tx)->zc_ctx = ctx;
 	spin_unlock_irqrestore(&ch->lock, lflags);
 	rcu_read_unlock();
 	ret = rdmachan_commit(ch, first, 1, 1);

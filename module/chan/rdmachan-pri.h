@@ -304,6 +304,9 @@ struct rdmachan_res {
  *	payload, then the in-band immediate; allocated with @ring where
  *	&rdmachan_opts.zc_send, else NULL
  * @zc_width: entries of a row: the QP's max_send_sge; 0 without @zc_sge
+ * @ext: a slot's registrations and zero-copy callback, by slot
+ *	(rdmachan_tx_ext()); allocated with @ring where
+ *	&rdmachan_opts.max_send_regs or .zc_send, else NULL
  * @spare: data send buffers no slot holds (chan_sbuf.h), the most
  *	recently used last; room for @depth; under rdmachan.lock
  * @nr_spare: buffers in @spare; under rdmachan.lock
@@ -346,6 +349,7 @@ struct rdmachan_send_ring {
 	bool			imm_inband;
 	struct ib_sge		*zc_sge;
 	u32			zc_width;
+	struct rdmachan_tx_ext	*ext;
 	struct rdmachan_sbuf	*spare;
 	u32			nr_spare;
 	u32			nr_bufs;
@@ -361,11 +365,14 @@ struct rdmachan_send_ring {
 
 /**
  * struct rdmachan_recv_queue - received messages (chan_recv.c)
- * @bufs: the receive buffers, @nr_bufs of them; allocated before I/O
- *	starts, freed with the channel (a reader may hold one after
- *	teardown); under RDMACHAN_WIRE_F_GROW a slot's buffer is freed when
- *	the peer retires it, and allocated again when we grant more
- * @nr_bufs: posted depth plus control reserve; set once before I/O starts
+ * @all: the receive slots (&rdmachan_rx.link), each made with its buffer:
+ *	those of the start grant and the control reserve before I/O starts,
+ *	more as the grant grows (chan_grant.c); a slot is freed with its
+ *	buffer when the peer retires it, the rest with the channel (a reader
+ *	may hold one after teardown); under rdmachan.lock once I/O started
+ * @nr_slots: the slots in @all; under rdmachan.lock once I/O started
+ * @nr_bufs: posted depth plus control reserve, the most slots; set once
+ *	before I/O starts
  * @ready: received messages not yet handed to the user, in order; under
  *	rdmachan.lock
  * @nr_ready: their number; under rdmachan.lock
@@ -379,8 +386,6 @@ struct rdmachan_send_ring {
  *	the buffers' pages come from and go back to; allocations under
  *	rdmachan.lock once I/O started (one consumer at a time)
  * @order: &rdmachan_opts.rx_pages: the buffers' page order
- * @empty: slots of @bufs whose buffer was retired (chan_grant.c), linked
- *	by &rdmachan_rx.node; under rdmachan.lock
  * @grow_work: allocates and posts buffers for more credits (chan_grant.c)
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
  * @grow_asked: the peer asked for the whole depth (RDMACHAN_HDR_F_WANT),
@@ -392,9 +397,9 @@ struct rdmachan_send_ring {
  * @asm_last: its last fragment's so far
  */
 struct rdmachan_recv_queue {
-	struct rdmachan_rx	*bufs;
+	struct list_head	all;
+	u32			nr_slots;
 	u32			nr_bufs;
-	struct list_head	empty;
 	struct work_struct	grow_work;
 	bool			grow_queued;
 	bool			grow_asked;
@@ -679,6 +684,13 @@ rdmachan_qp_want(u32 depth, u32 max_send_regs, bool reg_fence, u32 dev_max_wr)
 }
 
 /* The row of zero-copy gather entries of send slot @tx */
+/* What data send slot @tx holds for registrations and zero-copy sends */
+static inline struct rdmachan_tx_ext *rdmachan_tx_ext(struct rdmachan *ch,
+						      struct rdmachan_tx *tx)
+{
+	return &ch->send.ext[tx - ch->send.ring];
+}
+
 static inline struct ib_sge *rdmachan_zc_row(struct rdmachan *ch,
 					     struct rdmachan_tx *tx)
 {

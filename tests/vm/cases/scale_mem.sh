@@ -47,9 +47,10 @@ check "with chan_mem_kb=4096 a channel holds at most 4 MiB and 64 KiB" \
 check "with chan_mem_kb=4096 a channel may grow to a smaller depth" \
 	awk -v a="$SDEPTH" -v b="$DEPTH" 'BEGIN { exit !(a > 0 && a < b) }'
 # a new channel grants one credit: four receive buffers and one send
-# buffer of 8 KiB (FRAG, both ends from the start), its rings and itself
-check "a new default channel holds at most 128 KiB of its own" \
-	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 128) }'
+# buffer of 8 KiB (FRAG, both ends from the start), their slots, a send
+# ring of 16 KiB and itself
+check "a new default channel holds at most 64 KiB of its own" \
+	awk -v v="$OWN" 'BEGIN { exit !(v > 0 && v <= 64) }'
 # rxe's queues: a send queue of 255 entries of 512 bytes (not 511 of
 # 1 KiB), a receive queue and a CQ; KASAN's vmalloc shadow is more
 [ -e /sys/kernel/debug/kmemleak ] ||

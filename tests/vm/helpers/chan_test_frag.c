@@ -16,7 +16,7 @@
  *     then it goes;
  *   - a reader's buffer too small for a large message: EMSGSIZE, the
  *     message stays and is read whole later;
- *   - idle, each end holds little: at most 96 KiB;
+ *   - idle, each end holds little: at most 80 KiB;
  *   - a depth that cannot hold a largest message's fragments, or a
  *     largest message that fits one, keeps whole buffers: no FRAG.
  */
@@ -263,8 +263,8 @@ int cmd_frag(SUBCMD_ARGS)
 	check_mmsg(&p);
 	check_too_small(&p);
 	check_nonblock(&p);
-	ok = wait_small(&p, 96, 20);
-	ktap_result(ok, "idle, each end holds at most 96 KiB of its own",
+	ok = wait_small(&p, 80, 20);
+	ktap_result(ok, "idle, each end holds at most 80 KiB of its own",
 		    "server %ld, client %ld bytes, granted %ld and %ld",
 		    attr_num(p.srv, "mem_bytes"), attr_num(p.cli, "mem_bytes"),
 		    attr_num(p.srv, "credits_granted"),
