@@ -83,6 +83,8 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * @p: its negotiated parameters (the device may only lower the depth)
  * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's)
  * @rx_pages: its &rdmachan_opts.rx_pages (the listener's)
+ * @frag_rx: its receive buffers hold a fragment (rdmachan_frag_fit())
+ * @frag_tx: so do the peer's: its send buffers hold one
  *
  * Buffers as rdmachan_chan_buf_bytes() counts them, their descriptors, the
  * channel and an estimate of the provider's queues: the work requests and
@@ -95,13 +97,15 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * Return: bytes.
  */
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
-				u32 max_send_regs, bool rx_pages)
+				u32 max_send_regs, bool rx_pages, bool frag_rx,
+				bool frag_tx)
 {
 	const struct rdmachan_qp_want want =
 		rdmachan_qp_want(p->queue_depth, max_send_regs, true, U32_MAX);
 	struct rdmachan_qp_sizes sz;
 	u64 buf = rdmachan_chan_buf_bytes(RDMACHAN_HDR_LEN + p->max_msg_size +
 					  RDMACHAN_IMM_TRAILER, rx_pages);
+	u64 frag = rdmachan_chan_buf_bytes(RDMACHAN_FRAG_BUF, false);
 	u64 entries;
 
 	/* cannot fail without a device limit */
@@ -109,7 +113,8 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 		return U64_MAX;
 	entries = (u64)sz.send_wr + sz.recv_wr + sz.cqe + sz.reg_wr +
 		  sz.reg_cqe;
-	return ((u64)sz.recv_bufs + sz.depth) * buf +
+	return (u64)sz.recv_bufs * (frag_rx ? frag : buf) +
+	       (u64)sz.depth * (frag_tx ? frag : buf) +
 	       (u64)sz.recv_bufs * sizeof(struct rdmachan_rx) +
 	       (u64)sz.depth * sizeof(struct rdmachan_tx) +
 	       (u64)sz.depth * RDMACHAN_MAX_SGE * sizeof(struct ib_sge) +
@@ -148,12 +153,13 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 				    struct rdma_cm_id *id,
 				    struct rdma_cm_event *ev)
 {
-	struct rdmachan_conn_params remote, local, params;
+	struct rdmachan_conn_params remote, local, params, fit;
 	struct rdmachan_wire_conn rep;
 	struct rdma_conn_param param;
 	enum rdmachan_rej_reason reason;
 	struct rdmachan *ch;
 	unsigned long flags;
+	bool frag_rx, frag_tx;
 	u64 cost;
 	int ret;
 
@@ -182,8 +188,14 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	 */
 	local.features = RDMACHAN_WIRE_F_KNOWN;
 	rdmachan_negotiate(&local, &remote, RDMACHAN_MAX_DEPTH, &params);
-	cost = rdmachan_listener_chan_cost(&params, l->opts.max_send_regs,
-					   l->opts.rx_pages);
+	/* a version 5 peer's buffers hold a fragment: send it fragments */
+	frag_tx = remote.version >= 5 &&
+		  (remote.features & RDMACHAN_WIRE_F_FRAG);
+	/* its buffers as they will be made (rdmachan_frag_setup()) */
+	fit = params;
+	frag_rx = rdmachan_frag_fit(&fit, l->opts.rx_frags, frag_tx);
+	cost = rdmachan_listener_chan_cost(&fit, l->opts.max_send_regs,
+					   l->opts.rx_pages, frag_rx, frag_tx);
 
 	/* Reserve a place and the memory before anything is allocated */
 	spin_lock_irqsave(&l->lock, flags);
@@ -224,9 +236,7 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	/* its start grant, or from a version 3 peer the whole depth */
 	ch->conn.grant_tx = remote.version >= 4 ? remote.grant :
 			    params.queue_depth;
-	/* a version 5 peer's buffers hold a fragment: send it fragments */
-	ch->conn.frag_tx = remote.version >= 5 &&
-			   (remote.features & RDMACHAN_WIRE_F_FRAG);
+	ch->conn.frag_tx = frag_tx;
 	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
 	memcpy(&ch->conn.dst, &id->route.addr.dst_addr, sizeof(ch->conn.dst));
 	ch->conn.cm_id = id;

@@ -113,7 +113,8 @@ int rdmachan_listen_net(struct net *net, bool account,
 			const struct rdmachan_listener_ops *ops,
 			void *priv, struct rdmachan_listener **lp);
 u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
-				u32 max_send_regs, bool rx_pages);
+				u32 max_send_regs, bool rx_pages, bool frag_rx,
+				bool frag_tx);
 
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);
