@@ -277,14 +277,18 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "target" "" ""
 	row "fairness: slowest/fastest of $(val fair_pairs) busy pairs" \
 		"$(val fair_min_over_max)" 0.8 "" 1
+	row "fairness: 10th/90th percentile of the rates" \
+		"$(awk -v a="$(val fair_p10_msgs_per_s)" -v b="$(val fair_p90_msgs_per_s)" \
+			'BEGIN { print (b > 0) ? a / b : 0 }')" 0.8 "" 1
 	echo
 	echo "Medians of $(runs scale_runs) passes of chan_test scale: default channel pairs (depth"
 	echo "$(val scale_depth), $(val scale_msg_size)-byte messages) until 1,000 or half the VM's memory;"
 	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends; setup: 8 threads"
 	echo "connect while one accepts.  cmtime: rdma-core's, as many connections, rxe1 -> rxe0,"
 	echo "its steps from create id to connect.  Fairness: one pass of chan_test fair, each pair's"
-	echo "in-kernel BLAST of 64-byte messages for $(val fair_secs) s, all at once; the slowest"
-	echo "client's rate over the fastest's (mean $(val fair_mean_msgs_per_s)/s)."
+	echo "in-kernel BLAST of 64-byte messages for $(val fair_secs) s, started together; the slowest"
+	echo "client's rate over the fastest's, and the 10th percentile's over the 90th (mean"
+	echo "$(val fair_mean_msgs_per_s)/s, median $(val fair_p50_msgs_per_s)/s)."
 fi
 
 # Block rows (tests/bench/bench_blk.sh): rdmachan_blk (rcblk) against
