@@ -116,7 +116,8 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 	return (u64)sz.recv_bufs * (frag_rx ? frag : buf) +
 	       (u64)sz.depth * (frag_tx ? frag : buf) +
 	       (u64)sz.recv_bufs * sizeof(struct rdmachan_rx) +
-	       (u64)sz.depth * sizeof(struct rdmachan_tx) +
+	       (u64)sz.depth * (sizeof(struct rdmachan_tx) +
+				sizeof(struct rdmachan_tx_ext)) +
 	       (u64)sz.depth * RDMACHAN_MAX_SGE * sizeof(struct ib_sge) +
 	       RDMACHAN_CTRL_SLOTS * kmalloc_size_roundup(RDMACHAN_HDR_LEN) +
 	       sizeof(struct rdmachan) + entries * RDMACHAN_WR_COST;
@@ -191,9 +192,15 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	/* a version 5 peer's buffers hold a fragment: send it fragments */
 	frag_tx = remote.version >= 5 &&
 		  (remote.features & RDMACHAN_WIRE_F_FRAG);
-	/* its buffers as they will be made (rdmachan_frag_setup()) */
+	/*
+	 * its buffers as they will be made (rdmachan_frag_setup()): small
+	 * for sure where the peer's are, as the largest message then
+	 * follows the depth the device leaves; else counted whole, as that
+	 * depth may not hold the largest message's fragments
+	 */
 	fit = params;
-	frag_rx = rdmachan_frag_fit(&fit, l->opts.rx_frags, frag_tx);
+	frag_rx = rdmachan_frag_fit(&fit, l->opts.rx_frags, frag_tx) &&
+		  frag_tx;
 	cost = rdmachan_listener_chan_cost(&fit, l->opts.max_send_regs,
 					   l->opts.rx_pages, frag_rx, frag_tx);
 

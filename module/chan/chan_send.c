@@ -528,7 +528,10 @@ EXPORT_SYMBOL_GPL(rdmachan_send);
  * One message of @len bytes: reserve its slot and set its immediate and
  * flags; the caller copies the payload in and posts it
  * (rdmachan_send_one_post()).  Return: the slot, its sequence number in
- * *first, or an ERR_PTR.
+ * *first, or an ERR_PTR: -ESTALE where the peer's answer made its buffers
+ * small while this waited for the slot (rdmachan_frag_adopt(), before the
+ * I/O starts), the slot gone as a PAD: the caller sends the message again
+ * as fragments.
  */
 struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch, size_t len,
 					   u32 imm, unsigned int flags,
@@ -542,6 +545,10 @@ struct rdmachan_tx *rdmachan_send_one_slot(struct rdmachan *ch, size_t len,
 	ret = rdmachan_reserve(ch, 1, 1, flags & RDMACHAN_SEND_NONBLOCK, first);
 	if (ret < 0)
 		return ERR_PTR(ret);
+	if (unlikely(len > rdmachan_sbuf_payload(ch))) {
+		rdmachan_commit(ch, *first, 1, 0);
+		return ERR_PTR(-ESTALE);
+	}
 	tx = rdmachan_tx_slot(ch, *first);
 	tx->len = len;
 	tx->imm = imm;
@@ -584,6 +591,8 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 	if (rdmachan_frags(ch, len) > 1)
 		return rdmachan_send_frags_iter(ch, from, imm, flags);
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (tx == ERR_PTR(-ESTALE))
+		return rdmachan_send_iter(ch, from, imm, flags);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
 	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
@@ -644,6 +653,9 @@ static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
 {
 	const struct rdmachan_kvec_batch *b = arg;
 
+	/* the peer's buffers became small meanwhile: rdmachan_send_one_slot() */
+	if (unlikely(b->msgs[i].iov_len > rdmachan_sbuf_payload(ch)))
+		return -ESTALE;
 	tx->len = b->msgs[i].iov_len;
 	tx->imm = b->imm;
 	tx->has_imm = b->has_imm;
@@ -678,6 +690,7 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 		.solicited = flags & RDMACHAN_SEND_SOLICITED,
 	};
 	unsigned int i;
+	int ret;
 
 	if (!count)
 		return -EINVAL;
@@ -687,8 +700,10 @@ int rdmachan_send_msgs(struct rdmachan *ch, const struct kvec *msgs,
 	for (i = 0; i < count; i++)
 		if (rdmachan_frags(ch, msgs[i].iov_len) > 1)
 			return rdmachan_send_each(ch, msgs, count, imm, flags);
-	return rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
-				   flags & RDMACHAN_SEND_NONBLOCK);
+	ret = rdmachan_send_batch(ch, rdmachan_fill_kvec, &b, count,
+				  flags & RDMACHAN_SEND_NONBLOCK);
+	return ret == -ESTALE ? rdmachan_send_msgs(ch, msgs, count, imm, flags) :
+	       ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_send_msgs);
 
@@ -717,6 +732,8 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 	if (rdmachan_frags(ch, len) > 1)
 		return rdmachan_send_frags_sg(ch, sgl, nents, len, imm, flags);
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
+	if (tx == ERR_PTR(-ESTALE))
+		return rdmachan_send_sg(ch, sgl, nents, imm, flags);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
 	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
@@ -834,7 +851,9 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
 	if (IS_ERR(tx)) {
 		rdmachan_pool_unclaim(ch, ext);
-		return PTR_ERR(tx);
+		return tx == ERR_PTR(-ESTALE) ?
+		       rdmachan_send_ext(ch, vec, nr_vec, imm, flags, ext) :
+		       PTR_ERR(tx);
 	}
 	iov_iter_kvec(&from, WRITE, vec, nr_vec, len);
 	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, &from) != len) {

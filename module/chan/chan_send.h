@@ -8,6 +8,15 @@
 
 #include "rdmachan-pri.h"
 
+/*
+ * The payload a data send buffer holds: as large as the peer's receive
+ * buffers (&rdmachan_res.sbuf_size), header and in-band immediate aside
+ */
+static inline size_t rdmachan_sbuf_payload(const struct rdmachan *ch)
+{
+	return ch->res.sbuf_size - RDMACHAN_HDR_LEN - RDMACHAN_IMM_TRAILER;
+}
+
 /* chan_zc.c */
 void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx, int err);
 

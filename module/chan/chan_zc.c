@@ -137,7 +137,7 @@ int rdmachan_send_sg_zc(struct rdmachan *ch, struct scatterlist *sgl,
 		return -EOPNOTSUPP;
 	tx = rdmachan_send_one_slot(ch, len, imm, flags, &first);
 	if (IS_ERR(tx))
-		return PTR_ERR(tx);
+		return tx == ERR_PTR(-ESTALE) ? -EOPNOTSUPP : PTR_ERR(tx);
 	/*
 	 * The device is used from here to the claim below without the
 	 * channel's lock, and a teardown may begin meanwhile (a failure's
