@@ -5,7 +5,10 @@
  * "scale [N] [SHARE]" opens channel pairs with the module's default
  * options (queue depth, message size: a zeroed rdmachan_chan_opts), up to
  * N of them (default 1000) or as many as fit in SHARE percent (default
- * 50) of the memory available after the first pair, whichever is fewer:
+ * 50, at most 90) of the memory available after the first pair,
+ * whichever is fewer, a pair costing what SCALE_PROBE pairs after the
+ * first took each (the first also pays for what the device makes once
+ * for its channels); its descriptor limit raised for two a pair.
  * SCALE_THREADS threads connect while this one accepts, as cmtime sets
  * its connections up concurrently.  Then:
  *   - every pair carries a checksummed message of its own size each way;
@@ -22,6 +25,7 @@
  */
 #include <dirent.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 
 #include "chan_test.h"
 
@@ -140,6 +144,9 @@ static long long own_sum(const int *cli, const int *srv, int n)
 	return own;
 }
 
+/* pairs after the first that say what one costs */
+#define SCALE_PROBE	8
+
 /* what the connecting threads share */
 struct connectors {
 	int *cli;
@@ -171,24 +178,27 @@ static unsigned short sin_port(const struct __kernel_sockaddr_storage *ss)
 }
 
 /*
- * Pairs [1, @n) at once: SCALE_THREADS threads connect, this one accepts
- * (in whatever order the connections come), then each accepted end goes
- * to the index of the client end whose port it names.  Return: the pairs
- * open, from index 1 on.
+ * Pairs [@from, @n) at once: SCALE_THREADS threads connect, this one
+ * accepts (in whatever order the connections come), then each accepted
+ * end goes to the index of the client end whose port it names.  Return:
+ * the pairs open, from index @from on.
  */
-static int open_concurrently(int lfd, int port, int *cli, int *srv, int n)
+static int open_concurrently(int lfd, int port, int *cli, int *srv, int from,
+			     int n)
 {
-	struct connectors c = { .cli = cli, .n = n, .port = port, .next = 1 };
+	struct connectors c = { .cli = cli, .n = n, .port = port, .next = from };
 	pthread_t th[SCALE_THREADS];
 	int *got = calloc(n, sizeof(int));
 	int i, j, nth, accepted = 0;
 
-	for (i = 1; i < n; i++)
+	if (from >= n)
+		return 0;
+	for (i = from; i < n; i++)
 		cli[i] = srv[i] = -1;
 	for (nth = 0; nth < SCALE_THREADS; nth++)
 		if (pthread_create(&th[nth], NULL, connector_run, &c))
 			break;
-	while (got && accepted < n - 1) {
+	while (got && accepted < n - from) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 
 		if (poll(&p, 1, SCALE_ACCEPT_MS) != 1)
@@ -206,7 +216,7 @@ static int open_concurrently(int lfd, int port, int *cli, int *srv, int n)
 		struct rdmachan_chan_info a, b;
 
 		ioc_chan_info(got[j], &a);
-		for (i = 1; i < n; i++)
+		for (i = from; i < n; i++)
 			if (cli[i] >= 0 && srv[i] < 0 && !ioc_chan_info(cli[i], &b) &&
 			    sin_port(&b.src) == sin_port(&a.dst)) {
 				srv[i] = got[j];
@@ -216,8 +226,8 @@ static int open_concurrently(int lfd, int port, int *cli, int *srv, int n)
 			close(got[j]);
 	}
 	free(got);
-	/* the pairs made, from index 1 on, without holes */
-	for (i = 1, j = 1; i < n; i++) {
+	/* the pairs made, from index @from on, without holes */
+	for (i = from, j = from; i < n; i++) {
 		if (cli[i] >= 0 && srv[i] >= 0) {
 			cli[j] = cli[i];
 			srv[j++] = srv[i];
@@ -225,7 +235,7 @@ static int open_concurrently(int lfd, int port, int *cli, int *srv, int n)
 			close(cli[i]);
 		}
 	}
-	return j - 1;
+	return j - from;
 }
 
 /* one message of @len bytes from @from to @to, its content checked */
@@ -247,13 +257,22 @@ int cmd_scale(SUBCMD_ARGS)
 	int share = argc > 2 ? atoi(argv[2]) : 50;
 	struct rdmachan_chan_opts o = { 0 };
 	struct rdmachan_chan_info ci;
-	struct mem_snap base, one, full, after;
+	struct mem_snap base, one, probe, full, after;
 	int *cli, *srv, lfd, port, i, n, opened = 0, ok = 1, dirs = -1;
-	long long own, busy = 0, pair_cost, slack, avail;
+	long long own, busy = 0, pair_cost, slack, avail, fit;
 	unsigned char *tx, *rx;
-	double t0, t1, setup_s;
+	double t0, t1, setup_s, open_s;
+	struct rlimit fds = { 2 * want + 64, 2 * want + 64 };
 	char buf[64];
 
+	/* two descriptors a pair: 1,000 pairs are beyond the default 1,024 */
+	if (want < 1 || want > 100000 || share < 1 || share > 90) {
+		ktap_result(0, "scale N SHARE: 1 to 100000 pairs, 1 to 90%",
+			    "%d %d", want, share);
+		return 1;
+	}
+	ktap_result(!setrlimit(RLIMIT_NOFILE, &fds),
+		    "room for two descriptors a pair", "%s", strerror(errno));
 	cli = calloc(want, sizeof(int));
 	srv = calloc(want, sizeof(int));
 	mem_snap(&base);
@@ -263,7 +282,7 @@ int cmd_scale(SUBCMD_ARGS)
 	if (lfd < 0 || !cli || !srv || want < 1)
 		return 1;
 
-	/* the first pair says what one costs, so what fits */
+	/* the first pair: with what the device makes once for its channels */
 	t0 = now_s();
 	cli[0] = chan_connect(ctl, SRV_IP, port, CLI_IP, &o, 0);
 	srv[0] = cli[0] >= 0 ? chan_accept(lfd, 0) : -1;
@@ -272,20 +291,33 @@ int cmd_scale(SUBCMD_ARGS)
 	if (srv[0] < 0)
 		return 1;
 	mem_snap(&one);
-	pair_cost = base.free - one.free;
 	avail = meminfo("MemAvailable");
+	/* SCALE_PROBE more say what a pair costs, so what fits */
+	t1 = now_s();
+	opened = 1 + open_concurrently(lfd, port, cli, srv, 1,
+				       want < SCALE_PROBE + 1 ? want :
+				       SCALE_PROBE + 1);
+	open_s = now_s() - t1;
+	mem_snap(&probe);
+	pair_cost = opened > 1 ? (one.free - probe.free) / (opened - 1) :
+		    base.free - one.free;
 	n = want;
-	if (pair_cost > 0 && avail / 100 * share / pair_cost + 1 < n)
-		n = avail / 100 * share / pair_cost + 1;
-	ktap_diag("one pair took %lld KiB; %d of %d pairs fit in %d%% of %lld MiB",
+	if (pair_cost > 0) {
+		fit = opened + (avail / 100 * share - (one.free - probe.free)) /
+			       pair_cost;
+		if (fit < n)
+			n = fit < opened ? opened : fit;
+	}
+	ktap_diag("a pair takes %lld KiB; %d of %d pairs fit in %d%% of %lld MiB",
 		  pair_cost >> 10, n, want, share, avail >> 20);
-	ktap_result(n >= 2, "at least two pairs fit", "one pair takes %lld KiB",
+	ktap_result(n >= 2, "at least two pairs fit", "a pair takes %lld KiB",
 		    pair_cost >> 10);
 	t1 = now_s();
-	opened = 1 + open_concurrently(lfd, port, cli, srv, n);
+	opened += open_concurrently(lfd, port, cli, srv, opened, n);
+	open_s += now_s() - t1;
 	/* the rate of the pairs after the first, which the measuring delayed */
 	if (opened > 1)
-		setup_s = (now_s() - t1) / (opened - 1);
+		setup_s = open_s / (opened - 1);
 	snprintf(buf, sizeof(buf), "%d pairs open at once", n);
 	ktap_result(opened == n, buf, "only %d", opened);
 	mem_snap(&full);
