@@ -83,8 +83,9 @@ static int rdmachan_reject(struct rdmachan_listener *l, struct rdma_cm_id *id,
  * @p: its negotiated parameters (the device may only lower the depth)
  * @max_send_regs: its &rdmachan_opts.max_send_regs (the listener's)
  * @rx_pages: its &rdmachan_opts.rx_pages (the listener's)
- * @frag_rx: its receive buffers hold a fragment (rdmachan_frag_fit())
- * @frag_tx: so do the peer's: its send buffers hold one
+ * @frag_rx: its receive buffers will hold a fragment, whatever depth the
+ *	device leaves (rdmachan_frag_fit() with the peer's F_FRAG)
+ * @frag_tx: the peer's do: its send buffers hold one
  *
  * Buffers as rdmachan_chan_buf_bytes() counts them, their descriptors, the
  * channel and an estimate of the provider's queues: the work requests and
