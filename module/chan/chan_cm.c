@@ -81,8 +81,6 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
 				   RDMACHAN_WIRE_F_SEND_INV |
 				   RDMACHAN_WIRE_F_GROW;
-	/* F_FRAG: what this side's buffers are (rdmachan_frag_setup()) */
-	ch->conn.frag_tx = false;
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;

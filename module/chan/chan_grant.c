@@ -233,14 +233,13 @@ void rdmachan_grow_release(struct rdmachan *ch)
 }
 
 /*
- * Post the new slot @rx with its buffer @buf for the peer, unless the I/O
+ * Post the new slot @rx with its buffer for the peer, unless the I/O
  * stopped, every slot is made, or the device's budget is spent (not for a
  * grant the peer @asked for).
- * Return: whether it was posted (else the caller frees both).
+ * Return: whether it was posted (else the caller frees it).
  */
 static bool rdmachan_grow_post_locked(struct rdmachan *ch,
-				      struct rdmachan_rx *rx, void *buf,
-				      u32 size, bool asked)
+				      struct rdmachan_rx *rx, bool asked)
 {
 	u64 dma;
 
@@ -253,7 +252,7 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch,
 				       asked))
 		return false;
 	/* the device stays until the resources go, after the stop */
-	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.buf_size,
+	dma = ib_dma_map_single(rdmachan_ibdev(ch), rx->buf, rx->size,
 				DMA_FROM_DEVICE);
 	ch->recv.grown++;
 	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma)) {
@@ -262,23 +261,21 @@ static bool rdmachan_grow_post_locked(struct rdmachan *ch,
 	}
 	list_add_tail(&rx->link, &ch->recv.all);
 	ch->recv.nr_slots++;
-	rx->buf = buf;
 	rx->dma = dma;
-	rx->size = size;
-	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.buf_size));
 	rdmachan_post_recv_locked(ch, rx);
 	return true;
 }
 
 /**
- * rdmachan_rx_slot_new() - make a receive slot, with no buffer yet
- * @ch: the channel
+ * rdmachan_rx_slot_new() - make a receive slot and its buffer
+ * @ch: the channel, &rdmachan_res.buf_size known
  * @gfp: GFP_KERNEL at setup, or with the grow work's restrictions
  *
  * A slot lives as long as its buffer: made with it, freed with it when
  * the peer retires it (rdmachan_rx_retired_locked()) or with the channel,
- * so an idle channel holds slots for the buffers it posted only.  Counted
- * in the channel's memory; the caller links it in
+ * so an idle channel holds slots for the buffers it posted only.  With
+ * &rdmachan_opts.rx_pages the caller gives it its page.  Both counted in
+ * the channel's memory, not mapped; the caller links it in
  * &rdmachan_recv_queue.all, or gives it to rdmachan_rx_slot_free().
  *
  * Context: process context.
@@ -290,10 +287,19 @@ struct rdmachan_rx *rdmachan_rx_slot_new(struct rdmachan *ch, gfp_t gfp)
 	struct rdmachan_rx *rx;
 
 	rx = kzalloc(sizeof(*rx), rdmachan_gfp(ch, gfp));
+	if (rx && !ch->opts.rx_pages) {
+		rx->size = ch->res.buf_size;
+		rx->buf = rdmachan_buf_alloc(rx->size, rdmachan_gfp(ch, gfp));
+		if (!rx->buf) {
+			kfree(rx);
+			rx = NULL;
+		}
+	}
 	rdmachan_mem_end(ch, memcg);
 	if (!rx)
 		return NULL;
-	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*rx)));
+	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*rx)) +
+			    (rx->buf ? rdmachan_buf_bytes(rx->size) : 0));
 	rx->ch = ch;
 	rx->cqe.done = rdmachan_rx_done;
 	INIT_LIST_HEAD(&rx->node);
@@ -310,12 +316,16 @@ struct rdmachan_rx *rdmachan_rx_slot_new(struct rdmachan *ch, gfp_t gfp)
  */
 void rdmachan_rx_slot_free(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
-	if (rx->page)
+	long bytes = kmalloc_size_roundup(sizeof(*rx));
+
+	if (rx->page) {
 		rdmachan_rx_page_put(rx->page);
-	else if (rx->buf && !ch->opts.rx_pages)
+	} else if (rx->buf && !ch->opts.rx_pages) {
 		rdmachan_buf_free(rx->buf, rx->size);
+		bytes += rdmachan_buf_bytes(rx->size);
+	}
 	kfree(rx);
-	rdmachan_mem_charge(ch, -(long)kmalloc_size_roundup(sizeof(*rx)));
+	rdmachan_mem_charge(ch, -bytes);
 }
 
 /**
@@ -333,16 +343,13 @@ void rdmachan_grow_work(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(work, struct rdmachan,
 					   recv.grow_work);
-	struct mem_cgroup *memcg;
 	struct rdmachan_rx *rx;
 	unsigned long flags;
-	u32 want, size, n = 0;
+	u32 want, n = 0;
 	unsigned int noio;
 	bool bh, asked;
-	void *buf;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	size = ch->res.buf_size;
 	asked = ch->recv.grow_asked;
 	want = asked ? rdmachan_grow_asked_n(ch) :
 	       rdmachan_credits_grow_want(&ch->credits);
@@ -353,20 +360,11 @@ void rdmachan_grow_work(struct work_struct *work)
 		rx = rdmachan_rx_slot_new(ch, GFP_KERNEL | __GFP_NOWARN);
 		if (!rx)
 			break;
-		memcg = rdmachan_mem_begin(ch);
-		buf = rdmachan_buf_alloc(size, rdmachan_gfp(ch, GFP_KERNEL) |
-					 __GFP_NOWARN);
-		rdmachan_mem_end(ch, memcg);
-		if (!buf) {
-			rdmachan_rx_slot_free(ch, rx);
-			break;
-		}
 		bh = rdmachan_bh_off();
 		spin_lock_irqsave(&ch->lock, flags);
-		if (!rdmachan_grow_post_locked(ch, rx, buf, size, asked)) {
+		if (!rdmachan_grow_post_locked(ch, rx, asked)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
-			rdmachan_buf_free(buf, size);
 			rdmachan_rx_slot_free(ch, rx);
 			break;
 		}
@@ -410,7 +408,6 @@ void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 	rdmachan_grow_budget_put_locked(ch, 1);
 	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, rx->size,
 			    DMA_FROM_DEVICE);
-	rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(rx->size));
 	list_del(&rx->link);
 	ch->recv.nr_slots--;
 	rdmachan_rx_slot_free(ch, rx);

@@ -154,15 +154,8 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 				return -ENOMEM;
 			rdmachan_mem_charge(ch, PAGE_SIZE << ch->recv.order);
 			rx->buf = page_address(rx->page);
-		} else {
-			rx->buf = rdmachan_buf_alloc(ch->res.buf_size,
-						     rdmachan_gfp(ch, GFP_KERNEL));
-			if (!rx->buf)
-				return -ENOMEM;
-			rdmachan_mem_charge(ch,
-					    rdmachan_buf_bytes(ch->res.buf_size));
+			rx->size = ch->res.buf_size;
 		}
-		rx->size = ch->res.buf_size;
 		ret = rdmachan_map(ibdev, rx->buf, rx->size, DMA_FROM_DEVICE,
 				   &rx->dma);
 		if (ret)
