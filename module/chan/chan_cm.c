@@ -4,7 +4,9 @@
  *
  * Active side: resolve address, resolve route, build QP and buffers,
  * post receives, connect with our offer as private data; ESTABLISHED
- * carries the negotiated parameters back.  The passive side is in
+ * carries the negotiated parameters back.  The connecting thread builds
+ * (rdmachan_routed()), not the handler, which rdma_cm runs for every
+ * connection of the host on one ordered worker.  The passive side is in
  * chan_listen.c.  Every rdma_cm event of an established channel ends here
  * too: disconnection, failures, device removal, address change.
  *
@@ -65,7 +67,7 @@ static void rdmachan_conn_param(struct rdmachan *ch, const void *pd,
 	param->rnr_retry_count = RDMACHAN_RNR_RETRY;
 }
 
-/* ROUTE_RESOLVED: build everything and send the connect request. */
+/* The route is resolved: build everything and send the connect request. */
 static int rdmachan_route_resolved(struct rdmachan *ch)
 {
 	struct rdmachan_wire_conn req;
@@ -199,9 +201,12 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 			rdmachan_cm_fail(ch, ret, "route resolution", ret);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		ret = rdmachan_route_resolved(ch);
-		if (ret)
-			rdmachan_cm_fail(ch, ret, "connect", ret);
+		/*
+		 * The connecting thread builds the channel (rdmachan_routed()),
+		 * not rdma_cm's one worker, so that connects run side by side
+		 */
+		set_bit(RDMACHAN_F_ROUTED, &ch->flags);
+		wake_up_all(&ch->wq);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		if (!ch->conn.active) {
@@ -284,6 +289,40 @@ static bool rdmachan_connect_ended(struct rdmachan *ch)
 	return ch->state != RDMACHAN_CONNECTING;
 }
 
+static bool rdmachan_connect_routed(struct rdmachan *ch)
+{
+	return rdmachan_connect_ended(ch) ||
+	       test_bit(RDMACHAN_F_ROUTED, &ch->flags);
+}
+
+/*
+ * The connecting thread, once the route is resolved: build the channel
+ * and send the request under the identifier's handler mutex, as the
+ * handler would, and under the teardown mutex, which keeps the
+ * identifier.  Return: 0, or the error that ends the connect.
+ */
+static int rdmachan_routed(struct rdmachan *ch)
+{
+	struct rdma_cm_id *id;
+	int ret = -ECONNRESET;
+
+	mutex_lock(&ch->teardown_mutex);
+	id = ch->conn.cm_id;
+	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
+		rdma_lock_handler(id);
+		if (test_bit(RDMACHAN_F_DYING, &ch->flags) ||
+		    rdmachan_connect_ended(ch))
+			ret = READ_ONCE(ch->err) ?: -ECONNRESET;
+		else
+			ret = rdmachan_route_resolved(ch);
+		rdma_unlock_handler(id);
+	}
+	mutex_unlock(&ch->teardown_mutex);
+	if (ret)
+		rdmachan_cm_fail(ch, ret, "connect", ret);
+	return ret;
+}
+
 /**
  * rdmachan_connect_net() - rdmachan_connect() in a network namespace
  * @net: the namespace addresses are resolved in
@@ -348,8 +387,16 @@ int rdmachan_connect_net(struct net *net, bool account,
 		goto out_close;
 
 	left = wait_event_interruptible_timeout(ch->wq,
-						rdmachan_connect_ended(ch),
+						rdmachan_connect_routed(ch),
 						msecs_to_jiffies(o.timeout_ms));
+	if (left > 0 && !rdmachan_connect_ended(ch)) {
+		ret = rdmachan_routed(ch);
+		if (ret)
+			goto out_close;
+		left = wait_event_interruptible_timeout(ch->wq,
+							rdmachan_connect_ended(ch),
+							left);
+	}
 	if (left < 0) {
 		ret = left;
 		goto out_close;

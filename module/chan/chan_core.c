@@ -204,6 +204,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
 	INIT_LIST_HEAD(&ch->recv.all);
 	INIT_WORK(&ch->recv.grow_work, rdmachan_grow_work);
 	INIT_LIST_HEAD(&ch->listen.node);
+	INIT_WORK(&ch->listen.accept_work, rdmachan_accept_work);
 	init_waitqueue_head(&ch->wq);
 	init_completion(&ch->conn.done);
 	mutex_init(&ch->teardown_mutex);

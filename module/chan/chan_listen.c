@@ -3,8 +3,11 @@
  * rdmachan: listeners - the passive side of channel setup
  *
  * A connect request is checked (magic, version, parameters, backlog); if
- * it passes, a channel is built on the request's rdma_cm_id with the
- * negotiated parameters, its receives posted and the request accepted.
+ * it passes, a channel is made for the request's rdma_cm_id with the
+ * negotiated parameters and listed, and a worker builds it, posts its
+ * receives and accepts (rdmachan_accept_work(): outside ib_cm's one
+ * worker, which runs every request's handler, so that requests are built
+ * side by side; rdma_cm sends the peer an MRA meanwhile).
  * When the connection is ESTABLISHED the channel moves to the ready list,
  * where rdmachan_accept() takes it.  A refused request gets an rdmachan
  * rejection with a reason and a log line.
@@ -156,14 +159,11 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 				    struct rdma_cm_event *ev)
 {
 	struct rdmachan_conn_params remote, local, params, fit;
-	struct rdmachan_wire_conn rep;
-	struct rdma_conn_param param;
 	enum rdmachan_rej_reason reason;
 	struct rdmachan *ch;
 	unsigned long flags;
 	bool frag_rx, frag_tx;
 	u64 cost;
-	int ret;
 
 	reason = rdmachan_wire_conn_decode(ev->param.conn.private_data,
 					   ev->param.conn.private_data_len,
@@ -248,17 +248,19 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	memcpy(&ch->conn.src, &id->route.addr.src_addr, sizeof(ch->conn.src));
 	memcpy(&ch->conn.dst, &id->route.addr.dst_addr, sizeof(ch->conn.dst));
 	ch->conn.cm_id = id;
-
-	ret = rdmachan_setup_resources(ch, id);
-	if (!ret)
-		ret = rdmachan_post_all_recvs(ch);
-	if (ret) {
-		rdmachan_info_rl(l, "cannot set up a channel: %d\n", ret);
-		spin_lock_irqsave(&l->lock, flags);
-		rdmachan_listener_unreserve(l, cost);
-		spin_unlock_irqrestore(&l->lock, flags);
-		goto out_free;
-	}
+	/*
+	 * Never more RDMA READs in flight towards the peer than it has
+	 * responder resources for, nor more resources than it may use (the
+	 * request's figures): a responder that runs out recycles the state
+	 * of a READ still in flight, and the retransmission of that READ
+	 * then finds nothing and breaks the connection.
+	 */
+	ch->listen.resp_res =
+		rdmachan_rd_atom_answer(id->device->attrs.max_qp_rd_atom,
+					ev->param.conn.initiator_depth);
+	ch->listen.init_depth =
+		rdmachan_rd_atom_answer(id->device->attrs.max_qp_init_rd_atom,
+					ev->param.conn.responder_resources);
 
 	rdmachan_listener_get(l);
 	ch->listen.listener = l;
@@ -268,51 +270,83 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	list_add_tail(&ch->listen.node, &l->queue.pending);
 	rdmachan_listener_arm_reaper(l);
 	spin_unlock_irqrestore(&l->lock, flags);
+	/* its events are the channel's from here (rdmachan_cm_handler()) */
 	id->context = ch;
+	/*
+	 * The queues, buffers and accept are built by a worker, so that
+	 * requests are served side by side and not one after another in
+	 * ib_cm's worker; rdma_cm tells the peer to wait meanwhile (MRA).
+	 */
+	rdmachan_get(ch);
+	queue_work(rdmachan_wq, &ch->listen.accept_work);
+	return 0;
+}
 
+/* The queues, buffers and accept of a passive channel (handler mutex held) */
+static int rdmachan_accept_build(struct rdmachan *ch, struct rdma_cm_id *id)
+{
+	struct rdmachan_wire_conn rep;
+	struct rdma_conn_param param;
+	int ret;
+
+	ret = rdmachan_setup_resources(ch, id);
+	if (!ret)
+		ret = rdmachan_post_all_recvs(ch);
+	if (ret) {
+		rdmachan_info_rl(ch, "cannot set up a channel: %d\n", ret);
+		rdmachan_reject(ch->listen.listener, id,
+				RDMACHAN_REJ_NO_RESOURCES);
+		return ret;
+	}
 	rdmachan_wire_conn_encode(&rep, &ch->conn.params);
 	memset(&param, 0, sizeof(param));
 	param.private_data = &rep;
 	param.private_data_len = sizeof(rep);
-	/*
-	 * Never more RDMA READs in flight towards the peer than it has
-	 * responder resources for, nor more resources than it may use (the
-	 * request's figures): a responder that runs out recycles the state
-	 * of a READ still in flight, and the retransmission of that READ
-	 * then finds nothing and breaks the connection.
-	 */
-	param.responder_resources =
-		rdmachan_rd_atom_answer(id->device->attrs.max_qp_rd_atom,
-					ev->param.conn.initiator_depth);
-	param.initiator_depth =
-		rdmachan_rd_atom_answer(id->device->attrs.max_qp_init_rd_atom,
-					ev->param.conn.responder_resources);
+	param.responder_resources = ch->listen.resp_res;
+	param.initiator_depth = ch->listen.init_depth;
 	param.flow_control = 1;
 	param.retry_count = RDMACHAN_RETRY_COUNT;
 	param.rnr_retry_count = RDMACHAN_RNR_RETRY;
 	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 	ret = rdma_accept(id, &param);
-	if (ret) {
-		rdmachan_info_rl(l, "accept failed: %d\n", ret);
-		id->context = l;
-		spin_lock_irqsave(&l->lock, flags);
-		list_del_init(&ch->listen.node);
-		rdmachan_listener_unreserve(l, cost);
-		spin_unlock_irqrestore(&l->lock, flags);
-		ch->listen.listener = NULL;
-		rdmachan_listener_put(l);
-		goto out_free;
-	}
-	return 0;
+	if (ret)
+		rdmachan_info_rl(ch, "accept failed: %d\n", ret);
+	return ret;
+}
 
-out_free:
-	/* The identifier is rdma_cm's to destroy: we return non-zero */
-	set_bit(RDMACHAN_F_DYING, &ch->flags);
-	rdmachan_release_resources(ch);
-	ch->conn.cm_id = NULL;
-	set_bit(RDMACHAN_F_TORN_DOWN, &ch->flags);
+/**
+ * rdmachan_accept_work() - build and accept a passive channel
+ * @work: &rdmachan_listen_entry.accept_work
+ *
+ * Under the channel's teardown mutex and its identifier's handler mutex,
+ * as if in the rdma_cm handler: teardown, and the identifier's events,
+ * wait for it.  A channel torn down meanwhile (its peer gave up, the
+ * listener closed, the reaper dropped it) is left alone; one that cannot
+ * be built or accepted is refused and torn down, which takes it off its
+ * listener and destroys its identifier.  Drops the reference its queuing
+ * took.
+ */
+void rdmachan_accept_work(struct work_struct *work)
+{
+	struct rdmachan *ch = container_of(work, struct rdmachan,
+					   listen.accept_work);
+	struct rdma_cm_id *id;
+	int ret = 0;
+
+	mutex_lock(&ch->teardown_mutex);
+	id = ch->conn.cm_id;
+	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
+		rdma_lock_handler(id);
+		if (!test_bit(RDMACHAN_F_DYING, &ch->flags))
+			ret = rdmachan_accept_build(ch, id);
+		rdma_unlock_handler(id);
+	}
+	mutex_unlock(&ch->teardown_mutex);
+	if (ret) {
+		rdmachan_set_failed(ch, ret);
+		rdmachan_schedule_teardown(ch);
+	}
 	rdmachan_put(ch);
-	return rdmachan_reject(l, id, RDMACHAN_REJ_NO_RESOURCES);
 }
 
 /*

@@ -119,6 +119,7 @@ u64 rdmachan_listener_chan_cost(const struct rdmachan_conn_params *p,
 void rdmachan_listener_established(struct rdmachan_listener *l,
 				   struct rdmachan *ch);
 void rdmachan_listener_drop(struct rdmachan_listener *l, struct rdmachan *ch);
+void rdmachan_accept_work(struct work_struct *work);
 int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
 				 struct rdma_cm_event *ev);
 bool rdmachan_listener_has_ready(struct rdmachan_listener *l);

@@ -102,6 +102,9 @@ struct rdmachan_drain {
  * @RDMACHAN_F_ZC_SENT: a zero-copy send began (rdmachan_send_sg_zc());
  *	set under rdmachan.lock while @RDMACHAN_F_IO_STOPPED is clear: the
  *	teardown then waits for its RCU read section before it releases
+ * @RDMACHAN_F_ROUTED: an active channel's route is resolved: the
+ *	connecting thread builds it and sends the request (set by the
+ *	rdma_cm handler)
  */
 enum rdmachan_flag {
 	RDMACHAN_F_DYING,
@@ -114,6 +117,7 @@ enum rdmachan_flag {
 	RDMACHAN_F_DELIVERING,
 	RDMACHAN_F_RX_SEEN,
 	RDMACHAN_F_ZC_SENT,
+	RDMACHAN_F_ROUTED,
 };
 
 /* Both kinds of rdma_cm_id context start with this tag. */
@@ -501,12 +505,20 @@ struct rdmachan_reap_queue {
  *	before the channel is listed
  * @since: jiffies when the listener accepted the request; set once before
  *	the channel is listed
+ * @accept_work: builds the channel and accepts (rdmachan_accept_work()),
+ *	queued once by the connect request's handler
+ * @resp_res: responder resources to accept with; set once before
+ *	@accept_work is queued
+ * @init_depth: initiator depth to accept with; likewise
  */
 struct rdmachan_listen_entry {
 	struct rdmachan_listener *listener;
 	struct list_head	node;
 	u64			charge;
 	unsigned long		since;
+	struct work_struct	accept_work;
+	u8			resp_res;
+	u8			init_depth;
 };
 
 /**

@@ -7,7 +7,9 @@
 # connecting process and for a listening one (the channels its listener
 # takes in).  A maker whose memory.max has no room for a channel gets
 # ENOMEM and a log line, no OOM kill, and the same connect from outside
-# that cgroup succeeds.  The channels carry messages of up to 1 MiB, so
+# that cgroup succeeds; a listener's maker without room refuses the
+# request (the peer's connect fails with ENOMEM) and takes it in once
+# there is room again.  The channels carry messages of up to 1 MiB, so
 # that even the few buffers a new channel holds weigh a few MiB.
 
 # Debian's kernels: memory cgroups are the kernel's; what rdmachan adds
@@ -123,6 +125,22 @@ diag "server channel: mem_bytes $PMEM, memory.current $SRV0 -> $SRV1"
 check "the listener's cgroup is charged for the channel it took in" \
 	at_least $((SRV1 - SRV0)) $((PMEM * 9 / 10))
 release c2
+# the listener's cgroup without room: the worker that builds the channel
+# refuses the request (NO_RESOURCES), the connect fails with ENOMEM
+check "the server's channel closes" wait_for 20 no_active
+check "the listener's cgroup gets half a channel's room" sh -c \
+	"echo \$((\$(cat $CG/srv/memory.current) + $PMEM / 2)) > $CG/srv/memory.max"
+check_fail "a connect the listener's cgroup has no room for fails with ENOMEM" \
+	"Cannot allocate memory" \
+	$TOOL chan send $SRV:7102 --src $CLI -m 1M hello
+check "the listener logs that it cannot set the channel up" sh -c \
+	"dmesg | grep -q 'cannot set up a channel: -12'"
+check "no process of the listener's cgroup was OOM-killed" \
+	grep -q '^oom_kill 0$' $CG/srv/memory.events
+check "the listener's memory.max back to max" sh -c \
+	"echo max > $CG/srv/memory.max"
+check "the listener takes the same connect in now" \
+	$TOOL chan send $SRV:7102 --src $CLI -m 1M hello
 kill "$PID_sink2" 2>/dev/null
 wait "$PID_sink2" 2>/dev/null
 

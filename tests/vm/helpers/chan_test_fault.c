@@ -147,9 +147,15 @@ struct fault_stats {
 
 static void fault_note(struct fault_stats *st, const char *what, int ret)
 {
+	/*
+	 * ENFILE: the connecting process builds its channel, and rxe makes
+	 * a kernel socket for each QP, whose inode failslab may refuse
+	 * (sock_alloc(), as for socket(2))
+	 */
 	static const int clean[] = {
 		ENOMEM, ECONNREFUSED, ETIMEDOUT, ECONNRESET, EAGAIN, EPROTO,
 		ENOTCONN, EHOSTUNREACH, ENETUNREACH, EINTR, ENOBUFS, EPIPE,
+		ENFILE,
 	};
 	int e = errno;
 	size_t i;
