@@ -59,9 +59,9 @@ while [ $pass -le "$RUNS" ]; do
 	pass=$((pass + 1))
 done
 result scale_runs "$RUNS"
-# fairness: 100 busy pairs at once, one pass
+# fairness: 100 busy pairs at once, one pass, a window of 20 s
 rm -f $T/fair.out
-FAIR_OUT=$T/fair.out $HELPERS/chan_test fair 100 5 >&2
+FAIR_OUT=$T/fair.out $HELPERS/chan_test fair 100 20 >&2
 while read -r _ name value; do
 	result "$name" "$value"
 done < $T/fair.out

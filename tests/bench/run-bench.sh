@@ -287,8 +287,8 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends; setup: 8 threads"
 	echo "connect while one accepts.  cmtime: rdma-core's, as many connections, rxe1 -> rxe0,"
 	echo "its steps from create id to connect.  Fairness: one pass of chan_test fair, each pair's"
-	echo "in-kernel BLAST of 64-byte messages for $(val fair_secs) s, started together; the slowest"
-	echo "client's rate over the fastest's, and the 10th percentile's over the 90th (mean"
+	echo "in-kernel BLAST of 64-byte messages, the rates in one window of $(val fair_secs) s while all run;"
+	echo "the slowest client's rate over the fastest's, and the 10th percentile's over the 90th (mean"
 	echo "$(val fair_mean_msgs_per_s)/s, median $(val fair_p50_msgs_per_s)/s)."
 fi
 

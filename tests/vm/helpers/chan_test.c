@@ -126,6 +126,15 @@ const char *sysfs_attr(int fd, const char *name, char *buf, size_t n)
 	return buf;
 }
 
+/* CLOCK_MONOTONIC in seconds */
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* /sys/module/rdmachan/parameters/@name as a number, -1 if unreadable */
 long module_param(const char *name)
 {

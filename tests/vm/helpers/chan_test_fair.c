@@ -6,23 +6,37 @@
  *
  * "fair [N] [SECS]" opens N (default 100) default channel pairs and runs
  * the in-kernel benchmark on all of them at once: each client BLASTs
- * 64-byte messages for SECS (default 5) seconds to its server's SINK.
- * It prints each client's rate's smallest, largest and mean, the
- * smallest over the largest, and the tenth and ninetieth percentiles (is
- * it one straggler, or a spread?), as "RESULT name value" lines, also
- * written to the file $FAIR_OUT names.
+ * 64-byte messages to its server's SINK.  The rates are measured in one
+ * window of SECS (default 5) seconds that opens once every client has
+ * sent, from each client's msgs_tx counter in sysfs read at both ends of
+ * the window; then a signal ends the clients.  (Each BLAST's own result
+ * would not do: its window starts when its thread gets the CPU, and one
+ * that runs on for a moment with fewer pairs left beside it takes many
+ * times its share in that moment.)  It prints the rates' smallest,
+ * largest and mean, the smallest over the largest, and the tenth and
+ * ninetieth percentiles (is it one straggler, or a spread?), as "RESULT
+ * name value" lines, also written to the file $FAIR_OUT names.
  */
 #define _GNU_SOURCE
 #include "chan_test.h"
 
 #define FAIR_MSG	64
+/* how long the clients may take to all start sending, in ms */
+#define FAIR_START_MS	30000
 
 struct fair_run {
 	int fd;
 	struct rdmachan_bench b;
 	pthread_barrier_t *start;
 	int ret;
+	int done;	/* its BENCH returned (atomic) */
 };
+
+/* ends a client's BENCH: it returns what it measured, with 0 */
+static void fair_stop(int sig)
+{
+	(void)sig;
+}
 
 static void *fair_thread(void *arg)
 {
@@ -33,6 +47,7 @@ static void *fair_thread(void *arg)
 		pthread_barrier_wait(r->start);
 	r->b.size = sizeof(r->b);
 	r->ret = ioctl(r->fd, RDMACHAN_IOC_BENCH, &r->b);
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -41,6 +56,62 @@ static int fair_cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* a client's messages sent so far, and when they were read */
+static long long fair_count(int fd, double *when)
+{
+	char buf[32];
+
+	*when = now_s();
+	return atoll(sysfs_attr(fd, "stats/msgs_tx", buf, sizeof(buf)));
+}
+
+/* Have all @n clients sent (0: not yet; -1: one has ended already)? */
+static int fair_all_sending(const struct fair_run *cli, int n)
+{
+	double when;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (__atomic_load_n(&cli[i].done, __ATOMIC_ACQUIRE))
+			return -1;
+		if (fair_count(cli[i].fd, &when) <= 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The @n clients' rates in one window of @secs seconds, into @rates.
+ * Return: 0, or -1 where a client did not start or ended before it closed.
+ */
+static int fair_window(const struct fair_run *cli, int n, int secs,
+		       double *rates)
+{
+	long long *c0 = calloc(n, sizeof(*c0));
+	double *t0 = calloc(n, sizeof(*t0));
+	double t1, until = now_s() + FAIR_START_MS / 1e3;
+	int i, all;
+
+	if (!c0 || !t0)
+		return -1;
+	while (!(all = fair_all_sending(cli, n)) && now_s() < until)
+		usleep(10000);
+	ktap_result(all == 1, "every client is sending", "%s",
+		    all < 0 ? "one ended" : "not within the time");
+	for (i = 0; all == 1 && i < n; i++)
+		c0[i] = fair_count(cli[i].fd, &t0[i]);
+	if (all == 1)
+		sleep(secs);
+	for (i = 0; all == 1 && i < n; i++) {
+		rates[i] = (fair_count(cli[i].fd, &t1) - c0[i]) / (t1 - t0[i]);
+		if (__atomic_load_n(&cli[i].done, __ATOMIC_ACQUIRE))
+			all = -1;
+	}
+	free(c0);
+	free(t0);
+	return all == 1 ? 0 : -1;
 }
 
 static void fair_result(FILE *out, const char *name, double v)
@@ -56,6 +127,7 @@ int cmd_fair(SUBCMD_ARGS)
 	int secs = argc > 2 ? atoi(argv[2]) : 5;
 	const char *path = getenv("FAIR_OUT");
 	struct rdmachan_chan_opts o = { 0 };
+	struct sigaction stop = { .sa_handler = fair_stop };
 	pthread_barrier_t start;
 	struct fair_run *cli, *srv;
 	double lo = 0, hi = 0, sum = 0, *rates;
@@ -80,20 +152,26 @@ int cmd_fair(SUBCMD_ARGS)
 		if (pair_open(&p[i], &o))
 			return 1;
 	ktap_result(1, "the pairs open", "%d", n);
+	sigaction(SIGUSR1, &stop, NULL);
 	pthread_barrier_init(&start, NULL, n);
 	for (i = 0; i < n; i++) {
 		srv[i].fd = p[i].srv;
 		srv[i].b.mode = RDMACHAN_BENCH_SINK;
-		srv[i].b.duration_ms = (secs + 10) * 1000;
 		cli[i].fd = p[i].cli;
 		cli[i].b.mode = RDMACHAN_BENCH_BLAST;
 		cli[i].b.msg_size = FAIR_MSG;
-		cli[i].b.duration_ms = secs * 1000;
+		/* the signal after the window ends them; this, if it is lost */
+		cli[i].b.duration_ms = FAIR_START_MS + (secs + 30) * 1000;
+		srv[i].b.duration_ms = cli[i].b.duration_ms + 10000;
 		cli[i].start = &start;
 		pthread_create(&t[2 * i], NULL, fair_thread, &srv[i]);
 	}
 	for (i = 0; i < n; i++)
 		pthread_create(&t[2 * i + 1], NULL, fair_thread, &cli[i]);
+	if (fair_window(cli, n, secs, rates))
+		ok = 0;
+	for (i = 0; i < n; i++)
+		pthread_kill(t[2 * i + 1], SIGUSR1);
 	for (i = 0; i < n; i++)
 		pthread_join(t[2 * i + 1], NULL);
 	/* the clients are done: their close ends the sinks (EPIPE) */
@@ -105,19 +183,13 @@ int cmd_fair(SUBCMD_ARGS)
 		pthread_join(t[2 * i], NULL);
 	pthread_barrier_destroy(&start);
 	for (i = 0; i < n; i++) {
-		double rate;
-
-		if (cli[i].ret || !cli[i].b.elapsed_ns) {
+		if (cli[i].ret)
 			ok = 0;
-			continue;
-		}
-		rate = cli[i].b.msgs * 1e9 / cli[i].b.elapsed_ns;
-		rates[i] = rate;
-		if (!i || rate < lo)
-			lo = rate;
-		if (!i || rate > hi)
-			hi = rate;
-		sum += rate;
+		if (!i || rates[i] < lo)
+			lo = rates[i];
+		if (!i || rates[i] > hi)
+			hi = rates[i];
+		sum += rates[i];
 	}
 	ktap_result(ok, "every channel ran its benchmark", "a BENCH failed");
 	out = path ? fopen(path, "w") : NULL;

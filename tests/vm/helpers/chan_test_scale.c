@@ -122,14 +122,6 @@ static void result(const char *name, double v)
 	}
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* the memory the @n pairs' channels count, together */
 static long long own_sum(const int *cli, const int *srv, int n)
 {
