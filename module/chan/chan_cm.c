@@ -304,22 +304,26 @@ static bool rdmachan_connect_routed(struct rdmachan *ch)
 static int rdmachan_routed(struct rdmachan *ch)
 {
 	struct rdma_cm_id *id;
-	int ret = -ECONNRESET;
+	int ret;
 
 	mutex_lock(&ch->teardown_mutex);
 	id = ch->conn.cm_id;
-	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
-		rdma_lock_handler(id);
-		if (test_bit(RDMACHAN_F_DYING, &ch->flags) ||
-		    rdmachan_connect_ended(ch))
-			ret = READ_ONCE(ch->err) ?: -ECONNRESET;
-		else
-			ret = rdmachan_route_resolved(ch);
-		rdma_unlock_handler(id);
+	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) || !id) {
+		mutex_unlock(&ch->teardown_mutex);
+		/* failed meanwhile (removal, address change): that reason */
+		return READ_ONCE(ch->err) ?: -ECONNRESET;
 	}
+	rdma_lock_handler(id);
+	if (test_bit(RDMACHAN_F_DYING, &ch->flags) ||
+	    rdmachan_connect_ended(ch)) {
+		ret = READ_ONCE(ch->err) ?: -ECONNRESET;
+	} else {
+		ret = rdmachan_route_resolved(ch);
+		if (ret)
+			rdmachan_cm_fail(ch, ret, "connect", ret);
+	}
+	rdma_unlock_handler(id);
 	mutex_unlock(&ch->teardown_mutex);
-	if (ret)
-		rdmachan_cm_fail(ch, ret, "connect", ret);
 	return ret;
 }
 
@@ -347,6 +351,7 @@ int rdmachan_connect_net(struct net *net, bool account,
 	struct rdmachan_opts o;
 	struct mem_cgroup *memcg;
 	struct rdma_cm_id *id;
+	unsigned long deadline;
 	struct rdmachan *ch;
 	long left;
 	int ret;
@@ -380,6 +385,7 @@ int rdmachan_connect_net(struct net *net, bool account,
 	ch->conn.cm_id = id;
 	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
 
+	deadline = jiffies + msecs_to_jiffies(o.timeout_ms);
 	ret = rdma_resolve_addr(id, src && src->sa_family ?
 				(struct sockaddr *)src : NULL,
 				(struct sockaddr *)dst, o.timeout_ms);
@@ -393,9 +399,10 @@ int rdmachan_connect_net(struct net *net, bool account,
 		ret = rdmachan_routed(ch);
 		if (ret)
 			goto out_close;
+		/* what is left of the timeout after the build */
 		left = wait_event_interruptible_timeout(ch->wq,
 							rdmachan_connect_ended(ch),
-							left);
+							max_t(long, deadline - jiffies, 1));
 	}
 	if (left < 0) {
 		ret = left;
@@ -443,6 +450,7 @@ out_put:
  * yet accepted is spent, try again later); -EHOSTUNREACH or
  * -ENETUNREACH; -ENODEV (no RDMA
  * device for the route); -ENOMEM (also when the peer lacked resources);
+ * -ENFILE (soft-RoCE could not make its QP's kernel socket);
  * -EPROTONOSUPPORT (the peer speaks another protocol version); -EPROTO
  * (the peer refused our parameters or is not rdmachan); -EINTR or
  * -ERESTARTSYS on a signal.

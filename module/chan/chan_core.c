@@ -27,6 +27,12 @@
 #include "chan_sbuf.h"
 
 struct workqueue_struct *rdmachan_wq;
+/*
+ * Builds passive channels (rdmachan_accept_work()): not rdmachan_wq, where
+ * identifiers are destroyed, which may wait long on a CM message the
+ * provider never completes
+ */
+struct workqueue_struct *rdmachan_accept_wq;
 static DEFINE_IDA(rdmachan_chan_ida);
 
 static struct rdmachan *rdmachan_of_dev_user(struct rdmachan_dev_user *u)
@@ -411,7 +417,7 @@ void rdmachan_schedule_teardown(struct rdmachan *ch)
  * rdmachan_teardown() - release the RDMA resources of a channel, once
  * @ch: the channel
  *
- * Stops the rdma_cm handler from building anything, disconnects, drains
+ * Stops the channel's builders and rdma_cm handler, disconnects, drains
  * the QP (so every receive that completed is queued for the reader), then
  * frees QP, CQ and DMA mappings, drops the device and hands the
  * rdma_cm_id to rdmachan_cm_destroy_work().  A channel still CONNECTED or
@@ -698,7 +704,14 @@ EXPORT_SYMBOL_GPL(rdmachan_max_reg_pages);
 int rdmachan_core_init(void)
 {
 	rdmachan_wq = alloc_workqueue("rdmachan", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
-	return rdmachan_wq ? 0 : -ENOMEM;
+	if (!rdmachan_wq)
+		return -ENOMEM;
+	rdmachan_accept_wq = alloc_workqueue("rdmachan_accept", WQ_UNBOUND, 0);
+	if (!rdmachan_accept_wq) {
+		destroy_workqueue(rdmachan_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -706,5 +719,6 @@ int rdmachan_core_init(void)
  */
 void rdmachan_core_exit(void)
 {
+	destroy_workqueue(rdmachan_accept_wq);
 	destroy_workqueue(rdmachan_wq);
 }

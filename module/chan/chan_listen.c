@@ -5,9 +5,10 @@
  * A connect request is checked (magic, version, parameters, backlog); if
  * it passes, a channel is made for the request's rdma_cm_id with the
  * negotiated parameters and listed, and a worker builds it, posts its
- * receives and accepts (rdmachan_accept_work(): outside ib_cm's one
- * worker, which runs every request's handler, so that requests are built
- * side by side; rdma_cm sends the peer an MRA meanwhile).
+ * receives and accepts (rdmachan_accept_work(): outside ib_cm's
+ * workqueue, which runs the requests' handlers one at a time on a CPU, so
+ * that requests are built side by side; rdma_cm answers a repeated
+ * request with an MRA meanwhile).
  * When the connection is ESTABLISHED the channel moves to the ready list,
  * where rdmachan_accept() takes it.  A refused request gets an rdmachan
  * rejection with a reason and a log line.
@@ -262,6 +263,8 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 		rdmachan_rd_atom_answer(id->device->attrs.max_qp_init_rd_atom,
 					ev->param.conn.responder_resources);
 
+	/* the accept work's reference, taken before anyone can see it */
+	rdmachan_get(ch);
 	rdmachan_listener_get(l);
 	ch->listen.listener = l;
 	ch->listen.charge = cost;
@@ -274,11 +277,11 @@ static int rdmachan_connect_request(struct rdmachan_listener *l,
 	id->context = ch;
 	/*
 	 * The queues, buffers and accept are built by a worker, so that
-	 * requests are served side by side and not one after another in
-	 * ib_cm's worker; rdma_cm tells the peer to wait meanwhile (MRA).
+	 * requests are built side by side and not one after another on
+	 * ib_cm's workqueue; rdma_cm answers a repeated request with an MRA
+	 * meanwhile.
 	 */
-	rdmachan_get(ch);
-	queue_work(rdmachan_wq, &ch->listen.accept_work);
+	queue_work(rdmachan_accept_wq, &ch->listen.accept_work);
 	return 0;
 }
 
@@ -320,8 +323,9 @@ static int rdmachan_accept_build(struct rdmachan *ch, struct rdma_cm_id *id)
  *
  * Under the channel's teardown mutex and its identifier's handler mutex,
  * as if in the rdma_cm handler: teardown, and the identifier's events,
- * wait for it.  A channel torn down meanwhile (its peer gave up, the
- * listener closed, the reaper dropped it) is left alone; one that cannot
+ * wait for it.  A channel failed or torn down meanwhile (its peer gave
+ * up, its device went, the listener closed, the reaper dropped it) is
+ * left to its teardown; one that cannot
  * be built or accepted is refused and torn down, which takes it off its
  * listener and destroys its identifier.  Drops the reference its queuing
  * took.
@@ -337,7 +341,9 @@ void rdmachan_accept_work(struct work_struct *work)
 	id = ch->conn.cm_id;
 	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
 		rdma_lock_handler(id);
-		if (!test_bit(RDMACHAN_F_DYING, &ch->flags))
+		/* failed meanwhile (REJ, removal): its teardown is scheduled */
+		if (!test_bit(RDMACHAN_F_DYING, &ch->flags) &&
+		    rdmachan_get_state(ch) == RDMACHAN_CONNECTING)
 			ret = rdmachan_accept_build(ch, id);
 		rdma_unlock_handler(id);
 	}

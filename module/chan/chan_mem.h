@@ -27,7 +27,7 @@ static inline void rdmachan_mem_charge(struct rdmachan *ch, long bytes)
 /*
  * Memory cgroups.  What a channel made through /dev/rdmachan allocates for
  * itself is charged to its maker's memory cgroup (&rdmachan.memcg), in
- * whatever context it is allocated (the rdma_cm handler, a sender, a work
+ * whatever context it is allocated (the accept work, a sender, a work
  * item): rdmachan_mem_begin() makes that cgroup the active one until
  * rdmachan_mem_end(), and rdmachan_gfp() asks for the charge.
  */

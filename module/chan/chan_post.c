@@ -407,7 +407,8 @@ void rdmachan_post_inv_locked(struct rdmachan_mr *mr)
  * context whatever the channel's poll mode: a message waits for its
  * registrations' completion, and that completion posts it.
  *
- * Context: process context (the rdma_cm handler).
+ * Context: process context, the cm_id's handler mutex held
+ * (rdmachan_setup_resources()).
  * Return: 0 or a negative errno; what was built is released by
  * rdmachan_release_resources().
  */

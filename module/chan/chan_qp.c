@@ -242,7 +242,8 @@ static enum ib_poll_context rdmachan_poll_ctx(u32 mode)
  *	which are lowered to what the device allows
  * @cm_id: the rdma_cm_id, bound to a device
  *
- * Context: process context (the rdma_cm handler).
+ * Context: process context, the cm_id's handler mutex held (the
+ * connecting thread, or the accept work).
  * Return: 0, -ENODEV when the device is unknown or going away, or another
  * negative errno; on failure what was built is released by
  * rdmachan_release_resources().

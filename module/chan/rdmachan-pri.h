@@ -81,8 +81,9 @@ struct rdmachan_drain {
 
 /**
  * enum rdmachan_flag - bits of rdmachan.flags, the life cycle of a channel
- * @RDMACHAN_F_DYING: teardown has begun: the rdma_cm handler must not
- *	build (set under the cm_id's handler lock, or before there is one)
+ * @RDMACHAN_F_DYING: teardown has begun: the channel's builders
+ *	(rdmachan_routed(), rdmachan_accept_work()) must not build (set
+ *	under the cm_id's handler lock, or before there is one)
  * @RDMACHAN_F_IO_STOPPED: no more posting; set under rdmachan.lock before
  *	the QP drains (or a failed setup frees the receive CQ)
  * @RDMACHAN_F_PEER_CLOSED: the peer disconnected (the rdma_cm handler)
@@ -166,8 +167,7 @@ enum rdmachan_stat {
  *	chan_listen.c)
  * @cm_id: the rdma_cm identifier; set before the channel is reachable
  *	(rdmachan_connect_net(), or the listener's request handler), cleared
- *	by teardown under rdmachan.teardown_mutex (or by a failed request
- *	before anyone saw the channel)
+ *	by teardown under rdmachan.teardown_mutex
  * @done: completed when connection setup ends, either way
  * @active: we connected (true) or accepted (false); set once at
  *	allocation
@@ -642,6 +642,7 @@ static inline u32 rdmachan_dev_port(struct rdmachan *ch, char *name,
 #include "rdmachan-log.h"
 
 extern struct workqueue_struct *rdmachan_wq;
+extern struct workqueue_struct *rdmachan_accept_wq;
 
 /* chan_reconnect.c: its workqueue, made and destroyed with the module */
 int rdmachan_reconnect_init(void);
