@@ -177,7 +177,7 @@ static const struct subcmd cmds[] = {
 	  0 },
 	{ "frag", cmd_frag, NULL,
 	  "messages that span receive buffers (FRAG), every way they go", 300 },
-	{ "budget", cmd_budget, NULL,
+	{ "budget", cmd_budget, "[STALL]",
 	  "grants stop growing at the device's budget, without RNR or error",
 	  300 },
 	{ "hold", cmd_hold, NULL, "open a channel pair and wait for a signal", 0 },

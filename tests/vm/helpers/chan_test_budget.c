@@ -8,8 +8,9 @@
  * first.
  *
  *   - BUDGET_BUSY pairs carry messages both ways, so their grants grow;
- *   - on BUDGET_STALL more pairs nobody reads: their senders send until
- *     no credit comes back.  The grants stop growing where the device's
+ *   - on BUDGET_STALL more pairs (or the count "budget STALL" names, up
+ *     to 1000: the case grant_stall runs 500) nobody reads: their
+ *     senders send until no credit comes back.  The grants stop growing where the device's
  *     budget is spent (rx_grown_bytes at most grow_budget_kb, the
  *     refusals counted in grow_refused and logged), every sender got its
  *     start grant's message through, and the provider counted no RNR:
@@ -21,6 +22,7 @@
  *     channel saw an error.
  */
 #include <dirent.h>
+#include <sys/resource.h>
 
 #include "chan_test.h"
 
@@ -28,7 +30,7 @@
 #define BUDGET_MSG	4096
 #define BUDGET_BUSY	2
 #define BUDGET_STALL	8
-#define BUDGET_PAIRS	(BUDGET_BUSY + BUDGET_STALL)
+#define BUDGET_MAX_STALL	1000
 
 /* An attribute of rdmachan's directory of RDMA device @ibdev; -1: none */
 static long long dev_attr(const char *ibdev, const char *attr)
@@ -106,22 +108,41 @@ static uint32_t seed(int pair, int i)
 	return pair * 100000 + i;
 }
 
-/* Send until no credit comes back for 1 s; return how many went */
-static int fill_unread(int fd, int pair)
+/* Send on @fd until it has no credit; 0, or -1 on an error */
+static int send_unread(int fd, int pair, int *sent)
 {
 	static unsigned char buf[BUDGET_MSG];
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	int sent = 0;
 
 	for (;;) {
-		fill(buf, sizeof(buf), seed(pair, sent));
-		if (!chan_send_imm(fd, buf, sizeof(buf), sent, 1)) {
-			sent++;
-			continue;
-		}
-		if (errno != EAGAIN || poll(&pfd, 1, 1000) != 1)
-			return sent;
+		fill(buf, sizeof(buf), seed(pair, *sent));
+		if (chan_send_imm(fd, buf, sizeof(buf), *sent, 1))
+			return errno == EAGAIN ? 0 : -1;
+		(*sent)++;
 	}
+}
+
+/*
+ * Send on the clients of pairs [@from, @to) until none gets a credit back
+ * for 1 s, into @sent.  Return: 0, or -1 on an error.
+ */
+static int fill_unread(struct chan_pair *p, int from, int to, int *sent)
+{
+	struct pollfd *pfd = calloc(to - from, sizeof(*pfd));
+	int i, ret = 0;
+
+	if (!pfd)
+		return -1;
+	for (i = from; i < to; i++) {
+		sent[i] = 0;
+		pfd[i - from].fd = p[i].cli;
+		pfd[i - from].events = POLLOUT;
+	}
+	do {
+		for (i = from; i < to && !ret; i++)
+			ret = send_unread(p[i].cli, i, &sent[i]);
+	} while (!ret && poll(pfd, to - from, 1000) > 0);
+	free(pfd);
+	return ret;
 }
 
 /* @n checksummed messages each way, one at a time; 1 when all arrived */
@@ -194,13 +215,16 @@ static int no_errors(struct chan_pair *p, int n)
 int cmd_budget(SUBCMD_ARGS)
 {
 	struct rdmachan_chan_opts o = { .queue_depth = BUDGET_DEPTH };
-	static struct chan_pair p[BUDGET_PAIRS];
+	int stall = argc > 1 ? atoi(argv[1]) : BUDGET_STALL;
+	int pairs = BUDGET_BUSY + stall;
 	long long budget = module_param("grow_budget_kb") * 1024;
+	struct rlimit fds = { 3 * pairs + 64, 3 * pairs + 64 };
 	long long grown, refused0, rnr0;
 	struct rdmachan_chan_info ci;
 	char srv_dev[64], cli_dev[64];
-	int sent[BUDGET_PAIRS];
+	struct chan_pair *p;
 	int i, ok, min_sent;
+	int *sent;
 
 	if (budget <= 0 || budget > 4 << 20 ||
 	    module_param("shrink_idle_ms") <= 0 ||
@@ -210,7 +234,20 @@ int cmd_budget(SUBCMD_ARGS)
 			    module_param("shrink_idle_ms"));
 		return 1;
 	}
-	for (i = 0; i < BUDGET_PAIRS; i++)
+	if (stall < 1 || stall > BUDGET_MAX_STALL) {
+		ktap_result(0, "budget STALL: 1 to 1000 unread pairs", "%d",
+			    stall);
+		return 1;
+	}
+	/* three descriptors a pair (its listener's too): 500 pass 1,024 */
+	if (setrlimit(RLIMIT_NOFILE, &fds))
+		ktap_diag("no room for %d descriptors: %s", 3 * pairs,
+			  strerror(errno));
+	p = calloc(pairs, sizeof(*p));
+	sent = calloc(pairs, sizeof(*sent));
+	if (!p || !sent)
+		return 1;
+	for (i = 0; i < pairs; i++)
 		if (pair_open(&p[i], &o))
 			return 1;
 	ioc_chan_info(p[0].srv, &ci);
@@ -228,15 +265,16 @@ int cmd_budget(SUBCMD_ARGS)
 	ktap_result(ok, "the busy pairs carry messages both ways", "%s",
 		    strerror(errno));
 
+	ktap_result(!fill_unread(p, BUDGET_BUSY, pairs, sent),
+		    "the senders of the unread pairs send until they wait",
+		    "%s", strerror(errno));
 	min_sent = BUDGET_DEPTH;
-	for (i = BUDGET_BUSY; i < BUDGET_PAIRS; i++) {
-		sent[i] = fill_unread(p[i].cli, i);
+	for (i = BUDGET_BUSY; i < pairs; i++)
 		if (sent[i] < min_sent)
 			min_sent = sent[i];
-	}
 	grown = dev_attr(srv_dev, "rx_grown_bytes");
-	ktap_diag("sent to the unread peers: at least %d each; rx_grown_bytes %lld of %lld",
-	     min_sent, grown, budget);
+	ktap_diag("%d unread peers: at least %d messages each; rx_grown_bytes %lld of %lld",
+		  stall, min_sent, grown, budget);
 	ktap_result(grown > 0 && grown <= budget,
 		    "unread peers grow their grants within the device's budget",
 		    "rx_grown_bytes %lld, budget %lld", grown, budget);
@@ -257,16 +295,16 @@ int cmd_budget(SUBCMD_ARGS)
 		    strerror(errno));
 
 	ok = 1;
-	for (i = BUDGET_BUSY; i < BUDGET_PAIRS; i++)
+	for (i = BUDGET_BUSY; i < pairs; i++)
 		ok &= read_held(&p[i], i, sent[i]);
 	ktap_result(ok, "the readers come back: every held message, in order and intact",
 		    "mismatch");
 	ok = 1;
-	for (i = BUDGET_BUSY; i < BUDGET_PAIRS; i++)
-		ok &= ping_pong(&p[i], i, 20);
+	for (i = BUDGET_BUSY; i < pairs; i++)
+		ok &= ping_pong(&p[i], i, stall > BUDGET_STALL ? 2 : 20);
 	ktap_result(ok, "and those pairs carry messages again", "%s",
 		    strerror(errno));
-	ktap_result(no_errors(p, BUDGET_PAIRS), "no channel saw an error",
+	ktap_result(no_errors(p, pairs), "no channel saw an error",
 		    "state or errors");
 
 	ktap_result(wait_grown_zero(srv_dev, cli_dev, 30),
@@ -274,7 +312,9 @@ int cmd_budget(SUBCMD_ARGS)
 		    "rx_grown_bytes %lld and %lld",
 		    dev_attr(srv_dev, "rx_grown_bytes"),
 		    dev_attr(cli_dev, "rx_grown_bytes"));
-	for (i = 0; i < BUDGET_PAIRS; i++)
+	for (i = 0; i < pairs; i++)
 		chan_pair_close(&p[i]);
+	free(p);
+	free(sent);
 	return ktap_failures() ? 1 : 0;
 }
