@@ -295,35 +295,27 @@ static bool rdmachan_connect_routed(struct rdmachan *ch)
 	       test_bit(RDMACHAN_F_ROUTED, &ch->flags);
 }
 
+/* The route is resolved: the connecting thread builds (rdmachan_build()) */
+static int rdmachan_connect_build(struct rdmachan *ch, struct rdma_cm_id *id)
+{
+	int ret = rdmachan_route_resolved(ch);
+
+	if (ret)
+		rdmachan_cm_fail(ch, ret, "connect", ret);
+	return ret;
+}
+
 /*
- * The connecting thread, once the route is resolved: build the channel
- * and send the request under the identifier's handler mutex, as the
- * handler would, and under the teardown mutex, which keeps the
- * identifier.  Return: 0, or the error that ends the connect.
+ * The connecting thread, once the route is resolved: build the channel and
+ * send the request.  Return: 0, or the error that ends the connect.
  */
 static int rdmachan_routed(struct rdmachan *ch)
 {
-	struct rdma_cm_id *id;
-	int ret;
+	int ret = rdmachan_build(ch, rdmachan_connect_build);
 
-	mutex_lock(&ch->teardown_mutex);
-	id = ch->conn.cm_id;
-	if (test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) || !id) {
-		mutex_unlock(&ch->teardown_mutex);
-		/* failed meanwhile (removal, address change): that reason */
-		return READ_ONCE(ch->err) ?: -ECONNRESET;
-	}
-	rdma_lock_handler(id);
-	if (test_bit(RDMACHAN_F_DYING, &ch->flags) ||
-	    rdmachan_connect_ended(ch)) {
+	/* failed meanwhile (removal, address change): that reason */
+	if (ret == 1)
 		ret = READ_ONCE(ch->err) ?: -ECONNRESET;
-	} else {
-		ret = rdmachan_route_resolved(ch);
-		if (ret)
-			rdmachan_cm_fail(ch, ret, "connect", ret);
-	}
-	rdma_unlock_handler(id);
-	mutex_unlock(&ch->teardown_mutex);
 	return ret;
 }
 

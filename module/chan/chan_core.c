@@ -400,6 +400,40 @@ bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what)
 }
 
 /**
+ * rdmachan_build() - build a connecting channel as its rdma_cm handler would
+ * @ch: the channel, its identifier created
+ * @build: makes the queues and buffers and sends the request or accept
+ *
+ * Runs @build under the teardown mutex, which keeps the identifier, and
+ * the identifier's handler mutex, in the order teardown takes them: the
+ * identifier's events and teardown see a channel either not built or
+ * whole.  A channel torn down, dying or no longer connecting (a reject, a
+ * device removal or an address change came first) is not built.
+ *
+ * Context: process context, may sleep; neither mutex held.
+ * Return: 0 once built, 1 if the channel was not built (left to its
+ * teardown), or the error @build returned.
+ */
+int rdmachan_build(struct rdmachan *ch,
+		   int (*build)(struct rdmachan *ch, struct rdma_cm_id *id))
+{
+	struct rdma_cm_id *id;
+	int ret = 1;
+
+	mutex_lock(&ch->teardown_mutex);
+	id = ch->conn.cm_id;
+	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
+		rdma_lock_handler(id);
+		if (!test_bit(RDMACHAN_F_DYING, &ch->flags) &&
+		    rdmachan_get_state(ch) == RDMACHAN_CONNECTING)
+			ret = build(ch, id);
+		rdma_unlock_handler(id);
+	}
+	mutex_unlock(&ch->teardown_mutex);
+	return ret;
+}
+
+/**
  * rdmachan_schedule_teardown() - have teardown run in process context
  * @ch: the channel
  *

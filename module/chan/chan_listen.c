@@ -321,34 +321,21 @@ static int rdmachan_accept_build(struct rdmachan *ch, struct rdma_cm_id *id)
  * rdmachan_accept_work() - build and accept a passive channel
  * @work: &rdmachan_listen_entry.accept_work
  *
- * Under the channel's teardown mutex and its identifier's handler mutex,
- * as if in the rdma_cm handler: teardown, and the identifier's events,
- * wait for it.  A channel failed or torn down meanwhile (its peer gave
- * up, its device went, the listener closed, the reaper dropped it) is
- * left to its teardown; one that cannot
- * be built or accepted is refused and torn down, which takes it off its
- * listener and destroys its identifier.  Drops the reference its queuing
- * took.
+ * Through rdmachan_build(), as if in the rdma_cm handler: teardown, and
+ * the identifier's events, wait for it.  A channel failed or torn down
+ * meanwhile (its peer gave up, its device went, the listener closed, the
+ * reaper dropped it) is left to its teardown; one that cannot be built or
+ * accepted is refused and torn down, which takes it off its listener and
+ * destroys its identifier.  Drops the reference its queuing took.
  */
 void rdmachan_accept_work(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(work, struct rdmachan,
 					   listen.accept_work);
-	struct rdma_cm_id *id;
-	int ret = 0;
+	int ret = rdmachan_build(ch, rdmachan_accept_build);
 
-	mutex_lock(&ch->teardown_mutex);
-	id = ch->conn.cm_id;
-	if (!test_bit(RDMACHAN_F_TORN_DOWN, &ch->flags) && id) {
-		rdma_lock_handler(id);
-		/* failed meanwhile (REJ, removal): its teardown is scheduled */
-		if (!test_bit(RDMACHAN_F_DYING, &ch->flags) &&
-		    rdmachan_get_state(ch) == RDMACHAN_CONNECTING)
-			ret = rdmachan_accept_build(ch, id);
-		rdma_unlock_handler(id);
-	}
-	mutex_unlock(&ch->teardown_mutex);
-	if (ret) {
+	/* 1: failed meanwhile (REJ, removal), its teardown is scheduled */
+	if (ret < 0) {
 		rdmachan_set_failed(ch, ret);
 		rdmachan_schedule_teardown(ch);
 	}

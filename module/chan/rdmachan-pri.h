@@ -82,7 +82,7 @@ struct rdmachan_drain {
 /**
  * enum rdmachan_flag - bits of rdmachan.flags, the life cycle of a channel
  * @RDMACHAN_F_DYING: teardown has begun: the channel's builders
- *	(rdmachan_routed(), rdmachan_accept_work()) must not build (set
+ *	(rdmachan_build()) must not build (set
  *	under the cm_id's handler lock, or before there is one)
  * @RDMACHAN_F_IO_STOPPED: no more posting; set under rdmachan.lock before
  *	the QP drains (or a failed setup frees the receive CQ)
@@ -771,6 +771,8 @@ void rdmachan_post_failed_locked(struct rdmachan *ch, const char *what,
 bool rdmachan_wc_ok(struct rdmachan *ch, struct ib_wc *wc, const char *what);
 void rdmachan_teardown(struct rdmachan *ch);
 void rdmachan_schedule_teardown(struct rdmachan *ch);
+int rdmachan_build(struct rdmachan *ch,
+		   int (*build)(struct rdmachan *ch, struct rdma_cm_id *id));
 void rdmachan_opts_fill(struct rdmachan_opts *o, const struct rdmachan_opts *in);
 void rdmachan_call_writable(struct rdmachan *ch);
 u32 rdmachan_depth_cap(u32 depth, u32 max_msg_size, bool rx_pages);
