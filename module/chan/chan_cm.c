@@ -24,6 +24,7 @@
 #include "rdmachan-pri.h"
 #include "chan_frag.h"
 #include "chan_mem.h"
+#include "chan_sbuf.h"
 #include "sysfs.h"
 #include "device.h"
 #include "params.h"
@@ -101,6 +102,7 @@ static int rdmachan_active_established(struct rdmachan *ch,
 				       struct rdma_cm_event *ev)
 {
 	struct rdmachan_conn_params p;
+	int ret;
 
 	if (rdmachan_wire_conn_decode(ev->param.conn.private_data,
 				      ev->param.conn.private_data_len, &p))
@@ -131,11 +133,20 @@ static int rdmachan_active_established(struct rdmachan *ch,
 	}
 	ch->conn.params = p;
 	ch->conn.grant_tx = p.grant;
-	if (p.features & RDMACHAN_WIRE_F_FRAG) {
-		int ret = rdmachan_frag_adopt(ch);
-
-		if (ret)
-			return ret;
+	if (p.features & RDMACHAN_WIRE_F_FRAG)
+		rdmachan_frag_adopt(ch);
+	/*
+	 * Now that their size is known (rdmachan_alloc_buffers()): a 4 KiB
+	 * fragment's by default; a largest message's where the peer takes
+	 * whole ones (kernel users' channels, a few a host)
+	 */
+	ret = rdmachan_sbuf_reserve(ch);
+	if (ret) {
+		if (ch->memcg)
+			rdmachan_info_rl(ch,
+					 "no memory for a send buffer after %ld bytes: its maker's memory cgroup may be at its limit\n",
+					 atomic_long_read(&ch->mem));
+		return ret;
 	}
 	rdmachan_start_io(ch);
 	return 0;
@@ -216,7 +227,9 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		}
 		ret = rdmachan_active_established(ch, ev);
 		if (ret) {
-			rdmachan_cm_fail(ch, ret, "bad connect reply", ret);
+			rdmachan_cm_fail(ch, ret, ret == -ENOMEM ?
+					 "no memory for the connection" :
+					 "bad connect reply", ret);
 			rdmachan_schedule_teardown(ch);
 			break;
 		}

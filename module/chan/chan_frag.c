@@ -69,26 +69,19 @@ u32 rdmachan_frag_setup(struct rdmachan *ch)
 /**
  * rdmachan_frag_adopt() - the passive side's buffers are small: make the
  *	send buffers small
- * @ch: the active channel, established, its I/O not started
- *
- * The send buffers made at setup are made again small (no sender may have
- * one yet).
+ * @ch: the active channel, established, its I/O not started and its send
+ *	buffers not yet made (rdmachan_sbuf_reserve() makes them after)
  *
  * Context: process context (the rdma_cm handler).
- * Return: 0 or -ENOMEM.
  */
-int rdmachan_frag_adopt(struct rdmachan *ch)
+void rdmachan_frag_adopt(struct rdmachan *ch)
 {
 	unsigned long flags;
-	u32 old;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->conn.frag_tx = true;
-	old = ch->res.sbuf_size;
 	ch->res.sbuf_size = RDMACHAN_FRAG_BUF;
-	rdmachan_sbuf_drop_spares_locked(ch, old);
 	spin_unlock_irqrestore(&ch->lock, flags);
-	return rdmachan_sbuf_reserve(ch);
 }
 
 /**

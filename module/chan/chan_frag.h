@@ -21,7 +21,7 @@ static inline u32 rdmachan_frags(const struct rdmachan *ch, size_t len)
 }
 
 u32 rdmachan_frag_setup(struct rdmachan *ch);
-int rdmachan_frag_adopt(struct rdmachan *ch);
+void rdmachan_frag_adopt(struct rdmachan *ch);
 int rdmachan_frag_rx_locked(struct rdmachan *ch, struct rdmachan_rx *rx,
 			    bool more, struct rdmachan_rx **first);
 int rdmachan_send_frags_iter(struct rdmachan *ch, struct iov_iter *from,

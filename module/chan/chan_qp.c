@@ -197,7 +197,12 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 	if (ret)
 		return ret;
 	rdmachan_grant_init(ch);
-	return rdmachan_sbuf_reserve(ch);
+	/*
+	 * The active side's send buffers wait for the answer: the passive
+	 * side may take fragments (rdmachan_frag_adopt()), and a buffer of
+	 * the largest message made now would go at once
+	 */
+	return ch->conn.active ? 0 : rdmachan_sbuf_reserve(ch);
 }
 
 static void rdmachan_unmap_buffers(struct rdmachan *ch)

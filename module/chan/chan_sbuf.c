@@ -21,8 +21,10 @@
  * unless the I/O stopped meanwhile: the teardown unmaps what it finds
  * after the stop (rdmachan_sbuf_unmap(), from
  * rdmachan_release_resources()), and nothing is stacked after it.  A
- * channel keeps RDMACHAN_SBUF_KEEP buffers from its setup on, so that a
- * sender never depends on the allocator to make progress.
+ * channel keeps RDMACHAN_SBUF_KEEP buffers from before its I/O starts
+ * (made with the passive side's queues, and by the active side at
+ * ESTABLISHED, once it knows their size), so that a sender never depends
+ * on the allocator to make progress.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -38,9 +40,10 @@
 #define RDMACHAN_SBUF_REFILL	8
 /*
  * Buffers a connected channel keeps whatever happens (the idle tick frees
- * none below): made at setup, so that a sender always gets one back from
- * a completion, with no allocation, as a block device's writeback needs
- * (rdmachan_post_tx_locked() signals the send that takes the last spare)
+ * none below): made before the I/O starts, so that a sender always gets
+ * one back from a completion, with no allocation, as a block device's
+ * writeback needs (rdmachan_post_tx_locked() signals the send that takes
+ * the last spare)
  */
 #define RDMACHAN_SBUF_KEEP	1
 
@@ -341,28 +344,6 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 	}
 	if (freed)
 		wake_up_all(&ch->wq);
-}
-
-/**
- * rdmachan_sbuf_drop_spares_locked() - free every spare buffer, made at
- *	@size bytes
- * @ch: the channel, its I/O not started: no slot holds a buffer
- * @size: the size they were made at (rdmachan_frag_adopt())
- *
- * Context: ch->lock held.
- */
-void rdmachan_sbuf_drop_spares_locked(struct rdmachan *ch, u32 size)
-{
-	lockdep_assert_held(&ch->lock);
-	while (ch->send.nr_spare) {
-		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
-
-		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma, size,
-				    DMA_TO_DEVICE);
-		rdmachan_buf_free(sb->buf, size);
-		ch->send.nr_bufs--;
-		rdmachan_mem_charge(ch, -(long)rdmachan_buf_bytes(size));
-	}
 }
 
 /**

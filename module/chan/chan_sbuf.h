@@ -26,7 +26,6 @@ void rdmachan_sbuf_fill_work(struct work_struct *work);
 void rdmachan_sbuf_take_locked(struct rdmachan *ch, struct rdmachan_tx *tx);
 void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx);
 void rdmachan_sbuf_idle_locked(struct rdmachan *ch);
-void rdmachan_sbuf_drop_spares_locked(struct rdmachan *ch, u32 size);
 bool rdmachan_sbuf_unretired_locked(struct rdmachan *ch);
 void rdmachan_sbuf_unmap(struct rdmachan *ch);
 void rdmachan_sbuf_free(struct rdmachan *ch);

@@ -242,8 +242,8 @@ struct rdmachan_conn {
  *	receive buffers; set once with the resources
  * @sbuf_size: the same for the send buffers, RDMACHAN_FRAG_BUF with
  *	&rdmachan_conn.frag_tx; set with the resources, and lowered under
- *	rdmachan.lock before I/O starts by an active side whose peer
- *	answered F_FRAG (rdmachan_frag_adopt())
+ *	rdmachan.lock by an active side whose peer answered F_FRAG
+ *	(rdmachan_frag_adopt()) before it makes any (at ESTABLISHED)
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue

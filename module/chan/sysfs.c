@@ -54,6 +54,8 @@ rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
 	if (!dev)
 		return NULL;
 	device_initialize(dev);
+	/* nothing to suspend: no power/ directory, off the PM lists */
+	device_set_pm_not_required(dev);
 	dev->class = &rdmachan_class;
 	dev->groups = groups;
 	dev->release = rdmachan_sysfs_release;
