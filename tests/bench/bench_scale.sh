@@ -5,18 +5,22 @@
 # not a test): what an idle channel with the default options costs (the
 # channels' own count, the MemFree delta, the provider's queues as the
 # VmallocUsed delta), how many such pairs fit in 90% of the VM's
-# available memory (all open at once, messages checked on each),
-# and how fast they connect, against rdma-core's cmtime on the same rxe
-# pair (its client on rxe1, its server on rxe0, as many connections).
-# chan_test scale (tests/vm/helpers/chan_test_scale.c) opens the pairs;
-# then chan_test fair (chan_test_fair.c) runs 100 busy pairs at once, how
-# evenly they share the device.  Each figure is one line "RESULT NAME
+# available memory (all open at once, messages checked on each): chan_test
+# scale (tests/vm/helpers/chan_test_scale.c).  How fast they connect:
+# BENCH_SETUP_PASSES passes (9) of chan_test setup, BENCH_SETUP_PAIRS
+# pairs (500) opened at once, each paired with a pass of rdma-core's
+# cmtime on the same rxe pair (its client on rxe1, its server on rxe0, as
+# many connections), the two taking turns at going first.  Then chan_test
+# fair (chan_test_fair.c) runs 100 busy pairs at once, how evenly they
+# share the device.  Each figure is one line "RESULT NAME
 # VALUE" on the results port.
 . /tests/lib.sh
 
 SRV=192.0.2.1
 CLI=192.0.2.2
 RUNS=${BENCH_RUNS:-3}
+SETUP_PASSES=${BENCH_SETUP_PASSES:-9}
+SETUP_PAIRS=${BENCH_SETUP_PAIRS:-500}
 T=/tmp/bench
 mkdir -p $T
 
@@ -28,8 +32,11 @@ result() { echo "RESULT $1 $2" >&3; }
 # milliseconds for all N
 cmtime_rate() {
 	timeout 120 cmtime -b $SRV -c "$1" > $T/cmt_srv.out 2>&1 &
+	srv=$!
 	sleep 2
 	timeout 120 cmtime -s $SRV -b $CLI -c "$1" > $T/cmt_cli.out 2>&1
+	# the client is done: the server would wait for a test it does not run
+	kill $srv 2>/dev/null
 	wait
 	awk -v n="$1" '
 		/^(create id|bind addr|resolve addr|resolve route|create qp|connect)[ \t]*:/ {
@@ -54,16 +61,36 @@ pass=1
 while [ $pass -le "$RUNS" ]; do
 	rm -f $T/scale.out
 	SCALE_OUT=$T/scale.out $HELPERS/chan_test scale 1000 90 >&2
-	pairs=$(awk '$2 == "scale_pairs" { print $3 }' $T/scale.out 2>/dev/null)
-	pairs=${pairs%.*}
-	[ -n "$pairs" ] || pairs=0
 	while read -r _ name value; do
 		result "$name" "$value"
 	done < $T/scale.out
-	[ "$pairs" -gt 0 ] && result cmtime_setup_conns_per_s "$(cmtime_rate "$pairs")"
 	pass=$((pass + 1))
 done
 result scale_runs "$RUNS"
+
+# setup_rate: one pass of chan_test setup, its rate (0 if it failed)
+setup_rate() {
+	: > $T/setup.out
+	SCALE_OUT=$T/setup.out $HELPERS/chan_test setup "$SETUP_PAIRS" >&2
+	awk '$2 == "setup_pairs_per_s" { r = $3 } END { print r + 0 }' \
+		$T/setup.out
+}
+# the k-th setup_pairs_per_s pairs with the k-th cmtime_setup_conns_per_s
+pass=1
+while [ $pass -le "$SETUP_PASSES" ]; do
+	if [ $((pass % 2)) = 1 ]; then
+		ours=$(setup_rate)
+		theirs=$(cmtime_rate "$SETUP_PAIRS")
+	else
+		theirs=$(cmtime_rate "$SETUP_PAIRS")
+		ours=$(setup_rate)
+	fi
+	result setup_pairs_per_s "$ours"
+	result cmtime_setup_conns_per_s "$theirs"
+	pass=$((pass + 1))
+done
+result setup_runs "$SETUP_PASSES"
+result setup_pairs "$SETUP_PAIRS"
 # fairness: 100 busy pairs at once, one pass, a window of 20 s
 rm -f $T/fair.out
 FAIR_OUT=$T/fair.out $HELPERS/chan_test fair 100 20 >&2

@@ -48,7 +48,9 @@
 # BENCH_BLK_JOBS, BENCH_BLK_PROFILE, BENCH_BLK_CALLERS and BENCH_BLK_TRACE:
 # see bench_blk.sh.
 # The scale rows' guest half is tests/bench/bench_scale.sh (what an idle
-# channel costs, how many fit, setup rate against rdma-core's cmtime).
+# channel costs, how many fit; BENCH_SETUP_PASSES passes, default 9, of
+# BENCH_SETUP_PAIRS pairs, default 500, each paired with a cmtime pass:
+# the setup rate).
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
 # BENCH_SCALE=0 the scale rows,
 # BENCH_BLK=0 the block rows (both tables), BENCH_PAIR=0 the two-host
@@ -73,6 +75,8 @@ cd "$TOP"
 # the kernel command line hands these to the guest's environment
 RUNS=${BENCH_RUNS:-3}
 LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
+SETUP_PASSES=${BENCH_SETUP_PASSES:-9}
+SETUP_PAIRS=${BENCH_SETUP_PAIRS:-500}
 BLK_SECS=${BENCH_BLK_SECS:-5}
 # BENCH_MSG=0 / BENCH_BLK=0: leave out the message or the block rows
 CASES=
@@ -90,9 +94,10 @@ fi
 if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_scale
 	# per pass: the pairs that fit (a few with 32 MiB channels, up to
-	# 1,000), their messages and close, and cmtime; then the fairness
-	# pass's 100 pairs
-	TIMEOUT=$((TIMEOUT + RUNS * 600 + 180))
+	# 1,000), their messages and close; per setup pass, its pairs and
+	# cmtime's connections, each a few seconds a hundred; then the
+	# fairness pass's 100 pairs
+	TIMEOUT=$((TIMEOUT + RUNS * 600 + SETUP_PASSES * (SETUP_PAIRS / 10 + 30) + 180))
 fi
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	CASES=${CASES:+$CASES,}bench_blk
@@ -102,7 +107,7 @@ fi
 [ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -169,6 +174,31 @@ row() {
 		printf "%-44s %12.2f %12.2f %-6s %6.2fx%s\n", l, a, b, u, r,
 			(h ? "" : " (lower is better)")
 	}'
+}
+
+# pass_ratios KEY_A KEY_B HIGHER_IS_BETTER TARGET: KEY_A's figures over
+# KEY_B's pass by pass (the k-th of each; a pair where either failed,
+# 0, is left out).  Prints "MEDIAN LOWEST HIGHEST MET PAIRS", MET the
+# pairs whose ratio meets TARGET; "0 0 0 0 0" for none.
+pass_ratios() {
+	local ratios med m
+	ratios=$(awk -v ka="$1" -v kn="$2" '
+	$1 == "RESULT" && $2 == ka { a[++na] = $3 + 0 }
+	$1 == "RESULT" && $2 == kn { n[++nn] = $3 + 0 }
+	END {
+		for (i = 1; i <= na && i <= nn; i++)
+			if (a[i] > 0 && n[i] > 0)
+				print a[i] / n[i]
+	}' "$R")
+	if [ -z "$ratios" ]; then
+		echo 0 0 0 0 0
+		return
+	fi
+	read -r med m < <(median <<< "$ratios")
+	sort -g <<< "$ratios" | awk -v h="$3" -v t="$4" -v med="$med" -v m="$m" '
+	NR == 1 { lo = $1 }
+	{ hi = $1; met += h ? $1 >= t : $1 <= t }
+	END { print med, lo, hi, met + 0, m }'
 }
 
 if [ "${BENCH_MSG:-1}" != 0 ]; then
@@ -272,8 +302,19 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	row "total memory per idle channel (MemFree)" "$(val scale_total_kib_per_chan)" 64 KiB 0
 	row "  of it the provider's queues (vmalloc)" "$(val scale_vmalloc_kib_per_chan)" 0 KiB 0
 	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "cmtime" "" ""
-	row "setup rate, pairs connected and accepted" "$(val scale_setup_pairs_per_s)" \
+	row "setup rate, pairs connected and accepted" "$(val setup_pairs_per_s)" \
 		"$(val cmtime_setup_conns_per_s)" "/s" 1
+	read -r med lo hi met m < <(pass_ratios setup_pairs_per_s \
+		cmtime_setup_conns_per_s 1 1)
+	if [ "$m" = 0 ]; then
+		printf "%-44s %12s %12s %-6s %7s\n" \
+			"  paired passes: median of the ratios" "" "" "" "-"
+	else
+		printf "%-44s %12s %12s %-6s %6.2fx\n" \
+			"  paired passes: median of the ratios" "" "" "" "$med"
+		printf "  ratios %.2fx to %.2fx, at least 1.0x in %d of %d passes\n" \
+			"$lo" "$hi" "$met" "$m"
+	fi
 	printf "%-44s %12s %12s %-6s %7s\n" "" "rdmachan" "target" "" ""
 	row "fairness: slowest/fastest of $(val fair_pairs) busy pairs" \
 		"$(val fair_min_over_max)" 0.8 "" 1
@@ -284,9 +325,12 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	echo "Medians of $(runs scale_runs) passes of chan_test scale: default channel pairs (depth"
 	echo "$(val scale_depth), $(val scale_msg_size)-byte messages) until 1,000 or 90% of the VM's"
 	echo "available memory (what a pair costs measured on 8 pairs after the first), all open at once;"
-	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends; setup: 8 threads"
-	echo "connect while one accepts.  cmtime: rdma-core's, as many connections, rxe1 -> rxe0,"
-	echo "its steps from create id to connect.  Fairness: one pass of chan_test fair, each pair's"
+	echo "own: sysfs mem_bytes; total: the MemFree delta over both ends.  Setup: medians"
+	echo "of $(runs setup_runs) passes of chan_test setup, $(val setup_pairs) default pairs opened while"
+	echo "8 threads connect and one accepts, each pass paired with a cmtime pass of as"
+	echo "many connections (rxe1 -> rxe0, its steps from create id to connect), the two"
+	echo "taking turns at going first."
+	echo "  Fairness: one pass of chan_test fair, each pair's"
 	echo "in-kernel BLAST of 64-byte messages, the rates in one window of $(val fair_secs) s while all run;"
 	echo "the slowest client's rate over the fastest's, and the 10th percentile's over the 90th (mean"
 	echo "$(val fair_mean_msgs_per_s)/s, median $(val fair_p50_msgs_per_s)/s)."
@@ -326,32 +370,22 @@ blkrow() {
 # median of the pairs' ratios, their range, and in how many pairs the
 # ratio met TARGET.
 blkpass() {
-	local ratios med m
+	local med lo hi met m
 	case "$5" in
 	"("*) return ;;
 	esac
-	ratios=$(awk -v ka="${BP}_rcblk_$2" -v kn="${BP}_nvme_$2" '
-	$1 == "RESULT" && $2 == ka { a[++na] = $3 + 0 }
-	$1 == "RESULT" && $2 == kn { n[++nn] = $3 + 0 }
-	END {
-		for (i = 1; i <= na && i <= nn; i++)
-			if (a[i] > 0 && n[i] > 0)
-				print a[i] / n[i]
-	}' "$R")
-	if [ -z "$ratios" ]; then
+	read -r med lo hi met m < <(pass_ratios "${BP}_rcblk_$2" "${BP}_nvme_$2" "$4" "$5")
+	if [ "$m" = 0 ]; then
 		printf "%-30s %9s\n" "$1" "-"
 		return
 	fi
-	read -r med m < <(median <<< "$ratios")
-	sort -g <<< "$ratios" | awk -v l="$1" -v h="$4" -v t="$5" \
-		-v med="$med" -v m="$m" '
-	NR == 1 { lo = $1 }
-	{ hi = $1; met += h ? $1 >= t : $1 <= t }
-	END {
+	awk -v l="$1" -v h="$4" -v t="$5" -v med="$med" -v lo="$lo" -v hi="$hi" \
+		-v met="$met" -v m="$m" 'BEGIN {
 		printf "%-30s %8.2fx %8.2fx %8.2fx %5d of %d  %s %.2fx\n",
 			l, med, lo, hi, met, m, h ? ">=" : "<=", t
 	}'
 }
+
 if [ "${BENCH_BLK:-1}" != 0 ]; then
 	echo
 	printf "%-30s %10s %10s %10s %-5s %9s %9s %9s  %s\n" \

@@ -196,6 +196,8 @@ static const struct subcmd cmds[] = {
 	  "N (100) busy pairs at once for SECS (5): how evenly they share", 300 },
 	{ "scale", cmd_scale, "[N] [SHARE]",
 	  "N (1000) default pairs, or what fits in SHARE% (50) of memory", 900 },
+	{ "setup", cmd_setup, "[N]",
+	  "N (200) default pairs opened at once and closed: the setup rate", 300 },
 	{ }
 };
 

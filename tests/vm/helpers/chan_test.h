@@ -57,6 +57,7 @@ int cmd_qperror(int argc, char **argv);
 int cmd_unplug(int argc, char **argv);
 
 int cmd_scale(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
 int cmd_grant(int argc, char **argv);
 int cmd_budget(int argc, char **argv);
 int cmd_frag(int argc, char **argv);

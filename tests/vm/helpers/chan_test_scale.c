@@ -172,25 +172,32 @@ static unsigned short sin_port(const struct __kernel_sockaddr_storage *ss)
 /*
  * Pairs [@from, @n) at once: SCALE_THREADS threads connect, this one
  * accepts (in whatever order the connections come), then each accepted
- * end goes to the index of the client end whose port it names.  Return:
- * the pairs open, from index @from on.
+ * end goes to the index of the client end whose port it names.  *@done
+ * is when the last connect and accept returned, before that matching.
+ * Return: the pairs open, from index @from on.
  */
 static int open_concurrently(int lfd, int port, int *cli, int *srv, int from,
-			     int n)
+			     int n, double *done)
 {
 	struct connectors c = { .cli = cli, .n = n, .port = port, .next = from };
 	pthread_t th[SCALE_THREADS];
 	int *got = calloc(n, sizeof(int));
+	/* client index by its local port */
+	int *by_port = malloc(65536 * sizeof(int));
 	int i, j, nth, accepted = 0;
 
-	if (from >= n)
+	*done = now_s();
+	if (from >= n || !got || !by_port) {
+		free(got);
+		free(by_port);
 		return 0;
+	}
 	for (i = from; i < n; i++)
 		cli[i] = srv[i] = -1;
 	for (nth = 0; nth < SCALE_THREADS; nth++)
 		if (pthread_create(&th[nth], NULL, connector_run, &c))
 			break;
-	while (got && accepted < n - from) {
+	while (accepted < n - from) {
 		struct pollfd p = { .fd = lfd, .events = POLLIN };
 
 		if (poll(&p, 1, SCALE_ACCEPT_MS) != 1)
@@ -202,22 +209,28 @@ static int open_concurrently(int lfd, int port, int *cli, int *srv, int from,
 	}
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
+	*done = now_s();
 	if (c.err)
 		ktap_diag("a connect failed: %s", strerror(c.err));
-	for (j = 0; got && j < accepted; j++) {
-		struct rdmachan_chan_info a, b;
+	for (i = 0; i < 65536; i++)
+		by_port[i] = -1;
+	for (i = from; i < n; i++) {
+		struct rdmachan_chan_info b;
 
-		ioc_chan_info(got[j], &a);
-		for (i = from; i < n; i++)
-			if (cli[i] >= 0 && srv[i] < 0 && !ioc_chan_info(cli[i], &b) &&
-			    sin_port(&b.src) == sin_port(&a.dst)) {
-				srv[i] = got[j];
-				break;
-			}
-		if (i == n)
+		if (cli[i] >= 0 && !ioc_chan_info(cli[i], &b))
+			by_port[sin_port(&b.src)] = i;
+	}
+	for (j = 0; j < accepted; j++) {
+		struct rdmachan_chan_info a;
+
+		i = ioc_chan_info(got[j], &a) ? -1 : by_port[sin_port(&a.dst)];
+		if (i >= 0 && srv[i] < 0)
+			srv[i] = got[j];
+		else
 			close(got[j]);
 	}
 	free(got);
+	free(by_port);
 	/* the pairs made, from index @from on, without holes */
 	for (i = from, j = from; i < n; i++) {
 		if (cli[i] >= 0 && srv[i] >= 0) {
@@ -253,7 +266,7 @@ int cmd_scale(SUBCMD_ARGS)
 	int *cli, *srv, lfd, port, i, n, opened = 0, ok = 1, dirs = -1;
 	long long own, busy = 0, pair_cost, slack, avail, fit;
 	unsigned char *tx, *rx;
-	double t0, t1, setup_s, open_s;
+	double t0, t1, t2, setup_s, open_s;
 	struct rlimit fds = { 2 * want + 64, 2 * want + 64 };
 	char buf[64];
 
@@ -263,8 +276,9 @@ int cmd_scale(SUBCMD_ARGS)
 			    "%d %d", want, share);
 		return 1;
 	}
-	ktap_result(!setrlimit(RLIMIT_NOFILE, &fds),
-		    "room for two descriptors a pair", "%s", strerror(errno));
+	i = setrlimit(RLIMIT_NOFILE, &fds);
+	ktap_result(!i, "room for two descriptors a pair", "%s",
+		    strerror(errno));
 	cli = calloc(want, sizeof(int));
 	srv = calloc(want, sizeof(int));
 	mem_snap(&base);
@@ -288,8 +302,8 @@ int cmd_scale(SUBCMD_ARGS)
 	t1 = now_s();
 	opened = 1 + open_concurrently(lfd, port, cli, srv, 1,
 				       want < SCALE_PROBE + 1 ? want :
-				       SCALE_PROBE + 1);
-	open_s = now_s() - t1;
+				       SCALE_PROBE + 1, &t2);
+	open_s = t2 - t1;
 	mem_snap(&probe);
 	pair_cost = opened > 1 ? (one.free - probe.free) / (opened - 1) :
 		    base.free - one.free;
@@ -305,8 +319,8 @@ int cmd_scale(SUBCMD_ARGS)
 	ktap_result(n >= 2, "at least two pairs fit", "a pair takes %lld KiB",
 		    pair_cost >> 10);
 	t1 = now_s();
-	opened += open_concurrently(lfd, port, cli, srv, opened, n);
-	open_s += now_s() - t1;
+	opened += open_concurrently(lfd, port, cli, srv, opened, n, &t2);
+	open_s += t2 - t1;
 	/* the rate of the pairs after the first, which the measuring delayed */
 	if (opened > 1)
 		setup_s = open_s / (opened - 1);
@@ -391,5 +405,123 @@ int cmd_scale(SUBCMD_ARGS)
 		    "the memory comes back",
 		    "MemFree %lld KiB below where it started (slack %lld KiB)",
 		    (base.free - after.free) >> 10, slack >> 10);
+	return ktap_failures() ? 1 : 0;
+}
+
+/* what the closing threads share */
+struct closers {
+	int *cli, *srv;
+	int n;
+	int next;	/* the next pair to close (atomic) */
+};
+
+static void *closer_run(void *arg)
+{
+	struct closers *c = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED)) < c->n) {
+		close(c->cli[i]);
+		close(c->srv[i]);
+	}
+	return NULL;
+}
+
+/*
+ * Close @n pairs, SCALE_THREADS threads at a time (a close waits for the
+ * peer's answer to its CLOSE and for the drain), and the listener @lfd
+ */
+static void close_concurrently(int lfd, int *cli, int *srv, int n)
+{
+	struct closers c = { .cli = cli, .srv = srv, .n = n };
+	pthread_t th[SCALE_THREADS];
+	int nth;
+
+	for (nth = 0; nth < SCALE_THREADS; nth++)
+		if (pthread_create(&th[nth], NULL, closer_run, &c))
+			break;
+	/* no thread: this one closes them all */
+	if (!nth)
+		closer_run(&c);
+	while (nth--)
+		pthread_join(th[nth], NULL);
+	close(lfd);
+}
+
+/* the CPUs' busy and total time so far (/proc/stat's "cpu" line, ticks) */
+static void cpu_ticks(long long *busy, long long *total)
+{
+	long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	*busy = *total = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (i = 0; i < 8; i++)
+			*total += v[i];
+		/* all but idle (3) and iowait (4) */
+		*busy = *total - v[3] - v[4];
+	}
+	fclose(f);
+}
+
+/*
+ * "setup [N]": one pass of the setup rate alone, for the benchmark to
+ * pair with a cmtime pass of as many connections: N default pairs (200)
+ * opened at once as scale opens them, the rate printed as
+ * setup_pairs_per_s with the share of the CPUs' time they took, then all
+ * closed (as many threads at a time) and gone (setup_close_s).
+ */
+int cmd_setup(SUBCMD_ARGS)
+{
+	int want = argc > 1 ? atoi(argv[1]) : 200;
+	struct rdmachan_chan_opts o = { 0 };
+	struct rlimit fds = { 2 * want + 64, 2 * want + 64 };
+	int *cli, *srv, lfd, port, opened, dirs = -1, i;
+	long long busy0, total0, busy1, total1;
+	double t0, t1, secs;
+	char buf[64];
+	int ret;
+
+	if (want < 1 || want > 100000) {
+		ktap_result(0, "setup N: 1 to 100000 pairs", "%d", want);
+		return 1;
+	}
+	ret = setrlimit(RLIMIT_NOFILE, &fds);
+	ktap_result(!ret, "room for two descriptors a pair", "%s",
+		    strerror(errno));
+	cli = calloc(want, sizeof(int));
+	srv = calloc(want, sizeof(int));
+	lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &port);
+	ktap_result(lfd >= 0, "a listener with the default options", "%s",
+		    strerror(errno));
+	if (lfd < 0 || !cli || !srv)
+		return 1;
+	cpu_ticks(&busy0, &total0);
+	t0 = now_s();
+	opened = open_concurrently(lfd, port, cli, srv, 0, want, &t1);
+	secs = t1 - t0;
+	cpu_ticks(&busy1, &total1);
+	snprintf(buf, sizeof(buf), "%d pairs open at once", want);
+	ktap_result(opened == want, buf, "only %d", opened);
+	/* a pass that fell short (a connect failed, an accept timed out): 0 */
+	result("setup_pairs_per_s", opened == want ? opened / secs : 0);
+	/* how much of the machine the setups took: idle CPUs mean waiting */
+	if (total1 > total0)
+		result("setup_cpu_busy_pct",
+		       100.0 * (busy1 - busy0) / (total1 - total0));
+	t0 = now_s();
+	close_concurrently(lfd, cli, srv, opened);
+	for (i = 0; i < 600 && (dirs = chan_dirs()) > 0; i++)
+		usleep(100 * 1000);
+	if (opened > 0)
+		result("setup_close_s", now_s() - t0);
+	ktap_result(dirs == 0, "every channel is gone after the close",
+		    "%d left", dirs);
+	free(cli);
+	free(srv);
 	return ktap_failures() ? 1 : 0;
 }
