@@ -243,6 +243,46 @@ static int open_concurrently(int lfd, int port, int *cli, int *srv, int from,
 	return j - from;
 }
 
+/* what the closing threads share */
+struct closers {
+	int *cli, *srv;
+	int n;
+	int next;	/* the next pair to close (atomic) */
+};
+
+static void *closer_run(void *arg)
+{
+	struct closers *c = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED)) < c->n) {
+		close(c->cli[i]);
+		close(c->srv[i]);
+	}
+	return NULL;
+}
+
+/*
+ * Close @n pairs, SCALE_THREADS threads at a time (a close waits for the
+ * peer's answer to its CLOSE and for the drain), and the listener @lfd
+ */
+static void close_concurrently(int lfd, int *cli, int *srv, int n)
+{
+	struct closers c = { .cli = cli, .srv = srv, .n = n };
+	pthread_t th[SCALE_THREADS];
+	int nth;
+
+	for (nth = 0; nth < SCALE_THREADS; nth++)
+		if (pthread_create(&th[nth], NULL, closer_run, &c))
+			break;
+	/* no thread: this one closes them all */
+	if (!nth)
+		closer_run(&c);
+	while (nth--)
+		pthread_join(th[nth], NULL);
+	close(lfd);
+}
+
 /* one message of @len bytes from @from to @to, its content checked */
 static int carry(int from, int to, unsigned char *tx, unsigned char *rx,
 		 size_t len, uint32_t seed)
@@ -377,7 +417,9 @@ int cmd_scale(SUBCMD_ARGS)
 	result("scale_slab_kib_per_chan",
 	       (full.slab - base.slab) / 2.0 / opened / 1024);
 
-	pairs_close(lfd, cli, srv, opened);
+	close_concurrently(lfd, cli, srv, opened);
+	free(cli);
+	free(srv);
 	/* a channel goes once its teardown and its last reference are done */
 	for (i = 0; i < 600 && (dirs = chan_dirs()) > 0; i++)
 		usleep(100 * 1000);
@@ -406,46 +448,6 @@ int cmd_scale(SUBCMD_ARGS)
 		    "MemFree %lld KiB below where it started (slack %lld KiB)",
 		    (base.free - after.free) >> 10, slack >> 10);
 	return ktap_failures() ? 1 : 0;
-}
-
-/* what the closing threads share */
-struct closers {
-	int *cli, *srv;
-	int n;
-	int next;	/* the next pair to close (atomic) */
-};
-
-static void *closer_run(void *arg)
-{
-	struct closers *c = arg;
-	int i;
-
-	while ((i = __atomic_fetch_add(&c->next, 1, __ATOMIC_RELAXED)) < c->n) {
-		close(c->cli[i]);
-		close(c->srv[i]);
-	}
-	return NULL;
-}
-
-/*
- * Close @n pairs, SCALE_THREADS threads at a time (a close waits for the
- * peer's answer to its CLOSE and for the drain), and the listener @lfd
- */
-static void close_concurrently(int lfd, int *cli, int *srv, int n)
-{
-	struct closers c = { .cli = cli, .srv = srv, .n = n };
-	pthread_t th[SCALE_THREADS];
-	int nth;
-
-	for (nth = 0; nth < SCALE_THREADS; nth++)
-		if (pthread_create(&th[nth], NULL, closer_run, &c))
-			break;
-	/* no thread: this one closes them all */
-	if (!nth)
-		closer_run(&c);
-	while (nth--)
-		pthread_join(th[nth], NULL);
-	close(lfd);
 }
 
 /* the CPUs' busy and total time so far (/proc/stat's "cpu" line, ticks) */
