@@ -11,7 +11,9 @@
  * for its channels); its descriptor limit raised for two a pair.
  * SCALE_THREADS threads connect while this one accepts, as cmtime sets
  * its connections up concurrently.  Then:
- *   - every pair carries a checksummed message of its own size each way;
+ *   - every pair carries a checksummed message of its own size each way,
+ *     SCALE_BATCH pairs at a time, each batch idle again before the next
+ *     (a full-size message grows its grant for shrink_idle_ms);
  *   - idle again, the channels give back the send buffers the messages
  *     took, within a few keepalive ticks (chan_sbuf.c), and the receive
  *     buffers their grants grew by, after shrink_idle_ms (chan_grant.c);
@@ -134,6 +136,22 @@ static long long own_sum(const int *cli, const int *srv, int n)
 		own += atoll(sysfs_attr(srv[i], "mem_bytes", buf, sizeof(buf)));
 	}
 	return own;
+}
+
+/* pairs that carry their messages before they are let go idle */
+#define SCALE_BATCH	100
+
+/*
+ * Wait, up to 20 s, until the @n pairs hold no more than @own bytes
+ * again: idle, they give back what their messages took (a keepalive
+ * tick the send buffers, shrink_idle_ms the grown grants).
+ */
+static void idle_wait(const int *cli, const int *srv, int n, long long own)
+{
+	int i;
+
+	for (i = 0; i < 200 && own_sum(cli, srv, n) > own; i++)
+		usleep(100 * 1000);
 }
 
 /* pairs after the first that say what one costs */
@@ -304,7 +322,7 @@ int cmd_scale(SUBCMD_ARGS)
 	struct rdmachan_chan_info ci;
 	struct mem_snap base, one, probe, full, after;
 	int *cli, *srv, lfd, port, i, n, opened = 0, ok = 1, dirs = -1;
-	long long own, busy = 0, pair_cost, slack, avail, fit;
+	long long own, busy = 0, pair_cost, slack, avail, fit, batch_own = 0;
 	unsigned char *tx, *rx;
 	double t0, t1, t2, setup_s, open_s;
 	struct rlimit fds = { 2 * want + 64, 2 * want + 64 };
@@ -385,6 +403,18 @@ int cmd_scale(SUBCMD_ARGS)
 	for (i = 0; tx && rx && i < opened; i++) {
 		size_t len = 1 + (size_t)(i * 2654435761u) % ci.max_msg_size;
 
+		/*
+		 * A batch's grown grants and send buffers given back before
+		 * the next: at 90% of the memory, all of them busy at once
+		 * would not fit
+		 */
+		if (i && !(i % SCALE_BATCH))
+			idle_wait(cli + i - SCALE_BATCH, srv + i - SCALE_BATCH,
+				  SCALE_BATCH, batch_own);
+		if (!(i % SCALE_BATCH))
+			batch_own = own_sum(cli + i, srv + i,
+					    opened - i < SCALE_BATCH ?
+					    opened - i : SCALE_BATCH);
 		if (!carry(cli[i], srv[i], tx, rx, len, i) ||
 		    !carry(srv[i], cli[i], tx, rx, ci.max_msg_size + 1 - len,
 			   ~i))
