@@ -95,6 +95,27 @@ static void mem_snap(struct mem_snap *m)
 	m->slab = meminfo("Slab");
 }
 
+/*
+ * A snapshot once MemFree has settled (up to 10 s): what channels closed
+ * just before give back their provider's queues from a work item, and
+ * their slab objects after RCU grace periods, for a while after their
+ * directories went
+ */
+static void mem_settled(struct mem_snap *m)
+{
+	struct mem_snap prev;
+	int i;
+
+	mem_snap(m);
+	for (i = 0; i < 20; i++) {
+		usleep(500 * 1000);
+		prev = *m;
+		mem_snap(m);
+		if (llabs(m->free - prev.free) < 1 << 20)
+			break;
+	}
+}
+
 /* the channel directories of the class, now */
 static int chan_dirs(void)
 {
@@ -339,7 +360,7 @@ int cmd_scale(SUBCMD_ARGS)
 		    strerror(errno));
 	cli = calloc(want, sizeof(int));
 	srv = calloc(want, sizeof(int));
-	mem_snap(&base);
+	mem_settled(&base);
 	lfd = chan_listen(ctl, SRV_IP, 0, &o, 0, &port);
 	ktap_result(lfd >= 0, "a listener with the default options", "%s",
 		    strerror(errno));
