@@ -208,6 +208,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
 	INIT_LIST_HEAD(&ch->recv.ready);
 	INIT_LIST_HEAD(&ch->recv.pending);
 	INIT_LIST_HEAD(&ch->recv.all);
+	INIT_LIST_HEAD(&ch->ctrl.held);
 	INIT_WORK(&ch->recv.grow_work, rdmachan_grow_work);
 	INIT_LIST_HEAD(&ch->listen.node);
 	INIT_WORK(&ch->listen.accept_work, rdmachan_accept_work);

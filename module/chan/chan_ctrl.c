@@ -10,7 +10,15 @@
  * and its arithmetic in credit.h).  Control
  * messages (CREDIT, KEEPALIVE, CLOSE) take no credit: each side keeps
  * RDMACHAN_CTRL_RECV spare receive buffers for them and has at most one
- * of each kind in flight, in its own send slot.
+ * of each kind in flight, in its own send slot.  From wire version 6 a
+ * control message also takes one of RDMACHAN_CTRL_RECV control credits,
+ * which the peer returns in the header of a later message once it
+ * reposted the buffer (credit.h has the rules): a send slot is free once
+ * its send completes, but the buffer the message took is not until the
+ * peer's receive completion ran, and an iWARP send completes as soon as
+ * it is on the socket.  A message without a control credit waits in
+ * ctrl.pending until returns come; one that waits for RDMACHAN_KEEPALIVE_STUCK
+ * fails the channel, as a probe that never completes does.
  *
  * KEEPALIVE probes a peer nothing was heard from for a period, and
  * flushes the send ring before a close.  CLOSE tells the peer the end is
@@ -38,6 +46,18 @@ static const char *const rdmachan_ctrl_name[RDMACHAN_CTRL_SLOTS] = {
 	[RDMACHAN_CTRL_CLOSE]		= "close",
 };
 
+/*
+ * No control credit for a message of kind @slot: it waits in
+ * ctrl.pending for the peer's returns (rdmachan_ctrl_kick_locked()).
+ */
+static void rdmachan_ctrl_wait_locked(struct rdmachan *ch, unsigned int slot)
+{
+	if (!ch->ctrl.pending)
+		ch->ctrl.pending_since = jiffies;
+	if (!__test_and_set_bit(slot, &ch->ctrl.pending))
+		ch->ctrl.credits.waits++;
+}
+
 /* Post one control message of kind @slot.  Caller holds ch->lock. */
 void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 {
@@ -50,15 +70,22 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    ch->state != RDMACHAN_CONNECTED ||
 	    (slot == RDMACHAN_CTRL_CLOSE &&
-	     test_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags)) ||
-	    test_and_set_bit(slot, &ch->ctrl.busy))
+	     test_bit(RDMACHAN_F_CLOSE_SENT, &ch->flags)))
 		return;
+	if (!rdmachan_ctrl_may_send(&ch->ctrl.credits)) {
+		rdmachan_ctrl_wait_locked(ch, slot);
+		return;
+	}
+	if (test_and_set_bit(slot, &ch->ctrl.busy))
+		return;
+	__clear_bit(slot, &ch->ctrl.pending);
 
 	h->type = rdmachan_ctrl_type[slot];
-	h->flags = 0;
+	h->flags = rdmachan_ctrl_take(&ch->ctrl.credits, true) <<
+		   RDMACHAN_HDR_CACK_SHIFT;
 	/* a sender short of credits asks for more (chan_grant.c) */
 	if (ch->ctrl.want_grant && slot != RDMACHAN_CTRL_CLOSE) {
-		h->flags = RDMACHAN_HDR_F_WANT;
+		h->flags |= RDMACHAN_HDR_F_WANT;
 		ch->ctrl.want_grant = false;
 	}
 	h->credits = cpu_to_be16(rdmachan_credits_take_owed(&ch->credits));
@@ -102,6 +129,142 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	}
 }
 
+/**
+ * rdmachan_ctrl_kick_locked() - send what waits on the control credits
+ * @ch: the channel
+ *
+ * After control credits came back or a control slot came free: the
+ * messages that waited for a credit, and a CREDIT for the peer's returns
+ * where they are due (it may hold its last credit, owing none).
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_ctrl_kick_locked(struct rdmachan *ch)
+{
+	unsigned int slot;
+
+	lockdep_assert_held(&ch->lock);
+	if (rdmachan_ctrl_ack_due(&ch->ctrl.credits))
+		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
+	for_each_set_bit(slot, &ch->ctrl.pending, RDMACHAN_CTRL_SLOTS) {
+		if (!rdmachan_ctrl_may_send(&ch->ctrl.credits))
+			break;
+		rdmachan_post_ctrl_locked(ch, slot);
+	}
+}
+
+/**
+ * rdmachan_ctrl_rx_locked() - the control credits a received header
+ *	returns
+ * @ch: the channel
+ * @h: the header
+ *
+ * Context: ch->lock held.
+ * Return: NULL, or why the header breaks the protocol.
+ */
+const char *rdmachan_ctrl_rx_locked(struct rdmachan *ch,
+				    const struct rdmachan_wire_hdr *h)
+{
+	u32 n = (h->flags & RDMACHAN_HDR_CACK_MASK) >> RDMACHAN_HDR_CACK_SHIFT;
+
+	lockdep_assert_held(&ch->lock);
+	if (!n)
+		return NULL;
+	if (ch->conn.params.version < 6)
+		return "control credits returned before version 6";
+	if (rdmachan_ctrl_returned(&ch->ctrl.credits, n))
+		return "more control credits returned than taken";
+	rdmachan_ctrl_kick_locked(ch);
+	return NULL;
+}
+
+static bool rdmachan_msg_is_ctrl(u8 type)
+{
+	return type == RDMACHAN_MSG_CREDIT || type == RDMACHAN_MSG_KEEPALIVE ||
+	       type == RDMACHAN_MSG_CLOSE;
+}
+
+/**
+ * rdmachan_ctrl_repost_locked() - repost the buffer of a message that
+ *	carried no data
+ * @ch: the channel, its I/O not stopped
+ * @rx: the buffer
+ * @type: the message's type (a control message's buffer is one the peer
+ *	holds a control credit for from version 6)
+ *
+ * For a control message this side then owes a return, and sends a
+ * CREDIT for the returns where they are due.  Under the injection
+ * "ctrl_hold" a control message's buffer waits in ctrl.held instead.
+ *
+ * Context: ch->lock held.
+ * Return: NULL, or why the message breaks the protocol.
+ */
+const char *rdmachan_ctrl_repost_locked(struct rdmachan *ch,
+					struct rdmachan_rx *rx, u8 type)
+{
+	bool v6 = ch->conn.params.version >= 6;
+
+	lockdep_assert_held(&ch->lock);
+	if (!rdmachan_msg_is_ctrl(type) || !v6) {
+		rdmachan_post_recv_locked(ch, rx);
+		return NULL;
+	}
+	if (ch->ctrl.hold) {
+		list_add_tail(&rx->node, &ch->ctrl.held);
+		return NULL;
+	}
+	if (rdmachan_ctrl_reposted(&ch->ctrl.credits) < 0)
+		return "a control message beyond its control credits";
+	rdmachan_post_recv_locked(ch, rx);
+	if (rdmachan_ctrl_ack_due(&ch->ctrl.credits))
+		rdmachan_ctrl_kick_locked(ch);
+	return NULL;
+}
+
+/**
+ * rdmachan_ctrl_hold() - hold back, or give back, the receive buffers of
+ *	the peer's control messages (fault injection)
+ * @ch: the channel
+ * @hold: hold from now on; false: repost those held and stop holding
+ *
+ * As a receiver whose completions lag would: the peer's control
+ * messages take buffers that do not come back, so its control credits
+ * run out and its control messages wait (version 6 only).
+ *
+ * Context: process context.
+ * Return: 0, or -EOPNOTSUPP before version 6.
+ */
+int rdmachan_ctrl_hold(struct rdmachan *ch, bool hold)
+{
+	/* what the held buffers took: control messages */
+	const u8 type = RDMACHAN_MSG_CREDIT;
+	struct rdmachan_rx *rx, *tmp;
+	const char *why = NULL;
+	unsigned long flags;
+	bool bh;
+
+	if (ch->conn.params.version < 6)
+		return -EOPNOTSUPP;
+	bh = rdmachan_bh_off();
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->ctrl.hold = hold;
+	if (!hold) {
+		list_for_each_entry_safe(rx, tmp, &ch->ctrl.held, node) {
+			list_del_init(&rx->node);
+			if (why || test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
+				continue;
+			why = rdmachan_ctrl_repost_locked(ch, rx, type);
+		}
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_bh_on(bh);
+	if (why) {
+		rdmachan_err_rl(ch, "protocol error from peer: %s\n", why);
+		rdmachan_fail_io(ch, -EPROTO);
+	}
+	return 0;
+}
+
 /* Control send completion: the slot is free again. */
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -125,6 +288,7 @@ void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* an ask for credits that found both slots busy goes now */
 	if (ch->ctrl.want_grant)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
+	rdmachan_ctrl_kick_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	wake_up_all(&ch->wq);
 	if (writable)
@@ -181,7 +345,8 @@ static bool rdmachan_close_said(struct rdmachan *ch)
 	if (READ_ONCE(ch->state) != RDMACHAN_CONNECTED ||
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags))
 		return true;
-	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl.busy))
+	if (test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl.busy) ||
+	    test_bit(RDMACHAN_CTRL_CLOSE, &ch->ctrl.pending))
 		return false;
 	return !ch->ctrl.close_handshake ||
 	       test_bit(RDMACHAN_F_PEER_SAID_CLOSE, &ch->flags);
@@ -229,7 +394,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
 	bool bh = rdmachan_bh_off();
-	bool stuck, seen;
+	bool stuck, starved, seen;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state != RDMACHAN_CONNECTED ||
@@ -253,6 +418,10 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
 		time_after(jiffies, ch->ctrl.keepalive_posted +
 			   RDMACHAN_KEEPALIVE_STUCK);
+	/* a peer that takes control messages and never reposts for them */
+	starved = ch->ctrl.pending &&
+		  time_after(jiffies, ch->ctrl.pending_since +
+			     RDMACHAN_KEEPALIVE_STUCK);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);
 	rdmachan_rdma_check_stuck(ch);
@@ -260,6 +429,12 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		/* a probe that neither completed nor failed */
 		rdmachan_fail_stuck(ch,
 				    "a keepalive probe is unanswered after %u s",
+				    RDMACHAN_KEEPALIVE_STUCK / HZ);
+		return;
+	}
+	if (starved) {
+		rdmachan_fail_stuck(ch,
+				    "the peer returned no control credit for %u s",
 				    RDMACHAN_KEEPALIVE_STUCK / HZ);
 		return;
 	}
@@ -289,8 +464,11 @@ void rdmachan_start_io(struct rdmachan *ch)
 	ch->send.retire_mark = ch->send.reserved;
 	ch->send.retire_since = jiffies;
 	rdmachan_event_locked(ch, RDMACHAN_EV_ESTABLISHED, 0);
+	rdmachan_ctrl_init(&ch->ctrl.credits, ch->conn.params.version >= 6);
+	ch->ctrl.pending = 0;
 	/* what the peer sent before we got here may be owed back already */
-	if (rdmachan_credits_report_due(&ch->credits))
+	if (rdmachan_credits_report_due(&ch->credits) ||
+	    rdmachan_ctrl_ack_due(&ch->ctrl.credits))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	/* ... and may have used half of its start grant */
 	rdmachan_grow_check_locked(ch);

@@ -13,10 +13,12 @@
  * (softirq for the software ones): only atomic-safe work here.
  *
  * /sys/kernel/debug/rdmachan/inject takes "N qp_error", "N qp_fatal",
- * "N cq_error" or "N keepalive_stuck" for channel N (chanN): the first
- * moves the channel's QP to the error state behind its back (its work
- * requests then complete flushed), the next two raise the event, the last
- * makes the keepalive tick see a probe that never ended.
+ * "N cq_error", "N keepalive_stuck", "N ctrl_hold" or "N ctrl_release"
+ * for channel N (chanN): the first moves the channel's QP to the error
+ * state behind its back (its work requests then complete flushed), the
+ * next two raise the event, the fourth makes the keepalive tick see a
+ * probe that never ended, the last two hold back and give back the
+ * receive buffers of the peer's control messages (rdmachan_ctrl_hold()).
  * /sys/kernel/debug/rdmachan/cm_destroy_delay_ms holds every channel's
  * rdma_cm identifier that long before it is destroyed (0, the default:
  * not at all), as ib_cm does when a CM message of it never completes;
@@ -132,6 +134,10 @@ static int rdmachan_inject_one(struct rdmachan *ch, const char *what)
 			ch->ctrl.keepalive_posted =
 				jiffies - RDMACHAN_KEEPALIVE_STUCK - 1;
 		spin_unlock_irqrestore(&ch->lock, flags);
+	} else if (!strcmp(what, "ctrl_hold") ||
+		   !strcmp(what, "ctrl_release")) {
+		rdmachan_info(ch, "injected: %s\n", what);
+		ret = rdmachan_ctrl_hold(ch, !strcmp(what, "ctrl_hold"));
 	} else if (!strcmp(what, "cq_error")) {
 		rdmachan_info(ch, "injected: CQ error event\n");
 		ev.device = ch->res.qp->device;
@@ -169,7 +175,7 @@ static ssize_t rdmachan_inject_write(struct file *file, const char __user *ubuf,
 		return -EFAULT;
 	buf[count] = 0;
 	if (sscanf(buf, "%u %15s", &id, what) != 2) {
-		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error|keepalive_stuck'\n");
+		pr_info_ratelimited("inject: expected 'CHANNEL qp_error|qp_fatal|cq_error|keepalive_stuck|ctrl_hold|ctrl_release'\n");
 		return -EINVAL;
 	}
 	u = rdmachan_device_find_user(rdmachan_inject_match, &id);

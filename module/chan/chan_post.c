@@ -236,6 +236,9 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 		bytes += sizeof(imm);
 		trail = sizeof(imm);
 	}
+	/* the peer's control messages reposted for (version 6) */
+	h->flags |= rdmachan_ctrl_take(&ch->ctrl.credits, false) <<
+		    RDMACHAN_HDR_CACK_SHIFT;
 	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
 				      start + bytes, DMA_TO_DEVICE);
 

@@ -369,6 +369,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 					      cqe);
 	struct rdmachan *ch = rx->ch;
 	struct rdmachan_wire_hdr hdr, *h = &hdr;
+	const char *why;
 	unsigned long flags;
 	u32 credits, len, start;
 	bool wake, inv, writable = false;
@@ -418,6 +419,12 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (rdmachan_credits_grant(&ch->credits, credits)) {
 		spin_unlock_irqrestore(&ch->lock, flags);
 		rdmachan_protocol_error(ch, "more credits than granted");
+		return;
+	}
+	why = rdmachan_ctrl_rx_locked(ch, h);
+	if (why) {
+		spin_unlock_irqrestore(&ch->lock, flags);
+		rdmachan_protocol_error(ch, why);
 		return;
 	}
 	/* nothing that takes a credit comes between fragments but DATA */
@@ -482,7 +489,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 				rdmachan_post_ctrl_locked(ch,
 							  RDMACHAN_CTRL_CREDIT);
 		} else if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
-			rdmachan_post_recv_locked(ch, rx);
+			why = rdmachan_ctrl_repost_locked(ch, rx, h->type);
 			/* a PAD took a credit like DATA: return it */
 			if (h->type == RDMACHAN_MSG_PAD &&
 			    rdmachan_credits_owe_one(&ch->credits))
@@ -490,6 +497,10 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 							  RDMACHAN_CTRL_CREDIT);
 		}
 		spin_unlock_irqrestore(&ch->lock, flags);
+		if (why) {
+			rdmachan_protocol_error(ch, why);
+			return;
+		}
 		if (wake)
 			wake_up_all(&ch->wq);
 		if (writable)

@@ -138,6 +138,8 @@ RDMACHAN_CHAN_U32_ATTR(max_inline, ch->res.max_inline);
 RDMACHAN_CHAN_U32_ATTR(send_credits, ch->credits.avail);
 RDMACHAN_CHAN_U32_ATTR(credits_to_return, ch->credits.owed);
 RDMACHAN_CHAN_U32_ATTR(credits_granted, ch->credits.granted);
+RDMACHAN_CHAN_U32_ATTR(ctrl_credits, ch->ctrl.credits.avail);
+RDMACHAN_CHAN_U32_ATTR(ctrl_waits, ch->ctrl.credits.waits);
 RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->recv.nr_ready);
 
 static ssize_t wire_header_show(struct device *dev,
@@ -171,6 +173,8 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_send_credits.attr,
 	&dev_attr_credits_to_return.attr,
 	&dev_attr_credits_granted.attr,
+	&dev_attr_ctrl_credits.attr,
+	&dev_attr_ctrl_waits.attr,
 	&dev_attr_rx_queued.attr,
 	&dev_attr_wire_header.attr,
 	&dev_attr_msg_buf_bytes.attr,

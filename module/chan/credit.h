@@ -33,6 +33,8 @@
 #include <linux/minmax.h>
 #include <linux/types.h>
 
+#include "proto.h"
+
 /**
  * struct rdmachan_credits - both directions of a channel's credits
  * @depth: credits granted per direction (the negotiated queue depth)
@@ -246,6 +248,111 @@ static inline bool rdmachan_credits_grow(struct rdmachan_credits *c, u32 n)
 	c->out += n;
 	rdmachan_credits_limits(c);
 	return rdmachan_credits_report_due(c);
+}
+
+/**
+ * struct rdmachan_ctrl_credits - the control credits of a channel (wire
+ *	version 6)
+ * @on: the peer counts them (version 6); else control messages go as
+ *	before, unbounded by the peer's reposts
+ * @avail: control messages we may send: RDMACHAN_CTRL_RECV, less those
+ *	sent whose buffers the peer has not said it reposted
+ * @owed: the peer's control messages whose buffers we reposted and have
+ *	not said so (at most RDMACHAN_CTRL_RECV)
+ * @waits: control messages that waited for a control credit (a counter)
+ *
+ * The peer keeps RDMACHAN_CTRL_RECV receive buffers for our control
+ * messages.  A control message takes one of @avail; every message either
+ * side sends returns what it @owed in its header.  Two rules keep both
+ * sides going without a message of their own for the returns: the last
+ * control credit goes only with a message that returns at least one of
+ * the peer's (so two sides cannot both hold none with nothing under
+ * way), and a side that owes RDMACHAN_CTRL_ACK_DUE sends a CREDIT for
+ * them (the peer may be down to its last, owing nothing).  Under
+ * ch->lock; @owed is the receive half (rdmachan_ctrl_rx_reset()), only
+ * ever counted with a peer of version 6.
+ */
+struct rdmachan_ctrl_credits {
+	bool on;
+	u8 avail;
+	u8 owed;
+	u32 waits;
+};
+
+/* Owed returns that make a CREDIT of their own: the peer may hold one */
+#define RDMACHAN_CTRL_ACK_DUE	(RDMACHAN_CTRL_RECV - 1)
+
+/* Receive buffers are about to be posted: nothing of the peer's owed */
+static inline void rdmachan_ctrl_rx_reset(struct rdmachan_ctrl_credits *c)
+{
+	c->owed = 0;
+}
+
+/* The connection is up: all of the peer's control buffers are free */
+static inline void rdmachan_ctrl_init(struct rdmachan_ctrl_credits *c,
+				      bool on)
+{
+	c->on = on;
+	c->avail = RDMACHAN_CTRL_RECV;
+}
+
+/* May a control message go now (it returns what is owed)? */
+static inline bool rdmachan_ctrl_may_send(const struct rdmachan_ctrl_credits *c)
+{
+	return !c->on || c->avail > 1 || (c->avail == 1 && c->owed);
+}
+
+/*
+ * A message goes: take what is owed for its header, and for a @ctrl
+ * message a control credit (rdmachan_ctrl_may_send() said yes).
+ * Return: the returns to write into RDMACHAN_HDR_CACK_MASK.
+ */
+static inline u8 rdmachan_ctrl_take(struct rdmachan_ctrl_credits *c,
+				    bool ctrl)
+{
+	u8 n = c->owed;
+
+	c->owed = 0;
+	if (ctrl && c->on && c->avail)
+		c->avail--;
+	return n;
+}
+
+/*
+ * The peer returned @n control credits.  Return: 0, or -EPROTO when it
+ * returns any before version 6 or more than we sent (left unchanged).
+ */
+static inline int rdmachan_ctrl_returned(struct rdmachan_ctrl_credits *c,
+					 u32 n)
+{
+	if (!n)
+		return 0;
+	if (!c->on || c->avail + n > RDMACHAN_CTRL_RECV)
+		return -EPROTO;
+	c->avail += n;
+	return 0;
+}
+
+/*
+ * One of the peer's control messages came and its buffer is reposted;
+ * version 6 only, counted from rdmachan_ctrl_rx_reset() (@on is the send
+ * half's: it may come before rdmachan_ctrl_init()).
+ * Return: 1 when the returns owed make a CREDIT of their own, 0 when
+ * they can wait, -EPROTO when the peer sent more than its control
+ * credits (left unchanged).
+ */
+static inline int rdmachan_ctrl_reposted(struct rdmachan_ctrl_credits *c)
+{
+	if (c->owed >= RDMACHAN_CTRL_RECV)
+		return -EPROTO;
+	c->owed++;
+	return c->owed >= RDMACHAN_CTRL_ACK_DUE;
+}
+
+/* Do the returns owed make a CREDIT of their own? */
+static inline bool rdmachan_ctrl_ack_due(const struct rdmachan_ctrl_credits *c)
+{
+	return c->owed >= RDMACHAN_CTRL_ACK_DUE;
 }
 
 #endif /* RDMACHAN_CREDIT_H */

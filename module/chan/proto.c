@@ -164,21 +164,22 @@ void rdmachan_negotiate(const struct rdmachan_conn_params *local,
 int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 			    u32 max_msg_size)
 {
+	/* control credits returned: the receiver checks the wire version */
+	u8 flags = h->flags & ~RDMACHAN_HDR_CACK_MASK;
 	u32 len, trailer = 0;
 
 	if (byte_len < sizeof(*h))
 		return -EPROTO;
 	len = be32_to_cpu(h->len);
-	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
+	if (flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
 		trailer = RDMACHAN_IMM_TRAILER;
-	else if (h->flags == RDMACHAN_HDR_F_MORE &&
-		 h->type == RDMACHAN_MSG_DATA)
+	else if (flags == RDMACHAN_HDR_F_MORE && h->type == RDMACHAN_MSG_DATA)
 		;	/* the receiver checks the feature */
-	else if (h->flags == RDMACHAN_HDR_F_WANT &&
+	else if (flags == RDMACHAN_HDR_F_WANT &&
 		 (h->type == RDMACHAN_MSG_KEEPALIVE ||
 		  h->type == RDMACHAN_MSG_CREDIT))
 		;	/* the receiver checks the wire version */
-	else if (h->flags)
+	else if (flags)
 		return -EPROTO;
 	if (byte_len - sizeof(*h) < trailer ||
 	    len != byte_len - sizeof(*h) - trailer)
@@ -186,7 +187,7 @@ int rdmachan_wire_hdr_check(const struct rdmachan_wire_hdr *h, u32 byte_len,
 	switch (h->type) {
 	case RDMACHAN_MSG_DATA:
 		/* a fragment with more to come is a whole one */
-		if (h->flags == RDMACHAN_HDR_F_MORE)
+		if (flags == RDMACHAN_HDR_F_MORE)
 			return len == RDMACHAN_FRAG_PAYLOAD &&
 			       len < max_msg_size ? 0 : -EPROTO;
 		return len <= max_msg_size ? 0 : -EPROTO;
@@ -280,7 +281,8 @@ int rdmachan_wire_imm_check(__be32 imm, u32 byte_len, u32 max_msg_size,
 	u32 trailer = 0;
 
 	memcpy(h, &imm, sizeof(imm));
-	if (h->flags == RDMACHAN_HDR_F_IMM && h->type == RDMACHAN_MSG_DATA)
+	if ((h->flags & ~RDMACHAN_HDR_CACK_MASK) == RDMACHAN_HDR_F_IMM &&
+	    h->type == RDMACHAN_MSG_DATA)
 		trailer = RDMACHAN_IMM_TRAILER;
 	if (byte_len < trailer || byte_len > U32_MAX - sizeof(*h))
 		return -EPROTO;

@@ -19,9 +19,10 @@
 #define RDMACHAN_WIRE_MAGIC	0x52434831	/* "RCH1" */
 /*
  * 2: PAD (type 5); 3: features; 4: start grants (rdmachan_wire_conn.grant);
- * 5: F_FRAG says how large the writer's receive buffers are, each way
+ * 5: F_FRAG says how large the writer's receive buffers are, each way;
+ * 6: control messages take control credits (RDMACHAN_HDR_CACK_MASK)
  */
-#define RDMACHAN_WIRE_VERSION	5
+#define RDMACHAN_WIRE_VERSION	6
 /* The oldest version served: it grants the whole depth at the start */
 #define RDMACHAN_WIRE_VERSION_MIN	3
 
@@ -74,8 +75,12 @@
 
 /*
  * Receive buffers each side posts beyond its credits, for control
- * messages: one per kind (CREDIT, KEEPALIVE, CLOSE), each kind at most
- * once in flight
+ * messages (CREDIT, KEEPALIVE, CLOSE).  Before version 6 a side had each
+ * kind at most once in flight, until its send completed; that does not
+ * bound what waits for the peer to repost (an iWARP send completes once
+ * it is on the socket).  From version 6 they are the control credits:
+ * a control message takes one, and the peer returns it in the header of
+ * any later message once it reposted the buffer (credit.h).
  */
 #define RDMACHAN_CTRL_RECV	3
 
@@ -176,6 +181,15 @@ enum rdmachan_msg_type {
  */
 #define RDMACHAN_HDR_F_MORE	0x04
 #define RDMACHAN_IMM_TRAILER	4
+/*
+ * rdmachan_wire_hdr.flags of any message, wire version 6: how many of the
+ * peer's control messages the sender has reposted the receive buffers of
+ * since it last said so (0 to RDMACHAN_CTRL_RECV), beside the flags above
+ */
+#define RDMACHAN_HDR_CACK_SHIFT	3
+#define RDMACHAN_HDR_CACK_MASK	(0x3 << RDMACHAN_HDR_CACK_SHIFT)
+static_assert(RDMACHAN_CTRL_RECV <=
+	      RDMACHAN_HDR_CACK_MASK >> RDMACHAN_HDR_CACK_SHIFT);
 
 /**
  * struct rdmachan_wire_hdr - header of every SEND
@@ -187,7 +201,8 @@ enum rdmachan_msg_type {
  *
  * @type: enum rdmachan_msg_type
  * @flags: RDMACHAN_HDR_F_IMM or RDMACHAN_HDR_F_MORE (DATA only),
- *	RDMACHAN_HDR_F_WANT (KEEPALIVE and CREDIT only) or zero
+ *	RDMACHAN_HDR_F_WANT (KEEPALIVE and CREDIT only) or zero; from
+ *	version 6 with control credits returned in RDMACHAN_HDR_CACK_MASK
  * @credits: receive buffers the sender has reposted since it last said so
  * @len: payload bytes after the header (0 for control messages)
  */

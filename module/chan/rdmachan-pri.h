@@ -436,6 +436,16 @@ struct rdmachan_recv_queue {
  *	credits (RDMACHAN_HDR_F_WANT, chan_grant.c); under rdmachan.lock
  * @flush_owed: the peer asked for credits: a CREDIT returns what is owed,
  *	below the report thresholds too (chan_grant.c); under rdmachan.lock
+ * @credits: the control credits (credit.h); under rdmachan.lock
+ * @pending: bit per slot whose message waits for a control credit; under
+ *	rdmachan.lock
+ * @pending_since: jiffies @pending last became non-zero; under
+ *	rdmachan.lock
+ * @held: the peer's control messages whose buffers an injection holds
+ *	back from the receive queue (chan_event.c), linked by
+ *	&rdmachan_rx.node; under rdmachan.lock, emptied before the buffers
+ *	are freed
+ * @hold: that injection is on; under rdmachan.lock
  */
 struct rdmachan_ctrl_slots {
 	struct rdmachan_tx	slot[RDMACHAN_CTRL_SLOTS];
@@ -445,6 +455,11 @@ struct rdmachan_ctrl_slots {
 	bool			close_handshake;
 	bool			want_grant;
 	bool			flush_owed;
+	struct rdmachan_ctrl_credits credits;
+	unsigned long		pending;
+	unsigned long		pending_since;
+	struct list_head	held;
+	bool			hold;
 };
 
 /**
@@ -825,6 +840,12 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* chan_ctrl.c */
 void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot);
+void rdmachan_ctrl_kick_locked(struct rdmachan *ch);
+const char *rdmachan_ctrl_rx_locked(struct rdmachan *ch,
+				    const struct rdmachan_wire_hdr *h);
+const char *rdmachan_ctrl_repost_locked(struct rdmachan *ch,
+					struct rdmachan_rx *rx, u8 type);
+int rdmachan_ctrl_hold(struct rdmachan *ch, bool hold);
 void rdmachan_ctrl_done(struct ib_cq *cq, struct ib_wc *wc);
 void rdmachan_start_io(struct rdmachan *ch);
 int rdmachan_flush_sends(struct rdmachan *ch, unsigned long timeout);

@@ -63,7 +63,7 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 {
 	static const u8 want[32] = {
 		'R', 'C', 'H', '1',	/* magic */
-		0x00, 0x05,		/* version */
+		0x00, 0x06,		/* version */
 		0x00, 0x00,		/* flags */
 		0x00, 0x00, 0x01, 0x00,	/* queue_depth 256 */
 		0x00, 0x01, 0x02, 0x03,	/* max_msg_size 0x10203 */
@@ -220,12 +220,14 @@ static const struct conn_case conn_cases[] = {
 	  RDMACHAN_REJ_NONE },
 	{ "version 4 (F_FRAG both ways)", MAGIC, 4, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_NONE },
-	{ "version 6", MAGIC, 6, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
+	{ "version 5 (no control credits)", MAGIC, 5, 0, 128, 65536, 32,
+	  RDMACHAN_REJ_NONE },
+	{ "version 7", MAGIC, 7, 0, 128, 65536, 32, RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0x0300 (3 byte-swapped)", MAGIC, 0x0300, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "version 0xffff", MAGIC, 0xffff, 0, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
-	{ "bad version wins over bad params", MAGIC, 6, 1, 0, 0, 32,
+	{ "bad version wins over bad params", MAGIC, 7, 1, 0, 0, 32,
 	  RDMACHAN_REJ_BAD_VERSION },
 	{ "flags 0x0001", MAGIC, VER, 0x0001, 128, 65536, 32,
 	  RDMACHAN_REJ_BAD_PARAMS },
@@ -284,7 +286,7 @@ static void proto_test_conn_decode(struct kunit *test)
 static void proto_test_rej_encode_bytes(struct kunit *test)
 {
 	static const u8 want[8] = {
-		'R', 'C', 'H', '1', 0x00, 0x05, 0x00, RDMACHAN_REJ_BACKLOG,
+		'R', 'C', 'H', '1', 0x00, 0x06, 0x00, RDMACHAN_REJ_BACKLOG,
 	};
 	struct rdmachan_wire_rej w;
 
@@ -526,7 +528,14 @@ static const struct hdr_case hdr_cases[] = {
 	{ "F_MORE on PAD", RDMACHAN_MSG_PAD, 0x04, 0, 0, H, 4096, -EPROTO },
 	{ "F_MORE on RETIRE", RDMACHAN_MSG_RETIRE, 0x04, 0, 0, H, 4096,
 	  -EPROTO },
-	{ "flags 0x08 on DATA", DATA, 0x08, 0, 0, H, 4096, -EPROTO },
+	/* control credits returned (CACK, 0x18), beside the other flags */
+	{ "CACK 1 on DATA", DATA, 0x08, 0, 0, H, 4096, 0 },
+	{ "CACK 3 on DATA | F_IMM", DATA, 0x19, 0, 0, H + 4, 4096, 0 },
+	{ "CACK 2 on DATA | F_MORE", DATA, 0x14, 0, 4096, H + 4096, 65536, 0 },
+	{ "CACK 3 on CREDIT | F_WANT", CREDIT, 0x1a, 0, 0, H, 4096, 0 },
+	{ "CACK 1 on CLOSE", RDMACHAN_MSG_CLOSE, 0x08, 0, 0, H, 4096, 0 },
+	{ "CACK with F_IMM on CREDIT", CREDIT, 0x09, 0, 0, H, 4096, -EPROTO },
+	{ "flags 0x20 on DATA", DATA, 0x20, 0, 0, H, 4096, -EPROTO },
 	{ "flags 0x80", CREDIT, 0x80, 0, 0, H, 4096, -EPROTO },
 	{ "flags 0xff", KALIVE, 0xff, 0, 0, H, 4096, -EPROTO },
 	/* credits: any value is well-formed */
@@ -726,6 +735,9 @@ static const struct imm_case imm_cases[] = {
 	{ "DATA F_MORE, short", DATA, 0x04, 0, 4000, 8192, -EPROTO },
 	{ "DATA F_MORE | F_IMM", DATA, 0x05, 0, 4100, 8192, -EPROTO },
 	{ "CREDIT F_IMM", CREDIT, 0x01, 0, 4, 4096, -EPROTO },
+	{ "DATA F_IMM | CACK 3, largest", DATA, 0x19, 0, 4100, 4096, 0, 4096 },
+	{ "DATA CACK 2, 4 bytes: no trailer", DATA, 0x10, 0, 4, 4096, 0, 4 },
+	{ "KEEPALIVE CACK 1", KALIVE, 0x08, 0, 0, 4096, 0, 0 },
 	{ "byte_len U32_MAX", DATA, 0, 0, U32_MAX, U32_MAX, -EPROTO },
 	{ "byte_len U32_MAX - header", DATA, 0, 0, U32_MAX - H, U32_MAX, 0,
 	  U32_MAX - H },

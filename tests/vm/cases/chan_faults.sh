@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Channels meeting trouble: a peer that vanishes silently (keepalive
-# notices), user buffers that fault in the middle of a batch, a QP
+# notices), user buffers that fault in the middle of a batch, a peer
+# slow to repost the buffers of control messages (ctrl_hold), a QP
 # forced into the error state behind the channel's back, fatal QP/CQ
 # events and a keepalive probe that never ends, through
 # /sys/kernel/debug/rdmachan/inject (both ends poll EPOLLERR within 5 s;
@@ -28,6 +29,9 @@ check "no channel is left after the dead-peer run" \
 
 # user buffers that fault, alone and among another thread's sends
 run_checks $HELPERS/chan_test efault
+
+# a receiver slow to repost for control messages: its peer waits
+run_checks $HELPERS/chan_test ctrlhold
 
 # a QP forced into the error state, QP and CQ fatal events
 run_checks $HELPERS/chan_test qperror

@@ -37,6 +37,11 @@
  *                          event, a CQ error (debugfs fault injection):
  *                          both ends fail with a clear error, counted on
  *                          the device
+ *   chan_test ctrlhold     the client holds back its buffers for the
+ *                          server's control messages (debugfs fault
+ *                          injection): the server's credit updates wait,
+ *                          the client stalls, nothing fails; released,
+ *                          everything arrives
  *   chan_test unplug N [S] N cycles of "rdma link delete" of either side's
  *                          device (alternating) under a blast: both ends
  *                          fail with ENODEV or ECONNRESET within S s
@@ -188,6 +193,8 @@ static const struct subcmd cmds[] = {
 	  "writers and readers of every kind on one channel", 300 },
 	{ "qperror", cmd_qperror, NULL,
 	  "QP error state, QP fatal event, CQ error: both ends fail", 0 },
+	{ "ctrlhold", cmd_ctrlhold, NULL,
+	  "control credits run out: the peer waits, nothing fails", 0 },
 	{ "unplug", cmd_unplug, "[N] [S]",
 	  "N (100) device removals under a blast, each end fails within S s", 0 },
 	{ "pollwake", cmd_pollwake, NULL,

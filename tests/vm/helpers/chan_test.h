@@ -54,6 +54,7 @@ int cmd_deadpeer(int argc, char **argv);
 int cmd_faultloop(int argc, char **argv);
 int cmd_hold(int argc, char **argv);
 int cmd_qperror(int argc, char **argv);
+int cmd_ctrlhold(int argc, char **argv);
 int cmd_unplug(int argc, char **argv);
 
 int cmd_scale(int argc, char **argv);

@@ -3,9 +3,12 @@
  * chan_test_fault.c: channels meeting trouble: the device removed under
  * them (devremove, and over and over under traffic: unplug), a peer that
  * vanishes (deadpeer), allocations that fail (faultloop), QP and CQ
- * failures (qperror), and a pair held open for the case (hold).
+ * failures (qperror), a peer slow to repost for control messages
+ * (ctrlhold), and a pair held open for the case (hold).
  */
 #define _GNU_SOURCE
+#include <limits.h>
+
 #include "chan_test.h"
 
 struct blocked {
@@ -384,6 +387,126 @@ int cmd_qperror(SUBCMD_ARGS)
 	ktap_result(inject(99999, "qp_fatal") == -ENOENT,
 	       "injecting into a channel that does not exist fails with ENOENT",
 	       "see the kernel log");
+	return ktap_failures() ? 1 : 0;
+}
+
+/* ---- a peer slow to repost for control messages ------------------------ */
+
+/*
+ * ctrlhold: the client's receive completions lag for the server's
+ * control messages - their buffers held back (the injection ctrl_hold)
+ * - so the server's control credits run out: its credit updates wait
+ * (ctrl_waits), the client's writes stall on data credits, and neither
+ * end fails (before wire version 6 the server's credit updates took the
+ * client's data buffers and, over siw, the QP failed for want of a
+ * buffer).  Released, every message arrives, once and in order.
+ */
+#define CH_LEN		64
+
+/* Write what the credits allow, read what came; both counts advance. */
+static int ctrlhold_move(struct chan_pair *p, unsigned long *sent,
+			 unsigned long *got, unsigned long limit, int *bad)
+{
+	unsigned char b[CH_LEN], in[CH_LEN * 2];
+	int moved = 0;
+	ssize_t r;
+
+	while (*sent < limit) {
+		uint32_t i = *sent;
+
+		memset(b, 0, sizeof(b));
+		memcpy(b, &i, 4);
+		fill(b + 4, CH_LEN - 4, i);
+		if (write(p->cli, b, CH_LEN) != CH_LEN)
+			break;
+		(*sent)++;
+		moved = 1;
+	}
+	while ((r = read(p->srv, in, sizeof(in))) > 0) {
+		uint32_t i, want = *got;
+
+		memcpy(&i, in, 4);
+		memset(b, 0, sizeof(b));
+		memcpy(b, &want, 4);
+		fill(b + 4, CH_LEN - 4, want);
+		if (r != CH_LEN || memcmp(in, b, CH_LEN))
+			*bad = 1;
+		(*got)++;
+		moved = 1;
+	}
+	return moved;
+}
+
+static unsigned long chan_attr(int fd, const char *name)
+{
+	char buf[32];
+
+	return strtoul(sysfs_attr(fd, name, buf, sizeof(buf)), NULL, 0);
+}
+
+int cmd_ctrlhold(SUBCMD_ARGS)
+{
+	struct rdmachan_chan_opts opts = { .queue_depth = 32 };
+	struct rdmachan_chan_info ci = {}, si = {};
+	unsigned long sent = 0, got = 0, waits, credits, target;
+	int bad = 0, idle = 0, ret, i;
+	struct chan_pair p;
+
+	if (pair_open(&p, &opts))
+		return 1;
+	fcntl(p.cli, F_SETFL, fcntl(p.cli, F_GETFL) | O_NONBLOCK);
+	fcntl(p.srv, F_SETFL, fcntl(p.srv, F_GETFL) | O_NONBLOCK);
+	ioc_chan_info(p.cli, &ci);
+	ret = inject(ci.id, "ctrl_hold");
+	ktap_result(!ret, "holding back the client's buffers for control messages works",
+		    "%s", strerror(-ret));
+
+	/* until nothing moves for a second: the sender stalled */
+	for (i = 0; i < 200000 && idle < 100; i++) {
+		if (ctrlhold_move(&p, &sent, &got, ULONG_MAX, &bad))
+			idle = 0;
+		else
+			idle++;
+		usleep(idle ? 10000 : 0);
+	}
+	ktap_result(idle >= 100 && sent > 0 && got == sent,
+		    "the client's writes stall once the server's control credits are out",
+		    "%lu sent, %lu read, idle %d", sent, got, idle);
+	waits = chan_attr(p.srv, "ctrl_waits");
+	credits = chan_attr(p.srv, "ctrl_credits");
+	ktap_result(waits > 0 && credits <= 1,
+		    "the server's credit update waits for a control credit",
+		    "ctrl_waits %lu, ctrl_credits %lu", waits, credits);
+	ktap_result(!ioc_chan_info(p.cli, &ci) && !ioc_chan_info(p.srv, &si) &&
+		    ci.state == RDMACHAN_STATE_CONNECTED &&
+		    si.state == RDMACHAN_STATE_CONNECTED && !ci.errors && !si.errors,
+		    "neither end failed while held",
+		    "states %u %u, errors %llu %llu", ci.state, si.state,
+		    (unsigned long long)ci.errors, (unsigned long long)si.errors);
+
+	ret = inject(ci.id, "ctrl_release");
+	ktap_result(!ret, "giving the buffers back works", "%s", strerror(-ret));
+	target = sent + 3000;
+	for (i = 0, idle = 0; i < 200000 && idle < 500 && got < target; i++) {
+		if (ctrlhold_move(&p, &sent, &got, target, &bad))
+			idle = 0;
+		else
+			idle++;
+		usleep(idle ? 10000 : 0);
+	}
+	ktap_result(!bad && got == target && sent == target,
+		    "every message arrives once, in order, intact after the release",
+		    "%lu of %lu sent, %lu read%s", sent, target, got,
+		    bad ? ", some out of order or damaged" : "");
+	for (i = 0; i < 50 && chan_attr(p.srv, "ctrl_credits") < 2; i++)
+		usleep(100000);
+	credits = chan_attr(p.srv, "ctrl_credits");
+	ktap_result(credits >= 2 && !ioc_chan_info(p.srv, &si) && !si.errors &&
+		    si.state == RDMACHAN_STATE_CONNECTED,
+		    "the server's control credits came back, no error",
+		    "ctrl_credits %lu, errors %llu", credits,
+		    (unsigned long long)si.errors);
+	chan_pair_close(&p);
 	return ktap_failures() ? 1 : 0;
 }
 
