@@ -50,7 +50,7 @@ KBUILD_FLAGS := W=1 $(if $(filter 1,$(WERROR)),KCFLAGS=-Werror)
 MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 	$(wildcard module/*.h module/*/*.c module/*/*.h \
 		   module/compat/probes/*.c)) \
-	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h
+	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h uapi/linux/rdmachan_verbs.h
 
 .PHONY: all modules tool man helpers deps demo check vm-shell sparse checkpatch clean \
 	unit-test bench soak fuzz layers install install-modules install-data \

@@ -33,6 +33,19 @@ _rdmachan_names()
 	done
 }
 
+# _rdmachan_opts WORD...: the long options of "rdmachan WORD... --help":
+# its usage lines and its option lines ("  -x, --name ..."), not the
+# prose between them
+_rdmachan_opts()
+{
+	"$tool" "$@" --help 2>&1 | awk '
+		/^Usage:/ { u = 1; print; next }
+		u && /^[[:space:]]/ { print; next }
+		{ u = 0 }
+		/^  (-[[:alnum:]], |    )--[a-z]/ { print $1 " " $2 }' |
+		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u
+}
+
 _rdmachan()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev='' tool=${COMP_WORDS[0]}
@@ -70,9 +83,10 @@ _rdmachan()
 		*) cmd=${COMP_WORDS[i]} cmdidx=$i; break ;;
 		esac
 	done
-	if [ -z "$cmd" ]; then
+	if [ -z "$cmd" ] || [ "$obj" = rping ]; then
+		# rping: a program's options, no commands
 		if [[ $cur == -* ]]; then
-			words=--help
+			words="--help $(_rdmachan_opts "$obj")"
 		else
 			words=$("$tool" --list-words "$obj" 2>/dev/null)
 		fi
@@ -82,14 +96,7 @@ _rdmachan()
 	cmd=$(_rdmachan_first "$("$tool" --list-words "$obj" 2>/dev/null)" "$cmd")
 
 	if [[ $cur == -* ]]; then
-		# the command's help: its usage lines and its option lines
-		# ("  -x, --name ..."), not the prose between them
-		words=$("$tool" "$obj" "$cmd" --help 2>&1 | awk '
-			/^Usage:/ { u = 1; print; next }
-			u && /^[[:space:]]/ { print; next }
-			{ u = 0 }
-			/^  (-[[:alnum:]], |    )--[a-z]/ { print $1 " " $2 }' |
-			grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)
+		words=$(_rdmachan_opts "$obj" "$cmd")
 		mapfile -t COMPREPLY < <(compgen -W "$words --help" -- "$cur")
 		return
 	fi

@@ -59,7 +59,7 @@ comp_has() {
 	ok $? "rdmachan $* offers $want" "missing:$missing"
 }
 
-comp "blk chan config dev help mr net rdma version" ""
+comp "blk chan config dev help mr net rdma rping version" ""
 comp "blk" b
 comp "chan" -j ch
 comp "chan" --ctl /dev/x ch
@@ -76,6 +76,8 @@ comp_has "--echo --sink --target --kernel --region --conns --poll" chan listen -
 comp_has "--queues --depth --ro --src" blk map --
 comp_has "--size --access" mr reg --
 comp "--op" chan bench --o
+comp_has "--server --client --count --size --src --validate --wait" rping --
+comp "--server --size --src" rping -c 192.0.2.1 --s
 comp "rxe0 rxe1" dev show ""
 comp "rxe1" dev sh rxe1
 comp "chan3 listener1" chan show ""

@@ -15,7 +15,7 @@
 #   --help" (the short and the long ones of its option lines) and names
 #   every object's page in SEE ALSO;
 # * each object's page has every command of "rdmachan --list-words
-#   OBJECT" in its SYNOPSIS, and every option of each command's --help
+#   OBJECT" (an object without commands: its name) in its SYNOPSIS, and every option of each command's --help
 #   (its usage lines, and the options that begin its option lines, as
 #   packaging/rdmachan.bash reads them) in its text.
 #
@@ -124,15 +124,16 @@ for o in "${OBJECTS[@]}"; do
 	section "rdmachan-$o" SYNOPSIS > "$WORK/synopsis"
 	cmds=$("$TOOL" --list-words "$o" | grep -vx help)
 	missing=
-	for c in $cmds; do
+	# an object without commands (rping: a program's options) is its own
+	for c in ${cmds:-$o}; do
 		has "$c" < "$WORK/synopsis" || missing="$missing $c"
 	done
-	[ -n "$cmds" ] && [ -z "$missing" ]
+	[ -z "$missing" ]
 	ok $? "rdmachan-$o(8) has every command of $o in its SYNOPSIS" \
 		"missing:$missing"
 	missing=
-	for c in $cmds; do
-		for w in $(options "$o" "$c"); do
+	for c in ${cmds:-""}; do
+		for w in $(options "$o" $c); do
 			has "$w" < "$WORK/page" || missing="$missing $c$w"
 		done
 	done

@@ -28,8 +28,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
-		"where  OBJECT := { dev | chan | mr | rdma | blk | net | config | version |\n"
-		"                   help }\n"
+		"where  OBJECT := { dev | chan | mr | rdma | blk | net | config | rping |\n"
+		"                   version | help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -61,6 +61,8 @@ static void usage(FILE *out)
 		"                                 point-to-point IP interface\n"
 		"  config { show | save | restore } exports, mappings and interfaces\n"
 		"                                 saved to a file and made again\n"
+		"  rping -s|-c ADDR[:PORT]        rdma-core's rping, run in the kernel:\n"
+		"                                 against rping -s, rping -c\n"
 		"  version [show]                 tool and module versions, features\n"
 		"A unique prefix names an object or a command (rdmachan ch sh).\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
@@ -123,6 +125,8 @@ static int list_words(int argc, char **argv)
 	}
 	for (i = 0; cmds[i].name; i++)
 		printf("%s\n", cmds[i].name);
+	if (cmds == tool_objects)
+		printf("rping\n");
 	return EXIT_OK;
 }
 
@@ -352,6 +356,9 @@ int rdmachan(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	/* a program's name, by its whole word only: "r" stays rdma */
+	if (!strcmp(argv[a], "rping"))
+		return obj_rping(argc - a - 1, argv + a + 1);
 	i = cmd_match(tool_objects, argv[a]);
 	if (i < 0)
 		return unknown_object(argv[a], i == -EINVAL);

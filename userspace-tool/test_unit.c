@@ -530,6 +530,12 @@ static void test_cmd_match(void)
 	   cmd_match(tool_objects, "r") == idx(tool_objects, "rdma") &&
 	   cmd_match(tool_objects, "v") == idx(tool_objects, "version"),
 	   "objects: d ch m r v");
+	ok(cmd_match(tool_objects, "rp") == -ENOENT &&
+	   run_tool(2, "rping", "--help") == EXIT_OK &&
+	   run_tool(2, "rpin", "--help") == EXIT_USAGE &&
+	   run_tool(1, "rping") == EXIT_USAGE &&
+	   run_tool(3, "rping", "-c", "-S", "10") == EXIT_USAGE,
+	   "objects: rping by its whole name only, its usage errors exit 2");
 	ok(cmd_match(chan_cmds, "sh") == idx(chan_cmds, "show") &&
 	   cmd_match(chan_cmds, "se") == idx(chan_cmds, "send") &&
 	   cmd_match(chan_cmds, "l") == idx(chan_cmds, "listen") &&

@@ -131,6 +131,7 @@ int obj_mr(int argc, char **argv);
 int obj_rdma(int argc, char **argv);
 int obj_blk(int argc, char **argv);	/* blk.c, blk.h */
 int obj_net(int argc, char **argv);	/* net.c, net.h */
+int obj_rping(int argc, char **argv);	/* rping.c */
 int obj_version(int argc, char **argv);
 
 #endif /* RDMACHAN_TOOL_H */

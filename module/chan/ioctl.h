@@ -84,6 +84,10 @@ int rdmachan_check_rdma_reap(const struct rdmachan_rdma_reap *r);
 /* RDMA: operation @i: opcode, flags, segments, atomic alignment, reserved */
 int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i);
 
+struct rdmachan_rping;
+/* RPING: size, flags, count, size and step bounds, reserved, address */
+int rdmachan_check_rping(struct rdmachan_rping *r);
+
 /* ioctl_ctl.c: /dev/rdmachan, and how every new descriptor is installed */
 int rdmachan_ctl_init(void);
 void rdmachan_ctl_exit(void);
@@ -99,6 +103,10 @@ int rdmachan_ioc_anon_file(const char *name,
 long rdmachan_ioc_version(void __user *uarg);
 long rdmachan_ioc_dev_list(void __user *uarg);
 long rdmachan_ioc_dev_query(void __user *uarg);
+
+/* ioctl_rping.c, rping.c: RPING of /dev/rdmachan */
+long rdmachan_ioc_rping(void __user *uarg);
+int rdmachan_rping_run(struct rdmachan_rping *a);
 
 /* ioctl_connect.c: CONNECT and LISTEN of /dev/rdmachan */
 long rdmachan_ioc_connect(void __user *uarg);

@@ -23,6 +23,7 @@
 #include <linux/types.h>
 
 #include <linux/rdmachan.h>
+#include <linux/rdmachan_verbs.h>
 
 #include "ioctl.h"
 #include "proto.h"
@@ -403,5 +404,58 @@ int rdmachan_check_rdma_op(const struct rdmachan_rdma_op *op, u32 i)
 		if (op->reserved[k])
 			return rdmachan_ioc_inval(ioc, "op %u: reserved[%u] set",
 						  i, k);
+	return 0;
+}
+
+/* The longest step bound RPING takes: 10 min */
+#define RDMACHAN_RPING_MAX_TIMEOUT	600000
+
+/*
+ * RPING: size, flags, count (a server's zero), size range, step bound,
+ * outputs and reserved zero, address (port 0: rping's); fills in the
+ * defaults.
+ */
+int rdmachan_check_rping(struct rdmachan_rping *r)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&r->addr;
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&r->addr;
+	int ret;
+
+	if (r->size != sizeof(*r))
+		return rdmachan_ioc_inval("RPING", "size %u, expected %zu",
+					  r->size, sizeof(*r));
+	if (r->flags & ~RDMACHAN_RPING_FLAGS)
+		return rdmachan_ioc_inval("RPING", "unknown flags 0x%x",
+					  r->flags);
+	if ((r->flags & RDMACHAN_RPING_SERVER) && r->count)
+		return rdmachan_ioc_inval("RPING", "a server takes no count");
+	if (r->msg_size && (r->msg_size < RDMACHAN_RPING_MIN_SIZE ||
+			    r->msg_size > RDMACHAN_RPING_MAX_SIZE))
+		return rdmachan_ioc_inval("RPING", "size %u, not %u to %u",
+					  r->msg_size, RDMACHAN_RPING_MIN_SIZE,
+					  RDMACHAN_RPING_MAX_SIZE);
+	if (r->timeout_ms > RDMACHAN_RPING_MAX_TIMEOUT)
+		return rdmachan_ioc_inval("RPING", "timeout_ms %u over %u",
+					  r->timeout_ms,
+					  RDMACHAN_RPING_MAX_TIMEOUT);
+	if (r->reserved0 || r->pings || r->rtt_min_ns || r->rtt_max_ns ||
+	    r->rtt_sum_ns || r->peer_size ||
+	    memchr_inv(r->reserved, 0, sizeof(r->reserved)))
+		return rdmachan_ioc_inval("RPING",
+					  "non-zero reserved or output field");
+	ret = rdmachan_check_addr("RPING", "addr", &r->addr, false, false);
+	if (!ret)
+		ret = rdmachan_check_addr("RPING", "src", &r->src,
+					  true, false);
+	if (ret)
+		return ret;
+	if ((r->flags & RDMACHAN_RPING_SERVER) && r->src.ss_family)
+		return rdmachan_ioc_inval("RPING", "a server takes no src");
+	r->msg_size = r->msg_size ?: RDMACHAN_RPING_DEFAULT_SIZE;
+	r->timeout_ms = r->timeout_ms ?: 5000;
+	if (r->addr.ss_family == AF_INET && !sin->sin_port)
+		sin->sin_port = htons(RDMACHAN_RPING_PORT);
+	if (r->addr.ss_family == AF_INET6 && !sin6->sin6_port)
+		sin6->sin6_port = htons(RDMACHAN_RPING_PORT);
 	return 0;
 }

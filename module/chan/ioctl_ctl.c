@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 
 #include <linux/rdmachan.h>
+#include <linux/rdmachan_verbs.h>
 
 #include "ioctl.h"
 #include "params.h"
@@ -222,6 +223,8 @@ static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_connect(uarg);
 	case RDMACHAN_IOC_LISTEN:
 		return rdmachan_ioc_listen(uarg);
+	case RDMACHAN_IOC_RPING:
+		return rdmachan_ioc_rping(uarg);
 	default:
 		return rdmachan_ctl_ext_ioctl(file, cmd, uarg);
 	}
