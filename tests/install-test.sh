@@ -35,6 +35,7 @@ expected() {
 			"$p/sbin/rdmachan" \
 			"$p/include/linux/rdmachan.h" "$p/include/linux/rdmachan_blk.h" \
 			"$p/include/linux/rdmachan_net.h" \
+			"$p/include/linux/rdmachan_verbs.h" \
 			"$p/share/rdmachan/modules-load.conf" \
 			"$p/share/rdmachan/modprobe.conf" \
 			"$p/share/bash-completion/completions/rdmachan" \

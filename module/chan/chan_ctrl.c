@@ -78,7 +78,9 @@ void rdmachan_post_ctrl_locked(struct rdmachan *ch, unsigned int slot)
 	}
 	if (test_and_set_bit(slot, &ch->ctrl.busy))
 		return;
-	__clear_bit(slot, &ch->ctrl.pending);
+	/* the rest of ctrl.pending is timed from now (the starved bound) */
+	if (__test_and_clear_bit(slot, &ch->ctrl.pending))
+		ch->ctrl.pending_since = jiffies;
 
 	h->type = rdmachan_ctrl_type[slot];
 	h->flags = rdmachan_ctrl_take(&ch->ctrl.credits, true) <<
@@ -216,7 +218,9 @@ const char *rdmachan_ctrl_repost_locked(struct rdmachan *ch,
 	if (rdmachan_ctrl_reposted(&ch->ctrl.credits) < 0)
 		return "a control message beyond its control credits";
 	rdmachan_post_recv_locked(ch, rx);
-	if (rdmachan_ctrl_ack_due(&ch->ctrl.credits))
+	/* a return owed lets a message waiting for the last credit go */
+	if (rdmachan_ctrl_ack_due(&ch->ctrl.credits) ||
+	    (ch->ctrl.pending && rdmachan_ctrl_may_send(&ch->ctrl.credits)))
 		rdmachan_ctrl_kick_locked(ch);
 	return NULL;
 }

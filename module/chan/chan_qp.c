@@ -497,7 +497,7 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	spin_lock_irq(&ch->lock);
 	rdmachan_credits_rx_reset(&ch->credits);
 	rdmachan_ctrl_rx_reset(&ch->ctrl.credits);
-	/* an injection's held buffers go back with the others */
+	/* the buffers are all posted here: none is held (chan_event.c) */
 	INIT_LIST_HEAD(&ch->ctrl.held);
 	spin_unlock_irq(&ch->lock);
 	list_for_each_entry(rx, &ch->recv.all, link) {

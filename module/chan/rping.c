@@ -257,7 +257,7 @@ static bool rping_reached(struct rping *rp, const u32 *count, u32 want,
 	spin_lock_irqsave(&rp->lock, flags);
 	ret = rp->cm_err || rp->wc_err ||
 	      (count ? (s32)(*count - want) >= 0 : rp->cm >= cm) ||
-	      (count && (rp->cm == RPING_DISCONNECTED || rp->flushed));
+	      rp->cm == RPING_DISCONNECTED || (count && rp->flushed);
 	spin_unlock_irqrestore(&rp->lock, flags);
 	return ret;
 }
@@ -287,10 +287,13 @@ static int rping_wait(struct rping *rp, const u32 *count, u32 want,
 	if (rp->wc_err)
 		return rp->wc_err;
 	if (count ? (s32)(READ_ONCE(*count) - want) >= 0 :
-	    READ_ONCE(rp->cm) >= cm)
+	    READ_ONCE(rp->cm) == cm ||
+	    (cm < RPING_DISCONNECTED && READ_ONCE(rp->cm) > cm &&
+	     READ_ONCE(rp->cm) < RPING_DISCONNECTED))
 		return 0;
-	if (count && (READ_ONCE(rp->cm) == RPING_DISCONNECTED ||
-		      READ_ONCE(rp->flushed)))
+	/* the peer went away before what was waited for */
+	if (READ_ONCE(rp->cm) == RPING_DISCONNECTED ||
+	    (count && READ_ONCE(rp->flushed)))
 		return -ECONNRESET;
 	pr_info_ratelimited("no %s from %pISpc within %u ms\n", what,
 			    &rp->peer, rp->a->timeout_ms);
@@ -416,7 +419,8 @@ static int rping_rdma(struct rping *rp, const struct rdmachan_rping_info *info,
 
 /* ---- buffers ------------------------------------------------------------- */
 
-static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len)
+static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len,
+			  int access)
 {
 	struct ib_device *dev = rp->pd->device;
 	struct ib_reg_wr wr = {
@@ -424,8 +428,7 @@ static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len)
 			.wr_cqe = &rp->reg_cqe, .opcode = IB_WR_REG_MR,
 			.send_flags = IB_SEND_SIGNALED,
 		},
-		.access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
-			  IB_ACCESS_REMOTE_WRITE,
+		.access = access,
 	};
 	unsigned int i;
 	u32 want;
@@ -458,8 +461,12 @@ static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len)
 		b->mr = NULL;
 		return ret;
 	}
-	/* the pages, one range: rping names it by address, as a user would */
-	ret = ib_map_mr_sg(b->mr, b->sgt.sgl, b->sgt.nents, NULL, PAGE_SIZE);
+	/*
+	 * the pages, one range, zero-based (as RDS registers): the peer
+	 * learns no kernel address, only the range from 0
+	 */
+	ret = ib_map_mr_sg_zbva(b->mr, b->sgt.sgl, b->sgt.nents, NULL,
+				PAGE_SIZE);
 	if (ret != b->sgt.nents)
 		return ret < 0 ? ret : -EINVAL;
 	wr.mr = b->mr;
@@ -492,6 +499,37 @@ static void rping_buf_free(struct rping *rp, struct rping_buf *b)
 	kfree(b->pages);
 }
 
+/* The CPU wrote @b: the device reads it next */
+static void rping_buf_for_device(struct rping *rp, struct rping_buf *b)
+{
+	struct ib_device *dev = rp->pd->device;
+
+	flush_kernel_vmap_range(b->va, b->len);
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sgtable_for_device(dev->dma_device, &b->sgt,
+					    DMA_BIDIRECTIONAL);
+}
+
+/* The device wrote @b: the CPU reads it next */
+static void rping_buf_for_cpu(struct rping *rp, struct rping_buf *b)
+{
+	struct ib_device *dev = rp->pd->device;
+
+	if (!ib_uses_virt_dma(dev))
+		dma_sync_sgtable_for_cpu(dev->dma_device, &b->sgt,
+					 DMA_BIDIRECTIONAL);
+	invalidate_kernel_vmap_range(b->va, b->len);
+}
+
+/* A QP event: a message that overtook the RTU starts the connection */
+static void rping_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct rping *rp = ctx;
+
+	if (ev->event == IB_EVENT_COMM_EST && rp->id)
+		rdma_notify(rp->id, ev->event);
+}
+
 /* The PD, CQ, QP, message buffers and first receive of rp->id */
 static int rping_setup(struct rping *rp)
 {
@@ -503,6 +541,7 @@ static int rping_setup(struct rping *rp)
 		},
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
+		.event_handler = rping_qp_event,
 	};
 	int ret;
 
@@ -521,6 +560,7 @@ static int rping_setup(struct rping *rp)
 	}
 	attr.send_cq = rp->cq;
 	attr.recv_cq = rp->cq;
+	attr.qp_context = rp;
 	ret = rdma_create_qp(rp->id, rp->pd, &attr);
 	if (ret)
 		return ret;
@@ -621,6 +661,8 @@ static int rping_client_ping(struct rping *rp, u64 ping)
 	int ret;
 
 	rdmachan_rping_fill(rp->src.va, a->msg_size, ping);
+	rping_buf_for_device(rp, &rp->src);
+	rping_buf_for_device(rp, &rp->sink);
 	ret = rping_send(rp, &rp->src);
 	if (!ret)
 		ret = rping_recv(rp, 2 * ping + 1, true, &info);
@@ -631,9 +673,11 @@ static int rping_client_ping(struct rping *rp, u64 ping)
 	if (ret)
 		return ret;
 	rping_rtt(a, ktime_get_ns() - t0);
+	rping_buf_for_cpu(rp, &rp->sink);
+	/* the peer's bytes, escaped */
 	if (a->flags & RDMACHAN_RPING_VERBOSE)
-		pr_info("ping data: %.*s\n", (int)min_t(u32, a->msg_size, 96),
-			(char *)rp->sink.va);
+		pr_info("ping data: %*pE\n", (int)min_t(u32, a->msg_size - 1, 96),
+			rp->sink.va);
 	bad = memcmp(rp->src.va, rp->sink.va, a->msg_size) ?
 	      rdmachan_rping_check(rp->sink.va, a->msg_size, ping) : -1;
 	if ((a->flags & RDMACHAN_RPING_VALIDATE) && bad >= 0) {
@@ -677,9 +721,13 @@ static int rping_client(struct rping *rp, struct net *net)
 		ret = rping_wait(rp, NULL, 0, RPING_CONNECTED, true,
 				 "connection");
 	if (!ret)
-		ret = rping_buf_make(rp, &rp->src, a->msg_size);
+		ret = rping_buf_make(rp, &rp->src, a->msg_size,
+				     IB_ACCESS_REMOTE_READ);
+	/* remote write needs local write */
 	if (!ret)
-		ret = rping_buf_make(rp, &rp->sink, a->msg_size);
+		ret = rping_buf_make(rp, &rp->sink, a->msg_size,
+				     IB_ACCESS_LOCAL_WRITE |
+				     IB_ACCESS_REMOTE_WRITE);
 	for (ping = 0; !ret && (!a->count || ping < a->count); ping++) {
 		if (signal_pending(current))
 			return -EINTR;
@@ -712,12 +760,15 @@ static int rping_serve_one(struct rping *rp, u64 ping)
 				    &rp->peer, len, a->msg_size);
 		return -EPROTO;
 	}
+	rping_buf_for_device(rp, &rp->sink);
 	ret = rping_rdma(rp, &src, false, len);
 	if (ret)
 		return ret;
+	rping_buf_for_cpu(rp, &rp->sink);
 	if (a->flags & RDMACHAN_RPING_VERBOSE)
-		pr_info("server ping data: %.*s\n", (int)min_t(u32, len, 96),
-			(char *)rp->sink.va);
+		pr_info("server ping data: %*pE\n",
+			(int)strnlen(rp->sink.va, min_t(u32, len, 96)),
+			rp->sink.va);
 	bad = rdmachan_rping_check(rp->sink.va, len, ping);
 	if ((a->flags & RDMACHAN_RPING_VALIDATE) && bad >= 0) {
 		pr_info_ratelimited("ping %llu: the data read from %pISpc differs at byte %ld\n",
@@ -730,10 +781,22 @@ static int rping_serve_one(struct rping *rp, u64 ping)
 	if (ret)
 		return ret;
 	len = rdmachan_rping_echo_len(rp->sink.va, len, be32_to_cpu(sink.size));
+	rping_buf_for_device(rp, &rp->sink);
 	ret = rping_rdma(rp, &sink, true, len);
 	if (!ret)
 		ret = rping_send(rp, NULL);
 	return ret;
+}
+
+/*
+ * The server's sink: written by its READs, read by its WRITEs, never
+ * named to the peer; an iWARP READ's sink needs remote write all the same
+ */
+static int rping_sink_access(struct rping *rp)
+{
+	return IB_ACCESS_LOCAL_WRITE |
+	       (rdma_protocol_iwarp(rp->id->device, rp->id->port_num) ?
+		IB_ACCESS_REMOTE_WRITE : 0);
 }
 
 static int rping_server(struct rping *rp, struct net *net)
@@ -776,7 +839,8 @@ static int rping_server(struct rping *rp, struct net *net)
 		ret = rping_wait(rp, NULL, 0, RPING_CONNECTED, true,
 				 "connection");
 	if (!ret)
-		ret = rping_buf_make(rp, &rp->sink, a->msg_size);
+		ret = rping_buf_make(rp, &rp->sink, a->msg_size,
+				     rping_sink_access(rp));
 	for (ping = 0; !ret; ping++) {
 		ret = rping_serve_one(rp, ping);
 		if (!ret)

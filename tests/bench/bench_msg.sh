@@ -4,8 +4,10 @@
 # Guest half of tests/bench/run-bench.sh (make bench; not a test): message rate, bandwidth and
 # latency of perftest (ib_send_bw / ib_send_lat over rdma_cm) and of
 # rdmachan (in-kernel bench, tool-driven bench) on the same rxe pair in
-# the same VM; then one-sided WRITE and READ bandwidth, ib_write_bw /
-# ib_read_bw against rdmachan's in-kernel and tool-driven one-sided bench.
+# the same VM; the round trip of rdmachan's in-kernel rping and of
+# rping's own client against rping -s; then one-sided WRITE and READ
+# bandwidth, ib_write_bw / ib_read_bw against rdmachan's in-kernel and
+# tool-driven one-sided bench.
 # Each figure is one line "RESULT NAME VALUE" on the results port, read by
 # the host script.
 . /tests/lib.sh
@@ -16,6 +18,7 @@ SECS=${BENCH_SECS:-4}
 PINGS=${BENCH_PINGS:-5000}
 RUNS=${BENCH_RUNS:-3}
 LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
+RPINGS=${BENCH_RPINGS:-2000}
 # one-sided ops per call (per chained post); the region is RBATCH * size
 RBATCH=${BENCH_RDMA_BATCH:-32}
 T=/tmp/bench
@@ -134,6 +137,27 @@ rdmachan_user_lat() {
 		cat $T/uping.out $T/uecho.out >&2
 }
 
+# rping_rtt PORT CLIENT...: an rping -s on rxe0, CLIENT making RPINGS
+# pings of 64 B against it from rxe1; the run's wall time per ping in us
+# (its connection setup amortised over the pings), 0 if it failed
+rping_rtt() {
+	_p=$1
+	shift
+	timeout 120 rping -s -a $SRV -p "$_p" > $T/rps.out 2>&1 &
+	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$_p '"
+	_t0=$(date +%s%N)
+	timeout 120 "$@" -C "$RPINGS" > $T/rpc.out 2>&1
+	_rc=$?
+	_t1=$(date +%s%N)
+	wait
+	if [ "$_rc" = 0 ]; then
+		awk -v a="$_t0" -v b="$_t1" -v n="$RPINGS" 'BEGIN { printf "%.2f\n", (b - a) / 1e3 / n }'
+	else
+		cat $T/rpc.out >&2
+		echo 0
+	fi
+}
+
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 # perftest's rdma_cm client takes its source address from the routing
@@ -180,6 +204,12 @@ for pass in $(seq "$RUNS"); do
 	set -- $(rdmachan_user_lat $port)
 	result tool_lat_64_p50_us "${1:-0}"
 	result tool_lat_64_avg_us "${2:-0}"
+
+	# rping: rdmachan's kernel client and rping's own, one rping -s
+	port=$((port + 1))
+	result rping_user_rtt_us "$(rping_rtt $port rping -c -a $SRV -I $CLI -p $port)"
+	port=$((port + 1))
+	result rping_kernel_rtt_us "$(rping_rtt $port $TOOL rping -c $SRV -p $port -I $CLI)"
 
 	# one-sided: perftest's ib_write_bw / ib_read_bw against rdmachan's
 	for op in write read; do

@@ -34,7 +34,8 @@
 # 64 KiB, 32 ops per call (BENCH_RDMA_BATCH in the guest), one at a time;
 # perftest keeps its tx depth (128) in flight.  Environment: BENCH_SECS
 # (per bandwidth run, default 4), BENCH_PINGS (round trips, default
-# 5000), BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
+# 5000), BENCH_RPINGS (pings of each rping run, default 2000),
+# BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
 # latency pairs after the passes, default 10).  The raw figures stay in
 # tests/vm/out/bench/results.ktap.  The guest half, which runs the
 # programs, is tests/bench/bench_msg.sh; the block rows' is
@@ -107,7 +108,7 @@ fi
 [ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -219,6 +220,8 @@ row "in-kernel latency p50, softirq, 64 B" "$(val kernel_lat_64_softirq_p50_us)"
 row "tool ping latency p50, busy-poll, 64 B" "$(val tool_lat_64_p50_us)" "$pl" "us" 0
 pa=$(val perftest_send_lat_64_avg_us)
 row "in-kernel latency avg, busy-poll, 64 B" "$(val kernel_lat_64_direct_avg_us)" "$pa" "us" 0
+row "rping round trip, kernel vs rping -c, 64 B" "$(val rping_kernel_rtt_us)" \
+	"$(val rping_user_rtt_us)" "us" 0
 
 # pair_ratio FIELD_OURS FIELD_BASE: the median over the latency pairs
 # (lat_pair_N: perftest p50 avg, rdmachan p50 avg) of the per-pair ratio;
@@ -235,6 +238,7 @@ printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
 	"in-kernel latency avg, busy-poll, paired" "" "" "" "$ratio"
 echo
 echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."
+echo "rping: a run's wall time per ping (${BENCH_RPINGS:-2000} pings, setup included), both clients against rping -s."
 echo "Paired rows: the median of the ratios of $p50_pairs back-to-back pairs (BENCH_LAT_PAIRS),"
 echo "each pair's two runs in the same TCG speed mode (the round trip is bimodal under TCG)."
 

@@ -157,12 +157,15 @@ static void model_ctrl(struct kunit *test, struct model_end *e)
 	}
 }
 
-/* What the channel does after returns came or owed ones fell due */
+/*
+ * rdmachan_ctrl_kick_locked(): a CREDIT for the returns due, then what
+ * waits, if it may go now
+ */
 static void model_kick(struct kunit *test, struct model_end *e)
 {
-	if (rdmachan_ctrl_ack_due(&e->c) || e->pending)
+	if (rdmachan_ctrl_ack_due(&e->c))
 		model_ctrl(test, e);
-	if (e->pending)
+	if (e->pending && rdmachan_ctrl_may_send(&e->c))
 		model_ctrl(test, e);
 }
 
@@ -186,14 +189,20 @@ static void model_land(struct kunit *test, struct model_end *from,
 static void model_process(struct kunit *test, struct model_end *e)
 {
 	struct model_msg m = e->landed[0];
+	bool kick = m.cack;	/* rdmachan_ctrl_rx_locked() */
 
 	memmove(e->landed, e->landed + 1, --e->nr_landed * sizeof(m));
 	KUNIT_ASSERT_EQ(test, rdmachan_ctrl_returned(&e->c, m.cack), 0);
+	/* rdmachan_ctrl_repost_locked() */
 	if (m.ctrl) {
 		e->free_bufs++;
 		KUNIT_ASSERT_GE(test, rdmachan_ctrl_reposted(&e->c), 0);
+		kick |= rdmachan_ctrl_ack_due(&e->c) ||
+			(e->pending && rdmachan_ctrl_may_send(&e->c));
 	}
-	model_kick(test, e);
+	/* the kernel kicks exactly there: nothing else retries */
+	if (kick)
+		model_kick(test, e);
 }
 
 static void ctrl_model_run(struct kunit *test, u32 seed, u32 lag)
