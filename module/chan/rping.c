@@ -80,7 +80,8 @@ struct rping_buf {
  * @wq: woken by every event and completion
  * @cm: enum rping_cm, the last event; under @lock
  * @cm_err: an event that ends the call (negative errno); under @lock
- * @wc_err: a failed work request (negative errno); under @lock
+ * @wc_err: a failed work request: -EIO, -ECONNRESET after the peer's
+ *	disconnect; under @lock
  * @flushed: a work request completed flushed: the QP left the connected
  *	state (the peer disconnected); under @lock
  * @listen_id: the server's listening identifier, or NULL
@@ -204,8 +205,10 @@ static void rping_wc(struct ib_cq *cq, struct ib_wc *wc, u32 *count,
 	if (wc->status == IB_WC_WR_FLUSH_ERR) {
 		rp->flushed = true;
 	} else if (wc->status != IB_WC_SUCCESS) {
+		/* one that fails after the peer disconnected failed for that */
 		if (!rp->wc_err)
-			rp->wc_err = -EIO;
+			rp->wc_err = rp->cm == RPING_DISCONNECTED ?
+				     -ECONNRESET : -EIO;
 		pr_info_ratelimited("%s failed: %s (%d)\n", what,
 				    ib_wc_status_msg(wc->status), wc->status);
 	} else {
@@ -329,6 +332,22 @@ static int rping_post_recv(struct rping *rp)
 	return ret;
 }
 
+/* Post @wr to the send queue and wait (bounded) until *@count counts it */
+static int rping_post_wait(struct rping *rp, const struct ib_send_wr *wr,
+			   u32 *count, const char *what)
+{
+	u32 want = READ_ONCE(*count) + 1;
+	int ret;
+
+	rping_posted(rp, 1);
+	ret = ib_post_send(rp->id->qp, wr, NULL);
+	if (ret) {
+		rping_posted(rp, -1);
+		return ret;
+	}
+	return rping_wait(rp, count, want, 0, true, what);
+}
+
 /* SEND the 16-byte message naming @b, or a go-ahead (@b NULL: zeros). */
 static int rping_send(struct rping *rp, const struct rping_buf *b)
 {
@@ -340,10 +359,8 @@ static int rping_send(struct rping *rp, const struct rping_buf *b)
 		.wr_cqe = &rp->send_cqe, .sg_list = &sge, .num_sge = 1,
 		.opcode = IB_WR_SEND, .send_flags = IB_SEND_SIGNALED,
 	};
-	/* one SEND at a time (each waited for): the buffer is the next's */
-	u32 want = READ_ONCE(rp->sends) + 1;
-	int ret;
 
+	/* one SEND at a time (each waited for): the buffer is the next's */
 	memset(rp->tx, 0, sizeof(*rp->tx));
 	if (b) {
 		rp->tx->buf = cpu_to_be64(b->mr->iova);
@@ -352,13 +369,7 @@ static int rping_send(struct rping *rp, const struct rping_buf *b)
 	}
 	ib_dma_sync_single_for_device(rp->pd->device, rp->tx_dma,
 				      sizeof(*rp->tx), DMA_TO_DEVICE);
-	rping_posted(rp, 1);
-	ret = ib_post_send(rp->id->qp, &wr, NULL);
-	if (ret) {
-		rping_posted(rp, -1);
-		return ret;
-	}
-	return rping_wait(rp, &rp->sends, want, 0, true, "send completion");
+	return rping_post_wait(rp, &wr, &rp->sends, "send completion");
 }
 
 /*
@@ -403,18 +414,10 @@ static int rping_rdma(struct rping *rp, const struct rdmachan_rping_info *info,
 		.remote_addr = be64_to_cpu(info->buf),
 		.rkey = be32_to_cpu(info->rkey),
 	};
-	u32 want = READ_ONCE(rp->rdmas) + 1;
-	int ret;
 
-	rping_posted(rp, 1);
-	ret = ib_post_send(rp->id->qp, &wr.wr, NULL);
-	if (ret) {
-		rping_posted(rp, -1);
-		return ret;
-	}
-	return rping_wait(rp, &rp->rdmas, want, 0, true,
-			  write ? "RDMA WRITE completion" :
-			  "RDMA READ completion");
+	return rping_post_wait(rp, &wr.wr, &rp->rdmas,
+			       write ? "RDMA WRITE completion" :
+			       "RDMA READ completion");
 }
 
 /* ---- buffers ------------------------------------------------------------- */
@@ -431,7 +434,6 @@ static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len,
 		.access = access,
 	};
 	unsigned int i;
-	u32 want;
 	int ret;
 
 	b->len = len;
@@ -471,14 +473,7 @@ static int rping_buf_make(struct rping *rp, struct rping_buf *b, u32 len,
 		return ret < 0 ? ret : -EINVAL;
 	wr.mr = b->mr;
 	wr.key = b->mr->rkey;
-	want = READ_ONCE(rp->regs) + 1;
-	rping_posted(rp, 1);
-	ret = ib_post_send(rp->id->qp, &wr.wr, NULL);
-	if (ret) {
-		rping_posted(rp, -1);
-		return ret;
-	}
-	return rping_wait(rp, &rp->regs, want, 0, true, "registration");
+	return rping_post_wait(rp, &wr.wr, &rp->regs, "registration");
 }
 
 static void rping_buf_free(struct rping *rp, struct rping_buf *b)
@@ -738,7 +733,13 @@ static int rping_client(struct rping *rp, struct net *net)
 	return ret;
 }
 
-/* One ping served; @ping counts from 0.  Return: 0, 1 at the end, errno. */
+/*
+ * One ping served; @ping counts from 0.  It counts once its data is
+ * written back: the client cannot end before that WRITE completes, but
+ * its disconnect after its last ping may overtake the completion of the
+ * go-ahead that follows, and that ends the run as cleanly as a disconnect
+ * before the next ping.  Return: 0, 1 at the end, errno.
+ */
 static int rping_serve_one(struct rping *rp, u64 ping)
 {
 	struct rdmachan_rping *a = rp->a;
@@ -783,9 +784,11 @@ static int rping_serve_one(struct rping *rp, u64 ping)
 	len = rdmachan_rping_echo_len(rp->sink.va, len, be32_to_cpu(sink.size));
 	rping_buf_for_device(rp, &rp->sink);
 	ret = rping_rdma(rp, &sink, true, len);
-	if (!ret)
-		ret = rping_send(rp, NULL);
-	return ret;
+	if (ret)
+		return ret;
+	a->pings++;
+	ret = rping_send(rp, NULL);
+	return ret == -ECONNRESET ? 1 : ret;
 }
 
 /*
@@ -841,11 +844,8 @@ static int rping_server(struct rping *rp, struct net *net)
 	if (!ret)
 		ret = rping_buf_make(rp, &rp->sink, a->msg_size,
 				     rping_sink_access(rp));
-	for (ping = 0; !ret; ping++) {
+	for (ping = 0; !ret; ping++)
 		ret = rping_serve_one(rp, ping);
-		if (!ret)
-			a->pings++;
-	}
 	return ret == 1 ? 0 : ret;
 }
 

@@ -4,8 +4,9 @@
 # "rdmachan rping" (RDMACHAN_IOC_RPING) against rdma-core's rping, both
 # ways: the kernel client against "rping -s" and "rping -c" against the
 # kernel server, at rping's smallest size, its default, a page and its
-# largest, the data checked (-V) on both ends; kernel against kernel; and
-# the peers that must end a run with a clear error and nothing left: a
+# largest, the data checked (-V) on both ends; kernel against kernel, and
+# a server's count when its client ends right after its one ping; and the
+# peers that must end a run with a clear error and nothing left: a
 # server whose size is smaller than the client's (EPROTO), an rdmachan
 # listener (refused), a port nobody listens on, a client killed in the
 # middle, an interrupted client, an rdmachan channel connecting to the
@@ -79,6 +80,21 @@ wait $ks
 check "the kernel server served them" jq_ok $T/ks.json '.pings == 20'
 check "-v logs each ping's data in the kernel log" \
 	sh -c "dmesg | grep -q 'rping: ping data: rdma-ping-19: '"
+
+# a client's disconnect after its last ping races the completion of the
+# server's last go-ahead: one ping a run, so every run ends in that race
+served=0
+for i in 1 2 3 4 5 6 7 8; do
+	port=$((port + 1))
+	timeout 60 $TOOL -j rping -s $SRV:$port -S 64 > $T/ks.json 2> $T/ks.err &
+	ks=$!
+	wait_for 10 rping_listening $port
+	timeout 60 $TOOL -j rping -c $SRV:$port -I $CLI -C 1 -S 64 > /dev/null 2>&1
+	wait $ks && jq -e '.pings == 1 and .error == null' $T/ks.json > /dev/null &&
+		served=$((served + 1))
+done
+check_eq "8 kernel servers each count their client's one ping and end cleanly" \
+	8 $served
 
 # a server smaller than its client's pings: refused with EPROTO
 port=$((port + 1))
