@@ -203,6 +203,12 @@ int cmd_args(SUBCMD_ARGS)
 	ktap_result(!rdma(p.cli, &op, 1, NULL) && !op.status,
 	       "after all that the channel still writes", "%s status %d",
 	       strerror(errno), op.status);
+	/*
+	 * An iWARP WRITE completes once it is on the socket: a message
+	 * behind it makes sure it has landed before the target is filled
+	 * for the checks that nothing lands
+	 */
+	peer_sync(&p);
 
 	/* a call with one bad op runs none: done 0, the others cancelled */
 	{
