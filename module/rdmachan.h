@@ -26,6 +26,7 @@
 #include <linux/uio.h>
 
 #include <linux/rdmachan.h>	/* RDMACHAN_ACCESS_*, RDMACHAN_OP*_ */
+#include <linux/rdmachan_verbs.h>	/* RDMACHAN_DGRAM_* */
 
 struct rdmachan;
 struct rdmachan_mr;
@@ -595,6 +596,55 @@ int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 				  const struct rdmachan_reconnect_policy *policy);
 void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
 				 struct rdmachan_reconnect_info *info);
+
+/*
+ * Datagram endpoints (dgram.c): unreliable datagrams (UD) over rdma_cm's
+ * UDP port space, as rdma-core's udaddy sends them.  An endpoint is one UD
+ * queue pair on the device of its local address; it sends a datagram of
+ * up to rdmachan_dgram_max_size() bytes to any peer (address, queue pair
+ * number, qkey) and receives the datagrams that find a receive buffer,
+ * with their source.  Nothing is acknowledged or resent: a datagram that
+ * finds no buffer is dropped.  rdmachan_dgram_resolve() asks a peer's
+ * port for its queue pair (SIDR); an endpoint opened with
+ * RDMACHAN_DGRAM_SERVE answers those requests for its own port.
+ */
+struct rdmachan_dgram;
+
+/**
+ * struct rdmachan_dgram_rx - a received datagram
+ * @from: its source host (AF_INET or AF_INET6, port 0)
+ * @qpn: its source queue pair
+ * @len: its length
+ * @has_imm: it carried immediate data
+ * @imm: that, as on the wire
+ * @data: its bytes; the receiver's until rdmachan_dgram_rx_release()
+ */
+struct rdmachan_dgram_rx {
+	struct sockaddr_storage	from;
+	u32			qpn;
+	u32			len;
+	bool			has_imm;
+	__be32			imm;
+	void			*data;
+};
+
+int rdmachan_dgram_open(const struct sockaddr *addr, u32 depth, u32 flags,
+			struct rdmachan_dgram **dp);
+void rdmachan_dgram_close(struct rdmachan_dgram *d);
+int rdmachan_dgram_resolve(struct rdmachan_dgram *d,
+			   const struct sockaddr *svc,
+			   unsigned int timeout_ms, u32 *qpn, u32 *qkey);
+int rdmachan_dgram_send(struct rdmachan_dgram *d, const struct sockaddr *to,
+			u32 qpn, u32 qkey, struct iov_iter *from,
+			const __be32 *imm, bool nonblock);
+int rdmachan_dgram_recv(struct rdmachan_dgram *d,
+			struct rdmachan_dgram_rx **rxp, long timeout);
+void rdmachan_dgram_rx_release(struct rdmachan_dgram *d,
+			       struct rdmachan_dgram_rx *rx);
+u32 rdmachan_dgram_qpn(struct rdmachan_dgram *d);
+u32 rdmachan_dgram_max_size(struct rdmachan_dgram *d);
+int rdmachan_dgram_local_addr(struct rdmachan_dgram *d,
+			      struct sockaddr_storage *addr);
 
 /**
  * struct rdmachan_uint_param - an unsigned module parameter with bounds

@@ -59,7 +59,7 @@ comp_has() {
 	ok $? "rdmachan $* offers $want" "missing:$missing"
 }
 
-comp "blk chan config dev help mr net rdma rping version" ""
+comp "blk chan config dev dgram help mr net rdma rping version" ""
 comp "blk" b
 comp "chan" -j ch
 comp "chan" --ctl /dev/x ch
@@ -78,6 +78,13 @@ comp_has "--size --access" mr reg --
 comp "--op" chan bench --o
 comp_has "--server --client --count --size --src --validate --wait" rping --
 comp "--server --size --src" rping -c 192.0.2.1 --s
+comp "dgram" dg
+comp "echo help ping recv send" dgram ""
+comp "send" dgram se
+comp_has "--src --count --size --burst --validate --wait" dgram ping --
+comp "--count --depth --help" dgram echo --
+comp "--qpn" dgram send 192.0.2.1 --q
+comp "--size --src" dgram send --s
 comp "rxe0 rxe1" dev show ""
 comp "rxe1" dev sh rxe1
 comp "chan3 listener1" chan show ""

@@ -175,3 +175,56 @@ int ioc_blk_list(int ctl, unsigned int what, void *entries, unsigned int entry_s
 		*count = l.count;
 	return ret;
 }
+
+int ioc_dgram_open(int ctl, const void *addr, unsigned int flags,
+		   unsigned int fd_flags, unsigned int depth,
+		   struct rdmachan_dgram_open *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+	o->flags = flags;
+	o->fd_flags = fd_flags;
+	o->depth = depth;
+	memcpy(&o->addr, addr, sizeof(o->addr));
+	return ioctl(ctl, RDMACHAN_IOC_DGRAM_OPEN, o);
+}
+
+int ioc_dgram_resolve(int fd, const void *addr, unsigned int flags,
+		      unsigned int timeout_ms, struct rdmachan_dgram_peer *peer)
+{
+	struct rdmachan_dgram_resolve r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.size = sizeof(r);
+	r.flags = flags;
+	r.timeout_ms = timeout_ms;
+	memcpy(&r.addr, addr, sizeof(r.addr));
+	ret = ioctl(fd, RDMACHAN_IOC_DGRAM_RESOLVE, &r);
+	if (ret >= 0 && peer)
+		*peer = r.peer;
+	return ret;
+}
+
+int ioc_dgram_batch(int fd, unsigned long req, struct rdmachan_dgram_msg *msgs,
+		    unsigned int count, unsigned int flags, unsigned int timeout_ms)
+{
+	struct rdmachan_dgram_batch b;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.size = sizeof(b);
+	b.flags = flags;
+	b.count = count;
+	b.timeout_ms = timeout_ms;
+	b.msgs = (uintptr_t)msgs;
+	ret = ioctl(fd, req, &b);
+	return ret < 0 ? ret : (int)b.count;
+}
+
+int ioc_dgram_info(int fd, struct rdmachan_dgram_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->size = sizeof(*i);
+	return ioctl(fd, RDMACHAN_IOC_DGRAM_INFO, i) < 0 ? -1 : 0;
+}

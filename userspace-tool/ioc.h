@@ -13,6 +13,7 @@
 
 #include <linux/rdmachan.h>
 #include <linux/rdmachan_blk.h>
+#include <linux/rdmachan_verbs.h>
 
 /* CONNECT to @dst from @src (sockaddr_storage-sized; @src NULL: any) */
 int ioc_connect(int ctl, const void *dst, const void *src,
@@ -52,5 +53,26 @@ int ioc_blk_remap(int ctl, uint32_t index);
  */
 int ioc_blk_list(int ctl, unsigned int what, void *entries, unsigned int entry_size,
 		 unsigned int *count);
+
+/*
+ * The datagram endpoints (rdmachan_verbs.h).  DGRAM_OPEN on @addr
+ * (sockaddr_storage-sized; @flags RDMACHAN_DGRAM_SERVE, @fd_flags
+ * RDMACHAN_FD_*, @depth 0: the default): the endpoint's fd; @o gets its
+ * queue pair, qkey, largest datagram and address (the port chosen).
+ */
+int ioc_dgram_open(int ctl, const void *addr, unsigned int flags,
+		   unsigned int fd_flags, unsigned int depth,
+		   struct rdmachan_dgram_open *o);
+/* RESOLVE the service @addr (sockaddr_storage-sized); @peer may be NULL */
+int ioc_dgram_resolve(int fd, const void *addr, unsigned int flags,
+		      unsigned int timeout_ms, struct rdmachan_dgram_peer *peer);
+/*
+ * @req RDMACHAN_IOC_DGRAM_SEND or RDMACHAN_IOC_DGRAM_RECV of the @count
+ * messages at @msgs (@timeout_ms: a receive's bound, 0 none): how many
+ * went or came, or -1 with errno
+ */
+int ioc_dgram_batch(int fd, unsigned long req, struct rdmachan_dgram_msg *msgs,
+		    unsigned int count, unsigned int flags, unsigned int timeout_ms);
+int ioc_dgram_info(int fd, struct rdmachan_dgram_info *i);
 
 #endif /* RDMACHAN_IOC_H */

@@ -7,8 +7,9 @@
  *   rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]
  *
  * Each object has a file of its name (dev.c, chan.c, mr.c, rdma.c,
- * blk.c, net.c, config.c, version.c) holding its table of commands and its help; each command a
- * file OBJECT_COMMAND.c (chan_listen.c, rdma_write.c, ...).
+ * blk.c, net.c, config.c, rping.c, dgram.c, version.c) holding its
+ * table of commands and its help; each command a file
+ * OBJECT_COMMAND.c (chan_listen.c, rdma_write.c, dgram_ping.c, ...).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "blk.h"
 #include "cmd.h"
 #include "config.h"
+#include "dgram.h"
 #include "net.h"
 #include "tool.h"
 
@@ -29,7 +31,7 @@ static void usage(FILE *out)
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
 		"where  OBJECT := { dev | chan | mr | rdma | blk | net | config | rping |\n"
-		"                   version | help }\n"
+		"                   dgram | version | help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -63,8 +65,11 @@ static void usage(FILE *out)
 		"                                 saved to a file and made again\n"
 		"  rping -s|-c ADDR[:PORT]        rdma-core's rping, run in the kernel:\n"
 		"                                 against rping -s, rping -c\n"
+		"  dgram { echo | ping | recv | send }\n"
+		"                                 datagram endpoints (UD), as udaddy's\n"
 		"  version [show]                 tool and module versions, features\n"
-		"A unique prefix names an object or a command (rdmachan ch sh).\n"
+		"A unique prefix names an object or a command (rdmachan ch sh);\n"
+		"rping and dgram only their whole words.\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
 		"takes --help.  Default port: %d.\n", TOOL_DEFAULT_PORT);
 }
@@ -98,13 +103,36 @@ static const struct {
 	{ "dev", dev_cmds }, { "chan", chan_cmds }, { "mr", mr_cmds },
 	{ "rdma", rdma_cmds }, { "blk", blk_cmds }, { "net", net_cmds },
 	{ "config", config_cmds }, { "version", version_cmds },
+	{ "dgram", dgram_cmds },
 };
 
 /*
+ * The objects named by their whole word only, not in tool_objects, so
+ * that no prefix of another object becomes ambiguous: a program's name
+ * (rping; "r" stays rdma) and dgram ("d" stays dev).
+ */
+static const struct cmd word_objects[] = {
+	{ "rping", obj_rping },
+	{ "dgram", obj_dgram },
+	CMD_END
+};
+
+static int word_object(const char *word)
+{
+	int i;
+
+	for (i = 0; word_objects[i].name; i++)
+		if (!strcmp(word, word_objects[i].name))
+			return i;
+	return -1;
+}
+
+/*
  * --list-words [OBJECT]: the objects, or the commands of OBJECT (which a
- * unique prefix names), one a line, from the tables the tool runs; the
- * bash completion asks for them, so that it cannot drift from the tool.
- * Nothing for an unknown or ambiguous OBJECT.
+ * unique prefix names, or the whole word of a word_objects entry), one a
+ * line, from the tables the tool runs; the bash completion asks for
+ * them, so that it cannot drift from the tool.  Nothing for an unknown
+ * or ambiguous OBJECT.
  */
 static int list_words(int argc, char **argv)
 {
@@ -113,12 +141,20 @@ static int list_words(int argc, char **argv)
 	int i;
 
 	if (argc > 1) {
-		i = cmd_match(tool_objects, argv[1]);
-		if (i < 0)
-			return EXIT_OK;
+		const char *name;
+
+		i = word_object(argv[1]);
+		if (i >= 0) {
+			name = word_objects[i].name;
+		} else {
+			i = cmd_match(tool_objects, argv[1]);
+			if (i < 0)
+				return EXIT_OK;
+			name = tool_objects[i].name;
+		}
 		cmds = NULL;
 		for (k = 0; k < sizeof(object_cmds) / sizeof(object_cmds[0]); k++)
-			if (!strcmp(object_cmds[k].obj, tool_objects[i].name))
+			if (!strcmp(object_cmds[k].obj, name))
 				cmds = object_cmds[k].cmds;
 		if (!cmds)
 			return EXIT_OK;
@@ -126,7 +162,8 @@ static int list_words(int argc, char **argv)
 	for (i = 0; cmds[i].name; i++)
 		printf("%s\n", cmds[i].name);
 	if (cmds == tool_objects)
-		printf("rping\n");
+		for (i = 0; word_objects[i].name; i++)
+			printf("%s\n", word_objects[i].name);
 	return EXIT_OK;
 }
 
@@ -259,7 +296,7 @@ static int unknown_object(const char *word, bool ambiguous)
 			tool_err("unknown object '%s': the command is 'rdmachan %s' now",
 				 word, moved[i].now);
 		else
-			tool_err("unknown object '%s' (%s)", word, names);
+			tool_err("unknown object '%s' (%s, rping, dgram)", word, names);
 	}
 	fputs("Try 'rdmachan help'.\n", stderr);
 	return EXIT_USAGE;
@@ -356,9 +393,10 @@ int rdmachan(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	/* a program's name, by its whole word only: "r" stays rdma */
-	if (!strcmp(argv[a], "rping"))
-		return obj_rping(argc - a - 1, argv + a + 1);
+	/* rping and dgram, by their whole words only: "r" stays rdma, "d" dev */
+	i = word_object(argv[a]);
+	if (i >= 0)
+		return word_objects[i].fn(argc - a - 1, argv + a + 1);
 	i = cmd_match(tool_objects, argv[a]);
 	if (i < 0)
 		return unknown_object(argv[a], i == -EINVAL);

@@ -5,7 +5,8 @@
  * objects and commands), argument parsing (util.c, rdma_util.c),
  * and formatting (util.c, rdma_util.c); TAP output, with main().  The
  * output path's tests are test_out.c's, the blk and net objects'
- * test_blk_net.c's, the config object's test_config.c's.
+ * test_blk_net.c's, the config object's test_config.c's, the dgram
+ * object's test_dgram.c's.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -653,6 +654,7 @@ int main(void)
 	test_blk_tool();
 	test_net_tool();
 	test_config();
+	test_dgram();
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

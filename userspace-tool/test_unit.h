@@ -24,6 +24,7 @@ void test_chan_info(void);
 void test_json(void);
 
 void test_config(void);	/* test_config.c */
+void test_dgram(void);	/* test_dgram.c */
 /* test_blk_net.c */
 void test_blk_cidr(void);
 void test_blk_server(void);

@@ -88,6 +88,18 @@ struct rdmachan_rping;
 /* RPING: size, flags, count, size and step bounds, reserved, address */
 int rdmachan_check_rping(struct rdmachan_rping *r);
 
+struct rdmachan_dgram_open;
+struct rdmachan_dgram_resolve;
+struct rdmachan_dgram_batch;
+struct rdmachan_dgram_msg;
+/* DGRAM_*: the arguments of the datagram ioctls (fills in defaults) */
+int rdmachan_check_dgram_open(const struct rdmachan_dgram_open *o);
+int rdmachan_check_dgram_resolve(struct rdmachan_dgram_resolve *r);
+int rdmachan_check_dgram_batch(const struct rdmachan_dgram_batch *b,
+			       bool send);
+int rdmachan_check_dgram_msg(const struct rdmachan_dgram_msg *m, u32 i,
+			     u32 max);
+
 /* ioctl_ctl.c: /dev/rdmachan, and how every new descriptor is installed */
 int rdmachan_ctl_init(void);
 void rdmachan_ctl_exit(void);
@@ -106,6 +118,8 @@ long rdmachan_ioc_dev_query(void __user *uarg);
 
 /* ioctl_rping.c, rping.c: RPING of /dev/rdmachan */
 long rdmachan_ioc_rping(void __user *uarg);
+/* ioctl_dgram.c: DGRAM_OPEN of /dev/rdmachan, and the endpoint's file */
+long rdmachan_ioc_dgram_open(void __user *uarg);
 int rdmachan_rping_run(struct rdmachan_rping *a);
 
 /* ioctl_connect.c: CONNECT and LISTEN of /dev/rdmachan */

@@ -459,3 +459,104 @@ int rdmachan_check_rping(struct rdmachan_rping *r)
 		sin6->sin6_port = htons(RDMACHAN_RPING_PORT);
 	return 0;
 }
+
+/*
+ * DGRAM_OPEN: size, flags, fd flags, depth, outputs and reserved zero, a
+ * local address (not AF_UNSPEC; the port may be 0)
+ */
+int rdmachan_check_dgram_open(const struct rdmachan_dgram_open *o)
+{
+	if (o->size != sizeof(*o))
+		return rdmachan_ioc_inval("DGRAM_OPEN", "size %u, expected %zu",
+					  o->size, sizeof(*o));
+	if (o->flags & ~RDMACHAN_DGRAM_OPEN_FLAGS)
+		return rdmachan_ioc_inval("DGRAM_OPEN", "unknown flags 0x%x",
+					  o->flags);
+	if (o->fd_flags & ~RDMACHAN_FD_FLAGS)
+		return rdmachan_ioc_inval("DGRAM_OPEN", "unknown fd_flags 0x%x",
+					  o->fd_flags);
+	if (o->depth > RDMACHAN_DGRAM_MAX_DEPTH)
+		return rdmachan_ioc_inval("DGRAM_OPEN", "depth %u over %u",
+					  o->depth, RDMACHAN_DGRAM_MAX_DEPTH);
+	if (o->fd || o->qpn || o->qkey || o->max_size ||
+	    memchr_inv(o->reserved, 0, sizeof(o->reserved)))
+		return rdmachan_ioc_inval("DGRAM_OPEN",
+					  "non-zero reserved or output field");
+	return rdmachan_check_addr("DGRAM_OPEN", "addr", &o->addr, false,
+				   false);
+}
+
+/* DGRAM_RESOLVE: size, flags, step bound, reserved, a service address */
+int rdmachan_check_dgram_resolve(struct rdmachan_dgram_resolve *r)
+{
+	if (r->size != sizeof(*r))
+		return rdmachan_ioc_inval("DGRAM_RESOLVE",
+					  "size %u, expected %zu", r->size,
+					  sizeof(*r));
+	if (r->flags & ~RDMACHAN_DGRAM_CONNECT)
+		return rdmachan_ioc_inval("DGRAM_RESOLVE",
+					  "unknown flags 0x%x", r->flags);
+	if (r->timeout_ms > RDMACHAN_RPING_MAX_TIMEOUT)
+		return rdmachan_ioc_inval("DGRAM_RESOLVE",
+					  "timeout_ms %u over %u",
+					  r->timeout_ms,
+					  RDMACHAN_RPING_MAX_TIMEOUT);
+	if (r->reserved0 || memchr_inv(&r->peer, 0, sizeof(r->peer)) ||
+	    memchr_inv(r->reserved, 0, sizeof(r->reserved)))
+		return rdmachan_ioc_inval("DGRAM_RESOLVE",
+					  "non-zero reserved or output field");
+	r->timeout_ms = r->timeout_ms ?: RDMACHAN_DGRAM_DEFAULT_TIMEOUT;
+	return rdmachan_check_addr("DGRAM_RESOLVE", "addr", &r->addr, false,
+				   true);
+}
+
+/* DGRAM_SEND, DGRAM_RECV: size, flags, count, timeout, array, reserved */
+int rdmachan_check_dgram_batch(const struct rdmachan_dgram_batch *b,
+			       bool send)
+{
+	const char *ioc = send ? "DGRAM_SEND" : "DGRAM_RECV";
+
+	if (b->size != sizeof(*b))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  b->size, sizeof(*b));
+	if (b->flags & ~RDMACHAN_DGRAM_DONTWAIT)
+		return rdmachan_ioc_inval(ioc, "unknown flags 0x%x", b->flags);
+	if (!b->count || b->count > RDMACHAN_DGRAM_MAX_BATCH)
+		return rdmachan_ioc_inval(ioc, "count %u, not 1 to %u",
+					  b->count, RDMACHAN_DGRAM_MAX_BATCH);
+	if (!b->msgs)
+		return rdmachan_ioc_inval(ioc, "no array");
+	if ((send && b->timeout_ms) ||
+	    b->timeout_ms > RDMACHAN_RPING_MAX_TIMEOUT)
+		return rdmachan_ioc_inval(ioc, "timeout_ms %u", b->timeout_ms);
+	if (memchr_inv(b->reserved, 0, sizeof(b->reserved)))
+		return rdmachan_ioc_inval(ioc, "non-zero reserved field");
+	return 0;
+}
+
+/*
+ * One datagram of DGRAM_SEND (@i: its index): flags, reserved, length
+ * (@max: the endpoint's largest), a destination (qpn 0: the connected one)
+ */
+int rdmachan_check_dgram_msg(const struct rdmachan_dgram_msg *m, u32 i,
+			     u32 max)
+{
+	if (m->flags & ~RDMACHAN_DGRAM_MSG_FLAGS)
+		return rdmachan_ioc_inval("DGRAM_SEND", "msg %u: flags 0x%x",
+					  i, m->flags);
+	if (m->reserved)
+		return rdmachan_ioc_inval("DGRAM_SEND",
+					  "msg %u: non-zero reserved field", i);
+	if (m->len > max) {
+		pr_info_ratelimited("DGRAM_SEND: msg %u: %u bytes, more than the %u of the path MTU\n",
+				    i, m->len, max);
+		return -EMSGSIZE;
+	}
+	if (m->peer.qpn > 0xffffff)
+		return rdmachan_ioc_inval("DGRAM_SEND", "msg %u: qpn 0x%x", i,
+					  m->peer.qpn);
+	if (!m->peer.qpn)
+		return 0;
+	return rdmachan_check_addr("DGRAM_SEND", "peer", &m->peer.addr, false,
+				   false);
+}

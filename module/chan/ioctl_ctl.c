@@ -225,6 +225,8 @@ static long rdmachan_ctl_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_listen(uarg);
 	case RDMACHAN_IOC_RPING:
 		return rdmachan_ioc_rping(uarg);
+	case RDMACHAN_IOC_DGRAM_OPEN:
+		return rdmachan_ioc_dgram_open(uarg);
 	default:
 		return rdmachan_ctl_ext_ioctl(file, cmd, uarg);
 	}

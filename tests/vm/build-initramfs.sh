@@ -78,6 +78,7 @@ PROGRAMS="
 	/usr/bin/kmod
 	/usr/sbin/ip /usr/bin/rdma
 	/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/rping /usr/bin/cmtime
+	/usr/bin/udaddy /usr/bin/mckey
 	/usr/bin/ib_send_bw /usr/bin/ib_send_lat /usr/bin/ib_write_bw
 	/usr/bin/ib_write_lat /usr/bin/ib_read_bw /usr/bin/ib_read_lat
 	/usr/bin/ib_atomic_bw /usr/bin/jq

@@ -4,9 +4,11 @@
  *
  * ioctls of /dev/rdmachan served by rdmachan.ko that talk to programs
  * which are not rdmachan: an in-kernel rping (rdma-core's
- * librdmacm/examples/rping.c, the kernel's krping).  Every argument starts
- * with its size, so that it can grow; reserved fields must be zero.  The
- * tool's "rping" command uses them.
+ * librdmacm/examples/rping.c, the kernel's krping), and datagram
+ * endpoints: unreliable datagrams (UD) over rdma_cm's UDP port space, as
+ * rdma-core's udaddy sends them.  Every argument starts with its size, so
+ * that it can grow; reserved fields must be zero.  The tool's "rping" and
+ * "dgram" commands use them.
  */
 #ifndef _UAPI_LINUX_RDMACHAN_VERBS_H
 #define _UAPI_LINUX_RDMACHAN_VERBS_H
@@ -85,5 +87,207 @@ struct rdmachan_rping {
 };
 
 #define RDMACHAN_IOC_RPING	_IOWR(RDMACHAN_IOC_MAGIC, 0x50, struct rdmachan_rping)
+
+/* ---- datagram endpoints (UD) ------------------------------------------- */
+
+#define RDMACHAN_DGRAM_QKEY		0x01234567U	/* RDMA_UDP_QKEY */
+#define RDMACHAN_DGRAM_DEFAULT_DEPTH	256
+#define RDMACHAN_DGRAM_MAX_DEPTH	4096
+#define RDMACHAN_DGRAM_MAX_BATCH	64
+#define RDMACHAN_DGRAM_DEFAULT_TIMEOUT	5000	/* ms, of RESOLVE */
+
+/* rdmachan_dgram_open.flags */
+#define RDMACHAN_DGRAM_SERVE	0x1U	/* answer resolutions of @addr's port */
+#define RDMACHAN_DGRAM_OPEN_FLAGS	RDMACHAN_DGRAM_SERVE
+
+/**
+ * struct rdmachan_dgram_open - argument of RDMACHAN_IOC_DGRAM_OPEN
+ * @size: sizeof(struct rdmachan_dgram_open)
+ * @flags: RDMACHAN_DGRAM_SERVE: answer the resolutions (SIDR requests of
+ *	rdma_cm's UDP port space) of @addr's port with this endpoint's
+ *	queue pair, as udaddy's server does; the port must be free
+ * @fd_flags: RDMACHAN_FD_*
+ * @depth: receive buffers, each one datagram; 0:
+ *	RDMACHAN_DGRAM_DEFAULT_DEPTH, at most RDMACHAN_DGRAM_MAX_DEPTH
+ * @addr: in: the local address, which names the RDMA device (struct
+ *	sockaddr_in or sockaddr_in6, not a wildcard), and the port to serve
+ *	(0: a free one); out: the port
+ * @fd: out: the endpoint's file descriptor (also the return value)
+ * @qpn: out: its queue pair number
+ * @qkey: out: its qkey (RDMACHAN_DGRAM_QKEY)
+ * @max_size: out: the largest datagram, the port's active MTU
+ * @reserved: zero
+ *
+ * An endpoint is one UD queue pair with @depth receive buffers.  The
+ * file reads (read(), DGRAM_RECV) the datagrams that arrive, in order,
+ * with their source; writes (write() to the connected peer, DGRAM_SEND to
+ * any) send datagrams of up to @max_size bytes; poll() says which can go
+ * on.  UD is unreliable: a datagram that finds no receive buffer is
+ * dropped by the device, and nobody is told.
+ */
+struct rdmachan_dgram_open {
+	__u32 size;
+	__u32 flags;
+	__u32 fd_flags;
+	__u32 depth;
+	struct __kernel_sockaddr_storage addr;
+	__s32 fd;
+	__u32 qpn;
+	__u32 qkey;
+	__u32 max_size;
+	__u64 reserved[4];
+};
+
+/**
+ * struct rdmachan_dgram_peer - the other end of a datagram
+ * @addr: its IP address (struct sockaddr_in or sockaddr_in6; the port is
+ *	not used: received datagrams say 0)
+ * @qpn: its queue pair number
+ * @qkey: its qkey; 0 on a send: RDMACHAN_DGRAM_QKEY
+ */
+struct rdmachan_dgram_peer {
+	struct __kernel_sockaddr_storage addr;
+	__u32 qpn;
+	__u32 qkey;
+};
+
+/* rdmachan_dgram_resolve.flags */
+#define RDMACHAN_DGRAM_CONNECT	0x1U	/* the peer becomes write()'s */
+
+/**
+ * struct rdmachan_dgram_resolve - argument of RDMACHAN_IOC_DGRAM_RESOLVE
+ * @size: sizeof(struct rdmachan_dgram_resolve)
+ * @flags: RDMACHAN_DGRAM_CONNECT: write() sends to the peer from now on
+ * @timeout_ms: the bound of resolving the address, the route and the
+ *	service; 0: RDMACHAN_DGRAM_DEFAULT_TIMEOUT
+ * @reserved0: zero
+ * @addr: the service: the peer's address and port (an endpoint opened with
+ *	RDMACHAN_DGRAM_SERVE, or udaddy's server)
+ * @peer: out: its queue pair and qkey, for DGRAM_SEND
+ * @reserved: zero
+ *
+ * Asks the peer (a SIDR request of rdma_cm's UDP port space, as udaddy's
+ * client does) for the queue pair behind a port.  Errors: ETIMEDOUT,
+ * EHOSTUNREACH (no route, or nobody serves the port), ENETUNREACH (the
+ * route leaves from another device than the endpoint's).
+ */
+struct rdmachan_dgram_resolve {
+	__u32 size;
+	__u32 flags;
+	__u32 timeout_ms;
+	__u32 reserved0;
+	struct __kernel_sockaddr_storage addr;
+	struct rdmachan_dgram_peer peer;
+	__u64 reserved[2];
+};
+
+/* rdmachan_dgram_msg.flags */
+#define RDMACHAN_DGRAM_MSG_IMM		0x1U	/* @imm is sent, was received */
+#define RDMACHAN_DGRAM_MSG_TRUNC	0x2U	/* out: larger than @len */
+#define RDMACHAN_DGRAM_MSG_FLAGS	RDMACHAN_DGRAM_MSG_IMM
+
+/**
+ * struct rdmachan_dgram_msg - one datagram of DGRAM_SEND or DGRAM_RECV
+ * @buf: its bytes (user pointer)
+ * @len: send: its length, at most the endpoint's max_size; receive: in,
+ *	the room at @buf; out, the datagram's length (more than the room
+ *	with RDMACHAN_DGRAM_MSG_TRUNC: the rest is dropped)
+ * @flags: RDMACHAN_DGRAM_MSG_*
+ * @imm: the immediate data, as on the wire (udaddy sends its queue pair
+ *	number there, and answers the queue pair it names)
+ * @reserved: zero
+ * @peer: send: the destination (@peer.qpn 0: the connected peer);
+ *	receive, out: the source
+ */
+struct rdmachan_dgram_msg {
+	__u64 buf;
+	__u32 len;
+	__u32 flags;
+	__be32 imm;
+	__u32 reserved;
+	struct rdmachan_dgram_peer peer;
+};
+
+/* rdmachan_dgram_batch.flags */
+#define RDMACHAN_DGRAM_DONTWAIT	0x1U	/* EAGAIN rather than wait */
+
+/**
+ * struct rdmachan_dgram_batch - argument of RDMACHAN_IOC_DGRAM_SEND and
+ *	RDMACHAN_IOC_DGRAM_RECV
+ * @size: sizeof(struct rdmachan_dgram_batch)
+ * @flags: RDMACHAN_DGRAM_DONTWAIT (also when the file is O_NONBLOCK)
+ * @count: in: entries at @msgs, 1 to RDMACHAN_DGRAM_MAX_BATCH; out: how
+ *	many were sent or received (also the return value)
+ * @timeout_ms: receive: wait at most this for the first datagram (0:
+ *	until one comes or a signal); send: zero
+ * @msgs: struct rdmachan_dgram_msg array (user pointer)
+ * @reserved: zero
+ *
+ * A send waits for send buffers (interruptible) and returns once every
+ * datagram is posted; a receive returns what has arrived, at least one.
+ * An error on a later entry ends the batch early: @count says how many
+ * went, and the error is returned only when none did.
+ */
+struct rdmachan_dgram_batch {
+	__u32 size;
+	__u32 flags;
+	__u32 count;
+	__u32 timeout_ms;
+	__u64 msgs;
+	__u64 reserved[2];
+};
+
+/**
+ * struct rdmachan_dgram_info - argument of RDMACHAN_IOC_DGRAM_INFO
+ * @size: sizeof(struct rdmachan_dgram_info)
+ * @qpn: the endpoint's queue pair number
+ * @qkey: its qkey
+ * @max_size: the largest datagram
+ * @depth: its receive buffers
+ * @posted: of them posted now (the rest hold datagrams not yet read)
+ * @error: 0, or why the endpoint died (ENODEV: its device went away)
+ * @reserved0: zero
+ * @addr: the local address and served port
+ * @tx: datagrams sent
+ * @rx: datagrams received
+ * @tx_bytes: their bytes
+ * @rx_bytes: likewise
+ * @rx_trunc: datagrams truncated by a reader's small buffer
+ * @rx_empty: times every receive buffer was taken: datagrams that came
+ *	then were dropped by the device
+ * @tx_errors: sends that failed in the device
+ * @resolved: resolutions answered to this endpoint
+ * @served: resolutions this endpoint answered
+ * @reserved: zero
+ */
+struct rdmachan_dgram_info {
+	__u32 size;
+	__u32 qpn;
+	__u32 qkey;
+	__u32 max_size;
+	__u32 depth;
+	__u32 posted;
+	__s32 error;
+	__u32 reserved0;
+	struct __kernel_sockaddr_storage addr;
+	__u64 tx;
+	__u64 rx;
+	__u64 tx_bytes;
+	__u64 rx_bytes;
+	__u64 rx_trunc;
+	__u64 rx_empty;
+	__u64 tx_errors;
+	__u64 resolved;
+	__u64 served;
+	__u64 reserved[4];
+};
+
+#define RDMACHAN_IOC_DGRAM_OPEN	_IOWR(RDMACHAN_IOC_MAGIC, 0x51, struct rdmachan_dgram_open)
+/* of an endpoint's file */
+#define RDMACHAN_IOC_DGRAM_RESOLVE	\
+	_IOWR(RDMACHAN_IOC_MAGIC, 0x52, struct rdmachan_dgram_resolve)
+#define RDMACHAN_IOC_DGRAM_SEND	_IOWR(RDMACHAN_IOC_MAGIC, 0x53, struct rdmachan_dgram_batch)
+#define RDMACHAN_IOC_DGRAM_RECV	_IOWR(RDMACHAN_IOC_MAGIC, 0x54, struct rdmachan_dgram_batch)
+#define RDMACHAN_IOC_DGRAM_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x55, struct rdmachan_dgram_info)
 
 #endif /* _UAPI_LINUX_RDMACHAN_VERBS_H */

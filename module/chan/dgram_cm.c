@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rdmachan: the rdma_cm side of datagram endpoints
+ *
+ * Serving: an endpoint opened with RDMACHAN_DGRAM_SERVE listens on its
+ * port in rdma_cm's UDP port space and answers every SIDR request with its
+ * queue pair number and qkey (rdma_accept() on the request's identifier,
+ * which then goes: SIDR keeps no state), as udaddy's server does.
+ *
+ * Resolving: rdmachan_dgram_resolve() resolves the service's address and
+ * route from the endpoint's address and sends a SIDR request
+ * (rdma_connect() on a UD identifier), as udaddy's client does; the reply
+ * names the queue pair and qkey, and its address vector becomes the
+ * host's address handle.  A send to a host with no address handle yet
+ * resolves its address and route only, and makes the handle from the
+ * path (ib_init_ah_attr_from_path(), as rdma_cm does for SIDR).  Handles
+ * are kept per host, at most RDMACHAN_DGRAM_MAX_AH; one no send uses is
+ * replaced when the table is full.  Every step is bounded.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": dgram: " fmt
+
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+#include <rdma/ib_cm.h>
+#include <rdma/ib_sa.h>
+#include <rdma/rdma_cm.h>
+
+#include "dgram.h"
+
+/* ---- serving -------------------------------------------------------------- */
+
+/* Answer a SIDR request with the endpoint's QP; the request's id goes. */
+static int rdmachan_dgram_serve(struct rdmachan_dgram *d,
+				struct rdma_cm_id *id)
+{
+	struct rdma_conn_param p = { .qkey = RDMACHAN_DGRAM_QKEY };
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&d->lock, flags);
+	ret = d->dead ?: (d->qpn ? 0 : -EAGAIN);
+	p.qp_num = d->qpn;
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (!ret)
+		ret = rdma_accept(id, &p);
+	if (ret) {
+		pr_info_ratelimited("qpn %u: not answering %pISpc: %d\n",
+				    d->qpn, &id->route.addr.dst_addr, ret);
+		rdma_reject(id, NULL, 0, IB_CM_REJ_CONSUMER_DEFINED);
+	} else {
+		spin_lock_irqsave(&d->lock, flags);
+		d->stats.served++;
+		spin_unlock_irqrestore(&d->lock, flags);
+	}
+	return 1;
+}
+
+/**
+ * rdmachan_dgram_cm_handler() - events of an endpoint's identifier
+ * @id: the endpoint's identifier, or a SIDR request's
+ * @ev: the event
+ *
+ * Context: rdma_cm's handler context (its mutex held); sleeps.
+ * Return: 1 to have rdma_cm destroy a request's identifier, else 0.
+ */
+int rdmachan_dgram_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct rdmachan_dgram *d = id->context;
+	unsigned long flags;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return rdmachan_dgram_serve(d, id);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* our ib_client's removal tears it down before rdma_cm's */
+		spin_lock_irqsave(&d->lock, flags);
+		if (!d->dead)
+			d->dead = -ENODEV;
+		spin_unlock_irqrestore(&d->lock, flags);
+		wake_up_all(&d->wq);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* ---- resolving ------------------------------------------------------------ */
+
+enum {
+	RDMACHAN_RES_IDLE,
+	RDMACHAN_RES_ADDR,
+	RDMACHAN_RES_ROUTE,
+	RDMACHAN_RES_DONE,
+};
+
+/**
+ * struct rdmachan_dgram_res - one resolution
+ * @wq: its thread waits here
+ * @state: RDMACHAN_RES_*, or a negative errno; written by the handler
+ * @attr: the address vector of the SIDR reply, or of the path
+ * @have_attr: @attr holds references (rdma_destroy_ah_attr() it)
+ * @qpn: the SIDR reply's queue pair
+ * @qkey: its qkey
+ */
+struct rdmachan_dgram_res {
+	wait_queue_head_t	wq;
+	int			state;
+	struct rdma_ah_attr	attr;
+	bool			have_attr;
+	u32			qpn;
+	u32			qkey;
+};
+
+static int rdmachan_dgram_res_handler(struct rdma_cm_id *id,
+				      struct rdma_cm_event *ev)
+{
+	struct rdmachan_dgram_res *r = id->context;
+	int st;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		st = RDMACHAN_RES_ADDR;
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		st = RDMACHAN_RES_ROUTE;
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		rdma_copy_ah_attr(&r->attr, &ev->param.ud.ah_attr);
+		r->have_attr = true;
+		r->qpn = ev->param.ud.qp_num;
+		r->qkey = ev->param.ud.qkey;
+		st = RDMACHAN_RES_DONE;
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		st = ev->status < 0 ? ev->status : -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+		/* no answer (-ETIMEDOUT), or nobody serves the port */
+		st = ev->status == -ETIMEDOUT ? -ETIMEDOUT : -EHOSTUNREACH;
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		st = -ENODEV;
+		break;
+	default:
+		return 0;
+	}
+	WRITE_ONCE(r->state, st);
+	wake_up_all(&r->wq);
+	return 0;
+}
+
+static bool rdmachan_dgram_res_reached(struct rdmachan_dgram_res *r, int want)
+{
+	int st = READ_ONCE(r->state);
+
+	return st < 0 || st >= want;
+}
+
+/* Wait for step @want within *@left jiffies.  Return: 0 or errno. */
+static int rdmachan_dgram_res_wait(struct rdmachan_dgram_res *r, int want,
+				   long *left)
+{
+	long t = wait_event_interruptible_timeout(r->wq,
+			rdmachan_dgram_res_reached(r, want), *left);
+
+	if (t < 0)
+		return t;
+	if (READ_ONCE(r->state) < 0)
+		return READ_ONCE(r->state);
+	if (!t)
+		return -ETIMEDOUT;
+	*left = t;
+	return 0;
+}
+
+/*
+ * Resolve the route to @to from @d's address, and with @sidr (@to's port
+ * is the service) its queue pair.  Fills @r->attr.  Context: process.
+ */
+static int rdmachan_dgram_route(struct rdmachan_dgram *d,
+				const struct sockaddr_storage *to, bool sidr,
+				unsigned int timeout_ms,
+				struct rdmachan_dgram_res *r)
+{
+	struct sockaddr_storage src;
+	struct rdma_conn_param p = {};
+	long left = msecs_to_jiffies(timeout_ms);
+	struct rdma_cm_id *id;
+	int ret;
+
+	init_waitqueue_head(&r->wq);
+	memcpy(&src, &d->addr, sizeof(src));
+	((struct sockaddr_in *)&src)->sin_port = 0;	/* same place in in6 */
+	id = rdma_create_id(d->net, rdmachan_dgram_res_handler, r, RDMA_PS_UDP,
+			    IB_QPT_UD);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
+				(struct sockaddr *)to, timeout_ms);
+	if (!ret)
+		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_ADDR, &left);
+	if (!ret && id->device != d->ibdev) {
+		pr_info_ratelimited("qpn %u: %pISc is reached through %s, not this endpoint's device\n",
+				    d->qpn, to, dev_name(&id->device->dev));
+		ret = -ENETUNREACH;
+	}
+	if (!ret)
+		ret = rdma_resolve_route(id, jiffies_to_msecs(left) ?: 1);
+	if (!ret)
+		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_ROUTE, &left);
+	if (!ret && sidr)
+		ret = rdma_connect(id, &p);
+	if (!ret && sidr) {
+		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_DONE, &left);
+	} else if (!ret) {
+		ret = ib_init_ah_attr_from_path(id->device, id->port_num,
+						id->route.path_rec, &r->attr,
+						id->route.addr.dev_addr.sgid_attr);
+		r->have_attr = !ret;
+	}
+	rdma_destroy_id(id);
+	if (ret && ret != -ERESTARTSYS)
+		pr_info_ratelimited("qpn %u: resolving %pISpc%s: %d\n", d->qpn,
+				    to, sidr ? " (SIDR)" : "", ret);
+	return ret;
+}
+
+/* ---- address handles ------------------------------------------------------ */
+
+/* The entry for @to with one more send on it, or NULL; under @d->lock */
+static struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_find(struct rdmachan_dgram *d,
+		       const struct sockaddr_storage *to)
+{
+	u32 i;
+
+	for (i = 0; i < d->nr_ahs; i++) {
+		struct rdmachan_dgram_ah *e = &d->ahs[i];
+
+		if (e->ah && rdmachan_dgram_same_ip(&e->addr, to)) {
+			e->inflight++;
+			e->used = jiffies;
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * An entry to fill: a free one, else the longest unused with no send on
+ * it, emptied (its handle in *@old, to destroy); NULL when every one is
+ * in use.  Under @d->lock.
+ */
+static struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_slot(struct rdmachan_dgram *d, struct ib_ah **old)
+{
+	struct rdmachan_dgram_ah *e, *victim = NULL;
+	u32 i;
+
+	*old = NULL;
+	for (i = 0; i < d->nr_ahs; i++) {
+		e = &d->ahs[i];
+		if (!e->ah)
+			return e;
+		if (!e->inflight &&
+		    (!victim || time_before(e->used, victim->used)))
+			victim = e;
+	}
+	if (d->nr_ahs < RDMACHAN_DGRAM_MAX_AH)
+		return &d->ahs[d->nr_ahs++];
+	if (victim) {
+		*old = victim->ah;
+		victim->ah = NULL;
+	}
+	return victim;
+}
+
+/* Make the handle of @to from @attr and keep it.  Context: ah_mutex held */
+static struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_make(struct rdmachan_dgram *d,
+		       const struct sockaddr_storage *to,
+		       struct rdma_ah_attr *attr)
+{
+	struct rdmachan_dgram_ah *e = NULL;
+	struct ib_ah *ah, *old = NULL;
+	unsigned long flags;
+	int ret;
+
+	down_read(&d->rwsem);
+	ret = READ_ONCE(d->dead);
+	if (ret)
+		goto out;
+	ah = rdma_create_ah(d->pd, attr, RDMA_CREATE_AH_SLEEPABLE);
+	if (IS_ERR(ah)) {
+		ret = PTR_ERR(ah);
+		goto out;
+	}
+	spin_lock_irqsave(&d->lock, flags);
+	e = rdmachan_dgram_ah_slot(d, &old);
+	if (e) {
+		memset(&e->addr, 0, sizeof(e->addr));
+		memcpy(&e->addr, to, sizeof(e->addr));
+		e->ah = ah;
+		e->inflight = 1;
+		e->used = jiffies;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (old)
+		rdma_destroy_ah(old, RDMA_DESTROY_AH_SLEEPABLE);
+	if (!e) {
+		rdma_destroy_ah(ah, RDMA_DESTROY_AH_SLEEPABLE);
+		pr_info_ratelimited("qpn %u: all %u address handles have sends in flight\n",
+				    d->qpn, RDMACHAN_DGRAM_MAX_AH);
+		ret = -ENOSPC;
+	}
+out:
+	up_read(&d->rwsem);
+	return ret ? ERR_PTR(ret) : e;
+}
+
+/* The kept handle of @to, with one more send on it, or NULL */
+static struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
+			 const struct sockaddr_storage *to)
+{
+	struct rdmachan_dgram_ah *e;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	e = rdmachan_dgram_ah_find(d, to);
+	spin_unlock_irqrestore(&d->lock, flags);
+	return e;
+}
+
+/**
+ * rdmachan_dgram_ah_get() - the address handle of a host, for one send
+ * @d: the endpoint
+ * @to: the host (AF_INET or AF_INET6; the port is not used)
+ * @timeout_ms: the bound of resolving it when none is kept
+ *
+ * The caller drops the send's hold (inflight) when the send completes or
+ * is not posted.
+ *
+ * Context: process context; sleeps.
+ * Return: the entry, or an ERR_PTR().
+ */
+struct rdmachan_dgram_ah *rdmachan_dgram_ah_get(struct rdmachan_dgram *d,
+						const struct sockaddr_storage *to,
+						unsigned int timeout_ms)
+{
+	struct rdmachan_dgram_res r = {};
+	struct rdmachan_dgram_ah *e;
+	int ret;
+
+	e = rdmachan_dgram_ah_lookup(d, to);
+	if (e)
+		return e;
+	if (mutex_lock_interruptible(&d->ah_mutex))
+		return ERR_PTR(-ERESTARTSYS);
+	e = rdmachan_dgram_ah_lookup(d, to);
+	if (!e) {
+		ret = rdmachan_dgram_route(d, to, false, timeout_ms, &r);
+		e = ret ? ERR_PTR(ret) : rdmachan_dgram_ah_make(d, to, &r.attr);
+	}
+	mutex_unlock(&d->ah_mutex);
+	if (r.have_attr)
+		rdma_destroy_ah_attr(&r.attr);
+	return e;
+}
+
+/**
+ * rdmachan_dgram_ahs_free() - destroy every address handle kept
+ * @d: the endpoint, its QP gone
+ *
+ * Context: process context, @d->rwsem held for writing.
+ */
+void rdmachan_dgram_ahs_free(struct rdmachan_dgram *d)
+{
+	u32 i;
+
+	for (i = 0; d->ahs && i < d->nr_ahs; i++) {
+		if (d->ahs[i].ah)
+			rdma_destroy_ah(d->ahs[i].ah,
+					RDMA_DESTROY_AH_SLEEPABLE);
+		d->ahs[i].ah = NULL;
+	}
+}
+
+/**
+ * rdmachan_dgram_resolve() - ask a peer's port for its queue pair (SIDR)
+ * @d: the endpoint
+ * @svc: the peer's address and port (an endpoint opened with
+ *	RDMACHAN_DGRAM_SERVE, or udaddy's server)
+ * @timeout_ms: the bound of the whole resolution
+ * @qpn: its queue pair
+ * @qkey: its qkey
+ *
+ * The reply's address vector becomes @svc's host's address handle.
+ *
+ * Context: process context; sleeps, interruptible.
+ * Return: 0, -ETIMEDOUT, -EHOSTUNREACH (no route, or nobody serves the
+ * port), -ENETUNREACH (reached through another device), -ERESTARTSYS, or
+ * the endpoint's death.
+ */
+int rdmachan_dgram_resolve(struct rdmachan_dgram *d,
+			   const struct sockaddr *svc,
+			   unsigned int timeout_ms, u32 *qpn, u32 *qkey)
+{
+	struct rdmachan_dgram_res r = {};
+	struct sockaddr_storage to = {};
+	struct rdmachan_dgram_ah *e;
+	unsigned long flags;
+	int ret;
+
+	if (svc->sa_family != AF_INET && svc->sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	memcpy(&to, svc, svc->sa_family == AF_INET ?
+	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	if (mutex_lock_interruptible(&d->ah_mutex))
+		return -ERESTARTSYS;
+	ret = rdmachan_dgram_route(d, &to, true, timeout_ms, &r);
+	if (!ret) {
+		e = rdmachan_dgram_ah_lookup(d, &to) ?:
+		    rdmachan_dgram_ah_make(d, &to, &r.attr);
+		ret = PTR_ERR_OR_ZERO(e);
+		if (!ret) {
+			spin_lock_irqsave(&d->lock, flags);
+			e->inflight--;
+			d->stats.resolved++;
+			spin_unlock_irqrestore(&d->lock, flags);
+			*qpn = r.qpn;
+			*qkey = r.qkey;
+		}
+	}
+	mutex_unlock(&d->ah_mutex);
+	if (r.have_attr)
+		rdma_destroy_ah_attr(&r.attr);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rdmachan_dgram_resolve);

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Datagram endpoints (RDMACHAN_IOC_DGRAM_*, "rdmachan dgram"): an echo
+# endpoint answers the kernel's resolution (SIDR) and echoes datagrams of
+# one byte, udaddy's 100 and the path MTU, one at a time and in bursts,
+# the data checked; a datagram of the MTU + 1 is refused with EMSGSIZE; a
+# sent datagram arrives with its source address, queue pair and
+# immediate; a port nobody serves does not resolve; udaddy's client
+# against the echo endpoint and "dgram ping" against udaddy's server;
+# bursts at an echo of 8 buffers: every datagram comes back or is counted
+# lost, and a loss shows in the echo's rx_empty; the device removed under
+# an endpoint waiting to receive: it ends with ENODEV.  rdmachan unloads
+# after every part (nothing held).
+
+# Over rxe only: siw (iWARP) has no datagrams, and an endpoint on it is
+# refused (EOPNOTSUPP, checked on the debug kernel's siw run).
+requires() {
+	_have_rdma rxe siw
+}
+
+. /tests/lib.sh
+
+SRV=192.0.2.1
+CLI=192.0.2.2
+T=/tmp/dgram
+mkdir -p $T
+
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+
+if [ "$RDMA_DRIVER" = siw ]; then
+	check_fail "siw: an endpoint is refused with EOPNOTSUPP" "EOPNOTSUPP" \
+		timeout 30 $TOOL dgram recv $SRV:7300 -W 1s
+	check "no endpoint holds the module: rdmachan unloads" rdmachan_unload
+	done_testing
+	exit 0
+fi
+
+# dgram_serving PORT: a UDP-port-space rdma_cm listener on SRV:PORT
+dgram_serving() {
+	rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "src-addr $SRV:$1 "
+}
+
+# jq_ok FILE FILTER: FILTER (jq -e) holds on FILE's JSON
+jq_ok() {
+	jq -e "$2" "$1" >/dev/null 2>&1 && return 0
+	cat "$1"
+	return 1
+}
+
+# the path MTU: the active MTU of the device's port
+MTU=$(ibv_devinfo -d $DEV0 | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p')
+check "the port has an active MTU" test -n "$MTU"
+
+# an echo endpoint and pings of several sizes and bursts, data checked
+timeout 300 $TOOL -j dgram echo $SRV:7301 > $T/echo.json 2> $T/echo.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7301
+for sb in "1 1" "100 1" "100 16" "$MTU 4"; do
+	set -- $sb
+	timeout 60 $TOOL -j dgram ping $SRV:7301 -I $CLI -c 10 -s $1 -b $2 -V \
+		> $T/ping.json 2> $T/ping.err
+	check_eq "ping of $1 bytes in bursts of $2: every datagram echoed, data checked" \
+		"0 $((10 * $2)) 0" \
+		"$? $(jq -r '"\(.received) \(.lost)"' $T/ping.json 2>/dev/null)"
+done
+check_fail "a datagram of the MTU + 1 is refused with EMSGSIZE" "EMSGSIZE" \
+	timeout 60 $TOOL dgram ping $SRV:7301 -I $CLI -c 1 -s $((MTU + 1))
+kill -INT $echo_pid
+wait $echo_pid
+check "the echo endpoint reports what it echoed" \
+	jq_ok $T/echo.json '.echoed == 10 + 10 + 160 + 40 and .rx == .echoed'
+
+# one datagram with its source, queue pair and immediate
+timeout 60 $TOOL -j dgram recv $SRV:7302 -c 1 -W 30s > $T/recv.json 2> $T/recv.err &
+recv_pid=$!
+wait_for 10 dgram_serving 7302
+timeout 60 $TOOL -j dgram send $SRV:7302 -I $CLI hello-datagram > $T/send.json 2> $T/send.err
+check "send: one datagram sent" jq_ok $T/send.json '.sent == 1'
+wait $recv_pid
+check_eq "recv: it arrives whole, from the sender's address" \
+	"0 $CLI 14 hello-datagram" \
+	"$? $(jq -r '"\(.from) \(.len) \(.data)"' $T/recv.json 2>/dev/null)"
+check "recv: with the sender's queue pair as its source and immediate" \
+	jq_ok $T/recv.json '.qpn > 0 and .imm == .qpn'
+
+check_fail "a port nobody serves does not resolve" \
+	"EHOSTUNREACH|ETIMEDOUT|ECONNREFUSED" \
+	timeout 60 $TOOL dgram send $SRV:7399 -I $CLI -W 3s x
+
+# udaddy's client against the echo endpoint (10 datagrams of 100 bytes)
+timeout 120 $TOOL -j dgram echo $SRV:7174 -c 10 > $T/echo.json 2> $T/echo.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7174
+timeout 60 udaddy -s $SRV -b $CLI > $T/udaddy.out 2>&1
+check "udaddy -s against the echo endpoint: 10 datagrams there and back" \
+	sh -c "grep -q 'return status 0' $T/udaddy.out || { cat $T/udaddy.out; false; }"
+wait $echo_pid
+check "the echo endpoint echoed udaddy's 10" jq_ok $T/echo.json '.echoed == 10'
+
+# dgram ping against udaddy's server: it takes 10, then answers 10
+timeout 120 udaddy -b $SRV > $T/udaddy.out 2>&1 &
+ud_pid=$!
+wait_for 10 dgram_serving 7174
+timeout 60 $TOOL -j dgram ping $SRV -I $CLI -b 10 -c 1 > $T/ping.json 2> $T/ping.err
+check_eq "dgram ping against udaddy's server: 10 sent, 10 answers" "0 10 10" \
+	"$? $(jq -r '"\(.sent) \(.received)"' $T/ping.json 2>/dev/null)"
+wait $ud_pid
+check "udaddy's server ends cleanly" \
+	sh -c "grep -q 'return status 0' $T/udaddy.out || { cat $T/udaddy.out; false; }"
+
+# bursts at an echo of 8 buffers: UD may drop, the counts must say so
+timeout 300 $TOOL -j dgram echo $SRV:7303 -d 8 > $T/echo.json 2> $T/echo.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7303
+timeout 120 $TOOL -j dgram ping $SRV:7303 -I $CLI -c 20 -b 64 -s 64 -W 2s \
+	> $T/ping.json 2> $T/ping.err
+kill -INT $echo_pid
+wait $echo_pid
+check "a flood: every datagram comes back or is counted lost" \
+	jq_ok $T/ping.json '.sent == 1280 and .received + .lost == .sent'
+lost=$(jq -r .lost $T/ping.json 2>/dev/null)
+diag "the flood: $lost lost; the echo: $(jq -c '{rx, echoed, rx_empty}' $T/echo.json 2>/dev/null)"
+check "and a loss shows in the echo's rx_empty" \
+	sh -c "[ '$lost' = 0 ] || jq -e '.rx_empty > 0' $T/echo.json > /dev/null"
+check "the echo endpoint is still sound: it echoed what it received" \
+	jq_ok $T/echo.json '.rx == .echoed'
+
+check "no endpoint holds the module: rdmachan unloads" rdmachan_unload
+check "rdmachan loads again" rdmachan_load
+
+# the device removed under an endpoint waiting to receive
+timeout 60 $TOOL -j dgram recv $SRV:7304 -c 0 > $T/recv.json 2> $T/recv.err &
+recv_pid=$!
+wait_for 10 dgram_serving 7304
+check "the server's device is removed" rxe_del $DEV0
+wait $recv_pid
+check_eq "the waiting endpoint ends with ENODEV" "1 ENODEV" \
+	"$? $(cat $T/recv.json $T/recv.err | grep -o ENODEV | head -n 1)"
+check "rdmachan unloads after the device removal" rdmachan_unload
+done_testing
