@@ -645,6 +645,10 @@ u32 rdmachan_dgram_qpn(struct rdmachan_dgram *d);
 u32 rdmachan_dgram_max_size(struct rdmachan_dgram *d);
 int rdmachan_dgram_local_addr(struct rdmachan_dgram *d,
 			      struct sockaddr_storage *addr);
+int rdmachan_dgram_join(struct rdmachan_dgram *d, const struct sockaddr *group,
+			bool send_only, unsigned int timeout_ms, u32 *qkey);
+int rdmachan_dgram_leave(struct rdmachan_dgram *d,
+			 const struct sockaddr *group);
 
 /**
  * struct rdmachan_uint_param - an unsigned module parameter with bounds

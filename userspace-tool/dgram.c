@@ -185,6 +185,30 @@ void dgram_close(struct dgram_ep *ep)
 	ep->fd = -1;
 }
 
+/* join group @a->addr (@flags: RDMACHAN_DGRAM_SENDONLY); 0 or EXIT_FAIL */
+static int dgram_join(const char *cmd, const struct dgram_args *a,
+		      struct dgram_ep *ep, unsigned int flags,
+		      struct rdmachan_dgram_peer *peer)
+{
+	char what[96];
+
+	if (ioc_dgram_join(ep->fd, RDMACHAN_IOC_DGRAM_JOIN, &a->addr, flags,
+			   a->wait_ms, peer) >= 0) {
+		format_host(&a->addr, ep->addr, sizeof(ep->addr));
+		/* the line a script waits for before the group's sender */
+		open_record(stderr);
+		print_str(PRINT_JSON, "event", NULL, "joined");
+		print_str(PRINT_ANY, "group", "joined %s", ep->addr);
+		print_uint(PRINT_ANY, "qpn", " qpn %u\n", ep->o.qpn);
+		close_record();
+		return 0;
+	}
+	format_host(&a->addr, what + 5, sizeof(what) - 5);
+	memcpy(what, "join ", 5);
+	dgram_err(cmd, what, errno, ep);
+	return EXIT_FAIL;
+}
+
 int dgram_connect(const char *cmd, const struct dgram_args *a,
 		  struct dgram_ep *ep, struct rdmachan_dgram_peer *peer,
 		  char *peer_str, size_t len)
@@ -193,6 +217,10 @@ int dgram_connect(const char *cmd, const struct dgram_args *a,
 	memset(peer, 0, sizeof(*peer));
 	if (dgram_open(cmd, &a->src, 0, a->depth, ep))
 		return -1;
+	/* a group: joined to send only; its queue pair is every member */
+	if (addr_is_multicast(&a->addr))
+		return dgram_join(cmd, a, ep, RDMACHAN_DGRAM_SENDONLY, peer) ?
+		       -1 : 0;
 	if (a->qpn) {
 		memcpy(&peer->addr, &a->addr, sizeof(peer->addr));
 		peer->qpn = a->qpn;
@@ -336,13 +364,23 @@ int obj_dgram(int argc, char **argv)
 int dgram_serve_open(const char *cmd, const struct dgram_args *a,
 		     struct dgram_ep *ep, struct dgram_bufs *b)
 {
-	if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth, ep))
+	if (addr_is_multicast(&a->addr)) {
+		if (dgram_open(cmd, &a->src, 0, a->depth, ep))
+			return EXIT_FAIL;
+		if (dgram_join(cmd, a, ep, 0, NULL)) {
+			dgram_close(ep);
+			return EXIT_FAIL;
+		}
+	} else if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth,
+			      ep)) {
 		return EXIT_FAIL;
+	}
 	if (dgram_bufs_alloc(b, RDMACHAN_DGRAM_MAX_BATCH, ep->o.max_size)) {
 		dgram_close(ep);
 		return EXIT_FAIL;
 	}
-	dgram_serving(ep, &a->addr);
+	if (!addr_is_multicast(&a->addr))
+		dgram_serving(ep, &a->addr);
 	catch_signals(true);
 	return 0;
 }

@@ -39,6 +39,8 @@ enum {
 	DGRAM_OPT_QPN		= 1 << 7,	/* --qpn N */
 	DGRAM_OPT_SERVE		= 1 << 8,	/* not an option: ADDR is local */
 	DGRAM_OPT_DATA		= 1 << 9,	/* not an option: [DATA] after ADDR */
+	/* not an option: ADDR may be a multicast group, joined from -I SRC */
+	DGRAM_OPT_GROUP		= 1 << 10,
 };
 
 /* what a command was given; the defaults are dgram_args_init()'s */
@@ -72,6 +74,8 @@ int dgram_opt(int c, const char *arg, struct dgram_args *a);
  * wildcard; DATA: not with -s), as a usage message, or NULL
  */
 const char *dgram_check(const struct dgram_args *a, unsigned int mask);
+/* addr_is_multicast: @ss is an IPv4 or IPv6 multicast address */
+bool addr_is_multicast(const struct sockaddr_storage *ss);
 /* addr_is_any: @ss is 0.0.0.0 or :: */
 bool addr_is_any(const struct sockaddr_storage *ss);
 /* format_host: @ss's address without the port ("192.0.2.1", "2001:db8::1", "-") */
@@ -181,8 +185,9 @@ void dgram_print_error(int err);
  */
 void dgram_serving(const struct dgram_ep *ep, const struct sockaddr_storage *asked);
 /*
- * dgram_serve_open: the endpoint of echo and recv, serving @a->addr with
- * batch buffers, signals caught; 0, or EXIT_FAIL after a message
+ * dgram_serve_open: the endpoint of echo and recv, serving @a->addr (or,
+ * @a->addr a multicast group, on @a->src, a full member of the group)
+ * with batch buffers, signals caught; 0, or EXIT_FAIL after a message
  */
 int dgram_serve_open(const char *cmd, const struct dgram_args *a,
 		     struct dgram_ep *ep, struct dgram_bufs *b);

@@ -14,9 +14,12 @@
 static void recv_help(void)
 {
 	printf("Usage: rdmachan dgram recv ADDR[:PORT] [-c COUNT] [-W DUR] [-d DEPTH]\n"
-	       "Serve ADDR's port (default %d) and print each datagram that comes\n"
-	       "as a line: its source, queue pair, immediate data, length and\n"
-	       "(text) its first %d bytes escaped, (JSON) all of them.\n"
+	       "       rdmachan dgram recv GROUP -I SRC [-c COUNT] [-W DUR] [-d DEPTH]\n"
+	       "Serve ADDR's port (default %d), or join the multicast GROUP from\n"
+	       "the local address SRC, and print each datagram that comes as a\n"
+	       "line: its source, queue pair, immediate data, length and (text)\n"
+	       "its first %d bytes escaped, (JSON) all of them.\n"
+	       "  -I, --src ADDR      the local address that joins GROUP\n"
 	       "  -c, --count N       stop after N datagrams (default 1; 0: until\n"
 	       "                      SIGINT or SIGTERM)\n"
 	       "  -W, --wait DUR      fail when none comes within DUR (default 5s;\n"
@@ -95,7 +98,8 @@ int cmd_dgram_recv(int argc, char **argv)
 	int ret;
 
 	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_WAIT | DGRAM_OPT_DEPTH |
-			  DGRAM_OPT_SERVE, argc, argv, &a, recv_help);
+			  DGRAM_OPT_SERVE | DGRAM_OPT_SRC | DGRAM_OPT_GROUP,
+			  argc, argv, &a, recv_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (dgram_serve_open(cmd, &a, &ep, &b))

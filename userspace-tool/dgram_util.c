@@ -73,10 +73,34 @@ bool addr_is_any(const struct sockaddr_storage *ss)
 	return false;
 }
 
+bool addr_is_multicast(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return IN_MULTICAST(ntohl(sin->sin_addr.s_addr));
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_MULTICAST(&sin6->sin6_addr);
+	return false;
+}
+
 const char *dgram_check(const struct dgram_args *a, unsigned int mask)
 {
+	bool group = addr_is_multicast(&a->addr);
+
+	/* a group is joined from -I SRC; a served port has no -I */
+	if ((mask & DGRAM_OPT_GROUP) && !group) {
+		if (a->src.ss_family != AF_UNSPEC)
+			return "-I SRC is for a multicast group";
+		mask &= ~DGRAM_OPT_SRC;
+	}
+	if ((mask & DGRAM_OPT_GROUP) && group)
+		mask &= ~DGRAM_OPT_SERVE;
 	if ((mask & DGRAM_OPT_SERVE) && addr_is_any(&a->addr))
 		return "ADDR is the local address to serve, not a wildcard";
+	if ((mask & DGRAM_OPT_QPN) && group && a->qpn)
+		return "--qpn: a group's queue pair is the multicast one";
 	if (mask & DGRAM_OPT_SRC) {
 		if (a->src.ss_family == AF_UNSPEC)
 			return "-I SRC, the local address, is needed";

@@ -228,3 +228,21 @@ int ioc_dgram_info(int fd, struct rdmachan_dgram_info *i)
 	i->size = sizeof(*i);
 	return ioctl(fd, RDMACHAN_IOC_DGRAM_INFO, i) < 0 ? -1 : 0;
 }
+
+int ioc_dgram_join(int fd, unsigned long req, const void *addr,
+		   unsigned int flags, unsigned int timeout_ms,
+		   struct rdmachan_dgram_peer *peer)
+{
+	struct rdmachan_dgram_join j;
+	int ret;
+
+	memset(&j, 0, sizeof(j));
+	j.size = sizeof(j);
+	j.flags = flags;
+	j.timeout_ms = timeout_ms;
+	memcpy(&j.addr, addr, sizeof(j.addr));
+	ret = ioctl(fd, req, &j);
+	if (ret >= 0 && peer)
+		*peer = j.peer;
+	return ret;
+}

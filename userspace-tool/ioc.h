@@ -74,5 +74,9 @@ int ioc_dgram_resolve(int fd, const void *addr, unsigned int flags,
 int ioc_dgram_batch(int fd, unsigned long req, struct rdmachan_dgram_msg *msgs,
 		    unsigned int count, unsigned int flags, unsigned int timeout_ms);
 int ioc_dgram_info(int fd, struct rdmachan_dgram_info *i);
+/* DGRAM_JOIN (@req) or DGRAM_LEAVE of group @addr; JOIN's @peer out */
+int ioc_dgram_join(int fd, unsigned long req, const void *addr,
+		   unsigned int flags, unsigned int timeout_ms,
+		   struct rdmachan_dgram_peer *peer);
 
 #endif /* RDMACHAN_IOC_H */

@@ -256,6 +256,7 @@ static void rdmachan_dgram_teardown(struct rdmachan_dgram *d, int err)
 	if (!d->id)
 		goto out;
 	if (d->id->qp) {
+		rdmachan_dgram_groups_free(d);
 		ib_modify_qp(d->id->qp, &attr, IB_QP_STATE);
 		if (!wait_event_timeout(d->wq, !READ_ONCE(d->posted),
 					RDMACHAN_DGRAM_DRAIN))
@@ -422,6 +423,7 @@ int rdmachan_dgram_open_net(struct net *net, const struct sockaddr *addr,
 	spin_lock_init(&d->lock);
 	init_waitqueue_head(&d->wq);
 	mutex_init(&d->ah_mutex);
+	INIT_LIST_HEAD(&d->groups);
 	rdmachan_dev_user_init(&d->dev_user, &rdmachan_dgram_dev_ops);
 	d->depth = depth;
 	d->flags = flags;

@@ -172,6 +172,7 @@ struct rdmachan_dgram_slot {
  *	writing or with @ah_mutex), their counts under @lock
  * @nr_ahs: entries of @ahs used
  * @ah_mutex: serializes making an address handle (it sleeps)
+ * @groups: the multicast groups joined (dgram_mcast.c); under @lock
  * @conn: write()'s destination (RDMACHAN_DGRAM_CONNECT); under @lock
  * @conn_set: @conn is set
  * @stats: the counters of struct rdmachan_dgram_info; under @lock
@@ -206,6 +207,7 @@ struct rdmachan_dgram {
 	struct rdmachan_dgram_ah	*ahs;
 	u32				nr_ahs;
 	struct mutex			ah_mutex; /* making address handles */
+	struct list_head		groups;
 	struct rdmachan_dgram_peer	conn;
 	bool				conn_set;
 	struct {
@@ -221,6 +223,16 @@ struct rdmachan_dgram_ah *rdmachan_dgram_ah_get(struct rdmachan_dgram *d,
 						const struct sockaddr_storage *to,
 						unsigned int timeout_ms);
 void rdmachan_dgram_ahs_free(struct rdmachan_dgram *d);
+struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
+			 const struct sockaddr_storage *to);
+struct rdmachan_dgram_ah *
+rdmachan_dgram_ah_make(struct rdmachan_dgram *d,
+		       const struct sockaddr_storage *to,
+		       struct rdma_ah_attr *attr);
+
+/* dgram_mcast.c: multicast groups */
+void rdmachan_dgram_groups_free(struct rdmachan_dgram *d);
 
 /* dgram.c: for ioctl_dgram.c */
 int rdmachan_dgram_open_net(struct net *net, const struct sockaddr *addr,

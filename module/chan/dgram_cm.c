@@ -277,8 +277,11 @@ rdmachan_dgram_ah_slot(struct rdmachan_dgram *d, struct ib_ah **old)
 	return victim;
 }
 
-/* Make the handle of @to from @attr and keep it.  Context: ah_mutex held */
-static struct rdmachan_dgram_ah *
+/*
+ * Make the handle of @to from @attr and keep it, with one send on it.
+ * Context: ah_mutex held, not @d->rwsem.
+ */
+struct rdmachan_dgram_ah *
 rdmachan_dgram_ah_make(struct rdmachan_dgram *d,
 		       const struct sockaddr_storage *to,
 		       struct rdma_ah_attr *attr)
@@ -321,7 +324,7 @@ out:
 }
 
 /* The kept handle of @to, with one more send on it, or NULL */
-static struct rdmachan_dgram_ah *
+struct rdmachan_dgram_ah *
 rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
 			 const struct sockaddr_storage *to)
 {

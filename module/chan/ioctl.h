@@ -99,6 +99,8 @@ int rdmachan_check_dgram_batch(const struct rdmachan_dgram_batch *b,
 			       bool send);
 int rdmachan_check_dgram_msg(const struct rdmachan_dgram_msg *m, u32 i,
 			     u32 max);
+struct rdmachan_dgram_join;
+int rdmachan_check_dgram_join(struct rdmachan_dgram_join *j, bool join);
 
 /* ioctl_ctl.c: /dev/rdmachan, and how every new descriptor is installed */
 int rdmachan_ctl_init(void);

@@ -560,3 +560,24 @@ int rdmachan_check_dgram_msg(const struct rdmachan_dgram_msg *m, u32 i,
 	return rdmachan_check_addr("DGRAM_SEND", "peer", &m->peer.addr, false,
 				   false);
 }
+
+/* DGRAM_JOIN, DGRAM_LEAVE: size, flags, bound, reserved, an address */
+int rdmachan_check_dgram_join(struct rdmachan_dgram_join *j, bool join)
+{
+	const char *ioc = join ? "DGRAM_JOIN" : "DGRAM_LEAVE";
+
+	if (j->size != sizeof(*j))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  j->size, sizeof(*j));
+	if (j->flags & ~(join ? RDMACHAN_DGRAM_SENDONLY : 0))
+		return rdmachan_ioc_inval(ioc, "unknown flags 0x%x", j->flags);
+	if ((!join && j->timeout_ms) ||
+	    j->timeout_ms > RDMACHAN_RPING_MAX_TIMEOUT)
+		return rdmachan_ioc_inval(ioc, "timeout_ms %u", j->timeout_ms);
+	if (j->reserved0 || memchr_inv(&j->peer, 0, sizeof(j->peer)) ||
+	    memchr_inv(j->reserved, 0, sizeof(j->reserved)))
+		return rdmachan_ioc_inval(ioc,
+					  "non-zero reserved or output field");
+	j->timeout_ms = j->timeout_ms ?: RDMACHAN_DGRAM_DEFAULT_TIMEOUT;
+	return rdmachan_check_addr(ioc, "addr", &j->addr, false, false);
+}

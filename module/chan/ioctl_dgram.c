@@ -246,6 +246,30 @@ static long rdmachan_ioc_dgram_info(struct rdmachan_dgram *d,
 	return copy_to_user(uarg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
+static long rdmachan_ioc_dgram_join(struct rdmachan_dgram *d,
+				    void __user *uarg, bool join)
+{
+	struct rdmachan_dgram_join j;
+	int ret;
+
+	if (copy_from_user(&j, uarg, sizeof(j)))
+		return -EFAULT;
+	ret = rdmachan_check_dgram_join(&j, join);
+	if (ret)
+		return ret;
+	if (!join)
+		return rdmachan_dgram_leave(d, (struct sockaddr *)&j.addr);
+	ret = rdmachan_dgram_join(d, (struct sockaddr *)&j.addr,
+				  j.flags & RDMACHAN_DGRAM_SENDONLY,
+				  j.timeout_ms, &j.peer.qkey);
+	if (ret)
+		return ret;
+	memcpy(&j.peer.addr, &j.addr, sizeof(j.peer.addr));
+	((struct sockaddr_in *)&j.peer.addr)->sin_port = 0;
+	j.peer.qpn = RDMACHAN_DGRAM_MCAST_QPN;
+	return copy_to_user(uarg, &j, sizeof(j)) ? -EFAULT : 0;
+}
+
 static long rdmachan_dgram_ioctl(struct file *file, unsigned int cmd,
 				 unsigned long arg)
 {
@@ -261,6 +285,10 @@ static long rdmachan_dgram_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_dgram_batch(d, file, uarg, false);
 	case RDMACHAN_IOC_DGRAM_INFO:
 		return rdmachan_ioc_dgram_info(d, uarg);
+	case RDMACHAN_IOC_DGRAM_JOIN:
+		return rdmachan_ioc_dgram_join(d, uarg, true);
+	case RDMACHAN_IOC_DGRAM_LEAVE:
+		return rdmachan_ioc_dgram_join(d, uarg, false);
 	default:
 		return -ENOTTY;
 	}

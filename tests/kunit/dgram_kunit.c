@@ -3,7 +3,7 @@
  * KUnit suite for datagram endpoints: where a received datagram came from
  * (its GRH: RoCEv2 over IPv4, over IPv6, an IPv4-mapped GID), which
  * addresses name one host (module/chan/dgram.h), and the checks of the
- * DGRAM_* ioctls' arguments (module/chan/ioctl_check.c, which
+ * DGRAM_* ioctls' arguments, JOIN and LEAVE among them (module/chan/ioctl_check.c, which
  * ioctl_conn_kunit.c includes).
  */
 #include "../../module/chan/dgram.h"
@@ -274,7 +274,36 @@ static void dgram_test_msg(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_msg(&m, 0, 1024), -EINVAL);
 }
 
+/* JOIN: SENDONLY its one flag, the default bound; LEAVE: no flags, bound */
+static void dgram_test_join(struct kunit *test)
+{
+	struct rdmachan_dgram_join j = { .size = sizeof(j) };
+
+	dgram_set4((struct sockaddr_storage *)&j.addr, IP4(224, 0, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), 0);
+	KUNIT_EXPECT_EQ(test, j.timeout_ms,
+			(u32)RDMACHAN_DGRAM_DEFAULT_TIMEOUT);
+	j.flags = RDMACHAN_DGRAM_SENDONLY;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, false), -EINVAL);
+	j.flags = 2;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), -EINVAL);
+	j.flags = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, false), -EINVAL);
+	j.timeout_ms = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, false), 0);
+	j.peer.qpn = 1;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), -EINVAL);
+	j.peer.qpn = 0;
+	j.size--;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), -EINVAL);
+	j.size++;
+	j.addr.ss_family = AF_UNSPEC;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), -EINVAL);
+}
+
 static struct kunit_case dgram_kunit_cases[] = {
+	KUNIT_CASE(dgram_test_join),
 	KUNIT_CASE(dgram_test_grh_ipv4),
 	KUNIT_CASE(dgram_test_grh_gid),
 	KUNIT_CASE(dgram_test_same_ip),

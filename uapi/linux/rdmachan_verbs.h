@@ -94,7 +94,8 @@ struct rdmachan_rping {
 #define RDMACHAN_DGRAM_DEFAULT_DEPTH	256
 #define RDMACHAN_DGRAM_MAX_DEPTH	4096
 #define RDMACHAN_DGRAM_MAX_BATCH	64
-#define RDMACHAN_DGRAM_DEFAULT_TIMEOUT	5000	/* ms, of RESOLVE */
+#define RDMACHAN_DGRAM_DEFAULT_TIMEOUT	5000	/* ms, of RESOLVE and JOIN */
+#define RDMACHAN_DGRAM_MCAST_QPN	0xffffffU	/* a group's members */
 
 /* rdmachan_dgram_open.flags */
 #define RDMACHAN_DGRAM_SERVE	0x1U	/* answer resolutions of @addr's port */
@@ -172,6 +173,39 @@ struct rdmachan_dgram_peer {
  * route leaves from another device than the endpoint's).
  */
 struct rdmachan_dgram_resolve {
+	__u32 size;
+	__u32 flags;
+	__u32 timeout_ms;
+	__u32 reserved0;
+	struct __kernel_sockaddr_storage addr;
+	struct rdmachan_dgram_peer peer;
+	__u64 reserved[2];
+};
+
+/* rdmachan_dgram_join.flags */
+#define RDMACHAN_DGRAM_SENDONLY	0x1U	/* join to send only */
+
+/**
+ * struct rdmachan_dgram_join - argument of RDMACHAN_IOC_DGRAM_JOIN and
+ *	RDMACHAN_IOC_DGRAM_LEAVE
+ * @size: sizeof(struct rdmachan_dgram_join)
+ * @flags: JOIN: RDMACHAN_DGRAM_SENDONLY joins as a send-only full member
+ *	(the group's datagrams do not come to this endpoint); LEAVE: zero
+ * @timeout_ms: JOIN: the bound of resolving and joining; 0:
+ *	RDMACHAN_DGRAM_DEFAULT_TIMEOUT; LEAVE: zero
+ * @reserved0: zero
+ * @addr: the group (an IPv4 or IPv6 multicast address; the port is not
+ *	used)
+ * @peer: out (JOIN): the group as DGRAM_SEND names it: @addr, qpn
+ *	RDMACHAN_DGRAM_MCAST_QPN, the group's qkey
+ * @reserved: zero
+ *
+ * An endpoint joins at most 64 groups; closing it leaves them.  Errors of
+ * JOIN: EALREADY (joined), ENOBUFS (64 joined), EINVAL (not a multicast
+ * address), ETIMEDOUT, ENETUNREACH, ENOTSUPP (an IPv6 group on RoCEv2);
+ * of LEAVE: ENOENT (not joined).
+ */
+struct rdmachan_dgram_join {
 	__u32 size;
 	__u32 flags;
 	__u32 timeout_ms;
@@ -289,5 +323,7 @@ struct rdmachan_dgram_info {
 #define RDMACHAN_IOC_DGRAM_SEND	_IOWR(RDMACHAN_IOC_MAGIC, 0x53, struct rdmachan_dgram_batch)
 #define RDMACHAN_IOC_DGRAM_RECV	_IOWR(RDMACHAN_IOC_MAGIC, 0x54, struct rdmachan_dgram_batch)
 #define RDMACHAN_IOC_DGRAM_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x55, struct rdmachan_dgram_info)
+#define RDMACHAN_IOC_DGRAM_JOIN	_IOWR(RDMACHAN_IOC_MAGIC, 0x56, struct rdmachan_dgram_join)
+#define RDMACHAN_IOC_DGRAM_LEAVE	_IOW(RDMACHAN_IOC_MAGIC, 0x57, struct rdmachan_dgram_join)
 
 #endif /* _UAPI_LINUX_RDMACHAN_VERBS_H */

@@ -9,7 +9,9 @@
 # immediate; a port nobody serves does not resolve; udaddy's client
 # against the echo endpoint and "dgram ping" against udaddy's server;
 # bursts at an echo of 8 buffers: every datagram comes back or is counted
-# lost, and a loss shows in the echo's rx_empty; the device removed under
+# lost, and a loss shows in the echo's rx_empty; two members of a
+# multicast group receive a sender's datagrams, and mckey both ways (its
+# sender to a member, a sender to its member); the device removed under
 # an endpoint waiting to receive: it ends with ENODEV.  rdmachan unloads
 # after every part (nothing held).
 
@@ -126,6 +128,45 @@ check "and a loss shows in the echo's rx_empty" \
 	sh -c "[ '$lost' = 0 ] || jq -e '.rx_empty > 0' $T/echo.json > /dev/null"
 check "the echo endpoint is still sound: it echoed what it received" \
 	jq_ok $T/echo.json '.rx == .echoed'
+
+# multicast: two members on one host, a sender on the other
+for r in 1 2; do
+	timeout 120 $TOOL -j dgram recv 224.0.1.1 -I $CLI -c 10 -W 30s \
+		> $T/m$r.json 2> $T/m$r.err &
+	eval m${r}_pid=\$!
+done
+wait_for 10 sh -c "grep -q joined $T/m1.err && grep -q joined $T/m2.err"
+timeout 60 $TOOL -j dgram send 224.0.1.1 -I $SRV -c 10 -s 100 > $T/send.json 2> $T/send.err
+check "a sender to group 224.0.1.1 sends 10 datagrams" \
+	jq_ok $T/send.json '.sent == 10 and .peer_qpn == 16777215'
+for r in 1 2; do
+	eval wait \$m${r}_pid
+	check_eq "member $r of the group receives the 10, from the sender" \
+		"0 10 $SRV" "$? $(jq -s -r '"\(length) \(.[0].from)"' $T/m$r.json 2>/dev/null)"
+done
+
+# mckey's sender to a member, a sender to mckey's member
+timeout 120 $TOOL -j dgram recv 224.0.1.2 -I $CLI -c 10 -W 30s \
+	> $T/m1.json 2> $T/m1.err &
+m1_pid=$!
+wait_for 10 grep -q joined $T/m1.err
+timeout 60 mckey -m 224.0.1.2 -b $SRV -s > $T/mckey.out 2>&1
+check "mckey -s sends to the group" \
+	sh -c "grep -q 'return status 0' $T/mckey.out || { cat $T/mckey.out; false; }"
+wait $m1_pid
+check_eq "the member receives mckey's 10 of 100 bytes, its queue pair the immediate" \
+	"0 10 100 true" \
+	"$? $(jq -s -r '"\(length) \(.[0].len) \(.[0].imm == .[0].qpn)"' $T/m1.json 2>/dev/null)"
+timeout 120 mckey -m 224.0.1.3 -b $CLI > $T/mckey.out 2>&1 &
+mk_pid=$!
+wait_for 10 grep -q "joined dgid" $T/mckey.out
+timeout 60 $TOOL -j dgram send 224.0.1.3 -I $SRV -c 10 -s 100 > $T/send.json 2> $T/send.err
+check "a sender to mckey's group sends 10" jq_ok $T/send.json '.sent == 10'
+wait $mk_pid
+check "mckey's member receives them and ends cleanly" \
+	sh -c "grep -q 'return status 0' $T/mckey.out || { cat $T/mckey.out; false; }"
+check_fail "a unicast address is no group to join from -I" "multicast group" \
+	$TOOL dgram recv $SRV -I $CLI
 
 check "no endpoint holds the module: rdmachan unloads" rdmachan_unload
 check "rdmachan loads again" rdmachan_load
