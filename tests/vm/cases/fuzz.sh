@@ -4,7 +4,9 @@
 # The ioctl and syscall fuzzer (tests/vm/helpers/fuzz.c) with a fresh
 # seed each run: random and boundary values in every ioctl's structure,
 # bad pointers, random commands, read/write/poll, descriptors closed and
-# made anew, several processes on shared descriptors.  It must end
+# made anew, several processes on shared descriptors; datagram endpoints
+# too (opened on either host, resolving ports served or not, batches to
+# live, junk and multicast peers, groups joined and left).  It must end
 # cleanly (no worker killed, no call stuck), leave no channel or listener
 # behind, and the module must unload; done_testing checks the kernel log
 # (and on the debug tier kmemleak_check.sh runs after it).

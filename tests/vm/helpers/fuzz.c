@@ -130,6 +130,8 @@ static const unsigned int op_weight[NOPS] = {
 	[OP_BLK_IO] = 3,
 	[OP_NET_ADD] = 4, [OP_NET_DEL] = 2, [OP_NET_LIST] = 2,
 	[OP_NET_SYSFS] = 3, [OP_NET_LINK] = 2,
+	[OP_DGRAM_OPEN] = 2, [OP_DGRAM_RESOLVE] = 2, [OP_DGRAM_XFER] = 6,
+	[OP_DGRAM_INFO] = 1, [OP_DGRAM_JOIN] = 2,
 };
 
 /* ---- options --------------------------------------------------------- */
@@ -298,6 +300,21 @@ static void one_call(void)
 	case OP_NET_SYSFS:
 	case OP_NET_LINK:
 		fz_net(op);
+		break;
+	case OP_DGRAM_OPEN:
+		fz_dgram_open();
+		break;
+	case OP_DGRAM_RESOLVE:
+		fz_dgram_resolve();
+		break;
+	case OP_DGRAM_XFER:
+		fz_dgram_xfer();
+		break;
+	case OP_DGRAM_INFO:
+		fz_dgram_info();
+		break;
+	case OP_DGRAM_JOIN:
+		fz_dgram_join();
 		break;
 	}
 	W->gen_op = -1;

@@ -5,7 +5,8 @@
  * calls point at, the descriptor pool, the recording of calls and the
  * making of arguments; fuzz_chan.c the message channel's calls,
  * fuzz_blk.c the block channel's (rdmachan_blk), fuzz_net.c the network
- * channel's (rdmachan_net), which fuzz.c's one_call() dispatches to;
+ * channel's (rdmachan_net), fuzz_dgram.c the datagram endpoints', which
+ * fuzz.c's one_call() dispatches to;
  * fuzz_report.c the parent's report.
  */
 #ifndef RDMACHAN_TEST_FUZZ_H
@@ -37,11 +38,14 @@ enum op {
 	OP_NEW_PAIR, OP_REMAP, OP_BLK_EXPORT, OP_BLK_UNEXPORT, OP_BLK_MAP,
 	OP_BLK_UNMAP, OP_BLK_LIST, OP_BLK_OPEN, OP_BLK_IO,
 	OP_NET_ADD, OP_NET_DEL, OP_NET_LIST, OP_NET_SYSFS, OP_NET_LINK,
+	OP_DGRAM_OPEN, OP_DGRAM_RESOLVE, OP_DGRAM_XFER, OP_DGRAM_INFO,
+	OP_DGRAM_JOIN,
 	NOPS
 };
 
 /* descriptors of the pool; T_SYSFS: an attribute file of an interface */
-enum otype { T_NONE, T_CTL, T_LISTENER, T_CHAN, T_OTHER, T_BLK, T_SYSFS };
+enum otype { T_NONE, T_CTL, T_LISTENER, T_CHAN, T_OTHER, T_BLK, T_SYSFS,
+	     T_DGRAM };
 
 #define RING		32		/* calls remembered per worker */
 #define REC_ARG		96		/* bytes of each call's argument kept */
@@ -268,5 +272,13 @@ int net_setup(void);
 void fz_net(int op);
 int net_port(void);
 int net_cleanup(char *done, size_t n);
+
+/* ---- fuzz_dgram.c ----------------------------------------------------- */
+
+void fz_dgram_open(void);
+void fz_dgram_resolve(void);
+void fz_dgram_xfer(void);
+void fz_dgram_info(void);
+void fz_dgram_join(void);
 
 #endif /* RDMACHAN_TEST_FUZZ_H */

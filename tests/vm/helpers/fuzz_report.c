@@ -47,6 +47,8 @@ static const char *const op_names[NOPS] = {
 	"new-pair", "remap", "BLK_EXPORT", "BLK_UNEXPORT", "BLK_MAP",
 	"BLK_UNMAP", "BLK_LIST", "blk-open/close", "blk-pread/pwrite",
 	"NET_ADD", "NET_DEL", "NET_LIST", "net-sysfs", "net-link",
+	"DGRAM_OPEN", "DGRAM_RESOLVE", "DGRAM_SEND/RECV", "DGRAM_INFO",
+	"DGRAM_JOIN/LEAVE",
 };
 
 
