@@ -468,16 +468,29 @@ int rdmachan_dgram_open(const struct sockaddr *addr, u32 depth, u32 flags,
 }
 EXPORT_SYMBOL_GPL(rdmachan_dgram_open);
 
+static bool rdmachan_dgram_sent(struct rdmachan_dgram *d)
+{
+	return bitmap_full(d->tx_free, RDMACHAN_DGRAM_TX) ||
+	       READ_ONCE(d->dead);
+}
+
 /**
  * rdmachan_dgram_close() - close a datagram endpoint
  * @d: the endpoint; every datagram received from it released
  *
- * Sends posted and not yet gone are flushed.
+ * Datagrams posted go out first, as a UDP socket's do: close waits for
+ * their sends to complete (RDMACHAN_DGRAM_DRAIN at most; a UD send needs
+ * no answer, so only a stuck device takes that long).  Device removal
+ * does not wait.
  *
  * Context: process context; sleeps.
  */
 void rdmachan_dgram_close(struct rdmachan_dgram *d)
 {
+	if (!wait_event_timeout(d->wq, rdmachan_dgram_sent(d),
+				RDMACHAN_DGRAM_DRAIN))
+		pr_info("qpn %u: closing with sends not done after %u s: they are flushed\n",
+			d->qpn, RDMACHAN_DGRAM_DRAIN / HZ);
 	rdmachan_dgram_teardown(d, -ESHUTDOWN);
 	rdmachan_dgram_put(d);
 }
