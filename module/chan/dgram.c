@@ -677,7 +677,7 @@ int rdmachan_dgram_send(struct rdmachan_dgram *d, const struct sockaddr *to,
 			u32 qpn, u32 qkey, struct iov_iter *from,
 			const __be32 *imm, bool nonblock)
 {
-	struct sockaddr_storage ss = {};
+	struct sockaddr_storage ss;
 	struct rdmachan_dgram_ah *ah;
 	struct rdmachan_dgram_slot *s;
 	size_t len = iov_iter_count(from);
@@ -688,10 +688,9 @@ int rdmachan_dgram_send(struct rdmachan_dgram *d, const struct sockaddr *to,
 		return -EMSGSIZE;
 	if (!qpn || qpn > 0xffffff)
 		return -EINVAL;
-	if (to->sa_family != AF_INET && to->sa_family != AF_INET6)
-		return -EAFNOSUPPORT;
-	memcpy(&ss, to, to->sa_family == AF_INET6 ?
-	       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	ret = rdmachan_dgram_host(to, &ss);
+	if (ret)
+		return ret;
 	ah = rdmachan_dgram_ah_get(d, &ss, RDMACHAN_DGRAM_DEFAULT_TIMEOUT);
 	if (IS_ERR(ah))
 		return PTR_ERR(ah);
@@ -717,9 +716,7 @@ int rdmachan_dgram_send(struct rdmachan_dgram *d, const struct sockaddr *to,
 	set_bit(i, d->tx_free);
 	spin_unlock_irqrestore(&d->lock, flags);
 put_ah:
-	spin_lock_irqsave(&d->lock, flags);
-	ah->inflight--;
-	spin_unlock_irqrestore(&d->lock, flags);
+	rdmachan_dgram_ah_put(d, ah);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rdmachan_dgram_send);

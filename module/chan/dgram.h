@@ -216,20 +216,64 @@ struct rdmachan_dgram {
 	} stats;
 };
 
+/**
+ * rdmachan_dgram_host() - the host of a peer's or a group's address
+ * @sa: the address (AF_INET or AF_INET6)
+ * @ss: a copy of it, the rest zero
+ *
+ * Context: any.
+ * Return: 0, or -EAFNOSUPPORT for another family.
+ */
+static inline int rdmachan_dgram_host(const struct sockaddr *sa,
+				      struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (sa->sa_family != AF_INET && sa->sa_family != AF_INET6)
+		return -EAFNOSUPPORT;
+	memcpy(ss, sa, sa->sa_family == AF_INET ? sizeof(struct sockaddr_in) :
+	       sizeof(struct sockaddr_in6));
+	return 0;
+}
+
+/* How far an rdma_cm identifier of a resolution or a join has come */
+enum {
+	RDMACHAN_DGRAM_STEP_IDLE,
+	RDMACHAN_DGRAM_STEP_ADDR,	/* address resolved */
+	RDMACHAN_DGRAM_STEP_ROUTE,	/* route resolved */
+	RDMACHAN_DGRAM_STEP_DONE,	/* SIDR answered, or group joined */
+};
+
+/**
+ * struct rdmachan_dgram_step - the progress of one rdma_cm identifier
+ * @wq: the thread that drives it waits here
+ * @state: RDMACHAN_DGRAM_STEP_*, or a negative errno; written by the
+ *	identifier's event handler (rdmachan_dgram_step_set())
+ */
+struct rdmachan_dgram_step {
+	wait_queue_head_t	wq;
+	int			state;
+};
+
 /* dgram_cm.c: the rdma_cm side */
+void rdmachan_dgram_step_set(struct rdmachan_dgram_step *s, int state);
+int rdmachan_dgram_step_wait(struct rdmachan_dgram_step *s, int want,
+			     long *left);
+int rdmachan_dgram_resolve_addr(struct rdmachan_dgram *d,
+				struct rdma_cm_id *id,
+				struct rdmachan_dgram_step *s,
+				const struct sockaddr_storage *to,
+				unsigned int timeout_ms, long *left);
+int rdmachan_dgram_ah_keep(struct rdmachan_dgram *d,
+			   const struct sockaddr_storage *to,
+			   struct rdma_ah_attr *attr);
+void rdmachan_dgram_ah_put(struct rdmachan_dgram *d,
+			   struct rdmachan_dgram_ah *e);
 int rdmachan_dgram_cm_handler(struct rdma_cm_id *id,
 			      struct rdma_cm_event *ev);
 struct rdmachan_dgram_ah *rdmachan_dgram_ah_get(struct rdmachan_dgram *d,
 						const struct sockaddr_storage *to,
 						unsigned int timeout_ms);
 void rdmachan_dgram_ahs_free(struct rdmachan_dgram *d);
-struct rdmachan_dgram_ah *
-rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
-			 const struct sockaddr_storage *to);
-struct rdmachan_dgram_ah *
-rdmachan_dgram_ah_make(struct rdmachan_dgram *d,
-		       const struct sockaddr_storage *to,
-		       struct rdma_ah_attr *attr);
 
 /* dgram_mcast.c: multicast groups */
 void rdmachan_dgram_groups_free(struct rdmachan_dgram *d);

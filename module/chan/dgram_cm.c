@@ -86,29 +86,103 @@ int rdmachan_dgram_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 /* ---- resolving ------------------------------------------------------------ */
 
-enum {
-	RDMACHAN_RES_IDLE,
-	RDMACHAN_RES_ADDR,
-	RDMACHAN_RES_ROUTE,
-	RDMACHAN_RES_DONE,
-};
+/**
+ * rdmachan_dgram_step_set() - record how far an identifier has come
+ * @s: its progress
+ * @state: RDMACHAN_DGRAM_STEP_*, or a negative errno
+ *
+ * Context: its event handler.
+ */
+void rdmachan_dgram_step_set(struct rdmachan_dgram_step *s, int state)
+{
+	WRITE_ONCE(s->state, state);
+	wake_up_all(&s->wq);
+}
+
+static bool rdmachan_dgram_step_reached(struct rdmachan_dgram_step *s,
+					int want)
+{
+	int st = READ_ONCE(s->state);
+
+	return st < 0 || st >= want;
+}
+
+/**
+ * rdmachan_dgram_step_wait() - wait until an identifier reaches a step
+ * @s: its progress
+ * @want: the step, RDMACHAN_DGRAM_STEP_*
+ * @left: jiffies left of the whole bound; what remains afterwards
+ *
+ * Context: process context; sleeps, interruptible.
+ * Return: 0, the error the handler recorded, -ETIMEDOUT, -ERESTARTSYS.
+ */
+int rdmachan_dgram_step_wait(struct rdmachan_dgram_step *s, int want,
+			     long *left)
+{
+	long t = wait_event_interruptible_timeout(s->wq,
+			rdmachan_dgram_step_reached(s, want), *left);
+
+	if (t < 0)
+		return t;
+	if (READ_ONCE(s->state) < 0)
+		return READ_ONCE(s->state);
+	if (!t)
+		return -ETIMEDOUT;
+	*left = t;
+	return 0;
+}
+
+/**
+ * rdmachan_dgram_resolve_addr() - resolve an address from an endpoint's
+ * @d: the endpoint
+ * @id: a UD identifier of its own whose handler records in @s
+ * @s: @id's progress
+ * @to: the address
+ * @timeout_ms: the bound of the resolution
+ * @left: jiffies left of the caller's bound; what remains afterwards
+ *
+ * Context: process context; sleeps, interruptible.
+ * Return: 0, -ENETUNREACH when @to is reached through another device
+ * than @d's, or as rdmachan_dgram_step_wait().
+ */
+int rdmachan_dgram_resolve_addr(struct rdmachan_dgram *d,
+				struct rdma_cm_id *id,
+				struct rdmachan_dgram_step *s,
+				const struct sockaddr_storage *to,
+				unsigned int timeout_ms, long *left)
+{
+	struct sockaddr_storage src;
+	int ret;
+
+	memcpy(&src, &d->addr, sizeof(src));
+	((struct sockaddr_in *)&src)->sin_port = 0;	/* same place in in6 */
+	ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
+				(struct sockaddr *)to, timeout_ms);
+	if (!ret)
+		ret = rdmachan_dgram_step_wait(s, RDMACHAN_DGRAM_STEP_ADDR,
+					       left);
+	if (!ret && id->device != d->ibdev) {
+		pr_info_ratelimited("qpn %u: %pISc is reached through %s, not this endpoint's device\n",
+				    d->qpn, to, dev_name(&id->device->dev));
+		ret = -ENETUNREACH;
+	}
+	return ret;
+}
 
 /**
  * struct rdmachan_dgram_res - one resolution
- * @wq: its thread waits here
- * @state: RDMACHAN_RES_*, or a negative errno; written by the handler
+ * @step: its identifier's progress
  * @attr: the address vector of the SIDR reply, or of the path
  * @have_attr: @attr holds references (rdma_destroy_ah_attr() it)
  * @qpn: the SIDR reply's queue pair
  * @qkey: its qkey
  */
 struct rdmachan_dgram_res {
-	wait_queue_head_t	wq;
-	int			state;
-	struct rdma_ah_attr	attr;
-	bool			have_attr;
-	u32			qpn;
-	u32			qkey;
+	struct rdmachan_dgram_step	step;
+	struct rdma_ah_attr		attr;
+	bool				have_attr;
+	u32				qpn;
+	u32				qkey;
 };
 
 static int rdmachan_dgram_res_handler(struct rdma_cm_id *id,
@@ -119,17 +193,17 @@ static int rdmachan_dgram_res_handler(struct rdma_cm_id *id,
 
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		st = RDMACHAN_RES_ADDR;
+		st = RDMACHAN_DGRAM_STEP_ADDR;
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		st = RDMACHAN_RES_ROUTE;
+		st = RDMACHAN_DGRAM_STEP_ROUTE;
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		rdma_copy_ah_attr(&r->attr, &ev->param.ud.ah_attr);
 		r->have_attr = true;
 		r->qpn = ev->param.ud.qp_num;
 		r->qkey = ev->param.ud.qkey;
-		st = RDMACHAN_RES_DONE;
+		st = RDMACHAN_DGRAM_STEP_DONE;
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_ROUTE_ERROR:
@@ -146,32 +220,7 @@ static int rdmachan_dgram_res_handler(struct rdma_cm_id *id,
 	default:
 		return 0;
 	}
-	WRITE_ONCE(r->state, st);
-	wake_up_all(&r->wq);
-	return 0;
-}
-
-static bool rdmachan_dgram_res_reached(struct rdmachan_dgram_res *r, int want)
-{
-	int st = READ_ONCE(r->state);
-
-	return st < 0 || st >= want;
-}
-
-/* Wait for step @want within *@left jiffies.  Return: 0 or errno. */
-static int rdmachan_dgram_res_wait(struct rdmachan_dgram_res *r, int want,
-				   long *left)
-{
-	long t = wait_event_interruptible_timeout(r->wq,
-			rdmachan_dgram_res_reached(r, want), *left);
-
-	if (t < 0)
-		return t;
-	if (READ_ONCE(r->state) < 0)
-		return READ_ONCE(r->state);
-	if (!t)
-		return -ETIMEDOUT;
-	*left = t;
+	rdmachan_dgram_step_set(&r->step, st);
 	return 0;
 }
 
@@ -184,36 +233,28 @@ static int rdmachan_dgram_route(struct rdmachan_dgram *d,
 				unsigned int timeout_ms,
 				struct rdmachan_dgram_res *r)
 {
-	struct sockaddr_storage src;
 	struct rdma_conn_param p = {};
 	long left = msecs_to_jiffies(timeout_ms);
 	struct rdma_cm_id *id;
 	int ret;
 
-	init_waitqueue_head(&r->wq);
-	memcpy(&src, &d->addr, sizeof(src));
-	((struct sockaddr_in *)&src)->sin_port = 0;	/* same place in in6 */
+	init_waitqueue_head(&r->step.wq);
 	id = rdma_create_id(d->net, rdmachan_dgram_res_handler, r, RDMA_PS_UDP,
 			    IB_QPT_UD);
 	if (IS_ERR(id))
 		return PTR_ERR(id);
-	ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
-				(struct sockaddr *)to, timeout_ms);
-	if (!ret)
-		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_ADDR, &left);
-	if (!ret && id->device != d->ibdev) {
-		pr_info_ratelimited("qpn %u: %pISc is reached through %s, not this endpoint's device\n",
-				    d->qpn, to, dev_name(&id->device->dev));
-		ret = -ENETUNREACH;
-	}
+	ret = rdmachan_dgram_resolve_addr(d, id, &r->step, to, timeout_ms,
+					  &left);
 	if (!ret)
 		ret = rdma_resolve_route(id, jiffies_to_msecs(left) ?: 1);
 	if (!ret)
-		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_ROUTE, &left);
+		ret = rdmachan_dgram_step_wait(&r->step,
+					       RDMACHAN_DGRAM_STEP_ROUTE, &left);
 	if (!ret && sidr)
 		ret = rdma_connect(id, &p);
 	if (!ret && sidr) {
-		ret = rdmachan_dgram_res_wait(r, RDMACHAN_RES_DONE, &left);
+		ret = rdmachan_dgram_step_wait(&r->step,
+					       RDMACHAN_DGRAM_STEP_DONE, &left);
 	} else if (!ret) {
 		ret = ib_init_ah_attr_from_path(id->device, id->port_num,
 						id->route.path_rec, &r->attr,
@@ -281,7 +322,7 @@ rdmachan_dgram_ah_slot(struct rdmachan_dgram *d, struct ib_ah **old)
  * Make the handle of @to from @attr and keep it, with one send on it.
  * Context: ah_mutex held, not @d->rwsem.
  */
-struct rdmachan_dgram_ah *
+static struct rdmachan_dgram_ah *
 rdmachan_dgram_ah_make(struct rdmachan_dgram *d,
 		       const struct sockaddr_storage *to,
 		       struct rdma_ah_attr *attr)
@@ -324,7 +365,7 @@ out:
 }
 
 /* The kept handle of @to, with one more send on it, or NULL */
-struct rdmachan_dgram_ah *
+static struct rdmachan_dgram_ah *
 rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
 			 const struct sockaddr_storage *to)
 {
@@ -335,6 +376,46 @@ rdmachan_dgram_ah_lookup(struct rdmachan_dgram *d,
 	e = rdmachan_dgram_ah_find(d, to);
 	spin_unlock_irqrestore(&d->lock, flags);
 	return e;
+}
+
+/**
+ * rdmachan_dgram_ah_put() - drop one send's hold on an address handle
+ * @d: the endpoint
+ * @e: the handle's entry
+ *
+ * Context: any.
+ */
+void rdmachan_dgram_ah_put(struct rdmachan_dgram *d,
+			   struct rdmachan_dgram_ah *e)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	e->inflight--;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/**
+ * rdmachan_dgram_ah_keep() - keep a handle for a host or group
+ * @d: the endpoint
+ * @to: the host or group
+ * @attr: its address vector, made into a handle unless one is kept
+ *
+ * Context: process context, @d->ah_mutex held; sleeps.
+ * Return: 0, or as rdmachan_dgram_ah_make().
+ */
+int rdmachan_dgram_ah_keep(struct rdmachan_dgram *d,
+			   const struct sockaddr_storage *to,
+			   struct rdma_ah_attr *attr)
+{
+	struct rdmachan_dgram_ah *e;
+
+	e = rdmachan_dgram_ah_lookup(d, to) ?:
+	    rdmachan_dgram_ah_make(d, to, attr);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	rdmachan_dgram_ah_put(d, e);
+	return 0;
 }
 
 /**
@@ -412,30 +493,24 @@ int rdmachan_dgram_resolve(struct rdmachan_dgram *d,
 			   unsigned int timeout_ms, u32 *qpn, u32 *qkey)
 {
 	struct rdmachan_dgram_res r = {};
-	struct sockaddr_storage to = {};
-	struct rdmachan_dgram_ah *e;
+	struct sockaddr_storage to;
 	unsigned long flags;
 	int ret;
 
-	if (svc->sa_family != AF_INET && svc->sa_family != AF_INET6)
-		return -EAFNOSUPPORT;
-	memcpy(&to, svc, svc->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
+	ret = rdmachan_dgram_host(svc, &to);
+	if (ret)
+		return ret;
 	if (mutex_lock_interruptible(&d->ah_mutex))
 		return -ERESTARTSYS;
 	ret = rdmachan_dgram_route(d, &to, true, timeout_ms, &r);
+	if (!ret)
+		ret = rdmachan_dgram_ah_keep(d, &to, &r.attr);
 	if (!ret) {
-		e = rdmachan_dgram_ah_lookup(d, &to) ?:
-		    rdmachan_dgram_ah_make(d, &to, &r.attr);
-		ret = PTR_ERR_OR_ZERO(e);
-		if (!ret) {
-			spin_lock_irqsave(&d->lock, flags);
-			e->inflight--;
-			d->stats.resolved++;
-			spin_unlock_irqrestore(&d->lock, flags);
-			*qpn = r.qpn;
-			*qkey = r.qkey;
-		}
+		spin_lock_irqsave(&d->lock, flags);
+		d->stats.resolved++;
+		spin_unlock_irqrestore(&d->lock, flags);
+		*qpn = r.qpn;
+		*qkey = r.qkey;
 	}
 	mutex_unlock(&d->ah_mutex);
 	if (r.have_attr)

@@ -31,9 +31,8 @@
  *	held for reading, so that teardown finds every attached group
  * @id: the join's identifier (no QP)
  * @addr: the group's address
- * @wq: the joining thread waits here
- * @state: 0, 1 once resolved, 2 once joined, or a negative errno;
- *	written by the handler
+ * @step: the join's progress (RDMACHAN_DGRAM_STEP_ADDR, then _DONE once
+ *	joined)
  * @attr: the join's address vector (references held while @have_attr)
  * @have_attr: @attr is set
  * @qkey: the group's qkey
@@ -43,8 +42,7 @@ struct rdmachan_dgram_group {
 	struct list_head	node;
 	struct rdma_cm_id	*id;
 	struct sockaddr_storage	addr;
-	wait_queue_head_t	wq;
-	int			state;
+	struct rdmachan_dgram_step step;
 	struct rdma_ah_attr	attr;
 	bool			have_attr;
 	u32			qkey;
@@ -59,15 +57,15 @@ static int rdmachan_dgram_group_handler(struct rdma_cm_id *id,
 
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		st = 1;
+		st = RDMACHAN_DGRAM_STEP_ADDR;
 		break;
 	case RDMA_CM_EVENT_MULTICAST_JOIN:
-		if (READ_ONCE(g->state) >= 2)
+		if (READ_ONCE(g->step.state) >= RDMACHAN_DGRAM_STEP_DONE)
 			return 0;
 		rdma_copy_ah_attr(&g->attr, &ev->param.ud.ah_attr);
 		g->have_attr = true;
 		g->qkey = ev->param.ud.qkey;
-		st = 2;
+		st = RDMACHAN_DGRAM_STEP_DONE;
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 	case RDMA_CM_EVENT_MULTICAST_ERROR:
@@ -81,26 +79,7 @@ static int rdmachan_dgram_group_handler(struct rdma_cm_id *id,
 	default:
 		return 0;
 	}
-	WRITE_ONCE(g->state, st);
-	wake_up_all(&g->wq);
-	return 0;
-}
-
-/* Wait for @g's state @want within *@left jiffies.  Return: 0 or errno */
-static int rdmachan_dgram_group_wait(struct rdmachan_dgram_group *g, int want,
-				     long *left)
-{
-	long t = wait_event_interruptible_timeout(g->wq,
-			READ_ONCE(g->state) < 0 || READ_ONCE(g->state) >= want,
-			*left);
-
-	if (t < 0)
-		return t;
-	if (READ_ONCE(g->state) < 0)
-		return READ_ONCE(g->state);
-	if (!t)
-		return -ETIMEDOUT;
-	*left = t;
+	rdmachan_dgram_step_set(&g->step, st);
 	return 0;
 }
 
@@ -136,7 +115,7 @@ static void rdmachan_dgram_group_free(struct rdmachan_dgram *d,
 	if (g->attached && d->id && d->id->qp)
 		ib_detach_mcast(d->id->qp, &g->attr.grh.dgid,
 				rdma_ah_get_dlid(&g->attr));
-	if (g->state >= 2)
+	if (g->step.state >= RDMACHAN_DGRAM_STEP_DONE)
 		rdma_leave_multicast(g->id, (struct sockaddr *)&g->addr);
 	rdma_destroy_id(g->id);
 	if (g->have_attr)
@@ -149,37 +128,25 @@ static int rdmachan_dgram_group_join(struct rdmachan_dgram *d,
 				     struct rdmachan_dgram_group *g,
 				     bool send_only, unsigned int timeout_ms)
 {
-	struct sockaddr_storage src;
-	struct rdmachan_dgram_ah *e;
 	long left = msecs_to_jiffies(timeout_ms);
 	unsigned long flags;
 	int ret;
 
-	memcpy(&src, &d->addr, sizeof(src));
-	((struct sockaddr_in *)&src)->sin_port = 0;	/* same place in in6 */
-	ret = rdma_resolve_addr(g->id, (struct sockaddr *)&src,
-				(struct sockaddr *)&g->addr, timeout_ms);
-	if (!ret)
-		ret = rdmachan_dgram_group_wait(g, 1, &left);
-	if (!ret && g->id->device != d->ibdev)
-		ret = -ENETUNREACH;
+	ret = rdmachan_dgram_resolve_addr(d, g->id, &g->step, &g->addr,
+					  timeout_ms, &left);
 	if (!ret)
 		ret = rdma_join_multicast(g->id, (struct sockaddr *)&g->addr,
 					  send_only ?
 					  BIT(SENDONLY_FULLMEMBER_JOIN) :
 					  BIT(FULLMEMBER_JOIN), g);
 	if (!ret)
-		ret = rdmachan_dgram_group_wait(g, 2, &left);
+		ret = rdmachan_dgram_step_wait(&g->step,
+					       RDMACHAN_DGRAM_STEP_DONE, &left);
+	/* the group's handle: a send to the group's address uses it */
+	if (!ret)
+		ret = rdmachan_dgram_ah_keep(d, &g->addr, &g->attr);
 	if (ret)
 		return ret;
-	/* the group's handle: a send to the group's address uses it */
-	e = rdmachan_dgram_ah_lookup(d, &g->addr) ?:
-	    rdmachan_dgram_ah_make(d, &g->addr, &g->attr);
-	if (IS_ERR(e))
-		return PTR_ERR(e);
-	spin_lock_irqsave(&d->lock, flags);
-	e->inflight--;
-	spin_unlock_irqrestore(&d->lock, flags);
 	/* attached and listed at once, as teardown finds it or not at all */
 	down_read(&d->rwsem);
 	ret = READ_ONCE(d->dead);
@@ -219,17 +186,15 @@ int rdmachan_dgram_join(struct rdmachan_dgram *d, const struct sockaddr *group,
 			bool send_only, unsigned int timeout_ms, u32 *qkey)
 {
 	struct rdmachan_dgram_group *g;
-	struct sockaddr_storage to = {};
+	struct sockaddr_storage to;
 	unsigned int n;
 	int ret;
 
-	if (group->sa_family == AF_INET ?
-	    !ipv4_is_multicast(((const struct sockaddr_in *)group)->sin_addr.s_addr) :
-	    group->sa_family != AF_INET6 ||
-	    !ipv6_addr_is_multicast(&((const struct sockaddr_in6 *)group)->sin6_addr))
+	if (rdmachan_dgram_host(group, &to) ||
+	    (group->sa_family == AF_INET ?
+	     !ipv4_is_multicast(((struct sockaddr_in *)&to)->sin_addr.s_addr) :
+	     !ipv6_addr_is_multicast(&((struct sockaddr_in6 *)&to)->sin6_addr)))
 		return -EINVAL;
-	memcpy(&to, group, group->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 	if (mutex_lock_interruptible(&d->ah_mutex))
 		return -ERESTARTSYS;
 	ret = rdmachan_dgram_group_find(d, &to, false, &n) ? -EALREADY :
@@ -241,7 +206,7 @@ int rdmachan_dgram_join(struct rdmachan_dgram *d, const struct sockaddr *group,
 		ret = -ENOMEM;
 		goto out;
 	}
-	init_waitqueue_head(&g->wq);
+	init_waitqueue_head(&g->step.wq);
 	memcpy(&g->addr, &to, sizeof(to));
 	g->id = rdma_create_id(d->net, rdmachan_dgram_group_handler, g,
 			       RDMA_PS_UDP, IB_QPT_UD);
@@ -277,13 +242,11 @@ EXPORT_SYMBOL_GPL(rdmachan_dgram_join);
 int rdmachan_dgram_leave(struct rdmachan_dgram *d, const struct sockaddr *group)
 {
 	struct rdmachan_dgram_group *g;
-	struct sockaddr_storage to = {};
+	struct sockaddr_storage to;
 	unsigned int n;
 
-	if (group->sa_family != AF_INET && group->sa_family != AF_INET6)
+	if (rdmachan_dgram_host(group, &to))
 		return -ENOENT;
-	memcpy(&to, group, group->sa_family == AF_INET ?
-	       sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6));
 	mutex_lock(&d->ah_mutex);
 	g = rdmachan_dgram_group_find(d, &to, true, &n);
 	if (g) {
