@@ -7,7 +7,7 @@
 # which (nm: the symbols each object leaves undefined, and the object
 # that defines them), checked against the rule of
 # Documentation/architecture.rst: a file calls its own layer and the
-# layers below it, never one above; bench.c, bench_rdma.c and rping.c call only
+# layers below it, never one above; bench*.c, dgram_bench.c and rping.c call only
 # what rdmachan.ko exports (module/rdmachan.h).  Run it after "make"
 # (make layers does both).  Also checks that the API's users (module/blk,
 # module/net) include only module/rdmachan.h of rdmachan.ko's headers
@@ -31,14 +31,14 @@ DIR=${1:-$TOP/module/chan}
 # must be given its layer here and in Documentation/architecture.rst.
 LAYERS=(
 	"module:main"
-	"abi:ioctl_ctl ioctl_connect ioctl_listener ioctl_chan ioctl_rdma ioctl_rdma_async ioctl_dev ioctl_check ioctl_rping ioctl_dgram bench bench_rdma rping"
+	"abi:ioctl_ctl ioctl_connect ioctl_listener ioctl_chan ioctl_rdma ioctl_rdma_async ioctl_dev ioctl_check ioctl_rping ioctl_dgram bench bench_rdma bench_lat dgram_bench rping"
 	"dgram:dgram dgram_cm dgram_mcast"
 	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_zc chan_frag chan_sbuf chan_grant chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_rdma_map chan_event chan_pool chan_post chan_reconnect chan_sysfs"
 	"device:device device_probe dev_sysfs"
 	"base:sysfs params proto"
 )
 # Users of the public API only
-API_ONLY="bench bench_rdma rping"
+API_ONLY="bench bench_rdma bench_lat dgram_bench rping"
 
 declare -A LAYER RANK
 rank=0

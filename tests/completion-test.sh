@@ -79,10 +79,12 @@ comp "--op" chan bench --o
 comp_has "--server --client --count --size --src --validate --wait" rping --
 comp "--server --size --src" rping -c 192.0.2.1 --s
 comp "dgram" dg
-comp "echo help ping recv send" dgram ""
+comp "bench echo help ping recv send" dgram ""
 comp "send" dgram se
 comp_has "--src --count --size --burst --validate --wait" dgram ping --
-comp "--count --depth --help" dgram echo --
+comp "--count --depth --help --kernel" dgram echo --
+comp "--op" dgram bench 192.0.2.1 --o
+comp "--sink --src" dgram recv --s
 comp "--qpn" dgram send 192.0.2.1 --q
 comp "--size --src" dgram send --s
 comp "rxe0 rxe1" dev show ""

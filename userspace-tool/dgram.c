@@ -31,11 +31,15 @@ static const struct {
 	{ { "wait", required_argument, NULL, 'W' }, DGRAM_OPT_WAIT },
 	{ { "depth", required_argument, NULL, 'd' }, DGRAM_OPT_DEPTH },
 	{ { "qpn", required_argument, NULL, 'Q' }, DGRAM_OPT_QPN },
+	{ { "time", required_argument, NULL, 't' }, DGRAM_OPT_TIME },
+	{ { "kernel", no_argument, NULL, 'k' }, DGRAM_OPT_KERNEL },
+	{ { "op", required_argument, NULL, 'O' }, DGRAM_OPT_OP },
+	{ { "sink", no_argument, NULL, 'S' }, DGRAM_OPT_SINK },
 };
 
 #define DGRAM_NR_OPTS	(sizeof(dgram_opts) / sizeof(dgram_opts[0]))
 
-/* getopt's short and long options of @mask (--qpn is long only) */
+/* getopt's short and long options of @mask (--qpn, --op, --sink: long only) */
 static void dgram_getopt_of(unsigned int mask, char *shortopts,
 			    struct option *longopts)
 {
@@ -47,7 +51,7 @@ static void dgram_getopt_of(unsigned int mask, char *shortopts,
 		if (!(mask & dgram_opts[i].bit))
 			continue;
 		longopts[n++] = dgram_opts[i].lo;
-		if (dgram_opts[i].lo.val == 'Q')
+		if (strchr("QOS", dgram_opts[i].lo.val))
 			continue;
 		*s++ = dgram_opts[i].lo.val;
 		if (dgram_opts[i].lo.has_arg)
@@ -333,7 +337,7 @@ static int dgram_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: rdmachan [-j] dgram COMMAND ADDR[:PORT] [OPTIONS]\n"
 	       "       rdmachan dgram { COMMAND --help | help }\n"
-	       "where  COMMAND := { echo | ping | recv | send }\n"
+	       "where  COMMAND := { echo | ping | recv | send | bench }\n"
 	       "Datagram endpoints: unreliable datagrams (UD) over rdma_cm's UDP\n"
 	       "port space, as rdma-core's udaddy sends them.\n"
 	       "  echo ADDR[:PORT] [...]       serve ADDR, send every datagram back\n"
@@ -342,6 +346,9 @@ static int dgram_help(int argc, char **argv)
 	       "                               or udaddy's server: received, lost, rtt\n"
 	       "  recv ADDR[:PORT] [...]       serve ADDR, print the datagrams\n"
 	       "  send ADDR[:PORT] -I SRC [...] send datagrams to a served port\n"
+	       "  bench ADDR[:PORT] -I SRC [...] in-kernel blast or ping-pong against\n"
+	       "                               dgram recv --sink or dgram echo -k\n"
+
 	       "Default port: %d (udaddy's).  Only the whole word dgram names the\n"
 	       "object.\n", DGRAM_PORT);
 	return EXIT_OK;
@@ -352,6 +359,7 @@ const struct cmd dgram_cmds[] = {
 	{ "ping", cmd_dgram_ping },
 	{ "recv", cmd_dgram_recv },
 	{ "send", cmd_dgram_send },
+	{ "bench", cmd_dgram_bench },
 	{ "help", dgram_help },
 	CMD_END
 };

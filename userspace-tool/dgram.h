@@ -41,6 +41,16 @@ enum {
 	DGRAM_OPT_DATA		= 1 << 9,	/* not an option: [DATA] after ADDR */
 	/* not an option: ADDR may be a multicast group, joined from -I SRC */
 	DGRAM_OPT_GROUP		= 1 << 10,
+	DGRAM_OPT_TIME		= 1 << 11,	/* -t, --time DUR */
+	DGRAM_OPT_KERNEL	= 1 << 12,	/* -k, --kernel */
+	DGRAM_OPT_OP		= 1 << 13,	/* --op blast|pingpong */
+	DGRAM_OPT_SINK		= 1 << 14,	/* --sink */
+};
+
+/* bench --op */
+enum dgram_bench_op {
+	DGRAM_BENCH_BLAST,
+	DGRAM_BENCH_PINGPONG,
 };
 
 /* what a command was given; the defaults are dgram_args_init()'s */
@@ -53,8 +63,12 @@ struct dgram_args {
 	uint64_t wait_ms;
 	uint64_t depth;			/* 0: the kernel's default */
 	uint64_t qpn;			/* --qpn; 0: resolve */
+	uint64_t time_ms;		/* -t; 0: not given */
 	const char *data;		/* send's DATA, or NULL */
+	enum dgram_bench_op op;		/* --op */
 	bool validate;
+	bool kernel;			/* -k */
+	bool sink;			/* --sink */
 	bool has_count;
 	bool has_size;
 	bool has_wait;
@@ -197,6 +211,15 @@ int cmd_dgram_echo(int argc, char **argv);
 int cmd_dgram_ping(int argc, char **argv);
 int cmd_dgram_recv(int argc, char **argv);
 int cmd_dgram_send(int argc, char **argv);
+int cmd_dgram_bench(int argc, char **argv);
+/* recv --sink: the in-kernel sink of @a; EXIT_OK or EXIT_FAIL */
+int dgram_sink(const char *cmd, const struct dgram_args *a);
+/*
+ * dgram_bench_kernel: DGRAM_BENCH @b on @ep (a signal ends it, the
+ * results kept); 0, or EXIT_FAIL after a message naming @what
+ */
+int dgram_bench_kernel(const char *cmd, const char *what,
+		       const struct dgram_ep *ep, struct rdmachan_dgram_bench *b);
 extern const struct cmd dgram_cmds[];
 int obj_dgram(int argc, char **argv);
 

@@ -15,14 +15,18 @@
 
 static void echo_help(void)
 {
-	printf("Usage: rdmachan dgram echo ADDR[:PORT] [-c COUNT] [-d DEPTH]\n"
+	printf("Usage: rdmachan dgram echo ADDR[:PORT] [-c COUNT] [-d DEPTH] [-k]\n"
 	       "Serve ADDR's port (default %d, udaddy's) and send every datagram\n"
 	       "back to its source, with this endpoint's queue pair number as\n"
 	       "immediate data (as udaddy's server does), until COUNT were echoed\n"
 	       "or a signal; then print how many.\n"
 	       "  -c, --count N       stop after N datagrams (default 0: until\n"
 	       "                      SIGINT or SIGTERM)\n"
-	       "  -d, --depth N       receive buffers (default %d, at most %d)\n",
+	       "  -d, --depth N       receive buffers (default %d, at most %d)\n"
+	       "  -k, --kernel        echo in the kernel (RDMACHAN_IOC_DGRAM_BENCH,\n"
+	       "                      the server of dgram bench --op pingpong):\n"
+	       "                      each datagram goes back with its own\n"
+	       "                      immediate data\n",
 	       DGRAM_PORT, RDMACHAN_DGRAM_DEFAULT_DEPTH, RDMACHAN_DGRAM_MAX_DEPTH);
 }
 
@@ -100,6 +104,26 @@ static void echo_print(const struct dgram_ep *ep, uint64_t echoed, int err)
 	close_record();
 }
 
+/* echo -k: the loop in the kernel; EXIT_OK or EXIT_FAIL */
+static int echo_kernel(const char *cmd, const struct dgram_args *a)
+{
+	struct rdmachan_dgram_bench b = { .mode = RDMACHAN_BENCH_ECHO };
+	struct dgram_ep ep;
+	int ret;
+
+	b.count = a->count;
+	/* caught from before the port is served: a signal ends the run */
+	catch_signals(true);
+	if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth, &ep))
+		return EXIT_FAIL;
+	dgram_serving(&ep, &a->addr);
+	ret = dgram_bench_kernel(cmd, ep.addr, &ep, &b);
+	if (!ret)
+		echo_print(&ep, b.msgs, 0);
+	dgram_close(&ep);
+	return ret;
+}
+
 int cmd_dgram_echo(int argc, char **argv)
 {
 	const char *cmd = "dgram echo";
@@ -110,12 +134,14 @@ int cmd_dgram_echo(int argc, char **argv)
 	unsigned int want;
 	int ret, err = 0;
 
-	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_DEPTH | DGRAM_OPT_SERVE,
-			  argc, argv, &a, echo_help);
+	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_DEPTH | DGRAM_OPT_SERVE |
+			  DGRAM_OPT_KERNEL, argc, argv, &a, echo_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (!a.has_count)
 		a.count = 0;
+	if (a.kernel)
+		return echo_kernel(cmd, &a);
 	if (dgram_serve_open(cmd, &a, &ep, &b))
 		return EXIT_FAIL;
 	while (!tool_interrupted && (!a.count || echoed < a.count)) {

@@ -15,6 +15,7 @@ static void recv_help(void)
 {
 	printf("Usage: rdmachan dgram recv ADDR[:PORT] [-c COUNT] [-W DUR] [-d DEPTH]\n"
 	       "       rdmachan dgram recv GROUP -I SRC [-c COUNT] [-W DUR] [-d DEPTH]\n"
+	       "       rdmachan dgram recv ADDR[:PORT] --sink [-c COUNT] [-t DUR] [-W DUR] [-d DEPTH]\n"
 	       "Serve ADDR's port (default %d), or join the multicast GROUP from\n"
 	       "the local address SRC, and print each datagram that comes as a\n"
 	       "line: its source, queue pair, immediate data, length and (text)\n"
@@ -24,7 +25,13 @@ static void recv_help(void)
 	       "                      SIGINT or SIGTERM)\n"
 	       "  -W, --wait DUR      fail when none comes within DUR (default 5s;\n"
 	       "                      with -c 0: no bound), each time\n"
-	       "  -d, --depth N       receive buffers (default %d, at most %d)\n",
+	       "  -d, --depth N       receive buffers (default %d, at most %d)\n"
+	       "      --sink          take and count the datagrams in the kernel\n"
+	       "                      (RDMACHAN_IOC_DGRAM_BENCH, the server of dgram\n"
+	       "                      bench's blast) until COUNT (default 0: no\n"
+	       "                      limit), -t DUR, none for -W DUR after the\n"
+	       "                      first (default 2s) or a signal; then print\n"
+	       "                      how many, their rate and rx_empty\n",
 	       DGRAM_PORT, DGRAM_TEXT_BYTES, RDMACHAN_DGRAM_DEFAULT_DEPTH,
 	       RDMACHAN_DGRAM_MAX_DEPTH);
 }
@@ -98,10 +105,15 @@ int cmd_dgram_recv(int argc, char **argv)
 	int ret;
 
 	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_WAIT | DGRAM_OPT_DEPTH |
-			  DGRAM_OPT_SERVE | DGRAM_OPT_SRC | DGRAM_OPT_GROUP,
-			  argc, argv, &a, recv_help);
+			  DGRAM_OPT_SERVE | DGRAM_OPT_SRC | DGRAM_OPT_GROUP |
+			  DGRAM_OPT_SINK | DGRAM_OPT_TIME, argc, argv, &a,
+			  recv_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
+	if (a.sink)
+		return dgram_sink(cmd, &a);
+	if (a.time_ms)
+		return tool_usage_err(cmd, "-t is for --sink");
 	if (dgram_serve_open(cmd, &a, &ep, &b))
 		return EXIT_FAIL;
 	ret = recv_loop(cmd, &ep, &b, &a);

@@ -56,6 +56,25 @@ int dgram_opt(int c, const char *arg, struct dgram_args *a)
 	case 'Q':
 		/* a queue pair number has 24 bits; 0 and 1 are QP0 and QP1 */
 		return parse_uint(arg, 2, 0xffffff, &a->qpn) ? -EINVAL : 0;
+	case 't':
+		if (parse_duration_ms(arg, &v) || !v || v > DGRAM_MAX_WAIT_MS)
+			return -EINVAL;
+		a->time_ms = v;
+		return 0;
+	case 'k':
+		a->kernel = true;
+		return 0;
+	case 'S':
+		a->sink = true;
+		return 0;
+	case 'O':
+		if (!strcmp(arg, "blast"))
+			a->op = DGRAM_BENCH_BLAST;
+		else if (!strcmp(arg, "pingpong"))
+			a->op = DGRAM_BENCH_PINGPONG;
+		else
+			return -EINVAL;
+		return 0;
 	default:
 		return -EINVAL;
 	}

@@ -42,6 +42,14 @@ static void test_dgram_opt(void)
 	   dgram_opt('Q', "1", &a) == -EINVAL &&
 	   dgram_opt('Q', "0x1000000", &a) == -EINVAL,
 	   "dgram: --qpn 2 to 2^24-1");
+	ok(!a.time_ms && !dgram_opt('t', "2s", &a) && a.time_ms == 2000 &&
+	   dgram_opt('t', "0", &a) == -EINVAL && !a.kernel &&
+	   !dgram_opt('k', NULL, &a) && a.kernel,
+	   "dgram: -t a duration, not 0; -k");
+	ok(a.op == DGRAM_BENCH_BLAST && !dgram_opt('O', "pingpong", &a) &&
+	   a.op == DGRAM_BENCH_PINGPONG && !dgram_opt('O', "blast", &a) &&
+	   a.op == DGRAM_BENCH_BLAST && dgram_opt('O', "ping", &a) == -EINVAL,
+	   "dgram: --op blast or pingpong, whole words");
 	ok(!dgram_opt('I', "192.0.2.2", &a) && a.src.ss_family == AF_INET &&
 	   dgram_opt('I', "nonsense", &a) == -EINVAL && !dgram_opt('V', NULL, &a) &&
 	   a.validate && dgram_opt('x', "1", &a) == -EINVAL,
@@ -123,6 +131,17 @@ static void test_dgram_parse(void)
 	   "dgram parse: send [IPv6] --qpn DATA, the default port");
 	ok(parse(DGRAM_OPT_COUNT | DGRAM_OPT_SERVE, &a, 6, e1) == EXIT_USAGE,
 	   "dgram parse: echo takes no --burst");
+	ok(!parse(DGRAM_OPT_SRC | DGRAM_OPT_SIZE | DGRAM_OPT_TIME |
+		  DGRAM_OPT_COUNT | DGRAM_OPT_WAIT | DGRAM_OPT_QPN | DGRAM_OPT_OP,
+		  &a, 9, (char *[]){ "bench", "192.0.2.1", "-I", "192.0.2.2",
+				     "--op=pingpong", "-t", "3s", "-s", "64" }) &&
+	   a.op == DGRAM_BENCH_PINGPONG && a.time_ms == 3000 && a.size == 64,
+	   "dgram parse: bench --op -t -s");
+	ok(parse(DGRAM_OPT_COUNT | DGRAM_OPT_SERVE, &a, 3,
+		 (char *[]){ "echo", "192.0.2.1", "-k" }) == EXIT_USAGE &&
+	   !parse(DGRAM_OPT_COUNT | DGRAM_OPT_SERVE | DGRAM_OPT_KERNEL, &a, 3,
+		  (char *[]){ "echo", "192.0.2.1", "--kernel" }) && a.kernel,
+	   "dgram parse: -k only where it is taken");
 	ok(!parse(DGRAM_OPT_COUNT | DGRAM_OPT_SERVE, &a, 4,
 		  (char *[]){ "recv", "192.0.2.1:0", "-c", "0" }) &&
 	   a.count == 0 && a.addr.ss_family == AF_INET,
@@ -216,12 +235,14 @@ static void test_dgram_grammar(void)
 	ok(cmd_match(dgram_cmds, "e") == idx(dgram_cmds, "echo") &&
 	   cmd_match(dgram_cmds, "p") == idx(dgram_cmds, "ping") &&
 	   cmd_match(dgram_cmds, "r") == idx(dgram_cmds, "recv") &&
-	   cmd_match(dgram_cmds, "s") == idx(dgram_cmds, "send"),
-	   "dgram: e p r s");
+	   cmd_match(dgram_cmds, "s") == idx(dgram_cmds, "send") &&
+	   cmd_match(dgram_cmds, "b") == idx(dgram_cmds, "bench"),
+	   "dgram: e p r s b");
 	ok(run_tool(3, "dgram", "echo", "--help") == EXIT_OK &&
 	   run_tool(3, "dgram", "p", "-h") == EXIT_OK &&
 	   run_tool(3, "dgram", "recv", "--help") == EXIT_OK &&
-	   run_tool(3, "dgram", "send", "--help") == EXIT_OK,
+	   run_tool(3, "dgram", "send", "--help") == EXIT_OK &&
+	   run_tool(3, "dgram", "bench", "--help") == EXIT_OK,
 	   "dgram: COMMAND --help exits 0");
 	ok(run_tool(3, "dgram", "ping", "192.0.2.1") == EXIT_USAGE &&
 	   run_tool(3, "dgram", "echo", "0.0.0.0") == EXIT_USAGE &&
@@ -229,7 +250,13 @@ static void test_dgram_grammar(void)
 	   run_tool(8, "dgram", "send", "192.0.2.1", "-I", "192.0.2.2", "-s", "9",
 		    "data") == EXIT_USAGE &&
 	   run_tool(5, "dgram", "recv", "192.0.2.1", "-W", "0") == EXIT_USAGE &&
-	   run_tool(2, "dgram", "echo") == EXIT_USAGE,
+	   run_tool(2, "dgram", "echo") == EXIT_USAGE &&
+	   run_tool(7, "dgram", "bench", "192.0.2.1", "-I", "192.0.2.2", "-s",
+		    "0") == EXIT_USAGE &&
+	   run_tool(6, "dgram", "recv", "192.0.2.1", "--sink", "-W", "11m") == EXIT_USAGE &&
+	   run_tool(5, "dgram", "recv", "192.0.2.1", "-t", "1s") == EXIT_USAGE &&
+	   run_tool(6, "dgram", "recv", "224.0.1.1", "-I", "192.0.2.2", "--sink") ==
+	   EXIT_USAGE,
 	   "dgram: its usage errors exit 2");
 	ok(run_tool(5, "--ctl", "/nonexistent/rdmachan", "dgram", "recv",
 		    "192.0.2.1") == EXIT_FAIL,

@@ -12,12 +12,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bits.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/uio.h>
 
 #include <linux/rdmachan.h>
@@ -25,8 +23,6 @@
 #include "bench.h"
 #include "rdmachan.h"
 
-/* Round trips whose latency is kept for the percentiles (4 MiB) */
-#define RDMACHAN_BENCH_MAX_SAMPLES	BIT(20)
 #define RDMACHAN_BENCH_DEFAULT_BATCH	16
 
 struct rdmachan_bench_run {
@@ -34,8 +30,7 @@ struct rdmachan_bench_run {
 	struct rdmachan_bench *b;
 	u64 deadline;		/* ktime_get_ns() to stop at, 0: none */
 	void *payload;
-	u32 *samples;
-	u32 nr_samples;
+	struct rdmachan_bench_lat lat;
 };
 
 /* Has the run reached its count or time limit (or been interrupted)? */
@@ -88,41 +83,12 @@ static int rdmachan_bench_blast(struct rdmachan_bench_run *r)
 	return rdmachan_bench_end(ret);
 }
 
-static int rdmachan_bench_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile @p of the sorted samples */
-static u64 rdmachan_bench_pct(const struct rdmachan_bench_run *r,
-			      unsigned int p)
-{
-	u32 rank = DIV_ROUND_UP(r->nr_samples * p, 100);
-
-	return r->samples[rank ? rank - 1 : 0];
-}
-
-static void rdmachan_bench_latency(struct rdmachan_bench_run *r, u64 sum)
-{
-	struct rdmachan_bench *b = r->b;
-
-	if (!b->msgs)
-		return;
-	b->lat_avg_ns = div64_u64(sum, b->msgs);
-	sort(r->samples, r->nr_samples, sizeof(u32), rdmachan_bench_cmp_u32,
-	     NULL);
-	b->lat_p50_ns = rdmachan_bench_pct(r, 50);
-	b->lat_p99_ns = rdmachan_bench_pct(r, 99);
-}
-
 static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
 {
 	struct rdmachan_bench *b = r->b;
 	struct kvec vec = { .iov_base = r->payload, .iov_len = b->msg_size };
 	struct rdmachan_msg *msg;
-	u64 start = ktime_get_ns(), t0, rtt, sum = 0;
+	u64 start = ktime_get_ns(), t0, rtt;
 	int ret = 0;
 
 	while (!rdmachan_bench_over(r)) {
@@ -142,17 +108,17 @@ static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
 			break;
 		}
 		rdmachan_msg_release(r->ch, msg);
-		if (!b->msgs || rtt < b->lat_min_ns)
-			b->lat_min_ns = rtt;
-		b->lat_max_ns = max(b->lat_max_ns, rtt);
-		if (r->nr_samples < RDMACHAN_BENCH_MAX_SAMPLES)
-			r->samples[r->nr_samples++] = min_t(u64, rtt, U32_MAX);
-		sum += rtt;
+		rdmachan_bench_lat_add(&r->lat, rtt);
 		b->msgs++;
 		b->bytes += b->msg_size;
 	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	rdmachan_bench_latency(r, sum);
+	rdmachan_bench_lat_end(&r->lat);
+	b->lat_min_ns = r->lat.min;
+	b->lat_avg_ns = r->lat.avg;
+	b->lat_p50_ns = r->lat.p50;
+	b->lat_p99_ns = r->lat.p99;
+	b->lat_max_ns = r->lat.max;
 	return rdmachan_bench_end(ret);
 }
 
@@ -248,7 +214,6 @@ long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b)
 {
 	struct rdmachan_bench_run r = { .ch = ch, .b = b };
 	u32 depth = rdmachan_queue_depth(ch);
-	u32 nr;
 	int ret;
 
 	/* BLAST's default batch: never more than the depth, as checked */
@@ -267,11 +232,9 @@ long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b)
 			ret = rdmachan_bench_blast(&r);
 			break;
 		}
-		nr = RDMACHAN_BENCH_MAX_SAMPLES;
-		if (b->count && b->count < nr)
-			nr = b->count;
-		r.samples = kvmalloc_array(nr, sizeof(u32), GFP_KERNEL);
-		ret = r.samples ? rdmachan_bench_pingpong(&r) : -ENOMEM;
+		ret = rdmachan_bench_lat_init(&r.lat, b->count);
+		if (!ret)
+			ret = rdmachan_bench_pingpong(&r);
 		break;
 	case RDMACHAN_BENCH_SINK:
 	case RDMACHAN_BENCH_ECHO:
@@ -280,7 +243,6 @@ long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b)
 	default:
 		ret = rdmachan_bench_rdma(ch, b);
 	}
-	kvfree(r.samples);
 	kvfree(r.payload);
 	return ret;
 }

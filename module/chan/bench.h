@@ -5,6 +5,7 @@
 #ifndef RDMACHAN_BENCH_H
 #define RDMACHAN_BENCH_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 
 #include <linux/types.h>
@@ -12,7 +13,48 @@
 struct rdmachan;
 struct rdmachan_bench;
 
+/* Round trips whose latency is kept for the percentiles (4 MiB) */
+#define RDMACHAN_BENCH_MAX_SAMPLES	BIT(20)
+
+/**
+ * struct rdmachan_bench_lat - the round trips of a ping-pong run
+ * @samples: the first @room round trips in ns (capped at U32_MAX)
+ * @nr: of them kept
+ * @room: the most @samples holds
+ * @n: round trips counted
+ * @sum: their ns
+ * @min: the shortest
+ * @max: the longest
+ * @avg: set by rdmachan_bench_lat_end(): the mean
+ * @p50: likewise, the median (nearest rank)
+ * @p99: likewise, the 99th percentile
+ *
+ * One run's, on its stack: no lock.  The channel bench (bench.c) and the
+ * datagram bench (dgram_bench.c) share it.
+ */
+struct rdmachan_bench_lat {
+	u32 *samples;
+	u32 nr;
+	u32 room;
+	u64 n;
+	u64 sum;
+	u64 min;
+	u64 max;
+	u64 avg;
+	u64 p50;
+	u64 p99;
+};
+
+int rdmachan_bench_lat_init(struct rdmachan_bench_lat *l, u64 count);
+void rdmachan_bench_lat_add(struct rdmachan_bench_lat *l, u64 rtt);
+void rdmachan_bench_lat_end(struct rdmachan_bench_lat *l);
+
 long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b);
 int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b);
+
+struct rdmachan_dgram;
+struct rdmachan_dgram_bench;
+long rdmachan_dgram_bench_run(struct rdmachan_dgram *d,
+			      struct rdmachan_dgram_bench *b);
 
 #endif /* RDMACHAN_BENCH_H */

@@ -101,6 +101,8 @@ int rdmachan_check_dgram_msg(const struct rdmachan_dgram_msg *m, u32 i,
 			     u32 max);
 struct rdmachan_dgram_join;
 int rdmachan_check_dgram_join(struct rdmachan_dgram_join *j, bool join);
+struct rdmachan_dgram_bench;
+int rdmachan_check_dgram_bench(struct rdmachan_dgram_bench *b, u32 max);
 
 /* ioctl_ctl.c: /dev/rdmachan, and how every new descriptor is installed */
 int rdmachan_ctl_init(void);

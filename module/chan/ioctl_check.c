@@ -581,3 +581,48 @@ int rdmachan_check_dgram_join(struct rdmachan_dgram_join *j, bool join)
 	j->timeout_ms = j->timeout_ms ?: RDMACHAN_DGRAM_DEFAULT_TIMEOUT;
 	return rdmachan_check_addr(ioc, "addr", &j->addr, false, false);
 }
+
+/*
+ * DGRAM_BENCH on an endpoint of datagrams up to @max bytes: size, mode,
+ * outputs and reserved zero; the senders' size and destination, the
+ * receivers' none.  Fills in PINGPONG's reply bound.
+ */
+int rdmachan_check_dgram_bench(struct rdmachan_dgram_bench *b, u32 max)
+{
+	static const char ioc[] = "DGRAM_BENCH";
+	bool sends = b->mode == RDMACHAN_BENCH_BLAST ||
+		     b->mode == RDMACHAN_BENCH_PINGPONG;
+
+	if (b->size != sizeof(*b))
+		return rdmachan_ioc_inval(ioc, "size %u, expected %zu",
+					  b->size, sizeof(*b));
+	if (b->reserved0 || b->msgs || b->bytes || b->elapsed_ns || b->lost ||
+	    b->lat_min_ns || b->lat_avg_ns || b->lat_p50_ns || b->lat_p99_ns ||
+	    b->lat_max_ns || memchr_inv(b->reserved, 0, sizeof(b->reserved)))
+		return rdmachan_ioc_inval(ioc, "non-zero reserved or output field");
+	if (!sends && b->mode != RDMACHAN_BENCH_SINK &&
+	    b->mode != RDMACHAN_BENCH_ECHO)
+		return rdmachan_ioc_inval(ioc, "mode %u", b->mode);
+	if (b->wait_ms > RDMACHAN_RPING_MAX_TIMEOUT)
+		return rdmachan_ioc_inval(ioc, "wait_ms %u over %u", b->wait_ms,
+					  RDMACHAN_RPING_MAX_TIMEOUT);
+	if (!sends) {
+		if (b->msg_size || memchr_inv(&b->peer, 0, sizeof(b->peer)))
+			return rdmachan_ioc_inval(ioc, "msg_size or peer of a receiver");
+		return 0;
+	}
+	if (b->mode == RDMACHAN_BENCH_BLAST && b->wait_ms)
+		return rdmachan_ioc_inval(ioc, "wait_ms of BLAST");
+	if (!b->msg_size)
+		return rdmachan_ioc_inval(ioc, "msg_size 0");
+	if (b->msg_size > max) {
+		pr_info_ratelimited("DGRAM_BENCH: %u bytes, more than the %u of the path MTU\n",
+				    b->msg_size, max);
+		return -EMSGSIZE;
+	}
+	if (!b->peer.qpn || b->peer.qpn > 0xffffff)
+		return rdmachan_ioc_inval(ioc, "peer qpn 0x%x", b->peer.qpn);
+	if (b->mode == RDMACHAN_BENCH_PINGPONG && !b->wait_ms)
+		b->wait_ms = RDMACHAN_DGRAM_BENCH_REPLY_MS;
+	return rdmachan_check_addr(ioc, "peer", &b->peer.addr, false, false);
+}

@@ -25,6 +25,7 @@
 #include <linux/rdmachan.h>
 #include <linux/rdmachan_verbs.h>
 
+#include "bench.h"
 #include "dgram.h"
 #include "ioctl.h"
 
@@ -270,6 +271,23 @@ static long rdmachan_ioc_dgram_join(struct rdmachan_dgram *d,
 	return copy_to_user(uarg, &j, sizeof(j)) ? -EFAULT : 0;
 }
 
+static long rdmachan_ioc_dgram_bench(struct rdmachan_dgram *d,
+				     void __user *uarg)
+{
+	struct rdmachan_dgram_bench b;
+	long ret;
+
+	if (copy_from_user(&b, uarg, sizeof(b)))
+		return -EFAULT;
+	ret = rdmachan_check_dgram_bench(&b, rdmachan_dgram_max_size(d));
+	if (ret)
+		return ret;
+	ret = rdmachan_dgram_bench_run(d, &b);
+	if (ret)
+		return ret;
+	return copy_to_user(uarg, &b, sizeof(b)) ? -EFAULT : 0;
+}
+
 static long rdmachan_dgram_ioctl(struct file *file, unsigned int cmd,
 				 unsigned long arg)
 {
@@ -289,6 +307,8 @@ static long rdmachan_dgram_ioctl(struct file *file, unsigned int cmd,
 		return rdmachan_ioc_dgram_join(d, uarg, true);
 	case RDMACHAN_IOC_DGRAM_LEAVE:
 		return rdmachan_ioc_dgram_join(d, uarg, false);
+	case RDMACHAN_IOC_DGRAM_BENCH:
+		return rdmachan_ioc_dgram_bench(d, uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -5,7 +5,9 @@
 # latency of perftest (ib_send_bw / ib_send_lat over rdma_cm) and of
 # rdmachan (in-kernel bench, tool-driven bench) on the same rxe pair in
 # the same VM; the round trip of rdmachan's in-kernel rping and of
-# rping's own client against rping -s; then one-sided WRITE and READ
+# rping's own client against rping -s; unreliable datagrams (UD),
+# ib_send_bw and ib_send_lat -c UD against the in-kernel datagram bench;
+# then one-sided WRITE and READ
 # bandwidth, ib_write_bw / ib_read_bw against rdmachan's in-kernel and
 # tool-driven one-sided bench.
 # Each figure is one line "RESULT NAME VALUE" on the results port, read by
@@ -137,6 +139,47 @@ rdmachan_user_lat() {
 		cat $T/uping.out $T/uecho.out >&2
 }
 
+# perftest_ud_bw SIZE: ib_send_bw -c UD: average MB/s and msg/s, as its
+# client (the sender) measured them
+perftest_ud_bw() {
+	perftest "\$1 == $1 && NF >= 5 { print \$4, \$5 * 1e6; exit }" \
+		ib_send_bw -c UD -s "$1" -D "$SECS"
+}
+
+# perftest_ud_lat SIZE: ib_send_lat -c UD; one-way t_typical and t_avg in us
+perftest_ud_lat() {
+	perftest "\$1 == $1 && NF >= 6 { print \$5, \$6; exit }" \
+		ib_send_lat -c UD -s "$1" -n "$PINGS"
+}
+
+# rdmachan_ud_bw SIZE PORT: the in-kernel datagram blast against the
+# kernel's sink: msg/s sent (as the blast measured it) and delivered (as
+# the sink did), MB/s delivered
+rdmachan_ud_bw() {
+	timeout 60 $TOOL -j dgram recv $SRV:$2 --sink -W 1s > $T/udsink.out 2>&1 &
+	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$2 '"
+	timeout 60 $TOOL -j dgram bench $SRV:$2 -I $CLI -s "$1" -t "${SECS}s" \
+		> $T/udblast.out 2>&1
+	wait
+	_sent=$(jq -r .msg_rate $T/udblast.out 2>/dev/null) || cat $T/udblast.out >&2
+	jq -r --arg s "${_sent:-0}" '"\($s) \(.msg_rate) \(.mbytes_per_sec)"' $T/udsink.out ||
+		cat $T/udsink.out >&2
+}
+
+# rdmachan_ud_lat PORT: the in-kernel datagram ping-pong against the
+# kernel's echo; one-way p50 and avg (RTT/2)
+rdmachan_ud_lat() {
+	timeout 60 $TOOL -j dgram echo $SRV:$1 -k > $T/udecho.out 2>&1 &
+	_echo=$!
+	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$1 '"
+	timeout 60 $TOOL -j dgram bench $SRV:$1 -I $CLI --op pingpong -c "$PINGS" -s 64 \
+		> $T/udping.out 2>&1
+	kill -INT $_echo
+	wait
+	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/udping.out ||
+		cat $T/udping.out $T/udecho.out >&2
+}
+
 # rping_rtt PORT CLIENT...: an rping -s on rxe0, CLIENT making RPINGS
 # pings of 64 B against it from rxe1; the run's wall time per ping in us
 # (its connection setup amortised over the pings), 0 if it failed
@@ -205,6 +248,26 @@ for pass in $(seq "$RUNS"); do
 	set -- $(rdmachan_user_lat $port)
 	result tool_lat_64_p50_us "${1:-0}"
 	result tool_lat_64_avg_us "${2:-0}"
+
+	# unreliable datagrams: ib_send_bw / ib_send_lat -c UD against the
+	# in-kernel datagram bench
+	for size in 64 1024; do
+		set -- $(perftest_ud_bw $size)
+		result "perftest_ud_bw_${size}_MBps" "${1:-0}"
+		result "perftest_ud_rate_${size}" "${2:-0}"
+		port=$((port + 1))
+		set -- $(rdmachan_ud_bw $size $port)
+		result "kernel_ud_sent_rate_${size}" "${1:-0}"
+		result "kernel_ud_rate_${size}" "${2:-0}"
+		result "kernel_ud_bw_${size}_MBps" "${3:-0}"
+	done
+	set -- $(perftest_ud_lat 64)
+	result perftest_ud_lat_64_typical_us "${1:-0}"
+	result perftest_ud_lat_64_avg_us "${2:-0}"
+	port=$((port + 1))
+	set -- $(rdmachan_ud_lat $port)
+	result kernel_ud_lat_64_p50_us "${1:-0}"
+	result kernel_ud_lat_64_avg_us "${2:-0}"
 
 	# rping: rdmachan's kernel client and rping's own, one rping -s
 	port=$((port + 1))

@@ -222,6 +222,15 @@ pa=$(val perftest_send_lat_64_avg_us)
 row "in-kernel latency avg, busy-poll, 64 B" "$(val kernel_lat_64_direct_avg_us)" "$pa" "us" 0
 row "rping round trip, kernel vs rping -c, 64 B" "$(val rping_kernel_rtt_us)" \
 	"$(val rping_user_rtt_us)" "us" 0
+for s in 64 1024; do
+	pr=$(val "perftest_ud_rate_$s")
+	row "in-kernel UD message rate, sent, ${s} B" "$(val "kernel_ud_sent_rate_$s")" "$pr" "msg/s" 1
+	row "in-kernel UD message rate, delivered, ${s} B" "$(val "kernel_ud_rate_$s")" "$pr" "msg/s" 1
+done
+row "in-kernel UD latency p50, 64 B" "$(val kernel_ud_lat_64_p50_us)" \
+	"$(val perftest_ud_lat_64_typical_us)" "us" 0
+row "in-kernel UD latency avg, 64 B" "$(val kernel_ud_lat_64_avg_us)" \
+	"$(val perftest_ud_lat_64_avg_us)" "us" 0
 
 # pair_ratio FIELD_OURS FIELD_BASE: the median over the latency pairs
 # (lat_pair_N: perftest p50 avg, rdmachan p50 avg) of the per-pair ratio;
@@ -238,6 +247,7 @@ printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
 	"in-kernel latency avg, busy-poll, paired" "" "" "" "$ratio"
 echo
 echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."
+echo "UD: ib_send_bw -c UD's rate as its sender measured it; rdmachan's as its blast sent and its sink took it."
 echo "rping: a run's wall time per ping (${BENCH_RPINGS:-2000} pings, setup included), both clients against rping -s."
 echo "Paired rows: the median of the ratios of $p50_pairs back-to-back pairs (BENCH_LAT_PAIRS),"
 echo "each pair's two runs in the same TCG speed mode (the round trip is bimodal under TCG)."

@@ -302,7 +302,63 @@ static void dgram_test_join(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_join(&j, true), -EINVAL);
 }
 
+/*
+ * BENCH: the senders need a size of 1 to the MTU and a destination, and
+ * PINGPONG gets its reply bound; the receivers take neither
+ */
+static void dgram_test_bench(struct kunit *test)
+{
+	struct rdmachan_dgram_bench b = {
+		.size = sizeof(b), .mode = RDMACHAN_BENCH_PINGPONG,
+		.msg_size = 64, .peer.qpn = 17,
+	};
+
+	dgram_set4((struct sockaddr_storage *)&b.peer.addr, IP4(192, 0, 2, 1), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), 0);
+	KUNIT_EXPECT_EQ(test, b.wait_ms, (u32)RDMACHAN_DGRAM_BENCH_REPLY_MS);
+	b.msg_size = 1025;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EMSGSIZE);
+	b.msg_size = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.msg_size = 1024;
+	b.peer.qpn = 0x1000000;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.peer.qpn = 17;
+	b.wait_ms = 600001;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	/* BLAST has no reply to wait for */
+	b.wait_ms = 5;
+	b.mode = RDMACHAN_BENCH_BLAST;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.wait_ms = 0;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), 0);
+	KUNIT_EXPECT_EQ(test, b.wait_ms, 0U);
+	b.lost = 1;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.lost = 0;
+	b.peer.addr.ss_family = AF_UNSPEC;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	/* a receiver: no size, no destination; the one-sided modes are not */
+	memset(&b.peer, 0, sizeof(b.peer));
+	b.mode = RDMACHAN_BENCH_SINK;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.msg_size = 0;
+	b.wait_ms = 500;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), 0);
+	b.mode = RDMACHAN_BENCH_ECHO;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), 0);
+	b.peer.qpn = 17;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.peer.qpn = 0;
+	b.mode = RDMACHAN_BENCH_WRITE;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+	b.mode = RDMACHAN_BENCH_ECHO;
+	b.size++;
+	KUNIT_EXPECT_EQ(test, rdmachan_check_dgram_bench(&b, 1024), -EINVAL);
+}
+
 static struct kunit_case dgram_kunit_cases[] = {
+	KUNIT_CASE(dgram_test_bench),
 	KUNIT_CASE(dgram_test_join),
 	KUNIT_CASE(dgram_test_grh_ipv4),
 	KUNIT_CASE(dgram_test_grh_gid),

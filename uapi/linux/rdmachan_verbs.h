@@ -316,6 +316,72 @@ struct rdmachan_dgram_info {
 	__u64 reserved[4];
 };
 
+/* rdmachan_dgram_bench.wait_ms's default for PINGPONG: a reply's bound */
+#define RDMACHAN_DGRAM_BENCH_REPLY_MS	1000
+
+/**
+ * struct rdmachan_dgram_bench - argument of RDMACHAN_IOC_DGRAM_BENCH
+ * @size: sizeof(struct rdmachan_dgram_bench)
+ * @mode: RDMACHAN_BENCH_BLAST, RDMACHAN_BENCH_PINGPONG, RDMACHAN_BENCH_SINK
+ *	or RDMACHAN_BENCH_ECHO (enum rdmachan_bench_mode, <linux/rdmachan.h>)
+ * @msg_size: BLAST, PINGPONG: bytes a datagram, 1 to the endpoint's
+ *	max_size (EMSGSIZE beyond); SINK, ECHO: zero
+ * @duration_ms: stop after this long; 0: no time limit
+ * @wait_ms: SINK, ECHO: end once no datagram came for this long after
+ *	the first (0: no such bound; the first is waited for without one);
+ *	PINGPONG: how long a reply is waited for before its request counts
+ *	as @lost and the next one goes (0: RDMACHAN_DGRAM_BENCH_REPLY_MS);
+ *	BLAST: zero
+ * @count: BLAST: datagrams to send; PINGPONG: round trips; SINK, ECHO:
+ *	datagrams to take; 0: no limit
+ * @peer: BLAST, PINGPONG: the destination, as DGRAM_RESOLVE gave it
+ *	(@peer.qkey 0: RDMACHAN_DGRAM_QKEY); SINK, ECHO: zero
+ * @msgs: out: datagrams sent (BLAST), round trips (PINGPONG), datagrams
+ *	taken (SINK, ECHO)
+ * @bytes: out: their payload bytes
+ * @elapsed_ns: out: BLAST, PINGPONG: from the start to the last;
+ *	SINK, ECHO: from the first datagram taken to the last
+ * @lost: out: PINGPONG: requests whose reply did not come within
+ *	@wait_ms; other modes: 0 (the endpoint's rx_empty counts a sink's
+ *	drops)
+ * @lat_min_ns: out: PINGPONG: shortest round trip
+ * @lat_avg_ns: out: PINGPONG: mean round trip
+ * @lat_p50_ns: out: PINGPONG: median round trip
+ * @lat_p99_ns: out: PINGPONG: 99th percentile round trip
+ * @lat_max_ns: out: PINGPONG: longest round trip
+ * @reserved: zero
+ *
+ * The whole run loops in the kernel over the in-kernel datagram API
+ * (like RDMACHAN_IOC_BENCH on a channel): BLAST sends to @peer as fast as
+ * send buffers free up, against a SINK that takes and drops what comes;
+ * PINGPONG sends one datagram with its sequence number as immediate data
+ * and waits for the ECHO that sends each datagram back to its source,
+ * immediate data and all.  A reply that is not the one waited for (a
+ * late one) is dropped.  A signal ends a run early; its results are
+ * still returned.  The receiving modes take datagrams the file's readers
+ * would otherwise read.
+ */
+struct rdmachan_dgram_bench {
+	__u32 size;
+	__u32 mode;
+	__u32 msg_size;
+	__u32 duration_ms;
+	__u32 wait_ms;
+	__u32 reserved0;
+	__u64 count;
+	struct rdmachan_dgram_peer peer;
+	__u64 msgs;
+	__u64 bytes;
+	__u64 elapsed_ns;
+	__u64 lost;
+	__u64 lat_min_ns;
+	__u64 lat_avg_ns;
+	__u64 lat_p50_ns;
+	__u64 lat_p99_ns;
+	__u64 lat_max_ns;
+	__u64 reserved[4];
+};
+
 #define RDMACHAN_IOC_DGRAM_OPEN	_IOWR(RDMACHAN_IOC_MAGIC, 0x51, struct rdmachan_dgram_open)
 /* of an endpoint's file */
 #define RDMACHAN_IOC_DGRAM_RESOLVE	\
@@ -325,5 +391,7 @@ struct rdmachan_dgram_info {
 #define RDMACHAN_IOC_DGRAM_INFO	_IOWR(RDMACHAN_IOC_MAGIC, 0x55, struct rdmachan_dgram_info)
 #define RDMACHAN_IOC_DGRAM_JOIN	_IOWR(RDMACHAN_IOC_MAGIC, 0x56, struct rdmachan_dgram_join)
 #define RDMACHAN_IOC_DGRAM_LEAVE	_IOW(RDMACHAN_IOC_MAGIC, 0x57, struct rdmachan_dgram_join)
+#define RDMACHAN_IOC_DGRAM_BENCH	\
+	_IOWR(RDMACHAN_IOC_MAGIC, 0x58, struct rdmachan_dgram_bench)
 
 #endif /* _UAPI_LINUX_RDMACHAN_VERBS_H */

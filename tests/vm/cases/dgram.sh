@@ -10,10 +10,15 @@
 # port nobody serves does not resolve; udaddy's client
 # against the echo endpoint and "dgram ping" against udaddy's server;
 # bursts at an echo of 8 buffers: every datagram comes back or is counted
-# lost, and a loss shows in the echo's rx_empty; two members of a
+# lost, and a loss shows in the echo's rx_empty; the in-kernel bench
+# (DGRAM_BENCH): a ping-pong against the kernel's echo makes its round
+# trips, with their times in order, and a datagram over the MTU is
+# refused; a blast at the kernel's sink: what did not arrive shows in its
+# rx_empty, and a sink without traffic ends on SIGINT; two members of a
 # multicast group receive a sender's datagrams, and mckey both ways (its
 # sender to a member, a sender to its member); the device removed under
-# an endpoint waiting to receive: it ends with ENODEV.  rdmachan unloads
+# an endpoint waiting to receive and a kernel sink: both end with
+# ENODEV.  rdmachan unloads
 # after every part (nothing held).
 
 # Over rxe only: siw (iWARP) has no datagrams, and an endpoint on it is
@@ -152,6 +157,55 @@ check "and a loss shows in the echo's rx_empty" \
 check "the echo endpoint is still sound: it echoed what it received" \
 	jq_ok $T/echo.json '.rx == .echoed'
 
+# the in-kernel bench: ping-pong against the kernel's echo
+timeout 300 $TOOL -j dgram echo $SRV:7306 -k > $T/kecho.json 2> $T/kecho.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7306
+timeout 120 $TOOL -j dgram bench $SRV:7306 -I $CLI --op pingpong -c 500 -s 64 \
+	> $T/pp.json 2> $T/pp.err
+check "bench --op pingpong: 500 round trips against echo -k" \
+	jq_ok $T/pp.json '.round_trips == 500 and .mode == "kernel" and .size == 64'
+check "its round trip times are in order: 0 < min <= p50 <= p99 <= max, avg within" \
+	jq_ok $T/pp.json '.min_us > 0 and .min_us <= .p50_us and .p50_us <= .p99_us and
+		.p99_us <= .max_us and .min_us <= .avg_us and .avg_us <= .max_us'
+check_fail "bench: a datagram of the MTU + 1 is refused with EMSGSIZE" "EMSGSIZE" \
+	timeout 60 $TOOL dgram bench $SRV:7306 -I $CLI --op pingpong -c 1 -s $((MTU + 1))
+timeout 120 $TOOL -j dgram bench $SRV:7306 -I $CLI --op pingpong -t 2s -s $MTU \
+	> $T/pp2.json 2> $T/pp2.err
+check "bench --op pingpong -t 2s of the MTU: round trips, and it ends in time" \
+	jq_ok $T/pp2.json '.round_trips > 0 and .seconds < 4'
+kill -INT $echo_pid
+wait $echo_pid
+rc=$?
+# each request the client counted came back from the echo; a lost one may
+# or may not have reached it
+set -- $(jq -s -r '"\(.[0].round_trips + .[1].round_trips) \(.[0].lost + .[1].lost)"' \
+	$T/pp.json $T/pp2.json 2>/dev/null)
+check_eq "echo -k ends on SIGINT and echoed every round trip (and no more than the lost)" \
+	"0 true" "$rc $(jq --argjson ok "${1:-0}" --argjson lost "${2:-0}" \
+		'.echoed >= $ok and .echoed <= $ok + $lost' $T/kecho.json 2>/dev/null)"
+
+# a blast at the kernel's sink: what did not arrive shows in rx_empty
+timeout 300 $TOOL -j dgram recv $SRV:7307 --sink -W 2s > $T/sink.json 2> $T/sink.err &
+sink_pid=$!
+wait_for 10 dgram_serving 7307
+timeout 120 $TOOL -j dgram bench $SRV:7307 -I $CLI -c 5000 -s 256 > $T/blast.json 2> $T/blast.err
+check "bench (blast): 5000 datagrams of 256 bytes sent" \
+	jq_ok $T/blast.json '.op == "blast" and .datagrams == 5000 and .bytes == 5000 * 256 and .msg_rate > 0'
+wait $sink_pid
+check_eq "the sink ends 2 s after the last datagram" "0" "$?"
+diag "the sink: $(cat $T/sink.json)"
+check "it took them all, or its rx_empty says it ran out of buffers" \
+	jq_ok $T/sink.json '.bytes == .datagrams * 256 and .datagrams > 0 and
+		(.datagrams == 5000 or (.datagrams < 5000 and .rx_empty > 0))'
+timeout 60 $TOOL -j dgram recv $SRV:7308 --sink > $T/sink.json 2> $T/sink.err &
+sink_pid=$!
+wait_for 10 dgram_serving 7308
+kill -INT $sink_pid
+wait $sink_pid
+check_eq "a sink with no traffic ends on SIGINT, with nothing taken" "0 0" \
+	"$? $(jq -r .datagrams $T/sink.json 2>/dev/null)"
+
 # multicast: two members on one host, a sender on the other
 for r in 1 2; do
 	timeout 120 $TOOL -j dgram recv 224.0.1.1 -I $CLI -c 10 -W 30s \
@@ -194,13 +248,19 @@ check_fail "a unicast address is no group to join from -I" "multicast group" \
 check "no endpoint holds the module: rdmachan unloads" rdmachan_unload
 check "rdmachan loads again" rdmachan_load
 
-# the device removed under an endpoint waiting to receive
+# the device removed under an endpoint waiting to receive and a sink
 timeout 60 $TOOL -j dgram recv $SRV:7304 -c 0 > $T/recv.json 2> $T/recv.err &
 recv_pid=$!
+timeout 60 $TOOL -j dgram recv $SRV:7309 --sink > $T/sink.json 2> $T/sink.err &
+sink_pid=$!
 wait_for 10 dgram_serving 7304
+wait_for 10 dgram_serving 7309
 check "the server's device is removed" rxe_del $DEV0
 wait $recv_pid
 check_eq "the waiting endpoint ends with ENODEV" "1 ENODEV" \
 	"$? $(cat $T/recv.json $T/recv.err | grep -o ENODEV | head -n 1)"
+wait $sink_pid
+check_eq "the kernel sink ends with ENODEV" "1 ENODEV" \
+	"$? $(cat $T/sink.json $T/sink.err | grep -o ENODEV | head -n 1)"
 check "rdmachan unloads after the device removal" rdmachan_unload
 done_testing
