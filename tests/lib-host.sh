@@ -38,18 +38,20 @@ fail_diag() {
 	FAILED_NAMES[i]+=$'\n    '"$1"
 }
 
-# summary: the names of the failures, then the closing line; returns 1
-# when anything failed
+# summary: the names of the failures, the kernel reports, then the
+# closing line; returns 1 when anything failed.  The reports come last,
+# next to the closing line, so that a log's tail (all CI may show of it)
+# has the first report of each VM.
 summary() {
-	if [ "${#KREPORTS[@]}" -gt 0 ]; then
-		echo
-		echo "Kernel reports:"
-		printf '%s\n' "${KREPORTS[@]}"
-	fi
 	if [ "${#FAILED_NAMES[@]}" -gt 0 ]; then
 		echo
 		echo "Failed:"
 		printf '  %s\n' "${FAILED_NAMES[@]}"
+	fi
+	if [ "${#KREPORTS[@]}" -gt 0 ]; then
+		echo
+		echo "Kernel reports:"
+		printf '%s\n' "${KREPORTS[@]}"
 	fi
 	echo
 	echo "$PASSED passed, $FAILED failed"
