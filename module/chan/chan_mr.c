@@ -164,12 +164,51 @@ static void rdmachan_fill_inv(struct ib_send_wr *wr, struct rdmachan_mr *mr)
 	wr->ex.invalidate_rkey = mr->ibmr->rkey;
 }
 
+/*
+ * Post @mr's REG_MR and wait for it.  Where &rdmachan_res.reg_fence (rxe)
+ * it goes behind a LOCAL_INV of @dev_key, the key the device holds for
+ * the MR, free as it is (the LOCAL_INV changes nothing): rxe runs a
+ * LOCAL_INV only once every work request before it completed, and runs
+ * again the local operations behind a send it retransmits, so a REG_MR
+ * posted right behind an unacknowledged send (a message, a credit
+ * return) would run twice on a lossy wire, fail ("rxe_reg_fast_mr: ...
+ * not free") and fail the channel.  The pools' registrations are fenced
+ * the same way (chan_post.c, rdmachan_post_reg_locked()).
+ */
+static int rdmachan_mr_post_reg(struct rdmachan *ch, struct rdmachan_mr *mr,
+				u32 dev_key)
+{
+	u32 fence = ch->res.reg_fence ? 1 : 0;
+	struct rdmachan_rdma_req *req;
+	struct ib_send_wr *wr;
+	int ret;
+
+	req = rdmachan_rdma_req_alloc(ch, 1 + fence);
+	if (!req)
+		return -ENOMEM;
+	if (fence) {
+		wr = rdmachan_rdma_req_wr(req, 0);
+		wr->opcode = IB_WR_LOCAL_INV;
+		wr->ex.invalidate_rkey = dev_key;
+	}
+	rdmachan_fill_reg(rdmachan_rdma_req_wr(req, fence), mr);
+	/* not killable: the MR must outlive the work requests that name it */
+	ret = rdmachan_rdma_post_wait(req, false);
+	if (!ret && fence)
+		ret = rdmachan_rdma_req_status(req, 0);
+	if (!ret)
+		ret = rdmachan_rdma_req_status(req, fence);
+	rdmachan_rdma_req_put(req);
+	return ret;
+}
+
 /* Map @mr->sgl, build its MR and make it valid.  mr.mutex held. */
 static int rdmachan_mr_register(struct rdmachan_mr *mr)
 {
 	struct rdmachan *ch = mr->ch;
 	struct ib_device *ibdev;
 	u32 pages;
+	u32 dev_key;
 	int n, ret;
 
 	ibdev = rdmachan_chan_dev(ch)->ibdev;
@@ -198,8 +237,9 @@ static int rdmachan_mr_register(struct rdmachan_mr *mr)
 		goto dereg;
 	}
 	/* a fresh key each time: an old rkey never comes back to life */
+	dev_key = mr->ibmr->rkey;
 	ib_update_fast_reg_key(mr->ibmr, ib_inc_rkey(mr->ibmr->rkey));
-	ret = rdmachan_mr_post_one(ch, rdmachan_fill_reg, mr);
+	ret = rdmachan_mr_post_reg(ch, mr, dev_key);
 	if (ret)
 		goto dereg;
 	refcount_set(&mr->users, 1);
