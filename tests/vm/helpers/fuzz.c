@@ -131,7 +131,7 @@ static const unsigned int op_weight[NOPS] = {
 	[OP_NET_ADD] = 4, [OP_NET_DEL] = 2, [OP_NET_LIST] = 2,
 	[OP_NET_SYSFS] = 3, [OP_NET_LINK] = 2,
 	[OP_DGRAM_OPEN] = 2, [OP_DGRAM_RESOLVE] = 2, [OP_DGRAM_XFER] = 6,
-	[OP_DGRAM_INFO] = 1, [OP_DGRAM_JOIN] = 2,
+	[OP_DGRAM_INFO] = 1, [OP_DGRAM_JOIN] = 2, [OP_DGRAM_BENCH] = 1,
 };
 
 /* ---- options --------------------------------------------------------- */
@@ -315,6 +315,9 @@ static void one_call(void)
 		break;
 	case OP_DGRAM_JOIN:
 		fz_dgram_join();
+		break;
+	case OP_DGRAM_BENCH:
+		fz_dgram_bench();
 		break;
 	}
 	W->gen_op = -1;

@@ -39,7 +39,7 @@ enum op {
 	OP_BLK_UNMAP, OP_BLK_LIST, OP_BLK_OPEN, OP_BLK_IO,
 	OP_NET_ADD, OP_NET_DEL, OP_NET_LIST, OP_NET_SYSFS, OP_NET_LINK,
 	OP_DGRAM_OPEN, OP_DGRAM_RESOLVE, OP_DGRAM_XFER, OP_DGRAM_INFO,
-	OP_DGRAM_JOIN,
+	OP_DGRAM_JOIN, OP_DGRAM_BENCH,
 	NOPS
 };
 
@@ -280,5 +280,6 @@ void fz_dgram_resolve(void);
 void fz_dgram_xfer(void);
 void fz_dgram_info(void);
 void fz_dgram_join(void);
+void fz_dgram_bench(void);
 
 #endif /* RDMACHAN_TEST_FUZZ_H */

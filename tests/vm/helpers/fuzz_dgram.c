@@ -2,11 +2,13 @@
 /*
  * fuzz_dgram.c: the datagram endpoints' calls of the ioctl fuzzer
  * (RDMACHAN_IOC_DGRAM_*): open (on either host's address, a port picked
- * or 0, serving or not, depths to past the bound), and on an endpoint's
- * file resolve (a port served or not, bounds short and long), send and
- * receive batches (peers of the other endpoints, the group, the connected
- * one or junk; lengths to past the MTU; buffers anywhere), info, join and
- * leave (groups 224.0.1.200-203, unicast, junk).  At most MAX_DGRAMS
+ * or 0, serving or not, busy-polling or not, depths to past the bound),
+ * and on an endpoint's file resolve (a port served or not, bounds short
+ * and long), send and receive batches (peers of the other endpoints, the
+ * group, the connected one or junk; lengths to past the MTU; buffers
+ * anywhere), info, join and leave (groups 224.0.1.200-203, unicast,
+ * junk), the in-kernel bench (each mode, to the peers a send picks, runs
+ * cut short by the bounds or the worker's alarm).  At most MAX_DGRAMS
  * endpoints a worker; every blocking call is short or interruptible.
  */
 #include <arpa/inet.h>
@@ -53,7 +55,7 @@ void fz_dgram_open(void)
 
 	if (count_type(T_DGRAM) >= MAX_DGRAMS)
 		return;
-	o.flags = chance(85) ? rnd(2) : (uint32_t)bval();
+	o.flags = chance(85) ? rnd(4) : (uint32_t)bval();
 	o.fd_flags = chance(85) ? rnd(4) : (uint32_t)bval();
 	o.depth = chance(80) ? rnd(65) : (uint32_t)bval();
 	addr_pick(&o.addr, chance(60) ? SRV_IP : CLI_IP,
@@ -158,4 +160,28 @@ void fz_dgram_join(void)
 	do_ioctl(OP_DGRAM_JOIN, slot, fd,
 		 join ? RDMACHAN_IOC_DGRAM_JOIN : RDMACHAN_IOC_DGRAM_LEAVE,
 		 place_arg(&j, sizeof(j)), &j, sizeof(j), 1);
+}
+
+void fz_dgram_bench(void)
+{
+	struct rdmachan_dgram_bench b = { .size = sizeof(b) };
+	struct rdmachan_dgram_msg m;
+	int slot, fd = target(T_DGRAM, &slot);
+
+	/* mostly a mode of the four, sized and bounded; the alarm ends it */
+	b.mode = chance(90) ? rnd(4) : (uint32_t)bval();
+	b.msg_size = chance(80) ? 1 + rnd(1100) : (uint32_t)bval();
+	if ((b.mode == RDMACHAN_BENCH_SINK || b.mode == RDMACHAN_BENCH_ECHO) &&
+	    chance(90))
+		b.msg_size = 0;
+	b.duration_ms = chance(90) ? 1 + rnd(100) : (uint32_t)bval();
+	b.wait_ms = chance(80) ? rnd(50) : (uint32_t)bval();
+	b.count = chance(80) ? rnd(200) : bval();
+	if (b.mode <= RDMACHAN_BENCH_PINGPONG || chance(10)) {
+		msg_fill(&m, 1);
+		b.peer = m.peer;
+	}
+	MAYBE_MUTATE(b, 10);
+	do_ioctl(OP_DGRAM_BENCH, slot, fd, RDMACHAN_IOC_DGRAM_BENCH,
+		 place_arg(&b, sizeof(b)), &b, sizeof(b), 1);
 }

@@ -48,7 +48,7 @@ static const char *const op_names[NOPS] = {
 	"BLK_UNMAP", "BLK_LIST", "blk-open/close", "blk-pread/pwrite",
 	"NET_ADD", "NET_DEL", "NET_LIST", "net-sysfs", "net-link",
 	"DGRAM_OPEN", "DGRAM_RESOLVE", "DGRAM_SEND/RECV", "DGRAM_INFO",
-	"DGRAM_JOIN/LEAVE",
+	"DGRAM_JOIN/LEAVE", "DGRAM_BENCH",
 };
 
 
