@@ -606,7 +606,9 @@ void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
  * with their source.  Nothing is acknowledged or resent: a datagram that
  * finds no buffer is dropped.  rdmachan_dgram_resolve() asks a peer's
  * port for its queue pair (SIDR); an endpoint opened with
- * RDMACHAN_DGRAM_SERVE answers those requests for its own port.
+ * RDMACHAN_DGRAM_SERVE answers those requests for its own port.  One
+ * opened with RDMACHAN_DGRAM_BUSY_POLL has its completions processed by
+ * the calls that wait for them, not in softirq.
  */
 struct rdmachan_dgram;
 

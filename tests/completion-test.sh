@@ -82,7 +82,7 @@ comp "dgram" dg
 comp "bench echo help ping recv send" dgram ""
 comp "send" dgram se
 comp_has "--src --count --size --burst --validate --wait" dgram ping --
-comp "--count --depth --help --kernel" dgram echo --
+comp "--busy-poll --count --depth --help --kernel" dgram echo --
 comp "--op" dgram bench 192.0.2.1 --o
 comp "--sink --src" dgram recv --s
 comp "--qpn" dgram send 192.0.2.1 --q

@@ -35,11 +35,14 @@ static const struct {
 	{ { "kernel", no_argument, NULL, 'k' }, DGRAM_OPT_KERNEL },
 	{ { "op", required_argument, NULL, 'O' }, DGRAM_OPT_OP },
 	{ { "sink", no_argument, NULL, 'S' }, DGRAM_OPT_SINK },
+	{ { "busy-poll", no_argument, NULL, 'P' }, DGRAM_OPT_BUSY },
 };
 
 #define DGRAM_NR_OPTS	(sizeof(dgram_opts) / sizeof(dgram_opts[0]))
 
-/* getopt's short and long options of @mask (--qpn, --op, --sink: long only) */
+/* getopt's short and long options of @mask (--qpn, --op, --sink and
+ * --busy-poll: long only)
+ */
 static void dgram_getopt_of(unsigned int mask, char *shortopts,
 			    struct option *longopts)
 {
@@ -51,7 +54,7 @@ static void dgram_getopt_of(unsigned int mask, char *shortopts,
 		if (!(mask & dgram_opts[i].bit))
 			continue;
 		longopts[n++] = dgram_opts[i].lo;
-		if (strchr("QOS", dgram_opts[i].lo.val))
+		if (strchr("QOSP", dgram_opts[i].lo.val))
 			continue;
 		*s++ = dgram_opts[i].lo.val;
 		if (dgram_opts[i].lo.has_arg)
@@ -219,7 +222,7 @@ int dgram_connect(const char *cmd, const struct dgram_args *a,
 {
 	format_addr(&a->addr, peer_str, len);
 	memset(peer, 0, sizeof(*peer));
-	if (dgram_open(cmd, &a->src, 0, a->depth, ep))
+	if (dgram_open(cmd, &a->src, dgram_open_flags(a, 0), a->depth, ep))
 		return -1;
 	/* a group: joined to send only; its queue pair is every member */
 	if (addr_is_multicast(&a->addr))
@@ -373,14 +376,16 @@ int dgram_serve_open(const char *cmd, const struct dgram_args *a,
 		     struct dgram_ep *ep, struct dgram_bufs *b)
 {
 	if (addr_is_multicast(&a->addr)) {
-		if (dgram_open(cmd, &a->src, 0, a->depth, ep))
+		if (dgram_open(cmd, &a->src, dgram_open_flags(a, 0), a->depth,
+			       ep))
 			return EXIT_FAIL;
 		if (dgram_join(cmd, a, ep, 0, NULL)) {
 			dgram_close(ep);
 			return EXIT_FAIL;
 		}
-	} else if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth,
-			      ep)) {
+	} else if (dgram_open(cmd, &a->addr,
+			      dgram_open_flags(a, RDMACHAN_DGRAM_SERVE),
+			      a->depth, ep)) {
 		return EXIT_FAIL;
 	}
 	if (dgram_bufs_alloc(b, RDMACHAN_DGRAM_MAX_BATCH, ep->o.max_size)) {

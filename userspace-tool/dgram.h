@@ -45,6 +45,7 @@ enum {
 	DGRAM_OPT_KERNEL	= 1 << 12,	/* -k, --kernel */
 	DGRAM_OPT_OP		= 1 << 13,	/* --op blast|pingpong */
 	DGRAM_OPT_SINK		= 1 << 14,	/* --sink */
+	DGRAM_OPT_BUSY		= 1 << 15,	/* --busy-poll */
 };
 
 /* bench --op */
@@ -69,6 +70,7 @@ struct dgram_args {
 	bool validate;
 	bool kernel;			/* -k */
 	bool sink;			/* --sink */
+	bool busy;			/* --busy-poll */
 	bool has_count;
 	bool has_size;
 	bool has_wait;
@@ -77,6 +79,8 @@ struct dgram_args {
 /* ---- dgram_util.c: parsing, formatting, the pattern (unit-tested) ---- */
 
 void dgram_args_init(struct dgram_args *a);
+/* dgram_open_flags: @flags and RDMACHAN_DGRAM_BUSY_POLL with --busy-poll */
+unsigned int dgram_open_flags(const struct dgram_args *a, unsigned int flags);
 /*
  * dgram_opt: option @c (dgram_parse's letters; 'Q' is --qpn) with value
  * @arg into @a.  0, or -EINVAL for a value out of bounds.

@@ -37,7 +37,7 @@ int dgram_bench_kernel(const char *cmd, const char *what,
 static void bench_help(void)
 {
 	printf("Usage: rdmachan dgram bench ADDR[:PORT] -I SRC [--op blast|pingpong]\n"
-	       "                [-s SIZE] [-t DUR] [-c N] [-W DUR] [--qpn N]\n"
+	       "                [-s SIZE] [-t DUR] [-c N] [-W DUR] [--qpn N] [--busy-poll]\n"
 	       "In the kernel, blast datagrams of SIZE bytes at dgram recv --sink (--op\n"
 	       "blast, the default) or send one at a time and wait for its echo\n"
 	       "from dgram echo -k (--op pingpong); print the rate, or the round\n"
@@ -48,7 +48,9 @@ static void bench_help(void)
 	       "  -W, --wait DUR      bound of the resolution (default 5s) and,\n"
 	       "                      pingpong, of each reply (default 1s): a\n"
 	       "                      reply not back by then counts as lost\n"
-	       "      --qpn N         send to queue pair N of ADDR, unresolved\n",
+	       "      --qpn N         send to queue pair N of ADDR, unresolved\n"
+	       "      --busy-poll     the endpoint's waits poll its completion\n"
+	       "                      queue, spinning a while before they sleep\n",
 	       DGRAM_PORT);
 }
 
@@ -108,7 +110,8 @@ int cmd_dgram_bench(int argc, char **argv)
 
 	ret = dgram_parse(cmd, DGRAM_OPT_SRC | DGRAM_OPT_SIZE | DGRAM_OPT_TIME |
 			  DGRAM_OPT_COUNT | DGRAM_OPT_WAIT | DGRAM_OPT_QPN |
-			  DGRAM_OPT_OP, argc, argv, &a, bench_help);
+			  DGRAM_OPT_OP | DGRAM_OPT_BUSY, argc, argv, &a,
+			  bench_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (!a.has_size)
@@ -183,7 +186,8 @@ int dgram_sink(const char *cmd, const struct dgram_args *a)
 	b.wait_ms = a->has_wait ? a->wait_ms : DGRAM_SINK_IDLE_MS;
 	/* caught from before the port is served: a signal ends the run */
 	catch_signals(true);
-	if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth, &ep))
+	if (dgram_open(cmd, &a->addr, dgram_open_flags(a, RDMACHAN_DGRAM_SERVE),
+		       a->depth, &ep))
 		return EXIT_FAIL;
 	dgram_serving(&ep, &a->addr);
 	ret = dgram_bench_kernel(cmd, ep.addr, &ep, &b);

@@ -15,7 +15,7 @@
 
 static void echo_help(void)
 {
-	printf("Usage: rdmachan dgram echo ADDR[:PORT] [-c COUNT] [-d DEPTH] [-k]\n"
+	printf("Usage: rdmachan dgram echo ADDR[:PORT] [-c COUNT] [-d DEPTH] [-k] [--busy-poll]\n"
 	       "Serve ADDR's port (default %d, udaddy's) and send every datagram\n"
 	       "back to its source, with this endpoint's queue pair number as\n"
 	       "immediate data (as udaddy's server does), until COUNT were echoed\n"
@@ -26,7 +26,9 @@ static void echo_help(void)
 	       "  -k, --kernel        echo in the kernel (RDMACHAN_IOC_DGRAM_BENCH,\n"
 	       "                      the server of dgram bench --op pingpong):\n"
 	       "                      each datagram goes back with its own\n"
-	       "                      immediate data\n",
+	       "                      immediate data\n"
+	       "      --busy-poll     the endpoint's waits poll its completion\n"
+	       "                      queue, spinning a while before they sleep\n",
 	       DGRAM_PORT, RDMACHAN_DGRAM_DEFAULT_DEPTH, RDMACHAN_DGRAM_MAX_DEPTH);
 }
 
@@ -114,7 +116,8 @@ static int echo_kernel(const char *cmd, const struct dgram_args *a)
 	b.count = a->count;
 	/* caught from before the port is served: a signal ends the run */
 	catch_signals(true);
-	if (dgram_open(cmd, &a->addr, RDMACHAN_DGRAM_SERVE, a->depth, &ep))
+	if (dgram_open(cmd, &a->addr, dgram_open_flags(a, RDMACHAN_DGRAM_SERVE),
+		       a->depth, &ep))
 		return EXIT_FAIL;
 	dgram_serving(&ep, &a->addr);
 	ret = dgram_bench_kernel(cmd, ep.addr, &ep, &b);
@@ -135,7 +138,8 @@ int cmd_dgram_echo(int argc, char **argv)
 	int ret, err = 0;
 
 	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_DEPTH | DGRAM_OPT_SERVE |
-			  DGRAM_OPT_KERNEL, argc, argv, &a, echo_help);
+			  DGRAM_OPT_KERNEL | DGRAM_OPT_BUSY, argc, argv, &a,
+			  echo_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (!a.has_count)

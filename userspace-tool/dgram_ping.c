@@ -17,6 +17,7 @@
 static void ping_help(void)
 {
 	printf("Usage: rdmachan dgram ping ADDR[:PORT] -I SRC [-c COUNT] [-s SIZE] [-b BURST] [-V] [-W DUR]\n"
+	       "                [--busy-poll]\n"
 	       "Resolve the endpoint serving ADDR's port (default %d): \"dgram echo\"\n"
 	       "or udaddy's server; then COUNT rounds: send BURST datagrams, wait\n"
 	       "for BURST replies.  Prints the datagrams sent, received and lost\n"
@@ -30,7 +31,9 @@ static void ping_help(void)
 	       "  -V, --validate      each reply must be one of the datagrams sent\n"
 	       "                      (dgram echo's; not udaddy's)\n"
 	       "  -W, --wait DUR      bound of the resolution and of each round's\n"
-	       "                      replies (default 5s)\n",
+	       "                      replies (default 5s)\n"
+	       "      --busy-poll     the endpoint's waits poll its completion\n"
+	       "                      queue, spinning a while before they sleep\n",
 	       DGRAM_PORT, DGRAM_DEFAULT_SIZE, RDMACHAN_DGRAM_MAX_BATCH);
 }
 
@@ -242,8 +245,8 @@ int cmd_dgram_ping(int argc, char **argv)
 	int ret, err;
 
 	ret = dgram_parse(p.cmd, DGRAM_OPT_COUNT | DGRAM_OPT_SIZE | DGRAM_OPT_BURST |
-			  DGRAM_OPT_SRC | DGRAM_OPT_VALIDATE | DGRAM_OPT_WAIT,
-			  argc, argv, &a, ping_help);
+			  DGRAM_OPT_SRC | DGRAM_OPT_VALIDATE | DGRAM_OPT_WAIT |
+			  DGRAM_OPT_BUSY, argc, argv, &a, ping_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (!a.has_count)

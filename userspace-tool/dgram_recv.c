@@ -13,9 +13,10 @@
 
 static void recv_help(void)
 {
-	printf("Usage: rdmachan dgram recv ADDR[:PORT] [-c COUNT] [-W DUR] [-d DEPTH]\n"
-	       "       rdmachan dgram recv GROUP -I SRC [-c COUNT] [-W DUR] [-d DEPTH]\n"
+	printf("Usage: rdmachan dgram recv ADDR[:PORT] [-c COUNT] [-W DUR] [-d DEPTH] [--busy-poll]\n"
+	       "       rdmachan dgram recv GROUP -I SRC [-c COUNT] [-W DUR] [-d DEPTH] [--busy-poll]\n"
 	       "       rdmachan dgram recv ADDR[:PORT] --sink [-c COUNT] [-t DUR] [-W DUR] [-d DEPTH]\n"
+	       "                [--busy-poll]\n"
 	       "Serve ADDR's port (default %d), or join the multicast GROUP from\n"
 	       "the local address SRC, and print each datagram that comes as a\n"
 	       "line: its source, queue pair, immediate data, length and (text)\n"
@@ -31,7 +32,10 @@ static void recv_help(void)
 	       "                      bench's blast) until COUNT (default 0: no\n"
 	       "                      limit), -t DUR, none for -W DUR after the\n"
 	       "                      first (default 2s) or a signal; then print\n"
-	       "                      how many, their rate and rx_empty\n",
+	       "                      how many, their rate and rx_empty\n"
+	       "  -t, --time DUR      --sink: stop after DUR\n"
+	       "      --busy-poll     the endpoint's waits poll its completion\n"
+	       "                      queue, spinning a while before they sleep\n",
 	       DGRAM_PORT, DGRAM_TEXT_BYTES, RDMACHAN_DGRAM_DEFAULT_DEPTH,
 	       RDMACHAN_DGRAM_MAX_DEPTH);
 }
@@ -106,8 +110,8 @@ int cmd_dgram_recv(int argc, char **argv)
 
 	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_WAIT | DGRAM_OPT_DEPTH |
 			  DGRAM_OPT_SERVE | DGRAM_OPT_SRC | DGRAM_OPT_GROUP |
-			  DGRAM_OPT_SINK | DGRAM_OPT_TIME, argc, argv, &a,
-			  recv_help);
+			  DGRAM_OPT_SINK | DGRAM_OPT_TIME | DGRAM_OPT_BUSY, argc,
+			  argv, &a, recv_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;
 	if (a.sink)

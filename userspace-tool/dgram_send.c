@@ -15,6 +15,7 @@
 static void send_help(void)
 {
 	printf("Usage: rdmachan dgram send ADDR[:PORT] -I SRC [-c COUNT] [-s SIZE | DATA] [--qpn N] [-W DUR]\n"
+	       "                [--busy-poll]\n"
 	       "Resolve the endpoint serving ADDR's port (default %d), send it\n"
 	       "DATA (the string), or SIZE bytes of dgram ping's pattern, COUNT\n"
 	       "times, each with this endpoint's queue pair number as immediate\n"
@@ -25,7 +26,9 @@ static void send_help(void)
 	       "                      active MTU\n"
 	       "      --qpn N         send to queue pair N at ADDR with the default\n"
 	       "                      qkey, without resolving ADDR's port\n"
-	       "  -W, --wait DUR      bound of the resolution (default 5s)\n",
+	       "  -W, --wait DUR      bound of the resolution (default 5s)\n"
+	       "      --busy-poll     the endpoint's waits poll its completion\n"
+	       "                      queue, spinning a while before they sleep\n",
 	       DGRAM_PORT, DGRAM_DEFAULT_SIZE);
 }
 
@@ -102,7 +105,8 @@ int cmd_dgram_send(int argc, char **argv)
 	int ret, err;
 
 	ret = dgram_parse(cmd, DGRAM_OPT_COUNT | DGRAM_OPT_SIZE | DGRAM_OPT_SRC |
-			  DGRAM_OPT_QPN | DGRAM_OPT_WAIT | DGRAM_OPT_DATA,
+			  DGRAM_OPT_QPN | DGRAM_OPT_WAIT | DGRAM_OPT_DATA |
+			  DGRAM_OPT_BUSY,
 			  argc, argv, &a, send_help);
 	if (ret)
 		return ret == DGRAM_HELP ? EXIT_OK : ret;

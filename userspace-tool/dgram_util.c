@@ -12,6 +12,11 @@
 
 #include "dgram.h"
 
+unsigned int dgram_open_flags(const struct dgram_args *a, unsigned int flags)
+{
+	return flags | (a->busy ? RDMACHAN_DGRAM_BUSY_POLL : 0);
+}
+
 void dgram_args_init(struct dgram_args *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -66,6 +71,9 @@ int dgram_opt(int c, const char *arg, struct dgram_args *a)
 		return 0;
 	case 'S':
 		a->sink = true;
+		return 0;
+	case 'P':
+		a->busy = true;
 		return 0;
 	case 'O':
 		if (!strcmp(arg, "blast"))

@@ -4,7 +4,8 @@
  *
  * An endpoint is one UD queue pair made by rdma_cm on the RDMA device of
  * its bound address (rdma_create_qp() moves it to RTS with rdma_cm's UDP
- * qkey), a completion queue polled in softirq, @depth receive buffers and
+ * qkey), a completion queue polled in softirq (or, BUSY_POLL, by the
+ * calls that wait: dgram_poll.c), @depth receive buffers and
  * RDMACHAN_DGRAM_TX send buffers.  A receive buffer is two pieces: the
  * GRH the device writes first (40 bytes of one array for all) and an
  * order-0 page for the datagram, which any RoCE MTU fits.  A received
@@ -236,6 +237,31 @@ static void rdmachan_dgram_unmap(struct rdmachan_dgram *d)
 				    DMA_FROM_DEVICE);
 }
 
+/* ---- waits ---------------------------------------------------------------- */
+
+/*
+ * Wait for @cond(@d) at most @timeout jiffies (MAX_SCHEDULE_TIMEOUT: no
+ * bound), interruptibly with @intr: on @d->wq, or polling the completion
+ * queue of a BUSY_POLL endpoint (dgram_poll.c).  Return: as
+ * wait_event_interruptible_timeout().
+ */
+static long rdmachan_dgram_wait(struct rdmachan_dgram *d,
+				bool (*cond)(struct rdmachan_dgram *d),
+				long timeout, bool intr)
+{
+	if (rdmachan_dgram_busy(d))
+		return rdmachan_dgram_busy_wait(d, cond, timeout, intr);
+	if (intr)
+		return wait_event_interruptible_timeout(d->wq, cond(d), timeout);
+	return wait_event_timeout(d->wq, cond(d), timeout);
+}
+
+/* Every request posted has completed (flushed, at teardown) */
+static bool rdmachan_dgram_flushed(struct rdmachan_dgram *d)
+{
+	return !READ_ONCE(d->posted);
+}
+
 /* ---- teardown ------------------------------------------------------------- */
 
 /*
@@ -258,8 +284,8 @@ static void rdmachan_dgram_teardown(struct rdmachan_dgram *d, int err)
 	if (d->id->qp) {
 		rdmachan_dgram_groups_free(d);
 		ib_modify_qp(d->id->qp, &attr, IB_QP_STATE);
-		if (!wait_event_timeout(d->wq, !READ_ONCE(d->posted),
-					RDMACHAN_DGRAM_DRAIN))
+		if (!rdmachan_dgram_wait(d, rdmachan_dgram_flushed,
+					 RDMACHAN_DGRAM_DRAIN, false))
 			pr_err("qpn %u: the device flushed %u requests within %u s: tearing down without them\n",
 			       d->qpn, READ_ONCE(d->posted),
 			       RDMACHAN_DGRAM_DRAIN / HZ);
@@ -267,8 +293,10 @@ static void rdmachan_dgram_teardown(struct rdmachan_dgram *d, int err)
 	}
 	if (d->pd)
 		rdmachan_dgram_ahs_free(d);
-	if (d->cq)
+	if (d->cq) {
+		rdmachan_dgram_poll_stop(d);
 		ib_free_cq(d->cq);
+	}
 	if (d->pd) {
 		rdmachan_dgram_unmap(d);
 		ib_dealloc_pd(d->pd);
@@ -338,12 +366,16 @@ static int rdmachan_dgram_qp(struct rdmachan_dgram *d)
 		return ret;
 	}
 	d->cq = ib_alloc_cq(dev, d, d->depth + RDMACHAN_DGRAM_TX, 0,
+			    rdmachan_dgram_busy(d) ? IB_POLL_DIRECT :
 			    IB_POLL_SOFTIRQ);
 	if (IS_ERR(d->cq)) {
 		ret = PTR_ERR(d->cq);
 		d->cq = NULL;
 		return ret;
 	}
+	/* BUSY_POLL: the core's handler of a DIRECT CQ warns; ours wakes */
+	if (rdmachan_dgram_busy(d))
+		d->cq->comp_handler = rdmachan_dgram_comp;
 	attr.send_cq = d->cq;
 	attr.recv_cq = d->cq;
 	ret = rdmachan_dgram_buffers(d);
@@ -452,7 +484,10 @@ fail:
  *	wildcard); its port is the one served (0: a free one)
  * @depth: receive buffers, 0 for RDMACHAN_DGRAM_DEFAULT_DEPTH, at most
  *	RDMACHAN_DGRAM_MAX_DEPTH
- * @flags: RDMACHAN_DGRAM_SERVE: answer rdmachan_dgram_resolve() (and
+ * @flags: RDMACHAN_DGRAM_BUSY_POLL: the waits of its receives, sends and
+ *	close poll its completion queue themselves (spinning a while before
+ *	they sleep), for the lowest latency; RDMACHAN_DGRAM_SERVE: answer
+ *	rdmachan_dgram_resolve() (and
  *	udaddy's client) for @addr's port
  * @dp: the endpoint
  *
@@ -487,8 +522,8 @@ static bool rdmachan_dgram_sent(struct rdmachan_dgram *d)
  */
 void rdmachan_dgram_close(struct rdmachan_dgram *d)
 {
-	if (!wait_event_timeout(d->wq, rdmachan_dgram_sent(d),
-				RDMACHAN_DGRAM_DRAIN))
+	if (!rdmachan_dgram_wait(d, rdmachan_dgram_sent, RDMACHAN_DGRAM_DRAIN,
+				 false))
 		pr_info("qpn %u: closing with sends not done after %u s: they are flushed\n",
 			d->qpn, RDMACHAN_DGRAM_DRAIN / HZ);
 	rdmachan_dgram_teardown(d, -ESHUTDOWN);
@@ -522,6 +557,7 @@ int rdmachan_dgram_recv(struct rdmachan_dgram *d,
 	u32 i;
 
 	for (;;) {
+		rdmachan_dgram_process(d);
 		spin_lock_irqsave(&d->lock, flags);
 		if (d->rx_count) {
 			i = d->rx_ring[d->rx_head];
@@ -536,9 +572,8 @@ int rdmachan_dgram_recv(struct rdmachan_dgram *d,
 			return READ_ONCE(d->dead);
 		if (!timeout)
 			return -EAGAIN;
-		left = wait_event_interruptible_timeout(d->wq,
-							rdmachan_dgram_readable(d),
-							timeout);
+		left = rdmachan_dgram_wait(d, rdmachan_dgram_readable, timeout,
+					   true);
 		if (left < 0)
 			return left;
 		if (!left)
@@ -638,6 +673,7 @@ static int rdmachan_dgram_tx_wait(struct rdmachan_dgram *d, bool nonblock)
 	int i, ret;
 
 	for (;;) {
+		rdmachan_dgram_process(d);
 		spin_lock_irqsave(&d->lock, flags);
 		ret = d->dead;
 		i = ret ? 0 : rdmachan_dgram_tx_take(d);
@@ -648,7 +684,8 @@ static int rdmachan_dgram_tx_wait(struct rdmachan_dgram *d, bool nonblock)
 			return i;
 		if (nonblock)
 			return -EAGAIN;
-		if (wait_event_interruptible(d->wq, rdmachan_dgram_writable(d)))
+		if (rdmachan_dgram_wait(d, rdmachan_dgram_writable,
+					MAX_SCHEDULE_TIMEOUT, true) < 0)
 			return -ERESTARTSYS;
 	}
 }
@@ -771,6 +808,12 @@ __poll_t rdmachan_dgram_poll(struct rdmachan_dgram *d, struct file *file,
 	__poll_t mask = 0;
 
 	poll_wait(file, &d->wq, wait);
+	/* BUSY_POLL: what completed, then the next completion wakes */
+	if (rdmachan_dgram_busy(d)) {
+		do {
+			rdmachan_dgram_process(d);
+		} while (!READ_ONCE(d->dead) && rdmachan_dgram_arm(d));
+	}
 	if (READ_ONCE(d->rx_count))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (!bitmap_empty(d->tx_free, RDMACHAN_DGRAM_TX))

@@ -154,7 +154,11 @@ struct rdmachan_dgram_slot {
  * @pd: protection domain
  * @cq: completion queue of both queues
  * @qpn: its queue pair's number, kept after teardown for INFO
- * @flags: RDMACHAN_DGRAM_SERVE
+ * @flags: RDMACHAN_DGRAM_SERVE, RDMACHAN_DGRAM_BUSY_POLL
+ * @polling: bit 0: a thread processes @cq (BUSY_POLL: dgram_poll.c);
+ *	teardown takes it for good before it frees @cq
+ * @cq_events: BUSY_POLL: the armed @cq's completion events, which wake
+ *	the sleepers of @wq
  * @addr: the bound address and port
  * @max_size: the largest datagram (active MTU, at most a page)
  * @depth: receive buffers
@@ -191,6 +195,8 @@ struct rdmachan_dgram {
 	struct ib_cq			*cq;
 	u32				qpn;
 	u32				flags;
+	unsigned long			polling;
+	atomic_t			cq_events;
 	struct sockaddr_storage		addr;
 	u32				max_size;
 	u32				depth;
@@ -277,6 +283,20 @@ void rdmachan_dgram_ahs_free(struct rdmachan_dgram *d);
 
 /* dgram_mcast.c: multicast groups */
 void rdmachan_dgram_groups_free(struct rdmachan_dgram *d);
+
+/* dgram_poll.c: the waits of a BUSY_POLL endpoint */
+static inline bool rdmachan_dgram_busy(const struct rdmachan_dgram *d)
+{
+	return d->flags & RDMACHAN_DGRAM_BUSY_POLL;
+}
+
+void rdmachan_dgram_comp(struct ib_cq *cq, void *ctx);
+void rdmachan_dgram_process(struct rdmachan_dgram *d);
+long rdmachan_dgram_busy_wait(struct rdmachan_dgram *d,
+			      bool (*cond)(struct rdmachan_dgram *d),
+			      long timeout, bool intr);
+bool rdmachan_dgram_arm(struct rdmachan_dgram *d);
+void rdmachan_dgram_poll_stop(struct rdmachan_dgram *d);
 
 /* dgram.c: for ioctl_dgram.c */
 int rdmachan_dgram_open_net(struct net *net, const struct sockaddr *addr,

@@ -153,12 +153,12 @@ perftest_ud_lat() {
 }
 
 # rdmachan_ud_bw SIZE PORT: the in-kernel datagram blast against the
-# kernel's sink: msg/s sent (as the blast measured it) and delivered (as
+# kernel's sink, both endpoints busy-polling: msg/s sent (as the blast measured it) and delivered (as
 # the sink did), MB/s delivered
 rdmachan_ud_bw() {
-	timeout 60 $TOOL -j dgram recv $SRV:$2 --sink -W 1s > $T/udsink.out 2>&1 &
+	timeout 60 $TOOL -j dgram recv $SRV:$2 --sink -W 1s --busy-poll > $T/udsink.out 2>&1 &
 	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$2 '"
-	timeout 60 $TOOL -j dgram bench $SRV:$2 -I $CLI -s "$1" -t "${SECS}s" \
+	timeout 60 $TOOL -j dgram bench $SRV:$2 -I $CLI -s "$1" -t "${SECS}s" --busy-poll \
 		> $T/udblast.out 2>&1
 	wait
 	_sent=$(jq -r .msg_rate $T/udblast.out 2>/dev/null) || cat $T/udblast.out >&2
@@ -167,13 +167,13 @@ rdmachan_ud_bw() {
 }
 
 # rdmachan_ud_lat PORT: the in-kernel datagram ping-pong against the
-# kernel's echo; one-way p50 and avg (RTT/2)
+# kernel's echo, both endpoints busy-polling; one-way p50 and avg (RTT/2)
 rdmachan_ud_lat() {
-	timeout 60 $TOOL -j dgram echo $SRV:$1 -k > $T/udecho.out 2>&1 &
+	timeout 60 $TOOL -j dgram echo $SRV:$1 -k --busy-poll > $T/udecho.out 2>&1 &
 	_echo=$!
 	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$1 '"
 	timeout 60 $TOOL -j dgram bench $SRV:$1 -I $CLI --op pingpong -c "$PINGS" -s 64 \
-		> $T/udping.out 2>&1
+		--busy-poll > $T/udping.out 2>&1
 	kill -INT $_echo
 	wait
 	jq -r '"\(.p50_us / 2) \(.avg_us / 2)"' $T/udping.out ||

@@ -99,14 +99,20 @@ struct rdmachan_rping {
 
 /* rdmachan_dgram_open.flags */
 #define RDMACHAN_DGRAM_SERVE	0x1U	/* answer resolutions of @addr's port */
-#define RDMACHAN_DGRAM_OPEN_FLAGS	RDMACHAN_DGRAM_SERVE
+#define RDMACHAN_DGRAM_BUSY_POLL	0x2U	/* waits poll the completion queue */
+#define RDMACHAN_DGRAM_OPEN_FLAGS	(RDMACHAN_DGRAM_SERVE | \
+					 RDMACHAN_DGRAM_BUSY_POLL)
 
 /**
  * struct rdmachan_dgram_open - argument of RDMACHAN_IOC_DGRAM_OPEN
  * @size: sizeof(struct rdmachan_dgram_open)
  * @flags: RDMACHAN_DGRAM_SERVE: answer the resolutions (SIDR requests of
  *	rdma_cm's UDP port space) of @addr's port with this endpoint's
- *	queue pair, as udaddy's server does; the port must be free
+ *	queue pair, as udaddy's server does; the port must be free.
+ *	RDMACHAN_DGRAM_BUSY_POLL: the endpoint's completion queue is
+ *	polled by its users' waits (receive, send, close, poll()), which
+ *	spin a while before they sleep, as a DIRECT channel's do, rather
+ *	than in softirq: the lowest latency, a CPU spent waiting
  * @fd_flags: RDMACHAN_FD_*
  * @depth: receive buffers, each one datagram; 0:
  *	RDMACHAN_DGRAM_DEFAULT_DEPTH, at most RDMACHAN_DGRAM_MAX_DEPTH

@@ -7,18 +7,20 @@
 # the data checked; a datagram of the MTU + 1 is refused with EMSGSIZE; a
 # sent datagram arrives with its source address, queue pair and
 # immediate; a sender closing right after its sends: they all arrive; a
-# port nobody serves does not resolve; udaddy's client
-# against the echo endpoint and "dgram ping" against udaddy's server;
-# bursts at an echo of 8 buffers: every datagram comes back or is counted
-# lost, and a loss shows in the echo's rx_empty; the in-kernel bench
-# (DGRAM_BENCH): a ping-pong against the kernel's echo makes its round
-# trips, with their times in order, and a datagram over the MTU is
-# refused; a blast at the kernel's sink: it counts what it took, no more
-# than was sent, and a sink without traffic ends on SIGINT; two members
-# of a multicast group receive a sender's datagrams, and mckey both ways
-# (its sender to a member, a sender to its member); the device removed
-# under an endpoint waiting to receive and a kernel sink: both end with
-# ENODEV.  rdmachan unloads after every part (nothing held).
+# port nobody serves does not resolve; udaddy's client against the echo
+# endpoint and "dgram ping" against udaddy's server; bursts at an echo of
+# 8 buffers: every datagram comes back or is counted lost, and a loss
+# shows in the echo's rx_empty; the in-kernel bench (DGRAM_BENCH): a
+# ping-pong against the kernel's echo makes its round trips, with their
+# times in order, and a datagram over the MTU is refused; busy-polling
+# endpoints (ping and echo, the kernel's ping-pong, a sender's close); a
+# blast at the kernel's sink: it counts what it took, no more than was
+# sent, and a sink without traffic ends on SIGINT; two members of a
+# multicast group receive a sender's datagrams, and mckey both ways (its
+# sender to a member, a sender to its member); the device removed under
+# an endpoint waiting to receive, a busy-polling one and a kernel sink:
+# all end with ENODEV.  rdmachan unloads after every part (nothing
+# held).
 
 # Over rxe only: siw (iWARP) has no datagrams, and an endpoint on it is
 # refused (EOPNOTSUPP, checked on the debug kernel's siw run).
@@ -184,6 +186,37 @@ check_eq "echo -k ends on SIGINT and echoed every round trip (and no more than t
 	"0 true" "$rc $(jq --argjson ok "${1:-0}" --argjson rest "${2:-0}" \
 		'.echoed >= $ok and .echoed <= $ok + $rest' $T/kecho.json 2>/dev/null)"
 
+# busy-polling endpoints (RDMACHAN_DGRAM_BUSY_POLL): each end processes
+# its completion queue itself, in its waits
+timeout 300 $TOOL -j dgram echo $SRV:7310 --busy-poll > $T/becho.json 2> $T/becho.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7310
+timeout 60 $TOOL -j dgram ping $SRV:7310 -I $CLI -c 10 -s 100 -b 16 -V --busy-poll \
+	> $T/bping.json 2> $T/bping.err
+check_eq "busy-poll: bursts of 16 against a busy-polling echo, every datagram back, data checked" \
+	"0 160 0" "$? $(jq -r '"\(.received) \(.lost)"' $T/bping.json 2>/dev/null)"
+kill -INT $echo_pid
+wait $echo_pid
+check "busy-poll: the echo, asleep in its wait, ends on SIGINT having echoed the 160" \
+	jq_ok $T/becho.json '.echoed == 160 and .rx == 160'
+timeout 300 $TOOL -j dgram echo $SRV:7311 -k --busy-poll > $T/kecho.json 2> $T/kecho.err &
+echo_pid=$!
+wait_for 10 dgram_serving 7311
+timeout 120 $TOOL -j dgram bench $SRV:7311 -I $CLI --op pingpong -c 500 -s 64 --busy-poll \
+	> $T/pp.json 2> $T/pp.err
+check "busy-poll: the in-kernel ping-pong makes its 500 round trips" \
+	jq_ok $T/pp.json '.round_trips == 500 and .min_us <= .p50_us and .p50_us <= .max_us'
+kill -INT $echo_pid
+wait $echo_pid
+timeout 60 $TOOL -j dgram recv $SRV:7312 -c 64 -W 30s > $T/recv.json 2> $T/recv.err &
+recv_pid=$!
+wait_for 10 dgram_serving 7312
+timeout 60 $TOOL -j dgram send $SRV:7312 -I $CLI -c 64 -s 1000 --busy-poll \
+	> $T/send.json 2> $T/send.err
+wait $recv_pid
+check_eq "busy-poll: a sender that closes at once after 64 datagrams: its close polls them out, all 64 arrive" \
+	"0 64" "$? $(datagrams $T/recv.json length)"
+
 # a blast at the kernel's sink: UD may drop (receive buffers, the veth's
 # backlog), the sink counts what it took
 timeout 300 $TOOL -j dgram recv $SRV:7307 --sink -W 2s > $T/sink.json 2> $T/sink.err &
@@ -253,8 +286,11 @@ timeout 60 $TOOL -j dgram recv $SRV:7304 -c 0 > $T/recv.json 2> $T/recv.err &
 recv_pid=$!
 timeout 60 $TOOL -j dgram recv $SRV:7309 --sink > $T/sink.json 2> $T/sink.err &
 sink_pid=$!
+timeout 60 $TOOL -j dgram recv $SRV:7313 -c 0 --busy-poll > $T/brecv.json 2> $T/brecv.err &
+brecv_pid=$!
 wait_for 10 dgram_serving 7304
 wait_for 10 dgram_serving 7309
+wait_for 10 dgram_serving 7313
 check "the server's device is removed" rxe_del $DEV0
 wait $recv_pid
 check_eq "the waiting endpoint ends with ENODEV" "1 ENODEV" \
@@ -262,5 +298,8 @@ check_eq "the waiting endpoint ends with ENODEV" "1 ENODEV" \
 wait $sink_pid
 check_eq "the kernel sink ends with ENODEV" "1 ENODEV" \
 	"$? $(cat $T/sink.json $T/sink.err | grep -o ENODEV | head -n 1)"
+wait $brecv_pid
+check_eq "a busy-polling endpoint asleep in its wait ends with ENODEV" "1 ENODEV" \
+	"$? $(cat $T/brecv.json $T/brecv.err | grep -o ENODEV | head -n 1)"
 check "rdmachan unloads after the device removal" rdmachan_unload
 done_testing
