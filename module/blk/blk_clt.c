@@ -455,6 +455,7 @@ int rcblk_clt_unmap(u32 index, u32 flags)
 		rcblk_clt_shutdown(map);
 	}
 	del_gendisk(disk);
+	set_bit(RCBLK_M_DELETED, &map->flags);
 	rcblk_clt_shutdown(map);
 	cancel_work_sync(&map->err_work);
 	put_disk(disk);

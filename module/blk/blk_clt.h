@@ -140,6 +140,7 @@ struct rcblk_clt_stats {
 #define RCBLK_M_FAILFAST 5	/* fast_io_fail passed: held I/O fails */
 #define RCBLK_M_QUIESCED 6	/* dispatch quiesced by us; under @qlock */
 #define RCBLK_M_UNMAPPING 7	/* unmap began: a loss kills, no reconnect */
+#define RCBLK_M_DELETED	8	/* del_gendisk() returned: no request is left */
 
 /**
  * struct rcblk_clt_map - one mapping

@@ -61,7 +61,13 @@ void rcblk_clt_unquiesce(struct rcblk_clt_map *map)
 	mutex_lock(&map->qlock);
 	if (test_and_clear_bit(RCBLK_M_QUIESCED, &map->flags))
 		blk_mq_unquiesce_queue(map->disk->queue);
-	blk_mq_kick_requeue_list(map->disk->queue);
+	/*
+	 * Not once the disk is deleted: no request is left to requeue, and
+	 * del_gendisk() cancelled the queue's work for good; work queued now
+	 * would run after put_disk() freed the queue
+	 */
+	if (!test_bit(RCBLK_M_DELETED, &map->flags))
+		blk_mq_kick_requeue_list(map->disk->queue);
 	mutex_unlock(&map->qlock);
 }
 

@@ -126,7 +126,8 @@ check "max_queues 3, max_peer_queues 128" sh -c \
 	"echo 3 > $P/max_queues && echo 128 > $P/max_peer_queues"
 hog 5
 check "the server holds three of five silent channels" hogs_settle 3
-check "the refusals name max_queues" sh -c \
+# the server holding three comes before the other two's refusal
+check "the refusals name max_queues" wait_for 30 sh -c \
 	"dmesg | grep -Eq '(refused|closed): the server holds 3 queues \(max_queues\)'"
 hogs_stop
 check "max_queues back to 1024, open_timeout_ms to 10000" sh -c \
