@@ -320,6 +320,25 @@ void dgram_print_error(int err)
 	print_str(PRINT_ANY, "error", " (%s)", errno_name(err));
 }
 
+void dgram_print_counters(const struct dgram_ep *ep)
+{
+	enum out_type t = tool_stats() ? PRINT_ANY : PRINT_JSON;
+	struct rdmachan_dgram_info i;
+
+	if (dgram_info(ep, &i))
+		memset(&i, 0, sizeof(i));
+	print_fp(" (");
+	print_u64(t, "rx", "rx %llu, ", i.rx);
+	print_u64(t, "tx", "tx %llu, ", i.tx);
+	print_u64(PRINT_ANY, "rx_empty", "rx_empty %llu", i.rx_empty);
+	print_uint(t, "buffers", ", buffers %u", i.buffers);
+	print_uint(t, "depth", "/%u", i.depth);
+	print_u64(t, "mem_bytes", ", mem %llu", i.mem_bytes);
+	print_u64(t, "grown", ", grown %llu", i.grown);
+	print_u64(t, "retired", ", retired %llu", i.retired);
+	print_fp(")");
+}
+
 void dgram_serving(const struct dgram_ep *ep, const struct sockaddr_storage *asked)
 {
 	const struct sockaddr_in *sin = (const struct sockaddr_in *)asked;

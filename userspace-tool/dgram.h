@@ -197,6 +197,12 @@ int dgram_err(const char *cmd, const char *what, int err,
  */
 void dgram_print_error(int err);
 /*
+ * dgram_print_counters: in a record, the endpoint's counters:
+ * " (rx_empty N)" in text, " (rx N, tx N, rx_empty N, buffers N/DEPTH,
+ * mem BYTES, grown N, retired N)" with -s, all of them in JSON
+ */
+void dgram_print_counters(const struct dgram_ep *ep);
+/*
  * dgram_serving: when @asked has port 0, the line that says which port
  * the kernel chose: "serving ADDR:PORT qpn N" on stderr, JSON
  * {"event":"serving","addr":..,"qpn":..} on stdout

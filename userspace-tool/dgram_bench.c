@@ -153,10 +153,7 @@ static void sink_report(const struct dgram_ep *ep,
 {
 	double secs = b->elapsed_ns / 1e9;
 	double rate = secs > 0 ? b->msgs / secs : 0;
-	struct rdmachan_dgram_info info;
 
-	if (dgram_info(ep, &info))
-		memset(&info, 0, sizeof(info));
 	open_record(stdout);
 	print_str(PRINT_ANY, "role", "%s", "sink");
 	print_str(PRINT_ANY, "addr", " %s", ep->addr);
@@ -167,7 +164,8 @@ static void sink_report(const struct dgram_ep *ep,
 	print_double(PRINT_ANY, "msg_rate", ", %.0f msg/s", rate);
 	print_double(PRINT_ANY, "mbytes_per_sec", ", %.2f MB/s",
 		     secs > 0 ? b->bytes / secs / 1e6 : 0);
-	print_u64(PRINT_ANY, "rx_empty", " (rx_empty %llu)\n", info.rx_empty);
+	dgram_print_counters(ep);
+	print_nl();
 	close_record();
 }
 

@@ -87,20 +87,13 @@ static int echo_send(const char *cmd, struct dgram_ep *ep,
 
 static void echo_print(const struct dgram_ep *ep, uint64_t echoed, int err)
 {
-	enum out_type t = tool_stats() ? PRINT_ANY : PRINT_JSON;
-	struct rdmachan_dgram_info info;
-
-	if (dgram_info(ep, &info))
-		memset(&info, 0, sizeof(info));
 	open_record(stdout);
 	print_str(PRINT_ANY, "role", "%s", "echo");
 	print_str(PRINT_ANY, "addr", " %s", ep->addr);
 	print_uint(PRINT_ANY, "qpn", " qpn %u", ep->o.qpn);
 	print_u64(PRINT_ANY, "echoed", ": %llu", echoed);
 	print_fp(" datagram%s echoed", echoed == 1 ? "" : "s");
-	print_u64(t, "rx", " (rx %llu", info.rx);
-	print_u64(t, "tx", ", tx %llu", info.tx);
-	print_u64(t, "rx_empty", ", rx_empty %llu)", info.rx_empty);
+	dgram_print_counters(ep);
 	dgram_print_error(err);
 	print_nl();
 	close_record();

@@ -23,7 +23,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": dgram: " fmt
 
+#include <linux/memcontrol.h>
 #include <linux/nsproxy.h>
+#include <linux/random.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
@@ -37,18 +39,9 @@ static void rdmachan_dgram_free(struct kref *ref)
 {
 	struct rdmachan_dgram *d = container_of(ref, struct rdmachan_dgram,
 						ref);
-	u32 i;
 
-	for (i = 0; d->rx && i < d->depth; i++)
-		if (d->rx[i].page)
-			__free_page(d->rx[i].page);
-	for (i = 0; i < RDMACHAN_DGRAM_TX; i++)
-		if (d->tx[i].page)
-			__free_page(d->tx[i].page);
-	kvfree(d->rx);
-	kvfree(d->rx_ring);
-	kfree(d->grh);
-	kfree(d->ahs);
+	rdmachan_dgram_bufs_free(d);
+	mem_cgroup_put(d->memcg);
 	if (d->net)
 		put_net(d->net);
 	kfree(d);
@@ -61,51 +54,7 @@ void rdmachan_dgram_put(struct rdmachan_dgram *d)
 
 /* ---- completions ---------------------------------------------------------- */
 
-static void rdmachan_dgram_recv_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct rdmachan_dgram_slot *s =
-		container_of(wc->wr_cqe, struct rdmachan_dgram_slot, cqe);
-	struct rdmachan_dgram *d = s->d;
-	u32 i = s - d->rx;
-	unsigned long flags;
-	bool ipv4;
-
-	if (wc->status == IB_WC_SUCCESS) {
-		ib_dma_sync_single_for_cpu(d->pd->device,
-					   d->grh_dma + i * RDMACHAN_DGRAM_GRH,
-					   RDMACHAN_DGRAM_GRH, DMA_FROM_DEVICE);
-		ib_dma_sync_single_for_cpu(d->pd->device, s->dma, PAGE_SIZE,
-					   DMA_FROM_DEVICE);
-		ipv4 = (wc->wc_flags & IB_WC_WITH_NETWORK_HDR_TYPE) &&
-		       wc->network_hdr_type == RDMA_NETWORK_IPV4;
-		s->rx.len = wc->byte_len > RDMACHAN_DGRAM_GRH ?
-			    wc->byte_len - RDMACHAN_DGRAM_GRH : 0;
-		s->rx.qpn = wc->src_qp;
-		s->rx.has_imm = wc->wc_flags & IB_WC_WITH_IMM;
-		s->rx.imm = s->rx.has_imm ? wc->ex.imm_data : 0;
-		if (rdmachan_dgram_grh_source(d->grh + i * RDMACHAN_DGRAM_GRH,
-					      ipv4, &s->rx.from))
-			s->rx.from.ss_family = AF_UNSPEC;
-	}
-	spin_lock_irqsave(&d->lock, flags);
-	d->posted--;
-	d->rx_posted--;
-	if (wc->status == IB_WC_SUCCESS && !d->dead) {
-		d->rx_ring[(d->rx_head + d->rx_count) % d->depth] = i;
-		d->rx_count++;
-		d->stats.rx++;
-		d->stats.rx_bytes += s->rx.len;
-		if (!d->rx_posted)
-			d->stats.rx_empty++;
-	} else if (wc->status != IB_WC_WR_FLUSH_ERR) {
-		pr_info_ratelimited("qpn %u: a receive failed: %s\n", d->qpn,
-				    ib_wc_status_msg(wc->status));
-	}
-	spin_unlock_irqrestore(&d->lock, flags);
-	wake_up_all(&d->wq);
-}
-
-static void rdmachan_dgram_send_done(struct ib_cq *cq, struct ib_wc *wc)
+void rdmachan_dgram_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct rdmachan_dgram_slot *s =
 		container_of(wc->wr_cqe, struct rdmachan_dgram_slot, cqe);
@@ -123,118 +72,6 @@ static void rdmachan_dgram_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	spin_unlock_irqrestore(&d->lock, flags);
 	wake_up_all(&d->wq);
-}
-
-/* ---- buffers -------------------------------------------------------------- */
-
-/* Post receive buffer @i.  Context: @d->rwsem held, not dead. */
-static int rdmachan_dgram_post_recv(struct rdmachan_dgram *d, u32 i)
-{
-	struct rdmachan_dgram_slot *s = &d->rx[i];
-	struct ib_sge sge[2] = {
-		{ .addr = d->grh_dma + i * RDMACHAN_DGRAM_GRH,
-		  .length = RDMACHAN_DGRAM_GRH,
-		  .lkey = d->pd->local_dma_lkey },
-		{ .addr = s->dma, .length = d->max_size,
-		  .lkey = d->pd->local_dma_lkey },
-	};
-	struct ib_recv_wr wr = {
-		.wr_cqe = &s->cqe, .sg_list = sge, .num_sge = 2,
-	};
-	unsigned long flags;
-	int ret;
-
-	ib_dma_sync_single_for_device(d->pd->device, s->dma, PAGE_SIZE,
-				      DMA_FROM_DEVICE);
-	spin_lock_irqsave(&d->lock, flags);
-	d->posted++;
-	d->rx_posted++;
-	spin_unlock_irqrestore(&d->lock, flags);
-	ret = ib_post_recv(d->id->qp, &wr, NULL);
-	if (ret) {
-		spin_lock_irqsave(&d->lock, flags);
-		d->posted--;
-		d->rx_posted--;
-		spin_unlock_irqrestore(&d->lock, flags);
-		pr_info_ratelimited("qpn %u: posting a receive failed: %d\n",
-				    d->qpn, ret);
-	}
-	return ret;
-}
-
-static int rdmachan_dgram_map(struct ib_device *dev,
-			      struct rdmachan_dgram_slot *s,
-			      enum dma_data_direction dir)
-{
-	s->page = alloc_page(GFP_KERNEL_ACCOUNT);
-	if (!s->page)
-		return -ENOMEM;
-	s->dma = ib_dma_map_page(dev, s->page, 0, PAGE_SIZE, dir);
-	if (ib_dma_mapping_error(dev, s->dma)) {
-		s->dma = 0;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int rdmachan_dgram_buffers(struct rdmachan_dgram *d)
-{
-	struct ib_device *dev = d->pd->device;
-	u32 i;
-	int ret;
-
-	d->rx = kvcalloc(d->depth, sizeof(*d->rx), GFP_KERNEL_ACCOUNT);
-	d->rx_ring = kvcalloc(d->depth, sizeof(*d->rx_ring),
-			      GFP_KERNEL_ACCOUNT);
-	d->grh = kcalloc(d->depth, RDMACHAN_DGRAM_GRH, GFP_KERNEL_ACCOUNT);
-	d->ahs = kcalloc(RDMACHAN_DGRAM_MAX_AH, sizeof(*d->ahs),
-			 GFP_KERNEL_ACCOUNT);
-	if (!d->rx || !d->rx_ring || !d->grh || !d->ahs)
-		return -ENOMEM;
-	d->grh_dma = ib_dma_map_single(dev, d->grh,
-				       d->depth * RDMACHAN_DGRAM_GRH,
-				       DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(dev, d->grh_dma)) {
-		d->grh_dma = 0;
-		return -ENOMEM;
-	}
-	for (i = 0; i < d->depth; i++) {
-		d->rx[i].d = d;
-		d->rx[i].cqe.done = rdmachan_dgram_recv_done;
-		d->rx[i].rx.data = NULL;
-		ret = rdmachan_dgram_map(dev, &d->rx[i], DMA_FROM_DEVICE);
-		if (ret)
-			return ret;
-		d->rx[i].rx.data = page_address(d->rx[i].page);
-	}
-	for (i = 0; i < RDMACHAN_DGRAM_TX; i++) {
-		d->tx[i].d = d;
-		d->tx[i].cqe.done = rdmachan_dgram_send_done;
-		ret = rdmachan_dgram_map(dev, &d->tx[i], DMA_TO_DEVICE);
-		if (ret)
-			return ret;
-		set_bit(i, d->tx_free);
-	}
-	return 0;
-}
-
-static void rdmachan_dgram_unmap(struct rdmachan_dgram *d)
-{
-	struct ib_device *dev = d->pd->device;
-	u32 i;
-
-	for (i = 0; d->rx && i < d->depth; i++)
-		if (d->rx[i].dma)
-			ib_dma_unmap_page(dev, d->rx[i].dma, PAGE_SIZE,
-					  DMA_FROM_DEVICE);
-	for (i = 0; i < RDMACHAN_DGRAM_TX; i++)
-		if (d->tx[i].dma)
-			ib_dma_unmap_page(dev, d->tx[i].dma, PAGE_SIZE,
-					  DMA_TO_DEVICE);
-	if (d->grh_dma)
-		ib_dma_unmap_single(dev, d->grh_dma,
-				    d->depth * RDMACHAN_DGRAM_GRH,
-				    DMA_FROM_DEVICE);
 }
 
 /* ---- waits ---------------------------------------------------------------- */
@@ -273,12 +110,14 @@ static void rdmachan_dgram_teardown(struct rdmachan_dgram *d, int err)
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	unsigned long flags;
 
-	down_write(&d->rwsem);
 	spin_lock_irqsave(&d->lock, flags);
 	if (!d->dead)
 		d->dead = err;
 	spin_unlock_irqrestore(&d->lock, flags);
 	wake_up_all(&d->wq);
+	/* before the lock it takes: dead, it queues itself no more */
+	cancel_delayed_work_sync(&d->idle_work);
+	down_write(&d->rwsem);
 	if (!d->id)
 		goto out;
 	if (d->id->qp) {
@@ -419,8 +258,10 @@ static int rdmachan_dgram_start(struct rdmachan_dgram *d,
 	up_read(&d->rwsem);
 	if (!ret && (d->flags & RDMACHAN_DGRAM_SERVE))
 		ret = rdma_listen(d->id, 64);
-	if (!ret)
+	if (!ret) {
 		memcpy(&d->addr, &d->id->route.addr.src_addr, sizeof(d->addr));
+		rdmachan_dgram_idle_start(d);
+	}
 	return ret;
 }
 
@@ -456,6 +297,10 @@ int rdmachan_dgram_open_net(struct net *net, const struct sockaddr *addr,
 	init_waitqueue_head(&d->wq);
 	mutex_init(&d->ah_mutex);
 	INIT_LIST_HEAD(&d->groups);
+	rdmachan_dgram_idle_init(d);
+	d->retire_imm = (__force __be32)get_random_u32();
+	if (current->mm)
+		d->memcg = get_mem_cgroup_from_mm(current->mm);
 	rdmachan_dev_user_init(&d->dev_user, &rdmachan_dgram_dev_ops);
 	d->depth = depth;
 	d->flags = flags;
@@ -606,7 +451,7 @@ EXPORT_SYMBOL_GPL(rdmachan_dgram_rx_release);
 /* ---- send ----------------------------------------------------------------- */
 
 /* A free send buffer, taken, or -1; under @d->lock */
-static int rdmachan_dgram_tx_take(struct rdmachan_dgram *d)
+int rdmachan_dgram_tx_take(struct rdmachan_dgram *d)
 {
 	unsigned long i = find_first_bit(d->tx_free, RDMACHAN_DGRAM_TX);
 
@@ -622,11 +467,15 @@ static bool rdmachan_dgram_writable(struct rdmachan_dgram *d)
 	       READ_ONCE(d->dead);
 }
 
-/* Post send buffer @s to @qpn through @ah.  Context: @d->rwsem held. */
-static int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
-				    struct rdmachan_dgram_slot *s,
-				    struct rdmachan_dgram_ah *ah, u32 qpn,
-				    u32 qkey, const __be32 *imm)
+/*
+ * Post send buffer @s (@s->len bytes, none: no page needed) to @qpn
+ * through @ah, which holds it; a refused post frees both.  Context:
+ * @d->rwsem held.
+ */
+int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
+			     struct rdmachan_dgram_slot *s,
+			     struct rdmachan_dgram_ah *ah, u32 qpn, u32 qkey,
+			     const __be32 *imm)
 {
 	struct ib_sge sge = {
 		.addr = s->dma, .length = s->len,
@@ -634,7 +483,8 @@ static int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
 	};
 	struct ib_ud_wr wr = {
 		.wr = {
-			.wr_cqe = &s->cqe, .sg_list = &sge, .num_sge = 1,
+			.wr_cqe = &s->cqe, .sg_list = &sge,
+			.num_sge = s->len ? 1 : 0,
 			.opcode = imm ? IB_WR_SEND_WITH_IMM : IB_WR_SEND,
 			.send_flags = IB_SEND_SIGNALED,
 			.ex.imm_data = imm ? *imm : 0,
@@ -646,23 +496,21 @@ static int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
 	unsigned long flags;
 	int ret;
 
-	ib_dma_sync_single_for_device(d->pd->device, s->dma, s->len,
-				      DMA_TO_DEVICE);
+	if (s->len)
+		ib_dma_sync_single_for_device(d->pd->device, s->dma, s->len,
+					      DMA_TO_DEVICE);
 	s->ah = ah;
 	spin_lock_irqsave(&d->lock, flags);
 	d->posted++;
 	spin_unlock_irqrestore(&d->lock, flags);
 	ret = ib_post_send(d->id->qp, &wr.wr, NULL);
-	spin_lock_irqsave(&d->lock, flags);
 	if (ret) {
+		spin_lock_irqsave(&d->lock, flags);
 		d->posted--;
 		ah->inflight--;
 		set_bit(s - d->tx, d->tx_free);
-	} else {
-		d->stats.tx++;
-		d->stats.tx_bytes += s->len;
+		spin_unlock_irqrestore(&d->lock, flags);
 	}
-	spin_unlock_irqrestore(&d->lock, flags);
 	return ret;
 }
 
@@ -738,14 +586,27 @@ int rdmachan_dgram_send(struct rdmachan_dgram *d, const struct sockaddr *to,
 	}
 	s = &d->tx[i];
 	s->len = len;
-	ret = copy_from_iter(page_address(s->page), len, from) == len ?
-	      0 : -EFAULT;
+	if (len) {
+		down_read(&d->rwsem);
+		ret = READ_ONCE(d->dead) ?: rdmachan_dgram_tx_page(d, s);
+		up_read(&d->rwsem);
+	}
+	/* not under the rwsem: a user's page fault must not hold teardown */
+	if (!ret && len &&
+	    copy_from_iter(page_address(s->page), len, from) != len)
+		ret = -EFAULT;
 	down_read(&d->rwsem);
 	if (!ret)
 		ret = READ_ONCE(d->dead);
 	if (!ret) {
 		ret = rdmachan_dgram_post_send(d, s, ah, qpn, qkey, imm);
 		up_read(&d->rwsem);
+		if (!ret) {
+			spin_lock_irqsave(&d->lock, flags);
+			d->stats.tx++;
+			d->stats.tx_bytes += len;
+			spin_unlock_irqrestore(&d->lock, flags);
+		}
 		return ret;
 	}
 	up_read(&d->rwsem);
@@ -844,6 +705,10 @@ void rdmachan_dgram_stats(struct rdmachan_dgram *d,
 	info->tx_errors = d->stats.tx_errors;
 	info->resolved = d->stats.resolved;
 	info->served = d->stats.served;
+	info->buffers = d->rx_made;
+	info->mem_bytes = rdmachan_dgram_mem_bytes(d);
+	info->grown = d->stats.grown;
+	info->retired = d->stats.retired;
 	spin_unlock_irqrestore(&d->lock, flags);
 	memcpy(&info->addr, &d->addr, sizeof(info->addr));
 }

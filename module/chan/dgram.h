@@ -17,6 +17,7 @@
 #include <linux/string.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -27,6 +28,12 @@
 #define RDMACHAN_DGRAM_GRH	40	/* room for the GRH before each datagram */
 #define RDMACHAN_DGRAM_TX	64	/* send buffers, a page each */
 #define RDMACHAN_DGRAM_MAX_AH	256	/* address handles kept */
+/* receive buffers an idle endpoint keeps: room for one full batch */
+#define RDMACHAN_DGRAM_RX_KEEP	RDMACHAN_DGRAM_MAX_BATCH
+/* receive buffers one completion adds at most */
+#define RDMACHAN_DGRAM_GROW_STEP	16
+/* send pages an idle endpoint keeps */
+#define RDMACHAN_DGRAM_TX_KEEP	1
 
 /**
  * rdmachan_dgram_grh_source() - the source address of a received datagram
@@ -99,6 +106,75 @@ static inline bool rdmachan_dgram_same_ip(const struct sockaddr_storage *a,
 }
 
 /**
+ * rdmachan_dgram_grow_n() - receive buffers to add at a completion
+ * @made: receive buffers the endpoint has
+ * @posted: of them posted, after the completion
+ * @depth: its most
+ *
+ * A receiver whose buffers are at most half posted (the rest hold
+ * datagrams nobody has read yet) adds up to RDMACHAN_DGRAM_GROW_STEP, as
+ * a channel's grant grows when its peer uses half of it (chan_grant.c).
+ *
+ * Context: any.
+ * Return: how many, 0 for none.
+ */
+static inline u32 rdmachan_dgram_grow_n(u32 made, u32 posted, u32 depth)
+{
+	if (made >= depth || posted > made / 2)
+		return 0;
+	return min_t(u32, RDMACHAN_DGRAM_GROW_STEP, depth - made);
+}
+
+/**
+ * rdmachan_dgram_keep() - the receive buffers an idle endpoint keeps
+ * @depth: its most
+ *
+ * Context: any.
+ * Return: RDMACHAN_DGRAM_RX_KEEP, or @depth when smaller.
+ */
+static inline u32 rdmachan_dgram_keep(u32 depth)
+{
+	return min_t(u32, depth, RDMACHAN_DGRAM_RX_KEEP);
+}
+
+/**
+ * rdmachan_dgram_retire_n() - receive buffers an idle endpoint gives back
+ * @made: receive buffers it has
+ * @retiring: of them already on their way back (a retire datagram sent)
+ * @depth: its most
+ *
+ * Context: any.
+ * Return: what it holds beyond rdmachan_dgram_keep(), less @retiring.
+ */
+static inline u32 rdmachan_dgram_retire_n(u32 made, u32 retiring, u32 depth)
+{
+	u32 keep = rdmachan_dgram_keep(depth);
+
+	return made > keep + retiring ? made - keep - retiring : 0;
+}
+
+/**
+ * rdmachan_dgram_is_retire() - is a datagram one an endpoint sent itself
+ *	to give a receive buffer back?
+ * @rx: the datagram
+ * @qpn: the endpoint's queue pair
+ * @imm: its retire datagrams' immediate data, random
+ * @self: its address
+ *
+ * Context: any.
+ * Return: true for an empty datagram with @imm from @qpn at @self's host
+ * (or with no source address: no GRH, as on an InfiniBand subnet).
+ */
+static inline bool rdmachan_dgram_is_retire(const struct rdmachan_dgram_rx *rx,
+					    u32 qpn, __be32 imm,
+					    const struct sockaddr_storage *self)
+{
+	return rx->has_imm && !rx->len && rx->qpn == qpn && rx->imm == imm &&
+	       (rx->from.ss_family == AF_UNSPEC ||
+		rdmachan_dgram_same_ip(&rx->from, self));
+}
+
+/**
  * struct rdmachan_dgram_ah - an address handle kept for one peer host
  * @addr: the host (port 0)
  * @ah: its address handle on the endpoint's PD
@@ -115,8 +191,10 @@ struct rdmachan_dgram_ah {
 
 /**
  * struct rdmachan_dgram_slot - a receive or send buffer
- * @page: the datagram's bytes (one page holds any MTU)
- * @dma: its mapping; 0 once unmapped
+ * @page: the datagram's bytes (one page holds any MTU); NULL for a
+ *	receive slot without a buffer (on &rdmachan_dgram.rx_free) and a
+ *	send slot not used since the endpoint was idle (dgram_buf.c)
+ * @dma: its mapping; 0 when unmapped
  * @cqe: its completion
  * @len: receive: the datagram's length; send: bytes posted
  * @src: receive: its source (address, QPN); send: the AH entry used
@@ -168,10 +246,26 @@ struct rdmachan_dgram_slot {
  * @rx_ring: indexes of received buffers in arrival order; under @lock
  * @rx_head: next to read; under @lock
  * @rx_count: in @rx_ring; under @lock
+ * @rx_made: receive slots with a buffer (posted, received, held by a
+ *	reader, or retiring); under @lock
+ * @rx_free: indexes of the slots without one, a stack; under @lock
+ * @rx_nfree: on @rx_free; under @lock
+ * @rx_retiring: retire datagrams sent and not back; under @lock.  Only
+ *	while some are on their way is a datagram taken for one
+ * @retire_imm: their immediate data, random, so that no peer can send one
  * @posted: receive and send requests posted, not completed; under @lock
  * @rx_posted: receives of them
  * @tx: the send buffers
  * @tx_free: bitmap of free send buffers; under @lock
+ * @tx_pages: send slots with a page; under @lock
+ * @memcg: the memory cgroup of the endpoint's maker (a reference), which
+ *	the buffers made in completion handlers are charged to; NULL: none
+ * @idle_work: the tick that gives an idle endpoint's buffers back
+ *	(dgram_buf.c); cancelled by teardown before it takes @rwsem
+ * @idle_rx: @stats.rx at the last tick; under @lock
+ * @idle_tx: @stats.tx at the last tick; under @lock
+ * @self_ah: the address handle to itself (rdmachan_dgram_ah_self()), held
+ *	for good; the idle tick's only
  * @ahs: address handles by peer host; under @rwsem (written under it for
  *	writing or with @ah_mutex), their counts under @lock
  * @nr_ahs: entries of @ahs used
@@ -206,10 +300,21 @@ struct rdmachan_dgram {
 	u32				*rx_ring;
 	u32				rx_head;
 	u32				rx_count;
+	u32				rx_made;
+	u32				*rx_free;
+	u32				rx_nfree;
+	u32				rx_retiring;
+	__be32				retire_imm;
 	u32				posted;
 	u32				rx_posted;
 	struct rdmachan_dgram_slot	tx[RDMACHAN_DGRAM_TX];
 	DECLARE_BITMAP(tx_free, RDMACHAN_DGRAM_TX);
+	u32				tx_pages;
+	struct mem_cgroup		*memcg;
+	struct delayed_work		idle_work;
+	u64				idle_rx;
+	u64				idle_tx;
+	struct rdmachan_dgram_ah	*self_ah;
 	struct rdmachan_dgram_ah	*ahs;
 	u32				nr_ahs;
 	struct mutex			ah_mutex; /* making address handles */
@@ -218,7 +323,7 @@ struct rdmachan_dgram {
 	bool				conn_set;
 	struct {
 		u64 tx, rx, tx_bytes, rx_bytes, rx_trunc, rx_empty;
-		u64 tx_errors, resolved, served;
+		u64 tx_errors, resolved, served, grown, retired;
 	} stats;
 };
 
@@ -279,10 +384,22 @@ int rdmachan_dgram_cm_handler(struct rdma_cm_id *id,
 struct rdmachan_dgram_ah *rdmachan_dgram_ah_get(struct rdmachan_dgram *d,
 						const struct sockaddr_storage *to,
 						unsigned int timeout_ms);
+struct rdmachan_dgram_ah *rdmachan_dgram_ah_self(struct rdmachan_dgram *d);
 void rdmachan_dgram_ahs_free(struct rdmachan_dgram *d);
 
 /* dgram_mcast.c: multicast groups */
 void rdmachan_dgram_groups_free(struct rdmachan_dgram *d);
+
+/* dgram_buf.c: the buffers, which follow use */
+int rdmachan_dgram_buffers(struct rdmachan_dgram *d);
+void rdmachan_dgram_unmap(struct rdmachan_dgram *d);
+void rdmachan_dgram_bufs_free(struct rdmachan_dgram *d);
+int rdmachan_dgram_post_recv(struct rdmachan_dgram *d, u32 i);
+int rdmachan_dgram_tx_page(struct rdmachan_dgram *d,
+			   struct rdmachan_dgram_slot *s);
+void rdmachan_dgram_idle_init(struct rdmachan_dgram *d);
+void rdmachan_dgram_idle_start(struct rdmachan_dgram *d);
+u64 rdmachan_dgram_mem_bytes(const struct rdmachan_dgram *d);
 
 /* dgram_poll.c: the waits of a BUSY_POLL endpoint */
 static inline bool rdmachan_dgram_busy(const struct rdmachan_dgram *d)
@@ -297,6 +414,14 @@ long rdmachan_dgram_busy_wait(struct rdmachan_dgram *d,
 			      long timeout, bool intr);
 bool rdmachan_dgram_arm(struct rdmachan_dgram *d);
 void rdmachan_dgram_poll_stop(struct rdmachan_dgram *d);
+
+/* dgram.c: for dgram_buf.c */
+void rdmachan_dgram_send_done(struct ib_cq *cq, struct ib_wc *wc);
+int rdmachan_dgram_tx_take(struct rdmachan_dgram *d);
+int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
+			     struct rdmachan_dgram_slot *s,
+			     struct rdmachan_dgram_ah *ah, u32 qpn, u32 qkey,
+			     const __be32 *imm);
 
 /* dgram.c: for ioctl_dgram.c */
 int rdmachan_dgram_open_net(struct net *net, const struct sockaddr *addr,

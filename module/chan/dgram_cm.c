@@ -455,6 +455,48 @@ struct rdmachan_dgram_ah *rdmachan_dgram_ah_get(struct rdmachan_dgram *d,
 }
 
 /**
+ * rdmachan_dgram_ah_self() - an endpoint's address handle to itself
+ * @d: the endpoint
+ *
+ * Made at the first call that finds no other thread making a handle, and
+ * kept for the endpoint's life: &rdmachan_dgram.self_ah holds it (its own
+ * hold, so it is never replaced).
+ *
+ * Context: process context, the idle tick (the only user of @self_ah);
+ * sleeps, RDMACHAN_DGRAM_DEFAULT_TIMEOUT at most.
+ * Return: the entry, or an ERR_PTR(): -EBUSY while another thread makes a
+ * handle, or as rdmachan_dgram_ah_get().
+ */
+struct rdmachan_dgram_ah *rdmachan_dgram_ah_self(struct rdmachan_dgram *d)
+{
+	struct rdmachan_dgram_res r = {};
+	struct sockaddr_storage self;
+	struct rdmachan_dgram_ah *e;
+	int ret;
+
+	if (d->self_ah)
+		return d->self_ah;
+	ret = rdmachan_dgram_host((struct sockaddr *)&d->addr, &self);
+	if (ret)
+		return ERR_PTR(ret);
+	/* a user's resolution may hold the mutex long: not waited for */
+	if (!mutex_trylock(&d->ah_mutex))
+		return ERR_PTR(-EBUSY);
+	e = rdmachan_dgram_ah_lookup(d, &self);
+	if (!e) {
+		ret = rdmachan_dgram_route(d, &self, false,
+					   RDMACHAN_DGRAM_DEFAULT_TIMEOUT, &r);
+		e = ret ? ERR_PTR(ret) : rdmachan_dgram_ah_make(d, &self, &r.attr);
+	}
+	mutex_unlock(&d->ah_mutex);
+	if (r.have_attr)
+		rdma_destroy_ah_attr(&r.attr);
+	if (!IS_ERR(e))
+		d->self_ah = e;
+	return e;
+}
+
+/**
  * rdmachan_dgram_ahs_free() - destroy every address handle kept
  * @d: the endpoint, its QP gone
  *

@@ -131,7 +131,7 @@ static struct rdmachan_uint_param shrink_idle_ms = {
 module_param_cb(shrink_idle_ms, &rdmachan_uint_param_ops, &shrink_idle_ms,
 		0644);
 MODULE_PARM_DESC(shrink_idle_ms,
-		 "A channel that sent nothing for this many ms lets its peer free the receive buffers it keeps for it, but one, 0..3600000, 0 = never (default 5000)");
+		 "A channel that sent nothing for this many ms lets its peer free the receive buffers it keeps for it, but one; a datagram endpoint idle that long frees its buffers but a batch's, 0..3600000, 0 = never (default 5000)");
 
 static struct rdmachan_uint_param imm_header = {
 	.val = 1, .min = 0, .max = 1, .base = 10,

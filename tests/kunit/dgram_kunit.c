@@ -2,7 +2,8 @@
 /*
  * KUnit suite for datagram endpoints: where a received datagram came from
  * (its GRH: RoCEv2 over IPv4, over IPv6, an IPv4-mapped GID), which
- * addresses name one host (module/chan/dgram.h), and the checks of the
+ * addresses name one host, when receive buffers grow and are given back
+ * and which datagram gives one back (module/chan/dgram.h), and the checks of the
  * DGRAM_* ioctls' arguments, JOIN and LEAVE among them (module/chan/ioctl_check.c, which
  * ioctl_conn_kunit.c includes).
  */
@@ -99,6 +100,70 @@ static void dgram_test_same_ip(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_same_ip(&a, &b));
 	b.ss_family = AF_UNSPEC;
 	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_same_ip(&a, &b));
+}
+
+/* ---- buffers that follow use (dgram_buf.c) ------------------------------ */
+
+/* Growth: at most half posted, by a step, never past the depth */
+static void dgram_test_grow(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(64, 33, 256), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(64, 32, 256),
+			RDMACHAN_DGRAM_GROW_STEP);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(64, 0, 256),
+			RDMACHAN_DGRAM_GROW_STEP);
+	/* the step cut to what the depth leaves; none at the depth */
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(250, 0, 256), 6);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(256, 0, 256), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(8, 0, 8), 0);
+	/* a depth below the kept count: one buffer, none posted */
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_grow_n(1, 0, 4), 3);
+}
+
+/* Giving back: all beyond the kept count, less those on their way */
+static void dgram_test_retire(struct kunit *test)
+{
+	u32 keep = RDMACHAN_DGRAM_RX_KEEP;
+
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_keep(256), keep);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_keep(8), 8);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(256, 0, 256), 256 - keep);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(256, 100, 256),
+			256 - keep - 100);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(256, 256 - keep, 256), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(256, 300, 256), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(keep, 0, 256), 0);
+	KUNIT_EXPECT_EQ(test, rdmachan_dgram_retire_n(8, 0, 8), 0);
+}
+
+/* A retire datagram: empty, the immediate, from the endpoint's own QP */
+static void dgram_test_is_retire(struct kunit *test)
+{
+	const __be32 imm = cpu_to_be32(0x1234abcd);
+	struct sockaddr_storage self;
+	struct rdmachan_dgram_rx rx = {
+		.qpn = 17, .len = 0, .has_imm = true, .imm = imm,
+	};
+
+	dgram_set4(&self, IP4(192, 0, 2, 1), 7330);
+	dgram_set4(&rx.from, IP4(192, 0, 2, 1), 0);
+	KUNIT_EXPECT_TRUE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
+	/* another queue pair of the host, another host: a peer's datagram */
+	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_is_retire(&rx, 18, imm, &self));
+	dgram_set4(&rx.from, IP4(192, 0, 2, 2), 0);
+	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
+	/* no GRH, no source address: the queue pair and immediate decide */
+	rx.from.ss_family = AF_UNSPEC;
+	KUNIT_EXPECT_TRUE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
+	dgram_set4(&rx.from, IP4(192, 0, 2, 1), 0);
+	rx.len = 1;
+	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
+	rx.len = 0;
+	rx.imm = cpu_to_be32(0x1234abce);
+	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
+	rx.imm = imm;
+	rx.has_imm = false;
+	KUNIT_EXPECT_FALSE(test, rdmachan_dgram_is_retire(&rx, 17, imm, &self));
 }
 
 /* ---- DGRAM_OPEN's, DGRAM_RESOLVE's and the batches' arguments ---------- */
@@ -365,6 +430,9 @@ static struct kunit_case dgram_kunit_cases[] = {
 	KUNIT_CASE(dgram_test_grh_ipv4),
 	KUNIT_CASE(dgram_test_grh_gid),
 	KUNIT_CASE(dgram_test_same_ip),
+	KUNIT_CASE(dgram_test_grow),
+	KUNIT_CASE(dgram_test_retire),
+	KUNIT_CASE(dgram_test_is_retire),
 	KUNIT_CASE_PARAM(dgram_test_open_arg, dgram_open_gen_params),
 	KUNIT_CASE_PARAM(dgram_test_resolve_arg, dgram_resolve_gen_params),
 	KUNIT_CASE(dgram_test_resolve_default),

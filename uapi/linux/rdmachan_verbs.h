@@ -283,10 +283,14 @@ struct rdmachan_dgram_batch {
  * @qpn: the endpoint's queue pair number
  * @qkey: its qkey
  * @max_size: the largest datagram
- * @depth: its receive buffers
- * @posted: of them posted now (the rest hold datagrams not yet read)
+ * @depth: the most receive buffers it makes
+ * @posted: of @buffers, posted now (the rest hold datagrams not yet read)
  * @error: 0, or why the endpoint died (ENODEV: its device went away)
- * @reserved0: zero
+ * @buffers: receive buffers it has now: @depth at open, fewer once it
+ *	received nothing for the module's shrink_idle_ms, more again as
+ *	datagrams come
+ * @mem_bytes: what it holds: its buffers' pages, their bookkeeping and
+ *	itself (not the device's queues)
  * @addr: the local address and served port
  * @tx: datagrams sent
  * @rx: datagrams received
@@ -298,6 +302,8 @@ struct rdmachan_dgram_batch {
  * @tx_errors: sends that failed in the device
  * @resolved: resolutions answered to this endpoint
  * @served: resolutions this endpoint answered
+ * @grown: receive buffers made after the open, as datagrams came
+ * @retired: receive buffers given back while it was idle
  * @reserved: zero
  */
 struct rdmachan_dgram_info {
@@ -308,7 +314,7 @@ struct rdmachan_dgram_info {
 	__u32 depth;
 	__u32 posted;
 	__s32 error;
-	__u32 reserved0;
+	__u32 buffers;
 	struct __kernel_sockaddr_storage addr;
 	__u64 tx;
 	__u64 rx;
@@ -319,7 +325,10 @@ struct rdmachan_dgram_info {
 	__u64 tx_errors;
 	__u64 resolved;
 	__u64 served;
-	__u64 reserved[4];
+	__u64 mem_bytes;
+	__u64 grown;
+	__u64 retired;
+	__u64 reserved[1];
 };
 
 /* rdmachan_dgram_bench.wait_ms's default for PINGPONG: a reply's bound */
