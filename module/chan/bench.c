@@ -34,15 +34,9 @@ struct rdmachan_bench_run {
 };
 
 /* Has the run reached its count or time limit (or been interrupted)? */
-static bool rdmachan_bench_over(const struct rdmachan_bench_run *r)
+static bool rdmachan_bench_run_over(const struct rdmachan_bench_run *r)
 {
-	const struct rdmachan_bench *b = r->b;
-
-	if (b->count && b->msgs >= b->count)
-		return true;
-	if (r->deadline && ktime_get_ns() >= r->deadline)
-		return true;
-	return signal_pending(current);
+	return rdmachan_bench_over(r->b->msgs, r->b->count, r->deadline);
 }
 
 /* A signal ends a run; what it measured so far is still the result. */
@@ -66,7 +60,7 @@ static int rdmachan_bench_blast(struct rdmachan_bench_run *r)
 		vec[i].iov_base = r->payload;
 		vec[i].iov_len = b->msg_size;
 	}
-	while (!rdmachan_bench_over(r)) {
+	while (!rdmachan_bench_run_over(r)) {
 		want = b->batch;
 		if (b->count && b->count - b->msgs < want)
 			want = b->count - b->msgs;
@@ -91,7 +85,7 @@ static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
 	u64 start = ktime_get_ns(), t0, rtt;
 	int ret = 0;
 
-	while (!rdmachan_bench_over(r)) {
+	while (!rdmachan_bench_run_over(r)) {
 		t0 = ktime_get_ns();
 		ret = rdmachan_send(r->ch, &vec, 1, 0, 0);
 		if (ret)
@@ -113,12 +107,7 @@ static int rdmachan_bench_pingpong(struct rdmachan_bench_run *r)
 		b->bytes += b->msg_size;
 	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	rdmachan_bench_lat_end(&r->lat);
-	b->lat_min_ns = r->lat.min;
-	b->lat_avg_ns = r->lat.avg;
-	b->lat_p50_ns = r->lat.p50;
-	b->lat_p99_ns = r->lat.p99;
-	b->lat_max_ns = r->lat.max;
+	rdmachan_bench_lat_out(&r->lat, b);
 	return rdmachan_bench_end(ret);
 }
 
@@ -177,7 +166,7 @@ static int rdmachan_bench_serve(struct rdmachan_bench_run *r, bool echo)
 	u64 first = 0, last = 0;
 	int ret = 0;
 
-	while (!rdmachan_bench_over(r)) {
+	while (!rdmachan_bench_run_over(r)) {
 		ret = rdmachan_bench_recv(r, &msg);
 		if (ret == -ETIMEDOUT) {
 			ret = 0;

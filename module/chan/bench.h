@@ -7,7 +7,8 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
-
+#include <linux/ktime.h>
+#include <linux/sched/signal.h>
 #include <linux/types.h>
 
 struct rdmachan;
@@ -48,6 +49,40 @@ struct rdmachan_bench_lat {
 int rdmachan_bench_lat_init(struct rdmachan_bench_lat *l, u64 count);
 void rdmachan_bench_lat_add(struct rdmachan_bench_lat *l, u64 rtt);
 void rdmachan_bench_lat_end(struct rdmachan_bench_lat *l);
+
+/*
+ * rdmachan_bench_lat_out() - end @l and copy its figures to @b, a struct
+ * rdmachan_bench or rdmachan_dgram_bench (their lat_*_ns fields)
+ */
+#define rdmachan_bench_lat_out(l, b) do {		\
+	struct rdmachan_bench_lat *__l = (l);		\
+	typeof(b) __b = (b);				\
+							\
+	rdmachan_bench_lat_end(__l);			\
+	__b->lat_min_ns = __l->min;			\
+	__b->lat_avg_ns = __l->avg;			\
+	__b->lat_p50_ns = __l->p50;			\
+	__b->lat_p99_ns = __l->p99;			\
+	__b->lat_max_ns = __l->max;			\
+} while (0)
+
+/**
+ * rdmachan_bench_over() - has a run reached its limits?
+ * @msgs: messages it has moved
+ * @count: its count, 0 for none
+ * @deadline: ktime_get_ns() to stop at, 0 for none
+ *
+ * Context: process context.
+ * Return: true at @count, at @deadline, or once a signal is pending.
+ */
+static inline bool rdmachan_bench_over(u64 msgs, u64 count, u64 deadline)
+{
+	if (count && msgs >= count)
+		return true;
+	if (deadline && ktime_get_ns() >= deadline)
+		return true;
+	return signal_pending(current);
+}
 
 long rdmachan_bench_run(struct rdmachan *ch, struct rdmachan_bench *b);
 int rdmachan_bench_rdma(struct rdmachan *ch, struct rdmachan_bench *b);

@@ -42,13 +42,7 @@ struct rdmachan_dgram_bench_run {
 /* Has the run reached its count or time limit (or been interrupted)? */
 static bool rdmachan_dgram_bench_over(const struct rdmachan_dgram_bench_run *r)
 {
-	const struct rdmachan_dgram_bench *b = r->b;
-
-	if (b->count && b->msgs >= b->count)
-		return true;
-	if (r->deadline && ktime_get_ns() >= r->deadline)
-		return true;
-	return signal_pending(current);
+	return rdmachan_bench_over(r->b->msgs, r->b->count, r->deadline);
 }
 
 /* Send the payload to the peer, with immediate data @imm if not NULL */
@@ -199,12 +193,7 @@ static int rdmachan_dgram_bench_pingpong(struct rdmachan_dgram_bench_run *r)
 		b->bytes += b->msg_size;
 	}
 	b->elapsed_ns = ktime_get_ns() - start;
-	rdmachan_bench_lat_end(&r->lat);
-	b->lat_min_ns = r->lat.min;
-	b->lat_avg_ns = r->lat.avg;
-	b->lat_p50_ns = r->lat.p50;
-	b->lat_p99_ns = r->lat.p99;
-	b->lat_max_ns = r->lat.max;
+	rdmachan_bench_lat_out(&r->lat, b);
 	/* the run's time ran out while a reply was awaited: not an error */
 	return ret == -ETIME ? 0 : ret;
 }
