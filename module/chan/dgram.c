@@ -23,6 +23,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": dgram: " fmt
 
+#include <linux/bottom_half.h>
 #include <linux/memcontrol.h>
 #include <linux/nsproxy.h>
 #include <linux/random.h>
@@ -493,6 +494,7 @@ int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
 		.remote_qpn = qpn,
 		.remote_qkey = qkey ?: RDMACHAN_DGRAM_QKEY,
 	};
+	bool busy = rdmachan_dgram_busy(d);
 	unsigned long flags;
 	int ret;
 
@@ -503,7 +505,18 @@ int rdmachan_dgram_post_send(struct rdmachan_dgram *d,
 	spin_lock_irqsave(&d->lock, flags);
 	d->posted++;
 	spin_unlock_irqrestore(&d->lock, flags);
+	/*
+	 * soft-RoCE defers a kernel QP's send to a tasklet.  A BUSY_POLL
+	 * endpoint raises it with the bottom halves off: it wakes no
+	 * ksoftirqd and runs here, at their enabling, as a user QP's send
+	 * runs in its system call (the channel's sends do the same,
+	 * rdmachan_bh_off()).  Others leave it to batch their sends.
+	 */
+	if (busy)
+		local_bh_disable();
 	ret = ib_post_send(d->id->qp, &wr.wr, NULL);
+	if (busy)
+		local_bh_enable();
 	if (ret) {
 		spin_lock_irqsave(&d->lock, flags);
 		d->posted--;

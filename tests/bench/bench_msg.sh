@@ -294,23 +294,30 @@ for pass in $(seq "$RUNS"); do
 	done
 done
 # Latency pairs: ib_send_lat and the busy-polled in-kernel ping-pong back
-# to back, BENCH_LAT_PAIRS times, which one goes first alternating.  Under
+# to back, BENCH_LAT_PAIRS times, which one goes first alternating, and
+# the same with ib_send_lat -c UD and the datagram ping-pong.  Under
 # TCG the round trip is bimodal (one-way about 22 us or about 45 us, a
 # mode lasting seconds, for both programs alike): a pair mostly runs in
 # one mode, so the host takes the median of the per-pair ratios.
+# lat_pair PREFIX PAIR PERFTEST_CMD RDMACHAN_CMD: one pair's result line
+lat_pair() {
+	if [ $(($2 % 2)) = 1 ]; then
+		_a=$($3)
+		_b=$($4)
+	else
+		_b=$($4)
+		_a=$($3)
+	fi
+	set -- "$1" "$2" $_a
+	_pt="${3:-0} ${4:-0}"
+	set -- "$1" "$2" $_b
+	result "${1}_$2" "$_pt ${3:-0} ${4:-0}"
+}
 for pair in $(seq "$LAT_PAIRS"); do
 	port=$((port + 1))
-	if [ $((pair % 2)) = 1 ]; then
-		pt=$(perftest_lat 64)
-		rc=$(rdmachan_lat $port direct)
-	else
-		rc=$(rdmachan_lat $port direct)
-		pt=$(perftest_lat 64)
-	fi
-	set -- $pt
-	_pt="${1:-0} ${2:-0}"
-	set -- $rc
-	result "lat_pair_$pair" "$_pt ${1:-0} ${2:-0}"
+	lat_pair lat_pair "$pair" "perftest_lat 64" "rdmachan_lat $port direct"
+	port=$((port + 1))
+	lat_pair ud_lat_pair "$pair" "perftest_ud_lat 64" "rdmachan_ud_lat $port"
 done
 check "rdmachan unloads" rdmachan_unload
 done_testing

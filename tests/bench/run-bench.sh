@@ -36,7 +36,7 @@
 # (per bandwidth run, default 4), BENCH_PINGS (round trips, default
 # 5000), BENCH_RPINGS (pings of each rping run, default 2000),
 # BENCH_RUNS (passes, default 3), BENCH_LAT_PAIRS (back-to-back
-# latency pairs after the passes, default 10).  The raw figures stay in
+# latency pairs after the passes, RC and UD each, default 10).  The raw figures stay in
 # tests/vm/out/bench/results.ktap.  The guest half, which runs the
 # programs, is tests/bench/bench_msg.sh; the block rows' is
 # tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
@@ -232,19 +232,24 @@ row "in-kernel UD latency p50, 64 B" "$(val kernel_ud_lat_64_p50_us)" \
 row "in-kernel UD latency avg, 64 B" "$(val kernel_ud_lat_64_avg_us)" \
 	"$(val perftest_ud_lat_64_avg_us)" "us" 0
 
-# pair_ratio FIELD_OURS FIELD_BASE: the median over the latency pairs
-# (lat_pair_N: perftest p50 avg, rdmachan p50 avg) of the per-pair ratio;
-# pairs where either run failed are left out.  Prints "RATIO PAIRS".
+# pair_ratio PREFIX FIELD_OURS FIELD_BASE: the median over the latency
+# pairs (PREFIX_N: perftest p50 avg, rdmachan p50 avg) of the per-pair
+# ratio; pairs where either run failed are left out.  Prints "RATIO PAIRS".
 pair_ratio() {
-	awk -v a="$1" -v b="$2" '$1 == "RESULT" && $2 ~ /^lat_pair_/ &&
+	awk -v p="^$1_" -v a="$2" -v b="$3" '$1 == "RESULT" && $2 ~ p &&
 		$3 + 0 > 0 && $5 + 0 > 0 { print $a / $b }' "$R" | median
 }
-read -r ratio p50_pairs < <(pair_ratio 5 3)
-printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
-	"in-kernel latency p50, busy-poll, paired" "" "" "" "$ratio"
-read -r ratio _ < <(pair_ratio 6 4)
-printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
-	"in-kernel latency avg, busy-poll, paired" "" "" "" "$ratio"
+for kind in lat_pair ud_lat_pair; do
+	name="in-kernel latency"
+	[ $kind = lat_pair ] || name="in-kernel UD latency"
+	read -r ratio pairs < <(pair_ratio $kind 5 3)
+	[ $kind = lat_pair ] && p50_pairs=$pairs
+	printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
+		"$name p50, busy-poll, paired" "" "" "" "$ratio"
+	read -r ratio _ < <(pair_ratio $kind 6 4)
+	printf "%-44s %12s %12s %-6s %6.2fx (lower is better)\n" \
+		"$name avg, busy-poll, paired" "" "" "" "$ratio"
+done
 echo
 echo "Latency is one way (round trip / 2), against ib_send_lat's t_typical (median) and t_avg."
 echo "UD: ib_send_bw -c UD's rate as its sender measured it; rdmachan's as its blast sent and its sink took it."
