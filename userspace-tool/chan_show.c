@@ -146,9 +146,10 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 		print_nl();
 		goto out;
 	}
-	print_fp("%s: %s %s %s -> %s dev %s port %s\n", name, get(at, n, "state"),
-	         get(at, n, "role"), get(at, n, "src_addr"), get(at, n, "dst_addr"),
-	         get(at, n, "dev_name"), get(at, n, "port_num"));
+	print_fp("%s: %s %s %s -> %s dev %s port %s qpn %s\n", name,
+		 get(at, n, "state"), get(at, n, "role"), get(at, n, "src_addr"),
+		 get(at, n, "dst_addr"), get(at, n, "dev_name"),
+		 get(at, n, "port_num"), get(at, n, "qpn"));
 	print_fp("    queue_depth %s max_msg_size %s max_inline %s header %s msg_buf_bytes %s send_credits %s credits_to_return %s rx_queued %s mem_bytes %s\n",
 	         get(at, n, "queue_depth"), get(at, n, "max_msg_size"),
 	         get(at, n, "max_inline"), get(at, n, "wire_header"),

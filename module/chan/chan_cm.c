@@ -22,6 +22,7 @@
 
 #include "bounds.h"
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "chan_frag.h"
 #include "chan_mem.h"
 #include "chan_sbuf.h"
@@ -199,6 +200,8 @@ int rdmachan_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	if (obj->kind == RDMACHAN_OBJ_LISTENER)
 		return rdmachan_listener_cm_handler(id, ev);
 	ch = container_of(obj, struct rdmachan, obj);
+	trace_rdmachan_chan_cm(obj->id, READ_ONCE(ch->res.qpn), ev->event,
+			       ev->status);
 	rdmachan_dbg(ch, "%s (status %d)%s\n", rdma_event_msg(ev->event),
 		     ev->status, test_bit(RDMACHAN_F_DYING, &ch->flags) ?
 		     ", ignored: closing" : "");

@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "chan_grant.h"
 #include "chan_mem.h"
 #include "device.h"
@@ -300,6 +301,9 @@ bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
 
 	if (next == ch->state)
 		return false;
+	trace_rdmachan_chan_state(ch->obj.id, READ_ONCE(ch->res.qpn),
+				  ch->state, next, ev,
+				  next == RDMACHAN_FAILED ? err : 0);
 	if (next == RDMACHAN_FAILED)
 		ch->err = err;
 	ch->state = next;

@@ -29,6 +29,7 @@
 #include <linux/sched/signal.h>
 
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "chan_post.h"
 #include "chan_grant.h"
 #include "params.h"
@@ -431,6 +432,9 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	rdmachan_rdma_check_stuck(ch);
 	if (stuck) {
 		/* a probe that neither completed nor failed */
+		trace_rdmachan_chan_keepalive_miss(ch->obj.id,
+						   READ_ONCE(ch->res.qpn),
+						   RDMACHAN_KEEPALIVE_STUCK / HZ);
 		rdmachan_fail_stuck(ch,
 				    "a keepalive probe is unanswered after %u s",
 				    RDMACHAN_KEEPALIVE_STUCK / HZ);

@@ -451,6 +451,7 @@ int rdmachan_regq_create(struct rdmachan *ch, struct rdma_cm_id *cm_id,
 	if (IS_ERR(qp))
 		return PTR_ERR(qp);
 	ch->res.reg_qp = qp;
+	WRITE_ONCE(ch->res.reg_qpn, qp->qp_num);
 
 	a.qp_state = IB_QPS_INIT;
 	a.port_num = cm_id->port_num;

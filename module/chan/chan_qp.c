@@ -372,6 +372,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	if (ret)
 		return ret;
 	ch->res.qp = cm_id->qp;
+	WRITE_ONCE(ch->res.qpn, cm_id->qp->qp_num);
 	ch->res.max_inline = attr.cap.max_inline_data;
 	ch->res.max_send_sge = attr.cap.max_send_sge;
 	/* a READ's sink: one segment on iWARP (RFC 5040: one sink STag) */

@@ -16,6 +16,7 @@
 
 #include "compat.h"
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "chan_frag.h"
 #include "chan_grant.h"
 
@@ -414,6 +415,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	credits = be16_to_cpu(h->credits);
 	len = be32_to_cpu(h->len);
+	trace_rdmachan_chan_recv(ch->obj.id, ch->res.qpn, h->type, len, credits);
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (rdmachan_credits_grant(&ch->credits, credits)) {

@@ -17,6 +17,7 @@
 #include <linux/uio.h>
 
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "chan_frag.h"
 #include "chan_send.h"
 #include "chan_grant.h"
@@ -86,6 +87,9 @@ int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->ready = false;
 		tx->unposted = false;
 		tx->seq = ch->send.posted++;
+		trace_rdmachan_chan_send(ch->obj.id, ch->res.qpn, tx->seq,
+					 tx->len, tx->has_imm,
+					 ch->credits.avail);
 		rdmachan_post_tx_locked(ch, tx, &c);
 	}
 	if (!c.first)

@@ -141,6 +141,8 @@ RDMACHAN_CHAN_U32_ATTR(credits_granted, ch->credits.granted);
 RDMACHAN_CHAN_U32_ATTR(ctrl_credits, ch->ctrl.credits.avail);
 RDMACHAN_CHAN_U32_ATTR(ctrl_waits, ch->ctrl.credits.waits);
 RDMACHAN_CHAN_U32_ATTR(rx_queued, ch->recv.nr_ready);
+RDMACHAN_CHAN_U32_ATTR(qpn, ch->res.qpn);
+RDMACHAN_CHAN_U32_ATTR(reg_qpn, ch->res.reg_qpn);
 
 static ssize_t wire_header_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -167,6 +169,8 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_dev_name.attr,
 	&dev_attr_port_num.attr,
 	&dev_attr_poll_mode.attr,
+	&dev_attr_qpn.attr,
+	&dev_attr_reg_qpn.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_max_msg_size.attr,
 	&dev_attr_max_inline.attr,

@@ -233,6 +233,9 @@ struct rdmachan_conn {
  *	rdmachan_poll_state.rcq; published whole with WRITE_ONCE(), as
  *	rdmachan_poll() may look at it any time
  * @qp: the RC queue pair (conn.cm_id->qp)
+ * @qpn: its number, which joins the channel with `rdma res` and its
+ *	tracepoints; set with @qp, kept after it goes (0: none yet)
+ * @reg_qpn: @reg_qp's number, likewise (0: none)
  * @max_inline: the QP's inline data limit
  * @max_send_sge: the QP's gather limit (one-sided ops)
  * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
@@ -268,6 +271,8 @@ struct rdmachan_res {
 	struct ib_pd		*pd;
 	struct ib_cq		*cq;
 	struct ib_qp		*qp;
+	u32			qpn;
+	u32			reg_qpn;
 	u32			max_inline;
 	u32			max_send_sge;
 	u32			max_sge_rd;

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * rdmachan: the channel's tracepoints (TRACE_SYSTEM rdmachan)
+ *
+ * As rtrs-clt-trace.h is for rtrs: one header, made into the events by
+ * chan_trace.c.  Every event names its channel by the number of its
+ * sysfs name (chanN) and its queue pair number, which with the channel's
+ * device joins it with `rdma res show qp` and `rdma res show cm_id`
+ * (lqpn) and with ib_cma's events.  Documentation/debugging.rst lists
+ * them.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rdmachan
+
+#if !defined(RDMACHAN_CHAN_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define RDMACHAN_CHAN_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <rdma/rdma_cm.h>
+
+#include "proto.h"
+#include "rdmachan.h"
+#include "state.h"
+
+TRACE_DEFINE_ENUM(RDMACHAN_CONNECTING);
+TRACE_DEFINE_ENUM(RDMACHAN_CONNECTED);
+TRACE_DEFINE_ENUM(RDMACHAN_DISCONNECTED);
+TRACE_DEFINE_ENUM(RDMACHAN_FAILED);
+
+#define show_rdmachan_state(x)						\
+	__print_symbolic(x,						\
+		{ RDMACHAN_CONNECTING,		"CONNECTING" },		\
+		{ RDMACHAN_CONNECTED,		"CONNECTED" },		\
+		{ RDMACHAN_DISCONNECTED,	"DISCONNECTED" },	\
+		{ RDMACHAN_FAILED,		"FAILED" })
+
+TRACE_DEFINE_ENUM(RDMACHAN_EV_ESTABLISHED);
+TRACE_DEFINE_ENUM(RDMACHAN_EV_CLOSED);
+TRACE_DEFINE_ENUM(RDMACHAN_EV_FAILED);
+
+#define show_rdmachan_event(x)						\
+	__print_symbolic(x,						\
+		{ RDMACHAN_EV_ESTABLISHED,	"ESTABLISHED" },	\
+		{ RDMACHAN_EV_CLOSED,		"CLOSED" },		\
+		{ RDMACHAN_EV_FAILED,		"FAILED" })
+
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_DATA);
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_CREDIT);
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_KEEPALIVE);
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_CLOSE);
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_PAD);
+TRACE_DEFINE_ENUM(RDMACHAN_MSG_RETIRE);
+
+#define show_rdmachan_msg(x)						\
+	__print_symbolic(x,						\
+		{ RDMACHAN_MSG_DATA,		"DATA" },		\
+		{ RDMACHAN_MSG_CREDIT,		"CREDIT" },		\
+		{ RDMACHAN_MSG_KEEPALIVE,	"KEEPALIVE" },		\
+		{ RDMACHAN_MSG_CLOSE,		"CLOSE" },		\
+		{ RDMACHAN_MSG_PAD,		"PAD" },		\
+		{ RDMACHAN_MSG_RETIRE,		"RETIRE" })
+
+/* rdma_cm's events, as ib_core's own tracepoints print them */
+#define show_rdmachan_cm_event(x)					\
+	__print_symbolic(x,						\
+		{ RDMA_CM_EVENT_ADDR_RESOLVED,	"ADDR_RESOLVED" },	\
+		{ RDMA_CM_EVENT_ADDR_ERROR,	"ADDR_ERROR" },		\
+		{ RDMA_CM_EVENT_ROUTE_RESOLVED,	"ROUTE_RESOLVED" },	\
+		{ RDMA_CM_EVENT_ROUTE_ERROR,	"ROUTE_ERROR" },	\
+		{ RDMA_CM_EVENT_CONNECT_REQUEST, "CONNECT_REQUEST" },	\
+		{ RDMA_CM_EVENT_CONNECT_RESPONSE, "CONNECT_RESPONSE" },	\
+		{ RDMA_CM_EVENT_CONNECT_ERROR,	"CONNECT_ERROR" },	\
+		{ RDMA_CM_EVENT_UNREACHABLE,	"UNREACHABLE" },	\
+		{ RDMA_CM_EVENT_REJECTED,	"REJECTED" },		\
+		{ RDMA_CM_EVENT_ESTABLISHED,	"ESTABLISHED" },	\
+		{ RDMA_CM_EVENT_DISCONNECTED,	"DISCONNECTED" },	\
+		{ RDMA_CM_EVENT_DEVICE_REMOVAL,	"DEVICE_REMOVAL" },	\
+		{ RDMA_CM_EVENT_ADDR_CHANGE,	"ADDR_CHANGE" },	\
+		{ RDMA_CM_EVENT_TIMEWAIT_EXIT,	"TIMEWAIT_EXIT" })
+
+/*
+ * rdmachan_chan_state - a channel moved along its life cycle
+ * (rdmachan_event_locked()): the event, the old and new state, and for
+ * FAILED why (a negative errno)
+ */
+TRACE_EVENT(rdmachan_chan_state,
+	    TP_PROTO(u32 id, u32 qpn, int old, int state, int ev, int err),
+	    TP_ARGS(id, qpn, old, state, ev, err),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(int, old)
+			     __field(int, state)
+			     __field(int, ev)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->old = old;
+			   __entry->state = state;
+			   __entry->ev = ev;
+			   __entry->err = err;),
+	    TP_printk("chan%u qpn %u %s: %s -> %s err %d", __entry->id,
+		      __entry->qpn, show_rdmachan_event(__entry->ev),
+		      show_rdmachan_state(__entry->old),
+		      show_rdmachan_state(__entry->state), __entry->err)
+);
+
+/*
+ * rdmachan_chan_cm - an rdma_cm event reached a channel: its status (a
+ * rejection's reason, an error)
+ */
+TRACE_EVENT(rdmachan_chan_cm,
+	    TP_PROTO(u32 id, u32 qpn, int event, int status),
+	    TP_ARGS(id, qpn, event, status),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(int, event)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->event = event;
+			   __entry->status = status;),
+	    TP_printk("chan%u qpn %u %s status %d", __entry->id, __entry->qpn,
+		      show_rdmachan_cm_event(__entry->event), __entry->status)
+);
+
+/*
+ * rdmachan_chan_send - a message posted (rdmachan_commit_locked()): its
+ * sequence number, length, immediate, and the credits left to the sender
+ */
+TRACE_EVENT(rdmachan_chan_send,
+	    TP_PROTO(u32 id, u32 qpn, u64 seq, u32 len, bool has_imm,
+		     u32 credits),
+	    TP_ARGS(id, qpn, seq, len, has_imm, credits),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(u64, seq)
+			     __field(u32, len)
+			     __field(bool, has_imm)
+			     __field(u32, credits)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->seq = seq;
+			   __entry->len = len;
+			   __entry->has_imm = has_imm;
+			   __entry->credits = credits;),
+	    TP_printk("chan%u qpn %u seq %llu len %u%s credits %u", __entry->id,
+		      __entry->qpn, __entry->seq, __entry->len,
+		      __entry->has_imm ? " imm" : "", __entry->credits)
+);
+
+/*
+ * rdmachan_chan_recv - a message arrived and was checked
+ * (rdmachan_rx_done()): its type, length, and the credits it returned
+ */
+TRACE_EVENT(rdmachan_chan_recv,
+	    TP_PROTO(u32 id, u32 qpn, int type, u32 len, u32 credits),
+	    TP_ARGS(id, qpn, type, len, credits),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(int, type)
+			     __field(u32, len)
+			     __field(u32, credits)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->type = type;
+			   __entry->len = len;
+			   __entry->credits = credits;),
+	    TP_printk("chan%u qpn %u %s len %u credits %u", __entry->id,
+		      __entry->qpn, show_rdmachan_msg(__entry->type), __entry->len,
+		      __entry->credits)
+);
+
+/*
+ * rdmachan_chan_keepalive_miss - a keepalive went unanswered for @secs:
+ * the channel fails
+ */
+TRACE_EVENT(rdmachan_chan_keepalive_miss,
+	    TP_PROTO(u32 id, u32 qpn, u32 secs),
+	    TP_ARGS(id, qpn, secs),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(u32, secs)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->secs = secs;),
+	    TP_printk("chan%u qpn %u unanswered for %u s", __entry->id,
+		      __entry->qpn, __entry->secs)
+);
+
+#endif /* RDMACHAN_CHAN_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE chan_trace
+#include <trace/define_trace.h>

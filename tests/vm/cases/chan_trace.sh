@@ -1,0 +1,144 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The channel's tracepoints (module/chan/chan_trace.h), enabled through
+# tracefs, and the queue pair numbers that join a channel with "rdma res":
+# while a client sends three messages of 5, 6 and 7 bytes to a server and
+# closes, each side's events come complete and in order (the client's
+# rdma_cm resolution and ESTABLISHED, CONNECTING -> CONNECTED, three
+# sends, -> DISCONNECTED; the server's CONNECTED and three DATA arrivals
+# of those lengths, in order, then -> DISCONNECTED last), every one under
+# its channel's queue pair number; that number is the channel's sysfs
+# qpn, chan show's, the lqpn of an RC queue pair of its device in "rdma
+# res show qp", and of rdmachan's rdma_cm identifier in "rdma res show
+# cm_id".  With the events disabled nothing more is traced.
+
+# On Debian's kernel and the debug kernel (tracefs in both), over rxe
+requires() {
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+SRV=192.0.2.1
+CLI=192.0.2.2
+T=/tmp/chan_trace
+mkdir -p $T
+TR=/sys/kernel/tracing
+
+check "tracefs is mounted" sh -c \
+	"[ -e $TR/trace ] || mount -t tracefs nodev $TR"
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan loads" rdmachan_load
+check "rdmachan's events are listed" sh -c \
+	"ls $TR/events/rdmachan | grep -q '^rdmachan_chan_state\$'"
+echo 0 > $TR/tracing_on
+echo > $TR/trace
+check "its events enable" sh -c "echo 1 > $TR/events/rdmachan/enable"
+echo 1 > $TR/tracing_on
+
+# chan_named ROLE: the sysfs name of the channel of that role (active:
+# the client's, passive: the server's)
+chan_named() {
+	grep -l "^$1\$" /sys/class/rdmachan/chan*/role 2>/dev/null |
+		sed -n 's|.*/\(chan[0-9]*\)/role|\1|p' | head -n 1
+}
+
+bg recv $TOOL chan recv $SRV:7701 -c 3
+wait_for 10 listening 7701
+mkfifo $T/in
+bg conn sh -c "$TOOL chan connect $SRV:7701 --src $CLI < $T/in"
+exec 7> $T/in
+echo alpha >&7
+echo bravo2 >&7
+wait_for 10 sh -c "grep -qs '^passive\$' /sys/class/rdmachan/chan*/role &&
+		   grep -qs '^active\$' /sys/class/rdmachan/chan*/role"
+cli=$(chan_named active)
+srv=$(chan_named passive)
+cqpn=$(cat /sys/class/rdmachan/$cli/qpn 2>/dev/null)
+sqpn=$(cat /sys/class/rdmachan/$srv/qpn 2>/dev/null)
+cdev=$(cat /sys/class/rdmachan/$cli/dev_name 2>/dev/null)
+sdev=$(cat /sys/class/rdmachan/$srv/dev_name 2>/dev/null)
+diag "client $cli $cdev qpn $cqpn, server $srv $sdev qpn $sqpn"
+check "both channels have a queue pair number" \
+	sh -c "[ '${cqpn:-0}' -gt 0 ] && [ '${sqpn:-0}' -gt 0 ]"
+rdma res show qp > $T/qp.txt 2>&1
+rdma res show cm_id > $T/cm.txt 2>&1
+# a QP number is its device's: the line of link DEV/1 with that lqpn
+for e in "$cdev $cqpn" "$sdev $sqpn"; do
+	set -- $e
+	check "rdma res show qp lists $2 of $1 as an RC queue pair" \
+		sh -c "grep '^link $1/[0-9]* lqpn $2 ' $T/qp.txt | grep -q 'type RC' ||
+			{ cat $T/qp.txt; false; }"
+	check "rdma res show cm_id lists rdmachan's identifier of it" \
+		sh -c "grep '^link $1/[0-9]* ' $T/cm.txt | grep 'lqpn $2 ' | grep -q 'rdmachan' ||
+			{ cat $T/cm.txt; false; }"
+done
+check "chan show prints the server's queue pair number" sh -c \
+	"$TOOL chan show $srv | grep -q ' qpn $sqpn\$'"
+check_eq "chan show -j has it" "$sqpn" \
+	"$($TOOL -j chan show $srv | jq -r '.[0].qpn')"
+echo charlie >&7
+exec 7>&-
+wait $PID_recv
+check_eq "the server takes the three messages" "0 alpha bravo2 charlie" \
+	"$? $(tr '\n' ' ' < $T/recv.out | sed 's/ $//')"
+wait $PID_conn
+wait_for 10 sh -c "! ls /sys/class/rdmachan | grep -q chan"
+echo 0 > $TR/tracing_on
+grep ' rdmachan_chan_' $TR/trace > $T/trace.txt
+diag "$(wc -l < $T/trace.txt) events"
+
+# life CHAN QPN: the channel's events, one a line, as "event: text"
+# without the channel and queue pair, each line checked to carry QPN
+life() {
+	awk -v c="chan$1" -v q="$2" '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^rdmachan_chan_/) break
+		  ev = $i; sub(/^rdmachan_chan_/, "", ev); sub(/:$/, "", ev) }
+		$(i + 1) != c { next }
+		# no queue pair yet at the resolution events
+		$(i + 2) != "qpn" || ($(i + 3) != q &&
+			!(ev == "cm" && $(i + 3) == 0)) { print "WRONG-QPN " $0; next }
+		{ s = ""; for (j = i + 4; j <= NF; j++) s = s " " $j
+		  print ev ":" s }' $T/trace.txt
+}
+life "${cli#chan}" "$cqpn" > $T/cli.txt
+life "${srv#chan}" "$sqpn" > $T/srv.txt
+check "no event of theirs under another queue pair number" \
+	sh -c "! grep -q WRONG-QPN $T/cli.txt $T/srv.txt || { cat $T/cli.txt $T/srv.txt; false; }"
+check_eq "the client: resolved, established, connected, three sends, disconnected, in order" \
+	"cm: ADDR_RESOLVED|cm: ROUTE_RESOLVED|cm: ESTABLISHED|state: ESTABLISHED: CONNECTING -> CONNECTED|send: 5|send: 6|send: 7|state: DISCONNECTED" \
+	"$(grep -v '^recv:' $T/cli.txt | sed -n \
+		-e 's/^\(cm: [A-Z_]*\) status 0$/\1/p' \
+		-e 's/^\(state: [A-Z]*: [A-Z]* -> CONNECTED\) err 0$/\1/p' \
+		-e 's/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/state: \1/p' \
+		-e 's/^send: seq [0-9]* len \([0-9]*\) credits [0-9]*$/send: \1/p' |
+		grep -v '^cm: DISCONNECTED\|^cm: TIMEWAIT_EXIT' | paste -sd '|')"
+check_eq "its sends are numbered 0, 1, 2" "0 1 2" \
+	"$(sed -n 's/^send: seq \([0-9]*\) .*/\1/p' $T/cli.txt | paste -sd ' ')"
+# (the first message may complete before rdma_cm's ESTABLISHED event)
+check_eq "the server: connected, then disconnected last" \
+	"state: CONNECTED|state: DISCONNECTED" \
+	"$(sed -n -e 's/^state: [A-Z]*: CONNECTING -> \(CONNECTED\) err 0$/state: \1/p' \
+		-e 's/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/state: \1/p' \
+		-e '$s/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/last/p' \
+		$T/srv.txt | grep -v '^last$' | paste -sd '|')"
+check_eq "its last event is that disconnection" "DISCONNECTED" \
+	"$(tail -n 1 $T/srv.txt | sed -n 's/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/\1/p')"
+check_eq "between, three DATA arrivals of 5, 6 and 7 bytes, in order" \
+	"5 6 7" "$(sed -n 's/^recv: DATA len \([0-9]*\) credits [0-9]*$/\1/p' $T/srv.txt | paste -sd ' ')"
+
+# disabled, nothing more is traced
+echo 0 > $TR/events/rdmachan/enable
+echo > $TR/trace
+echo 1 > $TR/tracing_on
+bg recv2 $TOOL chan recv $SRV:7702 -c 1
+wait_for 10 listening 7702
+check "a message goes with the events disabled" \
+	$TOOL chan send $SRV:7702 --src $CLI delta
+wait $PID_recv2
+echo 0 > $TR/tracing_on
+check_eq "and leaves no event of rdmachan's" 0 "$(grep -c ' rdmachan_chan_' $TR/trace)"
+echo > $TR/trace
+check "rdmachan unloads" rdmachan_unload
+done_testing
