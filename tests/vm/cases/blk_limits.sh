@@ -126,9 +126,11 @@ check "max_queues 3, max_peer_queues 128" sh -c \
 	"echo 3 > $P/max_queues && echo 128 > $P/max_peer_queues"
 hog 5
 check "the server holds three of five silent channels" hogs_settle 3
-# the server holding three comes before the other two's refusal
+# the server holding three comes before the other two's refusal; one set
+# up beside the three counts itself when it is closed at the accept
+# ("holds 4", or more)
 check "the refusals name max_queues" wait_for 30 sh -c \
-	"dmesg | grep -Eq '(refused|closed): the server holds 3 queues \(max_queues\)'"
+	"dmesg | grep -Eq '(refused|closed): the server holds [0-9]+ queues \(max_queues\)'"
 hogs_stop
 check "max_queues back to 1024, open_timeout_ms to 10000" sh -c \
 	"echo 1024 > $P/max_queues && echo 10000 > $P/open_timeout_ms"
