@@ -62,7 +62,10 @@ for size in 26 64 4096 65535; do
 	ks=$!
 	wait_for 10 rping_listening $port
 	timeout 120 rping -c -a $SRV -I $CLI -p $port -C 10 -S $size -V > $T/uc.out 2>&1
-	check_eq "kernel server, $size bytes: rping -c makes 10 pings, data checked" 0 $?
+	rc=$?
+	# what rping said, and what the server logged, when it failed
+	[ "$rc" = 0 ] || diag "rping -c: $(cat $T/uc.out); kernel: $(dmesg | tail -n 5)"
+	check_eq "kernel server, $size bytes: rping -c makes 10 pings, data checked" 0 $rc
 	wait $ks
 	check_eq "kernel server, $size bytes: served 10 pings of the client's size" \
 		"0 10 $size" "$? $(jq -r '"\(.pings) \(.peer_size)"' $T/ks.json 2>/dev/null)"
