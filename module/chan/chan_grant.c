@@ -43,6 +43,7 @@
 #include "rdmachan-pri.h"
 #include "chan_post.h"
 #include "chan_grant.h"
+#include "chan_trace.h"
 #include "chan_mem.h"
 #include "params.h"
 
@@ -382,6 +383,8 @@ void rdmachan_grow_work(struct work_struct *work)
 		ch->recv.grow_asked = false;
 	if (n && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		rdmachan_credits_grow(&ch->credits, n);
+		trace_rdmachan_chan_grant(ch->obj.id, ch->res.qpn, true, n,
+					  ch->credits.granted);
 		/* the peer may be waiting for them: say so now */
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	}
@@ -443,6 +446,8 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch)
 							   ch->send.completed));
 	if (!n)
 		return;
+	trace_rdmachan_chan_grant(ch->obj.id, ch->res.qpn, false, n,
+				  ch->credits.avail);
 	first = ch->send.reserved;
 	for (i = 0; i < n; i++) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);

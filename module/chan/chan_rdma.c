@@ -31,6 +31,7 @@
 #include <linux/slab.h>
 
 #include "chan_rdma.h"
+#include "chan_trace.h"
 #include "chan_post.h"
 #include "chan_grant.h"
 #include "chan_send.h"
@@ -191,6 +192,8 @@ static void rdmachan_rdma_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	if (w != &req->w[req->nr - 1])
 		return;
+	trace_rdmachan_chan_rdma_done(ch->obj.id, READ_ONCE(ch->res.qpn),
+				      req->nr, wc->status);
 	spin_lock_irqsave(&ch->lock, flags);
 	list_del_init(&req->node);
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -427,6 +430,9 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 		req->posted = req->nr;
 	}
 	ch->rdma.slots += req->posted;
+	trace_rdmachan_chan_rdma(ch->obj.id, ch->res.qpn,
+				 req->w[0].wr.send.opcode, req->nr, req->posted,
+				 post_err);
 	if (req->posted) {
 		req->posted_at = jiffies;
 		list_add_tail(&req->node, &ch->rdma.reqs);

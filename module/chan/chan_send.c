@@ -87,9 +87,11 @@ int rdmachan_commit_locked(struct rdmachan *ch)
 		tx->ready = false;
 		tx->unposted = false;
 		tx->seq = ch->send.posted++;
-		trace_rdmachan_chan_send(ch->obj.id, ch->res.qpn, tx->seq,
-					 tx->len, tx->has_imm,
-					 ch->credits.avail);
+		trace_rdmachan_chan_send(ch->obj.id, ch->res.qpn,
+					 tx->retire ? RDMACHAN_MSG_RETIRE :
+					 tx->pad ? RDMACHAN_MSG_PAD :
+					 RDMACHAN_MSG_DATA, tx->seq, tx->len,
+					 tx->has_imm, ch->credits.avail);
 		rdmachan_post_tx_locked(ch, tx, &c);
 	}
 	if (!c.first)

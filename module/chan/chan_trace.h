@@ -124,27 +124,31 @@ TRACE_EVENT(rdmachan_chan_cm,
 );
 
 /*
- * rdmachan_chan_send - a message posted (rdmachan_commit_locked()): its
- * sequence number, length, immediate, and the credits left to the sender
+ * rdmachan_chan_send - a message posted (rdmachan_commit_locked()): DATA,
+ * or the PAD of a withdrawn slot or a RETIRE, its sequence number, length,
+ * immediate, and the credits left to the sender
  */
 TRACE_EVENT(rdmachan_chan_send,
-	    TP_PROTO(u32 id, u32 qpn, u64 seq, u32 len, bool has_imm,
+	    TP_PROTO(u32 id, u32 qpn, int type, u64 seq, u32 len, bool has_imm,
 		     u32 credits),
-	    TP_ARGS(id, qpn, seq, len, has_imm, credits),
+	    TP_ARGS(id, qpn, type, seq, len, has_imm, credits),
 	    TP_STRUCT__entry(__field(u32, id)
 			     __field(u32, qpn)
+			     __field(int, type)
 			     __field(u64, seq)
 			     __field(u32, len)
 			     __field(bool, has_imm)
 			     __field(u32, credits)),
 	    TP_fast_assign(__entry->id = id;
 			   __entry->qpn = qpn;
+			   __entry->type = type;
 			   __entry->seq = seq;
 			   __entry->len = len;
 			   __entry->has_imm = has_imm;
 			   __entry->credits = credits;),
-	    TP_printk("chan%u qpn %u seq %llu len %u%s credits %u", __entry->id,
-		      __entry->qpn, __entry->seq, __entry->len,
+	    TP_printk("chan%u qpn %u %s seq %llu len %u%s credits %u",
+		      __entry->id, __entry->qpn, show_rdmachan_msg(__entry->type),
+		      __entry->seq, __entry->len,
 		      __entry->has_imm ? " imm" : "", __entry->credits)
 );
 
@@ -185,6 +189,84 @@ TRACE_EVENT(rdmachan_chan_keepalive_miss,
 			   __entry->secs = secs;),
 	    TP_printk("chan%u qpn %u unanswered for %u s", __entry->id,
 		      __entry->qpn, __entry->secs)
+);
+
+#define show_rdmachan_wr(x)						\
+	__print_symbolic(x,						\
+		{ IB_WR_RDMA_WRITE,		"WRITE" },		\
+		{ IB_WR_RDMA_WRITE_WITH_IMM,	"WRITE_WITH_IMM" },	\
+		{ IB_WR_RDMA_READ,		"READ" },		\
+		{ IB_WR_ATOMIC_CMP_AND_SWP,	"CMP_AND_SWP" },	\
+		{ IB_WR_ATOMIC_FETCH_AND_ADD,	"FETCH_AND_ADD" },	\
+		{ IB_WR_REG_MR,			"REG_MR" },		\
+		{ IB_WR_LOCAL_INV,		"LOCAL_INV" })
+
+/*
+ * rdmachan_chan_rdma - a one-sided request posted (rdmachan_rdma_post()):
+ * its first operation, its operations and how many went, and the post's
+ * error
+ */
+TRACE_EVENT(rdmachan_chan_rdma,
+	    TP_PROTO(u32 id, u32 qpn, int opcode, u32 nr, u32 posted,
+		     int err),
+	    TP_ARGS(id, qpn, opcode, nr, posted, err),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(int, opcode)
+			     __field(u32, nr)
+			     __field(u32, posted)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->opcode = opcode;
+			   __entry->nr = nr;
+			   __entry->posted = posted;
+			   __entry->err = err;),
+	    TP_printk("chan%u qpn %u %s nr %u posted %u err %d", __entry->id,
+		      __entry->qpn, show_rdmachan_wr(__entry->opcode),
+		      __entry->nr, __entry->posted, __entry->err)
+);
+
+/*
+ * rdmachan_chan_rdma_done - a one-sided request's last operation
+ * completed: its status (ib_wc_status)
+ */
+TRACE_EVENT(rdmachan_chan_rdma_done,
+	    TP_PROTO(u32 id, u32 qpn, u32 nr, int status),
+	    TP_ARGS(id, qpn, nr, status),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(u32, nr)
+			     __field(int, status)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->nr = nr;
+			   __entry->status = status;),
+	    TP_printk("chan%u qpn %u nr %u status %d", __entry->id,
+		      __entry->qpn, __entry->nr, __entry->status)
+);
+
+/*
+ * rdmachan_chan_grant - a grant changed (chan_grant.c): the receiver
+ * granted @n more ("grow"), or the sender gave @n back ("retire"); the
+ * credits granted to the peer, or held, after
+ */
+TRACE_EVENT(rdmachan_chan_grant,
+	    TP_PROTO(u32 id, u32 qpn, bool grow, u32 n, u32 after),
+	    TP_ARGS(id, qpn, grow, n, after),
+	    TP_STRUCT__entry(__field(u32, id)
+			     __field(u32, qpn)
+			     __field(bool, grow)
+			     __field(u32, n)
+			     __field(u32, after)),
+	    TP_fast_assign(__entry->id = id;
+			   __entry->qpn = qpn;
+			   __entry->grow = grow;
+			   __entry->n = n;
+			   __entry->after = after;),
+	    TP_printk("chan%u qpn %u %s %u: %s %u", __entry->id, __entry->qpn,
+		      __entry->grow ? "grow" : "retire", __entry->n,
+		      __entry->grow ? "granted" : "held", __entry->after)
 );
 
 #endif /* RDMACHAN_CHAN_TRACE_H */

@@ -11,7 +11,10 @@
 # its channel's queue pair number; that number is the channel's sysfs
 # qpn, chan show's, the lqpn of an RC queue pair of its device in "rdma
 # res show qp", and of rdmachan's rdma_cm identifier in "rdma res show
-# cm_id".  With the events disabled nothing more is traced.
+# cm_id".  Under chan_test grant (shrink_idle_ms 300), idle channels'
+# grant events retire credits, a RETIRE message goes and arrives for each,
+# and unread channels' grants grow.  A one-sided WRITE traces its post,
+# then its completion.  With the events disabled nothing more is traced.
 
 # On Debian's kernel and the debug kernel (tracefs in both), over rxe
 requires() {
@@ -112,10 +115,10 @@ check_eq "the client: resolved, established, connected, three sends, disconnecte
 		-e 's/^\(cm: [A-Z_]*\) status 0$/\1/p' \
 		-e 's/^\(state: [A-Z]*: [A-Z]* -> CONNECTED\) err 0$/\1/p' \
 		-e 's/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/state: \1/p' \
-		-e 's/^send: seq [0-9]* len \([0-9]*\) credits [0-9]*$/send: \1/p' |
+		-e 's/^send: DATA seq [0-9]* len \([0-9]*\) credits [0-9]*$/send: \1/p' |
 		grep -v '^cm: DISCONNECTED\|^cm: TIMEWAIT_EXIT' | paste -sd '|')"
 check_eq "its sends are numbered 0, 1, 2" "0 1 2" \
-	"$(sed -n 's/^send: seq \([0-9]*\) .*/\1/p' $T/cli.txt | paste -sd ' ')"
+	"$(sed -n 's/^send: DATA seq \([0-9]*\) .*/\1/p' $T/cli.txt | paste -sd ' ')"
 # (the first message may complete before rdma_cm's ESTABLISHED event)
 check_eq "the server: connected, then disconnected last" \
 	"state: CONNECTED|state: DISCONNECTED" \
@@ -127,6 +130,55 @@ check_eq "its last event is that disconnection" "DISCONNECTED" \
 	"$(tail -n 1 $T/srv.txt | sed -n 's/^state: [A-Z]*: CONNECTED -> \(DISCONNECTED\) err 0$/\1/p')"
 check_eq "between, three DATA arrivals of 5, 6 and 7 bytes, in order" \
 	"5 6 7" "$(sed -n 's/^recv: DATA len \([0-9]*\) credits [0-9]*$/\1/p' $T/srv.txt | paste -sd ' ')"
+
+# grants: chan_test grant (chan_grant.c's case, its own checks) with the
+# events on: idle channels retire credits, unread ones grow them back
+old_idle=$(cat /sys/module/rdmachan/parameters/shrink_idle_ms)
+echo 300 > /sys/module/rdmachan/parameters/shrink_idle_ms
+echo > $TR/trace
+echo 1 > $TR/tracing_on
+run_checks $HELPERS/chan_test grant
+echo 0 > $TR/tracing_on
+echo "$old_idle" > /sys/module/rdmachan/parameters/shrink_idle_ms
+grep ' rdmachan_chan_' $TR/trace > $T/trace2.txt
+# sums: the credits the grant events retired, the RETIRE messages sent and
+# received, the grow events
+awk '/ rdmachan_chan_grant: .* retire / { for (i = 1; i < NF; i++)
+		if ($i == "retire") { r += $(i + 1) + 0; break } }
+     / rdmachan_chan_send: .* RETIRE / { s++ }
+     / rdmachan_chan_recv: .* RETIRE / { v++ }
+     / rdmachan_chan_grant: .* grow / { g++ }
+     END { print r + 0, s + 0, v + 0, g + 0 }' $T/trace2.txt > $T/sums
+read -r nret nsent nrecv ngrow < $T/sums
+diag "grant events: $nret credits retired, $nsent RETIRE sent, $nrecv taken, $ngrow grows"
+check "idle channels retire credits" test "$nret" -gt 0
+check_eq "a RETIRE message goes for each credit retired, and arrives" \
+	"$nret $nret" "$nsent $nrecv"
+check "unread channels' grants grow back" test "$ngrow" -gt 0
+
+# one-sided: a WRITE posted, then its completion (on a wire that keeps
+# order, as one-sided operations need: wire_fifo)
+check "the wire delivers each flow in order" wire_fifo
+bg reg timeout 60 $TOOL -j mr reg $SRV:7705 --size 64k -n 10
+wait_for 10 listening 7705
+echo > $TR/trace
+echo 1 > $TR/tracing_on
+check "a one-sided WRITE goes" \
+	$TOOL rdma write $SRV:7705 --src $CLI --offset 100 --data hello
+echo 0 > $TR/tracing_on
+kill $PID_reg 2>/dev/null
+wait $PID_reg 2>/dev/null
+grep ' rdmachan_chan_rdma' $TR/trace | sed 's/.* rdmachan_chan_/rdmachan_chan_/' > $T/trace3.txt
+# (its channel's registrations, a fencing LOCAL_INV first, are requests
+# of their own around it)
+wch=$(sed -n 's/^rdmachan_chan_rdma: \(chan[0-9]*\) qpn [0-9]* WRITE .*/\1/p' $T/trace3.txt | head -n 1)
+sed -n "s/^rdmachan_chan_\(rdma[a-z_]*\): ${wch:-none} qpn [0-9]* /\1: /p" $T/trace3.txt |
+	paste -sd '|' > $T/wch.txt
+check "its channel traces the WRITE posted, then its completion" sh -c \
+	"grep -q 'rdma: WRITE nr 1 posted 1 err 0|rdma_done: nr 1 status 0' $T/wch.txt ||
+	 { cat $T/wch.txt; false; }"
+check "every request of it completes with status 0" sh -c \
+	"! tr '|' '\n' < $T/wch.txt | grep '^rdma_done:' | grep -qv 'status 0\$'"
 
 # disabled, nothing more is traced
 echo 0 > $TR/events/rdmachan/enable
