@@ -26,8 +26,8 @@
 #include <linux/bottom_half.h>
 #include <linux/memcontrol.h>
 #include <linux/nsproxy.h>
-#include <linux/random.h>
 #include <linux/poll.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <rdma/rdma_cm.h>

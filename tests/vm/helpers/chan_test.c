@@ -140,23 +140,6 @@ double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* /sys/module/rdmachan/parameters/@name as a number, -1 if unreadable */
-long module_param(const char *name)
-{
-	char path[128], buf[32];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/rdmachan/parameters/%s", name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			v = strtol(buf, NULL, 0);
-		fclose(f);
-	}
-	return v;
-}
-
 static const struct subcmd cmds[] = {
 	{ "basic", cmd_basic, NULL,
 	  "sizes, immediates, EMSGSIZE, batches, info", 0 },

@@ -30,7 +30,6 @@ uint32_t csum(const unsigned char *b, size_t n);
 void fill(unsigned char *b, size_t n, uint32_t seed);
 void pairs_close(int lfd, int *cli, int *srv, int n);
 const char *sysfs_attr(int fd, const char *name, char *buf, size_t n);
-long module_param(const char *name);
 double now_s(void);
 
 /* ---- the commands --------------------------------------------------------- */

@@ -36,6 +36,38 @@ static inline int ctl_open(void)
 	return fd;
 }
 
+/* /sys/module/rdmachan/parameters/@name as a number, -1 if unreadable */
+static inline long module_param(const char *name)
+{
+	char path[128], buf[32];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/rdmachan/parameters/%s", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			v = strtol(buf, NULL, 0);
+		fclose(f);
+	}
+	return v;
+}
+
+/* module_param_set: write @v to parameter @name; 0, or -1 with errno */
+static inline int module_param_set(const char *name, long v)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/module/rdmachan/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%ld\n", v) > 0;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
 /* set_in4: fill @ss with IPv4 address @ip (NULL: AF_UNSPEC) and @port. */
 static inline void set_in4(struct __kernel_sockaddr_storage *ss,
 			   const char *ip, int port)

@@ -35,34 +35,10 @@
 #define SHRINK_MS	300
 #define PAGE		4096
 #define RETIRE_IMM	0x52544952
-#define PARAM		"/sys/module/rdmachan/parameters/shrink_idle_ms"
+#define PARAM		"shrink_idle_ms"
 
 static int ctl;
 static struct rdmachan_dgram_peer peer;	/* the receiver, for the sender */
-
-static int param_set(unsigned int ms)
-{
-	FILE *f = fopen(PARAM, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%u\n", ms) > 0;
-	return fclose(f) || !ok ? -1 : 0;
-}
-
-static int param_get(void)
-{
-	FILE *f = fopen(PARAM, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
 
 static int info(int fd, struct rdmachan_dgram_info *i)
 {
@@ -199,7 +175,7 @@ static void idle_checks(int rfd, int sfd)
 		    "with shrink_idle_ms 0 an idle endpoint keeps them",
 		    "buffers %u, retired %llu", i.buffers,
 		    (unsigned long long)i.retired);
-	param_set(SHRINK_MS);
+	module_param_set(PARAM, SHRINK_MS);
 	n = wait_buffers(rfd, KEEP, 0, 5000, &i);
 	ktap_result(!n && i.retired == DEPTH - KEEP && !i.grown,
 		    "idle for shrink_idle_ms, it gives them back but a batch's",
@@ -306,14 +282,15 @@ static void spoof_checks(int rfd, int sfd)
 
 int main(void)
 {
-	int rfd, sfd, old;
+	int rfd, sfd;
+	long old;
 
 	ktap_header();
 	ctl = ctl_open();
-	old = param_get();
-	if (old < 0 || param_set(0) || open_pair(&rfd, &sfd)) {
+	old = module_param(PARAM);
+	if (old < 0 || module_param_set(PARAM, 0) || open_pair(&rfd, &sfd)) {
 		ktap_result(0, "two endpoints open, the sender resolves the receiver",
-			    "param %d, errno %d", old, errno);
+			    "param %ld, errno %d", old, errno);
 		return ktap_plan(1);
 	}
 	idle_checks(rfd, sfd);
@@ -321,7 +298,7 @@ int main(void)
 	spoof_checks(rfd, sfd);
 	close(sfd);
 	close(rfd);
-	ktap_result(!param_set(old), "shrink_idle_ms is put back", "errno %d",
+	ktap_result(!module_param_set(PARAM, old), "shrink_idle_ms is put back", "errno %d",
 		    errno);
 	return ktap_plan(ktap_failures() ? 1 : 0);
 }
