@@ -20,6 +20,7 @@
 #include "rdmachan-pri.h"
 #include "chan_trace.h"
 #include "chan_grant.h"
+#include "chan_rxbuf.h"
 #include "chan_mem.h"
 #include "device.h"
 #include "bounds.h"

@@ -45,6 +45,7 @@
 #include "chan_grant.h"
 #include "chan_trace.h"
 #include "chan_mem.h"
+#include "chan_rxbuf.h"
 #include "params.h"
 
 /*
@@ -213,7 +214,7 @@ static void rdmachan_grow_budget_put_locked(struct rdmachan *ch, u32 n)
 	if (!n)
 		return;
 	ch->recv.grown -= n;
-	atomic64_sub((u64)n * rdmachan_buf_bytes(ch->res.buf_size),
+	atomic64_sub((u64)n * rdmachan_rx_buf_bytes(ch),
 		     &rdmachan_chan_dev(ch)->rx_grown);
 }
 
@@ -242,91 +243,22 @@ void rdmachan_grow_release(struct rdmachan *ch)
 static bool rdmachan_grow_post_locked(struct rdmachan *ch,
 				      struct rdmachan_rx *rx, bool asked)
 {
-	u64 dma;
-
 	lockdep_assert_held(&ch->lock);
 	if (test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    ch->recv.nr_slots >= ch->recv.nr_bufs)
 		return false;
-	if (!rdmachan_grow_budget_take(ch,
-				       rdmachan_buf_bytes(ch->res.buf_size),
-				       asked))
+	if (!rdmachan_grow_budget_take(ch, rdmachan_rx_buf_bytes(ch), asked))
 		return false;
 	/* the device stays until the resources go, after the stop */
-	dma = ib_dma_map_single(rdmachan_ibdev(ch), rx->buf, rx->size,
-				DMA_FROM_DEVICE);
 	ch->recv.grown++;
-	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma)) {
+	if (rdmachan_rx_map(ch, rx)) {
 		rdmachan_grow_budget_put_locked(ch, 1);
 		return false;
 	}
 	list_add_tail(&rx->link, &ch->recv.all);
 	ch->recv.nr_slots++;
-	rx->dma = dma;
 	rdmachan_post_recv_locked(ch, rx);
 	return true;
-}
-
-/**
- * rdmachan_rx_slot_new() - make a receive slot and its buffer
- * @ch: the channel, &rdmachan_res.buf_size known
- * @gfp: GFP_KERNEL at setup, or with the grow work's restrictions
- *
- * A slot lives as long as its buffer: made with it, freed with it when
- * the peer retires it (rdmachan_rx_retired_locked()) or with the channel,
- * so an idle channel holds slots for the buffers it posted only.  With
- * &rdmachan_opts.rx_pages the caller gives it its page.  Both counted in
- * the channel's memory, not mapped; the caller links it in
- * &rdmachan_recv_queue.all, or gives it to rdmachan_rx_slot_free().
- *
- * Context: process context.
- * Return: the slot, or NULL.
- */
-struct rdmachan_rx *rdmachan_rx_slot_new(struct rdmachan *ch, gfp_t gfp)
-{
-	struct mem_cgroup *memcg = rdmachan_mem_begin(ch);
-	struct rdmachan_rx *rx;
-
-	rx = kzalloc(sizeof(*rx), rdmachan_gfp(ch, gfp));
-	if (rx && !ch->opts.rx_pages) {
-		rx->size = ch->res.buf_size;
-		rx->buf = rdmachan_buf_alloc(rx->size, rdmachan_gfp(ch, gfp));
-		if (!rx->buf) {
-			kfree(rx);
-			rx = NULL;
-		}
-	}
-	rdmachan_mem_end(ch, memcg);
-	if (!rx)
-		return NULL;
-	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*rx)) +
-			    (rx->buf ? rdmachan_buf_bytes(rx->size) : 0));
-	rx->ch = ch;
-	rx->cqe.done = rdmachan_rx_done;
-	INIT_LIST_HEAD(&rx->node);
-	INIT_LIST_HEAD(&rx->link);
-	return rx;
-}
-
-/**
- * rdmachan_rx_slot_free() - free a slot, unlinked, and its buffer
- * @ch: the channel
- * @rx: the slot; its buffer unmapped (or none)
- *
- * Context: any (ch->lock held once the I/O started).
- */
-void rdmachan_rx_slot_free(struct rdmachan *ch, struct rdmachan_rx *rx)
-{
-	long bytes = kmalloc_size_roundup(sizeof(*rx));
-
-	if (rx->page) {
-		rdmachan_rx_page_put(rx->page);
-	} else if (rx->buf && !ch->opts.rx_pages) {
-		rdmachan_buf_free(rx->buf, rx->size);
-		bytes += rdmachan_buf_bytes(rx->size);
-	}
-	kfree(rx);
-	rdmachan_mem_charge(ch, -bytes);
 }
 
 /**
@@ -409,8 +341,7 @@ void rdmachan_rx_retired_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
 {
 	lockdep_assert_held(&ch->lock);
 	rdmachan_grow_budget_put_locked(ch, 1);
-	ib_dma_unmap_single(rdmachan_ibdev(ch), rx->dma, rx->size,
-			    DMA_FROM_DEVICE);
+	rdmachan_rx_unmap(ch, rx);
 	list_del(&rx->link);
 	ch->recv.nr_slots--;
 	rdmachan_rx_slot_free(ch, rx);

@@ -27,7 +27,5 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch);
 void rdmachan_post_retire_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 				 struct rdmachan_chain *c);
 void rdmachan_grant_init(struct rdmachan *ch);
-struct rdmachan_rx *rdmachan_rx_slot_new(struct rdmachan *ch, gfp_t gfp);
-void rdmachan_rx_slot_free(struct rdmachan *ch, struct rdmachan_rx *rx);
 
 #endif /* RDMACHAN_CHAN_GRANT_H */

@@ -24,6 +24,7 @@
 #include "chan_mem.h"
 #include "device.h"
 #include "chan_sbuf.h"
+#include "chan_rxbuf.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 			enum dma_data_direction dir, u64 *dma)
@@ -156,8 +157,7 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 			rx->buf = page_address(rx->page);
 			rx->size = ch->res.buf_size;
 		}
-		ret = rdmachan_map(ibdev, rx->buf, rx->size, DMA_FROM_DEVICE,
-				   &rx->dma);
+		ret = rdmachan_rx_map(ch, rx);
 		if (ret)
 			return ret;
 	}
@@ -212,9 +212,7 @@ static void rdmachan_unmap_buffers(struct rdmachan *ch)
 	u32 i;
 
 	list_for_each_entry(rx, &ch->recv.all, link)
-		if (rx->dma)
-			ib_dma_unmap_single(ibdev, rx->dma, rx->size,
-					    DMA_FROM_DEVICE);
+		rdmachan_rx_unmap(ch, rx);
 	rdmachan_sbuf_unmap(ch);
 	if (ch->send.retire_dma)
 		ib_dma_unmap_single(ibdev, ch->send.retire_dma,
@@ -294,6 +292,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 		     sizeof(struct rdmachan_wire_hdr) + RDMACHAN_IMM_TRAILER);
 	/* the largest message's, or a fragment's (chan_frag.c) */
 	ch->res.buf_size = rdmachan_frag_setup(ch);
+	rdmachan_rx_split_setup(ch, ibdev);
 	ch->res.iwarp = rdma_protocol_iwarp(ibdev, cm_id->port_num);
 	ch->res.has_atomics = ibdev->attrs.atomic_cap != IB_ATOMIC_NONE;
 	/* SEND_WITH_INV, sent or received, needs remote invalidation */
@@ -358,7 +357,7 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	attr.cap.max_recv_wr = sz.recv_wr;
 	attr.cap.max_send_sge = min_t(u32, RDMACHAN_MAX_SGE,
 				      ibdev->attrs.max_send_sge);
-	attr.cap.max_recv_sge = 1;
+	attr.cap.max_recv_sge = ch->res.rx_split ? RDMACHAN_RX_SPLIT_SGES : 1;
 	/*
 	 * Providers size every send queue entry for the larger of its gather
 	 * list and its inline data: no more inline data than a full gather
@@ -490,7 +489,7 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	int ret;
 
 	wrs = kcalloc(n, sizeof(*wrs), GFP_KERNEL);
-	sges = kcalloc(n, sizeof(*sges), GFP_KERNEL);
+	sges = kcalloc(n, RDMACHAN_RX_SPLIT_SGES * sizeof(*sges), GFP_KERNEL);
 	if (!wrs || !sges) {
 		ret = -ENOMEM;
 		goto out;
@@ -502,12 +501,9 @@ int rdmachan_post_all_recvs(struct rdmachan *ch)
 	INIT_LIST_HEAD(&ch->ctrl.held);
 	spin_unlock_irq(&ch->lock);
 	list_for_each_entry(rx, &ch->recv.all, link) {
-		sges[i].addr = rx->dma;
-		sges[i].length = rx->size;
-		sges[i].lkey = ch->res.pd->local_dma_lkey;
 		wrs[i].wr_cqe = &rx->cqe;
-		wrs[i].sg_list = &sges[i];
-		wrs[i].num_sge = 1;
+		wrs[i].sg_list = &sges[i * RDMACHAN_RX_SPLIT_SGES];
+		wrs[i].num_sge = rdmachan_rx_sges(ch, rx, wrs[i].sg_list);
 		wrs[i].next = i + 1 < n ? &wrs[i + 1] : NULL;
 		i++;
 	}

@@ -19,24 +19,7 @@
 #include "chan_trace.h"
 #include "chan_frag.h"
 #include "chan_grant.h"
-
-/* Post receive buffer @rx.  Caller holds ch->lock. */
-void rdmachan_post_recv_locked(struct rdmachan *ch, struct rdmachan_rx *rx)
-{
-	struct ib_recv_wr wr = {};
-	struct ib_sge sge;
-	int ret;
-
-	sge.addr = rx->dma;
-	sge.length = rx->size;
-	sge.lkey = ch->res.pd->local_dma_lkey;
-	wr.wr_cqe = &rx->cqe;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	ret = ib_post_recv(ch->res.qp, &wr, NULL);
-	if (ret)
-		rdmachan_post_failed_locked(ch, "receive", ret);
-}
+#include "chan_rxbuf.h"
 
 /**
  * rdmachan_msg_release() - give a received message's buffer back
@@ -382,8 +365,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		rdmachan_rx_rdma_imm(ch, rx, be32_to_cpu(wc->ex.imm_data));
 		return;
 	}
-	ib_dma_sync_single_for_cpu(rdmachan_ibdev(ch), rx->dma, rx->size,
-				   DMA_FROM_DEVICE);
+	rdmachan_rx_sync_for_cpu(ch, rx);
 	/* a SEND_WITH_INV: negotiated, and its header is in band */
 	inv = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	if (inv && !(ch->conn.params.features & RDMACHAN_WIRE_F_SEND_INV)) {
@@ -400,8 +382,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 						      ch->conn.params.max_msg_size,
 						      h);
 	} else {
-		start = RDMACHAN_HDR_LEN;
-		memcpy(h, rx->buf, sizeof(*h));
+		rdmachan_rx_header(ch, rx, h, &start);
 		ret = rdmachan_wire_hdr_check(h, wc->byte_len,
 					      ch->conn.params.max_msg_size);
 	}
@@ -513,11 +494,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	rx->msg.data = rx->buf + start;
 	rx->msg.len = len;
 	if (h->flags & RDMACHAN_HDR_F_IMM) {
-		__be32 imm;
-
-		memcpy(&imm, rx->buf + start + len, sizeof(imm));
 		rx->msg.has_imm = true;
-		rx->msg.imm = be32_to_cpu(imm);
+		rx->msg.imm = rdmachan_rx_trailer(ch, rx, start, len);
 	} else {
 		/* under HDR_IMM the immediate was the header */
 		rx->msg.has_imm = !ch->conn.hdr_imm &&

@@ -6,9 +6,11 @@
 #ifndef RDMACHAN_CHAN_RING_H
 #define RDMACHAN_CHAN_RING_H
 
+#include <linux/cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "rdmachan.h"
+#include "rx_layout.h"
 
 struct rdmachan;
 struct rdmachan_mr;
@@ -17,12 +19,14 @@ struct rdmachan_mr;
  * struct rdmachan_rx - a receive buffer
  * @cqe: completion entry, done = rdmachan_rx_done
  * @ch: the channel
- * @buf: the buffer: header, then payload
+ * @buf: the buffer: header, then payload; with &rdmachan_res.rx_split an
+ *	order-0 page, the payload alone (rx_layout.h)
  * @page: &rdmachan_opts.rx_pages: the compound page @buf starts; it
  *	changes when rdmachan_msg_detach() gives it away
  * @dma: its DMA address
- * @size: the bytes @buf holds: &rdmachan_res.buf_size, or the page's
- *	with &rdmachan_opts.rx_pages; under rdmachan.lock once posted
+ * @size: the bytes @buf holds: &rdmachan_res.buf_size, the page's with
+ *	&rdmachan_opts.rx_pages, RDMACHAN_FRAG_PAYLOAD split; under
+ *	rdmachan.lock once posted
  * @node: entry in rdmachan.recv.ready while the message waits for a reader
  * @link: entry in rdmachan.recv.all while the slot exists: made and freed
  *	with its buffer (chan_grant.c)
@@ -30,6 +34,9 @@ struct rdmachan_mr;
  *	the last (chan_frag.c)
  * @msg: what the receiver sees: the first fragment's is the message's;
  *	each fragment's @msg.data and @msg.frag_len say where its payload is
+ * @wire_dma: &rdmachan_res.rx_split: @wire's DMA address, mapped with @dma
+ * @wire: &rdmachan_res.rx_split: the in-band header and the end of an
+ *	immediate past the page; last, in a DMA-aligned chunk of its own
  */
 struct rdmachan_rx {
 	struct ib_cqe		cqe;
@@ -42,6 +49,8 @@ struct rdmachan_rx {
 	struct list_head	link;
 	struct rdmachan_rx	*next;
 	struct rdmachan_msg	msg;
+	u64			wire_dma;
+	u8			wire[RDMACHAN_RX_WIRE] __aligned(ARCH_DMA_MINALIGN);
 };
 
 /**

@@ -22,6 +22,7 @@
 
 #include "rdmachan-pri.h"
 #include "sysfs.h"
+#include "chan_rxbuf.h"
 
 static const char *const rdmachan_state_names[] = {
 	[RDMACHAN_CONNECTING]	= "connecting",
@@ -152,6 +153,9 @@ static ssize_t wire_header_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(wire_header);
 RDMACHAN_CHAN_U32_ATTR(msg_buf_bytes, ch->res.buf_size);
+/* the memory a receive buffer takes: 0 before the buffers' size is known */
+RDMACHAN_CHAN_U32_ATTR(rx_buf_mem,
+		       ch->res.buf_size ? rdmachan_rx_buf_bytes(ch) : 0);
 
 static ssize_t mem_bytes_show(struct device *dev,
 			      struct device_attribute *attr, char *buf)
@@ -182,6 +186,7 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_rx_queued.attr,
 	&dev_attr_wire_header.attr,
 	&dev_attr_msg_buf_bytes.attr,
+	&dev_attr_rx_buf_mem.attr,
 	&dev_attr_mem_bytes.attr,
 	NULL
 };

@@ -247,6 +247,8 @@ struct rdmachan_conn {
  *	&rdmachan_conn.frag_tx; set with the resources, and lowered under
  *	rdmachan.lock by an active side whose peer answered F_FRAG
  *	(rdmachan_frag_adopt()) before it makes any (at ESTABLISHED)
+ * @rx_split: the receive buffers hold fragments in an order-0 page and
+ *	their slot's wire area (rx_layout.h); set once with the resources
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue
@@ -279,6 +281,7 @@ struct rdmachan_res {
 	u32			max_reg_pages;
 	u32			buf_size;
 	u32			sbuf_size;
+	bool			rx_split;
 	bool			iwarp;
 	bool			has_atomics;
 	bool			reg_fence;

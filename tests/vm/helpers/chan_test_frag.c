@@ -6,7 +6,10 @@
  *   - a default pair's ends both make buffers of 4108 bytes
  *     (msg_buf_bytes) from the start and send each other fragments
  *     (wire_flags FRAG and FRAG_TX on both ends);
- *   - messages around the fragment size and up to the largest arrive
+ *   - each receive buffer takes one page (rx_buf_mem 4096: an order-0
+ *     page and the slot's wire area, module/chan/rx_layout.h);
+ *   - messages around the fragment size (their immediate in the page,
+ *     across its end, or past it) and up to the largest arrive
  *     whole and intact, with their immediates, through write/read and
  *     SEND/RECV, on a fresh channel whose grant is one credit (the
  *     sender asks for the credits a large message needs);
@@ -56,7 +59,8 @@ static int exchange(struct chan_pair *p, unsigned int len, uint32_t imm)
 static void check_sizes(struct chan_pair *p)
 {
 	static const unsigned int sizes[] = {
-		1, 4095, 4096, 4097, 8192, 8193, 12289, 65535, 65536,
+		1, 4092, 4093, 4094, 4095, 4096, 4097, 8190, 8192, 8193,
+		12289, 65535, 65536,
 	};
 	unsigned int i;
 
@@ -225,9 +229,12 @@ static void check_whole(const struct rdmachan_chan_opts *o, const char *why)
 	ktap_result(!(ci.wire_flags &
 		      (RDMACHAN_WIRE_FRAG | RDMACHAN_WIRE_FRAG_TX)) &&
 		    attr_num(p.srv, "msg_buf_bytes") ==
-		    (long)ci.max_msg_size + 12, desc,
-		    "wire_flags %#x msg_buf_bytes %ld", ci.wire_flags,
-		    attr_num(p.srv, "msg_buf_bytes"));
+		    (long)ci.max_msg_size + 12 &&
+		    attr_num(p.srv, "rx_buf_mem") >=
+		    attr_num(p.srv, "msg_buf_bytes"), desc,
+		    "wire_flags %#x msg_buf_bytes %ld rx_buf_mem %ld",
+		    ci.wire_flags, attr_num(p.srv, "msg_buf_bytes"),
+		    attr_num(p.srv, "rx_buf_mem"));
 	snprintf(desc, sizeof(desc), "%s: its largest message goes", why);
 	ktap_result(exchange(&p, ci.max_msg_size, 1), desc, "%s",
 		    strerror(errno));
@@ -257,6 +264,11 @@ int cmd_frag(SUBCMD_ARGS)
 		    "both ends make buffers of 4108 bytes", "%ld %ld",
 		    attr_num(p.srv, "msg_buf_bytes"),
 		    attr_num(p.cli, "msg_buf_bytes"));
+	ktap_result(attr_num(p.srv, "rx_buf_mem") == 4096 &&
+		    attr_num(p.cli, "rx_buf_mem") == 4096,
+		    "each receive buffer takes a page", "%ld %ld",
+		    attr_num(p.srv, "rx_buf_mem"),
+		    attr_num(p.cli, "rx_buf_mem"));
 	ktap_result(ci.send_credits == 1,
 		    "the client starts with one credit", "%u", ci.send_credits);
 	check_sizes(&p);
