@@ -252,8 +252,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	rdmachan_rx_pages_destroy(ch);
 	if (ch->send.ring)
 		for (i = 0; i < ch->send.depth; i++)
-			rdmachan_buf_free(ch->send.ring[i].buf,
-					  ch->res.sbuf_size);
+			rdmachan_sbuf_free_slot(ch, &ch->send.ring[i]);
 	rdmachan_sbuf_free(ch);
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);

@@ -62,7 +62,7 @@ u32 rdmachan_frag_setup(struct rdmachan *ch)
 	ch->conn.frag_rx = rdmachan_frag_fit(p, ch->opts.rx_frags,
 					     ch->conn.frag_tx);
 	full = RDMACHAN_HDR_LEN + p->max_msg_size + RDMACHAN_IMM_TRAILER;
-	ch->res.sbuf_size = ch->conn.frag_tx ? RDMACHAN_FRAG_BUF : full;
+	rdmachan_sbuf_size_set(ch, ch->conn.frag_tx ? RDMACHAN_FRAG_BUF : full);
 	return ch->conn.frag_rx ? RDMACHAN_FRAG_BUF : full;
 }
 
@@ -80,7 +80,7 @@ void rdmachan_frag_adopt(struct rdmachan *ch)
 
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->conn.frag_tx = true;
-	ch->res.sbuf_size = RDMACHAN_FRAG_BUF;
+	rdmachan_sbuf_size_set(ch, RDMACHAN_FRAG_BUF);
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
@@ -212,7 +212,7 @@ static int rdmachan_send_frags(struct rdmachan *ch, size_t len, u32 imm,
 		tx->solicited = !tx->more && (flags & RDMACHAN_SEND_SOLICITED);
 		tx->send_inv = false;
 		tx->nr_regs = 0;
-		if (copy(arg, tx->buf + RDMACHAN_HDR_LEN, off, n))
+		if (copy(arg, rdmachan_tx_data(ch, tx), off, n))
 			break;
 	}
 	ret = rdmachan_commit(ch, first, k, i == k ? k : 0);

@@ -185,6 +185,42 @@ static void rdmachan_zc_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->wr.num_sge = tx->nr_zc + (hdr_imm ? 0 : 1) + (trail ? 1 : 0);
 }
 
+/*
+ * The gather list of split slot @tx (&rdmachan_res.tx_split): its header
+ * unless that is the immediate, the payload from the page, then the
+ * in-band immediate (@trail bytes after the header in the wire bytes);
+ * the pieces synced for the device.
+ */
+static void rdmachan_split_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
+				  bool hdr_imm, u32 trail)
+{
+	struct rdmachan_tx_wire *w = tx->buf;
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	u32 lkey = ch->res.pd->local_dma_lkey, n = 0;
+
+	ib_dma_sync_single_for_device(ibdev, tx->dma, sizeof(w->bytes),
+				      DMA_TO_DEVICE);
+	if (!hdr_imm) {
+		w->sge[n].addr = tx->dma;
+		w->sge[n].length = RDMACHAN_HDR_LEN;
+		w->sge[n++].lkey = lkey;
+	}
+	if (tx->len) {
+		ib_dma_sync_single_for_device(ibdev, w->page_dma, tx->len,
+					      DMA_TO_DEVICE);
+		w->sge[n].addr = w->page_dma;
+		w->sge[n].length = tx->len;
+		w->sge[n++].lkey = lkey;
+	}
+	if (trail) {
+		w->sge[n].addr = tx->dma + RDMACHAN_HDR_LEN;
+		w->sge[n].length = trail;
+		w->sge[n++].lkey = lkey;
+	}
+	tx->wr.sg_list = w->sge;
+	tx->wr.num_sge = n;
+}
+
 /**
  * rdmachan_post_tx_locked() - chain a ready message slot's work requests
  * @ch: the channel
@@ -212,6 +248,8 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 	u32 start = hdr_imm ? RDMACHAN_HDR_LEN : 0;
 	/* a zero-copy payload is not in the buffer */
 	u32 bytes = RDMACHAN_HDR_LEN - start + (tx->nr_zc ? 0 : tx->len);
+	/* a split buffer's page holds the payload alone (chan_sbuf.c) */
+	bool split = ch->res.tx_split && !tx->nr_zc;
 	u32 trail = 0;
 
 	lockdep_assert_held(&ch->lock);
@@ -232,20 +270,24 @@ void rdmachan_post_tx_locked(struct rdmachan *ch, struct rdmachan_tx *tx,
 		__be32 imm = cpu_to_be32(tx->imm);
 
 		h->flags = RDMACHAN_HDR_F_IMM;
-		memcpy(tx->buf + start + bytes, &imm, sizeof(imm));
+		memcpy(tx->buf + (split ? RDMACHAN_HDR_LEN : start + bytes),
+		       &imm, sizeof(imm));
 		bytes += sizeof(imm);
 		trail = sizeof(imm);
 	}
 	/* the peer's control messages reposted for (version 6) */
 	h->flags |= rdmachan_ctrl_take(&ch->ctrl.credits, false) <<
 		    RDMACHAN_HDR_CACK_SHIFT;
-	ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
-				      start + bytes, DMA_TO_DEVICE);
+	if (!split)
+		ib_dma_sync_single_for_device(rdmachan_ibdev(ch), tx->dma,
+					      start + bytes, DMA_TO_DEVICE);
 
 	memset(&tx->wr, 0, sizeof(tx->wr));
 	tx->wr.wr_cqe = &tx->cqe;
 	if (tx->nr_zc) {
 		rdmachan_zc_gather(ch, tx, hdr_imm, trail);
+	} else if (split) {
+		rdmachan_split_gather(ch, tx, hdr_imm, trail);
 	} else {
 		tx->sge.addr = tx->dma + start;
 		tx->sge.length = bytes;

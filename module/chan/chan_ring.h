@@ -54,11 +54,30 @@ struct rdmachan_rx {
 };
 
 /**
+ * struct rdmachan_tx_wire - a split send buffer (&rdmachan_res.tx_split):
+ *	what a data send slot's @buf is then
+ * @bytes: the in-band header, then the in-band immediate; mapped to the
+ *	device, at &rdmachan_tx.dma
+ * @sge: the send's gather list: header, payload, immediate (rx_layout.h's
+ *	pieces, gathered), each as the message has it
+ * @page: an order-0 page, the payload
+ * @page_dma: its DMA address
+ */
+struct rdmachan_tx_wire {
+	u8			bytes[RDMACHAN_RX_WIRE];
+	struct ib_sge		sge[RDMACHAN_RX_SPLIT_SGES];
+	void			*page;
+	u64			page_dma;
+};
+
+/**
  * struct rdmachan_tx - a send buffer
  * @cqe: completion entry, done = rdmachan_tx_done
  * @ch: the channel
- * @buf: the buffer: header, then payload
- * @dma: its DMA address
+ * @buf: the buffer: header, then payload (and an in-band immediate); a
+ *	&struct rdmachan_tx_wire with &rdmachan_res.tx_split
+ *	(rdmachan_tx_data() finds the payload)
+ * @dma: its DMA address (of the wire bytes when split)
  * @seq: for data slots, the data sequence number it carries
  * @covers: for control slots, data slots posted before it (RC completes
  *	in order, so its completion retires them all)

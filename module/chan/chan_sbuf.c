@@ -25,6 +25,13 @@
  * (made with the passive side's queues, and by the active side at
  * ESTABLISHED, once it knows their size), so that a sender never depends
  * on the allocator to make progress.
+ *
+ * A buffer that holds a fragment (RDMACHAN_FRAG_BUF: the peer's receive
+ * buffers are small) is split as the receive buffers are
+ * (&rdmachan_res.tx_split, rx_layout.h): an order-0 page for the payload
+ * and a small &struct rdmachan_tx_wire for the header, the immediate and
+ * the gather list that sends the three, so that nothing above order 0 is
+ * allocated for it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +53,120 @@
  * the last spare)
  */
 #define RDMACHAN_SBUF_KEEP	1
+
+/**
+ * rdmachan_sbuf_size_set() - the size of the data send buffers to make
+ * @ch: the channel, no send buffer made yet
+ * @size: RDMACHAN_FRAG_BUF, or the largest message's buffer
+ *
+ * Also decides whether they are split: those of RDMACHAN_FRAG_BUF are
+ * where the device gathers a send from three pieces.
+ *
+ * Context: process context; rdmachan.lock held once the I/O may start.
+ */
+void rdmachan_sbuf_size_set(struct rdmachan *ch, u32 size)
+{
+	ch->res.sbuf_size = size;
+	ch->res.tx_split = size == RDMACHAN_FRAG_BUF &&
+			   rdmachan_ibdev(ch)->attrs.max_send_sge >=
+			   RDMACHAN_RX_SPLIT_SGES;
+}
+
+/* The memory one data send buffer takes */
+static long rdmachan_sbuf_bytes(const struct rdmachan *ch)
+{
+	if (ch->res.tx_split)
+		return PAGE_SIZE +
+		       kmalloc_size_roundup(sizeof(struct rdmachan_tx_wire));
+	return rdmachan_buf_bytes(ch->res.sbuf_size);
+}
+
+/* A new data send buffer, not mapped; NULL when the allocator refused */
+static void *rdmachan_sbuf_alloc(struct rdmachan *ch, gfp_t gfp)
+{
+	struct rdmachan_tx_wire *w;
+
+	if (!ch->res.tx_split)
+		return rdmachan_buf_alloc(ch->res.sbuf_size, gfp);
+	w = kzalloc(sizeof(*w), gfp);
+	if (!w)
+		return NULL;
+	w->page = (void *)__get_free_page(gfp);
+	if (!w->page) {
+		kfree(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Free what rdmachan_sbuf_alloc() made, unmapped (NULL: nothing) */
+static void rdmachan_sbuf_release(struct rdmachan *ch, void *buf)
+{
+	struct rdmachan_tx_wire *w = buf;
+
+	if (!ch->res.tx_split) {
+		rdmachan_buf_free(buf, ch->res.sbuf_size);
+		return;
+	}
+	if (!w)
+		return;
+	free_page((unsigned long)w->page);
+	kfree(w);
+}
+
+/* Map @buf to the device; its DMA address (of the wire bytes), 0: not */
+static u64 rdmachan_sbuf_map(struct rdmachan *ch, void *buf)
+{
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	struct rdmachan_tx_wire *w = buf;
+	u64 dma;
+
+	if (!ch->res.tx_split) {
+		dma = ib_dma_map_single(ibdev, buf, ch->res.sbuf_size,
+					DMA_TO_DEVICE);
+		return ib_dma_mapping_error(ibdev, dma) ? 0 : dma;
+	}
+	w->page_dma = ib_dma_map_page(ibdev, virt_to_page(w->page), 0,
+				      RDMACHAN_FRAG_PAYLOAD, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, w->page_dma))
+		return 0;
+	dma = ib_dma_map_single(ibdev, w->bytes, sizeof(w->bytes),
+				DMA_TO_DEVICE);
+	if (!ib_dma_mapping_error(ibdev, dma))
+		return dma;
+	ib_dma_unmap_page(ibdev, w->page_dma, RDMACHAN_FRAG_PAYLOAD,
+			  DMA_TO_DEVICE);
+	return 0;
+}
+
+/* Undo rdmachan_sbuf_map(): @buf mapped at @dma */
+static void rdmachan_sbuf_unmap_one(struct rdmachan *ch, void *buf, u64 dma)
+{
+	struct ib_device *ibdev = rdmachan_ibdev(ch);
+	struct rdmachan_tx_wire *w = buf;
+
+	if (!ch->res.tx_split) {
+		ib_dma_unmap_single(ibdev, dma, ch->res.sbuf_size,
+				    DMA_TO_DEVICE);
+		return;
+	}
+	ib_dma_unmap_single(ibdev, dma, sizeof(w->bytes), DMA_TO_DEVICE);
+	ib_dma_unmap_page(ibdev, w->page_dma, RDMACHAN_FRAG_PAYLOAD,
+			  DMA_TO_DEVICE);
+}
+
+/**
+ * rdmachan_sbuf_free_slot() - free the buffer a slot holds
+ * @ch: the channel being freed
+ * @tx: the slot; its buffer unmapped (rdmachan_sbuf_unmap()), or none
+ *
+ * Context: process context.
+ */
+void rdmachan_sbuf_free_slot(struct rdmachan *ch, struct rdmachan_tx *tx)
+{
+	rdmachan_sbuf_release(ch, tx->buf);
+	tx->buf = NULL;
+}
 
 /**
  * rdmachan_sbuf_reserve() - the buffers a channel always keeps
@@ -74,15 +195,14 @@ static bool rdmachan_sbuf_push_new_locked(struct rdmachan *ch, void *buf)
 	    ch->send.nr_bufs >= ch->send.depth)
 		return false;
 	/* the device stays until the resources go, after the stop */
-	dma = ib_dma_map_single(rdmachan_ibdev(ch), buf, ch->res.sbuf_size,
-				DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(rdmachan_ibdev(ch), dma))
+	dma = rdmachan_sbuf_map(ch, buf);
+	if (!dma)
 		return false;
 	sb = &ch->send.spare[ch->send.nr_spare++];
 	sb->buf = buf;
 	sb->dma = dma;
 	ch->send.nr_bufs++;
-	rdmachan_mem_charge(ch, rdmachan_buf_bytes(ch->res.sbuf_size));
+	rdmachan_mem_charge(ch, rdmachan_sbuf_bytes(ch));
 	return true;
 }
 
@@ -116,8 +236,8 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 			break;
 		spin_unlock_irqrestore(&ch->lock, flags);
 		memcg = rdmachan_mem_begin(ch);
-		buf = rdmachan_buf_alloc(ch->res.sbuf_size,
-					 rdmachan_gfp(ch, gfp) | __GFP_NOWARN);
+		buf = rdmachan_sbuf_alloc(ch, rdmachan_gfp(ch, gfp) |
+					  __GFP_NOWARN);
 		rdmachan_mem_end(ch, memcg);
 		if (!buf) {
 			spin_lock_irqsave(&ch->lock, flags);
@@ -128,7 +248,7 @@ int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp)
 		spin_lock_irqsave(&ch->lock, flags);
 		if (!rdmachan_sbuf_push_new_locked(ch, buf)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
-			rdmachan_buf_free(buf, ch->res.sbuf_size);
+			rdmachan_sbuf_release(ch, buf);
 			spin_lock_irqsave(&ch->lock, flags);
 			if (!test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) &&
 			    !ch->send.nr_spare &&
@@ -323,7 +443,7 @@ void rdmachan_sbuf_give_locked(struct rdmachan *ch, struct rdmachan_tx *tx)
  */
 void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 {
-	long size = rdmachan_buf_bytes(ch->res.sbuf_size);
+	long size = rdmachan_sbuf_bytes(ch);
 	bool freed = false;
 
 	lockdep_assert_held(&ch->lock);
@@ -334,9 +454,8 @@ void rdmachan_sbuf_idle_locked(struct rdmachan *ch)
 	while (ch->send.nr_spare && ch->send.nr_bufs > RDMACHAN_SBUF_KEEP) {
 		struct rdmachan_sbuf *sb = &ch->send.spare[--ch->send.nr_spare];
 
-		ib_dma_unmap_single(rdmachan_ibdev(ch), sb->dma,
-				    ch->res.sbuf_size, DMA_TO_DEVICE);
-		rdmachan_buf_free(sb->buf, ch->res.sbuf_size);
+		rdmachan_sbuf_unmap_one(ch, sb->buf, sb->dma);
+		rdmachan_sbuf_release(ch, sb->buf);
 		ch->send.nr_bufs--;
 		rdmachan_mem_charge(ch, -size);
 		/* a sender waiting for several allocates them again */
@@ -380,21 +499,25 @@ bool rdmachan_sbuf_unretired_locked(struct rdmachan *ch)
  */
 void rdmachan_sbuf_unmap(struct rdmachan *ch)
 {
-	struct ib_device *ibdev = rdmachan_ibdev(ch);
 	unsigned long flags;
+	void *buf;
 	u64 *dma;
 	u32 i;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	for (i = 0; i < ch->send.depth + ch->send.nr_spare; i++) {
-		if (i < ch->send.depth)
-			dma = ch->send.ring ? &ch->send.ring[i].dma : NULL;
-		else
+		if (i < ch->send.depth) {
+			if (!ch->send.ring)
+				continue;
+			buf = ch->send.ring[i].buf;
+			dma = &ch->send.ring[i].dma;
+		} else {
+			buf = ch->send.spare[i - ch->send.depth].buf;
 			dma = &ch->send.spare[i - ch->send.depth].dma;
-		if (!dma || !*dma)
+		}
+		if (!*dma)
 			continue;
-		ib_dma_unmap_single(ibdev, *dma, ch->res.sbuf_size,
-				    DMA_TO_DEVICE);
+		rdmachan_sbuf_unmap_one(ch, buf, *dma);
 		*dma = 0;
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
@@ -411,6 +534,6 @@ void rdmachan_sbuf_free(struct rdmachan *ch)
 	u32 i;
 
 	for (i = 0; ch->send.spare && i < ch->send.nr_spare; i++)
-		rdmachan_buf_free(ch->send.spare[i].buf, ch->res.sbuf_size);
+		rdmachan_sbuf_release(ch, ch->send.spare[i].buf);
 	kvfree(ch->send.spare);
 }

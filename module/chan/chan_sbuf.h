@@ -9,14 +9,17 @@
 
 /**
  * struct rdmachan_sbuf - a data send buffer that no slot holds
- * @buf: the buffer (&rdmachan_res.buf_size bytes)
- * @dma: its DMA address
+ * @buf: the buffer (&rdmachan_res.sbuf_size bytes), or a
+ *	&struct rdmachan_tx_wire with &rdmachan_res.tx_split
+ * @dma: its DMA address (of the wire bytes when split)
  */
 struct rdmachan_sbuf {
 	void	*buf;
 	u64	dma;
 };
 
+void rdmachan_sbuf_size_set(struct rdmachan *ch, u32 size);
+void rdmachan_sbuf_free_slot(struct rdmachan *ch, struct rdmachan_tx *tx);
 int rdmachan_sbuf_reserve(struct rdmachan *ch);
 int rdmachan_sbuf_fill(struct rdmachan *ch, u32 want, gfp_t gfp);
 int rdmachan_sbuf_fill_later(struct rdmachan *ch);

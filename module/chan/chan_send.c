@@ -601,7 +601,7 @@ int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		return rdmachan_send_iter(ch, from, imm, flags);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
-	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, from) != len) {
+	if (copy_from_iter(rdmachan_tx_data(ch, tx), len, from) != len) {
 		rdmachan_commit(ch, first, 1, 0);
 		return -EFAULT;
 	}
@@ -667,7 +667,7 @@ static int rdmachan_fill_kvec(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->has_imm = b->has_imm;
 	/* the last message of the batch raises the solicited event */
 	tx->solicited = b->solicited && i + 1 == b->count;
-	memcpy(tx->buf + RDMACHAN_HDR_LEN, b->msgs[i].iov_base, tx->len);
+	memcpy(rdmachan_tx_data(ch, tx), b->msgs[i].iov_base, tx->len);
 	return 0;
 }
 
@@ -742,7 +742,7 @@ int rdmachan_send_sg(struct rdmachan *ch, struct scatterlist *sgl,
 		return rdmachan_send_sg(ch, sgl, nents, imm, flags);
 	if (IS_ERR(tx))
 		return PTR_ERR(tx);
-	tx->len = sg_copy_to_buffer(sgl, nents, tx->buf + RDMACHAN_HDR_LEN,
+	tx->len = sg_copy_to_buffer(sgl, nents, rdmachan_tx_data(ch, tx),
 				    len);
 	return rdmachan_send_one_post(ch, first, len);
 }
@@ -862,7 +862,7 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 		       PTR_ERR(tx);
 	}
 	iov_iter_kvec(&from, WRITE, vec, nr_vec, len);
-	if (copy_from_iter(tx->buf + RDMACHAN_HDR_LEN, len, &from) != len) {
+	if (copy_from_iter(rdmachan_tx_data(ch, tx), len, &from) != len) {
 		/* kernel memory: cannot fault; as rdmachan_send_iter() */
 		rdmachan_pool_unclaim(ch, ext);
 		rdmachan_commit(ch, first, 1, 0);

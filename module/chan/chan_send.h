@@ -17,6 +17,23 @@ static inline size_t rdmachan_sbuf_payload(const struct rdmachan *ch)
 	return ch->res.sbuf_size - RDMACHAN_HDR_LEN - RDMACHAN_IMM_TRAILER;
 }
 
+/**
+ * rdmachan_tx_data() - where a data send slot's payload goes
+ * @ch: the channel
+ * @tx: the slot, holding a buffer (rdmachan_sbuf_take_locked())
+ *
+ * Context: any; the slot reserved by the caller.
+ * Return: the payload's first byte: after the header, or a split
+ * buffer's page.
+ */
+static inline void *rdmachan_tx_data(const struct rdmachan *ch,
+				     const struct rdmachan_tx *tx)
+{
+	if (ch->res.tx_split)
+		return ((struct rdmachan_tx_wire *)tx->buf)->page;
+	return tx->buf + RDMACHAN_HDR_LEN;
+}
+
 /* chan_zc.c */
 void rdmachan_zc_end(struct rdmachan *ch, struct rdmachan_tx *tx, int err);
 

@@ -27,6 +27,7 @@
 #include "bench.h"
 #include "rdmachan-pri.h"
 #include "chan_frag.h"
+#include "chan_send.h"
 #include "device.h"
 #include "ioctl.h"
 
@@ -178,7 +179,7 @@ static int rdmachan_fill_user(struct rdmachan *ch, struct rdmachan_tx *tx,
 	tx->imm = m->imm;
 	tx->has_imm = m->flags & RDMACHAN_MSG_IMM;
 	tx->solicited = m->flags & RDMACHAN_MSG_SOLICITED;
-	if (copy_from_user(tx->buf + RDMACHAN_HDR_LEN, u64_to_user_ptr(m->buf),
+	if (copy_from_user(rdmachan_tx_data(ch, tx), u64_to_user_ptr(m->buf),
 			   m->len))
 		return -EFAULT;
 	return 0;

@@ -249,6 +249,8 @@ struct rdmachan_conn {
  *	(rdmachan_frag_adopt()) before it makes any (at ESTABLISHED)
  * @rx_split: the receive buffers hold fragments in an order-0 page and
  *	their slot's wire area (rx_layout.h); set once with the resources
+ * @tx_split: the data send buffers hold fragments in an order-0 page and
+ *	a &struct rdmachan_tx_wire; set with @sbuf_size, before any is made
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue
@@ -282,6 +284,7 @@ struct rdmachan_res {
 	u32			buf_size;
 	u32			sbuf_size;
 	bool			rx_split;
+	bool			tx_split;
 	bool			iwarp;
 	bool			has_atomics;
 	bool			reg_fence;
