@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include "rdmachan-pri.h"
+#include "chan_trace.h"
 #include "reconnect.h"
 
 struct rdmachan_reconnect {
@@ -92,6 +93,23 @@ static bool rdmachan_rc_past(struct rdmachan_reconnect *rc, u32 ms)
 	return ms && time_after_eq(jiffies, rc->lost_at + rdmachan_rc_ms(ms));
 }
 
+/* Milliseconds since the loss */
+static u32 rdmachan_rc_down_ms(struct rdmachan_reconnect *rc)
+{
+	return jiffies_to_msecs(jiffies - rc->lost_at);
+}
+
+/* The fast-fail time passed: its event, its log line, the callback */
+static void rdmachan_rc_call_fast_fail(struct rdmachan_reconnect *rc)
+{
+	trace_rdmachan_link_fast_fail(rc->name, rc->policy.fast_fail_ms);
+	if (!rc->ops->fast_fail)
+		return;
+	pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
+			    rc->name, rc->policy.fast_fail_ms);
+	rc->ops->fast_fail(rc->priv);
+}
+
 /*
  * The fast-fail time, on its own work item: the attempts' work may be in
  * an attempt as long as the user's connect timeout, and I/O must not
@@ -113,11 +131,8 @@ static void rdmachan_rc_ff_work(struct work_struct *work)
 		call = true;
 	}
 	spin_unlock_irq(&rc->lock);
-	if (call && rc->ops->fast_fail) {
-		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
-				    rc->name, rc->policy.fast_fail_ms);
-		rc->ops->fast_fail(rc->priv);
-	}
+	if (call)
+		rdmachan_rc_call_fast_fail(rc);
 }
 
 /* Arm the fast-fail work for the current loss; @lock held */
@@ -166,10 +181,8 @@ static void rdmachan_rc_work(struct work_struct *work)
 	rc->relost = false;
 	spin_unlock_irq(&rc->lock);
 
-	if (fast_fail && ops->fast_fail) {
-		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
-				    rc->name, rc->policy.fast_fail_ms);
-		ops->fast_fail(rc->priv);
+	if (fast_fail) {
+		rdmachan_rc_call_fast_fail(rc);
 		fast_fail = false;
 	}
 	err = ops->attempt(rc->priv);
@@ -182,7 +195,10 @@ static void rdmachan_rc_work(struct work_struct *work)
 	if (!err) {
 		rc->state = RDMACHAN_LINK_LIVE;
 		rc->last_error = 0;
-		down = jiffies_to_msecs(jiffies - rc->lost_at);
+		down = rdmachan_rc_down_ms(rc);
+		trace_rdmachan_link_attempt(rc->name, attempt, max, 0, 0);
+		trace_rdmachan_link_state(rc->name, RDMACHAN_LINK_RECONNECTING,
+					  RDMACHAN_LINK_LIVE, 0, attempt, down);
 		spin_unlock_irq(&rc->lock);
 		pr_info_ratelimited("%s: link back after %u attempt(s), %u ms down\n",
 				    rc->name, attempt, down);
@@ -190,12 +206,17 @@ static void rdmachan_rc_work(struct work_struct *work)
 		return;
 	}
 	rc->last_error = err;
-	if (rc->stopping) {
+	if (rc->stopping ||
+	    rdmachan_rc_past(rc, rc->policy.loss_timeout_ms)) {
+		trace_rdmachan_link_attempt(rc->name, attempt, max, err, 0);
+		if (!rc->stopping)
+			goto dead;
 		spin_unlock_irq(&rc->lock);
 		return;
 	}
-	if (rdmachan_rc_past(rc, rc->policy.loss_timeout_ms))
-		goto dead;
+	trace_rdmachan_link_attempt(rc->name, attempt, max, err,
+				    rdmachan_rc_delay(&rc->policy,
+						      attempt + 1));
 	rc->next_at = jiffies + rdmachan_rc_ms(rdmachan_rc_delay(&rc->policy,
 								 attempt + 1));
 	rdmachan_rc_arm_locked(rc);
@@ -214,21 +235,21 @@ dead:
 	rc->state = RDMACHAN_LINK_DEAD;
 	err = rc->last_error;
 	attempt = rc->attempt;
+	trace_rdmachan_link_state(rc->name, RDMACHAN_LINK_RECONNECTING,
+				  RDMACHAN_LINK_DEAD, err, attempt,
+				  rdmachan_rc_down_ms(rc));
 	spin_unlock_irq(&rc->lock);
 	pr_warn_ratelimited("%s: gave up after %u attempt(s) and %u ms (loss timeout), last error %pe\n",
 			    rc->name, attempt, rc->policy.loss_timeout_ms,
 			    ERR_PTR(err));
-	if (fast_fail && ops->fast_fail)
-		ops->fast_fail(rc->priv);
+	if (fast_fail)
+		rdmachan_rc_call_fast_fail(rc);
 	ops->state_change(rc->priv, RDMACHAN_LINK_DEAD, err);
 	return;
 
 fast_fail:
-	if (fast_fail && ops->fast_fail) {
-		pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
-				    rc->name, rc->policy.fast_fail_ms);
-		ops->fast_fail(rc->priv);
-	}
+	if (fast_fail)
+		rdmachan_rc_call_fast_fail(rc);
 }
 
 /**
@@ -298,6 +319,8 @@ bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err)
 		rc->relost = true;
 		rc->last_error = err;
 	} else if (!rc->stopping && rc->state != RDMACHAN_LINK_RECONNECTING) {
+		trace_rdmachan_link_state(rc->name, rc->state,
+					  RDMACHAN_LINK_RECONNECTING, err, 0, 0);
 		rc->state = RDMACHAN_LINK_RECONNECTING;
 		rc->attempt = 0;
 		rc->losses++;
@@ -394,8 +417,12 @@ void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
 	cancel_delayed_work_sync(&rc->work);
 	cancel_delayed_work_sync(&rc->ff_work);
 	spin_lock_irq(&rc->lock);
-	if (rc->state == RDMACHAN_LINK_RECONNECTING)
+	if (rc->state == RDMACHAN_LINK_RECONNECTING) {
+		trace_rdmachan_link_state(rc->name, rc->state,
+					  RDMACHAN_LINK_DEAD, rc->last_error,
+					  rc->attempt, rdmachan_rc_down_ms(rc));
 		rc->state = RDMACHAN_LINK_DEAD;
+	}
 	spin_unlock_irq(&rc->lock);
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_stop);
@@ -425,6 +452,9 @@ void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc)
 	cancel_delayed_work_sync(&rc->ff_work);
 	spin_lock_irq(&rc->lock);
 	rc->stopping = false;
+	if (rc->state != RDMACHAN_LINK_LIVE)
+		trace_rdmachan_link_state(rc->name, rc->state,
+					  RDMACHAN_LINK_LIVE, 0, rc->attempt, 0);
 	rc->state = RDMACHAN_LINK_LIVE;
 	rc->attempt = 0;
 	rc->last_error = 0;

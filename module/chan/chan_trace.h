@@ -60,6 +60,16 @@ TRACE_DEFINE_ENUM(RDMACHAN_MSG_RETIRE);
 		{ RDMACHAN_MSG_PAD,		"PAD" },		\
 		{ RDMACHAN_MSG_RETIRE,		"RETIRE" })
 
+TRACE_DEFINE_ENUM(RDMACHAN_LINK_LIVE);
+TRACE_DEFINE_ENUM(RDMACHAN_LINK_RECONNECTING);
+TRACE_DEFINE_ENUM(RDMACHAN_LINK_DEAD);
+
+#define show_rdmachan_link(x)						\
+	__print_symbolic(x,						\
+		{ RDMACHAN_LINK_LIVE,		"LIVE" },		\
+		{ RDMACHAN_LINK_RECONNECTING,	"RECONNECTING" },	\
+		{ RDMACHAN_LINK_DEAD,		"DEAD" })
+
 /* rdma_cm's events, as ib_core's own tracepoints print them */
 #define show_rdmachan_cm_event(x)					\
 	__print_symbolic(x,						\
@@ -267,6 +277,74 @@ TRACE_EVENT(rdmachan_chan_grant,
 	    TP_printk("chan%u qpn %u %s %u: %s %u", __entry->id, __entry->qpn,
 		      __entry->grow ? "grow" : "retire", __entry->n,
 		      __entry->grow ? "granted" : "held", __entry->after)
+);
+
+/*
+ * rdmachan_link_state - a reconnecting link (chan_reconnect.c: a block
+ * mapping's, "rcblkN") changed state: lost (LIVE -> RECONNECTING, with
+ * the loss's error), back (RECONNECTING -> LIVE after @attempt attempts
+ * and @down_ms), given up or stopped (-> DEAD, with the last error), or
+ * restarted by its user (DEAD -> LIVE)
+ */
+TRACE_EVENT(rdmachan_link_state,
+	    TP_PROTO(const char *name, int old, int state, int err,
+		     u32 attempt, u32 down_ms),
+	    TP_ARGS(name, old, state, err, attempt, down_ms),
+	    TP_STRUCT__entry(__array(char, name, 32)
+			     __field(int, old)
+			     __field(int, state)
+			     __field(int, err)
+			     __field(u32, attempt)
+			     __field(u32, down_ms)),
+	    TP_fast_assign(strscpy(__entry->name, name, 32);
+			   __entry->old = old;
+			   __entry->state = state;
+			   __entry->err = err;
+			   __entry->attempt = attempt;
+			   __entry->down_ms = down_ms;),
+	    TP_printk("%s %s -> %s err %d attempts %u down %u ms",
+		      __entry->name, show_rdmachan_link(__entry->old),
+		      show_rdmachan_link(__entry->state), __entry->err,
+		      __entry->attempt, __entry->down_ms)
+);
+
+/*
+ * rdmachan_link_attempt - a reconnect attempt ended: its number, of how
+ * many (0: no limit), its error (0: the link is back), and the wait
+ * before the next (0: none)
+ */
+TRACE_EVENT(rdmachan_link_attempt,
+	    TP_PROTO(const char *name, u32 attempt, u32 max, int err,
+		     u32 next_ms),
+	    TP_ARGS(name, attempt, max, err, next_ms),
+	    TP_STRUCT__entry(__array(char, name, 32)
+			     __field(u32, attempt)
+			     __field(u32, max)
+			     __field(int, err)
+			     __field(u32, next_ms)),
+	    TP_fast_assign(strscpy(__entry->name, name, 32);
+			   __entry->attempt = attempt;
+			   __entry->max = max;
+			   __entry->err = err;
+			   __entry->next_ms = next_ms;),
+	    TP_printk("%s attempt %u of %u err %d next in %u ms",
+		      __entry->name, __entry->attempt, __entry->max,
+		      __entry->err, __entry->next_ms)
+);
+
+/*
+ * rdmachan_link_fast_fail - a reconnecting link's fast-fail time passed:
+ * its user fails the I/O it holds and what comes
+ */
+TRACE_EVENT(rdmachan_link_fast_fail,
+	    TP_PROTO(const char *name, u32 fast_fail_ms),
+	    TP_ARGS(name, fast_fail_ms),
+	    TP_STRUCT__entry(__array(char, name, 32)
+			     __field(u32, fast_fail_ms)),
+	    TP_fast_assign(strscpy(__entry->name, name, 32);
+			   __entry->fast_fail_ms = fast_fail_ms;),
+	    TP_printk("%s fast-fail after %u ms", __entry->name,
+		      __entry->fast_fail_ms)
 );
 
 #endif /* RDMACHAN_CHAN_TRACE_H */

@@ -17,10 +17,14 @@
 #           a device added back makes the mapping try at once (logged).
 #   fast    fast_io_fail_ms: a mapping whose link is blackholed fails its
 #           I/O after 1.5 s while it stays "reconnecting", and works again
-#           once the route is back.
+#           once the route is back.  The link's tracepoints
+#           (rdmachan:rdmachan_link_*) tell it in order: LIVE ->
+#           RECONNECTING with the loss's error, the fast-fail, each
+#           attempt (failed ones with their error and next wait), the last
+#           with error 0, then RECONNECTING -> LIVE with that count.
 #   dead    loss_timeout_ms: with the client's device gone for good the
 #           mapping is "dead" after 3 s, held and new I/O fail, and unmap
-#           returns at once.
+#           returns at once; the trace ends RECONNECTING -> DEAD.
 #   remap   "blk remap" of a dead mapping (refused while live, failing while
 #           the device is gone, working once it is back): ext4 on it
 #           (Debian's kernel; data at an offset on the debug one) reads
@@ -106,6 +110,37 @@ outage() {
 	return 0
 }
 
+TR=/sys/kernel/tracing
+# trace_links: the trace restarts with the link events alone
+trace_links() {
+	[ -e $TR/trace ] || mount -t tracefs nodev $TR || return 1
+	echo 0 > $TR/tracing_on
+	echo 0 > $TR/events/enable
+	echo > $TR/trace
+	echo 1 > $TR/events/rdmachan/rdmachan_link_state/enable &&
+	echo 1 > $TR/events/rdmachan/rdmachan_link_attempt/enable &&
+	echo 1 > $TR/events/rdmachan/rdmachan_link_fast_fail/enable &&
+	echo 1 > $TR/tracing_on
+}
+
+# link_trace DEV: the trace's lines of DEV's link, from "rcblkN " on
+link_trace() {
+	sed -n "s/.*rdmachan_link_[a-z_]*: \($(basename "$1") .*\)/\1/p" $TR/trace
+}
+
+# link_trace_back FILE: lost, a fast-fail, attempts (failed ones with an
+# error and a wait), the last with error 0, then back with that count
+link_trace_back() {
+	awk '
+	NR == 1 { ok = $2 == "LIVE" && $4 == "RECONNECTING"; next }
+	$2 == "fast-fail" { ff++; next }
+	$2 == "attempt" && $7 != "0" { n++; if ($3 != n || $10 == "0") ok = 0; next }
+	$2 == "attempt" { n++; last = $3; if ($3 != n) ok = 0; next }
+	$2 == "RECONNECTING" && $4 == "LIVE" { back = $8 == last && last > 0; next }
+	{ ok = 0 }
+	END { exit !(ok && ff == 1 && back) }' "$1"
+}
+
 # map_recover ARGS...: map the export with ARGS (sets D), or end the case
 map_recover() {
 	D=$(timeout 60 $TOOL blk map $BLK_SRV recover --src $BLK_CLI "$@" 2> $T/map.err)
@@ -168,6 +203,7 @@ check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 # ---- fast_io_fail_ms ------------------------------------------------------
 map_recover --queues 1 --reconnect-delay 500 --loss-timeout 60000 --fast-io-fail 1500
 check "a read works" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
+check "the link's tracepoints enable" trace_links
 check "route blackholed" blackhole on
 check "reconnecting within 30 s" wait_for 30 blk_map_state_is "$D" reconnecting
 t0=$(date +%s)
@@ -179,16 +215,24 @@ check "blk show says attempt N of M" sh -c \
 	"$TOOL blk show maps | grep -q 'state reconnecting attempt [0-9]* of [0-9]*'"
 check "route back" blackhole off
 check "live again within 60 s" wait_for 60 blk_map_state_is "$D" live
+link_trace "$D" > $T/trace.fast
+check "the trace: lost, fast-fail, each attempt, back" link_trace_back $T/trace.fast
+diag "$(cat $T/trace.fast)"
 check "a read works again" $DD if="$D" of=/dev/null bs=4k count=16 iflag=direct
 check "blk unmap" timeout 60 $TOOL blk unmap "$D"
 
 # ---- loss_timeout_ms: dead --------------------------------------------------
 map_recover --queues 1 --reconnect-delay 500 --loss-timeout 3000
+check "the trace restarts" trace_links
 timeout 120 $DD if="$D" of=/dev/null bs=4k count=1000000 iflag=direct > $T/dd.out 2>&1 &
 dd_pid=$!
 sleep 1
 check "the client's device deleted" rxe_del $DEV1
 check "dead within 30 s" wait_for 30 blk_map_state_is "$D" dead
+link_trace "$D" > $T/trace.dead
+check "the trace ends RECONNECTING -> DEAD" sh -c \
+	"tail -n 1 $T/trace.dead | grep -q '^[^ ]* RECONNECTING -> DEAD err -[0-9]'"
+diag "$(cat $T/trace.dead)"
 check_eq "blk show -j: dead" dead "$(show_state "$D")"
 check "the reader ends with an error within 30 s" wait_for 30 proc_ended $dd_pid
 check_fail "new I/O fails at once" "error" \
