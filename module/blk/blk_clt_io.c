@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 
 #include "blk_clt.h"
+#include "blk_trace.h"
 #include "compat.h"
 
 #define RCBLK_CLT_RETRIES	5
@@ -78,6 +79,9 @@ static void rcblk_clt_end(struct request *rq, blk_status_t sts)
 	u32 len = be32_to_cpu(req->hdr.len);
 
 	atomic_dec(&st->inflight);
+	trace_rcblk_clt_done(map->index, rq->tag, req->hdr.op,
+			     be64_to_cpu(req->hdr.sector), len,
+			     blk_status_to_errno(sts), RCBLK_TR_ENDED);
 	if (sts != BLK_STS_OK) {
 		atomic64_inc(&st->errors);
 	} else {
@@ -135,6 +139,10 @@ static void rcblk_clt_complete_rq(struct request *rq)
 		    !test_bit(RCBLK_M_DEAD, &map->flags)) {
 			req->retries++;
 			atomic_dec(&map->st.inflight);
+			trace_rcblk_clt_done(map->index, rq->tag, req->hdr.op,
+					     be64_to_cpu(req->hdr.sector),
+					     be32_to_cpu(req->hdr.len), 0,
+					     RCBLK_TR_RESUBMIT);
 			blk_mq_requeue_request(rq, false);
 			blk_mq_delay_kick_requeue_list(rq->q,
 						       RCBLK_CLT_RETRY_MS);
@@ -231,6 +239,8 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 	    RCBLK_RQ_SENT)
 		goto bogus;
 	req->wire = rcblk_reply_status(imm);
+	trace_rcblk_clt_reply(map->index, q->qid, tag, req->wire, write_imm,
+			      invalidated);
 	if (!req->mr) {
 		if (invalidated) {
 			atomic64_inc(&map->st.bogus);
@@ -550,6 +560,8 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	atomic_set(&req->state, RCBLK_RQ_SENT);
 	ret = rdmachan_send_ext(q->ch, vec, nr_vec, 0, RDMACHAN_SEND_NONBLOCK,
 				&ext);
+	trace_rcblk_clt_send(map->index, q->qid, rq->tag, op, blk_rq_pos(rq),
+			     len, data, ret);
 	if (!ret)
 		return BLK_STS_OK;
 
@@ -719,6 +731,9 @@ static bool rcblk_clt_hold_rq(struct request *rq, void *data)
 	}
 	atomic_dec(&map->st.inflight);
 	atomic64_inc(&map->st.held);
+	trace_rcblk_clt_done(map->index, rq->tag, req->hdr.op,
+			     be64_to_cpu(req->hdr.sector),
+			     be32_to_cpu(req->hdr.len), 0, RCBLK_TR_HELD);
 	(*held)++;
 	blk_mq_requeue_request(rq, false);
 	return true;

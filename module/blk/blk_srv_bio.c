@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "blk_srv.h"
+#include "blk_trace.h"
 
 static u8 rcblk_srv_blk_status(blk_status_t st)
 {
@@ -43,6 +44,8 @@ static void rcblk_srv_bio_end(struct bio *bio)
 
 	req->status = rcblk_srv_blk_status(bio->bi_status);
 	req->bio = NULL;
+	trace_rcblk_srv_bio_end(exp->name, req->io.tag, req->io.op,
+				req->io.sector, req->io.len, req->status);
 	bio_put(bio);
 	if (atomic_dec_and_test(&exp->bios))
 		wake_up_var(&exp->bios);
@@ -89,6 +92,8 @@ void rcblk_srv_submit(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
 	struct bio *bio;
 	u32 done, i;
 
+	trace_rcblk_srv_submit(exp->name, io->tag, io->op, io->sector, io->len,
+			       req->status);
 	/* a read-only export writes nothing: its FLUSH has nothing to do */
 	if (io->op == RCBLK_OP_FLUSH && exp->flags & RDMACHAN_BLK_RO) {
 		rcblk_srv_to_work(req, RCBLK_ST_REPLY);

@@ -59,6 +59,7 @@
 #include <linux/slab.h>
 
 #include "blk_srv.h"
+#include "blk_trace.h"
 
 static void rcblk_srv_io_kick(struct rcblk_srv_queue *q)
 {
@@ -197,6 +198,9 @@ static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	if (opcode == RDMACHAN_OP_WRITE_IMM)
 		req->op.imm = rcblk_reply_imm(req->io.tag, RCBLK_S_OK);
 	WRITE_ONCE(req->rdma, true);
+	/* before the post: its end may run before the post returns */
+	trace_rcblk_srv_rdma(q->exp->name, req->io.tag, req->io.op,
+			     req->io.sector, req->io.len, req->status);
 	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
 	if (ret)
 		WRITE_ONCE(req->rdma, false);
@@ -347,6 +351,8 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	status = rcblk_io_check(&q->lim, msg->data, msg->len, &io);
 	if (status == RCBLK_S_OK && READ_ONCE(q->exp->gone))
 		status = RCBLK_S_GONE;
+	trace_rcblk_srv_arrive(q->exp->name, io.tag, io.op, io.sector, io.len,
+			       status);
 	if (status != RCBLK_S_OK) {
 		rdmachan_msg_release(ch, msg);
 		if (status == RCBLK_S_GONE) {
@@ -500,6 +506,9 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 					   req->io.rkey);
 		if (ret == -EAGAIN)
 			break;
+		trace_rcblk_srv_reply(q->exp->name, req->io.tag, req->io.op,
+				      req->io.sector, req->io.len,
+				      req->status);
 		/* another error: the channel failed and its close follows */
 		if (atomic_dec_and_test(&req->holds))
 			rcblk_srv_done(q, req, false);

@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The block channel's tracepoints (module/blk/blk_trace.h, system
+# rdmachan_blk), enabled through tracefs: a mapping of one queue does one
+# I/O at a time, and each I/O's events come complete and in order on each
+# side, under the request's tag:
+#
+#   4 KiB WRITE (inline)  client: send (data inline, ret 0), reply by a
+#                         SEND with status 0, done; server: arrive,
+#                         submit, bio_end, reply
+#   4 KiB READ            client: send (data remote), reply (by the
+#                         RDMA WRITE_WITH_IMM that carries the data, or a
+#                         SEND), done; server: arrive, submit, bio_end,
+#                         rdma (the push), and a reply event only where
+#                         the reply was a SEND
+#   64 KiB WRITE          client: send (data remote), reply, done; server:
+#                         arrive, rdma (the pull), submit, bio_end, reply
+#
+# every event naming the I/O's operation, sector and length where it
+# carries them; with the events disabled an I/O records nothing.
+
+# On Debian's kernel and the debug kernel (tracefs in both), over rxe
+requires() {
+	_have_kernel stock debug
+}
+
+. /tests/lib.sh
+
+T=/tmp/blk_trace
+mkdir -p $T
+TR=/sys/kernel/tracing
+
+check "tracefs is mounted" sh -c \
+	"[ -e $TR/trace ] || mount -t tracefs nodev $TR"
+check "rxe pair comes up" rxe_pair_up
+check "rdmachan and rdmachan_blk load" blk_load
+check "the block channel's events are listed" sh -c \
+	"ls $TR/events/rdmachan_blk | grep -q '^rcblk_clt_send\$'"
+B=$(nullb_new trace 16)
+[ -b "$B" ] || blk_bail "no backing device"
+check "blk export trace $B" $TOOL blk export trace "$B" --allow 192.0.2.0/24
+D=$(timeout 60 $TOOL blk map $BLK_SRV trace --src $BLK_CLI --queues 1 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map --queues 1 ($D)"
+M=$(basename "$D")
+
+echo 0 > $TR/tracing_on
+echo 0 > $TR/events/enable
+# one clock for both sides' events
+echo global > $TR/trace_clock
+check "its events enable" sh -c "echo 1 > $TR/events/rdmachan_blk/enable"
+
+# traced_io NAME DD-ARGS...: one I/O with the trace on; its events, from
+# the event's name on, in $T/NAME
+traced_io() {
+	name=$1
+	shift
+	echo > $TR/trace
+	echo 1 > $TR/tracing_on
+	$DD "$@" 2> $T/$name.dd || { cat $T/$name.dd; return 1; }
+	echo 0 > $TR/tracing_on
+	sed -n 's/.*\(rcblk_[a-z_]*\): /\1 /p' $TR/trace > $T/$name
+}
+
+# seq FILE SIDE: the events of one side (clt, srv), in order, on one line
+seq() {
+	awk -v side="rcblk_$2_" 'index($1, side) == 1 {
+		printf "%s%s", n++ ? " " : "", substr($1, length(side) + 1) }
+		END { print "" }' "$1"
+}
+
+# tags FILE: the distinct tags its events name (one I/O: one tag)
+tags() {
+	awk '{ for (i = 2; i < NF; i++) if ($i == "tag") print $(i + 1) }' "$1" |
+		sort -u | wc -l
+}
+
+# io_is FILE OP SECTOR LEN: every event that names an operation names these
+io_is() {
+	awk -v op="$2" -v sec="$3" -v len="$4" '
+	{ for (i = 2; i < NF; i++) {
+		if ($i == "sector" && $(i + 1) != sec) bad++
+		if ($i == "len" && $(i + 1) != len) bad++
+		if ($i == "sector" && $(i - 1) != op) bad++ } }
+	END { exit bad != 0 }' "$1"
+}
+
+# field FILE EVENT WORD: the word after WORD in EVENT's first line
+field() {
+	awk -v ev="$2" -v w="$3" '$1 == ev {
+		for (i = 2; i < NF; i++) if ($i == w) { print $(i + 1); exit } }' "$1"
+}
+
+# ---- a 4 KiB WRITE, inline ------------------------------------------------
+head -c 4096 /dev/urandom > $T/data4k
+check "a 4 KiB write" traced_io w4k if=$T/data4k of="$D" bs=4k seek=5 count=1 oflag=direct
+diag "$(cat $T/w4k)"
+check_eq "client: send, reply, done" "send reply done" "$(seq $T/w4k clt)"
+check_eq "server: arrive, submit, bio_end, reply" \
+	"arrive submit bio_end reply" "$(seq $T/w4k srv)"
+check_eq "one tag" 1 "$(tags $T/w4k)"
+check "each names WRITE, sector 40, 4096 bytes" io_is $T/w4k WRITE 40 4096
+check_eq "the client's event names the mapping; sent inline, without error" \
+	"$M inline 0" \
+	"$(awk '$1 == "rcblk_clt_send" { print $2 }' $T/w4k) $(field $T/w4k rcblk_clt_send data) $(field $T/w4k rcblk_clt_send ret)"
+check_eq "the reply came by a SEND, status 0" "send 0" \
+	"$(field $T/w4k rcblk_clt_reply by) $(field $T/w4k rcblk_clt_reply status)"
+check_eq "it ended with status 0" "0" "$(field $T/w4k rcblk_clt_done status)"
+
+# ---- a 4 KiB READ ------------------------------------------------------------
+check "a 4 KiB read" traced_io r4k if="$D" of=$T/back4k bs=4k skip=5 count=1 iflag=direct
+diag "$(cat $T/r4k)"
+check "it reads back what was written" cmp $T/data4k $T/back4k
+check_eq "client: send, reply, done" "send reply done" "$(seq $T/r4k clt)"
+by=$(field $T/r4k rcblk_clt_reply by)
+want="arrive submit bio_end rdma"
+[ "$by" = send ] && want="$want reply"
+check_eq "server: arrive, submit, bio_end, rdma (and a reply: by $by)" \
+	"$want" "$(seq $T/r4k srv)"
+check_eq "one tag" 1 "$(tags $T/r4k)"
+check "each names READ, sector 40, 4096 bytes" io_is $T/r4k READ 40 4096
+check_eq "the client asked for it remote" remote "$(field $T/r4k rcblk_clt_send data)"
+
+# ---- a 64 KiB WRITE, pulled ----------------------------------------------
+head -c 65536 /dev/urandom > $T/data64k
+check "a 64 KiB write" traced_io w64k if=$T/data64k of="$D" bs=64k seek=1 count=1 oflag=direct
+diag "$(cat $T/w64k)"
+check_eq "client: send, reply, done" "send reply done" "$(seq $T/w64k clt)"
+check_eq "server: arrive, rdma, submit, bio_end, reply" \
+	"arrive rdma submit bio_end reply" "$(seq $T/w64k srv)"
+check_eq "one tag" 1 "$(tags $T/w64k)"
+check "each names WRITE, sector 128, 65536 bytes" io_is $T/w64k WRITE 128 65536
+check_eq "the client registered it (remote)" remote "$(field $T/w64k rcblk_clt_send data)"
+
+# ---- disabled ----------------------------------------------------------------
+echo 0 > $TR/events/rdmachan_blk/enable
+check "an I/O with the events disabled" traced_io off if="$D" of=/dev/null bs=4k count=1 iflag=direct
+check_eq "records nothing" 0 "$(wc -l < $T/off)"
+echo local > $TR/trace_clock
+echo 1 > $TR/tracing_on
+
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+check "no session left on the export" wait_for 20 sh -c \
+	"$TOOL -j blk show exports | jq -e '.exports[] | select(.name == \"trace\") | .sessions == 0' > /dev/null"
+check "blk unexport" $TOOL blk unexport trace
+check "rdmachan_blk and rdmachan unload" blk_unload
+done_testing
