@@ -57,6 +57,7 @@
 #include "compat.h"
 #include "net.h"
 #include "net_check.h"
+#include "net_trace.h"
 
 /* Received packets up to this many bytes are copied into a linear skb */
 #define RCNET_RX_LINEAR		1536
@@ -193,6 +194,7 @@ netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
+	zc = false;
 	ret = rcnet_send(net, ch, skb, nents, imm, flags, &zc);
 	if (ret == -EAGAIN) {
 		/*
@@ -202,11 +204,17 @@ netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		 */
 		netif_stop_queue(ndev);
 		atomic64_inc(&net->tx_stopped);
+		trace_rcnet_queue(ndev->name, true);
 		ret = rcnet_send(net, ch, skb, nents, imm, flags, &zc);
-		if (ret == -EAGAIN)
+		if (ret == -EAGAIN) {
+			trace_rcnet_xmit(ndev->name, len, pkt.proto, zc, ret);
 			return NETDEV_TX_BUSY;
+		}
 		netif_start_queue(ndev);
+		trace_rcnet_queue(ndev->name, false);
 	}
+	/* the skb may be gone (zero copy): its length and protocol are kept */
+	trace_rcnet_xmit(ndev->name, len, pkt.proto, zc, ret);
 	if (ret) {
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
@@ -307,7 +315,7 @@ static bool rcnet_rx_zc(struct rcnet *net, struct rdmachan *ch,
  * allocator).  @msg is released (the credit goes back) before the return.
  */
 static struct sk_buff *rcnet_rx_skb(struct rcnet *net, struct rdmachan *ch,
-				    struct rdmachan_msg *msg)
+				    struct rdmachan_msg *msg, bool *zc)
 {
 	const u8 *data = msg->data;
 	u32 len = msg->len;
@@ -320,7 +328,8 @@ static struct sk_buff *rcnet_rx_skb(struct rcnet *net, struct rdmachan *ch,
 	skb = netdev_alloc_skb(net->ndev, head);
 	if (!skb)
 		goto release;
-	if (rcnet_rx_zc(net, ch, msg, skb))
+	*zc = rcnet_rx_zc(net, ch, msg, skb);
+	if (*zc)
 		return skb;
 	skb_put_data(skb, data, head);
 	for (off = head, i = 0; off < len; i++) {
@@ -365,6 +374,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 	struct net_device *ndev = net->ndev;
 	struct rcnet_pkt pkt;
 	struct sk_buff *skb;
+	bool zc;
 
 	if (rcnet_rx_check(msg, &pkt)) {
 		rdmachan_msg_release(ch, msg);
@@ -377,11 +387,12 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
 	}
-	skb = rcnet_rx_skb(net, ch, msg);
+	skb = rcnet_rx_skb(net, ch, msg, &zc);
 	if (!skb) {
 		DEV_STATS_INC(ndev, rx_dropped);
 		return;
 	}
+	trace_rcnet_recv(ndev->name, skb->len, pkt.proto, zc);
 	skb->protocol = htons(pkt.proto);
 	skb->pkt_type = PACKET_HOST;
 	skb_reset_mac_header(skb);
@@ -427,6 +438,8 @@ static void rcnet_ch_writable(struct rdmachan *ch)
 	if (READ_ONCE(net->ch) == ch && netif_running(net->ndev)) {
 		/* as in rcnet_ch_recv(): the TX softirq runs at the enable */
 		local_bh_disable();
+		if (netif_queue_stopped(net->ndev))
+			trace_rcnet_queue(net->ndev->name, false);
 		netif_wake_queue(net->ndev);
 		local_bh_enable();
 	}

@@ -13,7 +13,11 @@
 # own buffers and sent from the skbs' pages (rx_zc_packets and
 # tx_zc_packets grow: zero copy), with rx_zero_copy=0 copied into the
 # receive page pool (rx_pool_packets grows), at MTU 20000 (packets under
-# half a receive buffer) copied, at MTU 1500 copied both ways;
+# half a receive buffer) copied, at MTU 1500 copied both ways; the
+# tracepoints (system rdmachan_net) of one ping of 60000 bytes: on each
+# interface its transmit and its receive of the same length, in order
+# (rcn0 sends the request, then receives the reply; rcn1 the other way),
+# the large packets received without a copy, and nothing once disabled;
 # "rdma link delete" of the connecting
 # side's device under a TCP stream (carrier off within the keepalive
 # time, back after the device is re-added, the stream survives), bad
@@ -73,6 +77,47 @@ check "ping 10.77.0.1 from rcB" $IP netns exec rcB $PING -c 3 -W 5 10.77.0.1
 check "ping -s 60000 (one message each way per packet)" \
 	$IP netns exec rcA $PING -c 3 -s 60000 -W 5 10.77.0.2
 check "IPv6: ping fd77::2 from rcA" $IP netns exec rcA $PING -6 -c 3 -W 5 fd77::2
+
+# ---- tracepoints -----------------------------------------------------------
+TR=/sys/kernel/tracing
+# net_traced NAME CMD...: CMD with the trace on; the events in $T/NAME
+net_traced() {
+	_n=$1
+	shift
+	echo > $TR/trace
+	echo 1 > $TR/tracing_on
+	"$@" > /dev/null
+	_r=$?
+	echo 0 > $TR/tracing_on
+	sed -n 's/.*\(rcnet_[a-z]*\): /\1 /p' $TR/trace > $T/$_n
+	return $_r
+}
+# net_seq FILE DEV: DEV's events, as "event:len" words, in order
+net_seq() {
+	awk -v d="$2" '$2 == d && $1 != "rcnet_queue" {
+		printf "%s%s:%s", n++ ? " " : "", $1, $4 } END { print "" }' "$1"
+}
+[ -e $TR/trace ] || mount -t tracefs nodev $TR
+echo 0 > $TR/tracing_on
+echo global > $TR/trace_clock
+check "the network channel's events enable" sh -c \
+	"echo 1 > $TR/events/rdmachan_net/enable"
+check "a ping of 60000 bytes, traced" net_traced ping60k \
+	$IP netns exec rcA $PING -c 1 -s 60000 -W 5 10.77.0.2
+diag "$(cat $T/ping60k)"
+check_eq "rcn0: the request sent, then the reply received (60028 bytes)" \
+	"rcnet_xmit:60028 rcnet_recv:60028" "$(net_seq $T/ping60k rcn0)"
+check_eq "rcn1: the request received, then the reply sent" \
+	"rcnet_recv:60028 rcnet_xmit:60028" "$(net_seq $T/ping60k rcn1)"
+check "each send went (ret 0), each receive without a copy" sh -c \
+	"! grep -v ' ret 0\$' $T/ping60k | grep -q rcnet_xmit &&
+	 ! grep rcnet_recv $T/ping60k | grep -vq 'zero-copy\$'"
+echo 0 > $TR/events/rdmachan_net/enable
+check "a ping with the events disabled" net_traced off \
+	$IP netns exec rcA $PING -c 1 -W 5 10.77.0.2
+check_eq "records nothing" 0 "$(wc -l < $T/off)"
+echo local > $TR/trace_clock
+echo 1 > $TR/tracing_on
 rx0=$(net_stat rcA rcn0 rx_packets)
 $IP netns exec rcA $PING -A -q -c 3000 -s 16 -W 10 10.77.0.2 > $T/flood.out 2>&1
 diag "$(tail -n 2 $T/flood.out)"
