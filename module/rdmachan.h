@@ -291,6 +291,8 @@ int rdmachan_error(struct rdmachan *ch);
 void *rdmachan_priv(struct rdmachan *ch);
 u32 rdmachan_max_msg_size(struct rdmachan *ch);
 u32 rdmachan_queue_depth(struct rdmachan *ch);
+u32 rdmachan_chan_id(struct rdmachan *ch);
+u32 rdmachan_qpn(struct rdmachan *ch);
 int rdmachan_peer_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
 int rdmachan_local_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
 u32 rdmachan_max_reg_pages(struct rdmachan *ch);

@@ -111,6 +111,7 @@ static void show_map_details(uint32_t index)
 	print_str_null(PRINT_ANY, "reconnect_delay_ms", "\n    reconnect_delay_ms %s", x.delay);
 	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s", x.loss);
 	print_str_null(PRINT_ANY, "fast_io_fail_ms", " fast_io_fail_ms %s\n", x.fast);
+	show_map_channels(index);
 }
 
 static void show_map(const struct rdmachan_blk_map_info *m)

@@ -25,6 +25,7 @@ static void show_details(const char *name)
 	print_str_null(PRINT_ANY, "src", "    src %s", x.src);
 	print_str_null(PRINT_ANY, "reconnect_delay_ms", " reconnect_delay_ms %s", x.delay);
 	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s\n", x.loss);
+	show_net_channel(name);
 }
 
 static void show_one(const struct rdmachan_net_info *i)

@@ -80,6 +80,14 @@ struct sysfs_extra {
 void sysfs_map_extra(uint32_t index, struct sysfs_extra *x);
 /* sysfs_net_extra: /sys/class/net/@name/rdmachan/'s (no @fast, @id) */
 void sysfs_net_extra(const char *name, struct sysfs_extra *x);
+/*
+ * show_map_channels, show_net_channel: the channels that carry a mapping's
+ * queues or an interface, each with its device and queue pair number (its
+ * lines in "rdma res"): "channels" in JSON, "queue N chanM dev D qpn Q"
+ * lines in text (sysfs.c)
+ */
+void show_map_channels(uint32_t index);
+void show_net_channel(const char *name);
 
 /* Messages on stderr, prefixed "rdmachan: " (cmd.c). */
 void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -459,7 +459,37 @@ RCBLK_CLT_CTR_ATTR(local_inv, local_inv);
 RCBLK_CLT_CTR_ATTR(starved, starved);
 RCBLK_CLT_CTR_ATTR(busy, busy);
 
+/*
+ * The channels that carry the queues, in queue order: each one's sysfs
+ * name (chanN), "-" for a queue without one (reconnecting); under the
+ * lock that makes and closes them
+ */
+static ssize_t channels_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	struct rcblk_clt_map *map = dev_map(dev);
+	ssize_t len = 0;
+	u32 i;
+
+	if (mutex_lock_interruptible(&map->lock))
+		return -EINTR;
+	for (i = 0; i < map->nr_queues; i++) {
+		struct rdmachan *ch = map->queues ? map->queues[i].ch : NULL;
+
+		if (ch)
+			len += sysfs_emit_at(buf, len, "%schan%u", i ? " " : "",
+					     rdmachan_chan_id(ch));
+		else
+			len += sysfs_emit_at(buf, len, "%s-", i ? " " : "");
+	}
+	mutex_unlock(&map->lock);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(channels);
+
 static struct attribute *rcblk_clt_disk_attrs[] = {
+	&dev_attr_channels.attr,
 	&dev_attr_state.attr,
 	&dev_attr_attempt.attr,
 	&dev_attr_next_attempt_ms.attr,

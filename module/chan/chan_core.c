@@ -671,6 +671,39 @@ void *rdmachan_priv(struct rdmachan *ch)
 }
 EXPORT_SYMBOL_GPL(rdmachan_priv);
 
+/**
+ * rdmachan_chan_id() - the number of a channel's sysfs name
+ * @ch: the channel
+ *
+ * For a user that shows which channel carries its object (a block
+ * mapping's queue, an interface): /sys/class/rdmachan/chanN, and the
+ * chanN its tracepoints name.
+ *
+ * Context: any.
+ * Return: N.
+ */
+u32 rdmachan_chan_id(struct rdmachan *ch)
+{
+	return ch->obj.id;
+}
+EXPORT_SYMBOL_GPL(rdmachan_chan_id);
+
+/**
+ * rdmachan_qpn() - the number of a channel's RC queue pair
+ * @ch: the channel
+ *
+ * With the channel's device, the lqpn of its line in `rdma res show qp`
+ * and of its rdma_cm identifier's in `rdma res show cm_id`.
+ *
+ * Context: any.
+ * Return: the number, 0 before the queue pair exists.
+ */
+u32 rdmachan_qpn(struct rdmachan *ch)
+{
+	return READ_ONCE(ch->res.qpn);
+}
+EXPORT_SYMBOL_GPL(rdmachan_qpn);
+
 /** rdmachan_max_msg_size() - the negotiated largest message, in bytes */
 u32 rdmachan_max_msg_size(struct rdmachan *ch)
 {

@@ -145,7 +145,30 @@ static ssize_t tx_zc_packets_show(struct device *d,
 }
 static DEVICE_ATTR_RO(tx_zc_packets);
 
+/*
+ * The channel that carries the interface: its sysfs name (chanN), "-"
+ * while there is none; the pointer is stable under the TX lock, which
+ * the detach takes to clear it before the channel is closed
+ */
+static ssize_t channel_show(struct device *d, struct device_attribute *attr,
+			    char *buf)
+{
+	struct net_device *ndev = to_net_dev(d);
+	struct rcnet *net = netdev_priv(ndev);
+	struct rdmachan *ch;
+	u32 id = 0;
+
+	netif_tx_lock_bh(ndev);
+	ch = READ_ONCE(net->ch);
+	if (ch)
+		id = rdmachan_chan_id(ch);
+	netif_tx_unlock_bh(ndev);
+	return ch ? sysfs_emit(buf, "chan%u\n", id) : sysfs_emit(buf, "-\n");
+}
+static DEVICE_ATTR_RO(channel);
+
 static struct attribute *rcnet_attrs[] = {
+	&dev_attr_channel.attr,
 	&dev_attr_mode.attr,
 	&dev_attr_state.attr,
 	&dev_attr_addr.attr,

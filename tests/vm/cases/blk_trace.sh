@@ -18,7 +18,10 @@
 #                         arrive, rdma (the pull), submit, bio_end, reply
 #
 # every event naming the I/O's operation, sector and length where it
-# carries them; with the events disabled an I/O records nothing.
+# carries them; with the events disabled an I/O records nothing.  The
+# join with "rdma res": sysfs channels names the queue's channel, and
+# "blk show -d" (text and JSON) its device and queue pair number, the
+# lqpn of an RC queue pair of that device in "rdma res show qp".
 
 # On Debian's kernel and the debug kernel (tracefs in both), over rxe
 requires() {
@@ -44,6 +47,21 @@ D=$(timeout 60 $TOOL blk map $BLK_SRV trace --src $BLK_CLI --queues 1 2> $T/map.
 [ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
 ok "blk map --queues 1 ($D)"
 M=$(basename "$D")
+
+# ---- the queue's channel, and its line in rdma res ----------------------
+ch=$(cat /sys/block/$M/rdmachan/channels)
+check "sysfs channels names the queue's channel ($ch)" \
+	sh -c "echo '$ch' | grep -Eq '^chan[0-9]+\$'"
+set -- $($TOOL -j -d blk show maps | jq -r --arg d "$D" '.maps[] |
+	select(.dev == $d) | .channels[0] | "\(.channel) \(.dev) \(.qpn)"')
+check_eq "blk show -d -j: that channel, its device and queue pair number" \
+	"$ch $(cat /sys/class/rdmachan/$ch/dev_name) $(cat /sys/class/rdmachan/$ch/qpn)" "$*"
+check "blk show -d prints it" sh -c \
+	"$TOOL -d blk show maps | grep -q '^    queue 0 $1 dev $2 qpn $3\$'"
+rdma res show qp > $T/qp.txt 2>&1
+check "rdma res show qp lists qpn $3 of $2 as an RC queue pair" \
+	sh -c "grep '^link $2/[0-9]* lqpn $3 ' $T/qp.txt | grep -q 'type RC' ||
+		{ cat $T/qp.txt; false; }"
 
 echo 0 > $TR/tracing_on
 echo 0 > $TR/events/enable

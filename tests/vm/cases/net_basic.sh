@@ -18,6 +18,8 @@
 # interface its transmit and its receive of the same length, in order
 # (rcn0 sends the request, then receives the reply; rcn1 the other way),
 # the large packets received without a copy, and nothing once disabled;
+# "net show -d" names each interface's channel, its device and queue pair
+# number, an RC queue pair of "rdma res show qp";
 # "rdma link delete" of the connecting
 # side's device under a TCP stream (carrier off within the keepalive
 # time, back after the device is re-added, the stream survives), bad
@@ -97,6 +99,20 @@ net_seq() {
 	awk -v d="$2" '$2 == d && $1 != "rcnet_queue" {
 		printf "%s%s:%s", n++ ? " " : "", $1, $4 } END { print "" }' "$1"
 }
+# the channel of each interface (sysfs channel) and its rdma res line
+rdma res show qp > $T/qp.txt 2>&1
+for ns_dev in rcA:rcn0 rcB:rcn1; do
+	ns=${ns_dev%:*}
+	dev=${ns_dev#*:}
+	set -- $($IP netns exec $ns $TOOL -j -d net show $dev | jq -r \
+		'.devices[0].channels[0] | "\(.channel) \(.dev) \(.qpn)"')
+	check_eq "net show -d -j: $dev's channel, device and queue pair number" \
+		"$($IP netns exec $ns cat /sys/class/net/$dev/rdmachan/channel) $(cat /sys/class/rdmachan/$1/dev_name 2>/dev/null) $(cat /sys/class/rdmachan/$1/qpn 2>/dev/null)" \
+		"$*"
+	check "rdma res show qp lists qpn $3 of $2 as an RC queue pair" \
+		sh -c "grep '^link $2/[0-9]* lqpn $3 ' $T/qp.txt | grep -q 'type RC' ||
+			{ cat $T/qp.txt; false; }"
+done
 [ -e $TR/trace ] || mount -t tracefs nodev $TR
 echo 0 > $TR/tracing_on
 echo global > $TR/trace_clock
