@@ -481,6 +481,14 @@ void rdmachan_start_io(struct rdmachan *ch)
 	/* ... and may have used half of its start grant */
 	rdmachan_grow_check_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	rdmachan_dbg(ch, "%s: wire version %u features %#llx depth %u max_msg %u, grants %u/%u, receive buffers of %u bytes%s, send buffers of %u%s, header %s, qpn %u\n",
+		     ch->conn.active ? "connected" : "accepted",
+		     ch->conn.params.version, ch->conn.params.features,
+		     ch->conn.params.queue_depth, ch->conn.params.max_msg_size,
+		     ch->conn.grant_tx, ch->conn.grant_rx, ch->res.buf_size,
+		     ch->res.rx_split ? " (split)" : "", ch->res.sbuf_size,
+		     ch->res.tx_split ? " (split)" : "",
+		     ch->conn.hdr_imm ? "immediate" : "in band", ch->res.qpn);
 	queue_delayed_work(rdmachan_wq, &ch->ctrl.keepalive_work,
 			   msecs_to_jiffies(rdmachan_param_keepalive_ms() ?: 1000));
 	wake_up_all(&ch->wq);

@@ -384,6 +384,10 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 			return ret;
 	}
 
+	rdmachan_dbg(ch, "queues on %s: send %u, receive %u (%u buffers), cqe %u, registration %u, inline %u, gather %u\n",
+		     dev_name(&ibdev->dev), sz.send_wr, sz.recv_wr, sz.recv_bufs,
+		     sz.cqe, sz.reg_wr, ch->res.max_inline,
+		     ch->res.max_send_sge);
 	/* the provider's queues are its own; our buffers are the maker's */
 	memcg = rdmachan_mem_begin(ch);
 	ret = rdmachan_alloc_buffers(ch);
@@ -602,4 +606,7 @@ void rdmachan_drain_qp(struct rdmachan *ch)
 		rdmachan_err_rl(ch,
 				"the provider flushed no receive queue within %u s: tearing down without its completions\n",
 				RDMACHAN_DRAIN_TIMEOUT / HZ);
+	rdmachan_dbg(ch, "queue pair %u drained in %u ms\n", ch->res.qpn,
+		     jiffies_to_msecs(jiffies - deadline +
+				      RDMACHAN_DRAIN_TIMEOUT));
 }

@@ -185,6 +185,8 @@ static void rdmachan_rc_work(struct work_struct *work)
 		rdmachan_rc_call_fast_fail(rc);
 		fast_fail = false;
 	}
+	pr_debug("%s: attempt %u starts, %u ms after the loss\n", rc->name,
+		 attempt, rdmachan_rc_down_ms(rc));
 	err = ops->attempt(rc->priv);
 
 	spin_lock_irq(&rc->lock);
