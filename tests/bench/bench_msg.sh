@@ -9,7 +9,8 @@
 # ib_send_bw and ib_send_lat -c UD against the in-kernel datagram bench;
 # then one-sided WRITE and READ
 # bandwidth, ib_write_bw / ib_read_bw against rdmachan's in-kernel and
-# tool-driven one-sided bench.
+# tool-driven one-sided bench; and the in-kernel 64-byte rate again with
+# every rdmachan tracepoint recording.
 # Each figure is one line "RESULT NAME VALUE" on the results port, read by
 # the host script.
 . /tests/lib.sh
@@ -116,6 +117,21 @@ rdmachan_bw() {
 	# the rate that arrived, as the sink measured it
 	jq -r 'select(.event == "closed") | "\(.bytes / .seconds / 1e6) \(.messages / .seconds)"' \
 		$T/sink.out
+}
+
+# events ON|OFF: every event of system rdmachan recording into tracefs's
+# ring buffer, or none (what they cost: make bench's tracepoint row)
+TR=/sys/kernel/tracing
+events() {
+	[ -e $TR/trace ] || mount -t tracefs nodev $TR || return 1
+	if [ "$1" = on ]; then
+		echo > $TR/trace
+		echo 1 > $TR/events/rdmachan/enable
+		echo 1 > $TR/tracing_on
+	else
+		echo 0 > $TR/events/rdmachan/enable
+		echo > $TR/trace
+	fi
 }
 
 # rdmachan_lat PORT POLL: in-kernel ping-pong; one-way p50 and avg (RTT/2)
@@ -234,6 +250,12 @@ for pass in $(seq "$RUNS"); do
 		result "tool_send_bw_${size}_MBps" "${1:-0}"
 		result "tool_send_rate_${size}" "${2:-0}"
 	done
+	# right after the 64-byte in-kernel rate: the same with the events on
+	port=$((port + 1))
+	events on
+	set -- $(rdmachan_bw 64 $port 1)
+	events off
+	result "kernel_send_rate_64_traced" "${2:-0}"
 	set -- $(perftest_lat 64)
 	result perftest_send_lat_64_typical_us "${1:-0}"
 	result perftest_send_lat_64_avg_us "${2:-0}"

@@ -232,6 +232,18 @@ row "in-kernel UD latency p50, 64 B" "$(val kernel_ud_lat_64_p50_us)" \
 row "in-kernel UD latency avg, 64 B" "$(val kernel_ud_lat_64_avg_us)" \
 	"$(val perftest_ud_lat_64_avg_us)" "us" 0
 
+# The tracepoints' cost: each pass runs the in-kernel 64-byte rate with
+# every rdmachan event recording right after the run without; the ratio
+# of the two, pass by pass.  Disabled, an event is a patched-out branch:
+# the "off" rate is the build's rate as if it had none.
+echo
+printf "%-44s %12s %12s %-6s %7s\n" "rdmachan's tracepoints (same VM, rxe)" "events on" "events off" "unit" "ratio"
+row "in-kernel message rate, 64 B" "$(val kernel_send_rate_64_traced)" \
+	"$(val kernel_send_rate_64)" "msg/s" 1
+read -r med lo hi _ n < <(pass_ratios kernel_send_rate_64_traced kernel_send_rate_64 1 1)
+printf "%-44s median %.2fx, %.2fx to %.2fx, %s passes\n" "  pass by pass, on / off" \
+	"$med" "$lo" "$hi" "$n"
+
 # pair_ratio PREFIX FIELD_OURS FIELD_BASE: the median over the latency
 # pairs (PREFIX_N: perftest p50 avg, rdmachan p50 avg) of the per-pair
 # ratio; pairs where either run failed are left out.  Prints "RATIO PAIRS".
