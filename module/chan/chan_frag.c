@@ -5,8 +5,8 @@
  * Under F_FRAG a side's message buffers are RDMACHAN_FRAG_BUF bytes
  * whatever the largest message, as RDS fragments its messages into pages:
  * a receive buffer, which the peer may fill with any message, no longer
- * has to hold the largest one, so an idle channel's buffers cost 8 KiB
- * each rather than max_msg_size.  A message of more than
+ * has to hold the largest one, so an idle channel's buffers cost a page
+ * each (chan_rxbuf.c) rather than max_msg_size.  A message of more than
  * RDMACHAN_FRAG_PAYLOAD bytes goes as several DATA messages, each but
  * the last flagged RDMACHAN_HDR_F_MORE and full:
  *
