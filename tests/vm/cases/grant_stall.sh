@@ -21,8 +21,8 @@ requires() {
 . /tests/lib.sh
 
 check "rxe pair comes up" rxe_pair_up
-check "rdmachan loads with grow_budget_kb=1024 shrink_idle_ms=300" \
-	rdmachan_load grow_budget_kb=1024 shrink_idle_ms=300
+check "rdmachan loads with grow_budget_kb=512 shrink_idle_ms=300" \
+	rdmachan_load grow_budget_kb=512 shrink_idle_ms=300
 run_checks $HELPERS/chan_test budget 500
 check "no channel is left" sh -c '! ls /sys/class/rdmachan | grep -q chan'
 check "rdmachan unloads" rdmachan_unload

@@ -2,10 +2,10 @@
 /*
  * chan_test_budget.c: the receive buffers the channels of one device may
  * be granted beyond their start (grow_budget_kb, module/chan/chan_grant.c),
- * on pairs of depth 32 and messages of 4 KiB in buffers of 8 KiB (wire
- * feature FRAG).  The case sets grow_budget_kb to 1024 (128 such buffers,
- * half what eight unread peers would grow to) and shrink_idle_ms low
- * first.
+ * on pairs of depth 32 and messages of 4 KiB in buffers of a page each
+ * (wire feature FRAG, rx_buf_mem 4096).  The case sets grow_budget_kb to
+ * 512 (128 such buffers, half what eight unread peers would grow to) and
+ * shrink_idle_ms low first.
  *
  *   - BUDGET_BUSY pairs carry messages both ways, so their grants grow;
  *   - on BUDGET_STALL more pairs (or the count "budget STALL" names, up
