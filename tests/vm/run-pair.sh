@@ -90,6 +90,25 @@ SERVER_READY=0
 drain() {
 	local line
 	while read -r -t 0.1 -u "$1" line; do :; done
+	PARTIAL[$1]=
+}
+
+# read_line FD TIMEOUT: a whole line of FD in LINE (its CR cut), within
+# TIMEOUT seconds, or false.  A busy VM's console may write a line in
+# pieces more than TIMEOUT apart, and bash's read gives back the piece it
+# has at a timeout: it is kept for the next call, not lost, so that a
+# line is never taken for its tail ("rver start").
+declare -A PARTIAL
+read_line() {
+	local part
+	if IFS= read -r -t "$2" -u "$1" part; then
+		LINE=${PARTIAL[$1]:-}$part
+		LINE=${LINE%$'\r'}
+		PARTIAL[$1]=
+		return 0
+	fi
+	PARTIAL[$1]=${PARTIAL[$1]:-}$part
+	return 1
 }
 
 server_running() {
@@ -119,8 +138,8 @@ server_wait_ready() {
 	local line n=0
 	[ "$SERVER_READY" = 1 ] && return 0
 	while server_running && [ $n -lt 1200 ]; do
-		if read -r -t 0.1 -u "$S_OUT" line; then
-			line=${line%$'\r'}
+		if read_line "$S_OUT" 0.1; then
+			line=$LINE
 			say "server: $line"
 			[ "$line" = ready ] && { SERVER_READY=1; return 0; }
 		fi
@@ -201,8 +220,8 @@ CLIENT_JOB=$!
 say "client started (job $CLIENT_JOB), link 127.0.0.1:$CPORT <-> 127.0.0.1:$SPORT"
 
 while kill -0 "$CLIENT_JOB" 2>/dev/null; do
-	read -r -t 1 -u "$C_OUT" line || continue
-	line=${line%$'\r'}
+	read_line "$C_OUT" 1 || continue
+	line=$LINE
 	[ -n "$line" ] || continue
 	say "client asks: $line"
 	request "$line" 2>>"$LOG"
