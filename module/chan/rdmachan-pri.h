@@ -240,17 +240,14 @@ struct rdmachan_conn {
  * @max_send_sge: the QP's gather limit (one-sided ops)
  * @max_sge_rd: the device's limit of a READ's local segments (1 on iWARP)
  * @max_reg_pages: pages one registration may span (fast-registration limit)
- * @buf_size: header plus largest payload (plus an in-band immediate), or
- *	RDMACHAN_FRAG_BUF with &rdmachan_conn.frag_rx: the size of the
- *	receive buffers; set once with the resources
+ * @buf_size: the receive buffers' size, set with the resources: header,
+ *	largest payload, in-band immediate; RDMACHAN_FRAG_BUF with frag_rx
  * @sbuf_size: the same for the send buffers, RDMACHAN_FRAG_BUF with
  *	&rdmachan_conn.frag_tx; set with the resources, and lowered under
  *	rdmachan.lock by an active side whose peer answered F_FRAG
  *	(rdmachan_frag_adopt()) before it makes any (at ESTABLISHED)
- * @rx_split: the receive buffers hold fragments in an order-0 page and
- *	their slot's wire area (rx_layout.h); set once with the resources
- * @tx_split: the data send buffers hold fragments in an order-0 page and
- *	a &struct rdmachan_tx_wire; set with @sbuf_size, before any is made
+ * @rx_split: receive buffers split (rx_layout.h), set with the resources
+ * @tx_split: send buffers split (chan_sbuf.c), set with @sbuf_size
  * @iwarp: the transport is iWARP
  * @has_atomics: the device does atomics
  * @reg_fence: a fast registration must not wait in the send queue
