@@ -196,29 +196,17 @@ static void rdmachan_split_gather(struct rdmachan *ch, struct rdmachan_tx *tx,
 {
 	struct rdmachan_tx_wire *w = tx->buf;
 	struct ib_device *ibdev = rdmachan_ibdev(ch);
-	u32 lkey = ch->res.pd->local_dma_lkey, n = 0;
 
 	ib_dma_sync_single_for_device(ibdev, tx->dma, sizeof(w->bytes),
 				      DMA_TO_DEVICE);
-	if (!hdr_imm) {
-		w->sge[n].addr = tx->dma;
-		w->sge[n].length = RDMACHAN_HDR_LEN;
-		w->sge[n++].lkey = lkey;
-	}
-	if (tx->len) {
+	if (tx->len)
 		ib_dma_sync_single_for_device(ibdev, w->page_dma, tx->len,
 					      DMA_TO_DEVICE);
-		w->sge[n].addr = w->page_dma;
-		w->sge[n].length = tx->len;
-		w->sge[n++].lkey = lkey;
-	}
-	if (trail) {
-		w->sge[n].addr = tx->dma + RDMACHAN_HDR_LEN;
-		w->sge[n].length = trail;
-		w->sge[n++].lkey = lkey;
-	}
 	tx->wr.sg_list = w->sge;
-	tx->wr.num_sge = n;
+	tx->wr.num_sge = rdmachan_split_sges(hdr_imm, w->page_dma, tx->len,
+					     tx->dma, trail,
+					     ch->res.pd->local_dma_lkey,
+					     w->sge);
 }
 
 /**

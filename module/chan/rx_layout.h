@@ -17,6 +17,8 @@
  * Either way the payload starts the page, whole (a fragment's payload is
  * at most RDMACHAN_FRAG_PAYLOAD), and an in-band immediate follows it at
  * payload offset len: in the page, or across its end into the wire area.
+ * A split send buffer (chan_sbuf.c) is gathered from the same pieces, each
+ * as long as the message has it.
  * A SEND_WITH_INV's header is in band whatever the format, which the
  * second layout cannot hold: a channel with split buffers does not offer
  * RDMACHAN_WIRE_F_SEND_INV.
@@ -39,6 +41,44 @@
 static_assert(sizeof(struct rdmachan_wire_hdr) == RDMACHAN_RX_WIRE_HDR);
 
 /**
+ * rdmachan_split_sges() - the scatter or gather list of a split buffer
+ * @hdr_imm: the header travels as the immediate: no header piece
+ * @page_dma: the page's DMA address
+ * @page_len: bytes of the page: RDMACHAN_FRAG_PAYLOAD to receive, the
+ *	payload's to send (0: no page piece)
+ * @wire_dma: the wire area's DMA address (RDMACHAN_RX_WIRE bytes)
+ * @trail: bytes of the immediate after the wire area's header (0: none)
+ * @lkey: the local DMA key
+ * @sge: room for RDMACHAN_RX_SPLIT_SGES entries
+ *
+ * Context: any.
+ * Return: the entries filled in, in wire order.
+ */
+static inline u32 rdmachan_split_sges(bool hdr_imm, u64 page_dma,
+				      u32 page_len, u64 wire_dma, u32 trail,
+				      u32 lkey, struct ib_sge *sge)
+{
+	u32 n = 0;
+
+	if (!hdr_imm) {
+		sge[n].addr = wire_dma;
+		sge[n].length = RDMACHAN_RX_WIRE_HDR;
+		sge[n++].lkey = lkey;
+	}
+	if (page_len) {
+		sge[n].addr = page_dma;
+		sge[n].length = page_len;
+		sge[n++].lkey = lkey;
+	}
+	if (trail) {
+		sge[n].addr = wire_dma + RDMACHAN_RX_WIRE_HDR;
+		sge[n].length = trail;
+		sge[n++].lkey = lkey;
+	}
+	return n;
+}
+
+/**
  * rdmachan_rx_split_sges() - the scatter list of a split receive buffer
  * @hdr_imm: the channel's headers travel as immediates
  * @page_dma: the page's DMA address
@@ -54,20 +94,8 @@ static inline u32 rdmachan_rx_split_sges(bool hdr_imm, u64 page_dma,
 					 u64 wire_dma, u32 lkey,
 					 struct ib_sge *sge)
 {
-	u32 n = 0;
-
-	if (!hdr_imm) {
-		sge[n].addr = wire_dma;
-		sge[n].length = RDMACHAN_RX_WIRE_HDR;
-		sge[n++].lkey = lkey;
-	}
-	sge[n].addr = page_dma;
-	sge[n].length = RDMACHAN_FRAG_PAYLOAD;
-	sge[n++].lkey = lkey;
-	sge[n].addr = wire_dma + RDMACHAN_RX_WIRE_HDR;
-	sge[n].length = RDMACHAN_IMM_TRAILER;
-	sge[n++].lkey = lkey;
-	return n;
+	return rdmachan_split_sges(hdr_imm, page_dma, RDMACHAN_FRAG_PAYLOAD,
+				   wire_dma, RDMACHAN_IMM_TRAILER, lkey, sge);
 }
 
 /**

@@ -5,7 +5,8 @@
  * header formats, and where an in-band immediate that follows a payload
  * of each length is read from: in the page, across its end, past it.
  * The scatter list is replayed over a byte stream as a device would, so
- * that a wrong entry shows as a wrong byte.
+ * that a wrong entry shows as a wrong byte; a send's gather list from the
+ * same pieces leaves out the empty ones.
  */
 #include "../../module/chan/rx_layout.h"
 
@@ -111,6 +112,43 @@ static void rx_layout_test_read(struct kunit *test)
 	}
 }
 
+/*
+ * A send's gather list from the same pieces: the header unless it is the
+ * immediate, the payload only when there is one, the immediate only when
+ * it travels in band; every byte in wire order
+ */
+static void rx_layout_test_gather(struct kunit *test)
+{
+	struct ib_sge sge[RDMACHAN_RX_SPLIT_SGES];
+	u32 n;
+
+	n = rdmachan_split_sges(false, PAGE_DMA, 100, WIRE_DMA, 4, 7, sge);
+	KUNIT_ASSERT_EQ(test, n, 3U);
+	KUNIT_EXPECT_EQ(test, sge[0].addr, WIRE_DMA);
+	KUNIT_EXPECT_EQ(test, sge[0].length, 8U);
+	KUNIT_EXPECT_EQ(test, sge[1].addr, PAGE_DMA);
+	KUNIT_EXPECT_EQ(test, sge[1].length, 100U);
+	KUNIT_EXPECT_EQ(test, sge[2].addr, WIRE_DMA + 8);
+	KUNIT_EXPECT_EQ(test, sge[2].length, 4U);
+	/* an empty DATA with its header in band: the header alone */
+	n = rdmachan_split_sges(false, PAGE_DMA, 0, WIRE_DMA, 0, 7, sge);
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, sge[0].addr, WIRE_DMA);
+	/* header as the immediate, no payload: the in-band immediate alone */
+	n = rdmachan_split_sges(true, PAGE_DMA, 0, WIRE_DMA, 4, 7, sge);
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, sge[0].addr, WIRE_DMA + 8);
+	KUNIT_EXPECT_EQ(test, sge[0].length, 4U);
+	/* header as the immediate, payload, no immediate: the page alone */
+	n = rdmachan_split_sges(true, PAGE_DMA, 4096, WIRE_DMA, 0, 7, sge);
+	KUNIT_ASSERT_EQ(test, n, 1U);
+	KUNIT_EXPECT_EQ(test, sge[0].addr, PAGE_DMA);
+	KUNIT_EXPECT_EQ(test, sge[0].length, 4096U);
+	/* nothing at all: no entry (a send of no bytes) */
+	KUNIT_EXPECT_EQ(test, rdmachan_split_sges(true, PAGE_DMA, 0, WIRE_DMA,
+						  0, 7, sge), 0U);
+}
+
 /* More than the buffer holds does not fit the scatter list */
 static void rx_layout_test_overrun(struct kunit *test)
 {
@@ -135,6 +173,7 @@ static void rx_layout_test_overrun(struct kunit *test)
 static struct kunit_case rx_layout_cases[] = {
 	KUNIT_CASE(rx_layout_test_sges),
 	KUNIT_CASE(rx_layout_test_read),
+	KUNIT_CASE(rx_layout_test_gather),
 	KUNIT_CASE(rx_layout_test_overrun),
 	{}
 };
