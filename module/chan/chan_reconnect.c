@@ -154,7 +154,7 @@ static void rdmachan_rc_work(struct work_struct *work)
 			     work);
 	const struct rdmachan_reconnect_ops *ops = rc->ops;
 	bool fast_fail = false;
-	u32 attempt, max, down;
+	u32 attempt, max, down, next_ms;
 	int err;
 
 	spin_lock_irq(&rc->lock);
@@ -216,21 +216,19 @@ static void rdmachan_rc_work(struct work_struct *work)
 		spin_unlock_irq(&rc->lock);
 		return;
 	}
-	trace_rdmachan_link_attempt(rc->name, attempt, max, err,
-				    rdmachan_rc_delay(&rc->policy,
-						      attempt + 1));
-	rc->next_at = jiffies + rdmachan_rc_ms(rdmachan_rc_delay(&rc->policy,
-								 attempt + 1));
+	/* one figure for the wait, its event and its log line */
+	next_ms = rdmachan_rc_delay(&rc->policy, attempt + 1);
+	trace_rdmachan_link_attempt(rc->name, attempt, max, err, next_ms);
+	rc->next_at = jiffies + rdmachan_rc_ms(next_ms);
 	rdmachan_rc_arm_locked(rc);
 	spin_unlock_irq(&rc->lock);
 	if (max)
 		pr_info_ratelimited("%s: attempt %u of %u failed (%pe), next in %u ms\n",
 				    rc->name, attempt, max, ERR_PTR(err),
-				    rdmachan_rc_delay(&rc->policy, attempt + 1));
+				    next_ms);
 	else
 		pr_info_ratelimited("%s: attempt %u failed (%pe), next in %u ms\n",
-				    rc->name, attempt, ERR_PTR(err),
-				    rdmachan_rc_delay(&rc->policy, attempt + 1));
+				    rc->name, attempt, ERR_PTR(err), next_ms);
 	return;
 
 dead:

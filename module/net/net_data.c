@@ -194,7 +194,6 @@ netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_errors);
 		goto drop;
 	}
-	zc = false;
 	ret = rcnet_send(net, ch, skb, nents, imm, flags, &zc);
 	if (ret == -EAGAIN) {
 		/*
