@@ -28,6 +28,8 @@
 #include <linux/rdmachan.h>	/* RDMACHAN_ACCESS_*, RDMACHAN_OP*_ */
 #include <linux/rdmachan_verbs.h>	/* RDMACHAN_DGRAM_* */
 
+struct device;
+
 struct rdmachan;
 struct rdmachan_mr;
 struct rdmachan_listener;
@@ -598,6 +600,16 @@ int rdmachan_reconnect_set_policy(struct rdmachan_reconnect *rc,
 				  const struct rdmachan_reconnect_policy *policy);
 void rdmachan_reconnect_get_info(struct rdmachan_reconnect *rc,
 				 struct rdmachan_reconnect_info *info);
+void rdmachan_reconnect_set_uevent(struct rdmachan_reconnect *rc,
+				   struct device *dev);
+
+/*
+ * Events (uevent.c): a user's own changes as KOBJ_CHANGE uevents of
+ * its sysfs directory, in one order with rdmachan's own (channels,
+ * listeners, devices, links), for "rdmachan monitor" and udev.
+ */
+__printf(2, 3) void rdmachan_uevent(struct device *dev, const char *fmt, ...);
+void rdmachan_uevent_flush(void);
 
 /*
  * Datagram endpoints (dgram.c): unreliable datagrams (UD) over rdma_cm's

@@ -83,6 +83,16 @@ _rdmachan()
 		*) cmd=${COMP_WORDS[i]} cmdidx=$i; break ;;
 		esac
 	done
+	if [ "$obj" = monitor ]; then
+		# monitor: objects to watch, no commands
+		if [[ $cur == -* ]]; then
+			words="--help $(_rdmachan_opts "$obj")"
+		else
+			words="dev chan listener blk net all"
+		fi
+		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+		return
+	fi
 	if [ -z "$cmd" ] || [ "$obj" = rping ]; then
 		# rping: a program's options, no commands
 		if [[ $cur == -* ]]; then

@@ -59,7 +59,7 @@ comp_has() {
 	ok $? "rdmachan $* offers $want" "missing:$missing"
 }
 
-comp "blk chan config dev dgram help mr net rdma rping version" ""
+comp "blk chan config dev dgram help monitor mr net rdma rping version" ""
 comp "blk" b
 comp "chan" -j ch
 comp "chan" --ctl /dev/x ch
@@ -77,6 +77,9 @@ comp_has "--queues --depth --ro --src" blk map --
 comp_has "--size --access" mr reg --
 comp "--op" chan bench --o
 comp_has "--server --client --count --size --src --validate --wait" rping --
+comp "blk" monitor b
+comp "chan" monitor dev ch
+comp_has "--count --help" monitor --
 comp "--server --size --src" rping -c 192.0.2.1 --s
 comp "dgram" dg
 comp "bench echo help ping recv send" dgram ""

@@ -31,7 +31,7 @@ static void usage(FILE *out)
 		"Usage: rdmachan [OPTIONS] OBJECT [COMMAND] [ARGS]\n"
 		"       rdmachan [OBJECT] help\n"
 		"where  OBJECT := { dev | chan | mr | rdma | blk | net | config | rping |\n"
-		"                   dgram | version | help }\n"
+		"                   dgram | monitor | version | help }\n"
 		"OPTIONS:\n"
 		"  -j, --json        JSON output\n"
 		"  -p, --pretty      indented JSON (with -j)\n"
@@ -67,9 +67,11 @@ static void usage(FILE *out)
 		"                                 against rping -s, rping -c\n"
 		"  dgram { echo | ping | recv | send }\n"
 		"                                 datagram endpoints (UD), as udaddy's\n"
+		"  monitor [OBJECT...]            events of devices, channels, listeners,\n"
+		"                                 mappings, interfaces as they happen\n"
 		"  version [show]                 tool and module versions, features\n"
 		"A unique prefix names an object or a command (rdmachan ch sh);\n"
-		"rping and dgram only their whole words.\n"
+		"rping, dgram and monitor only their whole words.\n"
 		"'rdmachan OBJECT help' lists an object's commands; each command\n"
 		"takes --help.  Default port: %d.\n", TOOL_DEFAULT_PORT);
 }
@@ -109,11 +111,13 @@ static const struct {
 /*
  * The objects named by their whole word only, not in tool_objects, so
  * that no prefix of another object becomes ambiguous: a program's name
- * (rping; "r" stays rdma) and dgram ("d" stays dev).
+ * (rping; "r" stays rdma), dgram ("d" stays dev) and monitor ("m" stays
+ * mr).
  */
 static const struct cmd word_objects[] = {
 	{ "rping", obj_rping },
 	{ "dgram", obj_dgram },
+	{ "monitor", obj_monitor },
 	CMD_END
 };
 
@@ -296,7 +300,8 @@ static int unknown_object(const char *word, bool ambiguous)
 			tool_err("unknown object '%s': the command is 'rdmachan %s' now",
 				 word, moved[i].now);
 		else
-			tool_err("unknown object '%s' (%s, rping, dgram)", word, names);
+			tool_err("unknown object '%s' (%s, rping, dgram, monitor)",
+				 word, names);
 	}
 	fputs("Try 'rdmachan help'.\n", stderr);
 	return EXIT_USAGE;
@@ -393,7 +398,7 @@ int rdmachan(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	/* rping and dgram, by their whole words only: "r" stays rdma, "d" dev */
+	/* rping, dgram, monitor by their whole words: "r" stays rdma, ... */
 	i = word_object(argv[a]);
 	if (i >= 0)
 		return word_objects[i].fn(argc - a - 1, argv + a + 1);

@@ -655,6 +655,7 @@ int main(void)
 	test_net_tool();
 	test_config();
 	test_dgram();
+	test_monitor();
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

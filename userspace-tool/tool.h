@@ -141,6 +141,7 @@ int obj_blk(int argc, char **argv);	/* blk.c, blk.h */
 int obj_net(int argc, char **argv);	/* net.c, net.h */
 int obj_rping(int argc, char **argv);	/* rping.c */
 int obj_dgram(int argc, char **argv);	/* dgram.c, dgram.h */
+int obj_monitor(int argc, char **argv);	/* monitor.c, monitor.h */
 int obj_version(int argc, char **argv);
 
 #endif /* RDMACHAN_TOOL_H */

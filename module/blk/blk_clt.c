@@ -59,6 +59,18 @@ static const struct block_device_operations rcblk_clt_fops = {
 };
 
 /*
+ * A mapping's change as a uevent of its disk (RDMACHAN_EVENT=mapped,
+ * unmapped, remap with its outcome), in order with its link's
+ */
+static void rcblk_clt_uevent(struct rcblk_clt_map *map, const char *what,
+			     int err)
+{
+	rdmachan_uevent(disk_to_dev(map->disk),
+			"RDMACHAN_OBJ=blk RDMACHAN_EVENT=%s RDMACHAN_EXPORT=%s RDMACHAN_SERVER=%pISpc RDMACHAN_ERROR=%d",
+			what, map->name, &map->server, err);
+}
+
+/*
  * The limits and features of @map's disk, from the server's geometry;
  * the disk is allocated with them (rc_blk_mq_alloc_disk()).
  */
@@ -139,6 +151,9 @@ int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 	ret = device_add_disk(NULL, disk, rcblk_clt_disk_groups);
 	if (ret)
 		goto out_disk;
+	/* after the disk's ADD: the mapping, then its link's changes */
+	rcblk_clt_uevent(map, "mapped", 0);
+	rdmachan_reconnect_set_uevent(map->rc, disk_to_dev(disk));
 	return 0;
 
 out_disk:
@@ -448,6 +463,10 @@ int rcblk_clt_unmap(u32 index, u32 flags)
 	mutex_unlock(&map->ctl_mutex);
 	rdmachan_reconnect_stop(map->rc);
 	flush_work(&map->err_work);
+	/* the last events go before the disk's REMOVE */
+	rdmachan_reconnect_set_uevent(map->rc, NULL);
+	rcblk_clt_uevent(map, "unmapped", 0);
+	rdmachan_uevent_flush();
 	if (force || test_bit(RCBLK_M_RECOVERING, &map->flags) ||
 	    test_bit(RCBLK_M_DEAD, &map->flags)) {
 		set_bit(RCBLK_M_DEAD, &map->flags);
@@ -534,6 +553,7 @@ int rcblk_clt_remap(u32 index)
 		pr_err("rcblk%d: remap of export %s on %pISpc failed (%pe): the mapping stays dead\n",
 		       map->index, map->name, &map->server, ERR_PTR(ret));
 	}
+	rcblk_clt_uevent(map, "remap", ret);
 out:
 	mutex_unlock(&map->ctl_mutex);
 	return ret;

@@ -26,6 +26,7 @@
 #include "bounds.h"
 #include "params.h"
 #include "sysfs.h"
+#include "uevent.h"
 #include "chan_sbuf.h"
 
 struct workqueue_struct *rdmachan_wq;
@@ -292,6 +293,7 @@ void rdmachan_put(struct rdmachan *ch)
  * @err: for RDMACHAN_EV_FAILED, why (a negative errno)
  *
  * Applies rdmachan_state_next(); a channel entering FAILED keeps @err.
+ * A change is traced, and told as a uevent of the channel's directory.
  * Return: whether the state changed.
  */
 bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
@@ -304,6 +306,12 @@ bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
 	trace_rdmachan_chan_state(ch->obj.id, READ_ONCE(ch->res.qpn),
 				  ch->state, next, ev,
 				  next == RDMACHAN_FAILED ? err : 0);
+	rdmachan_uevent_dir(&ch->obj.sysfs_dev,
+			    "RDMACHAN_OBJ=chan RDMACHAN_EVENT=state RDMACHAN_STATE=%s RDMACHAN_OLD_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_QPN=%u",
+			    rdmachan_state_name(next),
+			    rdmachan_state_name(ch->state),
+			    next == RDMACHAN_FAILED ? err : 0,
+			    READ_ONCE(ch->res.qpn));
 	if (next == RDMACHAN_FAILED)
 		ch->err = err;
 	ch->state = next;

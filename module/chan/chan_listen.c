@@ -35,6 +35,7 @@
 #include "rdmachan-pri.h"
 #include "chan_mem.h"
 #include "sysfs.h"
+#include "uevent.h"
 #include "bounds.h"
 #include "device.h"
 #include "params.h"
@@ -342,6 +343,14 @@ void rdmachan_accept_work(struct work_struct *work)
 	rdmachan_put(ch);
 }
 
+/* A listener failed: tell it, as its sysfs state says it; l->lock held */
+static void rdmachan_listener_uevent(struct rdmachan_listener *l)
+{
+	rdmachan_uevent_dir(&l->obj.sysfs_dev,
+			    "RDMACHAN_OBJ=listener RDMACHAN_EVENT=state RDMACHAN_STATE=failed RDMACHAN_ERROR=%d",
+			    l->err);
+}
+
 /*
  * Drop the channels of @l's pending list whose peer did not complete the
  * connection (no RTU) within the listener's timeout_ms, so that a peer
@@ -412,8 +421,10 @@ int rdmachan_listener_cm_handler(struct rdma_cm_id *id,
 		 * handler: fail accept and poll, the user's close cleans up.
 		 */
 		spin_lock_irqsave(&l->lock, flags);
-		if (!l->err)
+		if (!l->err) {
 			l->err = -ENODEV;
+			rdmachan_listener_uevent(l);
+		}
 		spin_unlock_irqrestore(&l->lock, flags);
 		wake_up_all(&l->wq);
 		return 0;
@@ -745,8 +756,10 @@ static void rdmachan_listener_stop(struct rdmachan_listener *l, int err)
 
 	spin_lock_irqsave(&l->lock, flags);
 	l->closing = true;
-	if (err && !l->err)
+	if (err && !l->err) {
 		l->err = err;
+		rdmachan_listener_uevent(l);
+	}
 	id = l->cm_id;
 	l->cm_id = NULL;
 	spin_unlock_irqrestore(&l->lock, flags);

@@ -31,6 +31,7 @@
 #include "rdmachan-pri.h"
 #include "chan_trace.h"
 #include "reconnect.h"
+#include "uevent.h"
 
 struct rdmachan_reconnect {
 	struct list_head node;	/* in rdmachan_rc_all */
@@ -51,6 +52,7 @@ struct rdmachan_reconnect {
 	unsigned long next_at;
 	struct delayed_work work;
 	struct delayed_work ff_work;
+	struct device *uev_dev;	/* events go to its directory (or none) */
 };
 
 static struct workqueue_struct *rdmachan_rc_wq;
@@ -99,10 +101,39 @@ static u32 rdmachan_rc_down_ms(struct rdmachan_reconnect *rc)
 	return jiffies_to_msecs(jiffies - rc->lost_at);
 }
 
+static const char *const rdmachan_link_state_names[] = {
+	[RDMACHAN_LINK_LIVE]		= "live",
+	[RDMACHAN_LINK_RECONNECTING]	= "reconnecting",
+	[RDMACHAN_LINK_DEAD]		= "dead",
+};
+
+/*
+ * A link's event as a uevent of its user's directory (uevent.c),
+ * with the state it is in now; @lock held.  The variables are the
+ * rdmachan_link_* tracepoints' fields.
+ */
+static void rdmachan_rc_uevent(struct rdmachan_reconnect *rc,
+			       const char *what, u32 attempt, u32 max, int err,
+			       u32 ms)
+{
+	lockdep_assert_held(&rc->lock);
+	if (!rc->uev_dev)
+		return;
+	rdmachan_uevent(rc->uev_dev,
+			"RDMACHAN_EVENT=link RDMACHAN_LINK=%s RDMACHAN_LINK_EVENT=%s RDMACHAN_LINK_STATE=%s RDMACHAN_ATTEMPT=%u RDMACHAN_MAX_ATTEMPTS=%u RDMACHAN_ERROR=%d RDMACHAN_MS=%u",
+			rc->name, what, rdmachan_link_state_names[rc->state],
+			attempt, max, err, ms);
+}
+
 /* The fast-fail time passed: its event, its log line, the callback */
 static void rdmachan_rc_call_fast_fail(struct rdmachan_reconnect *rc)
 {
 	trace_rdmachan_link_fast_fail(rc->name, rc->policy.fast_fail_ms);
+	spin_lock_irq(&rc->lock);
+	rdmachan_rc_uevent(rc, "fast_fail", rc->attempt,
+			   rdmachan_rc_max_attempts(&rc->policy), 0,
+			   rc->policy.fast_fail_ms);
+	spin_unlock_irq(&rc->lock);
 	if (!rc->ops->fast_fail)
 		return;
 	pr_info_ratelimited("%s: fast-fail time (%u ms) passed: failing I/O while reconnecting\n",
@@ -201,6 +232,7 @@ static void rdmachan_rc_work(struct work_struct *work)
 		trace_rdmachan_link_attempt(rc->name, attempt, max, 0, 0);
 		trace_rdmachan_link_state(rc->name, RDMACHAN_LINK_RECONNECTING,
 					  RDMACHAN_LINK_LIVE, 0, attempt, down);
+		rdmachan_rc_uevent(rc, "back", attempt, max, 0, down);
 		spin_unlock_irq(&rc->lock);
 		pr_info_ratelimited("%s: link back after %u attempt(s), %u ms down\n",
 				    rc->name, attempt, down);
@@ -219,6 +251,7 @@ static void rdmachan_rc_work(struct work_struct *work)
 	/* one figure for the wait, its event and its log line */
 	next_ms = rdmachan_rc_delay(&rc->policy, attempt + 1);
 	trace_rdmachan_link_attempt(rc->name, attempt, max, err, next_ms);
+	rdmachan_rc_uevent(rc, "attempt", attempt, max, err, next_ms);
 	rc->next_at = jiffies + rdmachan_rc_ms(next_ms);
 	rdmachan_rc_arm_locked(rc);
 	spin_unlock_irq(&rc->lock);
@@ -238,6 +271,9 @@ dead:
 	trace_rdmachan_link_state(rc->name, RDMACHAN_LINK_RECONNECTING,
 				  RDMACHAN_LINK_DEAD, err, attempt,
 				  rdmachan_rc_down_ms(rc));
+	rdmachan_rc_uevent(rc, "dead", attempt,
+			   rdmachan_rc_max_attempts(&rc->policy), err,
+			   rdmachan_rc_down_ms(rc));
 	spin_unlock_irq(&rc->lock);
 	pr_warn_ratelimited("%s: gave up after %u attempt(s) and %u ms (loss timeout), last error %pe\n",
 			    rc->name, attempt, rc->policy.loss_timeout_ms,
@@ -332,6 +368,7 @@ bool rdmachan_reconnect_lost(struct rdmachan_reconnect *rc, int err)
 		rc->next_at = rc->lost_at + rdmachan_rc_ms(delay);
 		rdmachan_rc_arm_locked(rc);
 		rdmachan_rc_arm_ff_locked(rc);
+		rdmachan_rc_uevent(rc, "lost", 0, max, err, delay);
 		started = true;
 	}
 	spin_unlock_irqrestore(&rc->lock, flags);
@@ -422,6 +459,9 @@ void rdmachan_reconnect_stop(struct rdmachan_reconnect *rc)
 					  RDMACHAN_LINK_DEAD, rc->last_error,
 					  rc->attempt, rdmachan_rc_down_ms(rc));
 		rc->state = RDMACHAN_LINK_DEAD;
+		rdmachan_rc_uevent(rc, "stopped", rc->attempt,
+				   rdmachan_rc_max_attempts(&rc->policy),
+				   rc->last_error, rdmachan_rc_down_ms(rc));
 	}
 	spin_unlock_irq(&rc->lock);
 }
@@ -452,10 +492,12 @@ void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc)
 	cancel_delayed_work_sync(&rc->ff_work);
 	spin_lock_irq(&rc->lock);
 	rc->stopping = false;
-	if (rc->state != RDMACHAN_LINK_LIVE)
+	if (rc->state != RDMACHAN_LINK_LIVE) {
 		trace_rdmachan_link_state(rc->name, rc->state,
 					  RDMACHAN_LINK_LIVE, 0, rc->attempt, 0);
-	rc->state = RDMACHAN_LINK_LIVE;
+		rc->state = RDMACHAN_LINK_LIVE;
+		rdmachan_rc_uevent(rc, "reopened", rc->attempt, 0, 0, 0);
+	}
 	rc->attempt = 0;
 	rc->last_error = 0;
 	rc->relost = false;
@@ -463,6 +505,30 @@ void rdmachan_reconnect_restart(struct rdmachan_reconnect *rc)
 	spin_unlock_irq(&rc->lock);
 }
 EXPORT_SYMBOL_GPL(rdmachan_reconnect_restart);
+
+/**
+ * rdmachan_reconnect_set_uevent() - tell the link's changes as uevents
+ * @rc: the link
+ * @dev: the directory they are of (the user's disk or netdev), or NULL
+ *	for none
+ *
+ * From now on each loss, failed attempt, return, fast-fail time, death,
+ * stop and reopening is a KOBJ_CHANGE uevent of @dev with the variables
+ * RDMACHAN_EVENT=link, RDMACHAN_LINK (the link's name), _LINK_EVENT,
+ * _LINK_STATE, _ATTEMPT, _MAX_ATTEMPTS, _ERROR and _MS
+ * (Documentation/debugging.rst, "Events").  Before @dev goes, the user
+ * sets NULL and calls rdmachan_uevent_flush().
+ *
+ * Context: process context.
+ */
+void rdmachan_reconnect_set_uevent(struct rdmachan_reconnect *rc,
+				   struct device *dev)
+{
+	spin_lock_irq(&rc->lock);
+	rc->uev_dev = dev;
+	spin_unlock_irq(&rc->lock);
+}
+EXPORT_SYMBOL_GPL(rdmachan_reconnect_set_uevent);
 
 /**
  * rdmachan_reconnect_set_policy() - change a link's policy

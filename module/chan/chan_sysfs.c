@@ -22,6 +22,7 @@
 
 #include "rdmachan-pri.h"
 #include "sysfs.h"
+#include "uevent.h"
 #include "chan_rxbuf.h"
 
 static const char *const rdmachan_state_names[] = {
@@ -48,13 +49,24 @@ static struct rdmachan *to_chan(struct device *dev)
 	return container_of(obj, struct rdmachan, obj);
 }
 
+/**
+ * rdmachan_state_name() - a channel state as sysfs and the events say it
+ * @s: the state
+ *
+ * Context: any.
+ * Return: its name, "unknown" for none.
+ */
+const char *rdmachan_state_name(enum rdmachan_state s)
+{
+	return s < ARRAY_SIZE(rdmachan_state_names) ?
+		rdmachan_state_names[s] : "unknown";
+}
+
 static ssize_t state_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	enum rdmachan_state s = READ_ONCE(to_chan(dev)->state);
-
-	return sysfs_emit(buf, "%s\n", s < ARRAY_SIZE(rdmachan_state_names) ?
-			  rdmachan_state_names[s] : "unknown");
+	return sysfs_emit(buf, "%s\n",
+			  rdmachan_state_name(READ_ONCE(to_chan(dev)->state)));
 }
 static DEVICE_ATTR_RO(state);
 
@@ -327,35 +339,93 @@ static struct attribute *rdmachan_listener_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_listener);
 
+/* The variables of a channel's or listener's ADD and REMOVE uevents */
+static void rdmachan_sysfs_vars(struct rdmachan_obj *obj,
+				enum rdmachan_state state, char *buf,
+				size_t size)
+{
+	char dev[IB_DEVICE_NAME_MAX];
+	struct rdmachan_listener *l;
+	struct rdmachan *ch;
+
+	if (obj->kind != RDMACHAN_OBJ_CHANNEL) {
+		l = container_of(obj, struct rdmachan_listener, obj);
+		snprintf(buf, size,
+			 "RDMACHAN_OBJ=listener RDMACHAN_ADDR=%pISpc RDMACHAN_ERROR=%d",
+			 &l->addr, READ_ONCE(l->err));
+		return;
+	}
+	ch = container_of(obj, struct rdmachan, obj);
+	rdmachan_dev_port(ch, dev, sizeof(dev));
+	snprintf(buf, size,
+		 "RDMACHAN_OBJ=chan RDMACHAN_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_DEV=%s RDMACHAN_QPN=%u RDMACHAN_PEER=%pISpc",
+		 rdmachan_state_name(state), READ_ONCE(ch->err),
+		 dev[0] ? dev : "-", READ_ONCE(ch->res.qpn), &ch->conn.dst);
+}
+
+/*
+ * Publish a channel's directory for its events.  Its state may have
+ * changed since its ADD said @added (changes are told only once it is
+ * published): under the lock that orders them, a change from @added is
+ * told first, so that the events make one chain from the ADD on.
+ */
+static void rdmachan_sysfs_publish_chan(struct rdmachan *ch,
+					struct device *dev,
+					enum rdmachan_state added)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (ch->state != added)
+		rdmachan_uevent(dev,
+				"RDMACHAN_OBJ=chan RDMACHAN_EVENT=state RDMACHAN_STATE=%s RDMACHAN_OLD_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_QPN=%u",
+				rdmachan_state_name(ch->state),
+				rdmachan_state_name(added), ch->err,
+				READ_ONCE(ch->res.qpn));
+	rdmachan_uevent_publish(&ch->obj.sysfs_dev, dev);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
 /**
  * rdmachan_sysfs_add() - show a channel or listener in /sys/class/rdmachan
  * @obj: a channel just handed to its user (connected, or accepted), or a
  *	listener now listening
  *
  * Its directory is chanN or listenerN, and holds a reference on the
- * object.  A failure is logged and otherwise ignored: the object works
- * without.
+ * object.  Its ADD uevent says what it is (uevent.c).  A failure is
+ * logged and otherwise ignored: the object works without.
  *
  * Context: process context.
  */
 void rdmachan_sysfs_add(struct rdmachan_obj *obj)
 {
 	bool chan = obj->kind == RDMACHAN_OBJ_CHANNEL;
+	struct rdmachan *ch = container_of(obj, struct rdmachan, obj);
+	char name[32], vars[RDMACHAN_UEV_LEN];
+	enum rdmachan_state state = chan ? READ_ONCE(ch->state) : 0;
+	struct device *dev;
 
-	obj->sysfs_dev = rdmachan_sysfs_add_dir(chan ? rdmachan_chan_groups :
-						rdmachan_listener_groups,
-						obj, "%s%u",
-						chan ? "chan" : "listener",
-						obj->id);
-	if (obj->sysfs_dev)
-		kref_get(&obj->ref);	/* the directory's */
-	else
+	snprintf(name, sizeof(name), "%s%u", chan ? "chan" : "listener",
+		 obj->id);
+	rdmachan_sysfs_vars(obj, state, vars, sizeof(vars));
+	dev = rdmachan_sysfs_add_dir(chan ? rdmachan_chan_groups :
+				     rdmachan_listener_groups, obj, name, vars);
+	if (!dev) {
 		rdmachan_obj_log(pr_warn, obj, "no sysfs directory\n");
+		return;
+	}
+	kref_get(&obj->ref);	/* the directory's */
+	if (chan)
+		rdmachan_sysfs_publish_chan(ch, dev, state);
+	else
+		rdmachan_uevent_publish(&obj->sysfs_dev, dev);
 }
 
 /**
  * rdmachan_sysfs_del() - remove a channel's or listener's directory
  * @obj: the channel or listener
+ *
+ * Its REMOVE uevent follows the events of its changes.
  *
  * Context: process context; waits for running attribute reads.
  * Return: whether it had one: the caller then drops the directory's
@@ -363,7 +433,26 @@ void rdmachan_sysfs_add(struct rdmachan_obj *obj)
  */
 bool rdmachan_sysfs_del(struct rdmachan_obj *obj)
 {
-	return rdmachan_sysfs_del_dir(&obj->sysfs_dev);
+	struct rdmachan *ch = container_of(obj, struct rdmachan, obj);
+	enum rdmachan_state state = 0;
+	char vars[RDMACHAN_UEV_LEN];
+	unsigned long flags;
+	struct device *dev;
+
+	if (obj->kind == RDMACHAN_OBJ_CHANNEL) {
+		/* the state the REMOVE says is the last one told */
+		spin_lock_irqsave(&ch->lock, flags);
+		state = ch->state;
+		dev = rdmachan_uevent_unpublish(&obj->sysfs_dev);
+		spin_unlock_irqrestore(&ch->lock, flags);
+	} else {
+		dev = rdmachan_uevent_unpublish(&obj->sysfs_dev);
+	}
+	if (!dev)
+		return false;
+	rdmachan_sysfs_vars(obj, state, vars, sizeof(vars));
+	rdmachan_sysfs_del_dir(dev, vars);
+	return true;
 }
 
 /**

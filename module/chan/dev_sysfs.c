@@ -12,6 +12,7 @@
 
 #include "device.h"
 #include "sysfs.h"
+#include "uevent.h"
 
 static struct rdmachan_device *to_rdev(struct device *dev)
 {
@@ -79,6 +80,13 @@ static struct attribute *rdmachan_rdev_attrs[] = {
 };
 ATTRIBUTE_GROUPS(rdmachan_rdev);
 
+/* The variables of a device directory's ADD and REMOVE uevents */
+static void rdmachan_sysfs_dev_vars(struct rdmachan_device *dev, char *buf,
+				    size_t size)
+{
+	snprintf(buf, size, "RDMACHAN_OBJ=dev RDMACHAN_DEV=%s", dev->name);
+}
+
 /**
  * rdmachan_sysfs_add_device() - show an RDMA device's event counters
  * @dev: the device, just added; its directory is devN, N the ib_device's
@@ -90,10 +98,16 @@ ATTRIBUTE_GROUPS(rdmachan_rdev);
  */
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
 {
+	char name[32], vars[RDMACHAN_UEV_LEN];
+	struct device *sdev;
+
+	snprintf(name, sizeof(name), "dev%u", dev->ibdev->index);
+	rdmachan_sysfs_dev_vars(dev, vars, sizeof(vars));
 	/* no reference: removal deletes the directory before the device */
-	dev->sysfs_dev = rdmachan_sysfs_add_dir(rdmachan_rdev_groups, dev,
-						"dev%u", dev->ibdev->index);
-	if (!dev->sysfs_dev)
+	sdev = rdmachan_sysfs_add_dir(rdmachan_rdev_groups, dev, name, vars);
+	if (sdev)
+		rdmachan_uevent_publish(&dev->sysfs_dev, sdev);
+	else
 		pr_warn("%s: no sysfs directory\n", dev->name);
 }
 
@@ -105,5 +119,11 @@ void rdmachan_sysfs_add_device(struct rdmachan_device *dev)
  */
 void rdmachan_sysfs_del_device(struct rdmachan_device *dev)
 {
-	rdmachan_sysfs_del_dir(&dev->sysfs_dev);
+	struct device *sdev = rdmachan_uevent_unpublish(&dev->sysfs_dev);
+	char vars[RDMACHAN_UEV_LEN];
+
+	if (!sdev)
+		return;
+	rdmachan_sysfs_dev_vars(dev, vars, sizeof(vars));
+	rdmachan_sysfs_del_dir(sdev, vars);
 }

@@ -22,6 +22,7 @@
 
 #include "device.h"
 #include "sysfs.h"
+#include "uevent.h"
 
 static LIST_HEAD(rdmachan_devices);
 static DEFINE_MUTEX(rdmachan_devices_lock);
@@ -120,6 +121,36 @@ unsigned int rdmachan_device_count(void)
 	return n;
 }
 
+/* A port's or the device's event, as a uevent of the device's directory */
+static void rdmachan_device_uevent(struct rdmachan_device *dev,
+				   struct ib_event *event)
+{
+	const char *what;
+
+	switch (event->event) {
+	case IB_EVENT_PORT_ACTIVE:
+		what = "port_up";
+		break;
+	case IB_EVENT_PORT_ERR:
+		what = "port_down";
+		break;
+	case IB_EVENT_DEVICE_FATAL:
+		what = "fatal";
+		break;
+	case IB_EVENT_GID_CHANGE:
+		what = "gid_change";
+		break;
+	default:
+		what = "port_change";
+		break;
+	}
+	rdmachan_uevent_dir(&dev->sysfs_dev,
+			    "RDMACHAN_OBJ=dev RDMACHAN_EVENT=%s RDMACHAN_DEV=%s RDMACHAN_PORT=%u",
+			    what, dev->name,
+			    event->event == IB_EVENT_DEVICE_FATAL ? 0 :
+			    event->element.port_num);
+}
+
 static void rdmachan_event(struct ib_event_handler *handler,
 			   struct ib_event *event)
 {
@@ -136,6 +167,7 @@ static void rdmachan_event(struct ib_event_handler *handler,
 	case IB_EVENT_CLIENT_REREGISTER:
 	case IB_EVENT_GID_CHANGE:
 		atomic_inc(&dev->port_events);
+		rdmachan_device_uevent(dev, event);
 		dev_info_ratelimited(&handler->device->dev,
 				     "rdmachan: port %u: %s\n",
 				     event->element.port_num,
@@ -145,6 +177,7 @@ static void rdmachan_event(struct ib_event_handler *handler,
 		break;
 	case IB_EVENT_DEVICE_FATAL:
 		atomic_inc(&dev->fatal_events);
+		rdmachan_device_uevent(dev, event);
 		dev_err(&handler->device->dev, "rdmachan: %s: failing its channels\n",
 			ib_event_msg(event->event));
 		queue_work(rdmachan_device_wq, &dev->fatal_work);

@@ -14,6 +14,7 @@
 #include "rdmachan-pri.h"
 #include "device.h"
 #include "sysfs.h"
+#include "uevent.h"
 #include "ioctl.h"
 #include "params.h"
 
@@ -48,6 +49,7 @@ static int __init rdmachan_init(void)
 out_device:
 	rdmachan_device_exit();
 out_sysfs:
+	rdmachan_uevent_exit();
 	rdmachan_sysfs_exit();
 out_reconnect:
 	rdmachan_reconnect_exit();
@@ -61,6 +63,8 @@ static void __exit rdmachan_exit(void)
 	rdmachan_event_exit();
 	rdmachan_ctl_exit();
 	rdmachan_device_exit();
+	/* the last directory is gone: send what it left queued */
+	rdmachan_uevent_exit();
 	rdmachan_sysfs_exit();
 	rdmachan_reconnect_exit();
 	rdmachan_core_exit();

@@ -6,7 +6,9 @@
  * attribute groups its caller gives.  What the directories show is their
  * layer's: channels and listeners in chan_sysfs.c, RDMA devices in
  * dev_sysfs.c.  Every attribute is read-only;
- * Documentation/ABI/testing/sysfs-class-rdmachan lists them.
+ * Documentation/ABI/testing/sysfs-class-rdmachan lists them.  A
+ * directory's ADD and REMOVE uevents go in order with the events of
+ * uevent.c, with variables that say what it is.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "sysfs.h"
+#include "uevent.h"
 
 /*
  * Static and registered, not class_create()d: class_create() lost its
@@ -32,22 +35,24 @@ static void rdmachan_sysfs_release(struct device *dev)
  * rdmachan_sysfs_add_dir() - one directory of the class
  * @groups: its attributes
  * @obj: what they show (the device's drvdata)
- * @fmt: its name, printf-style
+ * @name: its name
+ * @vars: the variables of its ADD uevent (uevent.c)
  *
  * device_unregister() waits for running attribute reads, so @obj need
  * only live until rdmachan_sysfs_del_dir() has returned; the callers
  * hold a reference on it for the directory, dropped there.
  *
+ * Its events can be queued once its owner published it
+ * (rdmachan_uevent_publish()).
+ *
  * Context: process context.
- * Return: the device, or NULL when it could not be added.
+ * Return: the directory, or NULL when it could not be added.
  */
-__printf(3, 4) struct device *
-rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
-		       const char *fmt, ...)
+struct device *rdmachan_sysfs_add_dir(const struct attribute_group **groups,
+				      void *obj, const char *name,
+				      const char *vars)
 {
 	struct device *dev;
-	char name[32];
-	va_list args;
 	int ret;
 
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
@@ -60,12 +65,9 @@ rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
 	dev->groups = groups;
 	dev->release = rdmachan_sysfs_release;
 	dev_set_drvdata(dev, obj);
-	va_start(args, fmt);
-	vsnprintf(name, sizeof(name), fmt, args);
-	va_end(args);
 	ret = dev_set_name(dev, "%s", name);
 	if (!ret)
-		ret = device_add(dev);
+		ret = rdmachan_uevent_add(dev, vars);
 	if (ret) {
 		put_device(dev);
 		return NULL;
@@ -75,20 +77,17 @@ rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
 
 /**
  * rdmachan_sysfs_del_dir() - remove a directory of the class
- * @devp: where rdmachan_sysfs_add_dir()'s device is kept; cleared
+ * @dev: the directory, unpublished by its owner (rdmachan_uevent_unpublish())
+ * @vars: the variables of its REMOVE uevent
+ *
+ * The events queued for it go out before its REMOVE.
  *
  * Context: process context; waits for running attribute reads.
- * Return: whether there was one.
  */
-bool rdmachan_sysfs_del_dir(struct device **devp)
+void rdmachan_sysfs_del_dir(struct device *dev, const char *vars)
 {
-	struct device *dev = *devp;
-
-	if (!dev)
-		return false;
-	*devp = NULL;
-	device_unregister(dev);
-	return true;
+	rdmachan_uevent_del(dev, vars);
+	put_device(dev);
 }
 
 /**

@@ -9,6 +9,8 @@
 #include <linux/device.h>
 #include <linux/types.h>
 
+#include "rdmachan.h"
+
 struct rdmachan_device;
 struct rdmachan_obj;
 
@@ -21,15 +23,16 @@ struct rdmachan_stat_attr {
 /* sysfs.c: the class and its directories */
 int rdmachan_sysfs_init(void);
 void rdmachan_sysfs_exit(void);
-__printf(3, 4) struct device *
-rdmachan_sysfs_add_dir(const struct attribute_group **groups, void *obj,
-		       const char *fmt, ...);
-bool rdmachan_sysfs_del_dir(struct device **devp);
+struct device *rdmachan_sysfs_add_dir(const struct attribute_group **groups,
+				      void *obj, const char *name,
+				      const char *vars);
+void rdmachan_sysfs_del_dir(struct device *dev, const char *vars);
 
 /* chan_sysfs.c: channels and listeners */
 void rdmachan_chan_sysfs_init(void);
 void rdmachan_sysfs_add(struct rdmachan_obj *obj);
 bool rdmachan_sysfs_del(struct rdmachan_obj *obj);
+const char *rdmachan_state_name(enum rdmachan_state s);
 
 /* dev_sysfs.c: RDMA devices */
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev);

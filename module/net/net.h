@@ -33,6 +33,7 @@ enum {
 	RCNET_F_READY,		/* registered: the loop may start */
 	RCNET_F_MISSED,		/* a connection was pending before READY */
 	RCNET_F_WAS_UP,		/* the link was up once */
+	RCNET_F_CARRIER,	/* carrier on, as last told (rcnet_carrier()) */
 };
 
 /**
@@ -133,6 +134,7 @@ void rcnet_pool_destroy(struct rcnet *net);
 extern const struct rdmachan_ops rcnet_ch_ops;
 
 /* net_conn.c: the link */
+void rcnet_carrier(struct rcnet *net, bool on);
 void rcnet_detach(struct rcnet *net, bool abrupt);
 void rcnet_start_locked(struct rcnet *net);
 void rcnet_loss_work(struct work_struct *work);

@@ -34,6 +34,33 @@
 
 /* ---- the link ------------------------------------------------------ */
 
+/**
+ * rcnet_carrier() - carrier on or off, each change told once
+ * @net: the device
+ * @on: the new carrier
+ *
+ * The channel's failure and the detach that follows both turn the
+ * carrier off; the flag makes one uevent of it (RDMACHAN_EVENT=carrier,
+ * Documentation/debugging.rst, "Events").
+ *
+ * Context: any.
+ */
+void rcnet_carrier(struct rcnet *net, bool on)
+{
+	if (on) {
+		netif_carrier_on(net->ndev);
+		if (test_and_set_bit(RCNET_F_CARRIER, &net->flags))
+			return;
+	} else {
+		netif_carrier_off(net->ndev);
+		if (!test_and_clear_bit(RCNET_F_CARRIER, &net->flags))
+			return;
+	}
+	rdmachan_uevent(&net->ndev->dev,
+			"RDMACHAN_OBJ=net RDMACHAN_EVENT=carrier RDMACHAN_CARRIER=%s",
+			on ? "on" : "off");
+}
+
 /*
  * Take the channel away from the data path and close it; @abrupt: it
  * failed (or is replaced), do not flush.  Under net->lock.
@@ -45,7 +72,7 @@ void rcnet_detach(struct rcnet *net, bool abrupt)
 	lockdep_assert_held(&net->lock);
 	if (!ch)
 		return;
-	netif_carrier_off(net->ndev);
+	rcnet_carrier(net, false);
 	netif_tx_lock_bh(net->ndev);
 	WRITE_ONCE(net->ch, NULL);
 	netif_tx_unlock_bh(net->ndev);
@@ -103,7 +130,7 @@ static int rcnet_install(struct rcnet *net, struct rdmachan *ch)
 	}
 	if (test_and_set_bit(RCNET_F_WAS_UP, &net->flags))
 		atomic64_inc(&net->reconnects);
-	netif_carrier_on(ndev);
+	rcnet_carrier(net, true);
 	if (netif_running(ndev))
 		netif_wake_queue(ndev);
 	netdev_info(ndev, "connected to %pISpc: messages of %u bytes, depth %u\n",

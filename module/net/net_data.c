@@ -453,7 +453,7 @@ static void rcnet_ch_state(struct rdmachan *ch, enum rdmachan_state state,
 	smp_mb();	/* the channel's state before net->ch: rcnet_install() */
 	if (READ_ONCE(net->ch) != ch)
 		return;	/* not installed yet (the attempt checks), or gone */
-	netif_carrier_off(net->ndev);
+	rcnet_carrier(net, false);
 	queue_work(rcnet_wq, &net->loss_work);
 }
 

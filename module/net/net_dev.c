@@ -300,6 +300,9 @@ static int rcnet_register(struct rcnet *net)
 	if (ret)
 		return ret;
 	list_add_tail(&net->node, &rcnet_devs);
+	/* its link's changes as uevents, after the netdev's ADD */
+	rdmachan_uevent(&ndev->dev, "RDMACHAN_OBJ=net RDMACHAN_EVENT=added");
+	rdmachan_reconnect_set_uevent(net->rc, &ndev->dev);
 	/* rx_spread: NAPI in its own kthread (see the top of this file) */
 	if (net->spread && dev_set_threaded(ndev, true))
 		netdev_warn(ndev, "no NAPI thread: NAPI runs in softirq\n");
@@ -432,6 +435,10 @@ void rcnet_dellink(struct net_device *ndev, struct list_head *head)
 
 	rcnet_teardown(net);
 	list_del(&net->node);
+	/* its last events go before the netdev's REMOVE */
+	rdmachan_reconnect_set_uevent(net->rc, NULL);
+	rdmachan_uevent(&ndev->dev, "RDMACHAN_OBJ=net RDMACHAN_EVENT=removed");
+	rdmachan_uevent_flush();
 	netdev_info(ndev, "deleted\n");
 	unregister_netdevice_queue(ndev, head);
 }
