@@ -153,7 +153,9 @@ static void mon_text_link(const struct mon_event *ev)
 			print_fp(" of %ld", max);
 		print_fp(" failed");
 		mon_print_error(ev);
-		print_fp(", next in %ld ms", ms);
+		/* none after the last: the link is stopped or dead */
+		if (ms)
+			print_fp(", next in %ld ms", ms);
 	} else if (!strcmp(what, "back")) {
 		print_fp("live after %ld attempt%s, %ld ms down", attempt,
 			 attempt == 1 ? "" : "s", ms);

@@ -243,6 +243,7 @@ static void rdmachan_rc_work(struct work_struct *work)
 	if (rc->stopping ||
 	    rdmachan_rc_past(rc, rc->policy.loss_timeout_ms)) {
 		trace_rdmachan_link_attempt(rc->name, attempt, max, err, 0);
+		rdmachan_rc_uevent(rc, "attempt", attempt, max, err, 0);
 		if (!rc->stopping)
 			goto dead;
 		spin_unlock_irq(&rc->lock);

@@ -114,6 +114,30 @@ static void rdmachan_uev_queue_locked(struct rdmachan_uev *e,
 	queue_work(system_unbound_wq, &rdmachan_uev_work);
 }
 
+/*
+ * Queue an event of @dev, or of the directory published at @devp (none:
+ * nothing is queued)
+ */
+static __printf(3, 0) void rdmachan_uev_vqueue(struct device *dev,
+					       struct device **devp,
+					       const char *fmt, va_list args)
+{
+	struct rdmachan_uev *e = rdmachan_uev_make(fmt, args);
+	unsigned long flags;
+
+	if (!e)
+		return;
+	spin_lock_irqsave(&rdmachan_uev_queue_lock, flags);
+	if (devp)
+		dev = *devp;
+	if (dev) {
+		rdmachan_uev_queue_locked(e, dev);
+		e = NULL;
+	}
+	spin_unlock_irqrestore(&rdmachan_uev_queue_lock, flags);
+	kfree(e);
+}
+
 /**
  * rdmachan_uevent() - tell a change as a KOBJ_CHANGE uevent of @dev
  * @dev: the sysfs directory the change is of (a disk, a netdev); it must
@@ -129,20 +153,13 @@ static void rdmachan_uev_queue_locked(struct rdmachan_uev *e,
  */
 __printf(2, 3) void rdmachan_uevent(struct device *dev, const char *fmt, ...)
 {
-	struct rdmachan_uev *e;
-	unsigned long flags;
 	va_list args;
 
 	if (!dev)
 		return;
 	va_start(args, fmt);
-	e = rdmachan_uev_make(fmt, args);
+	rdmachan_uev_vqueue(dev, NULL, fmt, args);
 	va_end(args);
-	if (!e)
-		return;
-	spin_lock_irqsave(&rdmachan_uev_queue_lock, flags);
-	rdmachan_uev_queue_locked(e, dev);
-	spin_unlock_irqrestore(&rdmachan_uev_queue_lock, flags);
 }
 EXPORT_SYMBOL_GPL(rdmachan_uevent);
 
@@ -175,24 +192,13 @@ EXPORT_SYMBOL_GPL(rdmachan_uevent_flush);
 __printf(2, 3) void rdmachan_uevent_dir(struct device **devp,
 					const char *fmt, ...)
 {
-	struct rdmachan_uev *e;
-	unsigned long flags;
 	va_list args;
 
 	if (!READ_ONCE(*devp))
 		return;
 	va_start(args, fmt);
-	e = rdmachan_uev_make(fmt, args);
+	rdmachan_uev_vqueue(NULL, devp, fmt, args);
 	va_end(args);
-	if (!e)
-		return;
-	spin_lock_irqsave(&rdmachan_uev_queue_lock, flags);
-	if (*devp) {
-		rdmachan_uev_queue_locked(e, *devp);
-		e = NULL;
-	}
-	spin_unlock_irqrestore(&rdmachan_uev_queue_lock, flags);
-	kfree(e);
 }
 
 /**

@@ -63,7 +63,8 @@ BG_SECS=900 bg monj $TOOL -j monitor
 BG_SECS=900 bg monc $TOOL monitor chan
 check "the three monitors listen" wait_for 20 sh -c \
 	"grep -q listening $T/mon.err && grep -q listening $T/monj.err &&
-	 grep -q listening $T/monc.err"
+	 grep -q listening $T/monc.err" ||
+	diag "$(cat $T/mon.err $T/monj.err $T/monc.err)"
 
 # rdev_dir DEV: rdmachan's directory of the RDMA device DEV
 rdev_dir() {
