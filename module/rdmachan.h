@@ -612,6 +612,27 @@ __printf(2, 3) void rdmachan_uevent(struct device *dev, const char *fmt, ...);
 void rdmachan_uevent_flush(void);
 
 /*
+ * Latency histograms (hist.c): per-CPU log2 buckets of microseconds, for
+ * a user's sysfs (Documentation/debugging.rst, "Latency histograms").
+ */
+struct rdmachan_hist;
+
+/*
+ * Bucket 0 holds what took less than 1 us, bucket k (1 <= k < 23) what
+ * took [2^(k-1), 2^k) us, the last what took 2^22 us (4.2 s) or more.
+ */
+#define RDMACHAN_HIST_BUCKETS	24
+
+bool rdmachan_hist_enabled(void);
+struct rdmachan_hist *rdmachan_hist_alloc(gfp_t gfp);
+void rdmachan_hist_free(struct rdmachan_hist *h);
+size_t rdmachan_hist_bytes(void);
+void rdmachan_hist_add(struct rdmachan_hist *h, u64 ns);
+void rdmachan_hist_read(struct rdmachan_hist *h, u64 *counts);
+ssize_t rdmachan_hist_show(struct rdmachan_hist *h, char *buf);
+void rdmachan_hist_reset(struct rdmachan_hist *h);
+
+/*
  * Datagram endpoints (dgram.c): unreliable datagrams (UD) over rdma_cm's
  * UDP port space, as rdma-core's udaddy sends them.  An endpoint is one UD
  * queue pair on the device of its local address; it sends a datagram of

@@ -35,7 +35,7 @@ LAYERS=(
 	"dgram:dgram dgram_buf dgram_cm dgram_mcast dgram_poll"
 	"core:chan_core chan_cm chan_listen chan_qp chan_send chan_zc chan_frag chan_sbuf chan_grant chan_rxbuf chan_recv chan_ctrl chan_poll chan_mr chan_rdma chan_rdma_map chan_event chan_pool chan_post chan_reconnect chan_sysfs chan_trace"
 	"device:device device_probe dev_sysfs"
-	"base:sysfs uevent params proto"
+	"base:sysfs uevent hist params proto"
 )
 # Users of the public API only
 API_ONLY="bench bench_rdma bench_lat dgram_bench rping"

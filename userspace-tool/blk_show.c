@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "blk.h"
+#include "hist.h"
 #include "ioc.h"
 #include "rdma.h"		/* errno_name() */
 
@@ -31,10 +32,13 @@ static const char *blk_export_state_name(unsigned int state)
 
 static void show_help(void)
 {
-	printf("Usage: rdmachan [-j [-p]] [-s] [-d] blk show [exports | maps]\n"
+	printf("Usage: rdmachan [-j [-p]] [-s] [-d] blk show [exports | maps] [--hist]\n"
 	       "The exports this host serves and the disks it maps (both when\n"
 	       "neither is named); with -s their counters, with -d their\n"
-	       "identities, sources and reconnect policies (JSON: always).\n");
+	       "identities, sources and reconnect policies (JSON: always).\n"
+	       "  --hist    the request latency histograms by operation (read,\n"
+	       "            write, other): a mapping's from a request's dispatch\n"
+	       "            to its end, an export's from its arrival to its reply\n");
 }
 
 static void show_counters(const struct rdmachan_blk_counters *c)
@@ -53,6 +57,27 @@ static void show_counters(const struct rdmachan_blk_counters *c)
 	print_u64(PRINT_ANY, "rejected", " rejected %llu", c->rejected);
 	print_u64(PRINT_ANY, "inflight", " inflight %llu\n", c->inflight);
 	close_object();
+}
+
+/* blk show --hist: the latency histograms too */
+static bool show_hists;
+
+/* @fmt names a directory of sysfs with hist_read, hist_write, hist_other */
+static void show_blk_hists(const char *fmt, const char *what,
+			   const char *dir)
+{
+	static const char *const ops[] = { "read", "write", "other" };
+	char key[16], title[96], path[256];
+	unsigned int i;
+
+	if (!show_hists)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "hist_%s", ops[i]);
+		snprintf(title, sizeof(title), "%s %s", ops[i], what);
+		snprintf(path, sizeof(path), fmt, dir);
+		show_hist(key, title, "%s/%s", path, key);
+	}
 }
 
 static void show_export(const struct rdmachan_blk_export_info *e)
@@ -97,6 +122,8 @@ static void show_export(const struct rdmachan_blk_export_info *e)
 	}
 	if (tool_stats())
 		show_counters(&e->c);
+	show_blk_hists("class/rdmachan_blk/ctl/exports/%s",
+		       "requests, from arrival to reply", name);
 	close_object();
 }
 
@@ -169,6 +196,8 @@ static void show_map(const struct rdmachan_blk_map_info *m)
 		show_map_details(m->index);
 	if (tool_stats())
 		show_counters(&m->c);
+	show_blk_hists("block/%s/rdmachan", "requests, from dispatch to end",
+		       dev + 5);
 	close_object();
 }
 
@@ -190,6 +219,7 @@ int cmd_blk_show(int argc, char **argv)
 		show_help();
 		return EXIT_OK;
 	}
+	show_hists = take_hist_flag(&argc, argv);
 	if (argc > 1)
 		return tool_usage_err("blk show", "unexpected argument '%s'", argv[1]);
 	if (argc == 1) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chan.h"
+#include "hist.h"
 
 #define SYSFS_CLASS	"/sys/class/rdmachan"
 #define MAX_ATTRS	64
@@ -55,9 +56,11 @@ static int read_attrs(const char *dir, const char *prefix, struct chan_attr *at,
 		FILE *f;
 		size_t len;
 
+		/* histograms: with --hist, drawn (hist.c) */
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "uevent") ||
 		    !strcmp(d->d_name, "subsystem") || !strcmp(d->d_name, "power") ||
-		    !strcmp(d->d_name, "device"))
+		    !strcmp(d->d_name, "device") ||
+		    !strncmp(d->d_name, "hist_", 5))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		if (!strcmp(d->d_name, "stats") && !*prefix) {
@@ -101,6 +104,9 @@ static const char *get(const struct chan_attr *at, int n, const char *name)
 
 	return v ? v : "-";
 }
+
+/* chan show --hist: the latency histograms too */
+static bool show_hists;
 
 void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 {
@@ -168,16 +174,24 @@ void chan_show_one(FILE *f, const char *name, struct chan_attr *at, int n)
 		print_fp(" solicited_events %s", get(at, n, "solicited_events"));
 	print_nl();
 out:
+	if (show_hists && !strncmp(name, "chan", 4)) {
+		show_hist("hist_send", "from a send to its completion",
+			  "class/rdmachan/%s/hist_send", name);
+		show_hist("hist_recv", "from a message's arrival to its release",
+			  "class/rdmachan/%s/hist_recv", name);
+	}
 	close_record();
 }
 
 static void show_help(void)
 {
-	printf("Usage: rdmachan [-j [-p]] [-s] chan show [NAME]\n"
+	printf("Usage: rdmachan [-j [-p]] [-s] chan show [NAME] [--hist]\n"
 	       "Show every channel (chanN) and listener (listenerN) of rdmachan,\n"
 	       "with its state and addresses, and every RDMA device (devN); or\n"
 	       "only NAME.  With -s their counters (JSON: always).  From\n"
-	       SYSFS_CLASS "/.\n");
+	       SYSFS_CLASS "/.\n"
+	       "  --hist    a channel's latency histograms: from a send to its\n"
+	       "            completion, from a message's arrival to its release\n");
 }
 
 int cmd_chan_show(int argc, char **argv)
@@ -193,6 +207,7 @@ int cmd_chan_show(int argc, char **argv)
 		show_help();
 		return EXIT_OK;
 	}
+	show_hists = take_hist_flag(&argc, argv);
 	if (argc > 1)
 		return tool_usage_err("chan show", "unexpected argument '%s'", argv[1]);
 	if (argc == 1 && (strchr(argv[0], '/') || argv[0][0] == '.' ||

@@ -13,6 +13,7 @@
 
 #include <linux/rdmachan_net.h>
 
+#include "hist.h"
 #include "net.h"
 #include "rdma.h"		/* errno_name() */
 
@@ -27,6 +28,9 @@ static void show_details(const char *name)
 	print_str_null(PRINT_ANY, "loss_timeout_ms", " loss_timeout_ms %s\n", x.loss);
 	show_net_channel(name);
 }
+
+/* net show --hist: the latency histograms too */
+static bool show_hists;
 
 static void show_one(const struct rdmachan_net_info *i)
 {
@@ -71,6 +75,12 @@ static void show_one(const struct rdmachan_net_info *i)
 	print_uint(PRINT_ANY, "losses", " losses %u\n", i->losses);
 	if (tool_details())
 		show_details(name);
+	if (show_hists) {
+		show_hist("hist_tx", "packets, from xmit to release",
+			  "class/net/%s/rdmachan/hist_tx", name);
+		show_hist("hist_rx", "packets, from arrival to the stack",
+			  "class/net/%s/rdmachan/hist_rx", name);
+	}
 	if (!tool_stats()) {
 		close_object();
 		return;
@@ -97,12 +107,15 @@ int cmd_net_show(int argc, char **argv)
 	int ctl;
 
 	if (cmd_help_asked(argc, argv)) {
-		printf("Usage: rdmachan [-j [-p]] [-s] [-d] net show [NAME]\n"
+		printf("Usage: rdmachan [-j [-p]] [-s] [-d] net show [NAME] [--hist]\n"
 		       "The rdmachan interfaces (or NAME): mode, address, state, peer,\n"
 		       "the reconnect loop's figures; with -s the counters, with -d the\n"
-		       "source or peer given and the reconnect policy (JSON: always).\n");
+		       "source or peer given and the reconnect policy (JSON: always).\n"
+		       "  --hist    the latency histograms: from a packet's xmit to\n"
+		       "            its release, from its arrival to the stack\n");
 		return EXIT_OK;
 	}
+	show_hists = take_hist_flag(&argc, argv);
 	if (argc > 1)
 		return tool_usage_err("net show", "unexpected argument '%s'", argv[1]);
 	ctl = ctl_open();

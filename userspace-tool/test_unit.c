@@ -656,6 +656,7 @@ int main(void)
 	test_config();
 	test_dgram();
 	test_monitor();
+	test_hist();
 	printf("1..%d\n", test_num);
 	return failed ? 1 : 0;
 }

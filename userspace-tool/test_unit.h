@@ -26,6 +26,7 @@ void test_json(void);
 void test_config(void);	/* test_config.c */
 void test_dgram(void);	/* test_dgram.c */
 void test_monitor(void);	/* test_monitor.c */
+void test_hist(void);	/* test_hist.c */
 /* test_blk_net.c */
 void test_blk_cidr(void);
 void test_blk_server(void);

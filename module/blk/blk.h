@@ -20,6 +20,7 @@
 #include <linux/rdmachan_blk.h>
 
 #include "rdmachan.h"
+#include "blk_proto.h"
 
 struct block_device;
 
@@ -35,6 +36,44 @@ extern struct rdmachan_uint_param rcblk_param_clt_queue_depth,
 	rcblk_param_max_queues, rcblk_param_max_peer_queues,
 	rcblk_param_max_session_queues, rcblk_param_max_export_queues;
 extern char *rcblk_param_exports;
+
+/*
+ * The latency histograms of a mapping (by the client) and of an export
+ * (by the server), one an operation class: READ, WRITE, the others
+ * (FLUSH, DISCARD, WRITE_ZEROES); Documentation/debugging.rst
+ */
+enum {
+	RCBLK_HIST_READ,
+	RCBLK_HIST_WRITE,
+	RCBLK_HIST_OTHER,
+	RCBLK_HIST_NR
+};
+
+/* The histogram class of a wire operation (RCBLK_OP_*) */
+static inline unsigned int rcblk_hist_class(u8 op)
+{
+	return op == RCBLK_OP_READ ? RCBLK_HIST_READ :
+	       op == RCBLK_OP_WRITE ? RCBLK_HIST_WRITE : RCBLK_HIST_OTHER;
+}
+
+/* An object's histograms, where latency_hist says so (else NULL) */
+static inline void rcblk_hists_make(struct rdmachan_hist **h)
+{
+	unsigned int i;
+
+	if (!rdmachan_hist_enabled())
+		return;
+	for (i = 0; i < RCBLK_HIST_NR; i++)
+		h[i] = rdmachan_hist_alloc(GFP_KERNEL);
+}
+
+static inline void rcblk_hists_free(struct rdmachan_hist **h)
+{
+	unsigned int i;
+
+	for (i = 0; i < RCBLK_HIST_NR; i++)
+		rdmachan_hist_free(h[i]);
+}
 
 /* The ctl device, /sys/class/rdmachan_blk/ctl (blk_main.c) */
 extern struct device *rcblk_ctl_dev;

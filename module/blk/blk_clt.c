@@ -171,6 +171,7 @@ out_set:
 static void rcblk_clt_free(struct rcblk_clt_map *map)
 {
 	ida_free(&rcblk_clt_ida, map->index);
+	rcblk_hists_free(map->hist);
 	kfree(map->queues);
 	kfree(map);
 }
@@ -269,6 +270,8 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	map->queues = kcalloc(nr, sizeof(*map->queues), GFP_KERNEL);
 	if (!map->queues)
 		goto out_map;
+	/* without memory for them, the mapping keeps none */
+	rcblk_hists_make(map->hist);
 	ret = ida_alloc_max(&rcblk_clt_ida, MINORMASK / RCBLK_CLT_MINORS,
 			    GFP_KERNEL);
 	if (ret < 0)
@@ -329,8 +332,10 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	return 0;
 
 out_map:
-	if (map)
+	if (map) {
+		rcblk_hists_free(map->hist);
 		kfree(map->queues);
+	}
 	kfree(map);
 out_put:
 	module_put(THIS_MODULE);

@@ -42,6 +42,8 @@ enum {
  * @timeouts: timer expiries on a live channel
  * @inline_buf: the data of an inline WRITE (inline_max bytes)
  * @sgl: the scatterlist of a remote request (max_segs entries)
+ * @t_ns: with the mapping's histograms, when the request was first
+ *	dispatched (a requeue keeps it)
  */
 struct rcblk_clt_req {
 	atomic_t state;
@@ -53,6 +55,7 @@ struct rcblk_clt_req {
 	u8 timeouts;
 	void *inline_buf;
 	struct scatterlist *sgl;
+	u64 t_ns;
 };
 
 /* rcblk_clt_queue.flags */
@@ -175,6 +178,8 @@ struct rcblk_clt_stats {
  * @rc: the reconnect loop (rdmachan_reconnect_*)
  * @policy: its policy, as the map asked or sysfs set it
  * @st: counters
+ * @hist: request latencies by RCBLK_HIST_* (from the first dispatch to
+ *	the end), NULL when off; set at creation
  */
 struct rcblk_clt_map {
 	struct list_head node;
@@ -204,6 +209,7 @@ struct rcblk_clt_map {
 	struct rdmachan_reconnect *rc;
 	struct rdmachan_reconnect_policy policy;
 	struct rcblk_clt_stats st;
+	struct rdmachan_hist *hist[RCBLK_HIST_NR];
 };
 
 #define RCBLK_CLT_MINORS	16

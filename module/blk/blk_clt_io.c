@@ -82,6 +82,9 @@ static void rcblk_clt_end(struct request *rq, blk_status_t sts)
 	trace_rcblk_clt_done(map->index, rq->tag, req->hdr.op,
 			     be64_to_cpu(req->hdr.sector), len,
 			     blk_status_to_errno(sts), RCBLK_TR_ENDED);
+	if (req->t_ns)
+		rdmachan_hist_add(map->hist[rcblk_hist_class(req->hdr.op)],
+				  ktime_get_ns() - req->t_ns);
 	if (sts != BLK_STS_OK) {
 		atomic64_inc(&st->errors);
 	} else {
@@ -496,6 +499,7 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 		       BLK_STS_IOERR : BLK_STS_RESOURCE;
 	if (!(rq->rq_flags & RQF_DONTPREP)) {
 		req->retries = 0;
+		req->t_ns = map->hist[0] ? ktime_get_ns() : 0;
 		rq->rq_flags |= RQF_DONTPREP;
 	}
 	req->timeouts = 0;

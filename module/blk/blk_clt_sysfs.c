@@ -488,8 +488,35 @@ static ssize_t channels_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(channels);
 
+/* The request latencies by class (hist.c's lines); a write resets one */
+#define RCBLK_CLT_HIST_ATTR(_name, _class)				\
+static struct rdmachan_hist *_name##_of(struct device *dev)		\
+{									\
+	return dev_map(dev)->hist[_class];				\
+}									\
+static ssize_t _name##_show(struct device *dev,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return rdmachan_hist_show(_name##_of(dev), buf);		\
+}									\
+static ssize_t _name##_store(struct device *dev,			\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	rdmachan_hist_reset(_name##_of(dev));				\
+	return count;							\
+}									\
+static DEVICE_ATTR_RW(_name)
+
+RCBLK_CLT_HIST_ATTR(hist_read, RCBLK_HIST_READ);
+RCBLK_CLT_HIST_ATTR(hist_write, RCBLK_HIST_WRITE);
+RCBLK_CLT_HIST_ATTR(hist_other, RCBLK_HIST_OTHER);
+
 static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_channels.attr,
+	&dev_attr_hist_read.attr,
+	&dev_attr_hist_write.attr,
+	&dev_attr_hist_other.attr,
 	&dev_attr_state.attr,
 	&dev_attr_attempt.attr,
 	&dev_attr_next_attempt_ms.attr,

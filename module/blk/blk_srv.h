@@ -90,6 +90,8 @@ enum rcblk_srv_counter {
  * @drain_work: releases a draining export once @pins is 0
  * @bios: bios in flight on @bdev (reported)
  * @c: counters, enum rcblk_srv_counter
+ * @hist: request latencies by RCBLK_HIST_* (from the request's arrival to
+ *	its reply's post), NULL when off; set at creation
  */
 struct rcblk_export {
 	struct list_head node;
@@ -113,6 +115,7 @@ struct rcblk_export {
 	struct work_struct drain_work;
 	atomic_t bios;
 	atomic64_t c[RCBLK_C_NR];
+	struct rdmachan_hist *hist[RCBLK_HIST_NR];
 };
 
 /* rcblk_export.state after rdmachan_blk_export_state's: device released */
@@ -169,6 +172,7 @@ enum rcblk_srv_stage {
  *	posted right behind it, not after its completion)
  * @push_err: the RDMA WRITE of a pushed READ failed (after its reply
  *	was posted: the queue pair failed, so that reply never arrives)
+ * @t_ns: with the export's histograms, when the request arrived
  */
 struct rcblk_srv_req {
 	struct list_head node;
@@ -186,6 +190,7 @@ struct rcblk_srv_req {
 	bool rdma;
 	atomic_t holds;
 	bool push_err;
+	u64 t_ns;
 };
 
 /**
@@ -194,11 +199,13 @@ struct rcblk_srv_req {
  *	credit, and with all of them held neither side could move)
  * @node: in rcblk_srv_queue.parked
  * @io: the request
+ * @t_ns: when it arrived (with the export's histograms)
  * @data: an inline WRITE's payload
  */
 struct rcblk_srv_parked {
 	struct list_head node;
 	struct rcblk_io_req io;
+	u64 t_ns;
 	u8 data[];
 };
 

@@ -216,6 +216,8 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 	INIT_LIST_HEAD(&exp->sessions);
 	INIT_LIST_HEAD(&exp->node);
 	INIT_WORK(&exp->drain_work, rcblk_srv_drain_work);
+	/* without memory for them, the export keeps none */
+	rcblk_hists_make(exp->hist);
 	/* exclusive: held by the export */
 	ret = rc_bdev_open(&exp->dev, exp->path,
 			   !(exp->flags & RDMACHAN_BLK_RO), exp);
@@ -223,6 +225,7 @@ int rcblk_srv_export(const struct rdmachan_blk_export *e)
 		ret = rcblk_srv_open_error(exp, ret);
 		pr_info_ratelimited("export %s: cannot open %s: %d\n",
 				    exp->name, exp->path, ret);
+		rcblk_hists_free(exp->hist);
 		kfree(exp);
 		return ret;
 	}
@@ -272,6 +275,7 @@ out_unlock:
 	mutex_unlock(&rcblk_srv_mutex);
 out_put:
 	rc_bdev_close(&exp->dev);
+	rcblk_hists_free(exp->hist);
 	kfree(exp);
 	return ret;
 }

@@ -270,7 +270,7 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
  */
 static void rcblk_srv_dispatch(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			       const struct rcblk_io_req *io, const void *data,
-			       struct rcblk_srv_parked *p)
+			       struct rcblk_srv_parked *p, u64 t_ns)
 {
 	bool from_park = p;
 	struct rcblk_srv_req *req;
@@ -305,6 +305,7 @@ again:
 			return;
 		}
 		p->io = *io;
+		p->t_ns = t_ns;
 		memcpy(p->data, data, extra);
 		io = &p->io;
 		data = p->data;
@@ -313,6 +314,7 @@ again:
 	if (req) {
 		list_del_init(&req->node);
 		req->stage = RCBLK_ST_SUBMIT;
+		req->t_ns = t_ns;
 		/* its RDMA READ may start after this: see rcblk_srv_unreg() */
 		req->rdma = io->op == RCBLK_OP_WRITE &&
 			    io->data == RCBLK_DATA_REMOTE;
@@ -335,6 +337,7 @@ again:
 static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			     struct rdmachan_msg *msg)
 {
+	u64 t_ns = q->exp->hist[0] ? ktime_get_ns() : 0;
 	struct rcblk_io_req io;
 	u8 status;
 
@@ -368,7 +371,7 @@ static void rcblk_srv_handle(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	}
 
 	rcblk_srv_dispatch(q, ch, &io, msg->data + sizeof(struct rcblk_wire_io),
-			   NULL);
+			   NULL, t_ns);
 	rdmachan_msg_release(ch, msg);
 }
 
@@ -460,6 +463,14 @@ static void rcblk_srv_done(struct rcblk_srv_queue *q,
 		rcblk_srv_io_kick(q);
 }
 
+/* A request's reply is posted: its latency, from its arrival */
+static void rcblk_srv_hist(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
+{
+	if (req->t_ns)
+		rdmachan_hist_add(q->exp->hist[rcblk_hist_class(req->io.op)],
+				  ktime_get_ns() - req->t_ns);
+}
+
 /*
  * Run one slot of io_work's list on a live queue.  Return: false when
  * the channel had no room (the caller puts the slot on the retry list).
@@ -495,6 +506,8 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 			return true;
 		}
+		if (imm)	/* the WRITE_WITH_IMM is the reply */
+			rcblk_srv_hist(q, req);
 		if (!push || imm)
 			return true;
 		/* the reply goes right behind the data (see the top) */
@@ -509,6 +522,7 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		trace_rcblk_srv_reply(q->exp->name, req->io.tag, req->io.op,
 				      req->io.sector, req->io.len,
 				      req->status);
+		rcblk_srv_hist(q, req);
 		/* another error: the channel failed and its close follows */
 		if (atomic_dec_and_test(&req->holds))
 			rcblk_srv_done(q, req, false);
@@ -570,7 +584,7 @@ static void rcblk_srv_unpark(struct rcblk_srv_queue *q, struct rdmachan *ch)
 		spin_unlock_irq(&q->lock);
 		if (!p)
 			return;
-		rcblk_srv_dispatch(q, ch, &p->io, p->data, p);
+		rcblk_srv_dispatch(q, ch, &p->io, p->data, p, p->t_ns);
 	}
 }
 

@@ -186,6 +186,30 @@ static struct kobj_attribute rcblk_attr_export_id = __ATTR_RO(export_id);
 static struct kobj_attribute rcblk_attr_state = __ATTR_RO(state);
 static struct kobj_attribute rcblk_attr_bios = __ATTR_RO(bios);
 
+/* The request latencies by class (hist.c's lines); a write resets one */
+#define RCBLK_EXP_HIST_ATTR(_name, _class)				\
+static struct rdmachan_hist *_name##_of(struct kobject *kobj)		\
+{									\
+	return to_exp(kobj)->hist[_class];				\
+}									\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *attr, char *buf)	\
+{									\
+	return rdmachan_hist_show(_name##_of(kobj), buf);		\
+}									\
+static ssize_t _name##_store(struct kobject *kobj,			\
+			     struct kobj_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	rdmachan_hist_reset(_name##_of(kobj));				\
+	return count;							\
+}									\
+static struct kobj_attribute rcblk_attr_##_name = __ATTR_RW(_name)
+
+RCBLK_EXP_HIST_ATTR(hist_read, RCBLK_HIST_READ);
+RCBLK_EXP_HIST_ATTR(hist_write, RCBLK_HIST_WRITE);
+RCBLK_EXP_HIST_ATTR(hist_other, RCBLK_HIST_OTHER);
+
 static struct attribute *rcblk_exp_attrs[] = {
 	&rcblk_attr_path.attr,
 	&rcblk_attr_ro.attr,
@@ -197,6 +221,9 @@ static struct attribute *rcblk_exp_attrs[] = {
 	&rcblk_attr_export_id.attr,
 	&rcblk_attr_state.attr,
 	&rcblk_attr_bios.attr,
+	&rcblk_attr_hist_read.attr,
+	&rcblk_attr_hist_write.attr,
+	&rcblk_attr_hist_other.attr,
 	NULL,
 };
 
@@ -256,6 +283,7 @@ static const struct attribute_group *rcblk_exp_groups[] = {
 
 static void rcblk_exp_release(struct kobject *kobj)
 {
+	rcblk_hists_free(to_exp(kobj)->hist);
 	kfree(to_exp(kobj));
 }
 

@@ -172,6 +172,27 @@ static void rdmachan_work_teardown(struct work_struct *work)
 	rdmachan_put(ch);
 }
 
+/*
+ * A channel's latency histograms, where latency_hist says so; without
+ * memory it keeps none
+ */
+static void rdmachan_hist_make(struct rdmachan *ch, struct mem_cgroup *memcg)
+{
+	gfp_t gfp = memcg ? GFP_KERNEL_ACCOUNT : GFP_KERNEL;
+	struct mem_cgroup *old;
+
+	if (!rdmachan_hist_enabled())
+		return;
+	old = memcg ? set_active_memcg(memcg) : NULL;
+	ch->send.hist = rdmachan_hist_alloc(gfp);
+	ch->recv.hist = rdmachan_hist_alloc(gfp);
+	if (memcg)
+		set_active_memcg(old);
+	rdmachan_mem_charge(ch, ((ch->send.hist ? 1 : 0) +
+				 (ch->recv.hist ? 1 : 0)) *
+			    rdmachan_hist_bytes());
+}
+
 /**
  * rdmachan_alloc() - a new channel, CONNECTING, with one reference
  * @opts: its options, defaults already filled in
@@ -202,6 +223,7 @@ struct rdmachan *rdmachan_alloc(const struct rdmachan_opts *opts, bool active,
 	ch->obj.id = id;
 	ch->memcg = rdmachan_memcg_get(memcg);
 	rdmachan_mem_charge(ch, kmalloc_size_roundup(sizeof(*ch)));
+	rdmachan_hist_make(ch, memcg);
 	ch->conn.active = active;
 	ch->opts = *opts;
 	ch->state = RDMACHAN_CONNECTING;
@@ -258,6 +280,7 @@ static void rdmachan_free_buffers(struct rdmachan *ch)
 	for (i = 0; i < RDMACHAN_CTRL_SLOTS; i++)
 		kfree(ch->ctrl.slot[i].buf);
 	kfree(ch->send.retire_hdr);
+	kvfree(ch->send.t_ns);
 	kvfree(ch->send.ring);
 	kvfree(ch->send.zc_sge);
 	kvfree(ch->send.ext);
@@ -273,6 +296,8 @@ static void rdmachan_release(struct kref *ref)
 	rdmachan_mr_free_all(ch);
 	rdmachan_free_buffers(ch);
 	ida_free(&rdmachan_chan_ida, ch->obj.id);
+	rdmachan_hist_free(ch->send.hist);
+	rdmachan_hist_free(ch->recv.hist);
 	mem_cgroup_put(ch->memcg);
 	kfree(ch);
 }

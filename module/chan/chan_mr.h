@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rdmachan: memory registrations of a channel - user and kernel ones
- * (chan_mr.c) and the registration pools (chan_pool.c)
+ * (chan_mr.c) and the registration pools (chan_pool.c) - and its
+ * one-sided requests in flight (chan_rdma.c, ioctl_rdma_async.c)
  *
  * Included by rdmachan-pri.h, before struct rdmachan, which embeds the
- * sets.
+ * sets and queues.
  */
 #ifndef RDMACHAN_MR_H
 #define RDMACHAN_MR_H
@@ -186,5 +187,35 @@ void rdmachan_pool_free_all(struct rdmachan *ch);
 int rdmachan_pool_claim(struct rdmachan *ch, const struct rdmachan_send_ext *ext);
 void rdmachan_pool_unclaim(struct rdmachan *ch,
 			   const struct rdmachan_send_ext *ext);
+
+/**
+ * struct rdmachan_rdma_inflight - one-sided requests (chan_rdma.c)
+ * @slots: send queue slots taken by one-sided work requests; under
+ *	rdmachan.lock
+ * @room: the send queue's slots for them (rdmachan_qp_sizes()); set once
+ * @reqs: one-sided requests posted and not ended; under rdmachan.lock
+ */
+struct rdmachan_rdma_inflight {
+	u32			slots;
+	u32			room;
+	struct list_head	reqs;
+};
+
+/**
+ * struct rdmachan_reap_queue - outcomes of asynchronous RDMACHAN_IOC_RDMA
+ *	calls (ioctl_rdma_async.c)
+ * @list: outcomes waiting to be reaped (struct rdmachan_rdma_async, in
+ *	submission order); under rdmachan.lock
+ * @ready: operations whose outcome is on @list; under rdmachan.lock
+ * @async_ops: asynchronous operations running or not reaped; under
+ *	rdmachan.lock
+ * @mutex: serialises reapers, so one may copy out without rdmachan.lock
+ */
+struct rdmachan_reap_queue {
+	struct list_head	list;
+	u32			ready;
+	u32			async_ops;
+	struct mutex		mutex;	/* reapers of list */
+};
 
 #endif /* RDMACHAN_MR_H */

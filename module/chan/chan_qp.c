@@ -107,6 +107,12 @@ static int rdmachan_alloc_buffers(struct rdmachan *ch)
 					      sizeof(*ch->send.ring));
 	if (!ch->send.ring)
 		return -ENOMEM;
+	if (ch->send.hist) {
+		ch->send.t_ns = rdmachan_own_kvcalloc(ch, ch->send.depth,
+						      sizeof(*ch->send.t_ns));
+		if (!ch->send.t_ns)
+			return -ENOMEM;
+	}
 	/* no message half-arrived, none refused (a reconnect starts anew) */
 	ch->recv.asm_first = NULL;
 	ch->recv.asm_last = NULL;

@@ -21,6 +21,15 @@
 #include "chan_grant.h"
 #include "chan_rxbuf.h"
 
+/* The reader is done with a message: its latency, from its arrival */
+static void rdmachan_rx_consumed(struct rdmachan *ch, struct rdmachan_rx *rx)
+{
+	if (rx->t_ns) {
+		rdmachan_hist_add(ch->recv.hist, ktime_get_ns() - rx->t_ns);
+		rx->t_ns = 0;
+	}
+}
+
 /**
  * rdmachan_msg_release() - give a received message's buffer back
  * @ch: the channel
@@ -39,6 +48,7 @@ void rdmachan_msg_release(struct rdmachan *ch, struct rdmachan_msg *msg)
 	unsigned long flags;
 	bool report = false;
 
+	rdmachan_rx_consumed(ch, rx);
 	spin_lock_irqsave(&ch->lock, flags);
 	for (; rx; rx = next) {
 		next = rx->next;
@@ -220,6 +230,7 @@ struct page *rdmachan_msg_detach(struct rdmachan *ch, struct rdmachan_msg *msg,
 				       DMA_ATTR_SKIP_CPU_SYNC);
 	*offset = (const u8 *)msg->data - (const u8 *)rx->buf;
 	*truesize = PAGE_SIZE << ch->recv.order;
+	rdmachan_rx_consumed(ch, rx);
 	rx->page = page;
 	rx->buf = page_address(page);
 	rx->dma = dma;
@@ -287,6 +298,8 @@ static void rdmachan_rx_queue_locked(struct rdmachan *ch,
 				     struct rdmachan_rx *rx)
 {
 	set_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
+	if (ch->recv.hist)
+		rx->t_ns = ktime_get_ns();
 	if (ch->poll.rcq) {
 		/* SOLICITED: parked until a solicited event or a read */
 		list_add_tail(&rx->node, &ch->recv.pending);

@@ -35,6 +35,8 @@ struct rdmachan_mr;
  * @msg: what the receiver sees: the first fragment's is the message's;
  *	each fragment's @msg.data and @msg.frag_len say where its payload is
  * @wire_dma: &rdmachan_res.rx_split: @wire's DMA address, mapped with @dma
+ * @t_ns: with &rdmachan.recv.hist, when the message was queued for its
+ *	reader (0: not queued); under rdmachan.lock until the reader has it
  * @wire: &rdmachan_res.rx_split: the in-band header and the end of an
  *	immediate past the page; last, in a DMA-aligned chunk of its own
  */
@@ -49,6 +51,7 @@ struct rdmachan_rx {
 	struct list_head	link;
 	struct rdmachan_rx	*next;
 	struct rdmachan_msg	msg;
+	u64			t_ns;
 	u64			wire_dma;
 	u8			wire[RDMACHAN_RX_WIRE] __aligned(ARCH_DMA_MINALIGN);
 };

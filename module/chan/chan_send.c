@@ -33,6 +33,17 @@ struct rdmachan_tx *rdmachan_tx_slot(struct rdmachan *ch, u64 seq)
 	return &ch->send.ring[slot];
 }
 
+/* A data slot completed at @now: its latency, from when it was filled */
+static void rdmachan_tx_hist_locked(struct rdmachan *ch,
+				    struct rdmachan_tx *tx, u64 now)
+{
+	u64 *t = &ch->send.t_ns[tx - ch->send.ring];
+
+	if (*t && !tx->unposted)
+		rdmachan_hist_add(ch->send.hist, now - *t);
+	*t = 0;
+}
+
 /**
  * rdmachan_tx_retire_locked() - the data slots before @upto completed
  * @ch: the channel
@@ -48,11 +59,14 @@ void rdmachan_tx_retire_locked(struct rdmachan *ch, u64 upto)
 {
 	/* set under the lock before any slot takes zero-copy pages */
 	bool zc = test_bit(RDMACHAN_F_ZC_SENT, &ch->flags);
+	u64 now = ch->send.t_ns ? ktime_get_ns() : 0;
 
 	while (ch->send.completed != upto) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch,
 							  ch->send.completed);
 
+		if (now)
+			rdmachan_tx_hist_locked(ch, tx, now);
 		/* a slot after a refused post never left */
 		if (zc && tx->nr_zc)
 			rdmachan_zc_end(ch, tx,
@@ -455,6 +469,7 @@ int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 	bool bh = rdmachan_bh_off();
 	unsigned long flags;
 	bool regq;
+	u64 now;
 	u32 i;
 	int ret;
 
@@ -469,10 +484,13 @@ int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 	}
 	ret = test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ? -ECONNRESET : 0;
 	regq = ch->res.reg_qp && !rdmachan_send_idle_locked(ch);
+	now = ch->send.t_ns ? ktime_get_ns() : 0;
 	for (i = 0; i < n; i++) {
 		struct rdmachan_tx *tx = rdmachan_tx_slot(ch, first + i);
 
 		tx->ready = true;
+		if (now)
+			ch->send.t_ns[tx - ch->send.ring] = i < good ? now : 0;
 		if (i >= good) {
 			tx->len = 0;
 			tx->has_imm = false;

@@ -176,6 +176,34 @@ static ssize_t mem_bytes_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(mem_bytes);
 
+/*
+ * The latency histograms (hist.c): "LO_US COUNT" a bucket; a write
+ * resets one.  Empty for a channel made with latency_hist off.
+ */
+#define RDMACHAN_CHAN_HIST_ATTR(name, expr)				\
+static struct rdmachan_hist *name##_of(struct device *dev)		\
+{									\
+	struct rdmachan *ch = to_chan(dev);				\
+									\
+	return expr;							\
+}									\
+static ssize_t name##_show(struct device *dev,				\
+			   struct device_attribute *attr, char *buf)	\
+{									\
+	return rdmachan_hist_show(name##_of(dev), buf);			\
+}									\
+static ssize_t name##_store(struct device *dev,				\
+			    struct device_attribute *attr,		\
+			    const char *buf, size_t count)		\
+{									\
+	rdmachan_hist_reset(name##_of(dev));				\
+	return count;							\
+}									\
+static DEVICE_ATTR_RW(name)
+
+RDMACHAN_CHAN_HIST_ATTR(hist_send, ch->send.hist);
+RDMACHAN_CHAN_HIST_ATTR(hist_recv, ch->recv.hist);
+
 static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_state.attr,
 	&dev_attr_error.attr,
@@ -200,6 +228,8 @@ static struct attribute *rdmachan_chan_attrs[] = {
 	&dev_attr_msg_buf_bytes.attr,
 	&dev_attr_rx_buf_mem.attr,
 	&dev_attr_mem_bytes.attr,
+	&dev_attr_hist_send.attr,
+	&dev_attr_hist_recv.attr,
 	NULL
 };
 

@@ -140,6 +140,13 @@ module_param_cb(imm_header, &rdmachan_uint_param_ops, &imm_header, 0644);
 MODULE_PARM_DESC(imm_header,
 		 "New outgoing channels offer the message header in the immediate data, 0..1 (default 1)");
 
+static struct rdmachan_uint_param latency_hist = {
+	.val = 1, .min = 0, .max = 1, .base = 10,
+};
+module_param_cb(latency_hist, &rdmachan_uint_param_ops, &latency_hist, 0644);
+MODULE_PARM_DESC(latency_hist,
+		 "New channels, block mappings and exports, and network interfaces keep latency histograms, 0..1 (default 1)");
+
 /*
  * Largest user registration (RDMACHAN_IOC_REG_MR), in bytes: a bound of its
  * own besides RLIMIT_MEMLOCK (which CAP_IPC_LOCK lifts) and the device's
@@ -225,6 +232,12 @@ unsigned int rdmachan_param_keepalive_ms(void)
 unsigned int rdmachan_param_shrink_idle_ms(void)
 {
 	return READ_ONCE(shrink_idle_ms.val);
+}
+
+/** rdmachan_param_latency_hist() - new objects keep latency histograms */
+bool rdmachan_param_latency_hist(void)
+{
+	return READ_ONCE(latency_hist.val);
 }
 
 /** rdmachan_param_imm_header() - offer RDMACHAN_WIRE_F_HDR_IMM when connecting */

@@ -348,6 +348,10 @@ struct rdmachan_res {
  *	that LOCAL_INV only once every work request before it completed;
  *	chan_post.c).  Kept by rdmachan_post_send_locked(); under
  *	rdmachan.lock
+ * @hist: send-to-completion latencies (hist.c), NULL when off; set at
+ *	creation
+ * @t_ns: with @hist, when each slot was filled (by slot, 0: none);
+ *	allocated with @ring; under rdmachan.lock
  */
 struct rdmachan_send_ring {
 	struct rdmachan_tx	*ring;
@@ -373,6 +377,8 @@ struct rdmachan_send_ring {
 	void			*retire_hdr;
 	u64			retire_dma;
 	bool			inv_tail;
+	struct rdmachan_hist	*hist;
+	u64			*t_ns;
 };
 
 /**
@@ -407,6 +413,8 @@ struct rdmachan_send_ring {
  * @asm_first: F_FRAG: the first buffer of the message whose fragments
  *	arrive, NULL between messages; under rdmachan.lock (chan_frag.c)
  * @asm_last: its last fragment's so far
+ * @hist: arrival-to-release latencies (hist.c), NULL when off; set at
+ *	creation
  */
 struct rdmachan_recv_queue {
 	struct list_head	all;
@@ -425,6 +433,7 @@ struct rdmachan_recv_queue {
 	struct list_head	pending;
 	u32			nr_pending;
 	struct mutex		read_mutex;	/* one reader at a time */
+	struct rdmachan_hist	*hist;
 };
 
 /**
@@ -484,36 +493,6 @@ struct rdmachan_poll_state {
 	unsigned long		lock;
 	struct ib_cq		*rcq;
 	struct work_struct	rcq_work;
-};
-
-/**
- * struct rdmachan_rdma_inflight - one-sided requests (chan_rdma.c)
- * @slots: send queue slots taken by one-sided work requests; under
- *	rdmachan.lock
- * @room: the send queue's slots for them (rdmachan_qp_sizes()); set once
- * @reqs: one-sided requests posted and not ended; under rdmachan.lock
- */
-struct rdmachan_rdma_inflight {
-	u32			slots;
-	u32			room;
-	struct list_head	reqs;
-};
-
-/**
- * struct rdmachan_reap_queue - outcomes of asynchronous RDMACHAN_IOC_RDMA
- *	calls (ioctl_rdma_async.c)
- * @list: outcomes waiting to be reaped (struct rdmachan_rdma_async, in
- *	submission order); under rdmachan.lock
- * @ready: operations whose outcome is on @list; under rdmachan.lock
- * @async_ops: asynchronous operations running or not reaped; under
- *	rdmachan.lock
- * @mutex: serialises reapers, so one may copy out without rdmachan.lock
- */
-struct rdmachan_reap_queue {
-	struct list_head	list;
-	u32			ready;
-	u32			async_ops;
-	struct mutex		mutex;	/* reapers of list */
 };
 
 /**

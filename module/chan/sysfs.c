@@ -5,8 +5,9 @@
  * The mechanism only: the class, and a directory of it with the
  * attribute groups its caller gives.  What the directories show is their
  * layer's: channels and listeners in chan_sysfs.c, RDMA devices in
- * dev_sysfs.c.  Every attribute is read-only;
- * Documentation/ABI/testing/sysfs-class-rdmachan lists them.  A
+ * dev_sysfs.c.  Every attribute is read-only but a channel's latency
+ * histograms (a write resets one); Documentation/ABI/testing/
+ * sysfs-class-rdmachan lists them.  A
  * directory's ADD and REMOVE uevents go in order with the events of
  * uevent.c, with variables that say what it is.
  */

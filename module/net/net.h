@@ -80,6 +80,10 @@ enum {
  * @tx_stopped: times the queue stopped for want of credits
  * @reconnects: times the link came back
  * @losses: times the link was lost
+ * @hist_tx: from a packet's xmit to its release (a zero-copy send's
+ *	completion; at once for a copy), NULL when off; set at creation
+ * @hist_rx: from a packet's arrival (the channel's recv callback) to the
+ *	stack (NAPI), NULL when off; set at creation
  */
 struct rcnet {
 	struct net_device *ndev;
@@ -112,7 +116,19 @@ struct rcnet {
 	atomic64_t tx_stopped;
 	atomic64_t reconnects;
 	atomic64_t losses;
+	struct rdmachan_hist *hist_tx;
+	struct rdmachan_hist *hist_rx;
 };
+
+/* What rdmachan_net keeps in an skb's control block: when it came */
+struct rcnet_skb_cb {
+	u64 t_ns;
+};
+
+static inline struct rcnet_skb_cb *rcnet_cb(struct sk_buff *skb)
+{
+	return (struct rcnet_skb_cb *)skb->cb;
+}
 
 /* net_main.c */
 extern struct rtnl_link_ops rcnet_link_ops;

@@ -105,11 +105,16 @@
 static void rcnet_tx_done(void *ctx, int err)
 {
 	struct sk_buff *skb = ctx;
+	struct rcnet *net = netdev_priv(skb->dev);
 
 	if (err) {
 		DEV_STATS_INC(skb->dev, tx_errors);
 		dev_kfree_skb_any(skb);
 	} else {
+		/* the packets tx_packets counts, no other */
+		if (rcnet_cb(skb)->t_ns)
+			rdmachan_hist_add(net->hist_tx, ktime_get_ns() -
+					  rcnet_cb(skb)->t_ns);
 		dev_sw_netstats_tx_add(skb->dev, 1, skb->len);
 		dev_consume_skb_any(skb);
 	}
@@ -188,6 +193,8 @@ netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 		DEV_STATS_INC(ndev, tx_dropped);
 		goto drop;
 	}
+	/* the control block is the driver's here: when the packet came */
+	rcnet_cb(skb)->t_ns = net->hist_tx ? ktime_get_ns() : 0;
 	sg_init_table(net->sg, skb_shinfo(skb)->nr_frags + 1);
 	nents = skb_to_sgvec(skb, net->sg, 0, len);
 	if (nents <= 0) {
@@ -220,6 +227,9 @@ netdev_tx_t rcnet_xmit(struct sk_buff *skb, struct net_device *ndev)
 	}
 	/* without a copy the skb may be gone already: counted at its end */
 	if (!zc) {
+		if (rcnet_cb(skb)->t_ns)
+			rdmachan_hist_add(net->hist_tx,
+					  ktime_get_ns() - rcnet_cb(skb)->t_ns);
 		dev_sw_netstats_tx_add(ndev, 1, len);
 		dev_consume_skb_any(skb);
 	}
@@ -370,6 +380,7 @@ release:
 static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rcnet *net = rdmachan_priv(ch);
+	u64 t_ns = net->hist_rx ? ktime_get_ns() : 0;
 	struct net_device *ndev = net->ndev;
 	struct rcnet_pkt pkt;
 	struct sk_buff *skb;
@@ -403,6 +414,7 @@ static void rcnet_ch_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		kfree_skb(skb);
 		return;
 	}
+	rcnet_cb(skb)->t_ns = t_ns;
 	skb_queue_tail(&net->rxq, skb);
 	/* in process context the softirq it raises runs at the enable */
 	local_bh_disable();
@@ -417,6 +429,9 @@ int rcnet_poll(struct napi_struct *napi, int budget)
 	int done = 0;
 
 	while (done < budget && (skb = skb_dequeue(&net->rxq))) {
+		if (rcnet_cb(skb)->t_ns)
+			rdmachan_hist_add(net->hist_rx, ktime_get_ns() -
+					  rcnet_cb(skb)->t_ns);
 		dev_sw_netstats_rx_add(net->ndev, skb->len);
 		if (skb->len > RCNET_RX_NO_GRO)
 			netif_receive_skb(skb);

@@ -107,6 +107,15 @@ static const struct net_device_ops rcnet_netdev_ops = {
 	.ndo_get_stats64	= dev_get_tstats64,
 };
 
+/* The histograms, freed once (the destructor and rcnet_unmake()) */
+static void rcnet_hists_free(struct rcnet *net)
+{
+	rdmachan_hist_free(net->hist_tx);
+	rdmachan_hist_free(net->hist_rx);
+	net->hist_tx = NULL;
+	net->hist_rx = NULL;
+}
+
 /* After unregistration, at rtnl_unlock() (or a failed registration) */
 static void rcnet_destructor(struct net_device *ndev)
 {
@@ -120,6 +129,7 @@ static void rcnet_destructor(struct net_device *ndev)
 	net->rc = NULL;
 	skb_queue_purge(&net->rxq);
 	rcnet_pool_destroy(net);
+	rcnet_hists_free(net);
 	free_percpu(ndev->tstats);
 	ndev->tstats = NULL;
 }
@@ -230,6 +240,11 @@ static int rcnet_make(struct net_device *ndev,
 	netif_napi_add(ndev, &net->napi, rcnet_poll);
 	netif_carrier_off(ndev);
 	rcnet_pool_create(net);
+	/* without memory for them, the interface keeps none */
+	if (rdmachan_hist_enabled()) {
+		net->hist_tx = rdmachan_hist_alloc(GFP_KERNEL);
+		net->hist_rx = rdmachan_hist_alloc(GFP_KERNEL);
+	}
 
 	p = &net->policy;
 	loss = a->loss_timeout_ms ?: rcnet_param(loss_timeout_ms);
@@ -262,6 +277,7 @@ out_rc:
 	rdmachan_reconnect_destroy(net->rc);
 out_pool:
 	rcnet_pool_destroy(net);
+	rcnet_hists_free(net);
 	return ret;
 }
 
@@ -279,6 +295,7 @@ static void rcnet_unmake(struct rcnet *net)
 	rdmachan_reconnect_destroy(net->rc);
 	net->rc = NULL;
 	rcnet_pool_destroy(net);
+	rcnet_hists_free(net);
 }
 
 /*

@@ -167,6 +167,31 @@ static ssize_t channel_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(channel);
 
+/* The latency histograms (hist.c's lines); a write resets one */
+#define RCNET_HIST_ATTR(_name, _expr)					\
+static struct rdmachan_hist *_name##_of(struct device *d)		\
+{									\
+	struct rcnet *net = netdev_priv(to_net_dev(d));			\
+									\
+	return _expr;							\
+}									\
+static ssize_t _name##_show(struct device *d,				\
+			    struct device_attribute *attr, char *buf)	\
+{									\
+	return rdmachan_hist_show(_name##_of(d), buf);			\
+}									\
+static ssize_t _name##_store(struct device *d,				\
+			     struct device_attribute *attr,		\
+			     const char *buf, size_t count)		\
+{									\
+	rdmachan_hist_reset(_name##_of(d));				\
+	return count;							\
+}									\
+static DEVICE_ATTR_RW(_name)
+
+RCNET_HIST_ATTR(hist_tx, net->hist_tx);
+RCNET_HIST_ATTR(hist_rx, net->hist_rx);
+
 static struct attribute *rcnet_attrs[] = {
 	&dev_attr_channel.attr,
 	&dev_attr_mode.attr,
@@ -186,6 +211,8 @@ static struct attribute *rcnet_attrs[] = {
 	&dev_attr_rx_pool_packets.attr,
 	&dev_attr_rx_zc_packets.attr,
 	&dev_attr_tx_zc_packets.attr,
+	&dev_attr_hist_tx.attr,
+	&dev_attr_hist_rx.attr,
 	NULL,
 };
 

@@ -244,6 +244,17 @@ read -r med lo hi _ n < <(pass_ratios kernel_send_rate_64_traced kernel_send_rat
 printf "%-44s median %.2fx, %.2fx to %.2fx, %s passes\n" "  pass by pass, on / off" \
 	"$med" "$lo" "$hi" "$n"
 
+# The latency histograms' cost: kept by default; each pass runs the
+# in-kernel 64-byte rate again with latency_hist 0, right after the
+# tracepoint run.
+echo
+printf "%-44s %12s %12s %-6s %7s\n" "rdmachan's latency histograms (same VM, rxe)" "kept" "none" "unit" "ratio"
+row "in-kernel message rate, 64 B" "$(val kernel_send_rate_64)" \
+	"$(val kernel_send_rate_64_nohist)" "msg/s" 1
+read -r med lo hi _ n < <(pass_ratios kernel_send_rate_64 kernel_send_rate_64_nohist 1 1)
+printf "%-44s median %.2fx, %.2fx to %.2fx, %s passes\n" "  pass by pass, kept / none" \
+	"$med" "$lo" "$hi" "$n"
+
 # pair_ratio PREFIX FIELD_OURS FIELD_BASE: the median over the latency
 # pairs (PREFIX_N: perftest p50 avg, rdmachan p50 avg) of the per-pair
 # ratio; pairs where either run failed are left out.  Prints "RATIO PAIRS".
