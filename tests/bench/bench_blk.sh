@@ -42,17 +42,26 @@
 # symbol, as diagnostics: where the CPU time of a TCG guest goes.
 # BENCH_BLK_CALLERS=SYM,SYM... records the profile with call graphs and
 # prints, under it, the call chains that led to each of these symbols.
-# BENCH_BLK_TRACE=JOB (needs perf too) runs that job of each disk under
-# "perf record" of the block layer's issue and completion events and
-# prints the median time of each leg of an I/O: the remote disk's issue
-# to the backing device's issue (the request's way to the server), the
-# backing device's own time, its completion to the remote disk's (the
-# reply's way back), the whole; the context switches and softirq runs
-# per I/O on each CPU; and, event by event (scheduler, softirqs, work
-# items, the veths' packets), the timeline of two I/Os.  Under TCG, time
-# with interrupts off shows in a profile on the spin_unlock_irqrestore
-# that ends it, and tracing slows both disks: compare its figures between
-# disks only.
+# BENCH_BLK_TRACE=JOB runs that job of the rdmachan disk with the
+# rdmachan_blk tracepoints recording (tracefs; Documentation/debugging.rst)
+# and prints the median time of each stage of a request, matched by tag
+# and sector on both sides: the client's send to the server's arrival,
+# the arrival to the bio's submission, the backing device (submission to
+# bio end), the bio's end to the server's reply (or the RDMA WRITE that
+# carries a READ's data and reply), that to the client's reply, the
+# reply to the request's end, and the whole.  Where perf is in the
+# initramfs, the nvme disk's job (and the rdmachan disk's, for the
+# comparison) runs under "perf record" of the block layer's issue and
+# completion events too, for the legs both disks have: the remote
+# disk's issue to the backing device's issue, the backing device's own
+# time, its completion to the remote disk's, the whole; the context
+# switches and softirq runs per I/O on each CPU; and, event by event
+# (scheduler, softirqs, work items, the veths' packets), the timeline of
+# two I/Os.  Under TCG, time with interrupts off shows in a profile on
+# the spin_unlock_irqrestore that ends it, and tracing slows both disks:
+# compare its figures between disks only.
+# After each job of the rdmachan disk its latency histograms (hist_read,
+# hist_write: blk show --hist) say p50 and p99, as diagnostics.
 # The veths keep Ethernet's MTU of 1500: a 9000 MTU changed the packets
 # per I/O but not the ratios (bd4cf6f).
 . /tests/lib.sh
@@ -77,7 +86,103 @@ CALLERS=${BENCH_BLK_CALLERS:-}
 TRACE=${BENCH_BLK_TRACE:-}
 PERF=/usr/bin/perf
 [ -z "$PROFILE" ] || [ -x $PERF ] || PROFILE=
-[ -z "$TRACE" ] || [ -x $PERF ] || TRACE=
+PERF_TRACE=$TRACE
+[ -x $PERF ] || PERF_TRACE=
+TR=/sys/kernel/tracing
+
+# stages_on / stages_off: the rdmachan_blk events recording, in a ring
+# of 8 MiB a CPU on the global clock (the two sides run on two CPUs)
+stages_on() {
+	[ -e $TR/trace ] || mount -t tracefs nodev $TR || return 1
+	echo 0 > $TR/tracing_on
+	echo global > $TR/trace_clock
+	echo 8192 > $TR/buffer_size_kb
+	echo > $TR/trace
+	echo 1 > $TR/events/rdmachan_blk/enable && echo 1 > $TR/tracing_on
+}
+stages_off() {
+	echo 0 > $TR/tracing_on
+	echo 0 > $TR/events/rdmachan_blk/enable
+}
+
+# stage_legs: from the trace, each request that ended (rcblk_clt_done
+# "ended") with all its stages seen, matched by tag and sector (a reply
+# by queue and tag to its send); the medians (us) of its stages
+stage_legs() {
+	awk '
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^rcblk_(clt|srv)_[a-z_]*:$/)
+				break
+		if (i > NF)
+			next
+		ts = $(i - 1); sub(/:$/, "", ts); ts *= 1e6
+		ev = $i; sub(/:$/, "", ev)
+	}
+	ev == "rcblk_clt_send" {
+		if ($NF != "0")
+			next
+		k = $(i + 5) " " $(i + 8)
+		t["send", k] = ts; last[$(i + 3) " " $(i + 5)] = k
+		next
+	}
+	ev == "rcblk_clt_reply" {
+		k = last[$(i + 3) " " $(i + 5)]
+		if (k != "")
+			t["crep", k] = ts
+		next
+	}
+	ev ~ /^rcblk_srv_/ {
+		k = $(i + 3) " " $(i + 6); s = ev; sub(/^rcblk_srv_/, "", s)
+		# a READ pushed by WRITE_WITH_IMM: its push is its reply
+		if (s == "rdma" && (("bio_end", k) in t))
+			s = "reply"
+		if (s != "rdma")
+			t[s, k] = ts
+		next
+	}
+	ev == "rcblk_clt_done" && $(i + 9) == "ended" {
+		k = $(i + 3) " " $(i + 6)
+		if (!(("send", k) in t) || !(("arrive", k) in t) ||
+		    !(("submit", k) in t) || !(("bio_end", k) in t) ||
+		    !(("reply", k) in t) || !(("crep", k) in t))
+			next
+		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n",
+		       t["arrive", k] - t["send", k],
+		       t["submit", k] - t["arrive", k],
+		       t["bio_end", k] - t["submit", k],
+		       t["reply", k] - t["bio_end", k],
+		       t["crep", k] - t["reply", k],
+		       ts - t["crep", k], ts - t["send", k]
+		split("send arrive submit bio_end reply crep", names, " ")
+		for (n in names)
+			delete t[names[n], k]
+	}' $TR/trace > $T/stages
+	[ -s $T/stages ] || { echo "no request with every stage traced"; return 0; }
+	for _c in 1 2 3 4 5 6 7; do
+		cut -d' ' -f$_c $T/stages | sort -n |
+			awk '{ a[NR] = $1 } END { printf "%s ", a[int((NR + 1) / 2)] }'
+	done | awk -v n="$(wc -l < $T/stages)" '{
+		printf "%d requests, medians (us): to the server %s, queued there %s, backing device %s, to the reply %s, back %s, to the end %s; whole %s\n",
+		       n, $1, $2, $3, $4, $5, $6, $7 }'
+	rm -f $T/stages
+}
+
+# hist_diag DEV: the mapping's read and write latency histograms since the
+# job began (blk show --hist), as "op p50/p99 (samples)"
+hist_diag() {
+	$TOOL -j blk show maps --hist 2>/dev/null | jq -r --arg d "$1" '
+		.maps[] | select(.dev == $d) |
+		[["read", .hist_read], ["write", .hist_write] |
+		 select(.[1] != null and .[1].samples > 0) |
+		 "\(.[0]) p50 < \(.[1].p50_us) us, p99 < \(.[1].p99_us) us (\(.[1].samples))"] |
+		join("; ")'
+}
+hist_reset() {
+	for _h in /sys/block/${1##*/}/rdmachan/hist_*; do
+		[ -w "$_h" ] && echo 0 > "$_h"
+	done
+}
 
 # trace_legs DATA BACKING: from "perf record" DATA (fio_job's events),
 # the I/Os completed with the context switches and softirq runs per I/O
@@ -220,10 +325,17 @@ fio_job() {
 	else
 		_p=
 	fi
-	[ "$2" != "$TRACE" ] || [ "$1" = "$B" ] ||
+	[ "$2" != "$PERF_TRACE" ] || [ "$1" = "$B" ] ||
 		_p="$PERF record -a -q -o $T/trace.data -e block:block_rq_issue -e block:block_rq_complete -e sched:sched_switch -e sched:sched_wakeup -e irq:softirq_entry -e irq:softirq_exit -e workqueue:workqueue_execute_start -e workqueue:workqueue_execute_end -e net:netif_receive_skb -e net:net_dev_xmit --"
 	hw_snap > $T/hw.before
 	[ "$1" = "$B" ] || watch_start "$1"
+	# the rdmachan disk: its histograms from here, its stages traced
+	_ours=0
+	_traced=0
+	case "$1" in /dev/rcblk*) _ours=1; hist_reset "$1" ;; esac
+	if [ "$_ours" = 1 ] && [ "$2" = "$TRACE" ] && stages_on; then
+		_traced=1
+	fi
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--cpus_allowed="$FIO_CPU" \
@@ -231,6 +343,11 @@ fio_job() {
 		--randrepeat=0 --lat_percentiles=1 --output-format=json \
 		> "$T/$2.json" 2> "$T/$2.err"
 	_r=$?
+	if [ "$_traced" = 1 ]; then
+		stages_off
+		diag "stages of $2 on $1: $(stage_legs)" >&2
+	fi
+	[ "$_ours" = 0 ] || diag "latency of $2 on $1: $(hist_diag "$1")" >&2
 	hw_snap > $T/hw.after
 	[ "$1" = "$B" ] || watch_end "$1" "$2" >&2
 	hw_delta "$1" "$2" >&2

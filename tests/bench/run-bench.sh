@@ -46,8 +46,9 @@
 # MiB per TCP run, default 256; BENCH_NET_PROFILE=1, the netdev's TCP
 # runs under perf; BENCH_NET_PIN=0, the programs and the wire's work
 # where the scheduler and RPS put them).
-# BENCH_BLK_JOBS, BENCH_BLK_PROFILE, BENCH_BLK_CALLERS and BENCH_BLK_TRACE:
-# see bench_blk.sh.
+# BENCH_BLK_JOBS, BENCH_BLK_PROFILE, BENCH_BLK_CALLERS and BENCH_BLK_TRACE
+# (the stages of a request from the rdmachan_blk tracepoints): see
+# bench_blk.sh.
 # The scale rows' guest half is tests/bench/bench_scale.sh (what an idle
 # channel costs, how many fit; BENCH_SETUP_PASSES passes, default 9, of
 # BENCH_SETUP_PAIRS pairs, default 500, each paired with a cmtime pass:
