@@ -32,6 +32,7 @@
 
 #include "rdmachan-pri.h"
 #include "device.h"
+#include "hist.h"
 
 static bool rdmachan_qp_event_fatal(enum ib_event_type type)
 {
@@ -214,8 +215,8 @@ void rdmachan_inject_cm_destroy_delay(void)
 }
 
 /**
- * rdmachan_event_init() - create /sys/kernel/debug/rdmachan/inject and
- *	cm_destroy_delay_ms
+ * rdmachan_event_init() - create /sys/kernel/debug/rdmachan/inject,
+ *	cm_destroy_delay_ms and hist_cost (hist.c)
  */
 void rdmachan_event_init(void)
 {
@@ -224,6 +225,7 @@ void rdmachan_event_init(void)
 			    &rdmachan_inject_fops);
 	debugfs_create_u32("cm_destroy_delay_ms", 0600, rdmachan_debugfs,
 			   &rdmachan_cm_destroy_delay_ms);
+	rdmachan_hist_debugfs(rdmachan_debugfs);
 }
 
 /** rdmachan_event_exit() - remove what rdmachan_event_init() created */

@@ -14,8 +14,11 @@
  * rdmachan_hist_show(), a write resetting it.
  */
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -175,3 +178,46 @@ void rdmachan_hist_reset(struct rdmachan_hist *h)
 		       sizeof(struct rdmachan_hist_cpu));
 }
 EXPORT_SYMBOL_GPL(rdmachan_hist_reset);
+
+/* Latencies timed and counted by one read of hist_cost */
+#define RDMACHAN_HIST_COST_N	65536
+
+/*
+ * /sys/kernel/debug/rdmachan/hist_cost: what one latency costs, timed
+ * here: two clock reads and an add, RDMACHAN_HIST_COST_N times, on a
+ * scratch histogram; the nanoseconds of one.  make bench sets it against
+ * the time of a message (Documentation/debugging.rst).
+ */
+static int rdmachan_hist_cost_show(struct seq_file *m, void *v)
+{
+	struct rdmachan_hist *h = rdmachan_hist_alloc(GFP_KERNEL);
+	u64 t0, n;
+
+	if (!h)
+		return -ENOMEM;
+	t0 = ktime_get_ns();
+	for (n = 0; n < RDMACHAN_HIST_COST_N; n++) {
+		u64 t = ktime_get_ns();
+
+		rdmachan_hist_add(h, ktime_get_ns() - t);
+		if (!(n % 4096))
+			cond_resched();
+	}
+	t0 = ktime_get_ns() - t0;
+	rdmachan_hist_free(h);
+	seq_printf(m, "%llu\n", div_u64(t0, RDMACHAN_HIST_COST_N));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rdmachan_hist_cost);
+
+/**
+ * rdmachan_hist_debugfs() - create hist_cost in rdmachan's debugfs
+ * @dir: /sys/kernel/debug/rdmachan
+ *
+ * Context: module init.
+ */
+void rdmachan_hist_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("hist_cost", 0400, dir, NULL,
+			    &rdmachan_hist_cost_fops);
+}

@@ -16,6 +16,9 @@
 
 #include "rdmachan.h"	/* RDMACHAN_HIST_BUCKETS */
 
+struct dentry;
+void rdmachan_hist_debugfs(struct dentry *dir);	/* hist.c */
+
 /**
  * rdmachan_hist_bucket() - the bucket of a latency
  * @ns: the latency, nanoseconds

@@ -262,6 +262,10 @@ for pass in $(seq "$RUNS"); do
 	set -- $(rdmachan_bw 64 $port 1)
 	echo 1 > /sys/module/rdmachan/parameters/latency_hist
 	result "kernel_send_rate_64_nohist" "${2:-0}"
+	# and what one latency costs, timed in the kernel (hist.c)
+	DBG=/sys/kernel/debug
+	[ -e $DBG/rdmachan ] || mount -t debugfs nodev $DBG 2>/dev/null
+	result "hist_cost_ns" "$(cat $DBG/rdmachan/hist_cost 2>/dev/null || echo 0)"
 	set -- $(perftest_lat 64)
 	result perftest_send_lat_64_typical_us "${1:-0}"
 	result perftest_send_lat_64_avg_us "${2:-0}"

@@ -18,6 +18,7 @@
 #   net   pings across two interfaces in their namespaces: each one's
 #         hist_rx counts what its rx_packets counts, hist_tx what its
 #         tx_packets counts; net show --hist (in the namespace) too.
+#   cost  /sys/kernel/debug/rdmachan/hist_cost times one latency.
 #
 # On Debian's 6.1 and the debug kernel, over rxe.
 requires() {
@@ -51,6 +52,12 @@ chan_named() {
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
 check_eq "latency_hist is on by default" 1 "$(cat $P)"
+DBG=/sys/kernel/debug
+[ -e $DBG/rdmachan ] || mount -t debugfs nodev $DBG
+cost=$(cat $DBG/rdmachan/hist_cost 2>/dev/null)
+diag "one latency costs ${cost:-?} ns"
+check "debugfs hist_cost times one latency: a number of ns, 1 to 100000" \
+	sh -c "[ '${cost:-0}' -ge 1 ] && [ '${cost:-0}' -le 100000 ]"
 
 # ---- chan -----------------------------------------------------------------
 bg recv $TOOL chan recv $SRV:7801 -c 11
