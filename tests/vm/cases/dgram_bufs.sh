@@ -6,8 +6,9 @@
 # at 300 it gives them back but a full batch's, its reader seeing none of
 # the retire datagrams it sends itself, and its memory falls; a full
 # batch then arrives whole; a flood at a stopped reader grows it back to
-# its depth, every buffer holding a datagram, which the reader then reads
-# in order, its bytes checked; idle again, it shrinks again, and the
+# its depth, every buffer holding a datagram, which the reader then reads,
+# each datagram once (UD keeps no order), its bytes checked; idle again,
+# it shrinks again, and the
 # sender frees its send pages; an empty datagram with the retire
 # immediate from a peer is delivered and takes no buffer (dgram_test).
 
