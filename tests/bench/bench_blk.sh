@@ -60,8 +60,9 @@
 # two I/Os.  Under TCG, time with interrupts off shows in a profile on
 # the spin_unlock_irqrestore that ends it, and tracing slows both disks:
 # compare its figures between disks only.
-# After each job of the rdmachan disk its latency histograms (hist_read,
-# hist_write: blk show --hist) say p50 and p99, as diagnostics.
+# With BENCH_BLK_TRACE the mapping keeps its latency histograms too
+# (latency_hist 1), and after each job of the rdmachan disk they say p50
+# and p99 (hist_read, hist_write: blk show --hist), as diagnostics.
 # The veths keep Ethernet's MTU of 1500: a 9000 MTU changed the packets
 # per I/O but not the ratios (bd4cf6f).
 . /tests/lib.sh
@@ -452,6 +453,8 @@ remote() {
 
 # ---- rdmachan_blk -------------------------------------------------------
 rcblk_pass() {
+	# a traced run keeps the mapping's histograms too (off by default)
+	[ -z "$TRACE" ] || echo 1 > /sys/module/rdmachan/parameters/latency_hist
 	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
 		{ diag "blk export failed"; report rcblk; return; }
 	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \

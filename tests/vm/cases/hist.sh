@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The latency histograms (module/chan/hist.c, Documentation/debugging.rst
-# "Latency histograms") count what was done, once each, and reset:
+# "Latency histograms"), off by default and turned on with latency_hist
+# 1, count what was done, once each, and reset:
 #
 #   chan  a client sends 10 messages to a listener's reader: the reader's
 #         channel counts 10 arrivals to release in hist_recv, the client's
@@ -51,7 +52,9 @@ chan_named() {
 
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan and rdmachan_blk load" blk_load
-check_eq "latency_hist is on by default" 1 "$(cat $P)"
+check_eq "latency_hist is off by default" 0 "$(cat $P)"
+check "latency_hist 1: what is made from now on keeps histograms" \
+	sh -c "echo 1 > $P"
 DBG=/sys/kernel/debug
 [ -e $DBG/rdmachan ] || mount -t debugfs nodev $DBG
 cost=$(cat $DBG/rdmachan/hist_cost 2>/dev/null)
@@ -141,6 +144,7 @@ check "blk unexport hist" $TOOL blk unexport hist
 
 # ---- net ------------------------------------------------------------------
 check "rdmachan_net loads" $MODPROBE rdmachan_net
+check_eq "latency_hist is 1" 1 "$(cat $P)"
 check "net add rcn0 listen, rcn1 connect" sh -c \
 	"$TOOL net add rcn0 listen $SRV --peer $CLI &&
 	 $TOOL net add rcn1 connect $SRV --src $CLI"
@@ -164,5 +168,6 @@ check "rcn0 received the 5 pings" sh -c "[ $(nshist rcA rcn0 hist_rx) -ge 5 ]"
 check "net show --hist in rcA: rcn0's hist_rx" sh -c \
 	"$IP netns exec rcA $TOOL net show rcn0 --hist | grep -q '^    hist_rx (packets, from arrival to the stack): [1-9][0-9]* samples'"
 check "net del rcn1, rcn0" sh -c "$TOOL net del rcn1 && $TOOL net del rcn0"
+echo 0 > $P
 
 done_testing
