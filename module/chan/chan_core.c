@@ -26,7 +26,6 @@
 #include "bounds.h"
 #include "params.h"
 #include "sysfs.h"
-#include "uevent.h"
 #include "chan_sbuf.h"
 
 struct workqueue_struct *rdmachan_wq;
@@ -331,12 +330,8 @@ bool rdmachan_event_locked(struct rdmachan *ch, enum rdmachan_event ev,
 	trace_rdmachan_chan_state(ch->obj.id, READ_ONCE(ch->res.qpn),
 				  ch->state, next, ev,
 				  next == RDMACHAN_FAILED ? err : 0);
-	rdmachan_uevent_dir(&ch->obj.sysfs_dev,
-			    "RDMACHAN_OBJ=chan RDMACHAN_EVENT=state RDMACHAN_STATE=%s RDMACHAN_OLD_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_QPN=%u",
-			    rdmachan_state_name(next),
-			    rdmachan_state_name(ch->state),
-			    next == RDMACHAN_FAILED ? err : 0,
-			    READ_ONCE(ch->res.qpn));
+	rdmachan_sysfs_state_event(ch, ch->state, next,
+				   next == RDMACHAN_FAILED ? err : 0);
 	if (next == RDMACHAN_FAILED)
 		ch->err = err;
 	ch->state = next;

@@ -393,6 +393,25 @@ static void rdmachan_sysfs_vars(struct rdmachan_obj *obj,
 		 dev[0] ? dev : "-", READ_ONCE(ch->res.qpn), &ch->conn.dst);
 }
 
+/**
+ * rdmachan_sysfs_state_event() - tell a channel's state change as a uevent
+ * @ch: the channel, its directory published (else nothing is told)
+ * @old: the state it leaves
+ * @state: the state it enters
+ * @err: why, for FAILED; else 0
+ *
+ * Context: ch->lock held, which orders the changes and the publish.
+ */
+void rdmachan_sysfs_state_event(struct rdmachan *ch, enum rdmachan_state old,
+				enum rdmachan_state state, int err)
+{
+	lockdep_assert_held(&ch->lock);
+	rdmachan_uevent_dir(&ch->obj.sysfs_dev,
+			    "RDMACHAN_OBJ=chan RDMACHAN_EVENT=state RDMACHAN_STATE=%s RDMACHAN_OLD_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_QPN=%u",
+			    rdmachan_state_name(state), rdmachan_state_name(old),
+			    err, READ_ONCE(ch->res.qpn));
+}
+
 /*
  * Publish a channel's directory for its events.  Its state may have
  * changed since its ADD said @added (changes are told only once it is
@@ -406,13 +425,9 @@ static void rdmachan_sysfs_publish_chan(struct rdmachan *ch,
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (ch->state != added)
-		rdmachan_uevent(dev,
-				"RDMACHAN_OBJ=chan RDMACHAN_EVENT=state RDMACHAN_STATE=%s RDMACHAN_OLD_STATE=%s RDMACHAN_ERROR=%d RDMACHAN_QPN=%u",
-				rdmachan_state_name(ch->state),
-				rdmachan_state_name(added), ch->err,
-				READ_ONCE(ch->res.qpn));
 	rdmachan_uevent_publish(&ch->obj.sysfs_dev, dev);
+	if (ch->state != added)
+		rdmachan_sysfs_state_event(ch, added, ch->state, ch->err);
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 

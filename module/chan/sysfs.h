@@ -11,6 +11,7 @@
 
 #include "rdmachan.h"
 
+struct rdmachan;
 struct rdmachan_device;
 struct rdmachan_obj;
 
@@ -33,6 +34,8 @@ void rdmachan_chan_sysfs_init(void);
 void rdmachan_sysfs_add(struct rdmachan_obj *obj);
 bool rdmachan_sysfs_del(struct rdmachan_obj *obj);
 const char *rdmachan_state_name(enum rdmachan_state s);
+void rdmachan_sysfs_state_event(struct rdmachan *ch, enum rdmachan_state old,
+				enum rdmachan_state state, int err);
 
 /* dev_sysfs.c: RDMA devices */
 void rdmachan_sysfs_add_device(struct rdmachan_device *dev);
