@@ -562,12 +562,14 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 
 	atomic_inc(&map->st.inflight);
 	atomic_set(&req->state, RCBLK_RQ_SENT);
+	/* before the post: its reply may end it before the post returns */
+	trace_rcblk_clt_send(map->index, q->qid, rq->tag, op, blk_rq_pos(rq),
+			     len, data);
 	ret = rdmachan_send_ext(q->ch, vec, nr_vec, 0, RDMACHAN_SEND_NONBLOCK,
 				&ext);
-	trace_rcblk_clt_send(map->index, q->qid, rq->tag, op, blk_rq_pos(rq),
-			     len, data, ret);
 	if (!ret)
 		return BLK_STS_OK;
+	trace_rcblk_clt_unsent(map->index, q->qid, rq->tag, ret);
 
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_IDLE) !=
 	    RCBLK_RQ_SENT)

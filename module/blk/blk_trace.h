@@ -46,35 +46,52 @@ TRACE_DEFINE_ENUM(RCBLK_DATA_REMOTE);
 		{ RCBLK_DATA_REMOTE,		"remote" })
 
 /*
- * rcblk_clt_send - a request went to the server (rcblk_clt_send_rq()):
- * its operation, sector, length, how its data travels, and the send's
- * error (-EAGAIN: the channel had no room, blk-mq runs it again)
+ * rcblk_clt_send - a request goes to the server (rcblk_clt_send_rq()):
+ * its operation, sector, length and how its data travels.  Recorded
+ * before the post: over a fast link its reply may end it before the post
+ * returns.
  */
 TRACE_EVENT(rcblk_clt_send,
 	    TP_PROTO(int map, u16 qid, u16 tag, u8 op, u64 sector, u32 len,
-		     u8 data, int ret),
-	    TP_ARGS(map, qid, tag, op, sector, len, data, ret),
+		     u8 data),
+	    TP_ARGS(map, qid, tag, op, sector, len, data),
 	    TP_STRUCT__entry(__field(int, map)
 			     __field(u16, qid)
 			     __field(u16, tag)
 			     __field(u8, op)
 			     __field(u8, data)
 			     __field(u64, sector)
-			     __field(u32, len)
-			     __field(int, ret)),
+			     __field(u32, len)),
 	    TP_fast_assign(__entry->map = map;
 			   __entry->qid = qid;
 			   __entry->tag = tag;
 			   __entry->op = op;
 			   __entry->data = data;
 			   __entry->sector = sector;
-			   __entry->len = len;
-			   __entry->ret = ret;),
-	    TP_printk("rcblk%d queue %u tag %u %s sector %llu len %u data %s ret %d",
+			   __entry->len = len;),
+	    TP_printk("rcblk%d queue %u tag %u %s sector %llu len %u data %s",
 		      __entry->map, __entry->qid, __entry->tag,
 		      show_rcblk_op(__entry->op), __entry->sector,
-		      __entry->len, show_rcblk_data(__entry->data),
-		      __entry->ret)
+		      __entry->len, show_rcblk_data(__entry->data))
+);
+
+/*
+ * rcblk_clt_unsent - the send of a request just recorded failed: the
+ * error (-EAGAIN: the channel had no room, blk-mq runs it again)
+ */
+TRACE_EVENT(rcblk_clt_unsent,
+	    TP_PROTO(int map, u16 qid, u16 tag, int ret),
+	    TP_ARGS(map, qid, tag, ret),
+	    TP_STRUCT__entry(__field(int, map)
+			     __field(u16, qid)
+			     __field(u16, tag)
+			     __field(int, ret)),
+	    TP_fast_assign(__entry->map = map;
+			   __entry->qid = qid;
+			   __entry->tag = tag;
+			   __entry->ret = ret;),
+	    TP_printk("rcblk%d queue %u tag %u ret %d",
+		      __entry->map, __entry->qid, __entry->tag, __entry->ret)
 );
 
 /*

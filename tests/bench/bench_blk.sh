@@ -121,10 +121,14 @@ stage_legs() {
 		ev = $i; sub(/:$/, "", ev)
 	}
 	ev == "rcblk_clt_send" {
-		if ($NF != "0")
-			next
 		k = $(i + 5) " " $(i + 8)
 		t["send", k] = ts; last[$(i + 3) " " $(i + 5)] = k
+		next
+	}
+	ev == "rcblk_clt_unsent" {
+		k = last[$(i + 3) " " $(i + 5)]
+		if (k != "")
+			delete t["send", k]
 		next
 	}
 	ev == "rcblk_clt_reply" {
