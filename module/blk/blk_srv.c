@@ -388,6 +388,27 @@ void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
 	spin_unlock(&rcblk_srv_qlock);
 }
 
+/**
+ * rcblk_srv_queues_held() - the queues the server holds
+ *
+ * Every queue from its accept to the end of its close, opened or not:
+ * what max_queues bounds.
+ *
+ * Context: any but hard IRQ; takes rcblk_srv_qlock.
+ * Return: their number.
+ */
+u32 rcblk_srv_queues_held(void)
+{
+	struct rcblk_srv_queue *q;
+	u32 n = 0;
+
+	spin_lock(&rcblk_srv_qlock);
+	list_for_each_entry(q, &rcblk_srv_queues, node)
+		n++;
+	spin_unlock(&rcblk_srv_qlock);
+	return n;
+}
+
 /* ---- the listener's connections ---- */
 
 /*

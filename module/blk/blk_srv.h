@@ -317,6 +317,7 @@ void rcblk_srv_listen_update(void);
 void rcblk_srv_listen_stop(void);
 
 void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine);
+u32 rcblk_srv_queues_held(void);
 
 /* blk_srv_limits.c */
 extern spinlock_t rcblk_srv_exp_lock;

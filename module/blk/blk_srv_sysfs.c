@@ -5,6 +5,7 @@
  * /sys/class/rdmachan_blk/ctl/
  *	export		write "NAME PATH [ro] [stable_id] [allow=CIDR[,CIDR...]]"
  *	unexport	write "NAME [force]"
+ *	queues		the queues the server holds (what max_queues bounds)
  *	exports/NAME/	one directory per export: path, ro, stable_id, allow,
  *			size_sectors, sessions, channels, export_id, state,
  *			bios and
@@ -70,9 +71,17 @@ out:
 }
 static DEVICE_ATTR_WO(unexport);
 
+static ssize_t queues_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%u\n", rcblk_srv_queues_held());
+}
+static DEVICE_ATTR_RO(queues);
+
 static struct attribute *rcblk_srv_ctl_attrs[] = {
 	&dev_attr_export.attr,
 	&dev_attr_unexport.attr,
+	&dev_attr_queues.attr,
 	NULL,
 };
 

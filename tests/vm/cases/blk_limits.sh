@@ -7,7 +7,9 @@
 # ever sending OPEN holds at most max_peer_queues of them, and the
 # server at most max_queues, while another client maps the export and
 # does I/O; a mapping may not ask for more than max_session_queues
-# (EUSERS).  The bounds are module parameters, read at each decision.
+# (EUSERS).  The bounds are module parameters, read at each decision;
+# ctl/queues counts what max_queues bounds, each queue until its close
+# has ended (a round of hogs starts only once the last round's are gone).
 
 requires() {
 	_have_kernel stock 6.12 debug
@@ -18,6 +20,7 @@ requires() {
 T=/tmp/blk_limits
 mkdir -p $T
 P=/sys/module/rdmachan_blk/parameters
+CTL=/sys/class/rdmachan_blk/ctl
 HOGS=
 
 # blk_listener FILE: a file of the block server's listener (port 7471)
@@ -122,10 +125,16 @@ fi
 hogs_stop
 check "the hogs' queues are closed" wait_for 60 sh -c \
 	"! ls /sys/class/rdmachan | grep -q '^chan'"
+# a channel leaves sysfs as its close begins; its queue counts until the
+# close has ended
+check "the server holds no queue (ctl/queues 0)" wait_for 60 sh -c \
+	"[ \$(cat $CTL/queues) -eq 0 ]"
 check "max_queues 3, max_peer_queues 128" sh -c \
 	"echo 3 > $P/max_queues && echo 128 > $P/max_peer_queues"
 hog 5
 check "the server holds three of five silent channels" hogs_settle 3
+check "ctl/queues says so (once a refused one's close has ended)" \
+	wait_for 30 sh -c "[ \$(cat $CTL/queues) -eq 3 ]"
 # the server holding three comes before the other two's refusal; one set
 # up beside the three counts itself when it is closed at the accept
 # ("holds 4", or more)
