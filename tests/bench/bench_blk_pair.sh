@@ -16,7 +16,8 @@
 # client (192.0.2.2) runs, for BENCH_RUNS passes, the same fio jobs on
 # each remote disk in turn (rdmachan_blk, then nvme-rdma, one right after
 # the other): 4k random reads at QD1 (p50, p99) and QD32, 4k random
-# writes at QD32.  Its results: RESULT pair_rcblk_FIGURE and
+# writes at QD32, 128k sequential reads and writes at QD32 (MB/s, 10^6
+# B/s).  Its results: RESULT pair_rcblk_FIGURE and
 # pair_nvme_FIGURE, one a pass.  BENCH_BLK_SECS, BENCH_BLK_DEPTH as for
 # bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
 # rr32, rw32; perf in the initramfs) profiles that job on the client, at
@@ -147,12 +148,20 @@ jobs() {
 	fi
 	result "pair_$1_randread_4k_qd1_p50_us" "$3"
 	result "pair_$1_randread_4k_qd1_p99_us" "$4"
-	for _j in "rr32 randread read" "rw32 randwrite write"; do
+	for _j in "rr32 randread 4k read iops randread_4k_qd32_iops" \
+		"rw32 randwrite 4k write iops randwrite_4k_qd32_iops" \
+		"sr read 128k read bw_bytes seqread_128k_MBps" \
+		"sw write 128k write bw_bytes seqwrite_128k_MBps"; do
 		set -- "$1" "$2" $_j
 		_v=0
-		fio_job "$2" "$3" "$4" 4k 32 &&
-			_v=$(jq -r ".jobs[0].$5.iops" $T/$3.json)
-		result "pair_$1_${4}_4k_qd32_iops" "$_v"
+		if fio_job "$2" "$3" "$4" "$5" 32; then
+			if [ "$7" = iops ]; then
+				_v=$(jq -r ".jobs[0].$6.iops" $T/$3.json)
+			else
+				_v=$(jq -r ".jobs[0].$6.bw_bytes / 1e6" $T/$3.json)
+			fi
+		fi
+		result "pair_$1_$8" "$_v"
 	done
 }
 
@@ -169,7 +178,8 @@ link_alive() {
 
 no_result() {
 	for _f in randread_4k_qd1_p50_us randread_4k_qd1_p99_us \
-		randread_4k_qd32_iops randwrite_4k_qd32_iops; do
+		randread_4k_qd32_iops randwrite_4k_qd32_iops \
+		seqread_128k_MBps seqwrite_128k_MBps; do
 		result "pair_$1_$_f" 0
 	done
 }

@@ -55,8 +55,8 @@
 # the setup rate).
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
 # BENCH_SCALE=0 the scale rows,
-# BENCH_BLK=0 the block rows (both tables), BENCH_PAIR=0 the two-host
-# block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
+# BENCH_BLK=0 the block rows (both tables), BENCH_BLK=pair the one-VM
+# block rows only, BENCH_PAIR=0 the two-host block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
 # BENCH_VM=0 prints the tables of the last run again without a VM.
 # A VM run writes them with every raw figure to tests/bench/results/
 # (BENCH_RESULTS=FILE for another file; see the end of this script).
@@ -101,14 +101,15 @@ if [ "${BENCH_SCALE:-1}" != 0 ]; then
 	# fairness pass's 100 pairs
 	TIMEOUT=$((TIMEOUT + RUNS * 600 + SETUP_PASSES * (SETUP_PAIRS / 10 + 30) + 180))
 fi
-if [ "${BENCH_BLK:-1}" != 0 ]; then
+# BENCH_BLK=pair: the two-host block rows without the one-VM ones
+if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 	CASES=${CASES:+$CASES,}bench_blk
 	# 3 disks x 5 jobs of ramp + BLK_SECS + fio's start, and the setup
 	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
 fi
-[ -n "$CASES" ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+[ -n "$CASES" ] || [ "${BENCH_BLK:-1}" = pair ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
-[ "${BENCH_VM:-1}" = 0 ] ||
+[ "${BENCH_VM:-1}" = 0 ] || [ -z "$CASES" ] ||
 RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
@@ -122,13 +123,16 @@ PAIR_OUT=$OUT/pair
 if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
 	KVER=$(scripts/kver.sh)
 	INITRD=$TOP/tests/vm/out/initramfs-$KVER.cpio
-	[ -f "$INITRD" ] || tests/vm/build-initramfs.sh "$KVER" "$INITRD" >/dev/null
-	# per pass: 2 disks x 3 jobs of ramp + BLK_SECS + fio's start, a map
+	# the one-VM run built it; without one (BENCH_BLK=pair), build it
+	mkdir -p "$(dirname "$INITRD")" "$OUT"
+	[ -f "$INITRD" ] && [ -n "$CASES" ] ||
+		tests/vm/build-initramfs.sh "$KVER" "$INITRD" >/dev/null
+	# per pass: 2 disks x 5 jobs of ramp + BLK_SECS + fio's start, a map
 	# and a connect; and the two boots
 	RDMACHAN_SMP=1 \
 	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
 		tests/vm/run-pair.sh --initrd "$INITRD" --kver "$KVER" \
-		--out "$PAIR_OUT" --timeout $((300 + RUNS * (6 * (BLK_SECS + 8) + 60))) \
+		--out "$PAIR_OUT" --timeout $((300 + RUNS * (10 * (BLK_SECS + 8) + 60))) \
 		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
 fi
 
@@ -164,7 +168,7 @@ median() {
 		else print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, NR }'
 }
 
-if ! grep -q '^RESULT ' "$R"; then
+if [ -n "$CASES" ] && ! grep -q '^RESULT ' "$R"; then
 	echo "run-bench.sh: no results; see $OUT/console.log" >&2
 	exit 1
 fi
@@ -437,7 +441,7 @@ blkpass() {
 	}'
 }
 
-if [ "${BENCH_BLK:-1}" != 0 ]; then
+if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 	echo
 	printf "%-30s %10s %10s %10s %-5s %9s %9s %9s  %s\n" \
 		"block, fio direct=1" "rcblk" "nvme-rdma" "local" "unit" \
@@ -462,7 +466,9 @@ fi
 PAIR_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
 4k randread QD1 lat p99|randread_4k_qd1_p99_us|us|0|0.90
 4k randread QD32|randread_4k_qd32_iops|IOPS|1|1.10
-4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10"
+4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10
+128k seq read QD32|seqread_128k_MBps|MB/s|1|1.00
+128k seq write QD32|seqwrite_128k_MBps|MB/s|1|1.00"
 if [ "$PAIR" = 1 ]; then
 	R=$PAIR_OUT/results.ktap
 	BP=pair
@@ -500,12 +506,14 @@ fi
 # machine and settings (the results file's first lines)
 results_header() {
 	local when
-	when=$(date -u -r "$OUT/results.ktap" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || date -u)
+	_rk=$OUT/results.ktap
+	[ -n "$CASES" ] || _rk=$PAIR_OUT/results.ktap
+	when=$(date -u -r "$_rk" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || date -u)
 	echo "make bench: $when"
 	echo "commit: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel: $(scripts/kver.sh) (guest), qemu TCG, 2 vCPUs, 1 GiB; two hosts: 2 x 1 vCPU"
 	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(qemu-system-x86_64 --version 2>/dev/null | head -n 1)"
-	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_PAIR=$PAIR"
+	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_BLK=${BENCH_BLK:-1} BENCH_PAIR=$PAIR"
 }
 
 # The results file: a VM run's tables and every raw figure (RESULT
@@ -526,8 +534,10 @@ mkdir -p "$(dirname "$RESULTS")"
 	results_header
 	tables
 	echo
-	echo "raw figures, one pass a line (RESULT NAME VALUE), one VM:"
-	grep -h '^RESULT ' "$OUT/results.ktap" 2>/dev/null || true
+	if [ -n "$CASES" ]; then
+		echo "raw figures, one pass a line (RESULT NAME VALUE), one VM:"
+		grep -h '^RESULT ' "$OUT/results.ktap" 2>/dev/null || true
+	fi
 	if [ "$PAIR" = 1 ]; then
 		echo "raw figures, two hosts:"
 		grep -h '^RESULT ' "$PAIR_OUT/results.ktap" 2>/dev/null || true
