@@ -247,7 +247,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	struct sockaddr_in *sin = (struct sockaddr_in *)&m->server;
 	struct rcblk_clt_map *map;
 	char rc_name[16];
-	u32 nr, depth;
+	u32 nr, depth, i;
 	int ret;
 
 	if (sin->sin_family != AF_INET && sin->sin_family != AF_INET6)
@@ -270,6 +270,10 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	map->queues = kcalloc(nr, sizeof(*map->queues), GFP_KERNEL);
 	if (!map->queues)
 		goto out_map;
+	for (i = 0; i < nr; i++) {
+		init_llist_head(&map->queues[i].zc_ends);
+		INIT_WORK(&map->queues[i].zc_work, rcblk_clt_zc_work);
+	}
 	/* without memory for them, the mapping keeps none */
 	rcblk_hists_make(map->hist);
 	ret = ida_alloc_max(&rcblk_clt_ida, MINORMASK / RCBLK_CLT_MINORS,

@@ -17,6 +17,7 @@
 #include <linux/completion.h>
 #include <linux/mutex.h>
 #include <linux/scatterlist.h>
+#include <linux/llist.h>
 #include <linux/socket.h>
 #include <linux/workqueue.h>
 
@@ -27,7 +28,7 @@
 enum {
 	RCBLK_RQ_IDLE	= 0,	/* not on the wire */
 	RCBLK_RQ_SENT	= 1,	/* sent: the reply, the timeout or teardown */
-	RCBLK_RQ_REPLY	= 2,	/* replied: waiting for its invalidation */
+	RCBLK_RQ_REPLY	= 2,	/* replied: waiting for its invalidation or send */
 	RCBLK_RQ_DONE	= 3,	/* claimed by whoever ends it */
 };
 
@@ -40,10 +41,19 @@ enum {
  * @wire: the reply's status (enum rcblk_status)
  * @retries: RCBLK_S_RESOURCE replies requeued so far
  * @timeouts: timer expiries on a live channel
- * @inline_buf: the data of an inline WRITE (inline_max bytes)
- * @sgl: the scatterlist of a remote request (max_segs entries)
+ * @zc: sent from its pages (blk_clt_inline.c): it ends once @ends is 0
+ * @ends: with @zc, of its reply and its send's completion, those still to
+ *	come; the one that takes it to 0 ends the request
+ * @zc_node: on its queue's zc_ends, when its send's completion came last
+ * @inline_buf: the data of an inline WRITE (inline_max bytes), where it
+ *	is copied (highmem)
+ * @sgl: the scatterlist of a remote request, or of a zero-copy inline
+ *	WRITE's message (max_segs entries)
  * @t_ns: with the mapping's histograms, when the request was first
  *	dispatched (a requeue keeps it)
+ *
+ * @zc is set before the request goes on the wire and read only while it
+ * is on it.
  */
 struct rcblk_clt_req {
 	atomic_t state;
@@ -53,10 +63,16 @@ struct rcblk_clt_req {
 	u8 wire;
 	u8 retries;
 	u8 timeouts;
+	bool zc;
+	atomic_t ends;
+	struct llist_node zc_node;
 	void *inline_buf;
 	struct scatterlist *sgl;
 	u64 t_ns;
 };
+
+/* an inline WRITE sent from its pages in pieces: at most this many */
+#define RCBLK_CLT_INLINE_VECS	8
 
 /* rcblk_clt_queue.flags */
 #define RCBLK_Q_STARVED	0	/* queue_rq found the pool empty */
@@ -73,6 +89,9 @@ struct rcblk_clt_req {
  * @open_len: bytes of @rsp received; 0 while none came
  * @open_err: the channel's error while opening
  * @rsp: the OPEN_RSP as received
+ * @zc_ends: requests whose zero-copy send completed after their reply,
+ *	for @zc_work to end (lock-free: added from the channel's completion)
+ * @zc_work: ends them (blk_clt_inline.c); made with the queue
  */
 struct rcblk_clt_queue {
 	struct rcblk_clt_map *map;
@@ -85,6 +104,8 @@ struct rcblk_clt_queue {
 	u32 open_len;
 	int open_err;
 	struct rcblk_wire_open_rsp rsp;
+	struct llist_head zc_ends;
+	struct work_struct zc_work;
 };
 
 /**
@@ -245,6 +266,18 @@ extern const struct rdmachan_ops rcblk_clt_chan_ops;
 void rcblk_clt_cancel_all(struct rcblk_clt_map *map);
 void rcblk_clt_end_all(struct rcblk_clt_map *map);
 u32 rcblk_clt_hold_all(struct rcblk_clt_map *map);
+void rcblk_clt_reply_done(struct request *rq);
+
+/* blk_clt_inline.c */
+unsigned int rcblk_clt_inline_vecs(struct request *rq, struct kvec *vec,
+				   unsigned int max);
+void rcblk_clt_copy_inline(struct request *rq, void *buf);
+unsigned int rcblk_clt_zc_sg(struct rcblk_clt_queue *q, struct request *rq);
+int rcblk_clt_zc_send(struct rcblk_clt_queue *q, struct request *rq,
+		      unsigned int n);
+void rcblk_clt_reply_end(struct request *rq);
+void rcblk_clt_zc_work(struct work_struct *work);
+void rcblk_clt_zc_flush(struct rcblk_clt_map *map);
 
 /* blk_clt_sysfs.c */
 extern const struct attribute_group *rcblk_clt_disk_groups[];

@@ -33,8 +33,6 @@
 #define RCBLK_CLT_RETRIES	5
 #define RCBLK_CLT_RETRY_MS	10
 #define RCBLK_CLT_MAX_TIMEOUTS	4	/* expiries before the link is recovered */
-/* an inline WRITE sent from its pages: at most this many (else copied) */
-#define RCBLK_CLT_INLINE_VECS	8
 
 static struct rcblk_clt_map *rq_map(struct request *rq)
 {
@@ -165,7 +163,14 @@ static void rcblk_clt_pool_back(struct rcblk_clt_queue *q)
 		blk_mq_run_hw_queue(hctx, true);
 }
 
-static void rcblk_clt_reply_done(struct request *rq)
+/**
+ * rcblk_clt_reply_done() - end a replied request (state RCBLK_RQ_REPLY)
+ *	once nothing of the device reaches its pages
+ * @rq: the request
+ *
+ * Context: any but under a channel's lock.
+ */
+void rcblk_clt_reply_done(struct request *rq)
 {
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
 	struct rcblk_clt_queue *q = rq->mq_hctx->driver_data;
@@ -250,7 +255,7 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 			pr_warn_ratelimited("rcblk%d: bogus remote invalidation of rkey %#x for tag %u without a registration\n",
 					    map->index, inv_rkey, tag);
 		}
-		rcblk_clt_reply_done(rq);
+		rcblk_clt_reply_end(rq);
 		return;
 	}
 	if (invalidated) {
@@ -367,44 +372,6 @@ static u16 rcblk_clt_flags(struct rcblk_clt_map *map, struct request *rq)
 }
 
 /*
- * An inline WRITE's data as pieces of its message, straight from the
- * request's pages: the channel's copy into its send slot is then the only
- * one (nvme-rdma's in-capsule data is a gather entry on the pages).
- * Return: the pieces in @vec, or 0 (more segments than @max, or pages
- * the kernel may not map: copy them with rcblk_clt_copy_inline()).
- */
-static unsigned int rcblk_clt_inline_vecs(struct request *rq,
-					  struct kvec *vec, unsigned int max)
-{
-	struct req_iterator iter;
-	struct bio_vec bv;
-	unsigned int n = 0;
-
-	if (IS_ENABLED(CONFIG_HIGHMEM))
-		return 0;
-	rq_for_each_segment(bv, rq, iter) {
-		if (n == max)
-			return 0;
-		vec[n].iov_base = bvec_virt(&bv);
-		vec[n].iov_len = bv.bv_len;
-		n++;
-	}
-	return n;
-}
-
-static void rcblk_clt_copy_inline(struct request *rq, void *buf)
-{
-	struct req_iterator iter;
-	struct bio_vec bv;
-	size_t off = 0;
-
-	rq_for_each_segment(bv, rq, iter) {
-		memcpy_from_bvec(buf + off, &bv);
-		off += bv.bv_len;
-	}
-}
-
-/*
  * A registration or a send refused because the channel is down: the link
  * is lost, and its recovery may not have begun yet.  Start it; the
  * request goes back to blk-mq (BLK_STS_RESOURCE) and is sent again once
@@ -480,7 +447,7 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	u32 len = blk_rq_bytes(rq);
 	u8 data = RCBLK_DATA_NONE;
 	struct kvec vec[1 + RCBLK_CLT_INLINE_VECS];
-	unsigned int nr_vec = 1;
+	unsigned int nr_vec = 1, nr_zc = 0;
 	blk_status_t sts;
 	u32 access = 0;
 	u8 op;
@@ -504,6 +471,7 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	}
 	req->timeouts = 0;
 	req->mr = NULL;
+	req->zc = false;
 	atomic_set(&req->state, RCBLK_RQ_IDLE);
 	blk_mq_start_request(rq);
 
@@ -547,9 +515,12 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 		ext.regs = &req->mr;
 		ext.nr_regs = 1;
 	} else if (data == RCBLK_DATA_INLINE) {
-		nr_vec += rcblk_clt_inline_vecs(rq, vec + 1,
-						RCBLK_CLT_INLINE_VECS);
-		if (nr_vec == 1) {
+		/* from its pages, else in pieces, else copied: blk_clt_inline.c */
+		nr_zc = rcblk_clt_zc_sg(q, rq);
+		if (!nr_zc)
+			nr_vec += rcblk_clt_inline_vecs(rq, vec + 1,
+							RCBLK_CLT_INLINE_VECS);
+		if (!nr_zc && nr_vec == 1) {
 			rcblk_clt_copy_inline(rq, req->inline_buf);
 			vec[1].iov_base = req->inline_buf;
 			vec[1].iov_len = len;
@@ -560,20 +531,33 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 			    blk_rq_pos(rq), len, rq->tag, data, desc.rkey,
 			    desc.addr);
 
+	if (nr_zc) {
+		/* it ends on its reply and its send's completion */
+		req->zc = true;
+		atomic_set(&req->ends, 2);
+	}
 	atomic_inc(&map->st.inflight);
 	atomic_set(&req->state, RCBLK_RQ_SENT);
 	/* before the post: its reply may end it before the post returns */
 	trace_rcblk_clt_send(map->index, q->qid, rq->tag, op, blk_rq_pos(rq),
 			     len, data);
-	ret = rdmachan_send_ext(q->ch, vec, nr_vec, 0, RDMACHAN_SEND_NONBLOCK,
-				&ext);
+	if (nr_zc)
+		ret = rcblk_clt_zc_send(q, rq, nr_zc);
+	else
+		ret = rdmachan_send_ext(q->ch, vec, nr_vec, 0,
+					RDMACHAN_SEND_NONBLOCK, &ext);
 	if (!ret)
 		return BLK_STS_OK;
 	trace_rcblk_clt_unsent(map->index, q->qid, rq->tag, ret);
 
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_IDLE) !=
-	    RCBLK_RQ_SENT)
-		return BLK_STS_OK;	/* a bogus reply took it: it ends there */
+	    RCBLK_RQ_SENT) {
+		/* a bogus reply took it: it ends there (its send never will) */
+		if (req->zc)
+			rcblk_clt_reply_end(rq);
+		return BLK_STS_OK;
+	}
+	req->zc = false;
 	atomic_dec(&map->st.inflight);
 	if (req->mr) {
 		/* never posted: back in the pool at once */
@@ -612,7 +596,7 @@ static bool rcblk_clt_cancel_rq(struct request *rq, void *data)
 		if (ret == -EINPROGRESS)
 			return true;
 	}
-	rcblk_clt_reply_done(rq);
+	rcblk_clt_reply_end(rq);
 	return true;
 }
 
@@ -670,7 +654,9 @@ static enum blk_eh_timer_return rcblk_clt_timeout(struct request *rq)
 		return BLK_EH_RESET_TIMER;
 	atomic64_inc(&map->st.timeouts);
 	/* what ends it: the server's reply, or after it the invalidation */
-	if (state == RCBLK_RQ_REPLY)
+	if (state == RCBLK_RQ_REPLY && req->zc)
+		waits = "the completion of its send (replied)";
+	else if (state == RCBLK_RQ_REPLY)
 		waits = "the local invalidation of its registration (replied)";
 	else if (req->mr)
 		waits = "the server's reply (its data registered for the server's RDMA)";

@@ -162,6 +162,7 @@ void rcblk_clt_close_channels(struct rcblk_clt_map *map)
 			map->queues[i].ch = NULL;
 		}
 	}
+	rcblk_clt_zc_flush(map);
 }
 
 void rcblk_clt_destroy_pools(struct rcblk_clt_map *map)
@@ -181,7 +182,9 @@ static bool rcblk_clt_on_wire(struct request *rq, void *data)
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
 	bool *any = data;
 
-	if (atomic_read(&req->state) != RCBLK_RQ_SENT)
+	/* replied, a request may wait for its invalidation or its send */
+	if (atomic_read(&req->state) != RCBLK_RQ_SENT &&
+	    atomic_read(&req->state) != RCBLK_RQ_REPLY)
 		return true;
 	*any = true;
 	return false;
@@ -201,6 +204,8 @@ static void rcblk_clt_stop_channels(struct rcblk_clt_map *map)
 	for (i = 0; i < map->nr_queues; i++)
 		if (map->queues[i].ch)
 			rdmachan_shutdown(map->queues[i].ch);
+	/* every zero-copy send's part done: the ends it queued too */
+	rcblk_clt_zc_flush(map);
 }
 
 /**
@@ -252,6 +257,7 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 		.timeout_ms	= rcblk_clt_connect_timeout(),
 		.poll_mode	= RDMACHAN_POLL_SOFTIRQ,
 		.max_send_regs	= 1,
+		.zc_send	= true,	/* inline WRITEs (blk_clt_inline.c) */
 	};
 	struct sockaddr *src = map->src.ss_family == AF_UNSPEC ? NULL :
 			       (struct sockaddr *)&map->src;
