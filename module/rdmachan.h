@@ -128,6 +128,13 @@ enum rdmachan_state {
  *	fragments whether or not its own user reads this way):
  *	&rdmachan_msg.data then holds its first &rdmachan_msg.frag_len bytes
  *	only.  /dev/rdmachan's channels do.
+ * @min_grant: where the grant follows use (RDMACHAN_WIRE_F_GROW), the
+ *	credits this side grants the peer at the start and never shrinks
+ *	below (receive buffers kept posted for it, at most the depth), and
+ *	the credits it keeps of the peer's grant when idle; 0 for one.  A
+ *	request/reply user whose replies carry no header (RDMA
+ *	WRITE_WITH_IMM) returns its credits in explicit messages, one per
+ *	min_grant / 2 requests at low depths: a block queue keeps 16.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -139,6 +146,7 @@ struct rdmachan_opts {
 	bool rx_pages;
 	bool zc_send;
 	bool rx_frags;
+	u32 min_grant;
 };
 
 /*

@@ -38,6 +38,15 @@ extern struct rdmachan_uint_param rcblk_param_clt_queue_depth,
 extern char *rcblk_param_exports;
 
 /*
+ * Credits a queue's channel grants at the least, both sides
+ * (&rdmachan_opts.min_grant): READs are answered by RDMA WRITE_WITH_IMM,
+ * which returns no credit, so the server returns them in explicit
+ * messages, one per min_grant / 2 requests at low depths (at QD1 one of
+ * every two requests with a grant of one)
+ */
+#define RCBLK_MIN_GRANT		16
+
+/*
  * The latency histograms of a mapping (by the client) and of an export
  * (by the server), one an operation class: READ, WRITE, the others
  * (FLUSH, DISCARD, WRITE_ZEROES); Documentation/debugging.rst

@@ -258,6 +258,7 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 		.poll_mode	= RDMACHAN_POLL_SOFTIRQ,
 		.max_send_regs	= 1,
 		.zc_send	= true,	/* inline WRITEs (blk_clt_inline.c) */
+		.min_grant	= RCBLK_MIN_GRANT,
 	};
 	struct sockaddr *src = map->src.ss_family == AF_UNSPEC ? NULL :
 			       (struct sockaddr *)&map->src;

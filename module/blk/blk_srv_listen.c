@@ -64,6 +64,7 @@ static int rcblk_srv_listen(const char **where)
 		.max_msg_size = sizeof(struct rcblk_wire_io) +
 				rcblk_param(inline_kb) * 1024,
 		.max_send_regs = 0,
+		.min_grant = RCBLK_MIN_GRANT,
 	};
 	int ret;
 

@@ -88,6 +88,20 @@ bool rdmachan_grant_follows(const struct rdmachan *ch)
 }
 
 /**
+ * rdmachan_grant_floor() - credits a grant that follows use keeps
+ * @ch: the channel, its depth known
+ *
+ * Context: any.
+ * Return: RDMACHAN_GRANT_START or the user's &rdmachan_opts.min_grant,
+ * at most the depth.
+ */
+u32 rdmachan_grant_floor(const struct rdmachan *ch)
+{
+	return min(ch->conn.params.queue_depth,
+		   max_t(u32, RDMACHAN_GRANT_START, ch->opts.min_grant));
+}
+
+/**
  * rdmachan_grant_start() - data receive buffers to post for the peer at
  *	the start
  * @ch: the channel, its depth known (rdmachan_setup_resources())
@@ -99,8 +113,7 @@ u32 rdmachan_grant_start(const struct rdmachan *ch)
 {
 	u32 depth = ch->conn.params.queue_depth;
 
-	return rdmachan_grant_follows(ch) ? min_t(u32, depth,
-						  RDMACHAN_GRANT_START) : depth;
+	return rdmachan_grant_follows(ch) ? rdmachan_grant_floor(ch) : depth;
 }
 
 static void rdmachan_grow_queue_locked(struct rdmachan *ch)
@@ -372,7 +385,9 @@ void rdmachan_retire_idle_locked(struct rdmachan *ch)
 	    time_before(jiffies, ch->send.retire_since +
 			msecs_to_jiffies(idle_ms)))
 		return;
-	n = rdmachan_credits_retire(&ch->credits, RDMACHAN_GRANT_KEEP,
+	n = rdmachan_credits_retire(&ch->credits,
+				    max_t(u32, RDMACHAN_GRANT_KEEP,
+					  ch->opts.min_grant),
 				    ch->send.depth - (u32)(ch->send.reserved -
 							   ch->send.completed));
 	if (!n)

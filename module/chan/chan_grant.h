@@ -16,6 +16,7 @@ struct rdmachan_chain;
 #define RDMACHAN_GRANT_START	1
 #define RDMACHAN_GRANT_KEEP	1
 bool rdmachan_grant_follows(const struct rdmachan *ch);
+u32 rdmachan_grant_floor(const struct rdmachan *ch);
 u32 rdmachan_grant_start(const struct rdmachan *ch);
 void rdmachan_grow_check_locked(struct rdmachan *ch);
 void rdmachan_grow_asked_locked(struct rdmachan *ch);

@@ -19,7 +19,8 @@
 #
 # every event naming the I/O's operation, sector and length where it
 # carries them; with the events disabled an I/O records nothing.  The
-# join with "rdma res": sysfs channels names the queue's channel, and
+# join with "rdma res": sysfs channels names the queue's channel (whose
+# two ends each grant at least 16 credits: blk.h, RCBLK_MIN_GRANT), and
 # "blk show -d" (text and JSON) its device and queue pair number, the
 # lqpn of an RC queue pair of that device in "rdma res show qp".
 
@@ -56,6 +57,11 @@ set -- $($TOOL -j -d blk show maps | jq -r --arg d "$D" '.maps[] |
 	select(.dev == $d) | .channels[0] | "\(.channel) \(.dev) \(.qpn)"')
 check_eq "blk show -d -j: that channel, its device and queue pair number" \
 	"$ch $(cat /sys/class/rdmachan/$ch/dev_name) $(cat /sys/class/rdmachan/$ch/qpn)" "$*"
+# a queue's channel keeps 16 receive buffers granted, both ends (blk.h,
+# RCBLK_MIN_GRANT: READs are answered without a credit)
+check "both ends of the queue's channel grant at least 16 credits" sh -c \
+	'for c in /sys/class/rdmachan/chan*; do
+		[ $(cat $c/credits_granted) -ge 16 ] || exit 1; done'
 check "blk show -d prints it" sh -c \
 	"$TOOL -d blk show maps | grep -q '^    queue 0 $1 dev $2 qpn $3\$'"
 rdma res show qp > $T/qp.txt 2>&1
