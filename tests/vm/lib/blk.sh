@@ -102,6 +102,9 @@ blk_chan_stats() {
 		for _s in msgs_tx msgs_rx credit_msgs_tx credit_stalls; do
 			_l="$_l $_s $(cat $_c/stats/$_s)"
 		done
+		for _s in credits_granted send_credits ctrl_waits; do
+			_l="$_l $_s $(cat $_c/$_s)"
+		done
 		diag "$_l"
 	done
 	_m=/sys/block/${1##*/}/rdmachan
