@@ -352,7 +352,7 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 
 /**
  * rcblk_srv_count_queues_locked() - the queues there are, and a host's
- * @peer: the host's address
+ * @peer: the host's address, or NULL (then @mine is 0)
  * @all: out: every queue
  * @mine: out: those accepted from @peer's address (any port)
  *
@@ -368,7 +368,7 @@ static void rcblk_srv_count_queues_locked(const struct sockaddr *peer,
 	*mine = 0;
 	list_for_each_entry(q, &rcblk_srv_queues, node) {
 		(*all)++;
-		if (rcblk_same_host((struct sockaddr *)&q->peer, peer))
+		if (peer && rcblk_same_host((struct sockaddr *)&q->peer, peer))
 			(*mine)++;
 	}
 }
@@ -394,19 +394,15 @@ void rcblk_srv_count_queues(const struct sockaddr *peer, u32 *all, u32 *mine)
  * Every queue from its accept to the end of its close, opened or not:
  * what max_queues bounds.
  *
- * Context: any but hard IRQ; takes rcblk_srv_qlock.
+ * Context: process context; takes rcblk_srv_qlock.
  * Return: their number.
  */
 u32 rcblk_srv_queues_held(void)
 {
-	struct rcblk_srv_queue *q;
-	u32 n = 0;
+	u32 all, mine;
 
-	spin_lock(&rcblk_srv_qlock);
-	list_for_each_entry(q, &rcblk_srv_queues, node)
-		n++;
-	spin_unlock(&rcblk_srv_qlock);
-	return n;
+	rcblk_srv_count_queues(NULL, &all, &mine);
+	return all;
 }
 
 /* ---- the listener's connections ---- */
