@@ -155,8 +155,9 @@ void rcblk_clt_reply_end(struct request *rq)
  * Fills the request's scatterlist with its header and its pages.
  *
  * Context: queue_rq.
- * Return: the entries to send with rcblk_clt_zc_send(), or 0: the channel cannot gather that many
- * pieces (or the pages may be highmem): send it another way.
+ * Return: the entries to send with rcblk_clt_zc_send(), or 0: the
+ * channel cannot gather that many pieces (or the pages may be highmem):
+ * send it another way.
  */
 unsigned int rcblk_clt_zc_sg(struct rcblk_clt_queue *q, struct request *rq)
 {

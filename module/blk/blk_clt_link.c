@@ -180,11 +180,11 @@ void rcblk_clt_destroy_pools(struct rcblk_clt_map *map)
 static bool rcblk_clt_on_wire(struct request *rq, void *data)
 {
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
+	int state = atomic_read(&req->state);
 	bool *any = data;
 
 	/* replied, a request may wait for its invalidation or its send */
-	if (atomic_read(&req->state) != RCBLK_RQ_SENT &&
-	    atomic_read(&req->state) != RCBLK_RQ_REPLY)
+	if (state != RCBLK_RQ_SENT && state != RCBLK_RQ_REPLY)
 		return true;
 	*any = true;
 	return false;
