@@ -149,7 +149,7 @@ wait_for 10 listening 7110
 timeout 60 $TOOL -j chan bench $SRV:7110 --src $CLI --kernel --op write -t 30s \
 	> $T/killed.out 2>&1 &
 pid_ini=$!
-sleep 2
+check "the initiator connects to it" wait_for 60 chan_connected_to 7110
 kill $PID_tgtk
 wait $pid_ini
 check_eq "an initiator whose target ended mid-run exits 1" 1 "$?"

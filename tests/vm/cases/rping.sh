@@ -134,28 +134,31 @@ check_fail "the kernel client against a port nobody listens on is refused" \
 	"ECONNREFUSED" timeout 60 $TOOL rping -c $SRV -p 7298 -I $CLI -C 1
 
 # rping -c killed in the middle: the kernel server ends, cleanly or
-# with ECONNRESET, and does not hang
+# with ECONNRESET, and does not hang.  Killed once it has pinged: its
+# -v lines reach the file a buffer (a few dozen pings) at a time, and a
+# slow VM may not have connected within a fixed sleep.
 port=$((port + 1))
 timeout 60 $TOOL -j rping -s $SRV:$port > $T/ks.json 2> $T/ks.err &
 ks=$!
 wait_for 10 rping_listening $port
-rping -c -a $SRV -I $CLI -p $port > /dev/null 2>&1 &
+rping -c -v -a $SRV -I $CLI -p $port > $T/uc.out 2>&1 &
 uc=$!
-sleep 2
+check "rping -c pings the kernel server" wait_for 60 test -s $T/uc.out
 kill -9 $uc
 wait $uc 2>/dev/null
 wait $ks
 check "a killed client ends the kernel server within its bound" \
 	jq_ok $T/ks.json '.pings > 0 and (.error == null or .error == "ECONNRESET" or .error == "ETIMEDOUT")'
 
-# an interrupted kernel client: what it did is the result
+# an interrupted kernel client: what it did is the result; interrupted
+# once rping -s -v has written some of its pings to the file
 port=$((port + 1))
-timeout 60 rping -s -a $SRV -p $port > $T/us.out 2>&1 &
+timeout 60 rping -s -v -a $SRV -p $port > $T/us.out 2>&1 &
 us=$!
 wait_for 10 rping_listening $port
 timeout 60 $TOOL -j rping -c $SRV -p $port -I $CLI > $T/kc.json 2> $T/kc.err &
 kc=$!
-sleep 2
+check "the kernel client pings rping -s" wait_for 50 test -s $T/us.out
 kill -TERM $kc
 wait $kc
 check_eq "an interrupted kernel client exits 0" 0 $?
