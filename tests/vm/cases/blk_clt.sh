@@ -177,9 +177,12 @@ check "the disk exists ($D)" wait_for 5 test -b "$D"
 ) &
 loop_pid=$!
 exec 5<"$D"
-sleep 3
+# writes_seen: the mapping counted a write (dd has started)
+writes_seen() {
+	test "$(attr $N writes)" -gt 0
+}
+check "writes are on the wire" wait_for 60 writes_seen
 check "dd is writing" kill -0 $loop_pid
-check "writes are on the wire" test "$(attr $N writes)" -gt 0
 check_fail "unmap without force is refused while open under dd" "busy" \
 	sh -c "echo $N > $CTL/unmap_device"
 t0=$(date +%s)
