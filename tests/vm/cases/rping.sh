@@ -141,9 +141,10 @@ port=$((port + 1))
 timeout 60 $TOOL -j rping -s $SRV:$port > $T/ks.json 2> $T/ks.err &
 ks=$!
 wait_for 10 rping_listening $port
-rping -c -v -a $SRV -I $CLI -p $port > $T/uc.out 2>&1 &
+rm -f $T/killed.out
+rping -c -v -a $SRV -I $CLI -p $port > $T/killed.out 2>&1 &
 uc=$!
-check "rping -c pings the kernel server" wait_for 60 test -s $T/uc.out
+check "rping -c pings the kernel server" wait_for 60 test -s $T/killed.out
 kill -9 $uc
 wait $uc 2>/dev/null
 wait $ks
@@ -153,12 +154,13 @@ check "a killed client ends the kernel server within its bound" \
 # an interrupted kernel client: what it did is the result; interrupted
 # once rping -s -v has written some of its pings to the file
 port=$((port + 1))
-timeout 60 rping -s -v -a $SRV -p $port > $T/us.out 2>&1 &
+rm -f $T/served.out
+timeout 60 rping -s -v -a $SRV -p $port > $T/served.out 2>&1 &
 us=$!
 wait_for 10 rping_listening $port
 timeout 60 $TOOL -j rping -c $SRV -p $port -I $CLI > $T/kc.json 2> $T/kc.err &
 kc=$!
-check "the kernel client pings rping -s" wait_for 50 test -s $T/us.out
+check "the kernel client pings rping -s" wait_for 50 test -s $T/served.out
 kill -TERM $kc
 wait $kc
 check_eq "an interrupted kernel client exits 0" 0 $?
