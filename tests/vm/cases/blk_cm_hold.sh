@@ -43,8 +43,7 @@ check "every identifier held 10 minutes before its destruction" sh -c "echo 6000
 timeout 300 $DD if="$D" of=/dev/null bs=4k count=1000000 iflag=direct > $T/dd.out 2>&1 &
 dd_pid=$!
 sleep 1
-check "the server's address blackholed" \
-	$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
+check "the server's address blackholed" wire_blackhole on
 check "reconnecting within 60 s" wait_for 60 blk_map_state_is "$D" reconnecting
 read -r t0 _ < /proc/uptime
 check "the loss is logged as it is found" sh -c "dmesg | grep -q 'rcblk.*link lost.*stopping its channels'"

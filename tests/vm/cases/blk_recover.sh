@@ -55,17 +55,9 @@ show_state() {
 	$TOOL -j blk show maps | jq -r --arg d "$1" '.maps[] | select(.dev == $d) | .state'
 }
 
-# blackhole ON|OFF: what the client sends to the server is lost, or not.
-# The server's address gets a neighbour entry with a MAC no one has, so
-# veth0 drops the frames.  (A blackhole route does not do it: rxe routes
-# with the device as output interface, and the lookup passes over a route
-# with no device; the debug kernel has no netem.)
+# blackhole on|off: lib/fixture.sh's wire_blackhole
 blackhole() {
-	if [ "$1" = on ]; then
-		$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
-	else
-		wire_neighbours_up
-	fi
+	wire_blackhole "$@"
 }
 
 # outage DEV KIND: one loss of the link (KIND dev: the client's device

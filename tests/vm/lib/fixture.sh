@@ -66,6 +66,19 @@ wire_neighbours_up() {
 		dev veth0 nud permanent
 }
 
+# wire_blackhole on|off: what the client (veth1) sends to the server is
+# lost, or not.  The server's address gets a neighbour entry with a MAC
+# no one has, so veth0 drops the frames.  (A blackhole route does not do
+# it: rxe routes with the device as output interface, and the lookup
+# passes over a route with no device; the debug kernel has no netem.)
+wire_blackhole() {
+	if [ "$1" = on ]; then
+		$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
+	else
+		wire_neighbours_up
+	fi
+}
+
 # wire_fifo [MASK]: make the veth pair deliver each flow in order, as a link
 # does.  veth hands a packet to the receiving side on the backlog of the
 # CPU that sent it, so two packets of one queue pair sent from two CPUs

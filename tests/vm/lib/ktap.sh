@@ -129,12 +129,17 @@ klog_unchecked() {
 }
 
 # klog_clean TITLE CMD: a test that the kernel log CMD prints (dmesg,
-# klog_unchecked) has none of KLOG_BAD; when it has, its end follows as
-# diagnostics.  Returns 1 then.
+# klog_unchecked) has none of KLOG_BAD; when it has, its first report (from
+# a few lines before it) and the log's end follow as diagnostics.  Returns
+# 1 then.
 klog_clean() {
 	if $2 | grep -qE "$KLOG_BAD"; then
 		not_ok "$1"
-		diag "$($2 | tail -n 80)"
+		# the first report from its head, then how the log ends
+		_kl=$($2 | grep -nE "$KLOG_BAD" | head -n 1 | cut -d: -f1)
+		diag "$($2 | sed -n "$((_kl > 5 ? _kl - 5 : 1)),$((_kl + 60))p")"
+		diag "..."
+		diag "$($2 | tail -n 20)"
 		return 1
 	fi
 	ok "$1"
