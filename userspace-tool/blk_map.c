@@ -36,14 +36,17 @@ static int parse_policy_ms(int opt, const char *s, uint32_t *policy)
 
 static void map_help(void)
 {
-	printf("Usage: rdmachan [-j] blk map ADDR[:PORT] NAME [--ro] [--queues N] [--depth D]\n"
-	       "                            [--src ADDR] [--reconnect-delay MS]\n"
+	printf("Usage: rdmachan [-j] blk map ADDR[:PORT] NAME [--ro] [--queues N] [--poll-queues P]\n"
+	       "                            [--depth D] [--src ADDR] [--reconnect-delay MS]\n"
 	       "                            [--loss-timeout MS|off] [--fast-io-fail MS|off]\n"
 	       "Map export NAME of the server at ADDR (port %d unless given;\n"
 	       "[IPv6]:PORT) as a local disk and print its path, /dev/rcblkN.\n"
 	       "      --ro            read-only\n"
 	       "  -q, --queues N      hardware queues, one channel each (1-1024;\n"
 	       "                      default one per CPU)\n"
+	       "  -P, --poll-queues P hardware queues for polled I/O (io_uring\n"
+	       "                      IOPOLL, fio --hipri) beyond them (0-64;\n"
+	       "                      default none)\n"
 	       "  -d, --depth D       requests per queue (1-65535; default the module's)\n"
 	       "  -s, --src ADDR      the local address to connect from\n"
 	       "When the link is lost, I/O is held and the link reconnected:\n"
@@ -64,6 +67,7 @@ int cmd_blk_map(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "ro", no_argument, NULL, 'r' },
 		{ "queues", required_argument, NULL, 'q' },
+		{ "poll-queues", required_argument, NULL, 'P' },
 		{ "depth", required_argument, NULL, 'd' },
 		{ "src", required_argument, NULL, 's' },
 		{ "reconnect-delay", required_argument, NULL, 'R' },
@@ -74,7 +78,8 @@ int cmd_blk_map(int argc, char **argv)
 	};
 	struct sockaddr_storage server, src;
 	uint32_t policy[3] = { 0, 0, 0 };
-	uint64_t queues = 0, depth = 0;
+	uint64_t queues = 0, poll = 0, depth = 0;
+	struct rdmachan_blk_map m;
 	bool have_src = false;
 	unsigned int flags = 0;
 	char dev[32], what[160], addr[64];
@@ -82,7 +87,7 @@ int cmd_blk_map(int argc, char **argv)
 	int c, ctl, ret;
 
 	CMD_GETOPT_INIT();
-	while ((c = CMD_GETOPT(argc, argv, "hq:d:s:", longopts)) != -1) {
+	while ((c = CMD_GETOPT(argc, argv, "hq:P:d:s:", longopts)) != -1) {
 		switch (c) {
 		case 'h':
 			map_help();
@@ -93,6 +98,11 @@ int cmd_blk_map(int argc, char **argv)
 		case 'q':
 			if (parse_uint(optarg, 1, 1024, &queues))
 				return tool_usage_err("blk map", "invalid queue count '%s' (1-1024)",
+						      optarg);
+			break;
+		case 'P':
+			if (parse_uint(optarg, 0, 64, &poll))
+				return tool_usage_err("blk map", "invalid poll queue count '%s' (0-64)",
 						      optarg);
 			break;
 		case 'd':
@@ -130,8 +140,20 @@ int cmd_blk_map(int argc, char **argv)
 	ctl = ctl_open();
 	if (ctl < 0)
 		return EXIT_FAIL;
-	ret = ioc_blk_map(ctl, &server, have_src ? &src : NULL, argv[1], flags,
-			  queues, depth, policy, &index);
+	memset(&m, 0, sizeof(m));
+	m.flags = flags;
+	memcpy(&m.server, &server, sizeof(m.server));
+	if (have_src)
+		memcpy(&m.src, &src, sizeof(m.src));
+	strncpy(m.name, argv[1], sizeof(m.name) - 1);
+	m.nr_queues = queues;
+	m.nr_poll_queues = poll;
+	m.queue_depth = depth;
+	m.reconnect_delay_ms = policy[0];
+	m.loss_timeout_ms = policy[1];
+	m.fast_io_fail_ms = policy[2];
+	ret = ioc_blk_map(ctl, &m);
+	index = m.index;
 	if (ret < 0) {
 		int err = errno;
 		const char *hint = NULL;

@@ -184,6 +184,9 @@ static void show_map(const struct rdmachan_blk_map_info *m)
 		print_str(PRINT_ANY, "last_error_name", " last_error %s",
 			  errno_name(-m->last_error));
 	print_uint(PRINT_ANY, "queues", "\n    queues %u", m->nr_queues);
+	print_uint(PRINT_JSON, "poll_queues", NULL, m->nr_poll_queues);
+	if (m->nr_poll_queues)
+		print_uint(PRINT_FP, NULL, " poll_queues %u", m->nr_poll_queues);
 	print_uint(PRINT_ANY, "depth", " depth %u", m->queue_depth);
 	print_u64(PRINT_JSON, "sectors", NULL, m->nr_sectors);
 	print_u64(PRINT_ANY, "size", " size %llu", m->nr_sectors * 512);

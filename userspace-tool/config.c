@@ -128,6 +128,8 @@ int config_map_line(const struct rdmachan_blk_map_info *m,
 		return -1;
 	if (add_opt(buf, len, &o, "--src", x->src) ||
 	    add_u32(buf, len, &o, "--queues", m->nr_queues) ||
+	    (m->nr_poll_queues &&
+	     add_u32(buf, len, &o, "--poll-queues", m->nr_poll_queues)) ||
 	    add_u32(buf, len, &o, "--depth", m->queue_depth) ||
 	    add_opt(buf, len, &o, "--reconnect-delay", x->delay) ||
 	    add_opt(buf, len, &o, "--loss-timeout", x->loss) ||

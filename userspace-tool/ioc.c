@@ -110,31 +110,10 @@ int ioc_blk_unexport(int ctl, const char *name, unsigned int flags)
 	return ioctl(ctl, RDMACHAN_IOC_BLK_UNEXPORT, &u);
 }
 
-int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
-		unsigned int flags, unsigned int nr_queues, unsigned int depth,
-		const uint32_t *policy, uint32_t *index)
+int ioc_blk_map(int ctl, struct rdmachan_blk_map *m)
 {
-	struct rdmachan_blk_map m;
-	int ret;
-
-	memset(&m, 0, sizeof(m));
-	m.size = sizeof(m);
-	m.flags = flags;
-	memcpy(&m.server, server, sizeof(m.server));
-	if (src)
-		memcpy(&m.src, src, sizeof(m.src));
-	strncpy(m.name, name, sizeof(m.name) - 1);
-	m.nr_queues = nr_queues;
-	m.queue_depth = depth;
-	if (policy) {
-		m.reconnect_delay_ms = policy[0];
-		m.loss_timeout_ms = policy[1];
-		m.fast_io_fail_ms = policy[2];
-	}
-	ret = ioctl(ctl, RDMACHAN_IOC_BLK_MAP, &m);
-	if (ret >= 0 && index)
-		*index = m.index;
-	return ret;
+	m->size = sizeof(*m);
+	return ioctl(ctl, RDMACHAN_IOC_BLK_MAP, m);
 }
 
 int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags)

@@ -42,9 +42,7 @@ int ioc_blk_unexport(int ctl, const char *name, unsigned int flags);
  * MAP export @name of server @server (sockaddr_storage-sized, port 0:
  * the default) from @src (NULL: any); @index gets the disk's index
  */
-int ioc_blk_map(int ctl, const void *server, const void *src, const char *name,
-		unsigned int flags, unsigned int nr_queues, unsigned int depth,
-		const uint32_t *policy, uint32_t *index);
+int ioc_blk_map(int ctl, struct rdmachan_blk_map *m);
 int ioc_blk_unmap(int ctl, uint32_t index, unsigned int flags);
 int ioc_blk_remap(int ctl, uint32_t index);
 /*

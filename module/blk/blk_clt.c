@@ -118,6 +118,8 @@ int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 
 	set->ops = &rcblk_clt_mq_ops;
 	set->nr_hw_queues = map->nr_queues;
+	/* the read map is the default one; polled I/O has queues of its own */
+	set->nr_maps = map->nr_poll_queues ? HCTX_MAX_TYPES : 1;
 	set->queue_depth = map->queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct rcblk_clt_req);
@@ -230,7 +232,8 @@ int rcblk_clt_set_policy(struct rcblk_clt_map *map, size_t off, u32 ms)
  * rcblk_clt_map() - map a remote export as /dev/rcblk<index>
  * @m: what to map (checked by the caller: size, flags, name); m->index out
  *
- * Connects m->nr_queues channels (0: one per online CPU; at most 64),
+ * Connects m->nr_queues channels (0: one per online CPU) and
+ * m->nr_poll_queues more (rcblk_clt_queue_counts(): at most 64 in all),
  * opens the export on each and waits for every OPEN_RSP (timeout_ms
  * each), then adds the disk.  The mapping holds a reference on the
  * module.  A refusal maps to an errno (rcblk_clt_check_open_rsp()) and is
@@ -247,7 +250,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	struct sockaddr_in *sin = (struct sockaddr_in *)&m->server;
 	struct rcblk_clt_map *map;
 	char rc_name[16];
-	u32 nr, depth, i;
+	u32 nr, poll, depth, i;
 	int ret;
 
 	if (sin->sin_family != AF_INET && sin->sin_family != AF_INET6)
@@ -258,8 +261,9 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	depth = m->queue_depth ? m->queue_depth : rcblk_param(clt_queue_depth);
 	if (depth < 2 || depth > RCBLK_CLT_MAX_DEPTH)
 		return -EINVAL;
-	nr = m->nr_queues ? m->nr_queues : num_online_cpus();
-	nr = min3(nr, (u32)nr_cpu_ids, (u32)RCBLK_CLT_MAX_QUEUES);
+	nr = rcblk_clt_queue_counts(m->nr_queues, m->nr_poll_queues,
+				    num_online_cpus(), nr_cpu_ids,
+				    RCBLK_CLT_MAX_QUEUES, &poll);
 	if (!try_module_get(THIS_MODULE))
 		return -ENODEV;
 
@@ -271,8 +275,12 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	if (!map->queues)
 		goto out_map;
 	for (i = 0; i < nr; i++) {
+		spin_lock_init(&map->queues[i].poll_lock);
 		init_llist_head(&map->queues[i].zc_ends);
 		INIT_WORK(&map->queues[i].zc_work, rcblk_clt_zc_work);
+		init_llist_head(&map->queues[i].poll_ends);
+		INIT_DELAYED_WORK(&map->queues[i].poll_work,
+				  rcblk_clt_poll_work);
 	}
 	/* without memory for them, the mapping keeps none */
 	rcblk_hists_make(map->hist);
@@ -282,6 +290,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 		goto out_map;
 	map->index = ret;
 	map->nr_queues = nr;
+	map->nr_poll_queues = poll;
 	map->queue_depth = depth;
 	map->ro = m->flags & RDMACHAN_BLK_RO;
 	memcpy(&map->server, &m->server, sizeof(map->server));
@@ -328,10 +337,10 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	list_add_tail(&map->node, &rcblk_clt_maps);
 	mutex_unlock(&rcblk_clt_mutex);
 	m->index = map->index;
-	pr_info("rcblk%d: export %s on %pISpc: %llu sectors of %u bytes, %u queues of %u, max_io %u, inline %u%s\n",
+	pr_info("rcblk%d: export %s on %pISpc: %llu sectors of %u bytes, %u queues (%u polled) of %u, max_io %u, inline %u%s\n",
 		map->index, map->name, &map->server, map->geo.nr_sectors,
-		map->geo.lbs, map->nr_queues, map->queue_depth,
-		map->geo.max_io, map->inline_max,
+		map->geo.lbs, map->nr_queues, map->nr_poll_queues,
+		map->queue_depth, map->geo.max_io, map->inline_max,
 		get_disk_ro(map->disk) ? ", read-only" : "");
 	return 0;
 
@@ -621,7 +630,8 @@ static void rcblk_clt_info(struct rcblk_clt_map *map,
 	e->last_error = READ_ONCE(map->last_error);
 	memcpy(&e->server, &map->server, sizeof(e->server));
 	strscpy(e->name, map->name, sizeof(e->name));
-	e->nr_queues = map->nr_queues;
+	e->nr_queues = map->nr_queues - map->nr_poll_queues;
+	e->nr_poll_queues = map->nr_poll_queues;
 	e->queue_depth = map->queue_depth;
 	e->nr_sectors = map->geo.nr_sectors;
 	e->lbs = map->geo.lbs;

@@ -45,6 +45,8 @@ enum {
  * @ends: with @zc, of its reply and its send's completion, those still to
  *	come; the one that takes it to 0 ends the request
  * @zc_node: on its queue's zc_ends, when its send's completion came last
+ * @poll_node: on its queue's poll_ends, a polled request whose end came
+ *	in interrupt context
  * @inline_buf: the data of an inline WRITE (inline_max bytes), where it
  *	is copied (highmem)
  * @sgl: the scatterlist of a remote request, or of a zero-copy inline
@@ -66,6 +68,7 @@ struct rcblk_clt_req {
 	bool zc;
 	atomic_t ends;
 	struct llist_node zc_node;
+	struct llist_node poll_node;
 	void *inline_buf;
 	struct scatterlist *sgl;
 	u64 t_ns;
@@ -80,7 +83,11 @@ struct rcblk_clt_req {
 /**
  * struct rcblk_clt_queue - one hardware queue, one channel
  * @map: its mapping
- * @ch: the channel; NULL once closed
+ * @ch: the channel; NULL once closed.  Set and cleared under @poll_lock
+ *	(and the mapping's lock), read by dispatch (quiesced while it
+ *	changes) and, on a polled queue, by rcblk_clt_poll() under
+ *	@poll_lock
+ * @poll_lock: keeps @ch from closing under a poller (blk_clt_poll.c)
  * @pool: its registration pool
  * @hctx: blk-mq's hardware context, once the tag set exists
  * @qid: the index
@@ -92,10 +99,15 @@ struct rcblk_clt_req {
  * @zc_ends: requests whose zero-copy send completed after their reply,
  *	for @zc_work to end (lock-free: added from the channel's completion)
  * @zc_work: ends them (blk_clt_inline.c); made with the queue
+ * @poll_ends: polled requests to end in task context (lock-free: added
+ *	from the registrations' completions, blk_clt_poll.c)
+ * @poll_work: ends them when no poller did within a jiffy; made with the
+ *	queue
  */
 struct rcblk_clt_queue {
 	struct rcblk_clt_map *map;
 	struct rdmachan *ch;
+	spinlock_t poll_lock;	/* @ch against rcblk_clt_poll() */
 	struct rdmachan_mr_pool *pool;
 	struct blk_mq_hw_ctx *hctx;
 	u16 qid;
@@ -106,6 +118,8 @@ struct rcblk_clt_queue {
 	struct rcblk_wire_open_rsp rsp;
 	struct llist_head zc_ends;
 	struct work_struct zc_work;
+	struct llist_head poll_ends;
+	struct delayed_work poll_work;
 };
 
 /**
@@ -178,7 +192,8 @@ struct rcblk_clt_stats {
  * @session: random, sent on every channel of every connection
  * @gen: the connection's generation (RCBLK_OPEN_FENCE), counted up by
  *	each attempt, never 0
- * @nr_queues: channels
+ * @nr_queues: channels, the polled ones last
+ * @nr_poll_queues: of those, the queues of polled I/O (HCTX_TYPE_POLL)
  * @queue_depth: requests per queue (the channels' credits)
  * @max_pages: pages of one registration
  * @max_segs: scatterlist entries of one request
@@ -213,6 +228,7 @@ struct rcblk_clt_map {
 	u8 session[RCBLK_SESSION_LEN];
 	u32 gen;
 	u32 nr_queues;
+	u32 nr_poll_queues;
 	u32 queue_depth;
 	u32 max_pages;
 	u32 max_segs;
@@ -278,6 +294,17 @@ int rcblk_clt_zc_send(struct rcblk_clt_queue *q, struct request *rq,
 void rcblk_clt_reply_end(struct request *rq);
 void rcblk_clt_zc_work(struct work_struct *work);
 void rcblk_clt_zc_flush(struct rcblk_clt_map *map);
+
+/* blk_clt_poll.c */
+bool rcblk_clt_queue_polled(const struct rcblk_clt_map *map, u16 qid);
+struct rdmachan *rcblk_clt_set_channel(struct rcblk_clt_queue *q,
+				       struct rdmachan *ch);
+long rcblk_clt_open_wait(struct rcblk_clt_queue *q, unsigned long left);
+void rcblk_clt_map_queues(struct blk_mq_tag_set *set);
+int rcblk_clt_poll(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob);
+bool rcblk_clt_poll_defer(struct request *rq);
+void rcblk_clt_poll_work(struct work_struct *work);
+void rcblk_clt_poll_flush(struct rcblk_clt_map *map);
 
 /* blk_clt_sysfs.c */
 extern const struct attribute_group *rcblk_clt_disk_groups[];

@@ -168,6 +168,10 @@ static void rcblk_clt_pool_back(struct rcblk_clt_queue *q)
  *	once nothing of the device reaches its pages
  * @rq: the request
  *
+ * A polled request ends in task context (its bio goes back to a per-CPU
+ * cache that interrupts may not touch): from interrupt context it is
+ * left to its poller (rcblk_clt_poll_defer()).
+ *
  * Context: any but under a channel's lock.
  */
 void rcblk_clt_reply_done(struct request *rq)
@@ -175,6 +179,8 @@ void rcblk_clt_reply_done(struct request *rq)
 	struct rcblk_clt_req *req = blk_mq_rq_to_pdu(rq);
 	struct rcblk_clt_queue *q = rq->mq_hctx->driver_data;
 
+	if (rcblk_clt_poll_defer(rq))
+		return;
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_REPLY, RCBLK_RQ_DONE) !=
 	    RCBLK_RQ_REPLY)
 		return;		/* the teardown ended it */
@@ -755,6 +761,8 @@ u32 rcblk_clt_hold_all(struct rcblk_clt_map *map)
  */
 void rcblk_clt_end_all(struct rcblk_clt_map *map)
 {
+	/* none of them left on a list of a queue's */
+	rcblk_clt_poll_flush(map);
 	blk_mq_tagset_busy_iter(&map->tag_set, rcblk_clt_end_closed, NULL);
 }
 
@@ -817,4 +825,6 @@ const struct blk_mq_ops rcblk_clt_mq_ops = {
 	.exit_hctx	= rcblk_clt_exit_hctx,
 	.init_request	= rcblk_clt_init_request,
 	.exit_request	= rcblk_clt_exit_request,
+	.map_queues	= rcblk_clt_map_queues,
+	.poll		= rcblk_clt_poll,
 };

@@ -154,13 +154,14 @@ void rcblk_clt_fail(struct rcblk_clt_map *map, int err)
 
 void rcblk_clt_close_channels(struct rcblk_clt_map *map)
 {
+	struct rdmachan *ch;
 	u32 i;
 
 	for (i = 0; i < map->nr_queues; i++) {
-		if (map->queues[i].ch) {
-			rdmachan_close(map->queues[i].ch);
-			map->queues[i].ch = NULL;
-		}
+		/* out of a poller's reach first */
+		ch = rcblk_clt_set_channel(&map->queues[i], NULL);
+		if (ch)
+			rdmachan_close(ch);
 	}
 	rcblk_clt_zc_flush(map);
 }
@@ -255,13 +256,15 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 				  min(rcblk_param(clt_inline_kb),
 				      RCBLK_CLT_MAX_INLINE_KB) * 1024,
 		.timeout_ms	= rcblk_clt_connect_timeout(),
-		.poll_mode	= RDMACHAN_POLL_SOFTIRQ,
+		.poll_mode	= rcblk_clt_queue_polled(map, qid) ?
+				  RDMACHAN_POLL_DIRECT : RDMACHAN_POLL_SOFTIRQ,
 		.max_send_regs	= 1,
 		.zc_send	= true,	/* inline WRITEs (blk_clt_inline.c) */
 		.min_grant	= RCBLK_MIN_GRANT,
 	};
 	struct sockaddr *src = map->src.ss_family == AF_UNSPEC ? NULL :
 			       (struct sockaddr *)&map->src;
+	struct rdmachan *ch;
 	int ret;
 
 	q->map = map;
@@ -276,9 +279,9 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 				 (u32)sizeof(struct rcblk_wire_io) +
 				 map->inline_max);
 	ret = rdmachan_connect((struct sockaddr *)&map->server, src, &opts,
-			       &rcblk_clt_chan_ops, q, &q->ch);
+			       &rcblk_clt_chan_ops, q, &ch);
+	rcblk_clt_set_channel(q, ret ? NULL : ch);
 	if (ret) {
-		q->ch = NULL;
 		/* reconnecting: the loop logs each failed attempt */
 		if (!test_bit(RCBLK_M_RECOVERING, &map->flags))
 			pr_err("rcblk%d: connecting queue %u to %pISpc for export %s: %d\n",
@@ -308,7 +311,7 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 		return ret;
 	}
 	left = msecs_to_jiffies(rcblk_clt_connect_timeout());
-	left = wait_for_completion_killable_timeout(&q->open_done, left);
+	left = rcblk_clt_open_wait(q, left);
 	if (left < 0)
 		return left;
 	if (!left) {

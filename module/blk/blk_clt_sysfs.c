@@ -70,11 +70,12 @@ static int rcblk_clt_parse_ms(const char *s, bool off, u32 *ms)
 
 /**
  * rcblk_clt_parse_map() - parse a line of map_device
- * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR]
+ * @buf: "ADDR[:PORT] NAME [ro] [queues=N] [poll_queues=P] [depth=D]
+ *	[src=ADDR]
  *	[reconnect_delay_ms=MS] [loss_timeout_ms=MS|off]
  *	[fast_io_fail_ms=MS|off]"
  * @m: out: the map request (size, flags, server, name, nr_queues,
- *	queue_depth, src: AF_UNSPEC unless given, the reconnect policy: 0
+ *	nr_poll_queues, queue_depth, src: AF_UNSPEC unless given, the reconnect policy: 0
  *	for the module's defaults unless given)
  *
  * Context: process context.
@@ -106,6 +107,9 @@ int rcblk_clt_parse_map(const char *buf, struct rdmachan_blk_map *m)
 			m->flags |= RDMACHAN_BLK_RO;
 		} else if (!strncmp(tok, "queues=", 7)) {
 			if (kstrtou32(tok + 7, 10, &m->nr_queues))
+				goto out;
+		} else if (!strncmp(tok, "poll_queues=", 12)) {
+			if (kstrtou32(tok + 12, 10, &m->nr_poll_queues))
 				goto out;
 		} else if (!strncmp(tok, "depth=", 6)) {
 			if (kstrtou32(tok + 6, 10, &m->queue_depth))
@@ -141,7 +145,7 @@ static ssize_t map_device_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
 {
 	return sysfs_emit(buf,
-			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [depth=D] [src=ADDR] [reconnect_delay_ms=MS] [loss_timeout_ms=MS|off] [fast_io_fail_ms=MS|off]\" > %s\n",
+			  "Usage: echo \"ADDR[:PORT] NAME [ro] [queues=N] [poll_queues=P] [depth=D] [src=ADDR] [reconnect_delay_ms=MS] [loss_timeout_ms=MS|off] [fast_io_fail_ms=MS|off]\" > %s\n",
 			  attr->attr.name);
 }
 
@@ -422,7 +426,8 @@ static ssize_t _name##_show(struct device *dev,				\
 }									\
 static DEVICE_ATTR_RO(_name)
 
-RCBLK_CLT_U32_ATTR(nr_queues, map->nr_queues);
+RCBLK_CLT_U32_ATTR(nr_queues, map->nr_queues - map->nr_poll_queues);
+RCBLK_CLT_U32_ATTR(poll_queues, map->nr_poll_queues);
 RCBLK_CLT_U32_ATTR(queue_depth, map->queue_depth);
 RCBLK_CLT_U32_ATTR(max_io, map->geo.max_io);
 RCBLK_CLT_U32_ATTR(inline_max, map->inline_max);
@@ -532,6 +537,7 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_export_id.attr,
 	&dev_attr_last_error.attr,
 	&dev_attr_nr_queues.attr,
+	&dev_attr_poll_queues.attr,
 	&dev_attr_queue_depth.attr,
 	&dev_attr_max_io.attr,
 	&dev_attr_inline_max.attr,

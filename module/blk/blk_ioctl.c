@@ -28,11 +28,6 @@ static bool rcblk_str_ok(const char *s, size_t len)
 	return s[0] && memchr(s, '\0', len);
 }
 
-static bool rcblk_zero(const void *p, size_t len)
-{
-	return !memchr_inv(p, 0, len);
-}
-
 /* Log an argument refused with -EINVAL: the ioctl, the caller, why */
 static long rcblk_ioc_inval(const char *ioc, const char *why)
 {
@@ -102,7 +97,7 @@ static long rcblk_ioc_map(void __user *uarg)
 		return rcblk_ioc_inval("BLK_MAP", "wrong size");
 	if (m.flags & ~RDMACHAN_BLK_RO)
 		return rcblk_ioc_inval("BLK_MAP", "unknown flags");
-	if (!rcblk_zero(m.reserved, sizeof(m.reserved)))
+	if (m.reserved)
 		return rcblk_ioc_inval("BLK_MAP", "reserved not zero");
 	if (m.index)
 		return rcblk_ioc_inval("BLK_MAP", "output field index not zero");

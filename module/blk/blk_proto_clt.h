@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rdmachan_blk: the client's pure helpers of the wire protocol
- * (blk_proto.c, client block): encode OPEN and IO, check OPEN_RSP; and
- * how a channel's refusal reads.
+ * (blk_proto.c, client block): encode OPEN and IO, check OPEN_RSP; how
+ * a channel's refusal reads, and how many queues a mapping gets.
  */
 #ifndef RCBLK_PROTO_CLT_H
 #define RCBLK_PROTO_CLT_H
@@ -30,6 +30,32 @@ static inline bool rcblk_clt_refusal_lost(int err, enum rdmachan_state state)
 {
 	return err == -ECONNRESET || err == -ENOTCONN ||
 	       state != RDMACHAN_CONNECTED;
+}
+
+/**
+ * rcblk_clt_queue_counts() - the hardware queues of a new mapping
+ * @want: queues of the default and read maps asked for; 0: one per CPU
+ * @want_poll: queues of polled I/O asked for beyond them
+ * @cpus: CPUs online
+ * @cpu_ids: CPU ids possible (nr_cpu_ids)
+ * @max: queues a mapping may have in all
+ * @poll: out: the polled queues among the result, the last ones
+ *
+ * Each kind at most one per possible CPU (more would map no CPU), and
+ * the polled ones leave at least one of the others: a polled queue only
+ * takes I/O that asked to be polled.
+ *
+ * Context: any.
+ * Return: the queues in all, at least 1.
+ */
+static inline u32 rcblk_clt_queue_counts(u32 want, u32 want_poll, u32 cpus,
+					 u32 cpu_ids, u32 max, u32 *poll)
+{
+	u32 nr = want ? want : cpus;
+
+	*poll = min3(want_poll, cpu_ids, max - 1);
+	nr = clamp(min(nr, cpu_ids), 1U, max - *poll);
+	return nr + *poll;
 }
 
 void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,

@@ -3,8 +3,9 @@
  * KUnit suite for the client's block of module/blk/blk_proto.c: the OPEN
  * and IO encodings byte by byte (big-endian, blk_proto.h), the OPEN_RSP
  * check with every refusal and every malformed field, the
- * same-answer comparison of a mapping's queues, and which refusals of a
- * channel mean a lost link.
+ * same-answer comparison of a mapping's queues, which refusals of a
+ * channel mean a lost link, and how many queues (and polled queues) a
+ * mapping gets.
  *
  * blk_proto_kunit.c compiles blk_proto.c into this module; this file
  * only calls the client's functions (blk_proto_clt.h).
@@ -288,8 +289,42 @@ static void clt_test_refusal_lost(struct kunit *test)
 	}
 }
 
+/* A mapping's queues: asked for, capped by the CPU ids and the maximum */
+static void clt_test_queue_counts(struct kunit *test)
+{
+	static const struct {
+		u32 want, want_poll, cpus, cpu_ids, max;
+		u32 all, poll;
+	} t[] = {
+		{ 0, 0, 2, 2, 64, 2, 0 },	/* one per CPU, none polled */
+		{ 3, 0, 2, 8, 64, 3, 0 },	/* as asked */
+		{ 3, 0, 2, 2, 64, 2, 0 },	/* at most one per CPU id */
+		{ 0, 1, 2, 2, 64, 3, 1 },	/* the polled ones beyond */
+		{ 1, 2, 4, 4, 64, 3, 2 },
+		{ 1, 9, 4, 4, 64, 5, 4 },	/* polled: one per CPU id too */
+		{ 64, 0, 99, 99, 64, 64, 0 },	/* at most max in all */
+		{ 64, 8, 99, 99, 64, 64, 8 },	/* the polled ones kept */
+		{ 1, 64, 99, 99, 64, 64, 63 },	/* one unpolled at least */
+		{ 0, 0, 0, 1, 64, 1, 0 },	/* never none */
+	};
+	unsigned int i;
+	u32 poll;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, t[i].all,
+				    rcblk_clt_queue_counts(t[i].want,
+							   t[i].want_poll,
+							   t[i].cpus,
+							   t[i].cpu_ids,
+							   t[i].max, &poll),
+				    "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, t[i].poll, poll, "case %u", i);
+	}
+}
+
 static struct kunit_case blk_proto_clt_cases[] = {
 	KUNIT_CASE(clt_test_refusal_lost),
+	KUNIT_CASE(clt_test_queue_counts),
 	KUNIT_CASE(clt_test_encode_open),
 	KUNIT_CASE(clt_test_encode_open_long_name),
 	KUNIT_CASE(clt_test_encode_io),

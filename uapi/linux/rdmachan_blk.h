@@ -96,6 +96,11 @@ struct rdmachan_blk_unexport {
  *	reconnecting goes on (nvme's fast_io_fail_tmo); 0: the module's
  *	clt_fast_io_fail_ms; RDMACHAN_BLK_TMO_OFF: never; below
  *	@loss_timeout_ms
+ * @nr_poll_queues: hardware queues beyond @nr_queues for polled I/O
+ *	(nvme's nr_poll_queues): their channels' completions are processed
+ *	by whoever waits for the I/O (io_uring with IOPOLL), not by an
+ *	interrupt; 0: none; at most the CPUs, and with @nr_queues at most
+ *	64
  * @reserved: zero
  */
 struct rdmachan_blk_map {
@@ -110,7 +115,8 @@ struct rdmachan_blk_map {
 	__u32 reconnect_delay_ms;
 	__u32 loss_timeout_ms;
 	__u32 fast_io_fail_ms;
-	__u32 reserved[2];
+	__u32 nr_poll_queues;
+	__u32 reserved;
 };
 
 /* rdmachan_blk_map.loss_timeout_ms and fast_io_fail_ms: never */
@@ -240,7 +246,7 @@ enum rdmachan_blk_map_state {
  * @last_error: the last error, a negative errno, or 0
  * @server: the server's address and port
  * @name: the export
- * @nr_queues: hardware queues (channels)
+ * @nr_queues: hardware queues (channels) of the default and read maps
  * @queue_depth: requests per queue
  * @nr_sectors: size in 512-byte sectors
  * @lbs: logical block size
@@ -258,7 +264,8 @@ enum rdmachan_blk_map_state {
  *	(0: none)
  * @down_ms: milliseconds since the loss, while reconnecting or dead
  * @losses: link losses since the mapping was made
- * @reserved: zero
+ * @nr_poll_queues: hardware queues (channels) for polled I/O, beyond
+ *	@nr_queues
  * @c: counters
  */
 struct rdmachan_blk_map_info {
@@ -282,7 +289,7 @@ struct rdmachan_blk_map_info {
 	__u32 deadline_ms;
 	__u32 down_ms;
 	__u32 losses;
-	__u32 reserved;
+	__u32 nr_poll_queues;
 	struct rdmachan_blk_counters c;
 };
 

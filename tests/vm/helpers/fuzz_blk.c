@@ -399,12 +399,15 @@ void fz_blk_map(void)
 	if (!chance(60) || blk_live_name(m.name))
 		blk_name(m.name);
 	m.nr_queues = chance(80) ? rnd(4) : (uint32_t)bval();
+	/* polled queues: none mostly, a few, or any value (capped) */
+	if (chance(30))
+		m.nr_poll_queues = chance(80) ? rnd(3) : (uint32_t)bval();
 	if (chance(40))
 		m.queue_depth = 0;	/* the module's default */
 	else
 		m.queue_depth = chance(80) ? 2 + rnd(63) : (uint32_t)bval();
 	if (bad(5))
-		m.reserved[rnd(5)] = bval();
+		m.reserved = bval();
 	if (bad(3))
 		m.index = bval();	/* out only: EINVAL when set */
 	MAYBE_MUTATE(m, 10);
