@@ -19,6 +19,11 @@
 #   p99 (us; --lat_percentiles: a driver that completes a request within
 #   io_submit() shows it in slat, not clat); 4k randread and randwrite
 #   QD32: IOPS; 128k sequential read and write QD32: MB/s (10^6 B/s).
+#   Polled (io_uring, --hipri: IOPOLL): 4k randread QD1 p50 and p99, 4k
+#   randread QD32 IOPS, on the remote disks' queues of polled I/O
+#   (BENCH_BLK_POLL_QUEUES, default 1: "blk map --poll-queues",
+#   "nvme connect --nr-poll-queues"; the libaio jobs never use them);
+#   not on the null_blk, which has none.
 # Both remote disks get the same hardware queues and depth: BENCH_BLK_QUEUES
 # (default 2, nvme's default of one I/O queue per CPU in this 2-CPU VM)
 # and BENCH_BLK_DEPTH (default 128, nvme-rdma's default queue size).
@@ -34,7 +39,8 @@
 # lottery per pass (Documentation/testing.rst, "One CPU for both
 # hosts").  A sixth job, rr32c, repeats 4k randread QD32 with the wire's
 # work on CPU 0 too: everything on one CPU.
-# BENCH_BLK_JOBS=JOB,JOB... runs only these of the six jobs (the others
+# BENCH_BLK_JOBS=JOB,JOB... runs only these of the jobs (rr1, rr32, rw32,
+# sr, sw, rr32c, pr1 and pr32 the polled ones; the others
 # report 0, left out of the tables), for a quicker A/B of one figure.
 # BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32, sr, sw; needs perf in the
 # initramfs: RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf) runs that job of each
@@ -70,6 +76,7 @@
 SECS=${BENCH_BLK_SECS:-5}
 RUNS=${BENCH_RUNS:-3}
 QUEUES=${BENCH_BLK_QUEUES:-2}
+POLLQ=${BENCH_BLK_POLL_QUEUES:-1}
 DEPTH=${BENCH_BLK_DEPTH:-128}
 SIZE_MB=${BENCH_BLK_MB:-256}
 NVME=/usr/sbin/nvme
@@ -252,7 +259,7 @@ trace_legs() {
 
 # want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
 # command line; all six when unset)
-JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw,rr32c}" | tr , ' ')
+JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw,rr32c,pr1,pr32}" | tr , ' ')
 want() {
 	case " $JOBS " in
 	*" $1 "*) return 0 ;;
@@ -323,7 +330,8 @@ watch_end() {
 	diag "$2 on $1: $_l"
 }
 
-# fio_job DEV NAME RW BS DEPTH: one time-based job; its JSON in $T/NAME.json
+# fio_job DEV NAME RW BS DEPTH: one time-based job with ENGINE's fio
+# options (libaio, or io_uring polled); its JSON in $T/NAME.json
 fio_job() {
 	if [ "$2" = "$PROFILE" ]; then
 		_p="$PERF record -a ${CALLERS:+-g} -q -o $T/perf.data --"
@@ -341,8 +349,9 @@ fio_job() {
 	if [ "$_ours" = 1 ] && [ "$2" = "$TRACE" ] && stages_on; then
 		_traced=1
 	fi
+	# shellcheck disable=SC2086 # ENGINE is several words
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
-		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
+		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--cpus_allowed="$FIO_CPU" \
 		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
 		--randrepeat=0 --lat_percentiles=1 --output-format=json \
@@ -386,42 +395,75 @@ FIO_CPU=0
 WIRE_CPUS=2	# CPU 1
 [ "$NCPU" -ge 2 ] || WIRE_CPUS=1
 
-# fio_all DEV: the six jobs on DEV; prints the seven figures in the order
-# of FIGURES, 0 for a job that failed
+# fio_all DEV: the jobs on DEV; prints the ten figures in the order of
+# FIGURES, 0 for a job that failed or did not run
 FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
 	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps
-	randread_4k_qd32_onecpu_iops"
-fio_all() {
-	_d=$1
-	if ! want rr1; then
+	randread_4k_qd32_onecpu_iops randread_4k_qd1_polled_p50_us
+	randread_4k_qd1_polled_p99_us randread_4k_qd32_polled_iops"
+NFIG=10
+ENGINE=--ioengine=libaio
+
+# lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
+# (us), 0 0 when it failed or is not wanted
+lat_job() {
+	if ! want "$2"; then
 		echo 0 0
-	elif fio_job "$_d" rr1 randread 4k 1; then
+	elif fio_job "$1" "$2" randread 4k 1; then
 		jq -r '.jobs[0].read.lat_ns.percentile |
-			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/rr1.json
+			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/$2.json
 	else
-		fio_fail rr1
+		fio_fail "$2"
 		echo 0 0
 	fi
+}
+
+# rate_job DEV NAME RW BS DIR KIND: a job at QD32; prints its IOPS (KIND
+# iops) or MB/s (bw_bytes) of direction DIR, 0 when it failed or is not
+# wanted
+rate_job() {
+	if ! want "$2"; then
+		echo 0
+	elif fio_job "$1" "$2" "$3" "$4" 32; then
+		if [ "$6" = iops ]; then
+			jq -r ".jobs[0].$5.iops" $T/$2.json
+		else
+			jq -r ".jobs[0].$5.bw_bytes / 1e6" $T/$2.json
+		fi
+	else
+		fio_fail "$2"
+		echo 0
+	fi
+}
+
+fio_all() {
+	_d=$1
+	ENGINE=--ioengine=libaio
+	lat_job "$_d" rr1
 	for _j in "rr32 randread 4k read iops" "rw32 randwrite 4k write iops" \
 		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes" \
 		"rr32c randread 4k read iops"; do
 		set -- $_j
 		# rr32c: the wire's work on fio's CPU, for that job only
 		want "$1" && [ "$1" = rr32c ] && wire_fifo 1
-		if ! want "$1"; then
-			echo 0
-		elif fio_job "$_d" "$1" "$2" "$3" 32; then
-			if [ "$5" = iops ]; then
-				jq -r ".jobs[0].$4.iops" $T/$1.json
-			else
-				jq -r ".jobs[0].$4.bw_bytes / 1e6" $T/$1.json
-			fi
-		else
-			fio_fail "$1"
-			echo 0
-		fi
+		rate_job "$_d" "$@"
 		want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
 	done
+	fio_polled "$_d"
+}
+
+# fio_polled DEV: the polled jobs (pr1, pr32) on DEV's queues of polled
+# I/O; three figures, 0 on the null_blk (no such queues) and for a job
+# that failed or did not run
+fio_polled() {
+	if [ "$1" = "$B" ]; then
+		echo 0 0 0
+		return
+	fi
+	ENGINE="--ioengine=io_uring --hipri"
+	lat_job "$1" pr1
+	rate_job "$1" pr32 randread 4k read iops
+	ENGINE=--ioengine=libaio
 }
 
 # fio_fail NAME: diagnostics of a failed job (on stderr as well as the
@@ -450,7 +492,7 @@ remote() {
 	_r=$(fio_all "$2")
 	if [ "$(rxe1_sent)" = "$_s" ]; then
 		diag "bench_blk: $1 did not cross the wire"
-		_r="0 0 0 0 0 0 0"
+		_r=$(seq $NFIG | sed 's/.*/0/')
 	fi
 	report "$1" $_r
 }
@@ -462,7 +504,7 @@ rcblk_pass() {
 	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
 		{ diag "blk export failed"; report rcblk; return; }
 	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \
-		--depth "$DEPTH" 2> $T/map.err)
+		--poll-queues "$POLLQ" --depth "$DEPTH" 2> $T/map.err)
 	if [ -b "$D" ]; then
 		result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
 			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
@@ -483,6 +525,7 @@ rcblk_pass() {
 nvme_pass() {
 	if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
 		--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
+		--nr-poll-queues "$POLLQ" \
 		--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
 		> $T/connect.out 2>&1; then
 		diag "nvme connect failed: $(cat $T/connect.out)"
@@ -526,6 +569,7 @@ check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" \
 
 result blk_secs "$SECS"
 result blk_queues "$QUEUES"
+result blk_poll_queues "$POLLQ"
 result blk_depth "$DEPTH"
 result blk_mb "$SIZE_MB"
 result blk_runs "$RUNS"

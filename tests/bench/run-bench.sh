@@ -41,7 +41,8 @@
 # programs, is tests/bench/bench_msg.sh; the block rows' is
 # tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
 # per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
-# remote disks' queues and requests per queue, default 2 and 128).
+# remote disks' queues and requests per queue, default 2 and 128;
+# BENCH_BLK_POLL_QUEUES, their queues of polled I/O, default 1).
 # The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
 # MiB per TCP run, default 256; BENCH_NET_PROFILE=1, the netdev's TCP
 # runs under perf; BENCH_NET_PIN=0, the programs and the wire's work
@@ -110,7 +111,7 @@ fi
 [ -n "$CASES" ] || [ "${BENCH_BLK:-1}" = pair ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] || [ -z "$CASES" ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -403,7 +404,10 @@ BLK_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
 4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10
 128k seq read QD32|seqread_128k_MBps|MB/s|1|1.00
 128k seq write QD32|seqwrite_128k_MBps|MB/s|1|1.00
-4k randread QD32, one CPU|randread_4k_qd32_onecpu_iops|IOPS|1|(fio and the wire on CPU 0)"
+4k randread QD32, one CPU|randread_4k_qd32_onecpu_iops|IOPS|1|(fio and the wire on CPU 0)
+4k randread QD1 polled p50|randread_4k_qd1_polled_p50_us|us|0|0.90
+4k randread QD1 polled p99|randread_4k_qd1_polled_p99_us|us|0|0.90
+4k randread QD32 polled|randread_4k_qd32_polled_iops|IOPS|1|1.10"
 # blkrow LABEL FIGURE UNIT HIGHER_IS_BETTER TARGET: one row of medians
 blkrow() {
 	awk -v l="$1" -v a="$(val "blk_rcblk_$2")" -v n="$(val "blk_nvme_$2")" \
@@ -459,7 +463,9 @@ if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 	echo "Medians of $(runs blk_runs) passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
 	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
-	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the last row (testing.rst, \"One CPU for both hosts\")."
+	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the one-CPU row (testing.rst, \"One CPU for both hosts\")."
+	echo "Polled rows: io_uring --hipri on $(val blk_poll_queues) queue(s) of polled I/O (blk map --poll-queues, nvme connect"
+	echo "--nr-poll-queues; the null_blk has none: 0)."
 fi
 
 # Two hosts (bench_blk_pair.sh): the same figures, pass by pass too
