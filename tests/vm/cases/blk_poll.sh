@@ -19,6 +19,10 @@
 #            and no verify failure, held requests were resubmitted.
 #   input    poll_queues=x is refused by map_device (EINVAL), --poll-queues
 #            65 by the tool; the map_device usage names poll_queues=P.
+#   force    "blk unmap --force" while a polled fio reads and writes
+#            returns within 60 s, and fio ends within 60 s, with I/O
+#            errors (its pollers find no channel, then their requests
+#            failed).
 #   unmap    unmap while idle, then unexport: no session, no channel is
 #            left, rdmachan_blk and rdmachan unload.
 #
@@ -141,7 +145,21 @@ check_fail "map_device refuses poll_queues=x" "Invalid argument" \
 	sh -c "echo '$BLK_SRV poll poll_queues=x' > $CTL/map_device"
 check_fail "the tool refuses --poll-queues 65" "invalid poll queue count" \
 	$TOOL blk map $BLK_SRV poll --poll-queues 65
-check "unmap" $TOOL blk unmap "$D"
+
+# ---- forced unmap under polled I/O ---------------------------------------
+w=$(blk_map_attr "$D" writes)
+timeout 300 $FIO --name=force --filename="$D" --direct=1 \
+	--ioengine=io_uring --hipri --iodepth=16 --size=32M --rw=randrw \
+	--bsrange=4k-64k --time_based --runtime=240 > $T/force.out 2>&1 &
+fpid=$!
+check "polled fio reads and writes" wait_for 60 sh -c \
+	"test \$(cat /sys/block/$M/rdmachan/writes) -gt $((w + 100))"
+check "blk unmap --force under it returns within 60 s" \
+	timeout 60 $TOOL blk unmap --force "$D"
+check "fio ends within 60 s" wait_for 60 proc_ended $fpid
+wait $fpid
+check "with I/O errors, not killed by its timeout" sh -c \
+	"grep -q 'error' $T/force.out && ! grep -q 'terminating on signal' $T/force.out"
 
 # a mapping without polled queues: its disk does not poll
 D=$(timeout 60 $TOOL blk map $BLK_SRV poll --src $BLK_CLI --queues 1 2> $T/map.err)
