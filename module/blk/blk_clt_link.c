@@ -297,11 +297,19 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	struct rcblk_wire_open o;
 	struct kvec v = { .iov_base = &o, .iov_len = sizeof(o) };
 	const char *why;
+	u16 flags = RCBLK_OPEN_FENCE | (map->ro ? RCBLK_OPEN_RO : 0);
 	long left;
 	int ret;
 
-	rcblk_clt_encode_open(&o, RCBLK_OPEN_WRITE_IMM | RCBLK_OPEN_FENCE |
-			      (map->ro ? RCBLK_OPEN_RO : 0), RCBLK_F_KNOWN,
+	/*
+	 * A READ answered by its data's WRITE_WITH_IMM leaves the client a
+	 * local invalidation, whose completion comes in softirq, on another
+	 * queue: a polled queue asks for the reply that invalidates
+	 * remotely instead, which its poller ends at once (blk_clt_poll.c).
+	 */
+	if (!rcblk_clt_queue_polled(map, qid))
+		flags |= RCBLK_OPEN_WRITE_IMM;
+	rcblk_clt_encode_open(&o, flags, RCBLK_F_KNOWN,
 			      max_io, qid, map->nr_queues, map->gen,
 			      map->session, map->name);
 	ret = rdmachan_send(q->ch, &v, 1, 0, RDMACHAN_SEND_NONBLOCK);

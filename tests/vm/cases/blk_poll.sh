@@ -10,7 +10,9 @@
 #            without them has io_poll 0 and one channel.
 #   routing  the block channel's send events (rdmachan_blk:rcblk_clt_send)
 #            name the queue of each request: fio with io_uring and --hipri
-#            (IOPOLL) sends on queue 1, libaio (not polled) only on queue 0.
+#            (IOPOLL) sends on queue 1, libaio (not polled) only on queue 0;
+#            the polled queue's 128 READs were invalidated by the server
+#            (remote_inv), none locally (local_inv unchanged).
 #   data     what polled writes wrote reads back through the other queue
 #            and the other way round (fio --verify_only), crc32c checked.
 #   outage   a verifying polled fio runs while the route to the server
@@ -104,9 +106,15 @@ check "libaio reads them back, crc32c checked" \
 check_eq "not polled: nothing on the polled queue" 0 "$(sends_on 1)"
 check "libaio writes run" traced lw --ioengine=libaio --offset=16M
 check_eq "not polled: nothing on the polled queue" 0 "$(sends_on 1)"
+li=$(blk_map_attr "$D" local_inv)
+ri=$(blk_map_attr "$D" remote_inv)
 check "polled reads read them back, crc32c checked" \
 	traced lr --ioengine=io_uring --hipri --offset=16M --verify_only
 check "they were sent on the polled queue" test "$(sends_on 1)" -gt 0
+# the polled queue's READs are answered by a SEND that invalidates: no
+# local invalidation (its completion would come in softirq)
+check_eq "their registrations were invalidated by the server, none here" \
+	"$li yes" "$(blk_map_attr "$D" local_inv) $([ "$(blk_map_attr "$D" remote_inv)" -ge $((ri + 128)) ] && echo yes)"
 echo 0 > $TR/events/enable
 
 # ---- outage under polled I/O ---------------------------------------------
