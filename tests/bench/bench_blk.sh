@@ -257,16 +257,6 @@ trace_legs() {
 	rm -f "$T/legs"
 }
 
-# want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the kernel
-# command line; all six when unset)
-JOBS=$(echo "${BENCH_BLK_JOBS:-rr1,rr32,rw32,sr,sw,rr32c,pr1,pr32}" | tr , ' ')
-want() {
-	case " $JOBS " in
-	*" $1 "*) return 0 ;;
-	esac
-	return 1
-}
-
 # hw_snap: every hardware counter of both soft-RoCE devices, "DEV NAME
 # VALUE", and the stack's dropped packets
 hw_snap() {
@@ -407,7 +397,7 @@ ENGINE=--ioengine=libaio
 # lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
 # (us), 0 0 when it failed or is not wanted
 lat_job() {
-	if ! want "$2"; then
+	if ! bench_want "$2"; then
 		echo 0 0
 	elif fio_job "$1" "$2" randread 4k 1; then
 		jq -r '.jobs[0].read.lat_ns.percentile |
@@ -422,7 +412,7 @@ lat_job() {
 # iops) or MB/s (bw_bytes) of direction DIR, 0 when it failed or is not
 # wanted
 rate_job() {
-	if ! want "$2"; then
+	if ! bench_want "$2"; then
 		echo 0
 	elif fio_job "$1" "$2" "$3" "$4" 32; then
 		if [ "$6" = iops ]; then
@@ -445,9 +435,9 @@ fio_all() {
 		"rr32c randread 4k read iops"; do
 		set -- $_j
 		# rr32c: the wire's work on fio's CPU, for that job only
-		want "$1" && [ "$1" = rr32c ] && wire_fifo 1
+		bench_want "$1" && [ "$1" = rr32c ] && wire_fifo 1
 		rate_job "$_d" "$@"
-		want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
+		bench_want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
 	done
 	fio_polled "$_d"
 }

@@ -17,7 +17,12 @@
 # each remote disk in turn (rdmachan_blk, then nvme-rdma, one right after
 # the other): 4k random reads at QD1 (p50, p99) and QD32, 4k random
 # writes at QD32, 128k sequential reads and writes at QD32 (MB/s, 10^6
-# B/s).  Its results: RESULT pair_rcblk_FIGURE and
+# B/s), on disks of one queue; then, on the disks mapped again with
+# BENCH_BLK_POLL_QUEUES queues of polled I/O beside it (default 1: blk
+# map --poll-queues, nvme connect --nr-poll-queues), 4k random reads at
+# QD1 (p50, p99) and QD32 with io_uring --hipri.
+# BENCH_BLK_JOBS as for bench_blk.sh (rr1, rr32, rw32, sr, sw, pr1,
+# pr32).  Its results: RESULT pair_rcblk_FIGURE and
 # pair_nvme_FIGURE, one a pass.  BENCH_BLK_SECS, BENCH_BLK_DEPTH as for
 # bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
 # rr32, rw32; perf in the initramfs) profiles that job on the client, at
@@ -30,6 +35,8 @@ SECS=${BENCH_BLK_SECS:-5}
 RUNS=${BENCH_RUNS:-3}
 DEPTH=${BENCH_BLK_DEPTH:-128}
 SIZE_MB=${BENCH_BLK_MB:-256}
+POLLQ=${BENCH_BLK_POLL_QUEUES:-1}
+ENGINE=--ioengine=libaio
 NVME=/usr/sbin/nvme
 NQN=nqn.2026-11.org.rdmachan:pairbench
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:6c3a3b0e-2c59-4b8e-9d3e-0b1e5c0ffee2
@@ -99,18 +106,20 @@ srv_stat() {
 	timeout 5 /usr/bin/nc $PAIR_SRV 7000 | cpu_snap -
 }
 
-# fio_job DEV NAME RW BS DEPTH: one time-based job, its JSON in
-# $T/NAME.json; the client's and the server's CPU busy shares and fio's
-# mean completion latency as diagnostics
+# fio_job DEV NAME RW BS DEPTH: one time-based job with ENGINE's fio
+# engine, its JSON in $T/NAME.json; the client's and the server's CPU
+# busy shares and fio's mean completion latency as diagnostics
 fio_job() {
+	# diag's copy on stdout goes to stderr: the callers' stdout is figures
 	srv_stat > $T/srv.before
 	hw_snap > $T/hw.before
 	cpu_snap > $T/cpu.before
 	_p=
 	[ "$2" != "${BENCH_BLK_PROFILE:-}" ] || [ ! -x /usr/bin/perf ] ||
 		_p="/usr/bin/perf record -a -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} -o $T/perf.data --"
+	# shellcheck disable=SC2086 # ENGINE is several words
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
-		--ioengine=libaio --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
+		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
 		--randrepeat=0 --lat_percentiles=1 --output-format=json \
 		> "$T/$2.json" 2> "$T/$2.err"
@@ -121,31 +130,51 @@ fio_job() {
 	diag "$2 on $1: client cpu busy $_c, server $(cpu_busy $T/srv.before $T/srv.after); fio $(jq -r '.jobs[0] |
 		(if .read.total_ios > 0 then .read else .write end) |
 		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us"' \
-		$T/$2.json 2>/dev/null)"
-	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$2")"
+		$T/$2.json 2>/dev/null)" >&2
+	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$2")" >&2
 	if [ -f $T/perf.data ]; then
-		diag "the client's perf profile of $2 on $1:"
+		diag "the client's perf profile of $2 on $1:" >&2
 		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
 			-n --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n "${BENCH_BLK_PROFILE_LINES:-50}")"
+			head -n "${BENCH_BLK_PROFILE_LINES:-50}")" >&2
 		rm -f $T/perf.data
 	fi
 	if [ $_r != 0 ]; then
-		diag "fio job $2 failed: $(tail -n 5 $T/$2.err)"
-		diag "$(dmesg | grep -E 'rdmachan|rcblk|nvme|rxe' | tail -n 10)"
+		diag "fio job $2 failed: $(tail -n 5 $T/$2.err)" >&2
+		diag "$(dmesg | grep -E 'rdmachan|rcblk|nvme|rxe' | tail -n 10)" >&2
 	fi
 	return $_r
 }
 
-# jobs KIND DEV: the jobs on DEV, RESULT pair_KIND_FIGURE (0 for a job
-# that failed)
-jobs() {
-	if fio_job "$2" rr1 randread 4k 1; then
-		set -- "$1" "$2" $(jq -r '.jobs[0].read.lat_ns.percentile |
-			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/rr1.json)
+# lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
+# (us), 0 0 when it failed or is not wanted
+lat_job() {
+	if bench_want "$2" && fio_job "$1" "$2" randread 4k 1; then
+		jq -r '.jobs[0].read.lat_ns.percentile |
+			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/$2.json
 	else
-		set -- "$1" "$2" 0 0
+		echo 0 0
 	fi
+}
+
+# rate_job DEV NAME RW BS DIR KIND: a job at QD32; prints its IOPS (KIND
+# iops) or MB/s (bw_bytes) of direction DIR, 0 when it failed or is not
+# wanted
+rate_job() {
+	if ! bench_want "$2" || ! fio_job "$1" "$2" "$3" "$4" 32; then
+		echo 0
+	elif [ "$6" = iops ]; then
+		jq -r ".jobs[0].$5.iops" $T/$2.json
+	else
+		jq -r ".jobs[0].$5.bw_bytes / 1e6" $T/$2.json
+	fi
+}
+
+# jobs KIND DEV: the libaio jobs on DEV, RESULT pair_KIND_FIGURE (0 for
+# a job that failed or was not wanted)
+jobs() {
+	# shellcheck disable=SC2046 # p50 and p99, two words
+	set -- "$1" "$2" $(lat_job "$2" rr1)
 	result "pair_$1_randread_4k_qd1_p50_us" "$3"
 	result "pair_$1_randread_4k_qd1_p99_us" "$4"
 	for _j in "rr32 randread 4k read iops randread_4k_qd32_iops" \
@@ -153,16 +182,21 @@ jobs() {
 		"sr read 128k read bw_bytes seqread_128k_MBps" \
 		"sw write 128k write bw_bytes seqwrite_128k_MBps"; do
 		set -- "$1" "$2" $_j
-		_v=0
-		if fio_job "$2" "$3" "$4" "$5" 32; then
-			if [ "$7" = iops ]; then
-				_v=$(jq -r ".jobs[0].$6.iops" $T/$3.json)
-			else
-				_v=$(jq -r ".jobs[0].$6.bw_bytes / 1e6" $T/$3.json)
-			fi
-		fi
-		result "pair_$1_$8" "$_v"
+		result "pair_$1_$8" "$(rate_job "$2" "$3" "$4" "$5" "$6" "$7")"
 	done
+}
+
+# polled_jobs KIND DEV: the polled jobs (pr1, pr32), io_uring and
+# --hipri on DEV's queues of polled I/O
+polled_jobs() {
+	ENGINE="--ioengine=io_uring --hipri"
+	# shellcheck disable=SC2046 # p50 and p99, two words
+	set -- "$1" "$2" $(lat_job "$2" pr1)
+	result "pair_$1_randread_4k_qd1_polled_p50_us" "$3"
+	result "pair_$1_randread_4k_qd1_polled_p99_us" "$4"
+	result "pair_$1_randread_4k_qd32_polled_iops" \
+		"$(rate_job "$2" pr32 randread 4k read iops)"
+	ENGINE=--ioengine=libaio
 }
 
 # link_alive: the server still answers over the link (its /proc/stat on
@@ -176,45 +210,79 @@ link_alive() {
 	return 1
 }
 
+# no_result KIND FIGURES...: 0 for each
 no_result() {
-	for _f in randread_4k_qd1_p50_us randread_4k_qd1_p99_us \
-		randread_4k_qd32_iops randwrite_4k_qd32_iops \
-		seqread_128k_MBps seqwrite_128k_MBps; do
-		result "pair_$1_$_f" 0
+	_k=$1
+	shift
+	for _f in "$@"; do
+		result "pair_${_k}_$_f" 0
 	done
 }
+LIBAIO_FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us
+	randread_4k_qd32_iops randwrite_4k_qd32_iops seqread_128k_MBps
+	seqwrite_128k_MBps"
+POLLED_FIGURES="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
+	randread_4k_qd32_polled_iops"
 
-rcblk_pass() {
+# rcblk_up POLL / rcblk_down DEV: map the export with one queue and POLL
+# queues of polled I/O, print the disk / unmap it
+rcblk_up() {
 	D=$(timeout 60 $TOOL blk map $PAIR_SRV bench --queues 1 \
-		--depth "$DEPTH" 2> $T/map.err)
-	if [ -b "$D" ]; then
-		jobs rcblk "$D"
-		diag "$($TOOL -sd blk show maps)"
-		blk_chan_stats "$D"
-		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
-	else
-		diag "blk map failed: $D $(cat $T/map.err)"
-		no_result rcblk
-	fi
+		--poll-queues "$1" --depth "$DEPTH" 2> $T/map.err)
+	[ -b "$D" ] && echo "$D" && return 0
+	diag "blk map failed: $D $(cat $T/map.err)" >&2
+	return 1
+}
+rcblk_down() {
+	diag "$($TOOL -sd blk show maps)" >&2
+	blk_chan_stats "$1" >&2
+	$TOOL blk unmap "$1" || diag "blk unmap $1 failed" >&2
 }
 
-nvme_pass() {
+# nvme_up POLL / nvme_down DEV: connect with one I/O queue and POLL
+# queues of polled I/O, print the namespace's disk / disconnect
+nvme_up() {
 	if ! $NVME connect -t rdma -a $PAIR_SRV -s 4420 -n $NQN \
-		--nr-io-queues 1 --queue-size "$DEPTH" --hostnqn $HOSTNQN \
-		--hostid $HOSTID > $T/connect.out 2>&1; then
-		diag "nvme connect failed: $(cat $T/connect.out)"
-		no_result nvme
-		return
+		--nr-io-queues 1 --nr-poll-queues "$1" --queue-size "$DEPTH" \
+		--hostnqn $HOSTNQN --hostid $HOSTID > $T/connect.out 2>&1; then
+		diag "nvme connect failed: $(cat $T/connect.out)" >&2
+		return 1
 	fi
 	if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
 		wait_for 5 test -b "$N"; then
-		jobs nvme "$N"
-	else
-		diag "nvme connect: no namespace disk"
-		no_result nvme
+		echo "$N"
+		return 0
 	fi
+	diag "nvme connect: no namespace disk" >&2
+	nvme_down
+	return 1
+}
+nvme_down() {
 	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
-		diag "nvme disconnect failed: $(cat $T/disconnect.out)"
+		diag "nvme disconnect failed: $(cat $T/disconnect.out)" >&2
+}
+
+# disk_pass KIND: the libaio jobs on KIND's disk (rcblk, nvme) without
+# queues of polled I/O, then the polled ones on it with POLLQ of them:
+# each set of jobs on a disk set up for it alone
+disk_pass() {
+	if bench_want rr1 || bench_want rr32 || bench_want rw32 ||
+		bench_want sr || bench_want sw; then
+		if _d=$("$1_up" 0); then
+			jobs "$1" "$_d"
+			"$1_down" "$_d"
+		else
+			no_result "$1" $LIBAIO_FIGURES
+		fi
+	else
+		no_result "$1" $LIBAIO_FIGURES
+	fi
+	if { bench_want pr1 || bench_want pr32; } && _d=$("$1_up" "$POLLQ"); then
+		polled_jobs "$1" "$_d"
+		"$1_down" "$_d"
+	else
+		no_result "$1" $POLLED_FIGURES
+	fi
 }
 
 client_half() {
@@ -229,12 +297,13 @@ client_half() {
 	result pair_depth "$DEPTH"
 	result pair_mb "$SIZE_MB"
 	result pair_runs "$RUNS"
+	result pair_poll_queues "$POLLQ"
 	result pair_cpus "$(grep -c ^processor /proc/cpuinfo)"
 	for pass in $(seq "$RUNS"); do
 		diag "two-host block pass $pass of $RUNS"
-		rcblk_pass
+		disk_pass rcblk
 		link_alive || break
-		nvme_pass
+		disk_pass nvme
 		link_alive || break
 	done
 	host_do server finish && ok "the server VM ends" ||

@@ -57,7 +57,8 @@
 # BENCH_MSG=0 leaves out the message rows, BENCH_NET=0 the network rows,
 # BENCH_SCALE=0 the scale rows,
 # BENCH_BLK=0 the block rows (both tables), BENCH_BLK=pair the one-VM
-# block rows only, BENCH_PAIR=0 the two-host block rows only (tests/bench/bench_blk_pair.sh, on the two-VM fixture);
+# block rows (the two-host ones, tests/bench/bench_blk_pair.sh on the
+# two-VM fixture, run alone), BENCH_PAIR=0 the two-host block rows;
 # BENCH_VM=0 prints the tables of the last run again without a VM.
 # A VM run writes them with every raw figure to tests/bench/results/
 # (BENCH_RESULTS=FILE for another file; see the end of this script).
@@ -128,12 +129,12 @@ if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
 	mkdir -p "$(dirname "$INITRD")" "$OUT"
 	[ -f "$INITRD" ] && [ -n "$CASES" ] ||
 		tests/vm/build-initramfs.sh "$KVER" "$INITRD" >/dev/null
-	# per pass: 2 disks x 5 jobs of ramp + BLK_SECS + fio's start, a map
+	# per pass: 2 disks x 7 jobs of ramp + BLK_SECS + fio's start, a map
 	# and a connect; and the two boots
 	RDMACHAN_SMP=1 \
-	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}" \
+	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 		tests/vm/run-pair.sh --initrd "$INITRD" --kver "$KVER" \
-		--out "$PAIR_OUT" --timeout $((300 + RUNS * (10 * (BLK_SECS + 8) + 60))) \
+		--out "$PAIR_OUT" --timeout $((300 + RUNS * (14 * (BLK_SECS + 8) + 60))) \
 		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
 fi
 
@@ -474,7 +475,10 @@ PAIR_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
 4k randread QD32|randread_4k_qd32_iops|IOPS|1|1.10
 4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10
 128k seq read QD32|seqread_128k_MBps|MB/s|1|1.00
-128k seq write QD32|seqwrite_128k_MBps|MB/s|1|1.00"
+128k seq write QD32|seqwrite_128k_MBps|MB/s|1|1.00
+4k randread QD1 polled p50|randread_4k_qd1_polled_p50_us|us|0|0.90
+4k randread QD1 polled p99|randread_4k_qd1_polled_p99_us|us|0|0.90
+4k randread QD32 polled|randread_4k_qd32_polled_iops|IOPS|1|1.10"
 if [ "$PAIR" = 1 ]; then
 	R=$PAIR_OUT/results.ktap
 	BP=pair
@@ -504,6 +508,7 @@ if [ "$PAIR" = 1 ]; then
 		echo "two VMs of $(val pair_cpus) vCPU, a server and a client, rxe on virtio NICs linked point to point"
 		echo "(a qemu socket netdev over 127.0.0.1); one queue of $(val pair_depth) requests each; the server's"
 		echo "filled $(val pair_mb) MiB null_blk behind both (testing.rst, \"Block rows between two hosts\")."
+		echo "Polled rows: io_uring --hipri on $(val pair_poll_queues) more queue(s), of polled I/O."
 	fi
 fi
 }

@@ -2,7 +2,7 @@
 #
 # tests/vm/lib/measure.sh: what the benchmarks (tests/bench/bench_*.sh)
 # measure beside their figures (sourced by /tests/lib.sh): each CPU's
-# busy share and a perf profile's top.  The soft-RDMA devices' port
+# busy share, a perf profile's top, and which jobs to run.  The soft-RDMA devices' port
 # counters are the fixture's (hw_counters), the block channel's are
 # blk.sh's (blk_chan_stats), and run_checks reports what each step took.
 
@@ -26,4 +26,13 @@ cpu_busy() {
 perf_top() {
 	/usr/bin/perf report -i "$1" --stdio --no-children --sort dso,sym \
 		2>/dev/null | grep -v '^#' | grep -v '^$' | head -n "$2"
+}
+
+# bench_want JOB: JOB is one of BENCH_BLK_JOBS (comma-separated on the
+# kernel command line; every job of the benchmark when unset)
+bench_want() {
+	case ",${BENCH_BLK_JOBS:-$1}," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
 }
