@@ -20,10 +20,12 @@
 #   io_submit() shows it in slat, not clat); 4k randread and randwrite
 #   QD32: IOPS; 128k sequential read and write QD32: MB/s (10^6 B/s).
 #   Polled (io_uring, --hipri: IOPOLL): 4k randread QD1 p50 and p99, 4k
-#   randread QD32 IOPS, on the remote disks' queues of polled I/O
-#   (BENCH_BLK_POLL_QUEUES, default 1: "blk map --poll-queues",
-#   "nvme connect --nr-poll-queues"; the libaio jobs never use them);
-#   not on the null_blk, which has none.
+#   randread QD32 IOPS, on the remote disks mapped again with queues of
+#   polled I/O (BENCH_BLK_POLL_QUEUES, default 1: "blk map
+#   --poll-queues", "nvme connect --nr-poll-queues"); the libaio jobs
+#   run on the disks mapped without, as a queue of polled I/O beside
+#   nvme-rdma's doubled its libaio QD1 latency between two hosts; not on
+#   the null_blk, which has none.
 # Both remote disks get the same hardware queues and depth: BENCH_BLK_QUEUES
 # (default 2, nvme's default of one I/O queue per CPU in this 2-CPU VM)
 # and BENCH_BLK_DEPTH (default 128, nvme-rdma's default queue size).
@@ -385,13 +387,14 @@ FIO_CPU=0
 WIRE_CPUS=2	# CPU 1
 [ "$NCPU" -ge 2 ] || WIRE_CPUS=1
 
-# fio_all DEV: the jobs on DEV; prints the ten figures in the order of
-# FIGURES, 0 for a job that failed or did not run
-FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
+# fio_all DEV / fio_polled DEV: the libaio / polled jobs on DEV; print
+# the figures in the order of LIBAIO / POLLED, 0 for a job that failed
+# or did not run
+LIBAIO="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
 	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps
-	randread_4k_qd32_onecpu_iops randread_4k_qd1_polled_p50_us
-	randread_4k_qd1_polled_p99_us randread_4k_qd32_polled_iops"
-NFIG=10
+	randread_4k_qd32_onecpu_iops"
+POLLED="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
+	randread_4k_qd32_polled_iops"
 ENGINE=--ioengine=libaio
 
 # lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
@@ -439,17 +442,9 @@ fio_all() {
 		rate_job "$_d" "$@"
 		bench_want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
 	done
-	fio_polled "$_d"
 }
 
-# fio_polled DEV: the polled jobs (pr1, pr32) on DEV's queues of polled
-# I/O; three figures, 0 on the null_blk (no such queues) and for a job
-# that failed or did not run
 fio_polled() {
-	if [ "$1" = "$B" ]; then
-		echo 0 0 0
-		return
-	fi
 	ENGINE="--ioengine=io_uring --hipri"
 	lat_job "$1" pr1
 	rate_job "$1" pr32 randread 4k read iops
@@ -466,75 +461,103 @@ fio_fail() {
 	} >&2
 }
 
-# report KIND FIGURES...: one RESULT per figure, blk_KIND_FIGURE
+# report KIND SET FIGURES...: one RESULT per figure of SET ($LIBAIO or
+# $POLLED), blk_KIND_FIGURE, 0 for those not given
 report() {
 	_k=$1
-	shift
-	for _f in $FIGURES; do
+	_set=$2
+	shift 2
+	for _f in $_set; do
 		result "blk_${_k}_$_f" "${1:-0}"
 		[ $# -gt 0 ] && shift
 	done
 }
 
-# remote KIND DEV: the jobs on a remote disk, checked to cross the wire
+# remote KIND DEV SET JOBS: JOBS (fio_all, fio_polled) on a remote disk,
+# figures of SET, checked to cross the wire
 remote() {
 	_s=$(rxe1_sent)
-	_r=$(fio_all "$2")
+	_r=$($4 "$2")
 	if [ "$(rxe1_sent)" = "$_s" ]; then
 		diag "bench_blk: $1 did not cross the wire"
-		_r=$(seq $NFIG | sed 's/.*/0/')
+		_r=
 	fi
-	report "$1" $_r
+	report "$1" "$3" $_r
+}
+
+# phases: "POLL SET JOBS" per line, the disks set up for each with POLL
+# queues of polled I/O; the polled jobs only where one of them is wanted
+phases() {
+	echo "0 LIBAIO fio_all"
+	if bench_want pr1 || bench_want pr32; then
+		echo "$POLLQ POLLED fio_polled"
+	else
+		report "$1" "$POLLED"
+	fi
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
 rcblk_pass() {
 	# a traced run keeps the mapping's histograms too (off by default)
 	[ -z "$TRACE" ] || echo 1 > /sys/module/rdmachan/parameters/latency_hist
-	$TOOL blk export bench "$B" --allow 192.0.2.0/24 ||
-		{ diag "blk export failed"; report rcblk; return; }
-	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \
-		--poll-queues "$POLLQ" --depth "$DEPTH" 2> $T/map.err)
-	if [ -b "$D" ]; then
-		result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
-			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
-		remote rcblk "$D"
-		diag "$($TOOL -sd blk show maps)"
-		diag "$($TOOL -sd blk show exports)"
-		blk_chan_stats "$D"
-		$TOOL blk unmap "$D" || diag "blk unmap $D failed"
-	else
-		diag "blk map failed: $D $(cat $T/map.err)"
-		diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 20)"
-		report rcblk
+	if ! $TOOL blk export bench "$B" --allow 192.0.2.0/24; then
+		diag "blk export failed"
+		report rcblk "$LIBAIO"
+		report rcblk "$POLLED"
+		return
 	fi
+	phases rcblk > $T/phases
+	while read -r _pq _set _jobs <&7; do
+		_set=$(eval echo "\$$_set")
+		D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI \
+			--queues "$QUEUES" --poll-queues "$_pq" --depth "$DEPTH" \
+			2> $T/map.err)
+		if [ -b "$D" ]; then
+			[ "$_pq" != 0 ] ||
+				result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
+				\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
+			remote rcblk "$D" "$_set" "$_jobs"
+			diag "$($TOOL -sd blk show maps)"
+			diag "$($TOOL -sd blk show exports)"
+			blk_chan_stats "$D"
+			$TOOL blk unmap "$D" || diag "blk unmap $D failed"
+		else
+			diag "blk map failed: $D $(cat $T/map.err)"
+			diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 20)"
+			report rcblk "$_set"
+		fi
+	done 7< $T/phases
 	$TOOL blk unexport bench || diag "blk unexport failed"
 }
 
 # ---- nvme-rdma ----------------------------------------------------------
 nvme_pass() {
-	if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
-		--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
-		--nr-poll-queues "$POLLQ" \
-		--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
-		> $T/connect.out 2>&1; then
-		diag "nvme connect failed: $(cat $T/connect.out)"
-		diag "$(dmesg | grep -E 'nvme' | tail -n 20)"
-		report nvme
-		return
-	fi
-	if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
-		wait_for 5 test -b "$N"; then
-		for _c in /sys/class/nvme/nvme*; do
-			diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
-		done
-		remote nvme "$N"
-	else
-		diag "nvme connect: no namespace disk"
-		report nvme
-	fi
-	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
-		diag "nvme disconnect failed: $(cat $T/disconnect.out)"
+	phases nvme > $T/phases
+	while read -r _pq _set _jobs <&7; do
+		_set=$(eval echo "\$$_set")
+		if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
+			--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
+			--nr-poll-queues "$_pq" \
+			--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
+			> $T/connect.out 2>&1; then
+			diag "nvme connect failed: $(cat $T/connect.out)"
+			diag "$(dmesg | grep -E 'nvme' | tail -n 20)"
+			report nvme "$_set"
+			continue
+		fi
+		if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
+			wait_for 5 test -b "$N"; then
+			for _c in /sys/class/nvme/nvme*; do
+				diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
+			done
+			remote nvme "$N" "$_set" "$_jobs"
+		else
+			diag "nvme connect: no namespace disk"
+			report nvme "$_set"
+		fi
+		$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
+			diag "nvme disconnect failed: $(cat $T/disconnect.out)"
+	done 7< $T/phases
 }
 
 check "rxe pair comes up" rxe_pair_up
@@ -567,7 +590,8 @@ for pass in $(seq "$RUNS"); do
 	diag "block pass $pass of $RUNS"
 	rcblk_pass
 	nvme_pass
-	report local $(fio_all "$B")
+	report local "$LIBAIO" $(fio_all "$B")
+	report local "$POLLED"
 done
 diag "$($TOOL -sd blk show)"
 
