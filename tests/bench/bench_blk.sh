@@ -22,10 +22,9 @@
 #   Polled (io_uring, --hipri: IOPOLL): 4k randread QD1 p50 and p99, 4k
 #   randread QD32 IOPS, on the remote disks mapped again with queues of
 #   polled I/O (BENCH_BLK_POLL_QUEUES, default 1: "blk map
-#   --poll-queues", "nvme connect --nr-poll-queues"); the libaio jobs
-#   run on the disks mapped without, as a queue of polled I/O beside
-#   nvme-rdma's doubled its libaio QD1 latency between two hosts; not on
-#   the null_blk, which has none.
+#   --poll-queues", "nvme connect --nr-poll-queues"; the libaio jobs run
+#   on the disks mapped without: bench_disk_pass, lib/measure.sh); not
+#   on the null_blk, which has none.
 # Both remote disks get the same hardware queues and depth: BENCH_BLK_QUEUES
 # (default 2, nvme's default of one I/O queue per CPU in this 2-CPU VM)
 # and BENCH_BLK_DEPTH (default 128, nvme-rdma's default queue size).
@@ -485,79 +484,84 @@ remote() {
 	report "$1" "$3" $_r
 }
 
-# phases: "POLL SET JOBS" per line, the disks set up for each with POLL
-# queues of polled I/O; the polled jobs only where one of them is wanted
-phases() {
-	echo "0 LIBAIO fio_all"
-	if bench_want pr1 || bench_want pr32; then
-		echo "$POLLQ POLLED fio_polled"
+# bench_disk_pass's sets of jobs (tests/vm/lib/measure.sh)
+bench_libaio() { remote "$1" "$2" "$LIBAIO" fio_all; }
+bench_polled() { remote "$1" "$2" "$POLLED" fio_polled; }
+bench_none() {
+	if [ "$2" = libaio ]; then
+		report "$1" "$LIBAIO"
 	else
 		report "$1" "$POLLED"
 	fi
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
+# rcblk_up POLL / rcblk_down DEV: map the export with QUEUES queues and
+# POLL queues of polled I/O, print the disk / unmap it
+rcblk_up() {
+	D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI --queues "$QUEUES" \
+		--poll-queues "$1" --depth "$DEPTH" 2> $T/map.err)
+	if [ -b "$D" ]; then
+		[ "$1" != 0 ] ||
+			result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
+			\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
+		echo "$D"
+		return 0
+	fi
+	{
+		diag "blk map failed: $D $(cat $T/map.err)"
+		diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 20)"
+	} >&2
+	return 1
+}
+rcblk_down() {
+	diag "$($TOOL -sd blk show maps)"
+	diag "$($TOOL -sd blk show exports)"
+	blk_chan_stats "$1"
+	$TOOL blk unmap "$1" || diag "blk unmap $1 failed"
+}
+
 rcblk_pass() {
 	# a traced run keeps the mapping's histograms too (off by default)
 	[ -z "$TRACE" ] || echo 1 > /sys/module/rdmachan/parameters/latency_hist
 	if ! $TOOL blk export bench "$B" --allow 192.0.2.0/24; then
 		diag "blk export failed"
-		report rcblk "$LIBAIO"
-		report rcblk "$POLLED"
+		bench_none rcblk libaio
+		bench_none rcblk polled
 		return
 	fi
-	phases rcblk > $T/phases
-	while read -r _pq _set _jobs <&7; do
-		_set=$(eval echo "\$$_set")
-		D=$($TOOL blk map $BLK_SRV bench --src $BLK_CLI \
-			--queues "$QUEUES" --poll-queues "$_pq" --depth "$DEPTH" \
-			2> $T/map.err)
-		if [ -b "$D" ]; then
-			[ "$_pq" != 0 ] ||
-				result blk_rcblk_got "$(blk_maps ".maps[] | select(.dev == \"$D\") |
-				\"\\(.queues)x\\(.depth)\"" | tr -d '"')"
-			remote rcblk "$D" "$_set" "$_jobs"
-			diag "$($TOOL -sd blk show maps)"
-			diag "$($TOOL -sd blk show exports)"
-			blk_chan_stats "$D"
-			$TOOL blk unmap "$D" || diag "blk unmap $D failed"
-		else
-			diag "blk map failed: $D $(cat $T/map.err)"
-			diag "$(dmesg | grep -E 'rdmachan|rcblk' | tail -n 20)"
-			report rcblk "$_set"
-		fi
-	done 7< $T/phases
+	bench_disk_pass rcblk
 	$TOOL blk unexport bench || diag "blk unexport failed"
 }
 
 # ---- nvme-rdma ----------------------------------------------------------
-nvme_pass() {
-	phases nvme > $T/phases
-	while read -r _pq _set _jobs <&7; do
-		_set=$(eval echo "\$$_set")
-		if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
-			--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
-			--nr-poll-queues "$_pq" \
-			--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
-			> $T/connect.out 2>&1; then
+# nvme_up POLL / nvme_down DEV: connect with QUEUES I/O queues and POLL
+# queues of polled I/O, print the namespace's disk / disconnect
+nvme_up() {
+	if ! $NVME connect -t rdma -a $BLK_SRV -s 4420 -n $NQN \
+		--host-traddr $BLK_CLI --nr-io-queues "$QUEUES" \
+		--nr-poll-queues "$1" \
+		--queue-size "$DEPTH" --hostnqn $HOSTNQN --hostid $HOSTID \
+		> $T/connect.out 2>&1; then
+		{
 			diag "nvme connect failed: $(cat $T/connect.out)"
 			diag "$(dmesg | grep -E 'nvme' | tail -n 20)"
-			report nvme "$_set"
-			continue
-		fi
-		if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
-			wait_for 5 test -b "$N"; then
-			for _c in /sys/class/nvme/nvme*; do
-				diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)"
-			done
-			remote nvme "$N" "$_set" "$_jobs"
-		else
-			diag "nvme connect: no namespace disk"
-			report nvme "$_set"
-		fi
-		$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
-			diag "nvme disconnect failed: $(cat $T/disconnect.out)"
-	done 7< $T/phases
+		} >&2
+		return 1
+	fi
+	if ! N=$(nvme_disk_wait $NQN); then
+		diag "nvme connect: no namespace disk" >&2
+		nvme_down
+		return 1
+	fi
+	for _c in /sys/class/nvme/nvme*; do
+		diag "nvme-rdma: $N, ${_c##*/} queue_count $(cat $_c/queue_count) (the admin queue too), sqsize $(cat $_c/sqsize) (zero-based)" >&2
+	done
+	echo "$N"
+}
+nvme_down() {
+	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
+		diag "nvme disconnect failed: $(cat $T/disconnect.out)"
 }
 
 check "rxe pair comes up" rxe_pair_up
@@ -589,7 +593,7 @@ result blk_runs "$RUNS"
 for pass in $(seq "$RUNS"); do
 	diag "block pass $pass of $RUNS"
 	rcblk_pass
-	nvme_pass
+	bench_disk_pass nvme
 	report local "$LIBAIO" $(fio_all "$B")
 	report local "$POLLED"
 done

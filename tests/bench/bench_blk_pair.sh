@@ -170,9 +170,9 @@ rate_job() {
 	fi
 }
 
-# jobs KIND DEV: the libaio jobs on DEV, RESULT pair_KIND_FIGURE (0 for
-# a job that failed or was not wanted)
-jobs() {
+# bench_libaio KIND DEV: the libaio jobs on DEV, RESULT pair_KIND_FIGURE
+# (0 for a job that failed or was not wanted)
+bench_libaio() {
 	# shellcheck disable=SC2046 # p50 and p99, two words
 	set -- "$1" "$2" $(lat_job "$2" rr1)
 	result "pair_$1_randread_4k_qd1_p50_us" "$3"
@@ -186,9 +186,9 @@ jobs() {
 	done
 }
 
-# polled_jobs KIND DEV: the polled jobs (pr1, pr32), io_uring and
+# bench_polled KIND DEV: the polled jobs (pr1, pr32), io_uring and
 # --hipri on DEV's queues of polled I/O
-polled_jobs() {
+bench_polled() {
 	ENGINE="--ioengine=io_uring --hipri"
 	# shellcheck disable=SC2046 # p50 and p99, two words
 	set -- "$1" "$2" $(lat_job "$2" pr1)
@@ -210,19 +210,22 @@ link_alive() {
 	return 1
 }
 
-# no_result KIND FIGURES...: 0 for each
-no_result() {
+# bench_none KIND libaio|polled: 0 for each figure of the set
+bench_none() {
+	if [ "$2" = libaio ]; then
+		set -- "$1" randread_4k_qd1_p50_us randread_4k_qd1_p99_us \
+			randread_4k_qd32_iops randwrite_4k_qd32_iops \
+			seqread_128k_MBps seqwrite_128k_MBps
+	else
+		set -- "$1" randread_4k_qd1_polled_p50_us \
+			randread_4k_qd1_polled_p99_us randread_4k_qd32_polled_iops
+	fi
 	_k=$1
 	shift
 	for _f in "$@"; do
 		result "pair_${_k}_$_f" 0
 	done
 }
-LIBAIO_FIGURES="randread_4k_qd1_p50_us randread_4k_qd1_p99_us
-	randread_4k_qd32_iops randwrite_4k_qd32_iops seqread_128k_MBps
-	seqwrite_128k_MBps"
-POLLED_FIGURES="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
-	randread_4k_qd32_polled_iops"
 
 # rcblk_up POLL / rcblk_down DEV: map the export with one queue and POLL
 # queues of polled I/O, print the disk / unmap it
@@ -248,11 +251,7 @@ nvme_up() {
 		diag "nvme connect failed: $(cat $T/connect.out)" >&2
 		return 1
 	fi
-	if wait_for 10 nvme_disk $NQN && N=$(nvme_disk $NQN) &&
-		wait_for 5 test -b "$N"; then
-		echo "$N"
-		return 0
-	fi
+	nvme_disk_wait $NQN && return 0
 	diag "nvme connect: no namespace disk" >&2
 	nvme_down
 	return 1
@@ -260,29 +259,6 @@ nvme_up() {
 nvme_down() {
 	$NVME disconnect -n $NQN > $T/disconnect.out 2>&1 ||
 		diag "nvme disconnect failed: $(cat $T/disconnect.out)" >&2
-}
-
-# disk_pass KIND: the libaio jobs on KIND's disk (rcblk, nvme) without
-# queues of polled I/O, then the polled ones on it with POLLQ of them:
-# each set of jobs on a disk set up for it alone
-disk_pass() {
-	if bench_want rr1 || bench_want rr32 || bench_want rw32 ||
-		bench_want sr || bench_want sw; then
-		if _d=$("$1_up" 0); then
-			jobs "$1" "$_d"
-			"$1_down" "$_d"
-		else
-			no_result "$1" $LIBAIO_FIGURES
-		fi
-	else
-		no_result "$1" $LIBAIO_FIGURES
-	fi
-	if { bench_want pr1 || bench_want pr32; } && _d=$("$1_up" "$POLLQ"); then
-		polled_jobs "$1" "$_d"
-		"$1_down" "$_d"
-	else
-		no_result "$1" $POLLED_FIGURES
-	fi
 }
 
 client_half() {
@@ -301,9 +277,9 @@ client_half() {
 	result pair_cpus "$(grep -c ^processor /proc/cpuinfo)"
 	for pass in $(seq "$RUNS"); do
 		diag "two-host block pass $pass of $RUNS"
-		disk_pass rcblk
+		bench_disk_pass rcblk
 		link_alive || break
-		disk_pass nvme
+		bench_disk_pass nvme
 		link_alive || break
 	done
 	host_do server finish && ok "the server VM ends" ||

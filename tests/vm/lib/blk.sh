@@ -237,3 +237,10 @@ nvme_disk() {
 	done
 	return 1
 }
+
+# nvme_disk_wait NQN: nvme_disk once there is one (10 s for the
+# controller, 5 more for its block device); fails without
+nvme_disk_wait() {
+	wait_for 10 nvme_disk "$1" && _nw=$(nvme_disk "$1") &&
+		wait_for 5 test -b "$_nw" && echo "$_nw"
+}

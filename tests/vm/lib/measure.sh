@@ -2,7 +2,8 @@
 #
 # tests/vm/lib/measure.sh: what the benchmarks (tests/bench/bench_*.sh)
 # measure beside their figures (sourced by /tests/lib.sh): each CPU's
-# busy share, a perf profile's top, and which jobs to run.  The soft-RDMA devices' port
+# busy share, a perf profile's top; which block jobs run, and on disks set
+# up how (bench_want, bench_disk_pass).  The soft-RDMA devices' port
 # counters are the fixture's (hw_counters), the block channel's are
 # blk.sh's (blk_chan_stats), and run_checks reports what each step took.
 
@@ -35,4 +36,30 @@ bench_want() {
 	*",$1,"*) return 0 ;;
 	esac
 	return 1
+}
+
+# bench_disk_pass KIND: the block benchmarks' jobs on KIND's remote disk
+# (rcblk, nvme), set up by "KIND_up POLL", which prints the disk, and
+# taken down by "KIND_down DEV": the libaio jobs (bench_libaio KIND DEV)
+# on the disk without queues of polled I/O, then the polled ones
+# (bench_polled KIND DEV) on it set up again with POLLQ of them.  Each
+# set runs on a disk set up for it alone: beside nvme-rdma's one queue, a
+# queue of polled I/O doubled its libaio QD1 latency between two hosts.
+# A set that did not run reports 0s (bench_none KIND libaio|polled).
+bench_disk_pass() {
+	if { bench_want rr1 || bench_want rr32 || bench_want rw32 ||
+		bench_want sr || bench_want sw || bench_want rr32c; } &&
+		_bd=$("$1_up" 0); then
+		bench_libaio "$1" "$_bd"
+		"$1_down" "$_bd"
+	else
+		bench_none "$1" libaio
+	fi
+	if { bench_want pr1 || bench_want pr32; } &&
+		_bd=$("$1_up" "$POLLQ"); then
+		bench_polled "$1" "$_bd"
+		"$1_down" "$_bd"
+	else
+		bench_none "$1" polled
+	fi
 }
