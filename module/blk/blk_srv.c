@@ -356,6 +356,8 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
  * @all: out: every queue
  * @mine: out: those accepted from @peer's address (any port)
  *
+ * A queue counts from its accept (its peer set) to the end of its close.
+ *
  * Context: rcblk_srv_qlock held.
  */
 static void rcblk_srv_count_queues_locked(const struct sockaddr *peer,
@@ -367,6 +369,14 @@ static void rcblk_srv_count_queues_locked(const struct sockaddr *peer,
 	*all = 0;
 	*mine = 0;
 	list_for_each_entry(q, &rcblk_srv_queues, node) {
+		/*
+		 * Not one whose accept has not returned: listed before it (the
+		 * channel may fail inside), it is none when the accept finds
+		 * no connection ready, and the admission of a request beside
+		 * it would count it as one.
+		 */
+		if (q->peer.ss_family == AF_UNSPEC)
+			continue;
 		(*all)++;
 		if (peer && rcblk_same_host((struct sockaddr *)&q->peer, peer))
 			(*mine)++;
