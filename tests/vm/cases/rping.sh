@@ -35,6 +35,23 @@ rping_listening() {
 	rdma res show cm_id 2>/dev/null | grep "LISTEN" | grep -q "src-addr $SRV:$1 "
 }
 
+# rping_rc RC FILE: rdma-core's rping's exit RC, but 0 for its exit at
+# the end of a good run: before rdma-core v59 (f3ae6534a, "rping:
+# terminate CM event thread before exiting"; Debian 12 has v44) its CM
+# thread, handed the last event, may call rdma_get_cm_event() again after
+# the main thread destroyed the channel, and exits 255 with EBADF.  Only
+# that, as the last line of FILE, and no other complaint.
+rping_rc() {
+	if [ "$1" = 255 ] &&
+	   [ "$(tail -n 1 "$2")" = "rdma_get_cm_event: Bad file descriptor" ] &&
+	   ! grep -Eq 'fail|error|mismatch|wait for' "$2"; then
+		diag "rping exited 255 after its last event (rdma-core's race before v59): counted as 0" >&2
+		echo 0
+		return
+	fi
+	echo "$1"
+}
+
 # jq_ok FILE FILTER: FILTER (jq -e) holds on FILE's JSON
 jq_ok() {
 	jq -e "$2" "$1" >/dev/null 2>&1 && return 0
@@ -54,7 +71,8 @@ for size in 26 64 4096 65535; do
 	check_eq "kernel client, $size bytes: rping -s echoes 10 pings, data checked" \
 		"0 10 $size" "$? $(jq -r '"\(.pings) \(.size)"' $T/kc.json 2>/dev/null)"
 	wait $us
-	check_eq "kernel client, $size bytes: rping -s ends cleanly" 0 $?
+	check_eq "kernel client, $size bytes: rping -s ends cleanly" 0 \
+		"$(rping_rc $? $T/us.out)"
 
 	# rping -c against the kernel server
 	port=$((port + 1))
@@ -62,7 +80,7 @@ for size in 26 64 4096 65535; do
 	ks=$!
 	wait_for 10 rping_listening $port
 	timeout 120 rping -c -a $SRV -I $CLI -p $port -C 10 -S $size -V > $T/uc.out 2>&1
-	rc=$?
+	rc=$(rping_rc $? $T/uc.out)
 	# what rping said, and what the server logged, when it failed
 	[ "$rc" = 0 ] || diag "rping -c: $(cat $T/uc.out); kernel: $(dmesg | tail -n 5)"
 	check_eq "kernel server, $size bytes: rping -c makes 10 pings, data checked" 0 $rc
