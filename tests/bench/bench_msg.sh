@@ -174,7 +174,7 @@ perftest_ud_lat() {
 # the sink did), MB/s delivered
 rdmachan_ud_bw() {
 	timeout 60 $TOOL -j dgram recv $SRV:$2 --sink -W 1s > $T/udsink.out 2>&1 &
-	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$2 '"
+	wait_for 10 cm_listening $SRV "$2"
 	timeout 60 $TOOL -j dgram bench $SRV:$2 -I $CLI -s "$1" -t "${SECS}s" \
 		> $T/udblast.out 2>&1
 	wait
@@ -188,7 +188,7 @@ rdmachan_ud_bw() {
 rdmachan_ud_lat() {
 	timeout 60 $TOOL -j dgram echo $SRV:$1 -k --busy-poll > $T/udecho.out 2>&1 &
 	_echo=$!
-	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$1 '"
+	wait_for 10 cm_listening $SRV "$1"
 	timeout 60 $TOOL -j dgram bench $SRV:$1 -I $CLI --op pingpong -c "$PINGS" -s 64 \
 		--busy-poll > $T/udping.out 2>&1
 	kill -INT $_echo
@@ -204,11 +204,11 @@ rping_rtt() {
 	_p=$1
 	shift
 	timeout 120 rping -s -a $SRV -p "$_p" > $T/rps.out 2>&1 &
-	wait_for 10 sh -c "rdma res show cm_id | grep LISTEN | grep -q 'src-addr $SRV:$_p '"
+	wait_for 10 cm_listening $SRV "$_p"
 	# busybox's date has no %N: /proc/uptime's 10 ms, over a run of seconds
 	read -r _t0 _ < /proc/uptime
 	timeout 120 "$@" -C "$RPINGS" > $T/rpc.out 2>&1
-	_rc=$?
+	_rc=$(rping_rc $? $T/rpc.out)
 	read -r _t1 _ < /proc/uptime
 	wait
 	if [ "$_rc" = 0 ]; then

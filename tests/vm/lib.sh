@@ -12,7 +12,7 @@
 #   fixture.sh  the one-VM fixture: soft-RDMA devices on a veth pair, the
 #               wire between them, port counters, udevd
 #   chan.sh     the message channel: rdmachan loaded, its devices,
-#               listeners and channels
+#               listeners and channels; rdma_cm listeners, rping's exit
 #   blk.sh      the block channel: null_blk, mappings and exports, data
 #               patterns, fio, device-mapper, nvmet
 #   net.sh      the network channel: namespaces, interfaces, TCP streams

@@ -46,11 +46,6 @@ if [ "$RDMA_DRIVER" = siw ]; then
 	exit 0
 fi
 
-# dgram_serving PORT: a UDP-port-space rdma_cm listener on SRV:PORT
-dgram_serving() {
-	rdma res show cm_id 2>/dev/null | grep LISTEN | grep -q "src-addr $SRV:$1 "
-}
-
 # jq_ok FILE FILTER: FILTER (jq -e) holds on FILE's JSON
 jq_ok() {
 	jq -e "$2" "$1" >/dev/null 2>&1 && return 0
@@ -71,7 +66,7 @@ check "the port has an active MTU" test -n "$MTU"
 # an echo endpoint and pings of several sizes and bursts, data checked
 timeout 300 $TOOL -j dgram echo $SRV:7301 > $T/echo.json 2> $T/echo.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7301
+wait_for 10 cm_listening $SRV 7301
 for sb in "1 1" "100 1" "100 16" "$MTU 4"; do
 	set -- $sb
 	timeout 60 $TOOL -j dgram ping $SRV:7301 -I $CLI -c 10 -s $1 -b $2 -V \
@@ -90,7 +85,7 @@ check "the echo endpoint reports what it echoed" \
 # one datagram with its source, queue pair and immediate
 timeout 60 $TOOL -j dgram recv $SRV:7302 -c 1 -W 30s > $T/recv.json 2> $T/recv.err &
 recv_pid=$!
-wait_for 10 dgram_serving 7302
+wait_for 10 cm_listening $SRV 7302
 timeout 60 $TOOL -j dgram send $SRV:7302 -I $CLI hello-datagram > $T/send.json 2> $T/send.err
 check "send: one datagram sent" jq_ok $T/send.json '.sent == 1'
 wait $recv_pid
@@ -103,7 +98,7 @@ check "recv: with the sender's queue pair as its source and immediate" \
 # a sender that closes right after posting: what it posted still goes
 timeout 60 $TOOL -j dgram recv $SRV:7305 -c 64 -W 30s > $T/recv.json 2> $T/recv.err &
 recv_pid=$!
-wait_for 10 dgram_serving 7305
+wait_for 10 cm_listening $SRV 7305
 timeout 60 $TOOL -j dgram send $SRV:7305 -I $CLI -c 64 -s 1000 > $T/send.json 2> $T/send.err
 wait $recv_pid
 check_eq "a sender that closes at once after 64 datagrams: all 64 arrive" \
@@ -116,7 +111,7 @@ check_fail "a port nobody serves does not resolve" \
 # udaddy's client against the echo endpoint (10 datagrams of 100 bytes)
 timeout 120 $TOOL -j dgram echo $SRV:7174 -c 10 > $T/echo.json 2> $T/echo.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7174
+wait_for 10 cm_listening $SRV 7174
 c0="$(hw_counters $DEV0)"
 c1="$(hw_counters $DEV1)"
 timeout 60 udaddy -s $SRV -b $CLI > $T/udaddy.out 2>&1
@@ -133,7 +128,7 @@ diag "$DEV1 after:  $(hw_counters $DEV1)"
 # dgram ping against udaddy's server: it takes 10, then answers 10
 timeout 120 udaddy -b $SRV > $T/udaddy.out 2>&1 &
 ud_pid=$!
-wait_for 10 dgram_serving 7174
+wait_for 10 cm_listening $SRV 7174
 timeout 60 $TOOL -j dgram ping $SRV -I $CLI -b 10 -c 1 > $T/ping.json 2> $T/ping.err
 check_eq "dgram ping against udaddy's server: 10 sent, 10 answers" "0 10 10" \
 	"$? $(jq -r '"\(.sent) \(.received)"' $T/ping.json 2>/dev/null)"
@@ -144,7 +139,7 @@ check "udaddy's server ends cleanly" \
 # bursts at an echo of 8 buffers: UD may drop, the counts must say so
 timeout 300 $TOOL -j dgram echo $SRV:7303 -d 8 > $T/echo.json 2> $T/echo.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7303
+wait_for 10 cm_listening $SRV 7303
 timeout 120 $TOOL -j dgram ping $SRV:7303 -I $CLI -c 20 -b 64 -s 64 -W 2s \
 	> $T/ping.json 2> $T/ping.err
 kill -INT $echo_pid
@@ -161,7 +156,7 @@ check "the echo endpoint is still sound: it echoed what it received" \
 # the in-kernel bench: ping-pong against the kernel's echo
 timeout 300 $TOOL -j dgram echo $SRV:7306 -k > $T/kecho.json 2> $T/kecho.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7306
+wait_for 10 cm_listening $SRV 7306
 timeout 120 $TOOL -j dgram bench $SRV:7306 -I $CLI --op pingpong -c 500 -s 64 \
 	> $T/pp.json 2> $T/pp.err
 check "bench --op pingpong: 500 round trips against echo -k" \
@@ -190,7 +185,7 @@ check_eq "echo -k ends on SIGINT and echoed every round trip (and no more than t
 # its completion queue itself, in its waits
 timeout 300 $TOOL -j dgram echo $SRV:7310 --busy-poll > $T/becho.json 2> $T/becho.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7310
+wait_for 10 cm_listening $SRV 7310
 timeout 60 $TOOL -j dgram ping $SRV:7310 -I $CLI -c 10 -s 100 -b 16 -V --busy-poll \
 	> $T/bping.json 2> $T/bping.err
 check_eq "busy-poll: bursts of 16 against a busy-polling echo, every datagram back, data checked" \
@@ -201,7 +196,7 @@ check "busy-poll: the echo, asleep in its wait, ends on SIGINT having echoed the
 	jq_ok $T/becho.json '.echoed == 160 and .rx == 160'
 timeout 300 $TOOL -j dgram echo $SRV:7311 -k --busy-poll > $T/kecho.json 2> $T/kecho.err &
 echo_pid=$!
-wait_for 10 dgram_serving 7311
+wait_for 10 cm_listening $SRV 7311
 timeout 120 $TOOL -j dgram bench $SRV:7311 -I $CLI --op pingpong -c 500 -s 64 --busy-poll \
 	> $T/pp.json 2> $T/pp.err
 check "busy-poll: the in-kernel ping-pong makes its 500 round trips" \
@@ -210,7 +205,7 @@ kill -INT $echo_pid
 wait $echo_pid
 timeout 60 $TOOL -j dgram recv $SRV:7312 -c 64 -W 30s > $T/recv.json 2> $T/recv.err &
 recv_pid=$!
-wait_for 10 dgram_serving 7312
+wait_for 10 cm_listening $SRV 7312
 timeout 60 $TOOL -j dgram send $SRV:7312 -I $CLI -c 64 -s 1000 --busy-poll \
 	> $T/send.json 2> $T/send.err
 wait $recv_pid
@@ -221,7 +216,7 @@ check_eq "busy-poll: a sender that closes at once after 64 datagrams: its close 
 # backlog), the sink counts what it took
 timeout 300 $TOOL -j dgram recv $SRV:7307 --sink -W 2s > $T/sink.json 2> $T/sink.err &
 sink_pid=$!
-wait_for 10 dgram_serving 7307
+wait_for 10 cm_listening $SRV 7307
 timeout 120 $TOOL -j dgram bench $SRV:7307 -I $CLI -c 5000 -s 256 > $T/blast.json 2> $T/blast.err
 check "bench (blast): 5000 datagrams of 256 bytes sent" \
 	jq_ok $T/blast.json '.op == "blast" and .datagrams == 5000 and .bytes == 5000 * 256 and .msg_rate > 0'
@@ -233,7 +228,7 @@ check "it took some, no more than were sent, each of 256 bytes" \
 		.datagrams <= 5000'
 timeout 60 $TOOL -j dgram recv $SRV:7308 --sink > $T/sink.json 2> $T/sink.err &
 sink_pid=$!
-wait_for 10 dgram_serving 7308
+wait_for 10 cm_listening $SRV 7308
 kill -INT $sink_pid
 wait $sink_pid
 check_eq "a sink with no traffic ends on SIGINT, with nothing taken" "0 0" \
@@ -288,9 +283,9 @@ timeout 60 $TOOL -j dgram recv $SRV:7309 --sink > $T/sink.json 2> $T/sink.err &
 sink_pid=$!
 timeout 60 $TOOL -j dgram recv $SRV:7313 -c 0 --busy-poll > $T/brecv.json 2> $T/brecv.err &
 brecv_pid=$!
-wait_for 10 dgram_serving 7304
-wait_for 10 dgram_serving 7309
-wait_for 10 dgram_serving 7313
+wait_for 10 cm_listening $SRV 7304
+wait_for 10 cm_listening $SRV 7309
+wait_for 10 cm_listening $SRV 7313
 check "the server's device is removed" rxe_del $DEV0
 wait $recv_pid
 check_eq "the waiting endpoint ends with ENODEV" "1 ENODEV" \

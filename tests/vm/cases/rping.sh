@@ -30,28 +30,6 @@ mkdir -p $T
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads" rdmachan_load
 
-# rping_listening PORT: a TCP-port-space rdma_cm listener on PORT
-rping_listening() {
-	rdma res show cm_id 2>/dev/null | grep "LISTEN" | grep -q "src-addr $SRV:$1 "
-}
-
-# rping_rc RC FILE: rdma-core's rping's exit RC, but 0 for its exit at
-# the end of a good run: before rdma-core v59 (f3ae6534a, "rping:
-# terminate CM event thread before exiting"; Debian 12 has v44) its CM
-# thread, handed the last event, may call rdma_get_cm_event() again after
-# the main thread destroyed the channel, and exits 255 with EBADF.  Only
-# that, as the last line of FILE, and no other complaint.
-rping_rc() {
-	if [ "$1" = 255 ] &&
-	   [ "$(tail -n 1 "$2")" = "rdma_get_cm_event: Bad file descriptor" ] &&
-	   ! grep -Eq 'fail|error|mismatch|wait for' "$2"; then
-		diag "rping exited 255 after its last event (rdma-core's race before v59): counted as 0" >&2
-		echo 0
-		return
-	fi
-	echo "$1"
-}
-
 # jq_ok FILE FILTER: FILTER (jq -e) holds on FILE's JSON
 jq_ok() {
 	jq -e "$2" "$1" >/dev/null 2>&1 && return 0
@@ -65,7 +43,7 @@ for size in 26 64 4096 65535; do
 	# the kernel client against rping -s
 	timeout 120 rping -s -a $SRV -p $port -S $size > $T/us.out 2>&1 &
 	us=$!
-	wait_for 10 rping_listening $port
+	wait_for 10 cm_listening $SRV $port
 	timeout 120 $TOOL -j rping -c $SRV -p $port -I $CLI -C 10 -S $size -V \
 		> $T/kc.json 2> $T/kc.err
 	check_eq "kernel client, $size bytes: rping -s echoes 10 pings, data checked" \
@@ -78,7 +56,7 @@ for size in 26 64 4096 65535; do
 	port=$((port + 1))
 	timeout 120 $TOOL -j rping -s $SRV:$port -S $size -V > $T/ks.json 2> $T/ks.err &
 	ks=$!
-	wait_for 10 rping_listening $port
+	wait_for 10 cm_listening $SRV $port
 	timeout 120 rping -c -a $SRV -I $CLI -p $port -C 10 -S $size -V > $T/uc.out 2>&1
 	rc=$(rping_rc $? $T/uc.out)
 	# what rping said, and what the server logged, when it failed
@@ -93,7 +71,7 @@ done
 port=$((port + 1))
 timeout 120 $TOOL -j rping -s $SRV:$port -S 100 -V -v > $T/ks.json 2> $T/ks.err &
 ks=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 check "kernel client against kernel server: 20 pings of 100 bytes, checked" \
 	sh -c "timeout 120 $TOOL -j rping -c $SRV:$port -I $CLI -C 20 -S 100 -V -v > $T/kc.json &&
 	       jq -e '.pings == 20 and .rtt_min_us > 0 and .rtt_max_us >= .rtt_min_us' $T/kc.json"
@@ -109,7 +87,7 @@ for i in 1 2 3 4 5 6 7 8; do
 	port=$((port + 1))
 	timeout 60 $TOOL -j rping -s $SRV:$port -S 64 > $T/ks.json 2> $T/ks.err &
 	ks=$!
-	wait_for 10 rping_listening $port
+	wait_for 10 cm_listening $SRV $port
 	timeout 60 $TOOL -j rping -c $SRV:$port -I $CLI -C 1 -S 64 > /dev/null 2>&1
 	wait $ks && jq -e '.pings == 1 and .error == null' $T/ks.json > /dev/null &&
 		served=$((served + 1))
@@ -121,7 +99,7 @@ check_eq "8 kernel servers each count their client's one ping and end cleanly" \
 port=$((port + 1))
 timeout 60 $TOOL -j rping -s $SRV:$port -S 64 > $T/ks.json 2> $T/ks.err &
 ks=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 timeout 60 rping -c -a $SRV -I $CLI -p $port -C 3 -S 1000 > $T/uc.out 2>&1
 # rping exits 0 when its server disconnected: it must only not hang
 check "rping -c of 1000 bytes against a 64-byte server ends" test $? != 124
@@ -135,7 +113,7 @@ check "the log names the sizes" \
 port=$((port + 1))
 timeout 60 rping -s -a $SRV -p $port -S 64 > $T/us.out 2>&1 &
 us=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 check_fail "a kernel client of 1000 bytes against rping -s -S 64 fails, not hangs" \
 	"ECONNRESET|ETIMEDOUT|EIO" timeout 60 $TOOL rping -c $SRV -p $port -I $CLI -C 3 -S 1000
 wait $us
@@ -158,7 +136,7 @@ check_fail "the kernel client against a port nobody listens on is refused" \
 port=$((port + 1))
 timeout 60 $TOOL -j rping -s $SRV:$port > $T/ks.json 2> $T/ks.err &
 ks=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 rm -f $T/killed.out
 rping -c -v -a $SRV -I $CLI -p $port > $T/killed.out 2>&1 &
 uc=$!
@@ -175,7 +153,7 @@ port=$((port + 1))
 rm -f $T/served.out
 timeout 60 rping -s -v -a $SRV -p $port > $T/served.out 2>&1 &
 us=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 timeout 60 $TOOL -j rping -c $SRV -p $port -I $CLI > $T/kc.json 2> $T/kc.err &
 kc=$!
 check "the kernel client pings rping -s" wait_for 50 test -s $T/served.out
@@ -190,7 +168,7 @@ wait $us
 port=$((port + 1))
 timeout 60 $TOOL -j rping -s $SRV:$port > $T/ks.json 2> $T/ks.err &
 ks=$!
-wait_for 10 rping_listening $port
+wait_for 10 cm_listening $SRV $port
 check_fail "an rdmachan channel to an rping server fails to connect" \
 	"." sh -c "echo hi | timeout 60 $TOOL chan connect $SRV:$port --src $CLI"
 wait $ks
