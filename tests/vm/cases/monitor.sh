@@ -12,9 +12,13 @@
 #            the device is removed and added, the channels fail, the
 #            mapping's and the interfaces' links are lost and come back,
 #            the carriers go off and on.
-#   flap     veth1 down and up: rxe1's port goes down and up.
-#   teardown the mapping unmapped, the interfaces deleted (the interfaces
-#            are up, in this namespace: a netdev's uevents go to its own).
+#   flap     veth1 down and up: rxe1's port goes down and up (the wire's
+#            routes, which the kernel drops with veth1, are put back).
+#   teardown the mapping unmapped; once the server's session ended (a flap
+#            that failed the client's channels leaves the server's until
+#            their keepalive fails), the export unexported; the
+#            interfaces deleted (the interfaces are up, in this
+#            namespace: a netdev's uevents go to its own).
 #
 # Then every event appears once and in order:
 #   - each channel: "added" first, with its state; then state changes
@@ -128,11 +132,22 @@ check "veth1 down" $IP link set veth1 down
 check "$DEV1's port goes down" wait_for 10 port_down
 check "veth1 up" $IP link set veth1 up
 check "$DEV1's port comes up" wait_for 20 port_active $DEV1
-wire_neighbours_up
+check "the wire's routes and neighbours are back" wire_links_up
 
 # ---- teardown -------------------------------------------------------------
 check "blk unmap $D" $TOOL blk unmap "$D"
-check "blk unexport monitor" $TOOL blk unexport monitor
+# a flap that failed the client's channels (a slow host) leaves the
+# server's up until their keepalive fails: the export is idle after that
+export_idle() { [ "$(blk_export_attr "$1" sessions)" = 0 ]; }
+check "the export's session ends" wait_for 30 export_idle monitor
+# unexport NAME: blk unexport NAME; when refused, what the server holds
+unexport() {
+	$TOOL blk unexport "$1" && return
+	_rc=$?
+	echo "$1 holds $(blk_export_attr "$1" sessions) sessions, $(blk_export_attr "$1" channels) channels"
+	return $_rc
+}
+check "blk unexport monitor" unexport monitor
 check "net del rcn1, rcn0" sh -c "$TOOL net del rcn1 && $TOOL net del rcn0"
 check "the last event arrives" wait_for 20 grep -q '^net rcn0: removed' $T/mon.out
 check "no channel is left" wait_for 20 sh -c \

@@ -48,10 +48,19 @@ wire_routes_up() {
 	done
 	$IP rule add pref 100 from 192.0.2.2 to 192.0.2.1 iif lo lookup 100 &&
 		$IP rule add pref 101 from 192.0.2.1 to 192.0.2.2 iif lo lookup 101 &&
-		$IP route add 192.0.2.1 dev veth1 src 192.0.2.2 table 100 &&
-		$IP route add 192.0.2.2 dev veth0 src 192.0.2.1 table 101 &&
 		$IP rule add pref 1000 lookup local &&
 		$IP rule del pref 0 lookup local &&
+		wire_links_up
+}
+
+# wire_links_up: the two routes of wire_routes_up's tables and the
+# neighbour entries.  A veth end set down takes its routes and neighbours
+# with it, and what its host sends to the other address is routed as
+# local again (through lo), as before wire_routes_up.  A case that sets a
+# veth end down calls this once it is up again.
+wire_links_up() {
+	$IP route replace 192.0.2.1 dev veth1 src 192.0.2.2 table 100 &&
+		$IP route replace 192.0.2.2 dev veth0 src 192.0.2.1 table 101 &&
 		wire_neighbours_up
 }
 
