@@ -16,7 +16,11 @@
 #                   for every installed kernel; make dkms-remove undoes it
 #   make dkms-source DKMS_SRC=DIR  only write that source tree to DIR
 #   make demo       install deps, build, boot the VM and show rdmachan working
-#   make check      install deps, build, run every test; ends "N passed, N failed"
+#   make check      install deps, build, run every test but the debug tier's;
+#                   ends "N passed, N failed"
+#   make check-debug  install deps, build, run the debug tier (builds the
+#                   debug kernel when it is not cached): KUnit and the VM
+#                   cases on KASAN, lockdep and kmemleak, over rxe and siw
 #   make deps       install the Debian packages the project needs
 #   make vm-shell   boot the test VM with an interactive shell
 #   make bench      rdmachan vs perftest in the VM: a table of ratios
@@ -52,7 +56,7 @@ MODULE_SOURCES := $(filter-out %.mod.c module/compat/rdmachan_have.h, \
 		   module/compat/probes/*.c)) \
 	uapi/linux/rdmachan.h uapi/linux/rdmachan_net.h uapi/linux/rdmachan_verbs.h
 
-.PHONY: all modules tool man helpers deps demo check vm-shell sparse checkpatch clean \
+.PHONY: all modules tool man helpers deps demo check check-debug vm-shell sparse checkpatch clean \
 	unit-test bench soak fuzz layers install install-modules install-data \
 	uninstall \
 	dkms-source dkms-install dkms-remove
@@ -133,6 +137,10 @@ demo: deps
 check: deps
 	$(MAKE) all
 	tests/run-all.sh
+
+check-debug: deps
+	$(MAKE) all
+	tests/run-debug.sh
 
 vm-shell: all
 	tests/vm/run-vm.sh --shell

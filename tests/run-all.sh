@@ -4,7 +4,8 @@
 # run-all.sh [CASE...]: every test of rdmachan, ending with the line
 # "N passed, N failed".  Exit status 0 only when nothing failed.
 # run-all.sh --list: which VM case runs where (KERNEL/RDMA CASE a line),
-# this tier's and the debug tier's, without running anything.
+# this tier's and the debug tier's (make check-debug), without running
+# anything.
 #
 #   1. static checks: W=1 -Werror build, sparse (C=2), checkpatch --strict,
 #      make install/uninstall (tests/install-test.sh), the bash completion
@@ -15,7 +16,8 @@
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
 #      each in a freshly booted VM with the rxe-on-veth fixture,
-#      RDMACHAN_JOBS VMs at once (default 2; lib-host.sh, run_jobs).
+#      RDMACHAN_JOBS VMs at once (default 3 here: they wait more than
+#      they compute; lib-host.sh, run_jobs).
 #      Without CASEs, the cases whose requires() names 6.12 run on
 #      Debian's 6.12 too (as vm-6.12/CASE), after the others, with the
 #      modules built for it (W=1 and sparse, counted as static-6.12)
@@ -23,15 +25,14 @@
 #      With CASEs, the kernel is KVER's (scripts/kver.sh), the modules the
 #      checkout's: "make KVER=6.12.117+deb12-amd64 all" first, and any
 #      case of either Debian kernel runs on 6.12.
-#   4. without CASEs: the debug tier, tests/run-debug.sh (the VM cases
-#      again on the debug kernel with KASAN, lockdep, kmemleak, and those
-#      that need it, KUnit among them; builds that kernel first when it is
-#      not cached).
-#      RDMACHAN_DEBUG_TIER=0 leaves it out.  A debug kernel not yet
-#      cached is built beside steps 1 to 3, at the lowest priority (nice
-#      19): the VMs of step 3 are idle most of the time, and take the CPU
-#      when they are not, so that the build costs the run little more
-#      than what the stock tier leaves of it.
+#   4. without CASEs and with RDMACHAN_DEBUG_TIER=1 only (make check
+#      leaves it out: make check-debug runs it alone): the debug tier,
+#      tests/run-debug.sh (the VM cases again on the debug kernel with
+#      KASAN, lockdep, kmemleak, and those that need it, KUnit among
+#      them; builds that kernel first when it is not cached).  A debug
+#      kernel not yet cached is built beside steps 1 to 3, at the lowest
+#      priority (nice 19): the VMs of step 3 are idle most of the time,
+#      and take the CPU when they are not.
 #
 # Expects "make all" to have run (make check does it).  Logs of each VM
 # case are kept in tests/vm/out/<case>/.
@@ -42,6 +43,9 @@ cd "$TOP" || exit 1
 OUT=$TOP/tests/vm/out
 mkdir -p "$OUT"
 # shellcheck source=tests/lib-host.sh
+# the stock tier's VMs mostly wait (timers, the peer): three at once
+# on two cores (lib-host.sh, run_jobs)
+RUNNER_JOBS=3
 . "$TOP/tests/lib-host.sh"
 
 static_checks() {
@@ -231,13 +235,13 @@ fi
 if [ "${1:-}" = --list ]; then
 	vm_cases stock rxe | sed 's|^|stock/rxe |'
 	[ -z "$KVER2" ] || vm_cases 6.12 rxe | sed 's|^|6.12/rxe |'
-	[ "${RDMACHAN_DEBUG_TIER:-1}" = 0 ] || tests/run-debug.sh --list
+	tests/run-debug.sh --list
 	exit 0
 fi
 
 DEBUG_TIER=0
 TK_JOB=
-if [ $# -eq 0 ] && [ "${RDMACHAN_DEBUG_TIER:-1}" != 0 ] &&
+if [ $# -eq 0 ] && [ "${RDMACHAN_DEBUG_TIER:-0}" != 0 ] &&
    ! scripts/test-kernel.sh --print-dir >/dev/null 2>&1; then
 	echo "# building the debug test kernel beside the stock tier (nice 19; $OUT/test-kernel-bg.log)"
 	TK_T0=$SECONDS
@@ -263,7 +267,7 @@ if [ $# -eq 0 ]; then
 	fi
 	dkms_start
 	unit_tests
-	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-1}
+	DEBUG_TIER=${RDMACHAN_DEBUG_TIER:-0}
 else
 	# KVER's kernel: 6.12 runs a case of either Debian kernel
 	WORD=stock
