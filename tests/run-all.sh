@@ -16,8 +16,7 @@
 #   3. the VM cases in tests/vm/cases (or only the CASEs named) whose
 #      requires() lets them run on Debian's kernel (tests/lib-host.sh),
 #      each in a freshly booted VM with the rxe-on-veth fixture,
-#      RDMACHAN_JOBS VMs at once (default 3 here: they wait more than
-#      they compute; lib-host.sh, run_jobs).
+#      RDMACHAN_JOBS VMs at once (default 2; lib-host.sh, run_jobs).
 #      Without CASEs, the cases whose requires() names 6.12 run on
 #      Debian's 6.12 too (as vm-6.12/CASE), after the others, with the
 #      modules built for it (W=1 and sparse, counted as static-6.12)
@@ -43,9 +42,6 @@ cd "$TOP" || exit 1
 OUT=$TOP/tests/vm/out
 mkdir -p "$OUT"
 # shellcheck source=tests/lib-host.sh
-# the stock tier's VMs mostly wait (timers, the peer): three at once
-# on two cores (lib-host.sh, run_jobs)
-RUNNER_JOBS=3
 . "$TOP/tests/lib-host.sh"
 
 static_checks() {
