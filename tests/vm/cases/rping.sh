@@ -83,7 +83,9 @@ check "-v logs each ping's data in the kernel log" \
 # a client's disconnect after its last ping races the completion of the
 # server's last go-ahead: one ping a run, so every run ends in that race
 served=0
-for i in 1 2 3 4 5 6 7 8; do
+runs=0
+while [ $runs -lt 8 ]; do
+	runs=$((runs + 1))
 	port=$((port + 1))
 	timeout 60 $TOOL -j rping -s $SRV:$port -S 64 > $T/ks.json 2> $T/ks.err &
 	ks=$!
