@@ -100,10 +100,8 @@ check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 # the lossy wire may drop: the CM sends it again, and the keepalive ends
 # a channel whose peer is gone; until then the export has its session
 # (unexport: EBUSY)
-session_gone() {
-	[ "$(blk_export_attr lossy sessions)" = 0 ]
-}
-check "the server sees the client's session end within 60 s" wait_for 60 session_gone
+check "the server sees the client's session end within 60 s" \
+	wait_for 60 blk_export_idle lossy
 diag "export sessions $(blk_export_attr lossy sessions) channels $(blk_export_attr lossy channels)"
 check "blk unexport lossy" $TOOL blk unexport lossy
 check "netem off" sh -c "$TC qdisc del dev veth0 root && $TC qdisc del dev veth1 root"

@@ -138,8 +138,7 @@ check "the wire's routes and neighbours are back" wire_links_up
 check "blk unmap $D" $TOOL blk unmap "$D"
 # a flap that failed the client's channels (a slow host) leaves the
 # server's up until their keepalive fails: the export is idle after that
-export_idle() { [ "$(blk_export_attr "$1" sessions)" = 0 ]; }
-check "the export's session ends" wait_for 30 export_idle monitor
+check "the export's session ends" wait_for 30 blk_export_idle monitor
 # unexport NAME: blk unexport NAME; when refused, what the server holds
 unexport() {
 	$TOOL blk unexport "$1" && return

@@ -93,6 +93,12 @@ blk_export_attr() {
 	cat "/sys/class/rdmachan_blk/ctl/exports/$1/$2" 2>/dev/null
 }
 
+# blk_export_idle NAME: export NAME holds no session (a client's unmap
+# reaches the server after it returns: wait_for it before an unexport)
+blk_export_idle() {
+	[ "$(blk_export_attr "$1" sessions)" = 0 ]
+}
+
 # blk_chan_stats DEV: each channel's message and credit counters and the
 # mapping DEV's dispatch counters, as diagnostics
 blk_chan_stats() {
