@@ -42,12 +42,14 @@
 #include "blk_srv.h"
 
 /*
- * Two workqueues: io_work runs on rcblk_srv_wq (WQ_MEM_RECLAIM: it
- * submits bios); open, close, release and the listener's restart on
- * rcblk_srv_ctl_wq, without a rescuer, so that a close may wait for an
- * open (flush_work()) of the same queue.
+ * Three workqueues: the I/O work runs on rcblk_srv_wq (high priority)
+ * or rcblk_srv_yield_wq (blk_srv_io.c says which when), both
+ * WQ_MEM_RECLAIM as they submit bios; open, close, release and the
+ * listener's restart on rcblk_srv_ctl_wq, without a rescuer, so that a
+ * close may wait for an open (flush_work()) of the same queue.
  */
 struct workqueue_struct *rcblk_srv_wq;
+struct workqueue_struct *rcblk_srv_yield_wq;
 struct workqueue_struct *rcblk_srv_ctl_wq;
 /* guards the export list, the listener and the exports directory */
 DEFINE_MUTEX(rcblk_srv_mutex);
@@ -105,7 +107,7 @@ static void rcblk_srv_release_work(struct work_struct *work)
 						 release_work);
 
 	timer_delete_sync(&q->open_timer);
-	cancel_work_sync(&q->io_work);
+	rcblk_srv_io_flush(q, true);
 	/* the close drained both lists and nothing may add after it */
 	if (WARN_ON_ONCE(!list_empty(&q->rejects) || !list_empty(&q->parked)))
 		rcblk_srv_drain(q);
@@ -146,7 +148,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	spin_unlock_irq(&q->lock);
 	timer_delete_sync(&q->open_timer);
 	flush_work(&q->open_work);
-	flush_work(&q->io_work);
+	rcblk_srv_io_flush(q, false);
 	rcblk_srv_drain(q);
 	rcblk_srv_unreg(q);
 	/*
@@ -162,7 +164,7 @@ static void rcblk_srv_close_work(struct work_struct *work)
 	if (q->ch)
 		rdmachan_close(q->ch);
 	/* RDMA ends flushed by the close queued io_work: free those slots */
-	flush_work(&q->io_work);
+	rcblk_srv_io_flush(q, false);
 	rcblk_srv_detach(q);
 	spin_lock(&rcblk_srv_qlock);
 	list_del_init(&q->node);
@@ -344,6 +346,7 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 	INIT_LIST_HEAD(&q->rejects);
 	INIT_WORK(&q->open_work, rcblk_srv_open_work);
 	INIT_WORK(&q->io_work, rcblk_srv_io_work);
+	INIT_WORK(&q->io_yield_work, rcblk_srv_io_yield_work);
 	INIT_WORK(&q->close_work, rcblk_srv_close_work);
 	INIT_WORK(&q->release_work, rcblk_srv_release_work);
 	timer_setup(&q->open_timer, rcblk_srv_open_timeout, 0);
@@ -498,20 +501,29 @@ void rcblk_srv_pending(struct rdmachan_listener *l)
 int rcblk_srv_init(void)
 {
 	/*
-	 * io_work moves the I/O: high priority, as ib_comp_wq, where
-	 * nvmet-rdma does the same work, so that it does not queue behind
-	 * ordinary tasks of the CPU its softirq work raised it on.
+	 * The I/O work: high priority, as ib_comp_wq, where nvmet-rdma does
+	 * the same work, so that it does not queue behind ordinary tasks of
+	 * the CPU its softirq work raised it on; at normal priority when
+	 * that softirq work was a user task's (blk_srv_io.c).
 	 */
 	rcblk_srv_wq = alloc_workqueue("rcblk_srv", WQ_MEM_RECLAIM | WQ_HIGHPRI,
 				       0);
 	if (!rcblk_srv_wq)
 		return -ENOMEM;
+	rcblk_srv_yield_wq = alloc_workqueue("rcblk_srv_yield", WQ_MEM_RECLAIM,
+					     0);
+	if (!rcblk_srv_yield_wq)
+		goto out_wq;
 	rcblk_srv_ctl_wq = alloc_workqueue("rcblk_srv_ctl", 0, 0);
-	if (!rcblk_srv_ctl_wq) {
-		destroy_workqueue(rcblk_srv_wq);
-		return -ENOMEM;
-	}
+	if (!rcblk_srv_ctl_wq)
+		goto out_yield;
 	return 0;
+
+out_yield:
+	destroy_workqueue(rcblk_srv_yield_wq);
+out_wq:
+	destroy_workqueue(rcblk_srv_wq);
+	return -ENOMEM;
 }
 
 /**
@@ -588,6 +600,7 @@ void rcblk_srv_stop(void)
 			atomic_read(&rcblk_srv_nr_queues));
 	flush_workqueue(rcblk_srv_ctl_wq);
 	flush_workqueue(rcblk_srv_wq);
+	flush_workqueue(rcblk_srv_yield_wq);
 	rcblk_srv_unexport_all();
 	rcblk_srv_sysfs_exit();
 }
@@ -600,5 +613,6 @@ void rcblk_srv_stop(void)
 void rcblk_srv_exit(void)
 {
 	destroy_workqueue(rcblk_srv_ctl_wq);
+	destroy_workqueue(rcblk_srv_yield_wq);
 	destroy_workqueue(rcblk_srv_wq);
 }

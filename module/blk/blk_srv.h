@@ -233,6 +233,8 @@ enum {
 	RCBLK_Q_DEAD,		/* no more channel calls (close follows) */
 	RCBLK_Q_ATTACHED,	/* on its export's list, session counted */
 	RCBLK_Q_WRITE_IMM,	/* a READ's OK reply rides its data's WRITE */
+	RCBLK_Q_IO_RUN,		/* a run of the I/O work is under way */
+	RCBLK_Q_IO_AGAIN,	/* something for it came: run (again) */
 };
 
 /**
@@ -261,7 +263,11 @@ enum {
  * @open_timer: closes the queue when no OPEN came within
  *	open_timeout_ms of the accept
  * @open_work: handles OPEN (process context: allocates, registers)
- * @io_work: submits bios, sends replies and retries (process context)
+ * @io_work: submits bios, sends replies and retries (process context,
+ *	rcblk_srv_wq); the runs of it and of @io_yield_work take turns
+ *	(RCBLK_Q_IO_RUN, blk_srv_io.c)
+ * @io_yield_work: the same work, queued on rcblk_srv_yield_wq from a user
+ *	task's softirq work
  * @close_work: the teardown
  * @release_work: frees the queue after the last reference
  */
@@ -289,12 +295,14 @@ struct rcblk_srv_queue {
 	struct timer_list open_timer;
 	struct work_struct open_work;
 	struct work_struct io_work;
+	struct work_struct io_yield_work;
 	struct work_struct close_work;
 	struct work_struct release_work;
 };
 
 /* blk_srv.c */
 extern struct workqueue_struct *rcblk_srv_wq;
+extern struct workqueue_struct *rcblk_srv_yield_wq;
 extern struct workqueue_struct *rcblk_srv_ctl_wq;
 extern struct mutex rcblk_srv_mutex;
 extern struct list_head rcblk_srv_exports;
@@ -331,6 +339,8 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 extern const struct rdmachan_ops rcblk_srv_chan_ops;
 void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage);
 void rcblk_srv_io_work(struct work_struct *work);
+void rcblk_srv_io_yield_work(struct work_struct *work);
+void rcblk_srv_io_flush(struct rcblk_srv_queue *q, bool cancel);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
 void rcblk_srv_unreg(struct rcblk_srv_queue *q);
 

@@ -61,9 +61,34 @@
 #include "blk_srv.h"
 #include "blk_trace.h"
 
+/*
+ * Which worker a kick wakes.  rcblk_srv_wq's, of high priority, preempts
+ * whatever task runs on the CPU, as soon as it is woken.  When the kick
+ * comes from a user task's softirq work, that task may be the client
+ * whose own post delivered the request on this CPU (a host that maps its
+ * own export, the bench's one-CPU row): preempted before it can post its
+ * next request, at every request, it would keep one request in flight
+ * whatever its queue depth.  So from there rcblk_srv_yield_wq's worker, of
+ * normal priority, takes its turn with the task instead.  From a kernel
+ * thread's softirq work (ksoftirqd's, an idle CPU's interrupt) or process
+ * context, the high-priority one.
+ */
+static bool rcblk_srv_io_yields(void)
+{
+	return in_serving_softirq() && !(current->flags & PF_KTHREAD);
+}
+
 static void rcblk_srv_io_kick(struct rcblk_srv_queue *q)
 {
-	queue_work(rcblk_srv_wq, &q->io_work);
+	set_bit(RCBLK_Q_IO_AGAIN, &q->flags);
+	/* pairs with the barrier after rcblk_srv_io_run()'s clear of RUN */
+	smp_mb__after_atomic();
+	if (test_bit(RCBLK_Q_IO_RUN, &q->flags))
+		return;		/* the run under way goes round again */
+	if (rcblk_srv_io_yields())
+		queue_work(rcblk_srv_yield_wq, &q->io_yield_work);
+	else
+		queue_work(rcblk_srv_wq, &q->io_work);
 }
 
 /* Put @req on io_work's list at @stage; any context (blk_srv_bio.c too) */
@@ -659,11 +684,10 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 	return room;
 }
 
-/**
- * rcblk_srv_io_work() - a queue's process-context work: submit bios,
- *	start RDMA, send replies, retry what found no room, start parked
- *	requests; on a DEAD queue only free slots
- * @work: &rcblk_srv_queue.io_work
+/*
+ * One pass of a queue's process-context work: submit bios, start RDMA,
+ * send replies, retry what found no room, start parked requests; on a
+ * DEAD queue only free slots.
  *
  * A bio's submission may sleep (a backing device with fewer tags than
  * the queue has slots).  Once one has, the run takes the submissions
@@ -674,12 +698,10 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
  * nvmet's do: the backing device gets them at the run's end, or before
  * the run sleeps, or every BLK_MAX_REQUEST_COUNT of them.
  *
- * Context: process context (rcblk_srv_wq), one run at a time per queue.
+ * Process context (rcblk_srv_io_run()).
  */
-void rcblk_srv_io_work(struct work_struct *work)
+static void rcblk_srv_io_pass(struct rcblk_srv_queue *q)
 {
-	struct rcblk_srv_queue *q = container_of(work, struct rcblk_srv_queue,
-						 io_work);
 	struct rcblk_srv_req *req, *tmp;
 	bool dead, room = true, slow = false;
 	struct blk_plug plug;
@@ -723,6 +745,80 @@ void rcblk_srv_io_work(struct work_struct *work)
 		room = rcblk_srv_send_rejects(q, q->ch);
 	if (room)
 		rcblk_srv_unpark(q, q->ch);
+}
+
+/*
+ * The passes of either work item, one at a time: a kick while a run is
+ * under way only sets RCBLK_Q_IO_AGAIN (rcblk_srv_io_kick()), and the run
+ * goes round until a pass starts with nothing new.  What a kick brings is
+ * on a list before its bit is set, and a pass clears the bit before it
+ * takes the lists.
+ */
+static void rcblk_srv_io_run(struct rcblk_srv_queue *q)
+{
+	if (test_and_set_bit(RCBLK_Q_IO_RUN, &q->flags))
+		return;		/* the run under way goes round again */
+	for (;;) {
+		clear_bit(RCBLK_Q_IO_AGAIN, &q->flags);
+		/* the clear before the pass takes the lists */
+		smp_mb__after_atomic();
+		rcblk_srv_io_pass(q);
+		clear_bit(RCBLK_Q_IO_RUN, &q->flags);
+		/* pairs with the barrier in rcblk_srv_io_kick() */
+		smp_mb__after_atomic();
+		if (!test_bit(RCBLK_Q_IO_AGAIN, &q->flags) ||
+		    test_and_set_bit(RCBLK_Q_IO_RUN, &q->flags))
+			return;
+		cond_resched();
+	}
+}
+
+/**
+ * rcblk_srv_io_work() - a queue's I/O work, woken at high priority
+ * @work: &rcblk_srv_queue.io_work
+ *
+ * Context: process context (rcblk_srv_wq); one run at a time per queue,
+ * with rcblk_srv_io_yield_work().
+ */
+void rcblk_srv_io_work(struct work_struct *work)
+{
+	rcblk_srv_io_run(container_of(work, struct rcblk_srv_queue, io_work));
+}
+
+/**
+ * rcblk_srv_io_yield_work() - a queue's I/O work, woken from a user
+ *	task's softirq work (rcblk_srv_io_kick())
+ * @work: &rcblk_srv_queue.io_yield_work
+ *
+ * Context: process context (rcblk_srv_yield_wq); one run at a time per
+ * queue, with rcblk_srv_io_work().
+ */
+void rcblk_srv_io_yield_work(struct work_struct *work)
+{
+	rcblk_srv_io_run(container_of(work, struct rcblk_srv_queue,
+				      io_yield_work));
+}
+
+/**
+ * rcblk_srv_io_flush() - wait for the queue's I/O work
+ * @q: the queue
+ * @cancel: cancel what is queued rather than let it run
+ *
+ * Whichever of the two items runs the passes, the run ends before this
+ * returns; a kick after it queues a new one (the close's second flush
+ * waits for those of the channel's close).
+ *
+ * Context: process context, not the I/O work itself.
+ */
+void rcblk_srv_io_flush(struct rcblk_srv_queue *q, bool cancel)
+{
+	if (cancel) {
+		cancel_work_sync(&q->io_yield_work);
+		cancel_work_sync(&q->io_work);
+	} else {
+		flush_work(&q->io_yield_work);
+		flush_work(&q->io_work);
+	}
 }
 
 /**

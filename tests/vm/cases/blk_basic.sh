@@ -11,7 +11,10 @@
 # the backing device, "blk show --json", unmap refused while mounted
 # and unexport while mapped (EBUSY); last, a mapping of one queue of
 # depth 16 under a verifying fio at QD32: every request on one channel,
-# more requests than slots.
+# more requests than slots.  Between the fio and ext4 parts, where the
+# server's work is woken: at high priority from the wire's CPU, at normal
+# priority from the softirq work of the client's own post, when fio and
+# the wire's work share a CPU.
 
 # Debian's kernel only: the debug kernel has no ext4 (blk_cycle.sh runs there)
 requires() {
@@ -152,6 +155,46 @@ check "the counters: no errors, nothing rejected, nothing in flight" sh -c \
 		.errors == 0 and .rejected == 0 and .inflight == 0 and .reads > 0 and .writes > 0) and
 		(.exports[] | select(.name == \"basic\") | .counters | .errors == 0 and .rejected == 0)' > /dev/null"
 diag "$($TOOL -sd blk show)"
+
+# ---- one CPU --------------------------------------------------------------
+# Where the server's work is woken (blk_srv_io.c, rcblk_srv_io_kick()),
+# seen by the workqueue_queue_work tracepoint: with the wire's work on
+# CPU 1, over that CPU's idle time or ksoftirqd, on rcblk_srv (high
+# priority); with fio and the wire's work on CPU 0, from fio's own
+# softirq work, on rcblk_srv_yield (normal priority), which does not
+# preempt fio at once, before its next request.  The disk's average
+# queue while busy (time_in_queue over io_ticks) is a diagnostic: 1.0
+# when each request ended before fio posted the next.
+TR=/sys/kernel/tracing
+WQE=$TR/events/workqueue/workqueue_queue_work
+wq_count() { # run fio; print the kicks on rcblk_srv and on rcblk_srv_yield
+	# meanwhile, and the disk's average queue while busy (tenths)
+	read -r _ _ _ _ _ _ _ _ _ b0 q0 _ < /sys/block/${D#/dev/}/stat
+	echo > $TR/trace
+	echo 1 > $WQE/enable
+	timeout 120 $FIO --name=wq --filename="$D" --direct=1 --ioengine=libaio \
+		--iodepth=16 --rw=randread --bs=4k --cpus_allowed=0 --time_based \
+		--runtime=3 --size=64M > $T/fio_wq.out 2>&1 || echo "fio failed" >&2
+	echo 0 > $WQE/enable
+	read -r _ _ _ _ _ _ _ _ _ b1 q1 _ < /sys/block/${D#/dev/}/stat
+	echo "$(grep -c 'workqueue=rcblk_srv ' $TR/trace)" \
+		"$(grep -c 'workqueue=rcblk_srv_yield ' $TR/trace)" \
+		"$(((q1 - q0) * 10 / (b1 - b0 + 1)))"
+}
+check "tracefs is mounted" sh -c "[ -e $TR/trace ] || mount -t tracefs nodev $TR"
+echo 'workqueue ~ "rcblk_srv*"' > $WQE/filter
+wq_count > $T/wq
+read -r hi yield qd < $T/wq
+diag "wire on CPU 1: $hi kicks on rcblk_srv, $yield on rcblk_srv_yield, queue $qd/10"
+check "wire on CPU 1: the server's work is woken at high priority" test "${hi:-0}" -gt 0
+check "the wire's work on CPU 0" wire_fifo 1
+wq_count > $T/wq
+check "the wire's work on every CPU again" wire_fifo
+read -r hi yield qd < $T/wq
+diag "one CPU: $hi kicks on rcblk_srv, $yield on rcblk_srv_yield, queue $qd/10"
+check "one CPU: the server's work woken from fio's softirq work yields" \
+	test "${yield:-0}" -gt 0
+echo 0 > $WQE/filter
 
 # ---- ext4 ---------------------------------------------------------------
 check_eq "the mapping is still live" live \
