@@ -186,6 +186,7 @@ wq_count() { # run fio; print the kicks on rcblk_srv and on rcblk_srv_yield
 }
 check "tracefs is mounted" sh -c "[ -e $TR/trace ] || mount -t tracefs nodev $TR"
 echo 'workqueue ~ "rcblk_srv*"' > $WQE/filter
+check "the wire's work on CPU 1" wire_fifo 2
 wq_count > $T/wq
 read -r hi yield qd < $T/wq
 diag "wire on CPU 1: $hi kicks on rcblk_srv, $yield on rcblk_srv_yield, queue $qd/10"
