@@ -82,11 +82,20 @@ server_half() {
 
 # ---- the client's half ------------------------------------------------------
 
-# hw_snap: the client's soft-RoCE hardware counters, "NAME VALUE"
+# hw_snap: the client's soft-RoCE hardware counters, its interrupts (in
+# all and by source), context switches and softirqs of each kind, "NAME
+# VALUE"
 hw_snap() {
 	for _f in /sys/class/infiniband/$DEV1/ports/1/hw_counters/*; do
 		[ -f "$_f" ] && echo "${_f##*/} $(cat $_f)"
 	done
+	awk '$1 == "intr" { print "interrupts", $2 }
+		$1 == "ctxt" { print "ctxt", $2 }' /proc/stat
+	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i
+		print "softirq_" tolower(substr($1, 1, length($1) - 1)), s }' \
+		/proc/softirqs
+	awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print "irq_" $NF, $2 }' \
+		/proc/interrupts
 }
 
 # hw_delta NAME: those that moved during job NAME, per I/O completed
