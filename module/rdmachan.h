@@ -135,6 +135,14 @@ enum rdmachan_state {
  *	request/reply user whose replies carry no header (RDMA
  *	WRITE_WITH_IMM) returns its credits in explicit messages, one per
  *	min_grant / 2 requests at low depths: a block queue keeps 16.
+ * @post_defer: a send's work in a software provider (rxe, siw: a
+ *	tasklet) waits for whatever runs bottom halves next (an interrupt's
+ *	exit, ksoftirqd), as after another kernel user's post, instead of
+ *	running before the send returns.  The sends made meanwhile go out in
+ *	one run, and a user sharing its CPU with the peer's work (both ends
+ *	on one host) fills its queue before the peer runs; a lone message
+ *	waits for a scheduler round trip.  A block client's queue sets it.
+ *	No effect with a hardware provider.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -147,6 +155,7 @@ struct rdmachan_opts {
 	bool zc_send;
 	bool rx_frags;
 	u32 min_grant;
+	bool post_defer;
 };
 
 /*

@@ -466,7 +466,7 @@ bool rdmachan_send_idle_locked(struct rdmachan *ch)
  */
 int rdmachan_commit(struct rdmachan *ch, u64 first, u32 n, u32 good)
 {
-	bool bh = rdmachan_bh_off();
+	bool bh = rdmachan_post_bh_off(ch);
 	unsigned long flags;
 	bool regq;
 	u64 now;

@@ -134,6 +134,7 @@ static int rdmachan_check_opts(const char *ioc,
 	/* every reader of the file copies messages out across buffers */
 	out->rx_frags = true;
 	out->zc_send = false;
+	out->post_defer = false;
 	return 0;
 }
 

@@ -799,6 +799,7 @@ void rdmachan_cq_quiesce(struct ib_cq *cq);
 int rdmachan_send_state_err(struct rdmachan *ch);
 int rdmachan_commit_locked(struct rdmachan *ch);
 bool rdmachan_send_idle_locked(struct rdmachan *ch);
+bool rdmachan_post_bh_off(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);
 int rdmachan_send_batch(struct rdmachan *ch,

@@ -94,8 +94,10 @@ hw_snap() {
 	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i
 		print "softirq_" tolower(substr($1, 1, length($1) - 1)), s }' \
 		/proc/softirqs
-	awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print "irq_" $NF, $2 }' \
-		/proc/interrupts
+	# a numbered line by its source's name, the others (LOC:) by theirs
+	awk 'NR > 1 && $2 ~ /^[0-9]+$/ {
+		n = $1 ~ /^[0-9]+:$/ ? $NF : substr($1, 1, length($1) - 1)
+		print "irq_" n, $2 }' /proc/interrupts
 }
 
 # hw_delta NAME: those that moved during job NAME, per I/O completed
