@@ -51,24 +51,6 @@
 #include "chan_grant.h"
 
 /**
- * rdmachan_post_bh_off() - turn bottom halves off around a post?
- * @ch: the channel about to post
- *
- * A software provider (rxe, siw) does a post's work in a tasklet: with
- * bottom halves off around the post it runs when they are turned on again
- * (rdmachan_bh_off()), before the send returns, rather than at the next
- * interrupt's exit or in ksoftirqd; unless the user asked for it to wait
- * (&rdmachan_opts.post_defer).
- *
- * Context: any; not under ch->lock.
- * Return: whether bottom halves were turned off: rdmachan_bh_on() after.
- */
-bool rdmachan_post_bh_off(struct rdmachan *ch)
-{
-	return !ch->opts.post_defer && rdmachan_bh_off();
-}
-
-/**
  * rdmachan_post_send_locked() - post a chain on the channel's send queue
  * @ch: the channel
  * @first: the chain

@@ -673,6 +673,15 @@ static inline void rdmachan_bh_on(bool was_turned_off)
 		local_bh_enable();
 }
 
+/*
+ * rdmachan_bh_off() around a post, unless the user asked for the
+ * provider's work to wait (&rdmachan_opts.post_defer)
+ */
+static inline bool rdmachan_post_bh_off(const struct rdmachan *ch)
+{
+	return !ch->opts.post_defer && rdmachan_bh_off();
+}
+
 static inline struct ib_device *rdmachan_ibdev(struct rdmachan *ch)
 {
 	return ch->conn.cm_id->device;
@@ -799,7 +808,6 @@ void rdmachan_cq_quiesce(struct ib_cq *cq);
 int rdmachan_send_state_err(struct rdmachan *ch);
 int rdmachan_commit_locked(struct rdmachan *ch);
 bool rdmachan_send_idle_locked(struct rdmachan *ch);
-bool rdmachan_post_bh_off(struct rdmachan *ch);
 int rdmachan_send_iter(struct rdmachan *ch, struct iov_iter *from, u32 imm,
 		       unsigned int flags);
 int rdmachan_send_batch(struct rdmachan *ch,
