@@ -418,7 +418,8 @@ void rdmachan_keepalive_work(struct work_struct *work)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	rdmachan_sbuf_idle_locked(ch);
 	rdmachan_retire_idle_locked(ch);
-	/* a grant the allocator refused at the last arrival: again */
+	/* a grant the allocator or the budget refused: again */
+	rdmachan_grow_ask_tick_locked(ch);
 	rdmachan_grow_check_locked(ch);
 	stuck = test_bit(RDMACHAN_CTRL_KEEPALIVE, &ch->ctrl.busy) &&
 		time_after(jiffies, ch->ctrl.keepalive_posted +

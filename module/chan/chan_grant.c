@@ -31,8 +31,16 @@
  * (no RNR, no error), and the keepalive tick tries again once retired or
  * closed channels gave buffers back.  A grant the peer asked for
  * (RDMACHAN_HDR_F_WANT: a request waits for more credits than the grant
- * holds) grows past the budget rather than leave it waiting; it counts in
- * the budget all the same.
+ * holds, or a sender that may not wait was refused one:
+ * rdmachan_ask_grant_locked()) grows past the budget rather than leave it
+ * waiting; it counts in the budget all the same.  Past the budget only
+ * for a peer stuck: an ask first grows the grant within the budget, and
+ * one that stands a whole keepalive interval with nothing of the peer's
+ * arriving, while this side's reader holds less than half of the grant,
+ * is a peer waiting for several credits at once that it would never get
+ * (rdmachan_grow_past_budget()).  A peer whose messages keep coming gets
+ * its credits back as they are read (a block queue asking at its depth);
+ * a reader that holds half of the grant is slow: the budget bounds both.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -60,6 +68,38 @@ static u32 rdmachan_grow_asked_n(const struct rdmachan *ch)
 					   ch->conn.frag_rx ?
 					   rdmachan_frag_count(p->max_msg_size) :
 					   p->queue_depth);
+}
+
+/*
+ * May a grant the peer asked for grow past the device's budget?  Only for
+ * a peer stuck (see the top of this file): its ask stood a keepalive
+ * interval with nothing of its arriving, and this side's reader does not
+ * hold half of the grant.  Under ch->lock.
+ */
+static bool rdmachan_grow_past_budget(const struct rdmachan *ch)
+{
+	return ch->recv.ask_stuck &&
+	       !rdmachan_credits_reader_holds(&ch->credits);
+}
+
+/**
+ * rdmachan_grow_ask_tick_locked() - the keepalive tick of a standing ask
+ * @ch: the channel
+ *
+ * An ask seen by a tick before, with nothing of the peer's arriving
+ * since, is stuck (&rdmachan_recv_queue.ask_stuck).
+ *
+ * Context: ch->lock held.
+ */
+void rdmachan_grow_ask_tick_locked(struct rdmachan *ch)
+{
+	lockdep_assert_held(&ch->lock);
+	if (!ch->recv.grow_asked)
+		return;
+	if (ch->recv.ask_ticked && !ch->recv.ask_data)
+		ch->recv.ask_stuck = true;
+	ch->recv.ask_ticked = true;
+	ch->recv.ask_data = false;
 }
 
 static bool rdmachan_grows(const struct rdmachan *ch)
@@ -174,9 +214,40 @@ void rdmachan_grow_asked_locked(struct rdmachan *ch)
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    !rdmachan_grow_asked_n(ch))
 		return;
+	if (!ch->recv.grow_asked) {
+		ch->recv.ask_data = false;
+		ch->recv.ask_ticked = false;
+		ch->recv.ask_stuck = false;
+	}
 	ch->recv.grow_asked = true;
 	if (!ch->recv.grow_queued)
 		rdmachan_grow_queue_locked(ch);
+}
+
+/**
+ * rdmachan_ask_grant_locked() - a send was refused for want of credits:
+ *	ask for a larger grant if that is the remedy
+ * @ch: the channel
+ * @least: credits the message takes (its fragments)
+ * @nonblock: the sender may not wait (RDMACHAN_SEND_NONBLOCK)
+ *
+ * Asks (rdmachan_want_grant_locked()) as rdmachan_credits_ask() decides:
+ * for a message of several credits, and for a sender of one that may not
+ * wait where the peer's grant follows use.  Such a sender, a block queue
+ * at its depth, has its credits on the wire: the peer answers each
+ * message and returns its credit at once, so it never holds half of its
+ * grant, the mark at which it would grow by itself; each refusal costs
+ * the sender a retry.  A sender that waits leaves the grant to its
+ * peer's reader and the budget.
+ *
+ * Context: ch->lock held; any context.
+ */
+void rdmachan_ask_grant_locked(struct rdmachan *ch, u32 least, bool nonblock)
+{
+	lockdep_assert_held(&ch->lock);
+	if (rdmachan_credits_ask(&ch->credits, least, nonblock,
+				 rdmachan_grows(ch)))
+		rdmachan_want_grant_locked(ch);
 }
 
 /**
@@ -250,7 +321,7 @@ void rdmachan_grow_release(struct rdmachan *ch)
 /*
  * Post the new slot @rx with its buffer for the peer, unless the I/O
  * stopped, every slot is made, or the device's budget is spent (not for a
- * grant the peer @asked for).
+ * grant the peer asked for while the reader holds little: @asked).
  * Return: whether it was posted (else the caller frees it).
  */
 static bool rdmachan_grow_post_locked(struct rdmachan *ch,
@@ -293,12 +364,13 @@ void rdmachan_grow_work(struct work_struct *work)
 	unsigned long flags;
 	u32 want, n = 0;
 	unsigned int noio;
-	bool bh, asked;
+	bool bh, asked, past;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	asked = ch->recv.grow_asked;
 	want = asked ? rdmachan_grow_asked_n(ch) :
 	       rdmachan_credits_grow_want(&ch->credits);
+	past = asked && rdmachan_grow_past_budget(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	noio = memalloc_noio_save();
@@ -308,7 +380,7 @@ void rdmachan_grow_work(struct work_struct *work)
 			break;
 		bh = rdmachan_bh_off();
 		spin_lock_irqsave(&ch->lock, flags);
-		if (!rdmachan_grow_post_locked(ch, rx, asked)) {
+		if (!rdmachan_grow_post_locked(ch, rx, past)) {
 			spin_unlock_irqrestore(&ch->lock, flags);
 			rdmachan_bh_on(bh);
 			rdmachan_rx_slot_free(ch, rx);

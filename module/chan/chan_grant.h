@@ -20,6 +20,8 @@ u32 rdmachan_grant_floor(const struct rdmachan *ch);
 u32 rdmachan_grant_start(const struct rdmachan *ch);
 void rdmachan_grow_check_locked(struct rdmachan *ch);
 void rdmachan_grow_asked_locked(struct rdmachan *ch);
+void rdmachan_grow_ask_tick_locked(struct rdmachan *ch);
+void rdmachan_ask_grant_locked(struct rdmachan *ch, u32 least, bool nonblock);
 void rdmachan_want_grant_locked(struct rdmachan *ch);
 void rdmachan_grow_work(struct work_struct *work);
 void rdmachan_grow_release(struct rdmachan *ch);

@@ -350,6 +350,7 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 		return;
 	}
 	report = rdmachan_credits_took_one(&ch->credits);
+	ch->recv.ask_data = true;
 	/* before the report: what the peer has out with us, owed included */
 	rdmachan_grow_check_locked(ch);
 	if (report)
@@ -454,6 +455,8 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* DATA and PAD spent a credit of the peer's, control messages not */
 	if (h->type == RDMACHAN_MSG_DATA || h->type == RDMACHAN_MSG_PAD) {
 		bool report = rdmachan_credits_took_one(&ch->credits);
+
+		ch->recv.ask_data = true;
 
 		/*
 		 * Before the report: the peer has used half of its grant

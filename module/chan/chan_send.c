@@ -364,13 +364,12 @@ static int rdmachan_reserve(struct rdmachan *ch, u32 want, u32 least,
 		}
 		seen = ch->credits.avail;
 		/*
-		 * a message of fragments waits for its credits at once: the
-		 * peer grows its grant for it (chan_grant.c); and for its
-		 * slots and buffers, which unsignalled sends may hold: a
-		 * KEEPALIVE's completion retires them
+		 * short of credits: ask for a larger grant where that helps
+		 * (chan_grant.c); a message of fragments waits for its slots
+		 * and buffers at once too, which unsignalled sends may hold:
+		 * a KEEPALIVE's completion retires them
 		 */
-		if (least > 1 && ch->credits.avail < least)
-			rdmachan_want_grant_locked(ch);
+		rdmachan_ask_grant_locked(ch, least, nonblock);
 		if (least > 1 && ch->send.posted != ch->send.completed)
 			rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 		spin_unlock_irqrestore(&ch->lock, flags);

@@ -218,6 +218,39 @@ static inline u32 rdmachan_credits_grow_want(const struct rdmachan_credits *c)
 }
 
 /*
+ * Sender: a send was refused for want of credits (it holds fewer than
+ * @least, the message's).  Does it ask the peer for a larger grant
+ * (RDMACHAN_HDR_F_WANT)?  A message of several credits waits for them all
+ * at once, which no arrival at the peer would grow the grant for: it
+ * asks.  A sender of one that may not wait (@nonblock) asks where the
+ * peer's grant follows use (@grows): a peer that releases each message at
+ * once and answers it holds almost none of them, and sees no reason to
+ * grow a grant whose credits are on the wire, coming and going.  A sender
+ * that waits does not: its peer's reader, holding the credits, grows the
+ * grant by itself as far as the budget allows (chan_grant.c).
+ */
+static inline bool rdmachan_credits_ask(const struct rdmachan_credits *c,
+					u32 least, bool nonblock, bool grows)
+{
+	if (c->avail >= least || c->avail >= c->depth)
+		return false;
+	return least > 1 || (nonblock && grows);
+}
+
+/*
+ * Receiver: does this side's reader hold half of the grant or more
+ * (messages received and not yet released; @out less @owed)?  Then a peer
+ * short of credits waits for a slow reader, whose buffers the device's
+ * budget bounds, even when it asks (RDMACHAN_HDR_F_WANT); else its
+ * credits are on the wire or it waits for several at once, and a grant
+ * it asks for may grow past the budget (chan_grant.c).
+ */
+static inline bool rdmachan_credits_reader_holds(const struct rdmachan_credits *c)
+{
+	return (c->out - min(c->owed, c->out)) * 2 >= c->granted;
+}
+
+/*
  * Receiver: how many more to grant when the peer asked
  * (RDMACHAN_HDR_F_WANT): the peer does not say how many it waits for, and
  * it waits for them all at once.  At least @step more, and at least as

@@ -408,6 +408,13 @@ struct rdmachan_send_ring {
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
  * @grow_asked: the peer asked for the whole depth (RDMACHAN_HDR_F_WANT),
  *	not yet granted whole; under rdmachan.lock
+ * @ask_data: a DATA, PAD or WRITE_WITH_IMM of the peer's arrived since
+ *	the last keepalive tick of a standing ask; under rdmachan.lock
+ * @ask_ticked: a keepalive tick has seen the standing ask; under
+ *	rdmachan.lock
+ * @ask_stuck: a whole tick's interval passed with the ask standing and
+ *	nothing of the peer's arriving: it waits for credits it cannot get
+ *	within the budget (chan_grant.c); under rdmachan.lock
  * @grown: buffers counted in the device's &rdmachan_device.rx_grown;
  *	under rdmachan.lock
  * @asm_first: F_FRAG: the first buffer of the message whose fragments
@@ -423,6 +430,9 @@ struct rdmachan_recv_queue {
 	struct work_struct	grow_work;
 	bool			grow_queued;
 	bool			grow_asked;
+	bool			ask_data;
+	bool			ask_ticked;
+	bool			ask_stuck;
 	u32			grown;
 	struct rdmachan_rx	*asm_first;
 	struct rdmachan_rx	*asm_last;

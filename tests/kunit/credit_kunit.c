@@ -539,6 +539,57 @@ static void credit_test_grow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rdmachan_credits_grow_asked(&b, 2), 0U);
 }
 
+/* A sender refused for want of credits: when it asks for a larger grant */
+static void credit_test_ask(struct kunit *test)
+{
+	struct rdmachan_credits a;
+
+	credits_new(&a, 16, true);
+	/* credits in hand: nothing to ask, whatever the message takes */
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 1, true, true));
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 16, false, false));
+	rdmachan_credits_spend(&a, 14, 16);
+	/* two left: a message of three waits for them all, and asks */
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_ask(&a, 3, false, false));
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 2, true, true));
+	rdmachan_credits_spend(&a, 2, 16);
+	/* none left: one that may not wait asks a peer whose grant grows */
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_ask(&a, 1, true, true));
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 1, true, false));
+	/* one that waits leaves it to the peer's reader */
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 1, false, true));
+	/* a grant of the whole depth in hand cannot grow */
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&a, 16), 0);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_ask(&a, 17, true, true));
+}
+
+/* The receiver of an ask: is its own reader the one that holds the grant? */
+static void credit_test_reader_holds(struct kunit *test)
+{
+	struct rdmachan_credits b;
+	u32 i;
+
+	credits_new(&b, 16, true);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_reader_holds(&b));
+	/* seven held: less than half */
+	for (i = 0; i < 7; i++)
+		rdmachan_credits_took_one(&b);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_reader_holds(&b));
+	/* eight: half of the grant */
+	rdmachan_credits_took_one(&b);
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_reader_holds(&b));
+	/* released and owed, not yet returned: on their way, not held */
+	for (i = 0; i < 4; i++)
+		rdmachan_credits_owe_one(&b);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_reader_holds(&b));
+	/* returned: the same */
+	rdmachan_credits_take_owed(&b);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_reader_holds(&b));
+	/* a smaller grant: the same four are half of it */
+	b.granted = 8;
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_reader_holds(&b));
+}
+
 /*
  * The model of credit_model_run() with F_GROW: A retires what it holds
  * beyond one when it is "idle", B grants more as A's messages arrive, from
@@ -634,6 +685,8 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE_PARAM(credit_test_model, depth_gen_params),
 	KUNIT_CASE(credit_test_retire),
 	KUNIT_CASE(credit_test_grow),
+	KUNIT_CASE(credit_test_ask),
+	KUNIT_CASE(credit_test_reader_holds),
 	KUNIT_CASE_PARAM(credit_test_grow_model, depth_gen_params),
 	{}
 };

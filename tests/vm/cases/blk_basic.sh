@@ -11,7 +11,9 @@
 # the backing device, "blk show --json", unmap refused while mounted
 # and unexport while mapped (EBUSY); last, a mapping of one queue of
 # depth 16 under a verifying fio at QD32: every request on one channel,
-# more requests than slots.  Between the fio and ext4 parts, where the
+# more requests than slots; and one of depth 64 whose grant, from 16,
+# reaches the depth under fio at QD16 once a request was refused (the
+# client asks).  Between the fio and ext4 parts, where the
 # server's work is woken: at high priority from the wire's CPU, at normal
 # priority from the softirq work of the client's own post, when fio and
 # the wire's work share a CPU.
@@ -259,6 +261,30 @@ else
 	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1.out | head -n 5)"
 	diag "$($TOOL -sd blk show maps)"
 fi
+check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
+
+# one queue of depth 64 on a grant of 16, fio at QD16: the server
+# answers each request at once, so it never holds half of its grant and
+# grows it by itself to 32 at most, while the requests' credits are on
+# the wire too.  A client refused a credit asks for more (protocol.rst,
+# "Grants that follow use"): then, once fio is done, its channel holds
+# the whole depth (before the idle shrink, 5 s later)
+D=$(timeout 60 $TOOL blk map $BLK_SRV basic --src $BLK_CLI --queues 1 --depth 64 2> $T/map2.err)
+check "blk map --queues 1 --depth 64 ($D)" test -b "$D"
+C=$(cat /sys/block/${D#/dev/}/rdmachan/channels 2> /dev/null)
+diag "its channel $C: $(cat /sys/class/rdmachan/$C/send_credits 2> /dev/null) credits before fio"
+check "fio randread at QD16 on it, 2 s" timeout 120 $FIO --name=g --filename="$D" \
+	--direct=1 --ioengine=libaio --iodepth=16 --rw=randread --bs=4k \
+	--time_based --runtime=2 --size=64M --output=$T/fio_g.out
+refused=$(cat /sys/block/${D#/dev/}/rdmachan/busy)
+diag "${D#/dev/}: $refused requests refused for want of room"
+if [ "${refused:-0}" -gt 0 ]; then
+	check "refused, it asked: its channel holds 64 credits within 3 s" \
+		wait_for 3 sh -c "test \$(cat /sys/class/rdmachan/$C/send_credits) = 64"
+else
+	ok "no request refused: nothing to ask"
+fi
+diag "$C: $(cat /sys/class/rdmachan/$C/send_credits) credits"
 check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 check_eq "blk show maps: none" "0" "$($TOOL -j blk show maps | jq '.maps | length')"
 check "blk unexport basic" $TOOL blk unexport basic
