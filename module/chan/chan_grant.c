@@ -321,7 +321,7 @@ void rdmachan_grow_release(struct rdmachan *ch)
 /*
  * Post the new slot @rx with its buffer for the peer, unless the I/O
  * stopped, every slot is made, or the device's budget is spent (not for a
- * grant the peer asked for while the reader holds little: @asked).
+ * stuck peer's ask, rdmachan_grow_past_budget(): @asked).
  * Return: whether it was posted (else the caller frees it).
  */
 static bool rdmachan_grow_post_locked(struct rdmachan *ch,
