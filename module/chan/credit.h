@@ -243,7 +243,8 @@ static inline bool rdmachan_credits_ask(const struct rdmachan_credits *c,
  * short of credits waits for a slow reader, whose buffers the device's
  * budget bounds, even when it asks (RDMACHAN_HDR_F_WANT); else its
  * credits are on the wire or it waits for several at once, and a grant
- * it asks for may grow past the budget (chan_grant.c).
+ * it asks for may grow past the budget once it is stuck (chan_grant.c,
+ * rdmachan_grow_past_budget()).
  */
 static inline bool rdmachan_credits_reader_holds(const struct rdmachan_credits *c)
 {
