@@ -27,7 +27,9 @@
 # bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
 # rr32, rw32; perf in the initramfs) profiles that job on the client, at
 # BENCH_BLK_PROFILE_FREQ samples a second (default 4000), printing the
-# BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols.
+# BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols, after the
+# share of each object (the kernel, each module, fio);
+# BENCH_BLK_CALLERS=SYM,SYM... as for bench_blk.sh.
 
 . /tests/lib.sh
 
@@ -127,7 +129,7 @@ fio_job() {
 	cpu_snap > $T/cpu.before
 	_p=
 	[ "$2" != "${BENCH_BLK_PROFILE:-}" ] || [ ! -x /usr/bin/perf ] ||
-		_p="/usr/bin/perf record -a -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} -o $T/perf.data --"
+		_p="/usr/bin/perf record -a ${BENCH_BLK_CALLERS:+-g} -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} -o $T/perf.data --"
 	# shellcheck disable=SC2086 # ENGINE is several words
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
@@ -146,8 +148,16 @@ fio_job() {
 	if [ -f $T/perf.data ]; then
 		diag "the client's perf profile of $2 on $1:" >&2
 		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
-			-n --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			-n -g none --sort dso 2>/dev/null | grep -v '^#' | grep -v '^$' |
+			head -n 15)" >&2
+		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
+			-n -g none --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
 			head -n "${BENCH_BLK_PROFILE_LINES:-50}")" >&2
+		[ -z "${BENCH_BLK_CALLERS:-}" ] || diag "$(/usr/bin/perf report \
+			-i $T/perf.data --stdio --no-children \
+			-S "$BENCH_BLK_CALLERS" -G \
+			-g caller,0.5,callee,function,percent 2>/dev/null |
+			grep -v '^#' | grep -v '^$' | head -n 150)" >&2
 		rm -f $T/perf.data
 	fi
 	if [ $_r != 0 ]; then
