@@ -293,6 +293,8 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	map->nr_poll_queues = poll;
 	map->queue_depth = depth;
 	map->ro = m->flags & RDMACHAN_BLK_RO;
+	map->offer = RCBLK_F_KNOWN |
+		     (rcblk_param(clt_reply_batch) ? RCBLK_F_REPLY_BATCH : 0);
 	memcpy(&map->server, &m->server, sizeof(map->server));
 	if (sin->sin_family == AF_INET && !sin->sin_port)
 		((struct sockaddr_in *)&map->server)->sin_port =

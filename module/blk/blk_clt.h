@@ -144,6 +144,8 @@ struct rcblk_clt_queue {
  * @local_inv: registrations invalidated here (LOCAL_INV) after the reply
  * @starved: dispatches put off because the queue's pool had no registration
  * @busy: dispatches put off for want of a credit or send queue room
+ * @batched: replies that came behind another in one message
+ *	(RCBLK_F_REPLY_BATCH)
  * @inflight: requests on the wire now
  */
 struct rcblk_clt_stats {
@@ -166,6 +168,7 @@ struct rcblk_clt_stats {
 	atomic64_t local_inv;
 	atomic64_t starved;
 	atomic64_t busy;
+	atomic64_t batched;
 	atomic_t inflight;
 };
 
@@ -198,6 +201,8 @@ struct rcblk_clt_stats {
  * @max_pages: pages of one registration
  * @max_segs: scatterlist entries of one request
  * @inline_max: largest inline WRITE in bytes
+ * @offer: the RCBLK_F_* every OPEN of the mapping offers, set at
+ *	creation (clt_reply_batch)
  * @geo: what the server answered
  * @queues: @nr_queues of them
  * @tag_set: blk-mq's
@@ -233,6 +238,7 @@ struct rcblk_clt_map {
 	u32 max_pages;
 	u32 max_segs;
 	u32 inline_max;
+	u32 offer;
 	struct rcblk_geo geo;
 	struct rcblk_clt_queue *queues;
 	struct blk_mq_tag_set tag_set;

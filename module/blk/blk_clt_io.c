@@ -293,28 +293,57 @@ bogus:
 			    map->index, q->qid, imm, len);
 }
 
-/* rdmachan_ops.recv: softirq */
+/* The server may answer several requests in one message: it was offered */
+static bool rcblk_clt_batches(struct rcblk_clt_map *map)
+{
+	if (!test_bit(RCBLK_M_READY, &map->flags))
+		return false;
+	smp_rmb();	/* the geometry, set before RCBLK_M_READY */
+	return map->geo.features & RCBLK_F_REPLY_BATCH;
+}
+
+/*
+ * rdmachan_ops.recv: softirq.  A reply is the message's immediate, or
+ * the immediate of the RDMA WRITE_WITH_IMM of a READ's data (nothing
+ * invalidated remotely then: the registration is invalidated here); with
+ * RCBLK_F_REPLY_BATCH the payload holds the replies answered with it, in
+ * order, a malformed payload voiding the whole message.
+ */
 static void rcblk_clt_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 {
 	struct rcblk_clt_queue *q = rdmachan_priv(ch);
+	__be32 more[RCBLK_REPLY_BATCH_MAX - 1];
 	bool invalidated = msg->invalidated;
 	bool write_imm = msg->rdma_imm;
 	u32 inv_rkey = msg->inv_rkey;
 	u32 imm = msg->imm;
 	u32 len = msg->len;
+	int i, n = 0;
 
 	if (!msg->has_imm && !msg->rdma_imm) {
 		rcblk_clt_open_rsp(q, msg);
 		rdmachan_msg_release(ch, msg);
 		return;
 	}
-	/*
-	 * A READ's data with its successful reply in the WRITE's immediate
-	 * (RCBLK_OPEN_WRITE_IMM): nothing invalidated remotely, the
-	 * registration is invalidated here.
-	 */
+	if (len && !write_imm && rcblk_clt_batches(q->map)) {
+		n = rcblk_reply_batch_more(len);
+		if (n > 0) {
+			memcpy(more, msg->data, len);
+			len = 0;
+		}
+	}
 	rdmachan_msg_release(ch, msg);
+	if (n < 0) {
+		atomic64_inc(&q->map->st.bogus);
+		pr_warn_ratelimited("rcblk%d: queue %u: ignored a batch of replies of %u bytes\n",
+				    q->map->index, q->qid, len);
+		return;
+	}
 	rcblk_clt_reply(q, imm, len, write_imm, invalidated, inv_rkey);
+	for (i = 0; i < n; i++)
+		rcblk_clt_reply(q, be32_to_cpu(more[i]), 0, false, false, 0);
+	if (n)
+		atomic64_add(n, &q->map->st.batched);
 }
 
 /* rdmachan_ops.state_change: process context */

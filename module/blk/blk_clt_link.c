@@ -311,7 +311,7 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	 */
 	if (!rcblk_clt_queue_polled(map, qid))
 		flags |= RCBLK_OPEN_WRITE_IMM;
-	rcblk_clt_encode_open(&o, flags, RCBLK_F_KNOWN,
+	rcblk_clt_encode_open(&o, flags, map->offer,
 			      max_io, qid, map->nr_queues, map->gen,
 			      map->session, map->name);
 	ret = rdmachan_send(q->ch, &v, 1, 0, RDMACHAN_SEND_NONBLOCK);
@@ -336,7 +336,7 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 		       map->index, &map->server, map->name, ret);
 		return ret;
 	}
-	ret = rcblk_clt_check_open_rsp(&q->rsp, q->open_len, RCBLK_F_KNOWN,
+	ret = rcblk_clt_check_open_rsp(&q->rsp, q->open_len, map->offer,
 				       max_io, geo, &why);
 	if (ret == -EPROTO)
 		pr_err("rcblk%d: bad OPEN_RSP for %s from %pISpc: %s\n",

@@ -463,6 +463,7 @@ RCBLK_CLT_CTR_ATTR(remote_inv, remote_inv);
 RCBLK_CLT_CTR_ATTR(local_inv, local_inv);
 RCBLK_CLT_CTR_ATTR(starved, starved);
 RCBLK_CLT_CTR_ATTR(busy, busy);
+RCBLK_CLT_CTR_ATTR(batched_replies, batched);
 
 /*
  * The channels that carry the queues, in queue order: each one's sysfs
@@ -563,6 +564,7 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_local_inv.attr,
 	&dev_attr_starved.attr,
 	&dev_attr_busy.attr,
+	&dev_attr_batched_replies.attr,
 	NULL,
 };
 

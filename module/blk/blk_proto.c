@@ -318,12 +318,12 @@ enum rcblk_open_status rcblk_open_check(const void *buf, size_t len,
  * @write_zeroes: the export offers WRITE_ZEROES (else NOUNMAP is moot)
  *
  * Context: any.
- * Return: @offered within RCBLK_F_KNOWN, without RCBLK_F_NOUNMAP when
- * !@write_zeroes.
+ * Return: @offered within RCBLK_F_KNOWN and RCBLK_F_CHAN_KNOWN, without
+ * RCBLK_F_NOUNMAP when !@write_zeroes.
  */
 u32 rcblk_open_features(u32 offered, bool write_zeroes)
 {
-	u32 f = offered & RCBLK_F_KNOWN;
+	u32 f = offered & (RCBLK_F_KNOWN | RCBLK_F_CHAN_KNOWN);
 
 	if (!write_zeroes)
 		f &= ~RCBLK_F_NOUNMAP;

@@ -12,8 +12,10 @@
  * requests and the server answers each with a reply: a zero-length
  * message whose immediate is rcblk_reply_imm(tag, status), sent with
  * RDMACHAN_SEND_INV of the request's rkey when the request had a remote
- * buffer and the channel can (rdmachan_can_send_inv()).  A READ that
- * succeeded is answered instead by the RDMA WRITE_WITH_IMM of its data,
+ * buffer and the channel can (rdmachan_can_send_inv()); with
+ * RCBLK_F_REPLY_BATCH, further replies may follow in its payload.  A
+ * READ that succeeded is answered instead by the RDMA WRITE_WITH_IMM of
+ * its data,
  * immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client offered
  * RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the client
  * then invalidates its registration itself.
@@ -29,6 +31,8 @@
 
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 #define RCBLK_WIRE_MAGIC	0x52424C4B	/* "RBLK" */
@@ -68,6 +72,15 @@ enum rcblk_op {
 #define RCBLK_F_PRIO		BIT(5)	/* REQ_PRIO */
 #define RCBLK_F_IDLE		BIT(6)	/* REQ_IDLE */
 #define RCBLK_F_KNOWN		(BIT(7) - 1)
+/*
+ * Features of the channel rather than of a request: bits 16 and up of
+ * OPEN's and OPEN_RSP's @features, never in a request's 16-bit @flags,
+ * negotiated alike (a server leaves out what it does not know).
+ * RCBLK_F_REPLY_BATCH: a reply message may carry further replies in its
+ * payload (rcblk_reply_batch_more()).
+ */
+#define RCBLK_F_REPLY_BATCH	BIT(16)
+#define RCBLK_F_CHAN_KNOWN	RCBLK_F_REPLY_BATCH
 
 /* rcblk_wire_io.data: where a request's data is */
 enum rcblk_data {
@@ -113,6 +126,44 @@ static inline u16 rcblk_reply_tag(u32 imm)
 static inline u8 rcblk_reply_status(u32 imm)
 {
 	return imm & 0xff;
+}
+
+/*
+ * Replies in one message at most, with RCBLK_F_REPLY_BATCH: the first in
+ * the immediate, the others in the payload, each a __be32 of the
+ * immediate's format, in the order the server answered them.  A batch
+ * never carries an invalidation but for its first reply's request.
+ */
+#define RCBLK_REPLY_BATCH_MAX	32
+
+/**
+ * rcblk_reply_batch_more() - the further replies of a reply message
+ * @len: the payload's bytes
+ *
+ * Context: any.
+ * Return: how many replies follow the immediate's, or -EPROTO when @len
+ * is not a whole number of them or more than a batch holds.
+ */
+static inline int rcblk_reply_batch_more(u32 len)
+{
+	if (len % sizeof(__be32) ||
+	    len / sizeof(__be32) > RCBLK_REPLY_BATCH_MAX - 1)
+		return -EPROTO;
+	return len / sizeof(__be32);
+}
+
+/**
+ * rcblk_reply_batch_cap() - the replies a server puts in one message
+ * @max_msg: the channel's largest message (rdmachan_max_msg_size())
+ *
+ * Context: any.
+ * Return: RCBLK_REPLY_BATCH_MAX, or fewer where the client's receive
+ * buffers are smaller; at least 1 (the immediate's).
+ */
+static inline u32 rcblk_reply_batch_cap(u32 max_msg)
+{
+	return min_t(u32, RCBLK_REPLY_BATCH_MAX,
+		     1 + max_msg / sizeof(__be32));
 }
 
 /* rcblk_wire_open.flags */

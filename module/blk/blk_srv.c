@@ -288,6 +288,8 @@ static void rcblk_srv_open_work(struct work_struct *work)
 	kfree(spare);		/* unused: the session was there */
 	if (req.flags & RCBLK_OPEN_WRITE_IMM && rdmachan_can_write_imm(q->ch))
 		set_bit(RCBLK_Q_WRITE_IMM, &q->flags);
+	q->batch_cap = geo.features & RCBLK_F_REPLY_BATCH ?
+		       rcblk_reply_batch_cap(msg_max) : 1;
 	/*
 	 * Live before the answer: the client sends requests once it has it.
 	 * The barrier publishes the limits, the slots and the free list

@@ -225,6 +225,17 @@ struct rcblk_srv_reject {
 	u32 rkey;
 };
 
+/**
+ * struct rcblk_srv_batch - replies of one io_work pass that go out as
+ *	one message (RCBLK_F_REPLY_BATCH; blk_srv_reply.c)
+ * @reqs: their slots, in order (by &rcblk_srv_req.node)
+ * @n: how many
+ */
+struct rcblk_srv_batch {
+	struct list_head reqs;
+	u32 n;
+};
+
 /* Bits of struct rcblk_srv_queue.flags */
 enum {
 	RCBLK_Q_OPENING,	/* the OPEN message is being handled */
@@ -260,6 +271,9 @@ enum {
  * @nr_rejects: its entries, at most twice @depth (then the queue closes)
  * @slots: @depth slots
  * @depth: entries of @slots, the channel's queue depth
+ * @batch_cap: replies io_work sends in one message: 1, or with
+ *	RCBLK_F_REPLY_BATCH accepted rcblk_reply_batch_cap(); set at OPEN,
+ *	before RCBLK_Q_LIVE
  * @open_timer: closes the queue when no OPEN came within
  *	open_timeout_ms of the accept
  * @open_work: handles OPEN (process context: allocates, registers)
@@ -292,6 +306,7 @@ struct rcblk_srv_queue {
 	u32 nr_rejects;
 	struct rcblk_srv_req *slots;
 	u32 depth;
+	u32 batch_cap;
 	struct timer_list open_timer;
 	struct work_struct open_work;
 	struct work_struct io_work;
@@ -338,11 +353,23 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 /* blk_srv_io.c */
 extern const struct rdmachan_ops rcblk_srv_chan_ops;
 void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage);
+void rcblk_srv_replied(struct rcblk_srv_queue *q, struct rcblk_srv_req *req);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_io_yield_work(struct work_struct *work);
 void rcblk_srv_io_flush(struct rcblk_srv_queue *q, bool cancel);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
 void rcblk_srv_unreg(struct rcblk_srv_queue *q);
+
+/* blk_srv_reply.c: replies, refusals, batches */
+int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
+			 bool remote, u32 rkey);
+void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
+		      const struct rcblk_io_req *io, u8 status);
+bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q, struct rdmachan *ch);
+bool rcblk_srv_batch_add(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			 struct rcblk_srv_batch *b, struct rcblk_srv_req *req);
+bool rcblk_srv_batch_send(struct rcblk_srv_queue *q, struct rdmachan *ch,
+			  struct rcblk_srv_batch *b);
 
 /* blk_srv_bio.c: slots, bios, counters of completed requests */
 int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io);

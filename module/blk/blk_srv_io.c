@@ -24,11 +24,10 @@
  * with its message (holding the client's credit) until a slot frees.
  * What may sleep (bio allocation and submission) or must wait for room
  * runs in the queue's io_work; the RDMA ends and the bio's end_io only
- * move the slot to io_work's list.  A reply is a zero-length message
- * whose immediate is rcblk_reply_imm(tag, status), sent with
- * RDMACHAN_SEND_NONBLOCK (and RDMACHAN_SEND_INV of the request's rkey
- * when it had remote data and the channel can); -EAGAIN puts the slot on
- * the retry list, which io_work runs again when the channel calls
+ * move the slot to io_work's list.  Replies (blk_srv_reply.c): a
+ * zero-length message whose immediate is rcblk_reply_imm(tag, status),
+ * or several in one message (RCBLK_F_REPLY_BATCH); -EAGAIN puts the slot
+ * on the retry list, which io_work runs again when the channel calls
  * ->writable.  A slot is freed when its reply is posted, and for a READ
  * once its RDMA WRITE completed too: the reply is posted right behind
  * the WRITE, in the same io_work step, as nvmet-rdma chains its
@@ -102,64 +101,6 @@ void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage)
 	list_add_tail(&req->node, &q->work_list);
 	spin_unlock_irqrestore(&q->lock, flags);
 	rcblk_srv_io_kick(q);
-}
-
-/* Send a reply; 0 or -EAGAIN (other errors: the channel failed) */
-static int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
-				bool remote, u32 rkey)
-{
-	struct rdmachan_send_ext ext = { .inv_rkey = rkey };
-	unsigned int flags = RDMACHAN_SEND_IMM | RDMACHAN_SEND_NONBLOCK;
-
-	if (remote && rdmachan_can_send_inv(ch))
-		flags |= RDMACHAN_SEND_INV;
-	return rdmachan_send_ext(ch, NULL, 0, rcblk_reply_imm(tag, status),
-				 flags, &ext);
-}
-
-/*
- * A request refused at its checks: answer it now, or later from io_work.
- * Once the queue is DEAD nothing is queued: its close drained the list
- * already (rcblk_srv_drain()), and the receive callback runs on until the
- * channel's close, so that an entry added now would never be freed; the
- * client's answer is the channel's end.
- */
-static void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
-			     const struct rcblk_io_req *io, u8 status)
-{
-	struct rcblk_srv_reject *r;
-	unsigned long flags;
-	int ret;
-
-	if (test_bit(RCBLK_Q_DEAD, &q->flags))
-		return;
-	ret = rcblk_srv_send_reply(ch, io->tag, status,
-				   io->data == RCBLK_DATA_REMOTE, io->rkey);
-	if (ret != -EAGAIN)
-		return;
-	/* more refusals waiting than requests a client may have: hostile */
-	r = READ_ONCE(q->nr_rejects) < 2 * q->depth ?
-	    kmalloc(sizeof(*r), GFP_ATOMIC) : NULL;
-	if (!r) {
-		pr_warn_ratelimited("queue %p: %u refusals wait for room: closing it\n",
-				    q, READ_ONCE(q->nr_rejects));
-		rcblk_srv_queue_close(q);
-		return;
-	}
-	r->tag = io->tag;
-	r->status = status;
-	r->remote = io->data == RCBLK_DATA_REMOTE;
-	r->rkey = io->rkey;
-	spin_lock_irqsave(&q->lock, flags);
-	if (test_bit(RCBLK_Q_DEAD, &q->flags)) {
-		/* drained meanwhile (DEAD is set under this lock) */
-		spin_unlock_irqrestore(&q->lock, flags);
-		kfree(r);
-		return;
-	}
-	list_add_tail(&r->node, &q->rejects);
-	q->nr_rejects++;
-	spin_unlock_irqrestore(&q->lock, flags);
 }
 
 /* The RDMA READ of a WRITE's data ended (completion context) */
@@ -496,6 +437,24 @@ static void rcblk_srv_hist(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
 				  ktime_get_ns() - req->t_ns);
 }
 
+/**
+ * rcblk_srv_replied() - @req's reply is posted (or its channel failed):
+ *	trace and time it, and free the slot unless its RDMA WRITE still
+ *	holds it
+ * @q: the queue
+ * @req: the request
+ *
+ * Context: io_work (rcblk_srv_step(), rcblk_srv_batch_send()).
+ */
+void rcblk_srv_replied(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
+{
+	trace_rcblk_srv_reply(q->exp->name, req->io.tag, req->io.op,
+			      req->io.sector, req->io.len, req->status);
+	rcblk_srv_hist(q, req);
+	if (atomic_dec_and_test(&req->holds))
+		rcblk_srv_done(q, req, false);
+}
+
 /*
  * Run one slot of io_work's list on a live queue.  Return: false when
  * the channel had no room (the caller puts the slot on the retry list).
@@ -544,50 +503,14 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 					   req->io.rkey);
 		if (ret == -EAGAIN)
 			break;
-		trace_rcblk_srv_reply(q->exp->name, req->io.tag, req->io.op,
-				      req->io.sector, req->io.len,
-				      req->status);
-		rcblk_srv_hist(q, req);
 		/* another error: the channel failed and its close follows */
-		if (atomic_dec_and_test(&req->holds))
-			rcblk_srv_done(q, req, false);
+		rcblk_srv_replied(q, req);
 		return true;
 	default:
 		WARN_ON_ONCE(1);
 		return true;
 	}
 	return false;
-}
-
-/* Send the refusals that found no room; false when there still is none */
-static bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q,
-				   struct rdmachan *ch)
-{
-	struct rcblk_srv_reject *r;
-	int ret;
-
-	for (;;) {
-		spin_lock_irq(&q->lock);
-		r = list_first_entry_or_null(&q->rejects,
-					     struct rcblk_srv_reject, node);
-		if (r) {
-			list_del(&r->node);
-			q->nr_rejects--;
-		}
-		spin_unlock_irq(&q->lock);
-		if (!r)
-			return true;
-		ret = rcblk_srv_send_reply(ch, r->tag, r->status, r->remote,
-					   r->rkey);
-		if (ret == -EAGAIN) {
-			spin_lock_irq(&q->lock);
-			list_add(&r->node, &q->rejects);
-			q->nr_rejects++;
-			spin_unlock_irq(&q->lock);
-			return false;
-		}
-		kfree(r);
-	}
 }
 
 /* Start parked requests while slots are free */
@@ -625,7 +548,9 @@ static bool rcblk_srv_submit_slept(struct rcblk_srv_queue *q,
 
 /*
  * Run what @todo holds, in order: posts (RDMA, replies) with bottom halves
- * off, bio submissions with them on.  Once a submission has slept (for a
+ * off, bio submissions with them on; the replies that may share a
+ * message gathered into one until the next submission or the end
+ * (blk_srv_reply.c).  Once a submission has slept (for a
  * tag of a backing device with fewer than the queue's slots: *@slow set),
  * the further ones go to @subs instead, for io_work to take one at a time
  * after the posts.  On a DEAD queue only free the slots.  Return: @room,
@@ -635,6 +560,7 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 			  struct list_head *subs, bool dead, bool room,
 			  bool *slow)
 {
+	struct rcblk_srv_batch b = { .reqs = LIST_HEAD_INIT(b.reqs) };
 	struct rcblk_srv_req *req, *tmp;
 	bool bh = false;
 
@@ -649,6 +575,9 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 				list_add_tail(&req->node, subs);
 				continue;
 			}
+			/* no reply waits behind a submission */
+			if (b.n && !rcblk_srv_batch_send(q, q->ch, &b))
+				room = false;
 			if (bh) {
 				local_bh_enable();
 				bh = false;
@@ -672,6 +601,12 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 			local_bh_disable();
 			bh = true;
 		}
+		if (rcblk_srv_batch_add(q, q->ch, &b, req)) {
+			if (b.n == q->batch_cap &&
+			    !rcblk_srv_batch_send(q, q->ch, &b))
+				room = false;
+			continue;
+		}
 		if (!rcblk_srv_step(q, q->ch, req)) {
 			spin_lock_irq(&q->lock);
 			list_add_tail(&req->node, &q->retry);
@@ -679,6 +614,8 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 			room = false;
 		}
 	}
+	if (b.n && !rcblk_srv_batch_send(q, q->ch, &b))
+		room = false;
 	if (bh)
 		local_bh_enable();
 	return room;

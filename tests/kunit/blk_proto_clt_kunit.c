@@ -3,7 +3,8 @@
  * KUnit suite for the client's block of module/blk/blk_proto.c: the OPEN
  * and IO encodings byte by byte (big-endian, blk_proto.h), the OPEN_RSP
  * check with every refusal and every malformed field, the
- * same-answer comparison of a mapping's queues, which refusals of a
+ * same-answer comparison of a mapping's queues, the bounds of a batch of
+ * replies (blk_proto.h), which refusals of a
  * channel mean a lost link, and how many queues (and polled queues) a
  * mapping gets.
  *
@@ -267,6 +268,45 @@ static void clt_test_rsp_bad(struct kunit *test)
  * registration refused with -ECONNRESET while the state still read
  * CONNECTED once ended a WRITE with an I/O error (6.12, lossy wire)
  */
+/*
+ * Replies in one message (RCBLK_F_REPLY_BATCH): granted only where
+ * offered; a payload of whole replies, at most a batch's less the
+ * immediate's; a server's batch within the client's receive buffers
+ */
+static void clt_test_reply_batch(struct kunit *test)
+{
+	u8 r[sizeof(struct rcblk_wire_open_rsp)];
+	struct rcblk_geo geo;
+	const char *why;
+
+	rsp_good(r);
+	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
+			&why), 0);
+	KUNIT_EXPECT_EQ(test, geo.features, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
+	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN, 1 << 20, &geo, &why), -EPROTO);
+	KUNIT_EXPECT_STREQ(test, why, "features not offered");
+
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(0), 0);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(4), 1);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(4 * 31), 31);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(4 * 32), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(6), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(1), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(U32_MAX), -EPROTO);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_more(U32_MAX - 3), -EPROTO);
+
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(4096 + 32), 32U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(124), 32U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(123), 31U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(104), 27U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(3), 1U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(0), 1U);
+	KUNIT_EXPECT_EQ(test, rcblk_reply_batch_cap(U32_MAX), 32U);
+}
+
 static void clt_test_refusal_lost(struct kunit *test)
 {
 	static const int link_errs[] = { -ECONNRESET, -ENOTCONN };
@@ -331,6 +371,7 @@ static struct kunit_case blk_proto_clt_cases[] = {
 	KUNIT_CASE(clt_test_rsp_ok),
 	KUNIT_CASE(clt_test_rsp_refused),
 	KUNIT_CASE(clt_test_rsp_bad),
+	KUNIT_CASE(clt_test_reply_batch),
 	{}
 };
 

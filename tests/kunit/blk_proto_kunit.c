@@ -308,11 +308,15 @@ static void blk_test_open_name_bounds(struct kunit *test)
 static void blk_test_features(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(0xffffffff, true),
-			RCBLK_F_KNOWN);
+			RCBLK_F_KNOWN | RCBLK_F_CHAN_KNOWN);
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(0xffffffff, false),
-			RCBLK_F_KNOWN & ~RCBLK_F_NOUNMAP);
+			(RCBLK_F_KNOWN | RCBLK_F_CHAN_KNOWN) & ~RCBLK_F_NOUNMAP);
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(RCBLK_F_FUA | BIT(7), true),
 			RCBLK_F_FUA);
+	/* a feature of the channel kept, unknown ones of either half not */
+	KUNIT_EXPECT_EQ(test, rcblk_open_features(RCBLK_F_REPLY_BATCH |
+						  BIT(15) | BIT(17), true),
+			RCBLK_F_REPLY_BATCH);
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(0, true), 0);
 }
 

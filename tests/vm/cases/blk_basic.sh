@@ -11,7 +11,8 @@
 # the backing device, "blk show --json", unmap refused while mounted
 # and unexport while mapped (EBUSY); last, a mapping of one queue of
 # depth 16 under a verifying fio at QD32: every request on one channel,
-# more requests than slots; and one of depth 64 whose grant, from 16,
+# more requests than slots, and 4k WRITEs whose replies come several to
+# a message; and one of depth 64 whose grant, from 16,
 # reaches the depth under fio at QD16 once a request was refused (the
 # client asks).  Between the fio and ext4 parts, where the
 # server's work is woken: at high priority from the wire's CPU, at normal
@@ -261,6 +262,21 @@ else
 	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1.out | head -n 5)"
 	diag "$($TOOL -sd blk show maps)"
 fi
+# inline WRITEs, whose replies the server sends several to a message
+# when one pass of its work has them ready (blk-server.rst, "Replies")
+b0=$(cat /sys/block/${D#/dev/}/rdmachan/batched_replies)
+if timeout 300 $FIO --name=q1b --filename="$D" --direct=1 --ioengine=libaio \
+	--iodepth=32 --rw=randwrite --bs=4k --size=8M --offset=100M \
+	--verify=crc32c --verify_fatal=1 > $T/fio_q1b.out 2>&1; then
+	ok "fio 4k randwrite verify=crc32c at QD32 on it"
+else
+	not_ok "fio 4k randwrite verify=crc32c at QD32 on it"
+	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1b.out | head -n 5)"
+fi
+b1=$(cat /sys/block/${D#/dev/}/rdmachan/batched_replies)
+diag "${D#/dev/}: $((b1 - b0)) replies came behind another in a message"
+check "the server answered some of them in batches" test "$((b1 - b0))" -gt 0
+check_eq "nothing bogus" 0 "$(cat /sys/block/${D#/dev/}/rdmachan/bogus)"
 check "blk unmap $D" timeout 60 $TOOL blk unmap "$D"
 
 # one queue of depth 64 on a grant of 16, fio at QD16: the server

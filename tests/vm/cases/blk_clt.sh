@@ -11,7 +11,9 @@
 # queues answering different exports (each EPROTO or the refusal's
 # errno, logged, nothing left mapped); replies with tags past the depth
 # or for requests no longer in flight (counted in bogus, logged, the
-# mapping live); a server that stops answering (the request times out
+# mapping live); batches of replies malformed, too long, with bogus tags,
+# or not offered (clt_reply_batch=0: counted in bogus, logged, the rest
+# taken); a server that stops answering (the request times out
 # with io_timeout 1 s, the mapping dies, I/O fails at once, the unmap
 # works), and one that closes its channels (likewise).
 
@@ -293,6 +295,43 @@ else
 	diag "$(cat $T/evil_map.err)"
 fi
 evil_gone
+
+# batches of replies: malformed ones, bogus tags in them, and a batch
+# from a server that was not offered them (clt_reply_batch=0)
+for _b in 1 0; do
+	echo $_b > /sys/module/rdmachan_blk/parameters/clt_reply_batch
+	if evil_map batch 1 > $T/evil_map.err; then
+		ok "map from a server that sends bad batches (clt_reply_batch=$_b)"
+		N=$(newest_index)
+		check_fail "a READ fails with EIO (the batch said IOERR)" \
+			"Input/output error" \
+			$DD if=/dev/rcblk$N of=/dev/null bs=4k count=1 iflag=direct
+		check_eq "the mapping is still live" live "$(attr $N state)"
+		if [ $_b = 1 ]; then
+			check "bogus batches and replies were counted" \
+				test "$(attr $N bogus)" -ge 4
+			check "replies came in batches" \
+				test "$(attr $N batched_replies)" -ge 2
+			check "a malformed batch is logged" sh -c \
+				"dmesg | grep -q 'rcblk$N: queue 0: ignored a batch of replies of 6 bytes'"
+			check "one of 32 replies is logged" sh -c \
+				"dmesg | grep -q 'rcblk$N: queue 0: ignored a batch of replies of 128 bytes'"
+		else
+			check "the batch, not offered, was bogus" \
+				test "$(attr $N bogus)" -ge 1
+			check_eq "no reply was taken from it" 0 \
+				"$(attr $N batched_replies)"
+			check "it is logged" sh -c \
+				"dmesg | grep -q 'rcblk$N: queue 0: ignored reply 0x.*(len 4)'"
+		fi
+		check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+	else
+		not_ok "map from a server that sends bad batches (clt_reply_batch=$_b)"
+		diag "$(cat $T/evil_map.err)"
+	fi
+	evil_gone
+done
+echo 1 > /sys/module/rdmachan_blk/parameters/clt_reply_batch
 
 # a server that stops answering: the requests time out, the link is
 # recovered, no attempt works within the loss timeout: the mapping dies

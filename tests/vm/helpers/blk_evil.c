@@ -15,6 +15,13 @@
  *   badtags   every request: a reply with a tag past the depth, one
  *             with the right tag and IOERR, then the same one again
  *             (no longer in flight): the request fails with EIO
+ *   batch     grants RCBLK_F_REPLY_BATCH where offered; every request:
+ *             a batch of 6 bytes, one of 32 replies (one too many),
+ *             then one whose immediate has a tag past the depth and
+ *             whose payload answers the request with IOERR twice: the
+ *             request fails with EIO, the rest is bogus.  Where the
+ *             feature was not offered, that last batch (bogus: a reply
+ *             with a payload) and a plain reply with IOERR
  *   silent    like badtags (without the bogus ones) until the file
  *             /tmp/blk_evil.silent exists, then no reply at all
  *   close     like silent, but closes its channels instead
@@ -35,6 +42,8 @@
 #define MSG_IO		3
 #define S_IOERR		1
 #define OPEN_ACCES	2
+#define F_REPLY_BATCH	(1u << 16)
+#define BATCH_MAX	32
 #define MAX_Q		8
 #define TRIGGER		"/tmp/blk_evil.silent"
 
@@ -53,6 +62,7 @@ struct rsp {
 _Static_assert(sizeof(struct rsp) == 72, "OPEN_RSP layout");
 
 static const char *mode;
+static bool batches;	/* RCBLK_F_REPLY_BATCH granted */
 
 static int send_plain(int fd, const void *buf, unsigned int len)
 {
@@ -96,6 +106,12 @@ static int answer_open(int fd, int qid)
 		r.status = htobe16(OPEN_ACCES);
 	else if (!strcmp(mode, "mismatch"))
 		r.export_id[0] = qid;
+	/* OPEN's features at byte 8: the same on every queue */
+	if (!strcmp(mode, "batch") && len >= 12 &&
+	    be32toh(*(uint32_t *)(buf + 8)) & F_REPLY_BATCH) {
+		r.features = htobe32(F_REPLY_BATCH);
+		batches = true;
+	}
 	if (!strcmp(mode, "mute"))
 		return 0;
 	/* without an immediate: that is what tells it from a reply */
@@ -117,6 +133,41 @@ static int reply(int fd, uint16_t tag, uint8_t status)
 	};
 
 	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+/* A reply with @n further replies (each @more) in its payload of @len bytes */
+static int reply_batch(int fd, uint32_t imm, uint32_t more, unsigned int n,
+		       unsigned int len)
+{
+	uint32_t buf[BATCH_MAX + 1];
+	struct rdmachan_user_msg m = {
+		.buf = (uintptr_t)buf, .len = len, .imm = imm,
+		.flags = RDMACHAN_MSG_IMM,
+	};
+	struct rdmachan_mmsg mm = {
+		.size = sizeof(mm), .msgs = (uintptr_t)&m, .count = 1,
+	};
+	unsigned int i;
+
+	for (i = 0; i < n && i < BATCH_MAX + 1; i++)
+		buf[i] = htobe32(more);
+	return ioctl(fd, RDMACHAN_IOC_SEND, &mm) < 0 ? -1 : 0;
+}
+
+/* Mode batch: what it sends for request @tag; the bogus ones it counts */
+static long answer_batch(int fd, uint16_t tag)
+{
+	uint32_t ioerr = (uint32_t)tag << 16 | S_IOERR;
+
+	if (!batches) {
+		reply_batch(fd, ioerr, ioerr, 1, 4);
+		reply(fd, tag, S_IOERR);
+		return 1;
+	}
+	reply_batch(fd, ioerr, ioerr, 2, 6);
+	reply_batch(fd, ioerr, ioerr, BATCH_MAX, BATCH_MAX * 4);
+	reply_batch(fd, (uint32_t)(tag + 4096) << 16, ioerr, 2, 8);
+	return 4;
 }
 
 int main(int argc, char **argv)
@@ -162,7 +213,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	open_q = nq;
 	if (strcmp(mode, "badtags") && strcmp(mode, "silent") &&
-	    strcmp(mode, "close")) {
+	    strcmp(mode, "close") && strcmp(mode, "batch")) {
 		/* the client refuses the mapping: nothing more to do */
 		if (!strcmp(mode, "mute"))
 			sleep(5);
@@ -207,6 +258,11 @@ int main(int argc, char **argv)
 			if (len < 32 || buf[0] != MSG_IO || quiet)
 				continue;
 			tag = be16toh(*(uint16_t *)(buf + 4));
+			if (!strcmp(mode, "batch")) {
+				bogus += answer_batch(fds[i], tag);
+				served++;
+				continue;
+			}
 			if (!strcmp(mode, "badtags")) {
 				reply(fds[i], tag + 4096, 0);
 				bogus++;
