@@ -13,11 +13,12 @@
 #
 # The server (192.0.2.1) exports a filled, memory-backed null_blk through
 # rdmachan_blk and through nvmet-rdma, says "ready" and waits.  The
-# client (192.0.2.2) runs, for BENCH_RUNS passes, the same fio jobs on
-# each remote disk in turn (rdmachan_blk, then nvme-rdma, one right after
-# the other): 4k random reads at QD1 (p50, p99) and QD32, 4k random
-# writes at QD32, 128k sequential reads and writes at QD32 (MB/s, 10^6
-# B/s), on disks of one queue; then, on the disks mapped again with
+# client (192.0.2.2) runs, for BENCH_RUNS passes, each fio job on both
+# remote disks, one right after the other (rdmachan_blk's first in odd
+# passes, nvme-rdma's in even ones; bench_set): 4k random reads at QD1
+# (p50, p99) and QD32, 4k random writes at QD32, 128k sequential reads
+# and writes at QD32 (MB/s, 10^6 B/s), on disks of one queue; then, on
+# the disks mapped again with
 # BENCH_BLK_POLL_QUEUES queues of polled I/O beside it (default 1: blk
 # map --poll-queues, nvme connect --nr-poll-queues), 4k random reads at
 # QD1 (p50, p99) and QD32 with io_uring --hipri.
@@ -191,32 +192,54 @@ rate_job() {
 	fi
 }
 
-# bench_libaio KIND DEV: the libaio jobs on DEV, RESULT pair_KIND_FIGURE
-# (0 for a job that failed or was not wanted)
-bench_libaio() {
+# one_lat KIND DEV NAME FIGURE: lat_job NAME on DEV, RESULT
+# pair_KIND_FIGURE_p50_us and _p99_us; one_rate KIND DEV NAME RW BS DIR
+# UNIT FIGURE: rate_job on DEV, RESULT pair_KIND_FIGURE
+one_lat() {
 	# shellcheck disable=SC2046 # p50 and p99, two words
-	set -- "$1" "$2" $(lat_job "$2" rr1)
-	result "pair_$1_randread_4k_qd1_p50_us" "$3"
-	result "pair_$1_randread_4k_qd1_p99_us" "$4"
-	for _j in "rr32 randread 4k read iops randread_4k_qd32_iops" \
-		"rw32 randwrite 4k write iops randwrite_4k_qd32_iops" \
-		"sr read 128k read bw_bytes seqread_128k_MBps" \
-		"sw write 128k write bw_bytes seqwrite_128k_MBps"; do
-		set -- "$1" "$2" $_j
-		result "pair_$1_$8" "$(rate_job "$2" "$3" "$4" "$5" "$6" "$7")"
-	done
+	set -- "$@" $(lat_job "$2" "$3")
+	result "pair_$1_$4_p50_us" "$5"
+	result "pair_$1_$4_p99_us" "$6"
+}
+one_rate() {
+	result "pair_$1_$8" "$(rate_job "$2" "$3" "$4" "$5" "$6" "$7")"
 }
 
-# bench_polled KIND DEV: the polled jobs (pr1, pr32), io_uring and
-# --hipri on DEV's queues of polled I/O
-bench_polled() {
-	ENGINE="--ioengine=io_uring --hipri"
-	# shellcheck disable=SC2046 # p50 and p99, two words
-	set -- "$1" "$2" $(lat_job "$2" pr1)
-	result "pair_$1_randread_4k_qd1_polled_p50_us" "$3"
-	result "pair_$1_randread_4k_qd1_polled_p99_us" "$4"
-	result "pair_$1_randread_4k_qd32_polled_iops" \
-		"$(rate_job "$2" pr32 randread 4k read iops)"
+# rate_args NAME: the fio job and figure of a rate job (rate_job's RW BS
+# DIR UNIT, one_rate's FIGURE)
+rate_args() {
+	case $1 in
+	rr32) echo randread 4k read iops randread_4k_qd32_iops ;;
+	rw32) echo randwrite 4k write iops randwrite_4k_qd32_iops ;;
+	sr) echo read 128k read bw_bytes seqread_128k_MBps ;;
+	sw) echo write 128k write bw_bytes seqwrite_128k_MBps ;;
+	pr32) echo randread 4k read iops randread_4k_qd32_polled_iops ;;
+	esac
+}
+
+# bench_set KA DA KB DB libaio|polled: each job of the set on KA's disk
+# DA, then at once the same job on KB's disk DB.  A pair of figures is
+# two jobs apart in time, not a whole set: the host's speed, which
+# drifts by a factor of two over minutes under TCG, is nearly the same
+# for both.  libaio: rr1 (QD1 p50, p99), rr32, rw32, sr, sw; polled:
+# pr1, pr32 with io_uring and --hipri on the disks' polled queues.
+bench_set() {
+	_ka=$1 _da=$2 _kb=$3 _db=$4
+	if [ "$5" = libaio ]; then
+		ENGINE=--ioengine=libaio
+		set -- rr1 randread_4k_qd1 "rr32 rw32 sr sw"
+	else
+		ENGINE="--ioengine=io_uring --hipri"
+		set -- pr1 randread_4k_qd1_polled pr32
+	fi
+	one_lat "$_ka" "$_da" "$1" "$2"
+	one_lat "$_kb" "$_db" "$1" "$2"
+	for _j in $3; do
+		# shellcheck disable=SC2046 # the job's words
+		one_rate "$_ka" "$_da" "$_j" $(rate_args "$_j")
+		# shellcheck disable=SC2046 # the job's words
+		one_rate "$_kb" "$_db" "$_j" $(rate_args "$_j")
+	done
 	ENGINE=--ioengine=libaio
 }
 
@@ -282,6 +305,35 @@ nvme_down() {
 		diag "nvme disconnect failed: $(cat $T/disconnect.out)" >&2
 }
 
+# pair_pass A B: a pass, A's job first at each step: the libaio set on
+# both disks set up without queues of polled I/O, then the polled set on
+# both set up again with POLLQ of them (beside nvme-rdma's one queue, a
+# queue of polled I/O doubled its libaio QD1 latency between two hosts).
+# A set that one disk could not take reports 0s for both (bench_none).
+pair_pass() {
+	for _set in libaio polled; do
+		_q=0
+		if [ $_set = libaio ]; then
+			bench_want rr1 || bench_want rr32 || bench_want rw32 ||
+				bench_want sr || bench_want sw || _q=
+		else
+			_q=$POLLQ
+			bench_want pr1 || bench_want pr32 || _q=
+		fi
+		_da=''
+		_db=''
+		if [ -n "$_q" ] && _da=$("$1_up" "$_q") &&
+			_db=$("$2_up" "$_q"); then
+			bench_set "$1" "$_da" "$2" "$_db" $_set
+		else
+			bench_none "$1" $_set
+			bench_none "$2" $_set
+		fi
+		[ -z "$_da" ] || "$1_down" "$_da"
+		[ -z "$_db" ] || "$2_down" "$_db"
+	done
+}
+
 client_half() {
 	pair_up && ok "the client's end of the link comes up" ||
 		{ not_ok "the client's end of the link comes up"; blk_bail "no link"; }
@@ -296,11 +348,15 @@ client_half() {
 	result pair_runs "$RUNS"
 	result pair_poll_queues "$POLLQ"
 	result pair_cpus "$(grep -c ^processor /proc/cpuinfo)"
+	# odd passes rcblk's job first, even ones nvme's: a host that speeds
+	# up or slows down over a job favours neither
 	for pass in $(seq "$RUNS"); do
 		diag "two-host block pass $pass of $RUNS"
-		bench_disk_pass rcblk
-		link_alive || break
-		bench_disk_pass nvme
+		if [ $((pass % 2)) = 1 ]; then
+			pair_pass rcblk nvme
+		else
+			pair_pass nvme rcblk
+		fi
 		link_alive || break
 	done
 	host_do server finish && ok "the server VM ends" ||
