@@ -79,6 +79,8 @@ struct rcblk_clt_req {
 
 /* rcblk_clt_queue.flags */
 #define RCBLK_Q_STARVED	0	/* queue_rq found the pool empty */
+/* its channel's server granted RCBLK_F_REPLY_BATCH (set at each OPEN_RSP) */
+#define RCBLK_Q_BATCHES	1
 
 /**
  * struct rcblk_clt_queue - one hardware queue, one channel

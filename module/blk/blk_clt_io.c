@@ -293,15 +293,6 @@ bogus:
 			    map->index, q->qid, imm, len);
 }
 
-/* The server may answer several requests in one message: it was offered */
-static bool rcblk_clt_batches(struct rcblk_clt_map *map)
-{
-	if (!test_bit(RCBLK_M_READY, &map->flags))
-		return false;
-	smp_rmb();	/* the geometry, set before RCBLK_M_READY */
-	return map->geo.features & RCBLK_F_REPLY_BATCH;
-}
-
 /*
  * rdmachan_ops.recv: softirq.  A reply is the message's immediate, or
  * the immediate of the RDMA WRITE_WITH_IMM of a READ's data (nothing
@@ -325,7 +316,7 @@ static void rcblk_clt_recv(struct rdmachan *ch, struct rdmachan_msg *msg)
 		rdmachan_msg_release(ch, msg);
 		return;
 	}
-	if (len && !write_imm && rcblk_clt_batches(q->map)) {
+	if (len && !write_imm && test_bit(RCBLK_Q_BATCHES, &q->flags)) {
 		n = rcblk_reply_batch_more(len);
 		if (n > 0) {
 			memcpy(more, msg->data, len);

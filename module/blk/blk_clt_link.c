@@ -311,6 +311,8 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	 */
 	if (!rcblk_clt_queue_polled(map, qid))
 		flags |= RCBLK_OPEN_WRITE_IMM;
+	/* this channel's server says anew whether it batches replies */
+	clear_bit(RCBLK_Q_BATCHES, &q->flags);
 	rcblk_clt_encode_open(&o, flags, map->offer,
 			      max_io, qid, map->nr_queues, map->gen,
 			      map->session, map->name);
@@ -338,6 +340,8 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	}
 	ret = rcblk_clt_check_open_rsp(&q->rsp, q->open_len, map->offer,
 				       max_io, geo, &why);
+	if (!ret && geo->features & RCBLK_F_REPLY_BATCH)
+		set_bit(RCBLK_Q_BATCHES, &q->flags);
 	if (ret == -EPROTO)
 		pr_err("rcblk%d: bad OPEN_RSP for %s from %pISpc: %s\n",
 		       map->index, map->name, &map->server, why);

@@ -19,7 +19,8 @@
  * rcblk_clt_encode_open() - fill an OPEN message
  * @o: the message
  * @flags: RCBLK_OPEN_*
- * @features: RCBLK_F_* the client may send
+ * @features: RCBLK_F_* the client may send and the channel features it
+ *	takes
  * @max_io: the client's largest request in bytes
  * @queue: this channel's hardware queue
  * @nr_queues: the mapping's channels
@@ -204,13 +205,24 @@ int rcblk_clt_check_open_rsp(const void *buf, size_t len, u32 offered,
  * @a: one answer
  * @b: another
  *
+ * The features of the channel (RCBLK_F_CHAN_KNOWN) are each queue's own:
+ * a server upgraded or downgraded while the mapping reconnects may grant
+ * them or not, and the disk stays the same.
+ *
  * Context: any.
- * Return: true when the export and everything negotiated are the same.
+ * Return: true when the export and everything negotiated for requests
+ * are the same.
  */
 bool rcblk_clt_geo_same(const struct rcblk_geo *a,
 			const struct rcblk_geo *b)
 {
-	return !memcmp(a, b, sizeof(*a));
+	struct rcblk_geo x, y;
+
+	memcpy(&x, a, sizeof(x));	/* padding and all */
+	memcpy(&y, b, sizeof(y));
+	x.features &= ~RCBLK_F_CHAN_KNOWN;
+	y.features &= ~RCBLK_F_CHAN_KNOWN;
+	return !memcmp(&x, &y, sizeof(x));
 }
 
 /*

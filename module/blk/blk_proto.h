@@ -132,7 +132,7 @@ static inline u8 rcblk_reply_status(u32 imm)
  * Replies in one message at most, with RCBLK_F_REPLY_BATCH: the first in
  * the immediate, the others in the payload, each a __be32 of the
  * immediate's format, in the order the server answered them.  A batch
- * never carries an invalidation but for its first reply's request.
+ * invalidates nothing: a reply that invalidates remotely goes alone.
  */
 #define RCBLK_REPLY_BATCH_MAX	32
 
@@ -194,7 +194,8 @@ static inline u32 rcblk_reply_batch_cap(u32 max_msg)
  * @type: RCBLK_MSG_OPEN
  * @version: RCBLK_WIRE_VERSION
  * @flags: RCBLK_OPEN_*
- * @features: RCBLK_F_* the client may send
+ * @features: RCBLK_F_* the client may send, and the features of the
+ *	channel it takes (RCBLK_F_CHAN_KNOWN)
  * @max_io: the client's largest request in bytes
  * @queue: this channel's hardware queue index
  * @nr_queues: the mapping's channels

@@ -153,8 +153,9 @@ enum rcblk_srv_stage {
 
 /**
  * struct rcblk_srv_req - a slot: one request's server buffer and state
- * @node: on one list of its queue (free, work or retry), or none while
- *	the transport or the block layer has it
+ * @node: on one list of its queue (free, work or retry), on one of a run
+ *	of io_work (its todo, its deferred submissions, its batch of
+ *	replies), or none while the transport or the block layer has it
  * @q: the queue
  * @io: the request as decoded
  * @stage: enum rcblk_srv_stage

@@ -608,7 +608,10 @@ static bool rcblk_srv_run(struct rcblk_srv_queue *q, struct list_head *todo,
 			continue;
 		}
 		if (!rcblk_srv_step(q, q->ch, req)) {
+			/* no room for the batch either: it waits first */
 			spin_lock_irq(&q->lock);
+			list_splice_tail_init(&b.reqs, &q->retry);
+			b.n = 0;
 			list_add_tail(&req->node, &q->retry);
 			spin_unlock_irq(&q->lock);
 			room = false;

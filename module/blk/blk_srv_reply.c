@@ -25,7 +25,18 @@
 
 #include "blk_srv.h"
 
-/* Send a reply; 0 or -EAGAIN (other errors: the channel failed) */
+/**
+ * rcblk_srv_send_reply() - send one reply alone
+ * @ch: the queue's channel
+ * @tag: the request's tag
+ * @status: enum rcblk_status
+ * @remote: the request named a remote buffer: invalidate @rkey, where
+ *	the channel can
+ * @rkey: its rkey
+ *
+ * Context: any (RDMACHAN_SEND_NONBLOCK).
+ * Return: 0, -EAGAIN without room, another error when the channel failed.
+ */
 int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
 			 bool remote, u32 rkey)
 {
@@ -38,12 +49,21 @@ int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,
 				 flags, &ext);
 }
 
-/*
- * A request refused at its checks: answer it now, or later from io_work.
+/**
+ * rcblk_srv_reject() - answer a request refused at its checks, now or,
+ *	without room, later from io_work (&rcblk_srv_queue.rejects)
+ * @q: the queue
+ * @ch: its channel
+ * @io: the request
+ * @status: why
+ *
  * Once the queue is DEAD nothing is queued: its close drained the list
  * already (rcblk_srv_drain()), and the receive callback runs on until the
  * channel's close, so that an entry added now would never be freed; the
- * client's answer is the channel's end.
+ * client's answer is the channel's end.  Refusals past twice the depth
+ * waiting for room close the queue (a hostile client).
+ *
+ * Context: the receive callback (softirq) or io_work.
  */
 void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		      const struct rcblk_io_req *io, u8 status)
@@ -83,7 +103,14 @@ void rcblk_srv_reject(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	spin_unlock_irqrestore(&q->lock, flags);
 }
 
-/* Send the refusals that found no room; false when there still is none */
+/**
+ * rcblk_srv_send_rejects() - send the refusals that found no room
+ * @q: the queue
+ * @ch: its channel
+ *
+ * Context: io_work.
+ * Return: false when there still is none.
+ */
 bool rcblk_srv_send_rejects(struct rcblk_srv_queue *q, struct rdmachan *ch)
 {
 	struct rcblk_srv_reject *r;

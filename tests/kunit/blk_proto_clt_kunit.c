@@ -276,8 +276,25 @@ static void clt_test_rsp_bad(struct kunit *test)
 static void clt_test_reply_batch(struct kunit *test)
 {
 	u8 r[sizeof(struct rcblk_wire_open_rsp)];
-	struct rcblk_geo geo;
+	struct rcblk_geo geo, geo2;
 	const char *why;
+
+	/* a queue's answer may grant it where another's did not */
+	rsp_good(r);
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo2,
+			&why), 0);
+	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_PREFLUSH | RCBLK_F_REPLY_BATCH);
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
+			&why), 0);
+	KUNIT_EXPECT_TRUE(test, rcblk_clt_geo_same(&geo, &geo2));
+	/* a request flag is the disk's: not so */
+	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
+	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
+			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
+			&why), 0);
+	KUNIT_EXPECT_FALSE(test, rcblk_clt_geo_same(&geo, &geo2));
 
 	rsp_good(r);
 	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
