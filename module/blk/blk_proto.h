@@ -15,10 +15,9 @@
  * buffer and the channel can (rdmachan_can_send_inv()); with
  * RCBLK_F_REPLY_BATCH, further replies may follow in its payload.  A
  * READ that succeeded is answered instead by the RDMA WRITE_WITH_IMM of
- * its data,
- * immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client offered
- * RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the client
- * then invalidates its registration itself.
+ * its data, immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client
+ * offered RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the
+ * client then invalidates its registration itself.
  *
  * The nvme-rdma data path: a WRITE's data is inline after the header up
  * to OPEN_RSP.inline_max bytes, else the server pulls it with RDMA READ
