@@ -405,7 +405,7 @@ BLK_ROWS="4k randread QD1 lat p50|randread_4k_qd1_p50_us|us|0|0.90
 4k randwrite QD32|randwrite_4k_qd32_iops|IOPS|1|1.10
 128k seq read QD32|seqread_128k_MBps|MB/s|1|1.00
 128k seq write QD32|seqwrite_128k_MBps|MB/s|1|1.00
-4k randread QD32, one CPU|randread_4k_qd32_onecpu_iops|IOPS|1|(fio and the wire on CPU 0)
+4k randread QD32, one CPU|randread_4k_qd32_onecpu_iops|IOPS|1|1.00
 4k randread QD1 polled p50|randread_4k_qd1_polled_p50_us|us|0|0.90
 4k randread QD1 polled p99|randread_4k_qd1_polled_p99_us|us|0|0.90
 4k randread QD32 polled|randread_4k_qd32_polled_iops|IOPS|1|1.10"
