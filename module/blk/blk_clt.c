@@ -170,11 +170,21 @@ out_set:
 	return ret;
 }
 
+/* The queues and their staging pages, no longer registered */
+static void rcblk_clt_free_queues(struct rcblk_clt_map *map)
+{
+	u32 i;
+
+	for (i = 0; map->queues && i < map->nr_queues; i++)
+		rcblk_clt_stage_free(&map->queues[i]);
+	kfree(map->queues);
+}
+
 static void rcblk_clt_free(struct rcblk_clt_map *map)
 {
 	ida_free(&rcblk_clt_ida, map->index);
 	rcblk_hists_free(map->hist);
-	kfree(map->queues);
+	rcblk_clt_free_queues(map);
 	kfree(map);
 }
 
@@ -294,7 +304,8 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	map->queue_depth = depth;
 	map->ro = m->flags & RDMACHAN_BLK_RO;
 	map->offer = RCBLK_F_KNOWN |
-		     (rcblk_param(clt_reply_batch) ? RCBLK_F_REPLY_BATCH : 0);
+		     (rcblk_param(clt_reply_batch) ? RCBLK_F_REPLY_BATCH : 0) |
+		     (rcblk_param(clt_staged_reads) ? RCBLK_F_READ_STAGED : 0);
 	memcpy(&map->server, &m->server, sizeof(map->server));
 	if (sin->sin_family == AF_INET && !sin->sin_port)
 		((struct sockaddr_in *)&map->server)->sin_port =
@@ -339,17 +350,18 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	list_add_tail(&map->node, &rcblk_clt_maps);
 	mutex_unlock(&rcblk_clt_mutex);
 	m->index = map->index;
-	pr_info("rcblk%d: export %s on %pISpc: %llu sectors of %u bytes, %u queues (%u polled) of %u, max_io %u, inline %u%s\n",
+	pr_info("rcblk%d: export %s on %pISpc: %llu sectors of %u bytes, %u queues (%u polled) of %u, max_io %u, inline %u, staging %u pages per queue%s\n",
 		map->index, map->name, &map->server, map->geo.nr_sectors,
 		map->geo.lbs, map->nr_queues, map->nr_poll_queues,
 		map->queue_depth, map->geo.max_io, map->inline_max,
+		map->stage_pages,
 		get_disk_ro(map->disk) ? ", read-only" : "");
 	return 0;
 
 out_map:
 	if (map) {
 		rcblk_hists_free(map->hist);
-		kfree(map->queues);
+		rcblk_clt_free_queues(map);
 	}
 	kfree(map);
 out_put:

@@ -81,6 +81,28 @@ struct rcblk_clt_req {
 #define RCBLK_Q_STARVED	0	/* queue_rq found the pool empty */
 /* its channel's server granted RCBLK_F_REPLY_BATCH (set at each OPEN_RSP) */
 #define RCBLK_Q_BATCHES	1
+/* and RCBLK_F_READ_STAGED: small READs go through the staging pages */
+#define RCBLK_Q_STAGED	2
+
+/**
+ * struct rcblk_clt_stage - a queue's staging pages (blk_clt_stage.c)
+ * @pages: one per tag below @nr, made with the mapping
+ * @sgl: their scatterlist, @nr entries
+ * @nr: entries of @pages; 0: none
+ * @mr: their registration (remote write) on the channel's connection,
+ *	or NULL; made and dropped with the queue's pool, while dispatch
+ *	is quiesced
+ * @rkey: @mr's key
+ * @addr: @mr's address for RDMA, of the first page
+ */
+struct rcblk_clt_stage {
+	struct page **pages;
+	struct scatterlist *sgl;
+	u32 nr;
+	struct rdmachan_mr *mr;
+	u32 rkey;
+	u64 addr;
+};
 
 /**
  * struct rcblk_clt_queue - one hardware queue, one channel
@@ -91,6 +113,7 @@ struct rcblk_clt_req {
  *	@poll_lock
  * @poll_lock: keeps @ch from closing under a poller (blk_clt_poll.c)
  * @pool: its registration pool
+ * @stage: its staging pages
  * @hctx: blk-mq's hardware context, once the tag set exists
  * @qid: the index
  * @flags: RCBLK_Q_*
@@ -111,6 +134,7 @@ struct rcblk_clt_queue {
 	struct rdmachan *ch;
 	spinlock_t poll_lock;	/* @ch against rcblk_clt_poll() */
 	struct rdmachan_mr_pool *pool;
+	struct rcblk_clt_stage stage;
 	struct blk_mq_hw_ctx *hctx;
 	u16 qid;
 	unsigned long flags;
@@ -135,6 +159,7 @@ struct rcblk_clt_queue {
  * @discards: DISCARDs completed
  * @write_zeroes: WRITE_ZEROES completed
  * @inline_writes: WRITEs sent inline, completed
+ * @staged_reads: READs that went through the staging pages, completed
  * @errors: requests ended with an error
  * @rejected: requests the server refused (INVAL, RANGE, RO, NOTSUPP, TOOBIG)
  * @bogus: replies ignored: bad tag, not in flight, wrong invalidation
@@ -160,6 +185,7 @@ struct rcblk_clt_stats {
 	atomic64_t discards;
 	atomic64_t write_zeroes;
 	atomic64_t inline_writes;
+	atomic64_t staged_reads;
 	atomic64_t errors;
 	atomic64_t rejected;
 	atomic64_t bogus;
@@ -203,8 +229,10 @@ struct rcblk_clt_stats {
  * @max_pages: pages of one registration
  * @max_segs: scatterlist entries of one request
  * @inline_max: largest inline WRITE in bytes
+ * @stage_pages: staging pages of each queue (clt_staged_reads), set at
+ *	the first setup
  * @offer: the RCBLK_F_* every OPEN of the mapping offers, set at
- *	creation (clt_reply_batch)
+ *	creation (clt_reply_batch, clt_staged_reads)
  * @geo: what the server answered
  * @queues: @nr_queues of them
  * @tag_set: blk-mq's
@@ -240,6 +268,7 @@ struct rcblk_clt_map {
 	u32 max_pages;
 	u32 max_segs;
 	u32 inline_max;
+	u32 stage_pages;
 	u32 offer;
 	struct rcblk_geo geo;
 	struct rcblk_clt_queue *queues;
@@ -302,6 +331,15 @@ int rcblk_clt_zc_send(struct rcblk_clt_queue *q, struct request *rq,
 void rcblk_clt_reply_end(struct request *rq);
 void rcblk_clt_zc_work(struct work_struct *work);
 void rcblk_clt_zc_flush(struct rcblk_clt_map *map);
+
+/* blk_clt_stage.c */
+int rcblk_clt_stage_alloc(struct rcblk_clt_queue *q, u32 nr);
+void rcblk_clt_stage_free(struct rcblk_clt_queue *q);
+void rcblk_clt_stage_reg(struct rcblk_clt_queue *q);
+void rcblk_clt_stage_dereg(struct rcblk_clt_queue *q);
+bool rcblk_clt_stage_desc(struct rcblk_clt_queue *q, struct request *rq,
+			  struct rdmachan_remote_mr *desc);
+void rcblk_clt_stage_copy(struct rcblk_clt_queue *q, struct request *rq);
 
 /* blk_clt_poll.c */
 bool rcblk_clt_queue_polled(const struct rcblk_clt_map *map, u16 qid);

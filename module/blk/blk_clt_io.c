@@ -5,7 +5,9 @@
  * queue_rq turns a request into one message: a header, with the data of
  * a small WRITE behind it (inline), or with the key and address of a
  * one-I/O registration from the queue's pool (remote; the server READs a
- * WRITE's data from it, WRITEs a READ's data into it).  The server's
+ * WRITE's data from it, WRITEs a READ's data into it), or for a READ of
+ * a page or less of its tag's staging page (staged: blk_clt_stage.c;
+ * copied out once replied).  The server's
  * reply is an empty message whose immediate carries the tag and the
  * status, or for a READ that succeeded the immediate of the RDMA
  * WRITE_WITH_IMM of its data (RCBLK_OPEN_WRITE_IMM; the registration is
@@ -90,6 +92,8 @@ static void rcblk_clt_end(struct request *rq, blk_status_t sts)
 		case RCBLK_OP_READ:
 			atomic64_inc(&st->reads);
 			atomic64_add(len, &st->read_bytes);
+			if (req->hdr.data == RCBLK_DATA_STAGED)
+				atomic64_inc(&st->staged_reads);
 			break;
 		case RCBLK_OP_WRITE:
 			atomic64_inc(&st->writes);
@@ -246,7 +250,8 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 	req = blk_mq_rq_to_pdu(rq);
 	/* by RDMA WRITE_WITH_IMM: only a READ's data, only a success */
 	if (write_imm && (req->hdr.op != RCBLK_OP_READ ||
-			  req->hdr.data != RCBLK_DATA_REMOTE ||
+			  (req->hdr.data != RCBLK_DATA_REMOTE &&
+			   req->hdr.data != RCBLK_DATA_STAGED) ||
 			  rcblk_reply_status(imm) != RCBLK_S_OK))
 		goto bogus;
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=
@@ -261,6 +266,10 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 			pr_warn_ratelimited("rcblk%d: bogus remote invalidation of rkey %#x for tag %u without a registration\n",
 					    map->index, inv_rkey, tag);
 		}
+		/* claimed: its staging page is read once, here */
+		if (req->hdr.data == RCBLK_DATA_STAGED &&
+		    req->wire == RCBLK_S_OK)
+			rcblk_clt_stage_copy(q, rq);
 		rcblk_clt_reply_end(rq);
 		return;
 	}
@@ -504,6 +513,11 @@ static blk_status_t rcblk_clt_send_rq(struct blk_mq_hw_ctx *hctx,
 	switch (req_op(rq)) {
 	case REQ_OP_READ:
 		op = RCBLK_OP_READ;
+		/* a page or less: through its tag's staging page */
+		if (rcblk_clt_stage_desc(q, rq, &desc)) {
+			data = RCBLK_DATA_STAGED;
+			break;
+		}
 		data = RCBLK_DATA_REMOTE;
 		access = RDMACHAN_ACCESS_LOCAL_WRITE |
 			 RDMACHAN_ACCESS_REMOTE_WRITE;

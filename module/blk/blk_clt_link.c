@@ -171,6 +171,7 @@ void rcblk_clt_destroy_pools(struct rcblk_clt_map *map)
 	u32 i;
 
 	for (i = 0; i < map->nr_queues; i++) {
+		rcblk_clt_stage_dereg(&map->queues[i]);
 		if (map->queues[i].pool) {
 			rdmachan_mr_pool_destroy(map->queues[i].pool);
 			map->queues[i].pool = NULL;
@@ -311,8 +312,9 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	 */
 	if (!rcblk_clt_queue_polled(map, qid))
 		flags |= RCBLK_OPEN_WRITE_IMM;
-	/* this channel's server says anew whether it batches replies */
+	/* this channel's server says anew what it grants */
 	clear_bit(RCBLK_Q_BATCHES, &q->flags);
+	clear_bit(RCBLK_Q_STAGED, &q->flags);
 	rcblk_clt_encode_open(&o, flags, map->offer,
 			      max_io, qid, map->nr_queues, map->gen,
 			      map->session, map->name);
@@ -342,6 +344,8 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 				       max_io, geo, &why);
 	if (!ret && geo->features & RCBLK_F_REPLY_BATCH)
 		set_bit(RCBLK_Q_BATCHES, &q->flags);
+	if (!ret && geo->features & RCBLK_F_READ_STAGED)
+		set_bit(RCBLK_Q_STAGED, &q->flags);
 	if (ret == -EPROTO)
 		pr_err("rcblk%d: bad OPEN_RSP for %s from %pISpc: %s\n",
 		       map->index, map->name, &map->server, why);
@@ -355,7 +359,10 @@ static int rcblk_clt_open_queue(struct rcblk_clt_map *map, u16 qid,
 	return ret;
 }
 
-/* A registration pool per queue, of queue_depth x max_pages */
+/*
+ * A registration pool per queue, of queue_depth x max_pages, and its
+ * staging pages registered
+ */
 static int rcblk_clt_create_pools(struct rcblk_clt_map *map)
 {
 	u32 i;
@@ -372,6 +379,7 @@ static int rcblk_clt_create_pools(struct rcblk_clt_map *map)
 			       ret);
 			return ret;
 		}
+		rcblk_clt_stage_reg(&map->queues[i]);
 	}
 	return 0;
 }
@@ -422,6 +430,14 @@ int rcblk_clt_setup(struct rcblk_clt_map *map)
 				   RCBLK_CLT_MAX_INLINE_KB) * 1024,
 			       msg - (u32)sizeof(struct rcblk_wire_io));
 	map->inline_max = min(map->inline_max, map->geo.max_io);
+	/* a page per tag, as many as one registration holds */
+	if (map->offer & RCBLK_F_READ_STAGED)
+		map->stage_pages = min(depth, pages - 1);
+	for (i = 0; i < map->nr_queues; i++) {
+		ret = rcblk_clt_stage_alloc(&map->queues[i], map->stage_pages);
+		if (ret)
+			return ret;
+	}
 	ret = rcblk_clt_create_pools(map);
 	if (ret)
 		return ret;

@@ -431,6 +431,7 @@ RCBLK_CLT_U32_ATTR(poll_queues, map->nr_poll_queues);
 RCBLK_CLT_U32_ATTR(queue_depth, map->queue_depth);
 RCBLK_CLT_U32_ATTR(max_io, map->geo.max_io);
 RCBLK_CLT_U32_ATTR(inline_max, map->inline_max);
+RCBLK_CLT_U32_ATTR(staging_pages, map->stage_pages);
 RCBLK_CLT_U32_ATTR(features, map->geo.features);
 RCBLK_CLT_U32_ATTR(export_flags, map->geo.export_flags);
 RCBLK_CLT_U32_ATTR(inflight, atomic_read(&map->st.inflight));
@@ -453,6 +454,7 @@ RCBLK_CLT_CTR_ATTR(fua, fua);
 RCBLK_CLT_CTR_ATTR(discards, discards);
 RCBLK_CLT_CTR_ATTR(write_zeroes, write_zeroes);
 RCBLK_CLT_CTR_ATTR(inline_writes, inline_writes);
+RCBLK_CLT_CTR_ATTR(staged_reads, staged_reads);
 RCBLK_CLT_CTR_ATTR(errors, errors);
 RCBLK_CLT_CTR_ATTR(rejected, rejected);
 RCBLK_CLT_CTR_ATTR(bogus, bogus);
@@ -542,6 +544,7 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_queue_depth.attr,
 	&dev_attr_max_io.attr,
 	&dev_attr_inline_max.attr,
+	&dev_attr_staging_pages.attr,
 	&dev_attr_features.attr,
 	&dev_attr_export_flags.attr,
 	&dev_attr_inflight.attr,
@@ -554,6 +557,7 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_discards.attr,
 	&dev_attr_write_zeroes.attr,
 	&dev_attr_inline_writes.attr,
+	&dev_attr_staged_reads.attr,
 	&dev_attr_errors.attr,
 	&dev_attr_rejected.attr,
 	&dev_attr_bogus.attr,

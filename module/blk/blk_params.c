@@ -34,6 +34,9 @@ MODULE_PARM_DESC(clt_queue_depth,
 RCBLK_PARAM(clt_inline_kb, 4, 0, 64, 0644);
 MODULE_PARM_DESC(clt_inline_kb,
 		 "client: WRITEs up to this many KiB travel inside the request (0..64, default 4)");
+RCBLK_PARAM(clt_staged_reads, 1, 0, 1, 0644);
+MODULE_PARM_DESC(clt_staged_reads,
+		 "client: READs of a page go through a page per tag of their queue instead of a registration of their own, on maps made after (0..1, default 1)");
 RCBLK_PARAM(clt_reply_batch, 1, 0, 1, 0644);
 MODULE_PARM_DESC(clt_reply_batch,
 		 "client: offer the server to answer several requests in one message, on maps made after (0..1, default 1)");

@@ -57,8 +57,9 @@ void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
  * @len: bytes
  * @tag: the client's tag
  * @data: enum rcblk_data
- * @rkey: RCBLK_DATA_REMOTE: the registration's key, else ignored
- * @addr: RCBLK_DATA_REMOTE: its address, else ignored
+ * @rkey: RCBLK_DATA_REMOTE, RCBLK_DATA_STAGED: the registration's key,
+ *	else ignored
+ * @addr: RCBLK_DATA_REMOTE, RCBLK_DATA_STAGED: its address, else ignored
  *
  * Context: any.
  */
@@ -74,7 +75,7 @@ void rcblk_clt_encode_io(struct rcblk_wire_io *io, u8 op, u16 flags,
 	io->data = data;
 	io->sector = cpu_to_be64(sector);
 	io->len = cpu_to_be32(len);
-	if (data == RCBLK_DATA_REMOTE) {
+	if (data == RCBLK_DATA_REMOTE || data == RCBLK_DATA_STAGED) {
 		io->rkey = cpu_to_be32(rkey);
 		io->addr = cpu_to_be64(addr);
 	}
@@ -447,9 +448,11 @@ static enum rcblk_status rcblk_io_range(const struct rcblk_io_limits *lim,
  * answer it), type IO and reserved zero (INVAL), the op known (NOTSUPP),
  * flags within the accepted features (NOTSUPP) and valid for the op
  * (INVAL), the data kind and message length for the op (INVAL:
- * READ takes REMOTE; WRITE REMOTE with no payload, or INLINE with
- * exactly @len bytes after the header (over inline_max: TOOBIG); the
- * others NONE with no payload; rkey and addr zero unless REMOTE), a WRITE,
+ * READ takes REMOTE, or STAGED where the queue accepted
+ * RCBLK_F_READ_STAGED, with no payload; WRITE REMOTE with no payload, or
+ * INLINE with exactly @len bytes after the header (over inline_max:
+ * TOOBIG); the others NONE with no payload; rkey and addr zero unless
+ * REMOTE or STAGED), a WRITE,
  * DISCARD or WRITE_ZEROES to a read-only queue (RO), the length
  * (READ/WRITE: non-zero (INVAL), at most max_io (TOOBIG); DISCARD and
  * WRITE_ZEROES: offered (NOTSUPP), non-zero, at most their limit
@@ -499,7 +502,12 @@ enum rcblk_status rcblk_io_check(const struct rcblk_io_limits *lim,
 	/* where the data is */
 	switch (req->op) {
 	case RCBLK_OP_READ:
-		if (req->data != RCBLK_DATA_REMOTE || payload)
+		if (payload)
+			return RCBLK_S_INVAL;
+		if (req->data == RCBLK_DATA_STAGED &&
+		    (lim->features & RCBLK_F_READ_STAGED))
+			break;
+		if (req->data != RCBLK_DATA_REMOTE)
 			return RCBLK_S_INVAL;
 		break;
 	case RCBLK_OP_WRITE:

@@ -17,7 +17,9 @@
  * READ that succeeded is answered instead by the RDMA WRITE_WITH_IMM of
  * its data, immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client
  * offered RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the
- * client then invalidates its registration itself.
+ * client then invalidates its registration itself.  A READ into the
+ * client's staging registration (RCBLK_DATA_STAGED) is answered alike,
+ * and its reply never invalidates: the client copies the data out.
  *
  * The nvme-rdma data path: a WRITE's data is inline after the header up
  * to OPEN_RSP.inline_max bytes, else the server pulls it with RDMA READ
@@ -76,16 +78,25 @@ enum rcblk_op {
  * OPEN's and OPEN_RSP's @features, never in a request's 16-bit @flags,
  * negotiated alike (a server leaves out what it does not know).
  * RCBLK_F_REPLY_BATCH: a reply message may carry further replies in its
- * payload (rcblk_reply_batch_more()).
+ * payload (rcblk_reply_batch_more()).  RCBLK_F_READ_STAGED: a READ may
+ * name a buffer of the client's that stays registered for the channel's
+ * life (RCBLK_DATA_STAGED), which the server never invalidates.
  */
 #define RCBLK_F_REPLY_BATCH	BIT(16)
-#define RCBLK_F_CHAN_KNOWN	RCBLK_F_REPLY_BATCH
+#define RCBLK_F_READ_STAGED	BIT(17)
+#define RCBLK_F_CHAN_KNOWN	(RCBLK_F_REPLY_BATCH | RCBLK_F_READ_STAGED)
 
 /* rcblk_wire_io.data: where a request's data is */
 enum rcblk_data {
 	RCBLK_DATA_NONE		= 0,	/* FLUSH, DISCARD, WRITE_ZEROES */
 	RCBLK_DATA_INLINE	= 1,	/* WRITE: @len bytes follow the header */
 	RCBLK_DATA_REMOTE	= 2,	/* the client's registration @rkey/@addr */
+	/*
+	 * READ (RCBLK_F_READ_STAGED): @rkey/@addr in the client's staging
+	 * registration, of the channel's life: moved as REMOTE, never
+	 * invalidated by the reply
+	 */
+	RCBLK_DATA_STAGED	= 3,
 };
 
 /* Status of a reply (low 8 bits of its immediate) */

@@ -38,12 +38,14 @@ TRACE_DEFINE_ENUM(RCBLK_OP_WRITE_ZEROES);
 TRACE_DEFINE_ENUM(RCBLK_DATA_NONE);
 TRACE_DEFINE_ENUM(RCBLK_DATA_INLINE);
 TRACE_DEFINE_ENUM(RCBLK_DATA_REMOTE);
+TRACE_DEFINE_ENUM(RCBLK_DATA_STAGED);
 
 #define show_rcblk_data(x)						\
 	__print_symbolic(x,						\
 		{ RCBLK_DATA_NONE,		"none" },		\
 		{ RCBLK_DATA_INLINE,		"inline" },		\
-		{ RCBLK_DATA_REMOTE,		"remote" })
+		{ RCBLK_DATA_REMOTE,		"remote" },		\
+		{ RCBLK_DATA_STAGED,		"staged" })
 
 /*
  * rcblk_clt_send - a request goes to the server (rcblk_clt_send_rq()):

@@ -315,7 +315,7 @@ static void blk_test_features(struct kunit *test)
 			RCBLK_F_FUA);
 	/* a feature of the channel kept, unknown ones of either half not */
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(RCBLK_F_REPLY_BATCH |
-						  BIT(15) | BIT(17), true),
+						  BIT(15) | BIT(18), true),
 			RCBLK_F_REPLY_BATCH);
 	KUNIT_EXPECT_EQ(test, rcblk_open_features(0, true), 0);
 }

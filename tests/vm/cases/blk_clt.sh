@@ -4,7 +4,9 @@
 # The block client's own interfaces: mapping and unmapping through
 # /sys/class/rdmachan_blk/ctl/map_device and unmap_device (no tool), the
 # per-disk attributes under /sys/block/rcblkN/rdmachan/, inline and
-# remote WRITEs counted apart, a read-only mapping, rmmod refused while
+# remote WRITEs counted apart, READs through the staging pages and
+# remote ones too (clt_staged_reads=0: none staged), a read-only
+# mapping, rmmod refused while
 # mapped, unmap refused while the disk is open and forced under dd.
 # Then against tests/vm/helpers/blk_evil, a hostile server on a plain
 # channel: an OPEN_RSP with a bad magic, short, refused (EACCES), two
@@ -13,7 +15,9 @@
 # or for requests no longer in flight (counted in bogus, logged, the
 # mapping live); batches of replies malformed, too long, with bogus tags,
 # or not offered (clt_reply_batch=0: counted in bogus, logged, the rest
-# taken); a server that stops answering (the request times out
+# taken); a server that writes the staging pages itself and sends bogus
+# WRITE_WITH_IMMs (bogus, logged, its bytes read); a server that stops
+# answering (the request times out
 # with io_timeout 1 s, the mapping dies, I/O fails at once, the unmap
 # works), and one that closes its channels (likewise).
 
@@ -98,10 +102,21 @@ check "reading back through the disk (remote READs)" sh -c \
 	"$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k &&
 	 $DD if=$D bs=512 skip=56 count=8 iflag=direct 2>/dev/null | $CMP - $T/p4k"
 check "read_bytes counted" test "$(attr $N read_bytes)" -ge $((256 * KiB))
+# a READ of a page or less went through its tag's staging page
+check_eq "a staging page per tag (depth 32)" "$(attr $N queue_depth)" \
+	"$(attr $N staging_pages)"
+sr0=$(attr $N staged_reads)
+r0=$(attr $N reads)
+check "a 4 KiB direct read of the 4 KiB written" sh -c \
+	"$DD if=$D bs=4k skip=7 count=1 iflag=direct 2>/dev/null | $CMP - $T/p4k"
+check_eq "it was staged" $((sr0 + 1)) "$(attr $N staged_reads)"
+check "an 8 KiB direct read" $DD if="$D" of=/dev/null bs=8k count=1 iflag=direct
+check_eq "it was not" $((sr0 + 1)) "$(attr $N staged_reads)"
+check_eq "both counted as reads" $((r0 + 2)) "$(attr $N reads)"
 # every remote READ and WRITE gave its registration back, invalidated by
-# the server's reply or here
+# the server's reply or here; a staged one had none
 check_eq "remote_inv + local_inv = the remote requests" \
-	"$(($(attr $N reads) + $(attr $N writes) - $(attr $N inline_writes)))" \
+	"$(($(attr $N reads) - $(attr $N staged_reads) + $(attr $N writes) - $(attr $N inline_writes)))" \
 	"$(($(attr $N remote_inv) + $(attr $N local_inv)))"
 diag "remote_inv $(attr $N remote_inv) local_inv $(attr $N local_inv) starved $(attr $N starved) busy $(attr $N busy)"
 # on rxe the registrations and local invalidations of each queue's
@@ -116,8 +131,9 @@ fi
 # (RCBLK_OPEN_WRITE_IMM), which cannot invalidate: the client does, so
 # every READ is a local invalidation and every remote WRITE a remote one
 if [ "$RDMA_DRIVER" = rxe ]; then
-	check_eq "each READ invalidated here (its reply rode the WRITE)" \
-		"$(attr $N reads)" "$(attr $N local_inv)"
+	check_eq "each remote READ invalidated here (its reply rode the WRITE)" \
+		"$(($(attr $N reads) - $(attr $N staged_reads)))" \
+		"$(attr $N local_inv)"
 	check_eq "each remote WRITE invalidated by the server's reply" \
 		"$(($(attr $N writes) - $(attr $N inline_writes)))" \
 		"$(attr $N remote_inv)"
@@ -154,8 +170,10 @@ check "the disk is gone" wait_for 5 sh -c "! test -e $D"
 check_fail "unmap_device of a gone index: ENOENT" "No such file" \
 	sh -c "echo $N > $CTL/unmap_device"
 
-# ---- read-only -------------------------------------------------------------
+# ---- read-only, READs all remote (clt_staged_reads=0) ---------------------
+echo 0 > /sys/module/rdmachan_blk/parameters/clt_staged_reads
 check "map_device '$BLK_SRV clt ro queues=1'" sh -c "echo '$BLK_SRV clt ro queues=1' > $CTL/map_device"
+echo 1 > /sys/module/rdmachan_blk/parameters/clt_staged_reads
 N=$(newest_index)
 D=/dev/rcblk$N
 check "the read-only disk exists ($D)" wait_for 5 test -b "$D"
@@ -163,6 +181,12 @@ check_eq "it is read-only" 1 "$($BLOCKDEV --getro "$D")"
 check_fail "a write to it fails" "Operation not permitted|Read-only|Permission denied" \
 	$DD if=$T/p4k of="$D" bs=4k oflag=direct conv=notrunc
 check "it reads" sh -c "$DD if=$D bs=256k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/p256k"
+check_eq "no staging pages: not offered" 0 "$(attr $N staging_pages)"
+check "a 4 KiB read" sh -c \
+	"$DD if=$D bs=4k skip=7 count=1 iflag=direct 2>/dev/null | $CMP - $T/p4k"
+check_eq "no READ was staged" 0 "$(attr $N staged_reads)"
+check_eq "each READ was remote" "$(attr $N reads)" \
+	"$(($(attr $N remote_inv) + $(attr $N local_inv)))"
 check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
 
 # ---- forced unmap under dd --------------------------------------------------
@@ -332,6 +356,35 @@ for _b in 1 0; do
 	evil_gone
 done
 echo 1 > /sys/module/rdmachan_blk/parameters/clt_reply_batch
+
+# READs into the staging pages, from a server that writes the data there
+# by RDMA and sends bogus WRITE_WITH_IMMs (a tag past the depth, an
+# error) before the right reply: the bogus ones are counted and logged,
+# the bytes it wrote reach the reader
+head -c $((4 * KiB)) /dev/zero | tr '\0' '\245' > $T/a5
+if evil_map staged 1 > $T/evil_map.err; then
+	ok "map from a server that writes the staging pages"
+	N=$(newest_index)
+	check "it granted staged READs" test "$(attr $N staging_pages)" -gt 0
+	b0=$(attr $N bogus)
+	sr0=$(attr $N staged_reads)
+	check "a 4 KiB READ reads what the server wrote" sh -c \
+		"$DD if=/dev/rcblk$N bs=4k skip=3 count=1 iflag=direct 2>/dev/null | $CMP - $T/a5"
+	check_eq "it was staged" $((sr0 + 1)) "$(attr $N staged_reads)"
+	check "the two bogus replies before it were counted" \
+		test "$(attr $N bogus)" -ge $((b0 + 2))
+	check "they are logged" sh -c \
+		"dmesg | grep -q 'rcblk$N: queue 0: ignored reply'"
+	check_fail "an 8 KiB (remote) READ fails with EIO (the server said IOERR)" \
+		"Input/output error" \
+		$DD if=/dev/rcblk$N of=/dev/null bs=8k count=1 iflag=direct
+	check_eq "the mapping is still live" live "$(attr $N state)"
+	check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
+else
+	not_ok "map from a server that writes the staging pages"
+	diag "$(cat $T/evil_map.err)"
+fi
+evil_gone
 
 # a server that stops answering: the requests time out, the link is
 # recovered, no attempt works within the loss timeout: the mapping dies

@@ -22,6 +22,11 @@
  *             request fails with EIO, the rest is bogus.  Where the
  *             feature was not offered, that last batch (bogus: a reply
  *             with a payload) and a plain reply with IOERR
+ *   staged    grants RCBLK_F_READ_STAGED where offered; every READ
+ *             into a staging page: its data (bytes 0xa5) written there
+ *             by RDMA, then two bogus WRITE_WITH_IMMs of no data (a
+ *             tag past the depth; the right tag with IOERR), then the
+ *             plain OK reply; every other request IOERR
  *   silent    like badtags (without the bogus ones) until the file
  *             /tmp/blk_evil.silent exists, then no reply at all
  *   close     like silent, but closes its channels instead
@@ -43,6 +48,9 @@
 #define S_IOERR		1
 #define OPEN_ACCES	2
 #define F_REPLY_BATCH	(1u << 16)
+#define F_READ_STAGED	(1u << 17)
+#define OP_READ		0
+#define DATA_STAGED	3
 #define BATCH_MAX	32
 #define MAX_Q		8
 #define TRIGGER		"/tmp/blk_evil.silent"
@@ -63,6 +71,8 @@ _Static_assert(sizeof(struct rsp) == 72, "OPEN_RSP layout");
 
 static const char *mode;
 static bool batches;	/* RCBLK_F_REPLY_BATCH granted */
+static bool staged;	/* RCBLK_F_READ_STAGED granted */
+static unsigned char sdata[65536] __attribute__((aligned(4096)));
 
 static int send_plain(int fd, const void *buf, unsigned int len)
 {
@@ -111,6 +121,11 @@ static int answer_open(int fd, int qid)
 	    be32toh(*(uint32_t *)(buf + 8)) & F_REPLY_BATCH) {
 		r.features = htobe32(F_REPLY_BATCH);
 		batches = true;
+	}
+	if (!strcmp(mode, "staged") && len >= 12 &&
+	    be32toh(*(uint32_t *)(buf + 8)) & F_READ_STAGED) {
+		r.features = htobe32(F_READ_STAGED);
+		staged = true;
 	}
 	if (!strcmp(mode, "mute"))
 		return 0;
@@ -170,11 +185,49 @@ static long answer_batch(int fd, uint16_t tag)
 	return 4;
 }
 
+/* One RDMA WRITE (with @imm: WRITE_WITH_IMM) of @len bytes of sdata */
+static int rdma_write(int fd, uint32_t handle, uint32_t len, uint64_t addr,
+		      uint32_t rkey, int with_imm, uint32_t imm)
+{
+	struct rdmachan_sge sg = { .handle = handle, .length = len };
+	struct rdmachan_rdma_op op = {
+		.opcode = with_imm ? RDMACHAN_OP_WRITE_IMM : RDMACHAN_OP_WRITE,
+		.sgl = (uintptr_t)&sg, .nr_sge = len ? 1 : 0, .imm = imm,
+		.remote_addr = addr, .rkey = rkey,
+	};
+	struct rdmachan_rdma r = { .size = sizeof(r), .ops = (uintptr_t)&op,
+				   .count = 1 };
+
+	return ioctl(fd, RDMACHAN_IOC_RDMA, &r) < 0 || op.status ? -1 : 0;
+}
+
+/* Mode staged: what it sends for request @req; the bogus ones it counts */
+static long answer_staged(int fd, uint32_t handle, const uint8_t *req)
+{
+	uint16_t tag = be16toh(*(uint16_t *)(req + 4));
+	uint32_t len = be32toh(*(uint32_t *)(req + 16));
+	uint32_t rkey = be32toh(*(uint32_t *)(req + 20));
+	uint64_t addr = be64toh(*(uint64_t *)(req + 24));
+
+	if (req[1] != OP_READ || req[6] != DATA_STAGED || !staged ||
+	    len > sizeof(sdata)) {
+		reply(fd, tag, S_IOERR);
+		return 0;
+	}
+	if (rdma_write(fd, handle, len, addr, rkey, 0, 0))
+		perror("RDMA WRITE to the staging page");
+	rdma_write(fd, handle, 0, addr, rkey, 1, (uint32_t)(tag + 4096) << 16);
+	rdma_write(fd, handle, 0, addr, rkey, 1, (uint32_t)tag << 16 | S_IOERR);
+	reply(fd, tag, 0);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct rdmachan_chan_opts opts = { .queue_depth = 16, .max_msg_size = 8192 };
 	const char *addr = CHAN_SRV_IP;
 	int port = 7480, nq = 1, ctl, lfd, fds[MAX_Q], open_q, i, opt;
+	struct rdmachan_reg_mr smr[MAX_Q];
 	long served = 0, bogus = 0;
 	bool quiet = false, closed = false;
 
@@ -209,11 +262,21 @@ int main(int argc, char **argv)
 		if (answer_open(fds[i], i))
 			return 1;
 	}
+	if (!strcmp(mode, "staged")) {
+		memset(sdata, 0xa5, sizeof(sdata));
+		for (i = 0; i < nq; i++)
+			if (ioc_reg_mr(fds[i], sdata, sizeof(sdata),
+				       RDMACHAN_ACCESS_LOCAL_WRITE, &smr[i])) {
+				perror("registering the data");
+				return 1;
+			}
+	}
 	printf("answered %d OPEN\n", nq);
 	fflush(stdout);
 	open_q = nq;
 	if (strcmp(mode, "badtags") && strcmp(mode, "silent") &&
-	    strcmp(mode, "close") && strcmp(mode, "batch")) {
+	    strcmp(mode, "close") && strcmp(mode, "batch") &&
+	    strcmp(mode, "staged")) {
 		/* the client refuses the mapping: nothing more to do */
 		if (!strcmp(mode, "mute"))
 			sleep(5);
@@ -260,6 +323,12 @@ int main(int argc, char **argv)
 			tag = be16toh(*(uint16_t *)(buf + 4));
 			if (!strcmp(mode, "batch")) {
 				bogus += answer_batch(fds[i], tag);
+				served++;
+				continue;
+			}
+			if (!strcmp(mode, "staged")) {
+				bogus += answer_staged(fds[i], smr[i].handle,
+						       buf);
 				served++;
 				continue;
 			}
