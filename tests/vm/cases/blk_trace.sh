@@ -9,7 +9,7 @@
 #   4 KiB WRITE (inline)  client: send (data inline), reply by a
 #                         SEND with status 0, done; server: arrive,
 #                         submit, bio_end, reply
-#   4 KiB READ            client: send (data remote), reply (by the
+#   4 KiB READ            client: send (data staged), reply (by the
 #                         RDMA WRITE_WITH_IMM that carries the data, or a
 #                         SEND), done; server: arrive, submit, bio_end,
 #                         rdma (the push), and a reply event only where
@@ -143,7 +143,7 @@ check_eq "server: arrive, submit, bio_end, rdma (and a reply: by $by)" \
 	"$want" "$(seq $T/r4k srv)"
 check_eq "one tag" 1 "$(tags $T/r4k)"
 check "each names READ, sector 40, 4096 bytes" io_is $T/r4k READ 40 4096
-check_eq "the client asked for it remote" remote "$(field $T/r4k rcblk_clt_send data)"
+check_eq "the client staged it (its tag's staging page)" staged "$(field $T/r4k rcblk_clt_send data)"
 
 # ---- a 64 KiB WRITE, pulled ----------------------------------------------
 head -c 65536 /dev/urandom > $T/data64k
