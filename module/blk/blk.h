@@ -110,6 +110,22 @@ int rcblk_clt_unmap(u32 index, u32 flags);
 int rcblk_clt_remap(u32 index);
 int rcblk_clt_list(struct rdmachan_blk_map_info __user *entries, u32 room,
 		   u32 *count);
+/**
+ * struct rcblk_pages - pages of the module's own that RDMA reaches, and
+ *	the scatterlist their registration is made from (blk_pages.c)
+ * @pages: @nr pages
+ * @sgl: @nr entries, a whole page each
+ * @nr: pages allocated
+ */
+struct rcblk_pages {
+	struct page **pages;
+	struct scatterlist *sgl;
+	u32 nr;
+};
+
+int rcblk_pages_alloc(struct rcblk_pages *p, u32 nr);
+void rcblk_pages_free(struct rcblk_pages *p);
+
 /* blk_ioctl.c: a list ioctl's snapshot under @lock, copied out after */
 int rcblk_list_out(void __user *entries, u32 room, u32 *count, size_t esize,
 		   struct mutex *lock, u32 (*snapshot)(void *buf, u32 room));

@@ -86,9 +86,7 @@ struct rcblk_clt_req {
 
 /**
  * struct rcblk_clt_stage - a queue's staging pages (blk_clt_stage.c)
- * @pages: one per tag below @nr, made with the mapping
- * @sgl: their scatterlist, @nr entries
- * @nr: entries of @pages; 0: none
+ * @buf: one page per tag below @buf.nr (0: none), made with the mapping
  * @mr: their registration (remote write) on the channel's connection,
  *	or NULL; made and dropped with the queue's pool, while dispatch
  *	is quiesced
@@ -96,9 +94,7 @@ struct rcblk_clt_req {
  * @addr: @mr's address for RDMA, of the first page
  */
 struct rcblk_clt_stage {
-	struct page **pages;
-	struct scatterlist *sgl;
-	u32 nr;
+	struct rcblk_pages buf;
 	struct rdmachan_mr *mr;
 	u32 rkey;
 	u64 addr;

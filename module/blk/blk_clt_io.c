@@ -250,8 +250,7 @@ static void rcblk_clt_reply(struct rcblk_clt_queue *q, u32 imm, u32 len,
 	req = blk_mq_rq_to_pdu(rq);
 	/* by RDMA WRITE_WITH_IMM: only a READ's data, only a success */
 	if (write_imm && (req->hdr.op != RCBLK_OP_READ ||
-			  (req->hdr.data != RCBLK_DATA_REMOTE &&
-			   req->hdr.data != RCBLK_DATA_STAGED) ||
+			  !rcblk_data_placed(req->hdr.data) ||
 			  rcblk_reply_status(imm) != RCBLK_S_OK))
 		goto bogus;
 	if (atomic_cmpxchg(&req->state, RCBLK_RQ_SENT, RCBLK_RQ_REPLY) !=

@@ -36,7 +36,6 @@
 #include <linux/blkdev.h>
 #include <linux/bvec.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 
 #include "blk_clt.h"
 
@@ -48,16 +47,9 @@
  */
 void rcblk_clt_stage_free(struct rcblk_clt_queue *q)
 {
-	struct rcblk_clt_stage *st = &q->stage;
-	u32 i;
-
-	if (WARN_ON_ONCE(st->mr))
+	if (WARN_ON_ONCE(q->stage.mr))
 		return;		/* still reachable: leak rather than reuse */
-	for (i = 0; i < st->nr; i++)
-		__free_page(st->pages[i]);
-	kfree(st->pages);
-	kfree(st->sgl);
-	memset(st, 0, sizeof(*st));
+	rcblk_pages_free(&q->stage.buf);
 }
 
 /**
@@ -66,32 +58,11 @@ void rcblk_clt_stage_free(struct rcblk_clt_queue *q)
  * @nr: pages, one per tag below it; 0 for none
  *
  * Context: process context (the mapping's first setup).
- * Return: 0 or -ENOMEM (what was allocated is freed by
- * rcblk_clt_stage_free()).
+ * Return: 0, or -ENOMEM with nothing left allocated.
  */
 int rcblk_clt_stage_alloc(struct rcblk_clt_queue *q, u32 nr)
 {
-	struct rcblk_clt_stage *st = &q->stage;
-
-	if (!nr)
-		return 0;
-	st->pages = kcalloc(nr, sizeof(*st->pages), GFP_KERNEL);
-	st->sgl = kcalloc(nr, sizeof(*st->sgl), GFP_KERNEL);
-	if (!st->pages || !st->sgl)
-		goto nomem;
-	sg_init_table(st->sgl, nr);
-	for (st->nr = 0; st->nr < nr; st->nr++) {
-		st->pages[st->nr] = alloc_page(GFP_KERNEL);
-		if (!st->pages[st->nr])
-			goto nomem;
-		sg_set_page(&st->sgl[st->nr], st->pages[st->nr], PAGE_SIZE,
-			    0);
-	}
-	return 0;
-
-nomem:
-	rcblk_clt_stage_free(q);
-	return -ENOMEM;
+	return rcblk_pages_alloc(&q->stage.buf, nr);
 }
 
 /**
@@ -109,15 +80,15 @@ void rcblk_clt_stage_reg(struct rcblk_clt_queue *q)
 	struct rdmachan_remote_mr desc;
 	int ret;
 
-	if (!st->nr || st->mr)
+	if (!st->buf.nr || st->mr)
 		return;
-	ret = rdmachan_mr_reg_sg(q->ch, st->sgl, st->nr,
+	ret = rdmachan_mr_reg_sg(q->ch, st->buf.sgl, st->buf.nr,
 				 RDMACHAN_ACCESS_LOCAL_WRITE |
 				 RDMACHAN_ACCESS_REMOTE_WRITE, &st->mr);
 	if (ret) {
 		st->mr = NULL;
 		pr_warn("rcblk%d: queue %u: registering %u staging pages: %d: its READs register their own pages\n",
-			q->map->index, q->qid, st->nr, ret);
+			q->map->index, q->qid, st->buf.nr, ret);
 		return;
 	}
 	rdmachan_mr_remote(st->mr, &desc);
@@ -156,7 +127,7 @@ bool rcblk_clt_stage_desc(struct rcblk_clt_queue *q, struct request *rq,
 {
 	struct rcblk_clt_stage *st = &q->stage;
 
-	if (blk_rq_bytes(rq) > PAGE_SIZE || rq->tag >= st->nr || !st->mr ||
+	if (blk_rq_bytes(rq) > PAGE_SIZE || rq->tag >= st->buf.nr || !st->mr ||
 	    !test_bit(RCBLK_Q_STAGED, &q->flags))
 		return false;
 	desc->rkey = st->rkey;
@@ -174,7 +145,7 @@ bool rcblk_clt_stage_desc(struct rcblk_clt_queue *q, struct request *rq,
  */
 void rcblk_clt_stage_copy(struct rcblk_clt_queue *q, struct request *rq)
 {
-	const void *src = page_address(q->stage.pages[rq->tag]);
+	const void *src = page_address(q->stage.buf.pages[rq->tag]);
 	struct req_iterator iter;
 	struct bio_vec bv;
 	size_t off = 0;

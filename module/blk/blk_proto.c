@@ -75,7 +75,7 @@ void rcblk_clt_encode_io(struct rcblk_wire_io *io, u8 op, u16 flags,
 	io->data = data;
 	io->sector = cpu_to_be64(sector);
 	io->len = cpu_to_be32(len);
-	if (data == RCBLK_DATA_REMOTE || data == RCBLK_DATA_STAGED) {
+	if (rcblk_data_placed(data)) {
 		io->rkey = cpu_to_be32(rkey);
 		io->addr = cpu_to_be64(addr);
 	}

@@ -99,6 +99,12 @@ enum rcblk_data {
 	RCBLK_DATA_STAGED	= 3,
 };
 
+/* Does @data name a registration of the client's in @rkey/@addr? */
+static inline bool rcblk_data_placed(u8 data)
+{
+	return data == RCBLK_DATA_REMOTE || data == RCBLK_DATA_STAGED;
+}
+
 /* Status of a reply (low 8 bits of its immediate) */
 enum rcblk_status {
 	RCBLK_S_OK		= 0,

@@ -160,10 +160,8 @@ enum rcblk_srv_stage {
  * @io: the request as decoded
  * @stage: enum rcblk_srv_stage
  * @status: the reply's enum rcblk_status
- * @pages: @nr_pages pages of max_io bytes, registered once as @mr
- * @nr_pages: entries of @pages
- * @sgl: the registration's scatterlist
- * @mr: local-write registration of @pages
+ * @buf: pages of max_io bytes, registered once as @mr
+ * @mr: local-write registration of @buf
  * @seg: the one segment of @op
  * @op: the RDMA READ or WRITE of the data
  * @bio: its bio while in flight
@@ -181,9 +179,7 @@ struct rcblk_srv_req {
 	struct rcblk_io_req io;
 	u8 stage;
 	u8 status;
-	struct page **pages;
-	u32 nr_pages;
-	struct scatterlist *sgl;
+	struct rcblk_pages buf;
 	struct rdmachan_mr *mr;
 	struct rdmachan_seg seg;
 	struct rdmachan_op op;

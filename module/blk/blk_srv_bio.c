@@ -107,7 +107,7 @@ void rcblk_srv_submit(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
 		for (done = 0, i = 0; done < io->len; i++) {
 			u32 n = min_t(u32, PAGE_SIZE, io->len - done);
 
-			__bio_add_page(bio, req->pages[i], n, 0);
+			__bio_add_page(bio, req->buf.pages[i], n, 0);
 			done += n;
 		}
 	} else if (io->op != RCBLK_OP_FLUSH) {
@@ -175,7 +175,7 @@ void rcblk_srv_account(struct rcblk_export *exp,
 int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io)
 {
 	u32 nr_pages = DIV_ROUND_UP(max_io, PAGE_SIZE);
-	u32 i, j;
+	u32 i;
 	int ret;
 
 	q->depth = rdmachan_queue_depth(q->ch);
@@ -187,20 +187,10 @@ int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io)
 
 		req->q = q;
 		INIT_LIST_HEAD(&req->node);
-		req->pages = kcalloc(nr_pages, sizeof(*req->pages),
-				     GFP_KERNEL);
-		req->sgl = kcalloc(nr_pages, sizeof(*req->sgl), GFP_KERNEL);
-		if (!req->pages || !req->sgl)
-			goto nomem;
-		sg_init_table(req->sgl, nr_pages);
-		for (j = 0; j < nr_pages; j++) {
-			req->pages[j] = alloc_page(GFP_KERNEL);
-			if (!req->pages[j])
-				goto nomem;
-			req->nr_pages++;
-			sg_set_page(&req->sgl[j], req->pages[j], PAGE_SIZE, 0);
-		}
-		ret = rdmachan_mr_reg_sg(q->ch, req->sgl, nr_pages,
+		ret = rcblk_pages_alloc(&req->buf, nr_pages);
+		if (ret)
+			goto fail;
+		ret = rdmachan_mr_reg_sg(q->ch, req->buf.sgl, nr_pages,
 					 RDMACHAN_ACCESS_LOCAL_WRITE,
 					 &req->mr);
 		if (ret)
@@ -209,8 +199,6 @@ int rcblk_srv_slots_alloc(struct rcblk_srv_queue *q, u32 max_io)
 	}
 	return 0;
 
-nomem:
-	ret = -ENOMEM;
 fail:
 	for (i = 0; i < q->depth; i++) {
 		if (q->slots[i].mr)
@@ -230,18 +218,12 @@ fail:
  */
 void rcblk_srv_slots_free(struct rcblk_srv_queue *q)
 {
-	u32 i, j;
+	u32 i;
 
 	if (!q->slots)
 		return;
-	for (i = 0; i < q->depth; i++) {
-		struct rcblk_srv_req *req = &q->slots[i];
-
-		for (j = 0; j < req->nr_pages; j++)
-			__free_page(req->pages[j]);
-		kfree(req->pages);
-		kfree(req->sgl);
-	}
+	for (i = 0; i < q->depth; i++)
+		rcblk_pages_free(&q->slots[i].buf);
 	kvfree(q->slots);
 	q->slots = NULL;
 	INIT_LIST_HEAD(&q->free);

@@ -181,7 +181,7 @@ static void rcblk_srv_copy_inline(struct rcblk_srv_req *req, const void *src)
 	while (done < req->io.len) {
 		u32 n = min_t(u32, PAGE_SIZE, req->io.len - done);
 
-		memcpy_to_page(req->pages[i++], 0, src + done, n);
+		memcpy_to_page(req->buf.pages[i++], 0, src + done, n);
 		done += n;
 	}
 }
