@@ -16,26 +16,9 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "../../module/compat.h"	/* put_unaligned_be*() */
 #include "../../module/blk/blk_proto_clt.h"
 #include "../../module/blk/blk_proto_srv.h"
-
-static void sput16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void sput32(u8 *p, u32 v)
-{
-	sput16(p, v >> 16);
-	sput16(p + 2, v);
-}
-
-static void sput64(u8 *p, u64 v)
-{
-	sput32(p, v >> 32);
-	sput32(p + 4, v);
-}
 
 /* A read-only queue of 1 MiB in 512-byte blocks that took staged READs */
 static const struct rcblk_io_limits st_lim = {
@@ -112,12 +95,12 @@ static void st_test_io_check(struct kunit *test)
 		memset(b, 0, room);
 		b[0] = RCBLK_MSG_IO;
 		b[1] = c->op;
-		sput16(b + 4, 0x4321);
+		put_unaligned_be16(0x4321, b + 4);
 		b[6] = c->data;
-		sput64(b + 8, c->sector);
-		sput32(b + 16, c->len);
-		sput32(b + 20, 0x1234);
-		sput64(b + 24, 0x10000 + 4096 * i);
+		put_unaligned_be64(c->sector, b + 8);
+		put_unaligned_be32(c->len, b + 16);
+		put_unaligned_be32(0x1234, b + 20);
+		put_unaligned_be64(0x10000 + 4096 * i, b + 24);
 		KUNIT_EXPECT_EQ_MSG(test, rcblk_io_check(&st_lim, b, len, &req),
 				    c->want, "case %u", i);
 		KUNIT_EXPECT_EQ_MSG(test, req.tag, 0x4321, "case %u", i);
@@ -146,8 +129,8 @@ static void st_test_refusal(struct kunit *test)
 	b[0] = RCBLK_MSG_IO;
 	b[1] = RD;
 	b[6] = STG;
-	sput32(b + 16, 1 << 20);
-	sput32(b + 20, 0x77);
+	put_unaligned_be32(1 << 20, b + 16);
+	put_unaligned_be32(0x77, b + 20);
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&st_lim, b, sizeof(b), &req),
 			RCBLK_S_TOOBIG);
 	KUNIT_EXPECT_EQ(test, req.data, RCBLK_DATA_STAGED);
@@ -179,16 +162,16 @@ static void st_test_encode(struct kunit *test)
 static void st_rsp(u8 *r, u32 features)
 {
 	memset(r, 0, sizeof(struct rcblk_wire_open_rsp));
-	sput32(r, RCBLK_WIRE_MAGIC);
+	put_unaligned_be32(RCBLK_WIRE_MAGIC, r);
 	r[4] = RCBLK_MSG_OPEN_RSP;
 	r[5] = RCBLK_WIRE_VERSION;
-	sput16(r + 6, RCBLK_OPEN_OK);
-	sput32(r + 8, features);
-	sput32(r + 12, 131072);
-	sput64(r + 16, 2048);
-	sput32(r + 24, 512);
-	sput32(r + 28, 512);
-	sput32(r + 44, 4096);
+	put_unaligned_be16(RCBLK_OPEN_OK, r + 6);
+	put_unaligned_be32(features, r + 8);
+	put_unaligned_be32(131072, r + 12);
+	put_unaligned_be64(2048, r + 16);
+	put_unaligned_be32(512, r + 24);
+	put_unaligned_be32(512, r + 28);
+	put_unaligned_be32(4096, r + 44);
 	r[56] = 1;
 }
 
