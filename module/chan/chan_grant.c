@@ -35,9 +35,10 @@
  * rdmachan_ask_grant_locked()) grows past the budget rather than leave it
  * waiting; it counts in the budget all the same.  Past the budget only
  * for a peer stuck: an ask first grows the grant within the budget, and
- * one that stands a whole keepalive interval with nothing of the peer's
- * arriving, while this side's reader holds less than half of the grant,
- * is a peer waiting for several credits at once that it would never get
+ * one that stands a whole keepalive interval (from the ask, or from the
+ * last part of it granted) with nothing of the peer's arriving, while
+ * this side's reader holds less than half of the grant, is a peer waiting
+ * for several credits at once that it would never get
  * (rdmachan_grow_past_budget()).  A peer whose messages keep coming gets
  * its credits back as they are read (a block queue asking at its depth);
  * a reader that holds half of the grant is slow: the budget bounds both.
@@ -78,8 +79,7 @@ static u32 rdmachan_grow_asked_n(const struct rdmachan *ch)
  */
 static bool rdmachan_grow_past_budget(const struct rdmachan *ch)
 {
-	return ch->recv.ask_stuck &&
-	       !rdmachan_credits_reader_holds(&ch->credits);
+	return rdmachan_ask_past_budget(&ch->recv.ask, &ch->credits);
 }
 
 /**
@@ -87,19 +87,14 @@ static bool rdmachan_grow_past_budget(const struct rdmachan *ch)
  * @ch: the channel
  *
  * An ask seen by a tick before, with nothing of the peer's arriving
- * since, is stuck (&rdmachan_recv_queue.ask_stuck).
+ * since, is stuck (&struct rdmachan_grant_ask).
  *
  * Context: ch->lock held.
  */
 void rdmachan_grow_ask_tick_locked(struct rdmachan *ch)
 {
 	lockdep_assert_held(&ch->lock);
-	if (!ch->recv.grow_asked)
-		return;
-	if (ch->recv.ask_ticked && !ch->recv.ask_data)
-		ch->recv.ask_stuck = true;
-	ch->recv.ask_ticked = true;
-	ch->recv.ask_data = false;
+	rdmachan_ask_tick(&ch->recv.ask);
 }
 
 static bool rdmachan_grows(const struct rdmachan *ch)
@@ -179,7 +174,7 @@ void rdmachan_grow_check_locked(struct rdmachan *ch)
 	if (!rdmachan_grant_follows(ch) || ch->recv.grow_queued ||
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    (!rdmachan_credits_grow_want(&ch->credits) &&
-	     !(ch->recv.grow_asked &&
+	     !(ch->recv.ask.asked &&
 	       rdmachan_grow_asked_n(ch))))
 		return;
 	rdmachan_grow_queue_locked(ch);
@@ -214,12 +209,7 @@ void rdmachan_grow_asked_locked(struct rdmachan *ch)
 	    test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags) ||
 	    !rdmachan_grow_asked_n(ch))
 		return;
-	if (!ch->recv.grow_asked) {
-		ch->recv.ask_data = false;
-		ch->recv.ask_ticked = false;
-		ch->recv.ask_stuck = false;
-	}
-	ch->recv.grow_asked = true;
+	rdmachan_ask_raise(&ch->recv.ask);
 	if (!ch->recv.grow_queued)
 		rdmachan_grow_queue_locked(ch);
 }
@@ -367,7 +357,7 @@ void rdmachan_grow_work(struct work_struct *work)
 	bool bh, asked, past;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	asked = ch->recv.grow_asked;
+	asked = ch->recv.ask.asked;
 	want = asked ? rdmachan_grow_asked_n(ch) :
 	       rdmachan_credits_grow_want(&ch->credits);
 	past = asked && rdmachan_grow_past_budget(ch);
@@ -395,9 +385,13 @@ void rdmachan_grow_work(struct work_struct *work)
 	bh = rdmachan_bh_off();
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->recv.grow_queued = false;
-	/* an ask stands until granted whole (the keepalive tick retries) */
-	if (asked && n == want)
-		ch->recv.grow_asked = false;
+	/*
+	 * An ask stands until granted whole (the keepalive tick retries);
+	 * granted in part, the peer gets a whole interval to use what came
+	 * before it counts as stuck
+	 */
+	if (asked)
+		rdmachan_ask_granted(&ch->recv.ask, n, want);
 	if (n && !test_bit(RDMACHAN_F_IO_STOPPED, &ch->flags)) {
 		rdmachan_credits_grow(&ch->credits, n);
 		trace_rdmachan_chan_grant(ch->obj.id, ch->res.qpn, true, n,
@@ -406,7 +400,7 @@ void rdmachan_grow_work(struct work_struct *work)
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	}
 	/* an ask that came while this ran: its own run */
-	if (!asked && ch->recv.grow_asked)
+	if (!asked && ch->recv.ask.asked)
 		rdmachan_grow_check_locked(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 	rdmachan_bh_on(bh);

@@ -350,7 +350,7 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 		return;
 	}
 	report = rdmachan_credits_took_one(&ch->credits);
-	ch->recv.ask_data = true;
+	rdmachan_ask_data(&ch->recv.ask);
 	/* before the report: what the peer has out with us, owed included */
 	rdmachan_grow_check_locked(ch);
 	if (report)
@@ -456,7 +456,7 @@ void rdmachan_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (h->type == RDMACHAN_MSG_DATA || h->type == RDMACHAN_MSG_PAD) {
 		bool report = rdmachan_credits_took_one(&ch->credits);
 
-		ch->recv.ask_data = true;
+		rdmachan_ask_data(&ch->recv.ask);
 
 		/*
 		 * Before the report: the peer has used half of its grant

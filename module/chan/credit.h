@@ -251,6 +251,82 @@ static inline bool rdmachan_credits_reader_holds(const struct rdmachan_credits *
 	return (c->out - min(c->owed, c->out)) * 2 >= c->granted;
 }
 
+/**
+ * struct rdmachan_grant_ask - a peer's standing ask for more credits
+ *	(RDMACHAN_HDR_F_WANT), receiver side; all under the channel's lock
+ * @asked: the peer asked, and the ask is not yet granted whole
+ * @data: a DATA, PAD or WRITE_WITH_IMM of the peer's arrived since the
+ *	last keepalive tick
+ * @ticked: a keepalive tick has seen the ask since it was made or last
+ *	granted in part
+ * @stuck: a whole tick's interval passed with the ask standing and
+ *	nothing of the peer's arriving: it waits for credits it cannot get
+ *	within the device's budget (chan_grant.c)
+ *
+ * The stuck clock restarts at every part of the ask that is granted: a
+ * peer given some credits is not judged stuck before it had a whole
+ * interval to use them, however slowly its sender runs.
+ */
+struct rdmachan_grant_ask {
+	bool asked;
+	bool data;
+	bool ticked;
+	bool stuck;
+};
+
+/* The peer asked: a new ask starts its clock, a standing one keeps it */
+static inline void rdmachan_ask_raise(struct rdmachan_grant_ask *a)
+{
+	if (!a->asked)
+		*a = (struct rdmachan_grant_ask){ .asked = true };
+}
+
+/* Something of the peer's that spends a credit arrived */
+static inline void rdmachan_ask_data(struct rdmachan_grant_ask *a)
+{
+	a->data = true;
+}
+
+/*
+ * The keepalive tick: an ask a tick saw before, with nothing of the
+ * peer's arriving since, is stuck
+ */
+static inline void rdmachan_ask_tick(struct rdmachan_grant_ask *a)
+{
+	if (!a->asked)
+		return;
+	if (a->ticked && !a->data)
+		a->stuck = true;
+	a->ticked = true;
+	a->data = false;
+}
+
+/*
+ * @n of the @want credits the ask is worth were granted: whole, the ask
+ * ends; in part, it stands and its clock restarts
+ */
+static inline void rdmachan_ask_granted(struct rdmachan_grant_ask *a,
+					u32 n, u32 want)
+{
+	if (n >= want)
+		a->asked = false;
+	if (n) {
+		a->ticked = false;
+		a->stuck = false;
+	}
+}
+
+/*
+ * May the grant grow past the device's budget for this ask?  Only for a
+ * peer stuck whose credits this side's reader does not hold
+ * (rdmachan_credits_reader_holds())
+ */
+static inline bool rdmachan_ask_past_budget(const struct rdmachan_grant_ask *a,
+					    const struct rdmachan_credits *c)
+{
+	return a->asked && a->stuck && !rdmachan_credits_reader_holds(c);
+}
+
 /*
  * Receiver: how many more to grant when the peer asked
  * (RDMACHAN_HDR_F_WANT): the peer does not say how many it waits for, and

@@ -406,15 +406,8 @@ struct rdmachan_send_ring {
  * @order: &rdmachan_opts.rx_pages: the buffers' page order
  * @grow_work: allocates and posts buffers for more credits (chan_grant.c)
  * @grow_queued: @grow_work is queued or running; under rdmachan.lock
- * @grow_asked: the peer asked for the whole depth (RDMACHAN_HDR_F_WANT),
- *	not yet granted whole; under rdmachan.lock
- * @ask_data: a DATA, PAD or WRITE_WITH_IMM of the peer's arrived since
- *	the last keepalive tick of a standing ask; under rdmachan.lock
- * @ask_ticked: a keepalive tick has seen the standing ask; under
- *	rdmachan.lock
- * @ask_stuck: a whole tick's interval passed with the ask standing and
- *	nothing of the peer's arriving: it waits for credits it cannot get
- *	within the budget (chan_grant.c); under rdmachan.lock
+ * @ask: the peer's standing ask for more credits (RDMACHAN_HDR_F_WANT)
+ *	and its stuck clock (credit.h); under rdmachan.lock
  * @grown: buffers counted in the device's &rdmachan_device.rx_grown;
  *	under rdmachan.lock
  * @asm_first: F_FRAG: the first buffer of the message whose fragments
@@ -429,10 +422,7 @@ struct rdmachan_recv_queue {
 	u32			nr_bufs;
 	struct work_struct	grow_work;
 	bool			grow_queued;
-	bool			grow_asked;
-	bool			ask_data;
-	bool			ask_ticked;
-	bool			ask_stuck;
+	struct rdmachan_grant_ask ask;
 	u32			grown;
 	struct rdmachan_rx	*asm_first;
 	struct rdmachan_rx	*asm_last;

@@ -591,6 +591,74 @@ static void credit_test_reader_holds(struct kunit *test)
 }
 
 /*
+ * The stuck clock of a standing ask (struct rdmachan_grant_ask): stuck
+ * after a whole tick's interval with nothing of the peer's, kept by a
+ * second ask, restarted by a part of the ask granted, ended by the whole;
+ * past the budget only while stuck and the reader does not hold half.
+ */
+static void credit_test_ask_clock(struct kunit *test)
+{
+	struct rdmachan_grant_ask a = {};
+	struct rdmachan_credits c;
+
+	credits_new(&c, 16, true);
+	/* no ask: ticks do nothing */
+	rdmachan_ask_tick(&a);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	KUNIT_EXPECT_FALSE(test, rdmachan_ask_past_budget(&a, &c));
+
+	/* the first tick sees it, the second finds nothing came: stuck */
+	rdmachan_ask_raise(&a);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_TRUE(test, a.stuck);
+	KUNIT_EXPECT_TRUE(test, rdmachan_ask_past_budget(&a, &c));
+	/* asked again while it stands: the clock runs on */
+	rdmachan_ask_raise(&a);
+	KUNIT_EXPECT_TRUE(test, a.stuck);
+
+	/* granted in part: not stuck until a whole interval passed again */
+	rdmachan_ask_granted(&a, 5, 16);
+	KUNIT_EXPECT_TRUE(test, a.asked);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	KUNIT_EXPECT_FALSE(test, rdmachan_ask_past_budget(&a, &c));
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_TRUE(test, a.stuck);
+
+	/* none of it granted: the clock is not restarted */
+	rdmachan_ask_granted(&a, 0, 16);
+	KUNIT_EXPECT_TRUE(test, a.asked);
+	KUNIT_EXPECT_TRUE(test, a.stuck);
+
+	/* a reader that holds half of the grant: never past the budget */
+	c.granted = 2;
+	rdmachan_credits_took_one(&c);
+	KUNIT_EXPECT_FALSE(test, rdmachan_ask_past_budget(&a, &c));
+
+	/* granted whole: the ask ends, and a new one starts afresh */
+	rdmachan_ask_granted(&a, 16, 16);
+	KUNIT_EXPECT_FALSE(test, a.asked);
+	rdmachan_ask_tick(&a);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	rdmachan_ask_raise(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	KUNIT_EXPECT_FALSE(test, a.ticked);
+
+	/* data between the ticks: the peer is not stuck */
+	rdmachan_ask_tick(&a);
+	rdmachan_ask_data(&a);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_FALSE(test, a.stuck);
+	rdmachan_ask_tick(&a);
+	KUNIT_EXPECT_TRUE(test, a.stuck);
+}
+
+/*
  * The model of credit_model_run() with F_GROW: A retires what it holds
  * beyond one when it is "idle", B grants more as A's messages arrive, from
  * the whole depth or from a start grant of one, reports deferred or not.
@@ -687,6 +755,7 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE(credit_test_grow),
 	KUNIT_CASE(credit_test_ask),
 	KUNIT_CASE(credit_test_reader_holds),
+	KUNIT_CASE(credit_test_ask_clock),
 	KUNIT_CASE_PARAM(credit_test_grow_model, depth_gen_params),
 	{}
 };
