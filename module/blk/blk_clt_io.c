@@ -10,11 +10,13 @@
  * copied out once replied).  The server's
  * reply is an empty message whose immediate carries the tag and the
  * status, or for a READ that succeeded the immediate of the RDMA
- * WRITE_WITH_IMM of its data (RCBLK_OPEN_WRITE_IMM; the registration is
- * then invalidated here).  A reply, the timeout handler and the teardown
- * race to end a request: rcblk_clt_req.state decides (atomic_cmpxchg()),
- * so a request ends once, and a hostile server's replies (a tag never
- * sent, sent twice, a bogus invalidation) are logged and ignored.
+ * WRITE_WITH_IMM of its data (RCBLK_OPEN_WRITE_IMM: rdmachan's server
+ * sends it for a STAGED READ, and for a REMOTE one where it cannot send
+ * with invalidate; a registration is then invalidated here).  A reply,
+ * the timeout handler and the teardown race to end a request:
+ * rcblk_clt_req.state decides (atomic_cmpxchg()), so a request ends once,
+ * and a hostile server's replies (a tag never sent, sent twice, a bogus
+ * invalidation) are logged and ignored.
  *
  * Reply status to blk_status_t:
  *   OK -> OK; IOERR, INVAL, TOOBIG, GONE, unknown -> IOERR;

@@ -14,12 +14,13 @@
  * claimed the request the data is copied into the request's pages
  * (rcblk_clt_stage_copy()) and the request ends.
  *
- * nvme-rdma registers the pages of every READ for the target's RDMA
- * WRITE and invalidates them after it: a fast registration, then (the
- * reply riding the data, RCBLK_OPEN_WRITE_IMM) a local invalidation,
- * each a work request with its completion.  On soft-RoCE those are the
- * host CPU's work, each with its tasklet runs and completion polls, and
- * they cost more than a copy of a page.  The data still arrives by RDMA
+ * A REMOTE READ, like each of nvme-rdma's, registers the request's pages
+ * for the server's RDMA WRITE and has them invalidated after it: a fast
+ * registration, a work request with its completion, then the server's
+ * reply that invalidates remotely (or, the reply riding the data, a
+ * local invalidation).  On soft-RoCE those are the host CPU's work, with
+ * tasklet runs and completion polls, and they cost more than a copy of a
+ * page.  The data still arrives by RDMA
  * WRITE, so a 4 KiB READ is no more packets than before (a reply message
  * carrying the data would be: its in-band immediate makes it 4100
  * bytes, five packets at soft-RoCE's 1024-byte MTU instead of four).

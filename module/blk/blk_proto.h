@@ -14,12 +14,14 @@
  * RDMACHAN_SEND_INV of the request's rkey when the request had a remote
  * buffer and the channel can (rdmachan_can_send_inv()); with
  * RCBLK_F_REPLY_BATCH, further replies may follow in its payload.  A
- * READ that succeeded is answered instead by the RDMA WRITE_WITH_IMM of
- * its data, immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the client
- * offered RCBLK_OPEN_WRITE_IMM and the transport has it (not iWARP); the
- * client then invalidates its registration itself.  A READ into the
- * client's staging registration (RCBLK_DATA_STAGED) is answered alike,
- * and its reply never invalidates: the client copies the data out.
+ * READ that succeeded may be answered instead by the RDMA WRITE_WITH_IMM
+ * of its data, immediate rcblk_reply_imm(tag, RCBLK_S_OK), where the
+ * client offered RCBLK_OPEN_WRITE_IMM and the transport has it (not
+ * iWARP); the client then invalidates a registration itself.  rdmachan's
+ * server does so for a READ into the client's staging registration
+ * (RCBLK_DATA_STAGED), whose reply never invalidates (the client copies
+ * the data out), and for a REMOTE READ only where it cannot send with
+ * invalidate.
  *
  * The nvme-rdma data path: a WRITE's data is inline after the header up
  * to OPEN_RSP.inline_max bytes, else the server pulls it with RDMA READ

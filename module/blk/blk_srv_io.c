@@ -15,7 +15,9 @@
  *   READ:                SUBMIT -> BIO -> PUSH (RDMA WRITE from the slot)
  *                        -> REPLY; or, on a queue with RCBLK_Q_WRITE_IMM,
  *                        SUBMIT -> BIO -> PUSH, the reply in the
- *                        immediate of an RDMA WRITE_WITH_IMM
+ *                        immediate of an RDMA WRITE_WITH_IMM (a STAGED
+ *                        READ; a REMOTE one only where the channel cannot
+ *                        send with invalidate: rcblk_srv_read_imm())
  *   FLUSH, DISCARD, WRITE_ZEROES: SUBMIT -> BIO -> REPLY
  *
  * The receive callback (softirq, must not sleep) checks the request
@@ -59,6 +61,23 @@
 
 #include "blk_srv.h"
 #include "blk_trace.h"
+
+/*
+ * Does a READ's reply ride its data's RDMA WRITE_WITH_IMM?  Where the
+ * client asked (RCBLK_Q_WRITE_IMM), for a READ into its tag's staging
+ * page; a READ into a registration of its own gets the reply that
+ * invalidates it remotely where the channel can send with invalidate, as
+ * nvmet-rdma's: the client then has no local invalidation to post and
+ * wait for.
+ */
+static bool rcblk_srv_read_imm(const struct rcblk_srv_queue *q,
+			       struct rdmachan *ch,
+			       const struct rcblk_srv_req *req)
+{
+	if (!test_bit(RCBLK_Q_WRITE_IMM, &q->flags))
+		return false;
+	return req->io.data != RCBLK_DATA_REMOTE || !rdmachan_can_send_inv(ch);
+}
 
 /*
  * Which worker a kick wakes.  rcblk_srv_wq's, of high priority, preempts
@@ -473,7 +492,7 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 	case RCBLK_ST_PUSH:
 		push = req->stage == RCBLK_ST_PUSH;
 		/* the reply rides the WRITE: its completion alone frees */
-		imm = push && test_bit(RCBLK_Q_WRITE_IMM, &q->flags);
+		imm = push && rcblk_srv_read_imm(q, ch, req);
 		if (push && !imm)
 			atomic_inc(&req->holds);	/* the WRITE's */
 		ret = rcblk_srv_rdma(q, ch, req,

@@ -16,7 +16,9 @@
 # mapping live); batches of replies malformed, too long, with bogus tags,
 # or not offered (clt_reply_batch=0: counted in bogus, logged, the rest
 # taken); a server that writes the staging pages itself and sends bogus
-# WRITE_WITH_IMMs (bogus, logged, its bytes read); a server that stops
+# WRITE_WITH_IMMs (bogus, logged, its bytes read), and answers a remote
+# READ by the WRITE_WITH_IMM of its data (read, invalidated here); a
+# server that stops
 # answering (the request times out
 # with io_timeout 1 s, the mapping dies, I/O fails at once, the unmap
 # works), and one that closes its channels (likewise).
@@ -127,16 +129,13 @@ if [ "$RDMA_DRIVER" = rxe ]; then
 	check_eq "a registration QP per queue, connected to itself (rdma res show qp)" 2 \
 		"$($RDMA res show qp | awk '{ for (i = 1; i < NF; i++) { if ($i == "lqpn") l = $(i + 1); if ($i == "rqpn") r = $(i + 1) } if (l != "" && l == r) n++; l = r = "" } END { print n + 0 }')"
 fi
-# on RoCE a READ's reply rides its data's RDMA WRITE_WITH_IMM
-# (RCBLK_OPEN_WRITE_IMM), which cannot invalidate: the client does, so
-# every READ is a local invalidation and every remote WRITE a remote one
+# on RoCE only a staged READ's reply rides its data's RDMA WRITE_WITH_IMM
+# (RCBLK_OPEN_WRITE_IMM): the server's reply to a remote READ or WRITE
+# invalidates its registration, and the client posts no invalidation
 if [ "$RDMA_DRIVER" = rxe ]; then
-	check_eq "each remote READ invalidated here (its reply rode the WRITE)" \
-		"$(($(attr $N reads) - $(attr $N staged_reads)))" \
-		"$(attr $N local_inv)"
-	check_eq "each remote WRITE invalidated by the server's reply" \
-		"$(($(attr $N writes) - $(attr $N inline_writes)))" \
-		"$(attr $N remote_inv)"
+	check_eq "each remote READ and WRITE invalidated by the server's reply" \
+		"$(($(attr $N reads) - $(attr $N staged_reads) + $(attr $N writes) - $(attr $N inline_writes))) 0" \
+		"$(attr $N remote_inv) $(attr $N local_inv)"
 fi
 # the page cache writes back 512-byte buffers: a request whose data
 # starts 1 KiB into a page, so its registration starts inside one
@@ -360,8 +359,11 @@ echo 1 > /sys/module/rdmachan_blk/parameters/clt_reply_batch
 # READs into the staging pages, from a server that writes the data there
 # by RDMA and sends bogus WRITE_WITH_IMMs (a tag past the depth, an
 # error) before the right reply: the bogus ones are counted and logged,
-# the bytes it wrote reach the reader
+# the bytes it wrote reach the reader.  A remote READ it answers by the
+# WRITE_WITH_IMM of its data, the reply riding it: read, and its
+# registration invalidated here (local_inv), not by the server.
 head -c $((4 * KiB)) /dev/zero | tr '\0' '\245' > $T/a5
+cat $T/a5 $T/a5 > $T/a5x2
 if evil_map staged 1 > $T/evil_map.err; then
 	ok "map from a server that writes the staging pages"
 	N=$(newest_index)
@@ -375,9 +377,15 @@ if evil_map staged 1 > $T/evil_map.err; then
 		test "$(attr $N bogus)" -ge $((b0 + 2))
 	check "they are logged" sh -c \
 		"dmesg | grep -q 'rcblk$N: queue 0: ignored reply'"
-	check_fail "an 8 KiB (remote) READ fails with EIO (the server said IOERR)" \
+	li0=$(attr $N local_inv)
+	ri0=$(attr $N remote_inv)
+	check "an 8 KiB (remote) READ answered by WRITE_WITH_IMM reads its data" sh -c \
+		"$DD if=/dev/rcblk$N bs=8k skip=1 count=1 iflag=direct 2>/dev/null | $CMP - $T/a5x2"
+	check_eq "its registration was invalidated here, not remotely" \
+		"$((li0 + 1)) $ri0" "$(attr $N local_inv) $(attr $N remote_inv)"
+	check_fail "a WRITE fails with EIO (the server said IOERR)" \
 		"Input/output error" \
-		$DD if=/dev/rcblk$N of=/dev/null bs=8k count=1 iflag=direct
+		$DD if=$T/a5 of=/dev/rcblk$N bs=4k count=1 oflag=direct conv=notrunc
 	check_eq "the mapping is still live" live "$(attr $N state)"
 	check "unmap it" wait_for 10 sh -c "echo $N > $CTL/unmap_device"
 else

@@ -26,7 +26,10 @@
  *             into a staging page: its data (bytes 0xa5) written there
  *             by RDMA, then two bogus WRITE_WITH_IMMs of no data (a
  *             tag past the depth; the right tag with IOERR), then the
- *             plain OK reply; every other request IOERR
+ *             plain OK reply; every READ into a registration of the
+ *             client's (REMOTE): its data (0xa5) by one RDMA
+ *             WRITE_WITH_IMM (tag, OK), the reply riding it, which the
+ *             client invalidates itself; every other request IOERR
  *   silent    like badtags (without the bogus ones) until the file
  *             /tmp/blk_evil.silent exists, then no reply at all
  *   close     like silent, but closes its channels instead
@@ -50,6 +53,7 @@
 #define F_REPLY_BATCH	(1u << 16)
 #define F_READ_STAGED	(1u << 17)
 #define OP_READ		0
+#define DATA_REMOTE	2
 #define DATA_STAGED	3
 #define BATCH_MAX	32
 #define MAX_Q		8
@@ -209,6 +213,13 @@ static long answer_staged(int fd, uint32_t handle, const uint8_t *req)
 	uint32_t rkey = be32toh(*(uint32_t *)(req + 20));
 	uint64_t addr = be64toh(*(uint64_t *)(req + 24));
 
+	if (req[1] == OP_READ && req[6] == DATA_REMOTE && staged &&
+	    len <= sizeof(sdata)) {
+		if (rdma_write(fd, handle, len, addr, rkey, 1,
+			       (uint32_t)tag << 16))
+			perror("RDMA WRITE_WITH_IMM of a remote READ");
+		return 0;
+	}
 	if (req[1] != OP_READ || req[6] != DATA_STAGED || !staged ||
 	    len > sizeof(sdata)) {
 		reply(fd, tag, S_IOERR);
