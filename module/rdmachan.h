@@ -290,6 +290,7 @@ int rdmachan_send_ext(struct rdmachan *ch, const struct kvec *vec,
 		      const struct rdmachan_send_ext *ext);
 bool rdmachan_can_send_inv(struct rdmachan *ch);
 bool rdmachan_can_write_imm(struct rdmachan *ch);
+bool rdmachan_credits_due(struct rdmachan *ch);
 int rdmachan_recv(struct rdmachan *ch, struct rdmachan_msg **msgp,
 		  unsigned int flags);
 int rdmachan_recv_timeout(struct rdmachan *ch, struct rdmachan_msg **msgp,

@@ -68,13 +68,17 @@
  * page; a READ into a registration of its own gets the reply that
  * invalidates it remotely where the channel can send with invalidate, as
  * nvmet-rdma's: the client then has no local invalidation to post and
- * wait for.
+ * wait for.  Nor when the client's credits are due back
+ * (rdmachan_credits_due()): a reply message returns them in its header,
+ * where the WRITE_WITH_IMM would leave them to a CREDIT message of their
+ * own, posted as the client's next request arrives.
  */
 static bool rcblk_srv_read_imm(const struct rcblk_srv_queue *q,
 			       struct rdmachan *ch,
 			       const struct rcblk_srv_req *req)
 {
-	if (!test_bit(RCBLK_Q_WRITE_IMM, &q->flags))
+	if (!test_bit(RCBLK_Q_WRITE_IMM, &q->flags) ||
+	    rdmachan_credits_due(ch))
 		return false;
 	return req->io.data != RCBLK_DATA_REMOTE || !rdmachan_can_send_inv(ch);
 }

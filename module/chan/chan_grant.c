@@ -83,6 +83,33 @@ static bool rdmachan_grow_past_budget(const struct rdmachan *ch)
 }
 
 /**
+ * rdmachan_credits_due() - would a message sent now return credits the
+ *	peer is about to need?
+ * @ch: a channel
+ *
+ * For a user that answers its peer's messages with RDMA WRITE_WITH_IMM,
+ * which carries no header: the credits the peer spent come back in the
+ * header of this side's next message, or in an explicit CREDIT message
+ * once the peer has used half of its grant.  True when credits are owed
+ * and the peer's next message would make that CREDIT message due: an
+ * answer sent as a message now returns them with no message of its own.
+ *
+ * Context: any; takes the channel's lock.
+ * Return: true when a message sent now would spare a CREDIT message.
+ */
+bool rdmachan_credits_due(struct rdmachan *ch)
+{
+	unsigned long flags;
+	bool due;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	due = rdmachan_credits_return_due(&ch->credits);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return due;
+}
+EXPORT_SYMBOL_GPL(rdmachan_credits_due);
+
+/**
  * rdmachan_grow_ask_tick_locked() - the keepalive tick of a standing ask
  * @ch: the channel
  *

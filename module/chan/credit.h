@@ -142,6 +142,20 @@ static inline bool rdmachan_credits_report_due(const struct rdmachan_credits *c)
 }
 
 /*
+ * Would a message posted now return credits the peer is about to need?
+ * Credits are owed, and the peer's next arrival would make the explicit
+ * report due (rdmachan_credits_report_due(), the reposting of its buffer
+ * counted): a user whose answers carry no header (RDMA WRITE_WITH_IMM)
+ * may answer with a message instead, whose header returns them, and no
+ * CREDIT message follows.
+ */
+static inline bool rdmachan_credits_return_due(const struct rdmachan_credits *c)
+{
+	return c->owed && c->owed + 1 >= c->threshold &&
+	       c->out + 1 >= c->report_at;
+}
+
+/*
  * A message that spent one of the peer's credits (DATA, PAD, an RDMA
  * WRITE_WITH_IMM) took a receive buffer; rdmachan_credits_owe_one()
  * follows once the buffer is reposted.  Return: whether an explicit

@@ -591,6 +591,56 @@ static void credit_test_reader_holds(struct kunit *test)
 }
 
 /*
+ * rdmachan_credits_return_due(): a receiver whose answers carry no header
+ * (a block server's WRITE_WITH_IMM replies) answers with a message when
+ * it says so.  One request at a time from a grant of 16: the message
+ * goes every seventh request, returns all that is owed, and the explicit
+ * report never becomes due.  Without such messages the report does, at
+ * the eighth.  Nothing owed: never due.
+ */
+static void credit_test_return_due(struct kunit *test)
+{
+	struct rdmachan_credits c;
+	u32 i, msgs = 0, reports = 0, first = 0;
+
+	rdmachan_credits_rx_reset(&c);
+	rdmachan_credits_init(&c, 128, true, 16, 16);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_return_due(&c));
+	for (i = 1; i <= 70; i++) {
+		reports += rdmachan_credits_took_one(&c);
+		reports += rdmachan_credits_owe_one(&c);
+		if (rdmachan_credits_return_due(&c)) {
+			KUNIT_EXPECT_EQ(test, c.owed, 7U);
+			KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&c), 7);
+			if (!first)
+				first = i;
+			msgs++;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, first, 7U);
+	KUNIT_EXPECT_EQ(test, msgs, 10U);
+	KUNIT_EXPECT_EQ(test, reports, 0U);
+	KUNIT_EXPECT_EQ(test, c.out, 0U);
+
+	/* answered by WRITE_WITH_IMM only: the report at the eighth */
+	rdmachan_credits_rx_reset(&c);
+	rdmachan_credits_init(&c, 128, true, 16, 16);
+	for (i = 1; i <= 7; i++) {
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_took_one(&c));
+		KUNIT_EXPECT_FALSE(test, rdmachan_credits_owe_one(&c));
+	}
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_return_due(&c));
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_took_one(&c));
+
+	/* messages held, none reposted: nothing owed, nothing to return */
+	rdmachan_credits_rx_reset(&c);
+	rdmachan_credits_init(&c, 128, true, 16, 16);
+	for (i = 0; i < 12; i++)
+		rdmachan_credits_took_one(&c);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_return_due(&c));
+}
+
+/*
  * The stuck clock of a standing ask (struct rdmachan_grant_ask): stuck
  * after a whole tick's interval with nothing of the peer's, kept by a
  * second ask, restarted by a part of the ask granted, ended by the whole;
@@ -756,6 +806,7 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE(credit_test_ask),
 	KUNIT_CASE(credit_test_reader_holds),
 	KUNIT_CASE(credit_test_ask_clock),
+	KUNIT_CASE(credit_test_return_due),
 	KUNIT_CASE_PARAM(credit_test_grow_model, depth_gen_params),
 	{}
 };

@@ -16,6 +16,9 @@
 #                         the reply was a SEND
 #   64 KiB WRITE          client: send (data remote), reply, done; server:
 #                         arrive, rdma (the pull), submit, bio_end, reply
+#   21 4 KiB READs        one at a time: some answered by a reply message,
+#                         where the client's credits were due back, and no
+#                         CREDIT message either way (rdmachan_chan_recv)
 #
 # every event naming the I/O's operation, sector and length where it
 # carries them; with the events disabled an I/O records nothing.  The
@@ -155,6 +158,21 @@ check_eq "server: arrive, rdma, submit, bio_end, reply" \
 check_eq "one tag" 1 "$(tags $T/w64k)"
 check "each names WRITE, sector 128, 65536 bytes" io_is $T/w64k WRITE 128 65536
 check_eq "the client registered it (remote)" remote "$(field $T/w64k rcblk_clt_send data)"
+
+# ---- READs one at a time: the credits go back in reply messages ----------
+# The READs' WRITE_WITH_IMM replies carry no header: the server answers
+# the READ at which the client's credits are due back with a reply
+# message (rdmachan_credits_due()), and never needs a CREDIT message
+echo 1 > $TR/events/rdmachan/rdmachan_chan_recv/enable
+check "21 4 KiB reads, one at a time" traced_io r21 if="$D" of=/dev/null bs=4k count=21 iflag=direct
+echo 0 > $TR/events/rdmachan/rdmachan_chan_recv/enable
+sed -n 's/.*\(rdmachan_chan_recv\): /\1 /p' $TR/trace > $T/r21.chan
+check_eq "all 21 ended" 21 "$(grep -c '^rcblk_clt_done' $T/r21)"
+n=$(awk '$1 == "rcblk_clt_reply" { for (i = 2; i < NF; i++)
+	if ($i == "by" && $(i + 1) == "send") n++ } END { print n + 0 }' $T/r21)
+check "some were answered by a reply message ($n)" test "$n" -ge 2
+check_eq "no CREDIT message went either way" 0 \
+	"$(grep -c ' CREDIT ' $T/r21.chan)"
 
 # ---- disabled ----------------------------------------------------------------
 echo 0 > $TR/events/rdmachan_blk/enable
