@@ -14,25 +14,8 @@
 #include <kunit/test.h>
 #include <linux/string.h>
 
+#include "../../module/compat.h"	/* put_unaligned_be*() */
 #include "../../module/blk/blk_proto_clt.h"
-
-static void cput16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void cput32(u8 *p, u32 v)
-{
-	cput16(p, v >> 16);
-	cput16(p + 2, v);
-}
-
-static void cput64(u8 *p, u64 v)
-{
-	cput32(p, v >> 32);
-	cput32(p + 4, v);
-}
 
 static void clt_test_encode_open(struct kunit *test)
 {
@@ -48,15 +31,15 @@ static void clt_test_encode_open(struct kunit *test)
 	rcblk_clt_encode_open(&o, RCBLK_OPEN_RO | RCBLK_OPEN_FENCE,
 			      RCBLK_F_KNOWN, 131072, 3, 4, 0x01020304,
 			      session, "disk0");
-	cput32(want, RCBLK_WIRE_MAGIC);
+	put_unaligned_be32(RCBLK_WIRE_MAGIC, want);
 	want[4] = RCBLK_MSG_OPEN;
 	want[5] = RCBLK_WIRE_VERSION;
-	cput16(want + 6, RCBLK_OPEN_RO | RCBLK_OPEN_FENCE);
-	cput32(want + 8, RCBLK_F_KNOWN);
-	cput32(want + 12, 131072);
-	cput16(want + 16, 3);
-	cput16(want + 18, 4);
-	cput32(want + 20, 0x01020304);	/* gen */
+	put_unaligned_be16(RCBLK_OPEN_RO | RCBLK_OPEN_FENCE, want + 6);
+	put_unaligned_be32(RCBLK_F_KNOWN, want + 8);
+	put_unaligned_be32(131072, want + 12);
+	put_unaligned_be16(3, want + 16);
+	put_unaligned_be16(4, want + 18);
+	put_unaligned_be32(0x01020304, want + 20);	/* gen */
 	memcpy(want + 24, session, RCBLK_SESSION_LEN);
 	memcpy(want + 40, "disk0", 5);
 	KUNIT_EXPECT_EQ(test, memcmp(b, want, sizeof(want)), 0);
@@ -86,13 +69,13 @@ static void clt_test_encode_io(struct kunit *test)
 			    0xdeadbeef, 0x1122334455667788ULL);
 	want[0] = RCBLK_MSG_IO;
 	want[1] = RCBLK_OP_WRITE;
-	cput16(want + 2, RCBLK_F_FUA | RCBLK_F_SYNC);
-	cput16(want + 4, 0x1234);
+	put_unaligned_be16(RCBLK_F_FUA | RCBLK_F_SYNC, want + 2);
+	put_unaligned_be16(0x1234, want + 4);
 	want[6] = RCBLK_DATA_REMOTE;
-	cput64(want + 8, 0x123456789aULL);
-	cput32(want + 16, 65536);
-	cput32(want + 20, 0xdeadbeef);
-	cput64(want + 24, 0x1122334455667788ULL);
+	put_unaligned_be64(0x123456789aULL, want + 8);
+	put_unaligned_be32(65536, want + 16);
+	put_unaligned_be32(0xdeadbeef, want + 20);
+	put_unaligned_be64(0x1122334455667788ULL, want + 24);
 	KUNIT_EXPECT_EQ(test, memcmp(&io, want, sizeof(want)), 0);
 
 	/* rkey and addr are zero unless the data is remote */
@@ -109,20 +92,20 @@ static void rsp_good(u8 *r)
 	int i;
 
 	memset(r, 0, sizeof(struct rcblk_wire_open_rsp));
-	cput32(r, RCBLK_WIRE_MAGIC);
+	put_unaligned_be32(RCBLK_WIRE_MAGIC, r);
 	r[4] = RCBLK_MSG_OPEN_RSP;
 	r[5] = RCBLK_WIRE_VERSION;
-	cput16(r + 6, RCBLK_OPEN_OK);
-	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_PREFLUSH);
-	cput32(r + 12, 131072);
-	cput64(r + 16, 4194304);
-	cput32(r + 24, 4096);
-	cput32(r + 28, 4096);
-	cput32(r + 32, 8192);
-	cput32(r + 36, 4096);
-	cput32(r + 40, 16384);
-	cput32(r + 44, 4096);
-	cput16(r + 48, RCBLK_EXP_WRITE_CACHE | RCBLK_EXP_FUA);
+	put_unaligned_be16(RCBLK_OPEN_OK, r + 6);
+	put_unaligned_be32(RCBLK_F_FUA | RCBLK_F_PREFLUSH, r + 8);
+	put_unaligned_be32(131072, r + 12);
+	put_unaligned_be64(4194304, r + 16);
+	put_unaligned_be32(4096, r + 24);
+	put_unaligned_be32(4096, r + 28);
+	put_unaligned_be32(8192, r + 32);
+	put_unaligned_be32(4096, r + 36);
+	put_unaligned_be32(16384, r + 40);
+	put_unaligned_be32(4096, r + 44);
+	put_unaligned_be16(RCBLK_EXP_WRITE_CACHE | RCBLK_EXP_FUA, r + 48);
 	for (i = 0; i < RCBLK_ID_LEN; i++)
 		r[56 + i] = i + 1;
 }
@@ -161,16 +144,16 @@ static void clt_test_rsp_ok(struct kunit *test)
 
 	/* max_io is rounded down to the logical block */
 	rsp_good(r);
-	cput32(r + 12, 131072 + 100);
+	put_unaligned_be32(131072 + 100, r + 12);
 	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
 	KUNIT_EXPECT_EQ(test, geo.max_io, 131072U);
 
 	/* unknown export flags and reserved fields are ignored */
 	rsp_good(r);
-	cput16(r + 48, 0xfff0);
-	cput16(r + 50, 0xffff);
-	cput32(r + 52, 0xffffffff);
+	put_unaligned_be16(0xfff0, r + 48);
+	put_unaligned_be16(0xffff, r + 50);
+	put_unaligned_be32(0xffffffff, r + 52);
 	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
 }
@@ -200,7 +183,7 @@ static void clt_test_rsp_refused(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		rsp_good(r);
-		cput16(r + 6, cases[i].status);
+		put_unaligned_be16(cases[i].status, r + 6);
 		KUNIT_EXPECT_EQ_MSG(test, rcblk_clt_check_open_rsp(r,
 				    sizeof(r), RCBLK_F_KNOWN, 1 << 20, &geo,
 				    &why), cases[i].err, "status %u",
@@ -227,26 +210,26 @@ static void clt_test_rsp_bad(struct kunit *test)
 	BAD("type", r[4] = RCBLK_MSG_OPEN, RCBLK_F_KNOWN, 1 << 20);
 	BAD("version", r[5] = 2, RCBLK_F_KNOWN, 1 << 20);
 	BAD("features not offered", (void)0, RCBLK_F_FUA, 1 << 20);
-	BAD("features unknown", cput32(r + 8, BIT(9)), RCBLK_F_KNOWN, 1 << 20);
+	BAD("features unknown", put_unaligned_be32(BIT(9), r + 8), RCBLK_F_KNOWN, 1 << 20);
 	BAD("max_io over the offer", (void)0, RCBLK_F_KNOWN, 65536);
-	BAD("max_io zero", cput32(r + 12, 0), RCBLK_F_KNOWN, 1 << 20);
-	BAD("max_io under a block", cput32(r + 12, 2048), RCBLK_F_KNOWN,
+	BAD("max_io zero", put_unaligned_be32(0, r + 12), RCBLK_F_KNOWN, 1 << 20);
+	BAD("max_io under a block", put_unaligned_be32(2048, r + 12), RCBLK_F_KNOWN,
 	    1 << 20);
-	BAD("no sectors", cput64(r + 16, 0), RCBLK_F_KNOWN, 1 << 20);
-	BAD("size not whole blocks", cput64(r + 16, 4194305), RCBLK_F_KNOWN,
+	BAD("no sectors", put_unaligned_be64(0, r + 16), RCBLK_F_KNOWN, 1 << 20);
+	BAD("size not whole blocks", put_unaligned_be64(4194305, r + 16), RCBLK_F_KNOWN,
 	    1 << 20);
-	BAD("size huge", cput64(r + 16, ~0ULL & ~7ULL), RCBLK_F_KNOWN,
+	BAD("size huge", put_unaligned_be64(~0ULL & ~7ULL, r + 16), RCBLK_F_KNOWN,
 	    1 << 20);
-	BAD("lbs 256", cput32(r + 24, 256), RCBLK_F_KNOWN, 1 << 20);
-	BAD("lbs 3000", cput32(r + 24, 3000), RCBLK_F_KNOWN, 1 << 20);
-	BAD("lbs 8192", (cput32(r + 24, 8192), cput32(r + 28, 8192)),
+	BAD("lbs 256", put_unaligned_be32(256, r + 24), RCBLK_F_KNOWN, 1 << 20);
+	BAD("lbs 3000", put_unaligned_be32(3000, r + 24), RCBLK_F_KNOWN, 1 << 20);
+	BAD("lbs 8192", (put_unaligned_be32(8192, r + 24), put_unaligned_be32(8192, r + 28)),
 	    RCBLK_F_KNOWN, 1 << 20);
-	BAD("pbs under lbs", cput32(r + 28, 512), RCBLK_F_KNOWN, 1 << 20);
-	BAD("pbs not a power of 2", cput32(r + 28, 12288), RCBLK_F_KNOWN,
+	BAD("pbs under lbs", put_unaligned_be32(512, r + 28), RCBLK_F_KNOWN, 1 << 20);
+	BAD("pbs not a power of 2", put_unaligned_be32(12288, r + 28), RCBLK_F_KNOWN,
 	    1 << 20);
-	BAD("discard granularity 0", cput32(r + 36, 0), RCBLK_F_KNOWN,
+	BAD("discard granularity 0", put_unaligned_be32(0, r + 36), RCBLK_F_KNOWN,
 	    1 << 20);
-	BAD("discard granularity not blocks", cput32(r + 36, 6144),
+	BAD("discard granularity not blocks", put_unaligned_be32(6144, r + 36),
 	    RCBLK_F_KNOWN, 1 << 20);
 #undef BAD
 
@@ -257,8 +240,8 @@ static void clt_test_rsp_bad(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, 0, RCBLK_F_KNOWN,
 			1 << 20, &geo, &why), -EPROTO);
 	/* no discard: the granularity does not matter */
-	cput32(r + 32, 0);
-	cput32(r + 36, 0);
+	put_unaligned_be32(0, r + 32);
+	put_unaligned_be32(0, r + 36);
 	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN, 1 << 20, &geo, &why), 0);
 }
@@ -284,20 +267,20 @@ static void clt_test_reply_batch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo2,
 			&why), 0);
-	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_PREFLUSH | RCBLK_F_REPLY_BATCH);
+	put_unaligned_be32(RCBLK_F_FUA | RCBLK_F_PREFLUSH | RCBLK_F_REPLY_BATCH, r + 8);
 	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
 			&why), 0);
 	KUNIT_EXPECT_TRUE(test, rcblk_clt_geo_same(&geo, &geo2));
 	/* a request flag is the disk's: not so */
-	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
+	put_unaligned_be32(RCBLK_F_FUA | RCBLK_F_REPLY_BATCH, r + 8);
 	KUNIT_ASSERT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
 			&why), 0);
 	KUNIT_EXPECT_FALSE(test, rcblk_clt_geo_same(&geo, &geo2));
 
 	rsp_good(r);
-	cput32(r + 8, RCBLK_F_FUA | RCBLK_F_REPLY_BATCH);
+	put_unaligned_be32(RCBLK_F_FUA | RCBLK_F_REPLY_BATCH, r + 8);
 	KUNIT_EXPECT_EQ(test, rcblk_clt_check_open_rsp(r, sizeof(r),
 			RCBLK_F_KNOWN | RCBLK_F_REPLY_BATCH, 1 << 20, &geo,
 			&why), 0);

@@ -13,29 +13,12 @@
 #include <linux/in6.h>
 #include <linux/string.h>
 
+#include "../../module/compat.h"	/* put_unaligned_be*() */
 #include "../../module/blk/blk_proto.c"
 
 #define OPEN_LEN	sizeof(struct rcblk_wire_open)
 #define RSP_LEN		sizeof(struct rcblk_wire_open_rsp)
 #define IO_LEN		sizeof(struct rcblk_wire_io)
-
-static void bput16(u8 *p, u16 v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static void bput32(u8 *p, u32 v)
-{
-	bput16(p, v >> 16);
-	bput16(p + 2, v);
-}
-
-static void bput64(u8 *p, u64 v)
-{
-	bput32(p, v >> 32);
-	bput32(p + 4, v);
-}
 
 static u32 bget32(const u8 *p)
 {
@@ -98,14 +81,14 @@ static void open_image(u8 *b)
 	int i;
 
 	memset(b, 0, OPEN_LEN);
-	bput32(b, 0x52424C4B);
+	put_unaligned_be32(0x52424C4B, b);
 	b[4] = 1;		/* type OPEN */
 	b[5] = 1;		/* version */
-	bput16(b + 6, 1);	/* flags: RO */
-	bput32(b + 8, 0x17f);	/* features: known ones and bit 8 */
-	bput32(b + 12, 131072);	/* max_io */
-	bput16(b + 16, 2);	/* queue */
-	bput16(b + 18, 4);	/* nr_queues */
+	put_unaligned_be16(1, b + 6);	/* flags: RO */
+	put_unaligned_be32(0x17f, b + 8);	/* features: known ones and bit 8 */
+	put_unaligned_be32(131072, b + 12);	/* max_io */
+	put_unaligned_be16(2, b + 16);	/* queue */
+	put_unaligned_be16(4, b + 18);	/* nr_queues */
 	for (i = 0; i < RCBLK_SESSION_LEN; i++)
 		b[24 + i] = i + 1;
 	memcpy(b + 40, "disk0", 6);
@@ -209,9 +192,9 @@ static void blk_test_open_check(struct kunit *test)
 	if (c->size == 1)
 		b[c->off] = c->val;
 	else if (c->size == 2)
-		bput16(b + c->off, c->val);
+		put_unaligned_be16(c->val, b + c->off);
 	else
-		bput32(b + c->off, c->val);
+		put_unaligned_be32(c->val, b + c->off);
 	KUNIT_EXPECT_EQ(test, rcblk_open_check(b, c->len ?: OPEN_LEN, &req),
 			c->want);
 }
@@ -226,8 +209,8 @@ static void blk_test_open_fence(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(gens); i++) {
 		open_image(b);
-		bput16(b + 6, RCBLK_OPEN_FENCE | RCBLK_OPEN_WRITE_IMM);
-		bput32(b + 20, gens[i]);
+		put_unaligned_be16(RCBLK_OPEN_FENCE | RCBLK_OPEN_WRITE_IMM, b + 6);
+		put_unaligned_be32(gens[i], b + 20);
 		KUNIT_ASSERT_EQ_MSG(test, rcblk_open_check(b, OPEN_LEN, &req),
 				    RCBLK_OPEN_OK, "gen %u", gens[i]);
 		KUNIT_EXPECT_EQ(test, req.gen, gens[i]);
@@ -235,7 +218,7 @@ static void blk_test_open_fence(struct kunit *test)
 				RCBLK_OPEN_FENCE | RCBLK_OPEN_WRITE_IMM);
 	}
 	open_image(b);
-	bput16(b + 6, RCBLK_OPEN_FENCE);
+	put_unaligned_be16(RCBLK_OPEN_FENCE, b + 6);
 	KUNIT_EXPECT_EQ(test, rcblk_open_check(b, OPEN_LEN, &req),
 			RCBLK_OPEN_PROTO);
 	open_image(b);
@@ -538,14 +521,14 @@ static void blk_test_io_check(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	b[0] = c->type;
 	b[1] = c->op;
-	bput16(b + 2, c->flags);
-	bput16(b + 4, 0xbeef);
+	put_unaligned_be16(c->flags, b + 2);
+	put_unaligned_be16(0xbeef, b + 4);
 	b[6] = c->data;
 	b[7] = c->reserved;
-	bput64(b + 8, c->sector);
-	bput32(b + 16, c->len);
-	bput32(b + 20, c->rkey);
-	bput64(b + 24, c->addr);
+	put_unaligned_be64(c->sector, b + 8);
+	put_unaligned_be32(c->len, b + 16);
+	put_unaligned_be32(c->rkey, b + 20);
+	put_unaligned_be64(c->addr, b + 24);
 	lim.ro = c->ro;
 	memset(&req, 0, sizeof(req));
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, len, &req), c->want);
@@ -584,7 +567,7 @@ static void blk_test_io_limits(struct kunit *test)
 	u8 b[IO_LEN] = { IO, DI };
 	u8 *w;
 
-	bput32(b + 16, 4096);
+	put_unaligned_be32(4096, b + 16);
 	/* DISCARD and WRITE_ZEROES not offered */
 	lim.max_discard_sectors = 0;
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
@@ -607,16 +590,16 @@ static void blk_test_io_limits(struct kunit *test)
 	lim.nr_sectors = U64_MAX;
 	b[1] = RD;
 	b[6] = REM;
-	bput32(b + 16, 512);
-	bput64(b + 8, U64_MAX - 1);
+	put_unaligned_be32(512, b + 16);
+	put_unaligned_be64(U64_MAX - 1, b + 8);
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
 			RCBLK_S_OK);
-	bput64(b + 8, U64_MAX);
+	put_unaligned_be64(U64_MAX, b + 8);
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
 			RCBLK_S_RANGE);
 	/* an empty export */
 	lim.nr_sectors = 0;
-	bput64(b + 8, 0);
+	put_unaligned_be64(0, b + 8);
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, b, IO_LEN, &req),
 			RCBLK_S_RANGE);
 	/* inline_max 0: no inline WRITE */
@@ -627,7 +610,7 @@ static void blk_test_io_limits(struct kunit *test)
 	w[0] = IO;
 	w[1] = WR;
 	w[6] = INL;
-	bput32(w + 16, 4096);
+	put_unaligned_be32(4096, w + 16);
 	KUNIT_EXPECT_EQ(test, rcblk_io_check(&lim, w, IO_LEN + 4096, &req),
 			RCBLK_S_TOOBIG);
 }
