@@ -78,9 +78,10 @@ static bool rcblk_srv_read_imm(const struct rcblk_srv_queue *q,
 			       const struct rcblk_srv_req *req)
 {
 	if (!test_bit(RCBLK_Q_WRITE_IMM, &q->flags) ||
-	    rdmachan_credits_due(ch))
+	    (req->io.data == RCBLK_DATA_REMOTE && rdmachan_can_send_inv(ch)))
 		return false;
-	return req->io.data != RCBLK_DATA_REMOTE || !rdmachan_can_send_inv(ch);
+	/* last: it takes the channel's lock */
+	return !rdmachan_credits_due(ch);
 }
 
 /*
