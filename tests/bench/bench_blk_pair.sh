@@ -14,8 +14,9 @@
 # The server (192.0.2.1) exports a filled, memory-backed null_blk through
 # rdmachan_blk and through nvmet-rdma, says "ready" and waits.  The
 # client (192.0.2.2) runs, for BENCH_RUNS passes, each fio job on both
-# remote disks, one right after the other (rdmachan_blk's first in odd
-# passes, nvme-rdma's in even ones; bench_set): 4k random reads at QD1
+# remote disks in BENCH_BLK_SLICES slices each (default 2), taking turns
+# A B B A A B ... (rdmachan_blk is A in odd passes, nvme-rdma in even
+# ones; slice_job): 4k random reads at QD1
 # (p50, p99) and QD32, 4k random writes at QD32, 128k sequential reads
 # and writes at QD32 (MB/s, 10^6 B/s), on disks of one queue; then, on
 # the disks mapped again with
@@ -24,8 +25,9 @@
 # QD1 (p50, p99) and QD32 with io_uring --hipri.
 # BENCH_BLK_JOBS as for bench_blk.sh (rr1, rr32, rw32, sr, sw, pr1,
 # pr32).  Its results: RESULT pair_rcblk_FIGURE and
-# pair_nvme_FIGURE, one a pass.  BENCH_BLK_SECS, BENCH_BLK_DEPTH as for
-# bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
+# pair_nvme_FIGURE, one a pass, of a job's slices together.
+# BENCH_BLK_SECS (a job's seconds on each disk, split among its slices),
+# BENCH_BLK_DEPTH as for bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
 # rr32, rw32; perf in the initramfs) profiles that job on the client, at
 # BENCH_BLK_PROFILE_FREQ samples a second (default 4000), printing the
 # BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols, after the
@@ -35,6 +37,7 @@
 . /tests/lib.sh
 
 SECS=${BENCH_BLK_SECS:-5}
+SLICES=${BENCH_BLK_SLICES:-2}
 RUNS=${BENCH_RUNS:-3}
 DEPTH=${BENCH_BLK_DEPTH:-128}
 SIZE_MB=${BENCH_BLK_MB:-256}
@@ -103,10 +106,11 @@ hw_snap() {
 		print "irq_" n, $2 }' /proc/interrupts
 }
 
-# hw_delta NAME: those that moved during job NAME, per I/O completed
+# hw_delta JSON: those that moved during the job of fio's JSON, per I/O
+# completed
 hw_delta() {
 	_hn=$(jq -r '.jobs[0].read.total_ios + .jobs[0].write.total_ios' \
-		$T/$1.json 2>/dev/null)
+		"$1" 2>/dev/null)
 	[ "${_hn:-0}" -gt 0 ] 2>/dev/null || return 0
 	awk -v n="$_hn" 'NR == FNR { b[$1] = $2; next }
 		($1 in b) && $2 != b[$1] {
@@ -120,9 +124,11 @@ srv_stat() {
 	timeout 5 /usr/bin/nc $PAIR_SRV 7000 | cpu_snap -
 }
 
-# fio_job DEV NAME RW BS DEPTH: one time-based job with ENGINE's fio
-# engine, its JSON in $T/NAME.json; the client's and the server's CPU
-# busy shares and fio's mean completion latency as diagnostics
+# fio_job DEV NAME RW BS DEPTH OUT: a slice of a job, time-based, of
+# SECS / SLICES seconds, with ENGINE's fio engine, fio's JSON (json+:
+# with the latency histogram's bins) in OUT; the client's and the
+# server's CPU busy shares and fio's mean completion latency as
+# diagnostics
 fio_job() {
 	# diag's copy on stdout goes to stderr: the callers' stdout is figures
 	srv_stat > $T/srv.before
@@ -134,9 +140,9 @@ fio_job() {
 	# shellcheck disable=SC2086 # ENGINE is several words
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
-		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
-		--randrepeat=0 --lat_percentiles=1 --output-format=json \
-		> "$T/$2.json" 2> "$T/$2.err"
+		--time_based --runtime="$((SECS * 1000 / SLICES))ms" \
+		--ramp_time=1 --norandommap --randrepeat=0 --lat_percentiles=1 \
+		--output-format=json+ > "$6" 2> "$T/$2.err"
 	_r=$?
 	_c=$(cpu_busy $T/cpu.before)
 	hw_snap > $T/hw.after
@@ -144,8 +150,8 @@ fio_job() {
 	diag "$2 on $1: client cpu busy $_c, server $(cpu_busy $T/srv.before $T/srv.after); fio $(jq -r '.jobs[0] |
 		(if .read.total_ios > 0 then .read else .write end) |
 		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us"' \
-		$T/$2.json 2>/dev/null)" >&2
-	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$2")" >&2
+		"$6" 2>/dev/null)" >&2
+	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$6")" >&2
 	if [ -f $T/perf.data ]; then
 		diag "the client's perf profile of $2 on $1:" >&2
 		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
@@ -168,61 +174,121 @@ fio_job() {
 	return $_r
 }
 
-# lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
-# (us), 0 0 when it failed or is not wanted
-lat_job() {
-	if bench_want "$2" && fio_job "$1" "$2" randread 4k 1; then
-		jq -r '.jobs[0].read.lat_ns.percentile |
-			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/$2.json
-	else
+# job_args NAME: fio's RW BS DEPTH for job NAME
+job_args() {
+	case $1 in
+	rr1 | pr1) echo randread 4k 1 ;;
+	rr32 | pr32) echo randread 4k 32 ;;
+	rw32) echo randwrite 4k 32 ;;
+	sr) echo read 128k 32 ;;
+	sw) echo write 128k 32 ;;
+	esac
+}
+
+# slice_one KIND DEV NAME I: slice I of job NAME on KIND's disk DEV,
+# fio's JSON in $T/KIND.NAME.I.json; $T/KIND.NAME.bad when it failed
+slice_one() {
+	# shellcheck disable=SC2046 # RW BS DEPTH, three words
+	fio_job "$2" "$3" $(job_args "$3") "$T/$1.$3.$4.json" ||
+		: > "$T/$1.$3.bad"
+}
+
+# slice_job KA DA KB DB NAME: job NAME on KA's disk DA and KB's disk DB,
+# SLICES slices each, in turns A B B A A B B A ...  The host's speed
+# drifts by a factor of two over minutes under TCG (testing.rst, "Block
+# rows between two hosts"); a drift that is steady over a pair of turns
+# (A B B A) slows both disks alike, and one job's figure is the mean of
+# its slices across the job, not one stretch of it.
+slice_job() {
+	rm -f "$T/$1.$5".* "$T/$3.$5".*
+	bench_want "$5" || return 0
+	_i=0
+	while [ $_i -lt "$SLICES" ]; do
+		if [ $((_i % 2)) = 0 ]; then
+			slice_one "$1" "$2" "$5" $_i
+			slice_one "$3" "$4" "$5" $_i
+		else
+			slice_one "$3" "$4" "$5" $_i
+			slice_one "$1" "$2" "$5" $_i
+		fi
+		_i=$((_i + 1))
+	done
+}
+
+# sliced KIND NAME: whether job NAME ran on KIND's disk, every slice
+sliced() {
+	[ ! -f "$T/$1.$2.bad" ] && [ -f "$T/$1.$2.0.json" ]
+}
+
+# lat_figs KIND NAME: the p50 and p99 (us) of job NAME's slices on
+# KIND's disk, from their latency histograms added up, as fio computes
+# its percentiles from one (the smallest bin holding the share); 0 0
+# when a slice failed or the job did not run
+lat_figs() {
+	if ! sliced "$1" "$2"; then
 		echo 0 0
+		return
 	fi
+	jq -r '.jobs[0].read.lat_ns.bins | to_entries[] |
+		"\(.key) \(.value)"' "$T/$1.$2".*.json | sort -n | awk '
+		{ k[NR] = $1; c[NR] = $2; n += $2 }
+		END {
+			p[1] = 50; p[2] = 99; j = 1; s = 0
+			for (i = 1; i <= NR && j <= 2; i++) {
+				s += c[i]
+				while (j <= 2 && s >= p[j] / 100 * n)
+					v[j++] = k[i] / 1000
+			}
+			printf "%.3f %.3f\n", v[1], v[2]
+		}'
 }
 
-# rate_job DEV NAME RW BS DIR KIND: a job at QD32; prints its IOPS (KIND
-# iops) or MB/s (bw_bytes) of direction DIR, 0 when it failed or is not
-# wanted
-rate_job() {
-	if ! bench_want "$2" || ! fio_job "$1" "$2" "$3" "$4" 32; then
+# rate_fig KIND NAME DIR iops|bw_bytes: the IOPS or MB/s (10^6 B/s) of
+# direction DIR of job NAME's slices on KIND's disk, their I/Os or bytes
+# over their run times together; 0 when a slice failed or it did not run
+rate_fig() {
+	if ! sliced "$1" "$2"; then
 		echo 0
-	elif [ "$6" = iops ]; then
-		jq -r ".jobs[0].$5.iops" $T/$2.json
-	else
-		jq -r ".jobs[0].$5.bw_bytes / 1e6" $T/$2.json
+		return
 	fi
+	jq -s -r --arg d "$3" --arg k "$4" 'map(.jobs[0][$d]) |
+		(map(.runtime) | add) as $ms |
+		if $ms == 0 then 0
+		elif $k == "iops" then (map(.total_ios) | add) * 1000 / $ms
+		else (map(.io_bytes) | add) * 1000 / $ms / 1e6 end' \
+		"$T/$1.$2".*.json
 }
 
-# one_lat KIND DEV NAME FIGURE: lat_job NAME on DEV, RESULT
-# pair_KIND_FIGURE_p50_us and _p99_us; one_rate KIND DEV NAME RW BS DIR
-# UNIT FIGURE: rate_job on DEV, RESULT pair_KIND_FIGURE
-one_lat() {
+# lat_result KIND NAME FIGURE: RESULT pair_KIND_FIGURE_p50_us and
+# _p99_us of lat_figs; rate_result KIND NAME: RESULT pair_KIND_FIGURE of
+# rate_fig, FIGURE by rate_args
+lat_result() {
 	# shellcheck disable=SC2046 # p50 and p99, two words
-	set -- "$@" $(lat_job "$2" "$3")
-	result "pair_$1_$4_p50_us" "$5"
-	result "pair_$1_$4_p99_us" "$6"
+	set -- "$@" $(lat_figs "$1" "$2")
+	result "pair_$1_$3_p50_us" "$4"
+	result "pair_$1_$3_p99_us" "$5"
 }
-one_rate() {
-	result "pair_$1_$8" "$(rate_job "$2" "$3" "$4" "$5" "$6" "$7")"
+rate_result() {
+	# shellcheck disable=SC2046 # DIR UNIT FIGURE, three words
+	set -- "$1" "$2" $(rate_args "$2")
+	result "pair_$1_$5" "$(rate_fig "$1" "$2" "$3" "$4")"
 }
 
-# rate_args NAME: the fio job and figure of a rate job (rate_job's RW BS
-# DIR UNIT, one_rate's FIGURE)
+# rate_args NAME: the direction, unit and figure of a rate job
 rate_args() {
 	case $1 in
-	rr32) echo randread 4k read iops randread_4k_qd32_iops ;;
-	rw32) echo randwrite 4k write iops randwrite_4k_qd32_iops ;;
-	sr) echo read 128k read bw_bytes seqread_128k_MBps ;;
-	sw) echo write 128k write bw_bytes seqwrite_128k_MBps ;;
-	pr32) echo randread 4k read iops randread_4k_qd32_polled_iops ;;
+	rr32) echo read iops randread_4k_qd32_iops ;;
+	rw32) echo write iops randwrite_4k_qd32_iops ;;
+	sr) echo read bw_bytes seqread_128k_MBps ;;
+	sw) echo write bw_bytes seqwrite_128k_MBps ;;
+	pr32) echo read iops randread_4k_qd32_polled_iops ;;
 	esac
 }
 
 # bench_set KA DA KB DB libaio|polled: each job of the set on KA's disk
-# DA, then at once the same job on KB's disk DB.  A pair of figures is
-# two jobs apart in time, not a whole set: the host's speed, which
-# drifts by a factor of two over minutes under TCG, is nearly the same
-# for both.  libaio: rr1 (QD1 p50, p99), rr32, rw32, sr, sw; polled:
-# pr1, pr32 with io_uring and --hipri on the disks' polled queues.
+# DA and KB's disk DB, in turns (slice_job).  libaio: rr1 (QD1 p50,
+# p99), rr32, rw32, sr, sw; polled: pr1, pr32 with io_uring and --hipri
+# on the disks' polled queues.
 bench_set() {
 	_ka=$1 _da=$2 _kb=$3 _db=$4
 	if [ "$5" = libaio ]; then
@@ -232,13 +298,13 @@ bench_set() {
 		ENGINE="--ioengine=io_uring --hipri"
 		set -- pr1 randread_4k_qd1_polled pr32
 	fi
-	one_lat "$_ka" "$_da" "$1" "$2"
-	one_lat "$_kb" "$_db" "$1" "$2"
+	slice_job "$_ka" "$_da" "$_kb" "$_db" "$1"
+	lat_result "$_ka" "$1" "$2"
+	lat_result "$_kb" "$1" "$2"
 	for _j in $3; do
-		# shellcheck disable=SC2046 # the job's words
-		one_rate "$_ka" "$_da" "$_j" $(rate_args "$_j")
-		# shellcheck disable=SC2046 # the job's words
-		one_rate "$_kb" "$_db" "$_j" $(rate_args "$_j")
+		slice_job "$_ka" "$_da" "$_kb" "$_db" "$_j"
+		rate_result "$_ka" "$_j"
+		rate_result "$_kb" "$_j"
 	done
 	ENGINE=--ioengine=libaio
 }
@@ -343,6 +409,7 @@ client_half() {
 	host_do server ready && ok "the server VM serves" ||
 		{ not_ok "the server VM serves"; diag "host: $HOST_REPLY"; blk_bail "no server"; }
 	result pair_secs "$SECS"
+	result pair_slices "$SLICES"
 	result pair_depth "$DEPTH"
 	result pair_mb "$SIZE_MB"
 	result pair_runs "$RUNS"

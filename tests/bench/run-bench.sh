@@ -42,7 +42,8 @@
 # tests/bench/bench_blk.sh, run after it in the same VM (BENCH_BLK_SECS,
 # per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
 # remote disks' queues and requests per queue, default 2 and 128;
-# BENCH_BLK_POLL_QUEUES, their queues of polled I/O, default 1).
+# BENCH_BLK_POLL_QUEUES, their queues of polled I/O, default 1;
+# BENCH_BLK_SLICES, the slices of a job between two hosts, default 2).
 # The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
 # MiB per TCP run, default 256; BENCH_NET_PROFILE=1, the netdev's TCP
 # runs under perf; BENCH_NET_PIN=0, the programs and the wire's work
@@ -82,6 +83,7 @@ LAT_PAIRS=${BENCH_LAT_PAIRS:-10}
 SETUP_PASSES=${BENCH_SETUP_PASSES:-9}
 SETUP_PAIRS=${BENCH_SETUP_PAIRS:-500}
 BLK_SECS=${BENCH_BLK_SECS:-5}
+SLICES=${BENCH_BLK_SLICES:-2}
 # BENCH_MSG=0 / BENCH_BLK=0: leave out the message or the block rows
 CASES=
 TIMEOUT=300
@@ -129,12 +131,13 @@ if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
 	mkdir -p "$(dirname "$INITRD")" "$OUT"
 	[ -f "$INITRD" ] && [ -n "$CASES" ] ||
 		tests/vm/build-initramfs.sh "$KVER" "$INITRD" >/dev/null
-	# per pass: 2 disks x 7 jobs of ramp + BLK_SECS + fio's start, a map
-	# and a connect; and the two boots
+	# per pass: 2 disks x 7 jobs of BLK_SECS and, for each of their
+	# SLICES slices, a ramp and fio's start; a map and a connect; and the
+	# two boots
 	RDMACHAN_SMP=1 \
-	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 		tests/vm/run-pair.sh --initrd "$INITRD" --kver "$KVER" \
-		--out "$PAIR_OUT" --timeout $((300 + RUNS * (14 * (BLK_SECS + 8) + 60))) \
+		--out "$PAIR_OUT" --timeout $((300 + RUNS * (14 * (BLK_SECS + 8 * SLICES) + 60))) \
 		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
 fi
 
@@ -504,7 +507,8 @@ if [ "$PAIR" = 1 ]; then
 			blkpass "$l" "$f" "$u" "$h" "$t"
 		done <<< "$PAIR_ROWS"
 		echo
-		echo "Medians of $(runs pair_runs) passes, $(val pair_secs) s a job after a 1 s ramp, one fio thread, libaio;"
+		echo "Medians of $(runs pair_runs) passes, $(val pair_secs) s a job in $(val pair_slices) slices (A B B A ...), each after a 1 s ramp,"
+		echo "one fio thread, libaio;"
 		echo "two VMs of $(val pair_cpus) vCPU, a server and a client, rxe on virtio NICs linked point to point"
 		echo "(a qemu socket netdev over 127.0.0.1); one queue of $(val pair_depth) requests each; the server's"
 		echo "filled $(val pair_mb) MiB null_blk behind both (testing.rst, \"Block rows between two hosts\")."
@@ -524,7 +528,7 @@ results_header() {
 	echo "commit: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel: $(scripts/kver.sh) (guest), qemu TCG, 2 vCPUs, 1 GiB; two hosts: 2 x 1 vCPU"
 	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(qemu-system-x86_64 --version 2>/dev/null | head -n 1)"
-	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_BLK=${BENCH_BLK:-1} BENCH_PAIR=$PAIR"
+	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_BLK=${BENCH_BLK:-1} BENCH_PAIR=$PAIR"
 }
 
 # The results file: a VM run's tables and every raw figure (RESULT
