@@ -51,7 +51,7 @@
 # prints, under it, the call chains that led to each of these symbols.
 # BENCH_BLK_TRACE=JOB runs that job of the rdmachan disk with the
 # rdmachan_blk tracepoints recording (tracefs; Documentation/debugging.rst)
-# and prints the median time of each stage of a request, matched by tag
+# and prints the p50 and p99 of each stage of a request, matched by tag
 # and sector on both sides: the client's send to the server's arrival,
 # the arrival to the bio's submission, the backing device (submission to
 # bio end), the bio's end to the server's reply (or the RDMA WRITE that
@@ -59,7 +59,7 @@
 # reply to the request's end, and the whole.  Where perf is in the
 # initramfs, the nvme disk's job (and the rdmachan disk's, for the
 # comparison) runs under "perf record" of the block layer's issue and
-# completion events too, for the legs both disks have: the remote
+# completion events too, for the legs both disks have (p50, p99): the remote
 # disk's issue to the backing device's issue, the backing device's own
 # time, its completion to the remote disk's, the whole; the context
 # switches and softirq runs per I/O on each CPU; and, event by event
@@ -116,7 +116,7 @@ stages_off() {
 
 # stage_legs: from the trace, each request that ended (rcblk_clt_done
 # "ended") with all its stages seen, matched by tag and sector (a reply
-# by queue and tag to its send); the medians (us) of its stages
+# by queue and tag to its send); the p50 and p99 (us) of its stages
 stage_legs() {
 	awk '
 	{
@@ -173,10 +173,11 @@ stage_legs() {
 	}' $TR/trace > $T/stages
 	[ -s $T/stages ] || { echo "no request with every stage traced"; return 0; }
 	for _c in 1 2 3 4 5 6 7; do
-		cut -d' ' -f$_c $T/stages | sort -n |
-			awk '{ a[NR] = $1 } END { printf "%s ", a[int((NR + 1) / 2)] }'
+		cut -d' ' -f$_c $T/stages | sort -n | awk '{ a[NR] = $1 }
+			END { printf "%s/%s ", a[int((NR + 1) / 2)],
+				a[int((NR * 99 + 99) / 100)] }'
 	done | awk -v n="$(wc -l < $T/stages)" '{
-		printf "%d requests, medians (us): to the server %s, queued there %s, backing device %s, to the reply %s, back %s, to the end %s; whole %s\n",
+		printf "%d requests, p50/p99 (us): to the server %s, queued there %s, backing device %s, to the reply %s, back %s, to the end %s; whole %s\n",
 		       n, $1, $2, $3, $4, $5, $6, $7 }'
 	rm -f $T/stages
 }
@@ -251,10 +252,11 @@ trace_legs() {
 	rm -f "$T/shown"
 	[ -s "$T/legs" ] || return 0
 	for _c in 1 2 3 4; do
-		cut -d' ' -f$_c "$T/legs" | sort -n |
-			awk '{ a[NR] = $1 } END { printf "%s ", a[int((NR + 1) / 2)] }'
+		cut -d' ' -f$_c "$T/legs" | sort -n | awk '{ a[NR] = $1 }
+			END { printf "%s/%s ", a[int((NR + 1) / 2)],
+				a[int((NR * 99 + 99) / 100)] }'
 	done | awk -v n="$(wc -l < "$T/legs")" '{
-		printf "%d I/Os matched, medians: to the server %s us, backing device %s us, back %s us, whole %s us\n", n, $1, $2, $3, $4 }'
+		printf "%d I/Os matched, p50/p99: to the server %s us, backing device %s us, back %s us, whole %s us\n", n, $1, $2, $3, $4 }'
 	rm -f "$T/legs"
 }
 
