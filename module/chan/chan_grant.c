@@ -387,7 +387,7 @@ void rdmachan_grow_work(struct work_struct *work)
 	asked = ch->recv.ask.asked;
 	want = asked ? rdmachan_grow_asked_n(ch) :
 	       rdmachan_credits_grow_want(&ch->credits);
-	past = asked && rdmachan_grow_past_budget(ch);
+	past = rdmachan_grow_past_budget(ch);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
 	noio = memalloc_noio_save();
