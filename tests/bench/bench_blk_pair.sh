@@ -27,8 +27,9 @@
 # pr32).  Its results: RESULT pair_rcblk_FIGURE and
 # pair_nvme_FIGURE, one a pass, of a job's slices together.
 # BENCH_BLK_SECS (a job's seconds on each disk, split among its slices),
-# BENCH_BLK_DEPTH as for bench_blk.sh; one queue each (one CPU).  BENCH_BLK_PROFILE=JOB (rr1,
-# rr32, rw32; perf in the initramfs) profiles that job on the client, at
+# BENCH_BLK_DEPTH as for bench_blk.sh; one queue each (one CPU).
+# BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32; perf in the initramfs)
+# profiles each slice of that job on the client, at
 # BENCH_BLK_PROFILE_FREQ samples a second (default 4000), printing the
 # BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols, after the
 # share of each object (the kernel, each module, fio);
@@ -197,8 +198,8 @@ slice_one() {
 # SLICES slices each, in turns A B B A A B B A ...  The host's speed
 # drifts by a factor of two over minutes under TCG (testing.rst, "Block
 # rows between two hosts"); a drift that is steady over a pair of turns
-# (A B B A) slows both disks alike, and one job's figure is the mean of
-# its slices across the job, not one stretch of it.
+# (A B B A) slows both disks alike, and a disk's figure is that of its
+# slices together (lat_figs, rate_fig), not of one stretch of the job.
 slice_job() {
 	rm -f "$T/$1.$5".* "$T/$3.$5".*
 	bench_want "$5" || return 0
