@@ -114,6 +114,13 @@ stages_off() {
 	echo 0 > $TR/events/rdmachan_blk/enable
 }
 
+# p50_p99 FILE COLUMN: "P50/P99 " of the numbers in COLUMN of FILE
+p50_p99() {
+	cut -d' ' -f"$2" "$1" | sort -n | awk '{ a[NR] = $1 }
+		END { printf "%s/%s ", a[int((NR + 1) / 2)],
+			a[int((NR * 99 + 99) / 100)] }'
+}
+
 # stage_legs: from the trace, each request that ended (rcblk_clt_done
 # "ended") with all its stages seen, matched by tag and sector (a reply
 # by queue and tag to its send); the p50 and p99 (us) of its stages
@@ -173,9 +180,7 @@ stage_legs() {
 	}' $TR/trace > $T/stages
 	[ -s $T/stages ] || { echo "no request with every stage traced"; return 0; }
 	for _c in 1 2 3 4 5 6 7; do
-		cut -d' ' -f$_c $T/stages | sort -n | awk '{ a[NR] = $1 }
-			END { printf "%s/%s ", a[int((NR + 1) / 2)],
-				a[int((NR * 99 + 99) / 100)] }'
+		p50_p99 $T/stages $_c
 	done | awk -v n="$(wc -l < $T/stages)" '{
 		printf "%d requests, p50/p99 (us): to the server %s, queued there %s, backing device %s, to the reply %s, back %s, to the end %s; whole %s\n",
 		       n, $1, $2, $3, $4, $5, $6, $7 }'
@@ -252,9 +257,7 @@ trace_legs() {
 	rm -f "$T/shown"
 	[ -s "$T/legs" ] || return 0
 	for _c in 1 2 3 4; do
-		cut -d' ' -f$_c "$T/legs" | sort -n | awk '{ a[NR] = $1 }
-			END { printf "%s/%s ", a[int((NR + 1) / 2)],
-				a[int((NR * 99 + 99) / 100)] }'
+		p50_p99 "$T/legs" $_c
 	done | awk -v n="$(wc -l < "$T/legs")" '{
 		printf "%d I/Os matched, p50/p99: to the server %s us, backing device %s us, back %s us, whole %s us\n", n, $1, $2, $3, $4 }'
 	rm -f "$T/legs"
