@@ -15,8 +15,9 @@
 #            (remote_inv), none locally (local_inv unchanged).
 #   data     what polled writes wrote reads back through the other queue
 #            and the other way round (fio --verify_only), crc32c checked.
-#   outage   a verifying polled fio runs while the route to the server
-#            is blackholed (lib/fixture.sh, wire_blackhole) and restored:
+#   outage   a verifying polled fio runs while the wire is blackholed
+#            both ways, the way back first (lib/fixture.sh, wire_blackhole
+#            on back: requests are left on the wire) and restored:
 #            the mapping reconnects both queues, fio ends with no error
 #            and no verify failure, held requests were resubmitted.
 #   input    poll_queues=x is refused by map_device (EINVAL), --poll-queues
@@ -127,7 +128,7 @@ fio_pid=$!
 check "polled fio writes" wait_for 60 sh -c \
 	"test \$(cat /sys/block/$M/rdmachan/writes) -gt $((w + 200))"
 # blackholed: what is on the wire is never answered, held, sent again
-check "the server's address blackholed" wire_blackhole on
+check "the wire blackholed, the way back first" wire_blackhole on back
 check "reconnecting within 60 s" wait_for 60 blk_map_state_is "$D" reconnecting
 sleep 2
 check "the route back" wire_blackhole off

@@ -75,13 +75,24 @@ wire_neighbours_up() {
 		dev veth0 nud permanent
 }
 
-# wire_blackhole on|off: what the client (veth1) sends to the server is
-# lost, or not.  The server's address gets a neighbour entry with a MAC
-# no one has, so veth0 drops the frames.  (A blackhole route does not do
-# it: rxe routes with the device as output interface, and the lookup
-# passes over a route with no device; the debug kernel has no netem.)
+# wire_blackhole on [back] | off: what the client (veth1) sends to the
+# server is lost, or not.  The server's address gets a neighbour entry
+# with a MAC no one has, so veth0 drops the frames.  (A blackhole route
+# does not do it: rxe routes with the device as output interface, and the
+# lookup passes over a route with no device; the debug kernel has no
+# netem.)  rdma_cm sees the entry change (its netevent notifier) and
+# fails the client's connections at once, and the server's replies
+# still come back until then, so the requests on the wire may all be
+# answered before the loss is acted on.  "back" first loses what the
+# server sends to the client, for a second, so that what the client sends
+# in that second is on the wire, unanswered, when its connections fail.
 wire_blackhole() {
 	if [ "$1" = on ]; then
+		if [ "${2:-}" = back ]; then
+			$IP neigh replace 192.0.2.2 lladdr 02:00:00:00:00:02 \
+				dev veth0 nud permanent || return 1
+			sleep 1
+		fi
 		$IP neigh replace 192.0.2.1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
 	else
 		wire_neighbours_up
