@@ -29,7 +29,8 @@
 # BENCH_BLK_SECS (a job's seconds on each disk, split among its slices),
 # BENCH_BLK_DEPTH as for bench_blk.sh; one queue each (one CPU).
 # BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32; perf in the initramfs)
-# profiles each slice of that job on the client, at
+# profiles each slice of that job on the client and on the server (for
+# the slice's seconds, asked over TCP port 7001: srv_perf), at
 # BENCH_BLK_PROFILE_FREQ samples a second (default 4000), printing the
 # BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols, after the
 # share of each object (the kernel, each module, fio);
@@ -74,11 +75,18 @@ server_half() {
 	# (srv_stat): a connection to port 7000, over the virtio NIC's IP
 	/usr/bin/nc -ll -p 7000 -e /usr/bin/cat /proc/stat &
 	_nc=$!
+	# and asks for this host's profile of a slice (srv_perf)
+	if [ -n "${BENCH_BLK_PROFILE:-}" ] && [ -x /usr/bin/perf ]; then
+		perf_script > $T/srv_perf.sh && chmod +x $T/srv_perf.sh
+		/usr/bin/nc -ll -p 7001 -e $T/srv_perf.sh &
+		_nc="$_nc $!"
+	fi
 	ctl_open || blk_bail "no control line"
 	echo ready >&4
 	while read -r _cmd <&4; do
 		[ "$(printf '%s' "$_cmd" | tr -d '\r')" = finish ] && break
 	done
+	# shellcheck disable=SC2086 # one or two pids
 	kill $_nc
 	diag "$($TOOL -sd blk show exports)"
 	check "blk unexport bench" $TOOL blk unexport bench
@@ -119,6 +127,41 @@ hw_delta() {
 		}' $T/hw.before $T/hw.after
 }
 
+# perf_report DATA: the share of each object, then the heaviest symbols
+perf_report() {
+	/usr/bin/perf report -i "$1" --stdio --no-children -n -g none \
+		--sort dso 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 15
+	/usr/bin/perf report -i "$1" --stdio --no-children -n -g none \
+		--sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+		head -n "${BENCH_BLK_PROFILE_LINES:-50}"
+}
+
+# perf_script: the server's answer on port 7001: reads a number of
+# seconds, profiles the whole host that long, prints what perf_report
+# does (this script again, with PERF_REPORT set: it only reports)
+perf_script() {
+	cat <<-EOF
+	#!/bin/sh
+	read -r secs
+	/usr/bin/perf record -a -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} \\
+		-o $T/srv.data -- sleep "\$secs" > /dev/null 2>&1
+	PERF_REPORT=$T/srv.data BENCH_BLK_PROFILE_LINES=${BENCH_BLK_PROFILE_LINES:-50} sh $0
+	rm -f $T/srv.data
+	EOF
+}
+
+# srv_perf SECS: the server's profile of the next SECS seconds, from
+# the server half's port 7001 (perf_script), on stdout once done
+srv_perf() {
+	{ echo "$1"; sleep $(($1 + 30)); } |
+		timeout $(($1 + 30)) /usr/bin/nc $PAIR_SRV 7001
+}
+
+if [ -n "${PERF_REPORT:-}" ]; then
+	perf_report "$PERF_REPORT"
+	exit 0
+fi
+
 # srv_stat: the server's CPUs as cpu_snap prints them (nothing when it
 # does not answer within 5 s)
 srv_stat() {
@@ -138,6 +181,10 @@ fio_job() {
 	_p=
 	[ "$2" != "${BENCH_BLK_PROFILE:-}" ] || [ ! -x /usr/bin/perf ] ||
 		_p="/usr/bin/perf record -a ${BENCH_BLK_CALLERS:+-g} -q -F ${BENCH_BLK_PROFILE_FREQ:-4000} -o $T/perf.data --"
+	# the server profiles the slice's ramp and run, whole seconds
+	_sp=
+	[ -z "$_p" ] || { srv_perf $(((SECS * 1000 / SLICES + 1999) / 1000)) \
+		> $T/srv_perf.txt 2>&1 & _sp=$!; }
 	# shellcheck disable=SC2086 # ENGINE is several words
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
@@ -155,18 +202,18 @@ fio_job() {
 	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$6")" >&2
 	if [ -f $T/perf.data ]; then
 		diag "the client's perf profile of $2 on $1:" >&2
-		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
-			-n -g none --sort dso 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n 15)" >&2
-		diag "$(/usr/bin/perf report -i $T/perf.data --stdio --no-children \
-			-n -g none --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
-			head -n "${BENCH_BLK_PROFILE_LINES:-50}")" >&2
+		diag "$(perf_report $T/perf.data)" >&2
 		[ -z "${BENCH_BLK_CALLERS:-}" ] || diag "$(/usr/bin/perf report \
 			-i $T/perf.data --stdio --no-children \
 			-S "$BENCH_BLK_CALLERS" -G \
 			-g caller,0.5,callee,function,percent 2>/dev/null |
 			grep -v '^#' | grep -v '^$' | head -n 150)" >&2
 		rm -f $T/perf.data
+	fi
+	if [ -n "$_sp" ]; then
+		wait $_sp
+		diag "the server's perf profile of $2 on $1:" >&2
+		diag "$(cat $T/srv_perf.txt)" >&2
 	fi
 	if [ $_r != 0 ]; then
 		diag "fio job $2 failed: $(tail -n 5 $T/$2.err)" >&2
