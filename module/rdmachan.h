@@ -32,6 +32,7 @@ struct device;
 
 struct rdmachan;
 struct rdmachan_mr;
+struct ib_cq;
 struct rdmachan_listener;
 struct scatterlist;
 struct page;
@@ -316,6 +317,9 @@ u32 rdmachan_qpn(struct rdmachan *ch);
 int rdmachan_peer_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
 int rdmachan_local_addr(struct rdmachan *ch, struct sockaddr_storage *addr);
 u32 rdmachan_max_reg_pages(struct rdmachan *ch);
+
+/* For a user's own verbs: frees a CQ of ib_alloc_cq() safely */
+void rdmachan_free_cq(struct ib_cq *cq);
 
 /**
  * struct rdmachan_listener_ops - callbacks of a listener's user

@@ -533,8 +533,7 @@ void rdmachan_regq_destroy(struct rdmachan *ch)
 		ch->res.reg_qp = NULL;
 	}
 	if (ch->res.reg_cq) {
-		rdmachan_cq_quiesce(ch->res.reg_cq);
-		ib_free_cq(ch->res.reg_cq);
+		rdmachan_free_cq(ch->res.reg_cq);
 		ch->res.reg_cq = NULL;
 	}
 }

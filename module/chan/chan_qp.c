@@ -405,26 +405,37 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	return ret;
 }
 
-/*
- * Debian's 6.1 ib_poll_handler() gives up the poll (irq_poll_complete(),
- * which clears IRQ_POLL_F_SCHED) before it re-arms the CQ, so
- * ib_free_cq()'s irq_poll_disable() can return while the handler still
- * touches the CQ, which is then freed under it: KASAN reported that
- * use-after-free (in rxe_req_notify_cq(), from ib_poll_handler()) when
- * the fuzzer tore channels down while their CQ was being polled.  With
- * the QP destroyed no completion comes any more: wait until no poll is
- * scheduled and none still runs (a softirq handler is an RCU reader), and
- * only then let ib_free_cq() have it.  The handler re-schedules itself
- * only while completions are left, so this ends.
+/**
+ * rdmachan_free_cq() - ib_free_cq(), once no poll of the CQ runs
+ * @cq: a CQ of ib_alloc_cq(), whose queue pairs are destroyed
+ *
+ * ib_poll_handler() gives up its poll (irq_poll_complete(), which clears
+ * IRQ_POLL_F_SCHED) before it re-arms the CQ, so ib_free_cq()'s
+ * irq_poll_disable() can return while the handler still touches the CQ,
+ * which is then freed under it: KASAN reported that use-after-free (in
+ * rxe_req_notify_cq(), from ib_poll_handler()) when the fuzzer tore
+ * channels down while their CQ was being polled, and a stock kernel
+ * oopsed on it when an interrupted kernel rping client freed its CQ.
+ * With the queue pairs destroyed no completion comes any more: for an
+ * IB_POLL_SOFTIRQ CQ this waits until no poll is scheduled and none
+ * still runs (a softirq handler is an RCU reader), and only then lets
+ * ib_free_cq() have it.  The handler re-schedules itself only while
+ * completions are left, so this ends.
+ *
+ * Context: process context.
  */
-void rdmachan_cq_quiesce(struct ib_cq *cq)
+void rdmachan_free_cq(struct ib_cq *cq)
 {
-	do {
+	while (cq->poll_ctx == IB_POLL_SOFTIRQ) {
 		while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
 			usleep_range(100, 200);
 		synchronize_rcu();
-	} while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state));
+		if (!test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
+			break;
+	}
+	ib_free_cq(cq);
 }
+EXPORT_SYMBOL_GPL(rdmachan_free_cq);
 
 /**
  * rdmachan_release_resources() - undo rdmachan_setup_resources()
@@ -451,9 +462,7 @@ void rdmachan_release_resources(struct rdmachan *ch)
 	rdmachan_regq_destroy(ch);
 	rdmachan_rcq_destroy(ch);
 	if (ch->res.cq) {
-		if (ch->res.cq->poll_ctx == IB_POLL_SOFTIRQ)
-			rdmachan_cq_quiesce(ch->res.cq);
-		ib_free_cq(ch->res.cq);
+		rdmachan_free_cq(ch->res.cq);
 		ch->res.cq = NULL;
 	}
 	/*

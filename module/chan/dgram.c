@@ -135,7 +135,7 @@ static void rdmachan_dgram_teardown(struct rdmachan_dgram *d, int err)
 		rdmachan_dgram_ahs_free(d);
 	if (d->cq) {
 		rdmachan_dgram_poll_stop(d);
-		ib_free_cq(d->cq);
+		rdmachan_free_cq(d->cq);
 	}
 	if (d->pd) {
 		rdmachan_dgram_unmap(d);

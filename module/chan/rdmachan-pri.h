@@ -802,7 +802,6 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id);
 void rdmachan_release_resources(struct rdmachan *ch);
 int rdmachan_post_all_recvs(struct rdmachan *ch);
 void rdmachan_drain_qp(struct rdmachan *ch);
-void rdmachan_cq_quiesce(struct ib_cq *cq);
 
 /* chan_send.c */
 int rdmachan_send_state_err(struct rdmachan *ch);

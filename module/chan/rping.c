@@ -607,7 +607,7 @@ static void rping_teardown(struct rping *rp)
 		rdma_destroy_qp(rp->id);
 	}
 	if (rp->cq)
-		ib_free_cq(rp->cq);
+		rdmachan_free_cq(rp->cq);
 	if (rp->pd) {
 		rping_buf_free(rp, &rp->src);
 		rping_buf_free(rp, &rp->sink);
