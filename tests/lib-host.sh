@@ -161,6 +161,21 @@ boot_errors() {
 # vm_report NAME DIR RC WANT: the results of the VM run in DIR (qemu's
 # exit status RC, the guest scripts WANT as for count_cases), then its
 # console; on a failure the diagnostics and the console's end.
+# watchdog_tasks CONSOLE: the tasks of the guest watchdog's dump in
+# CONSOLE (tests/vm/init's hang_dump), those blocked (D) or running (R)
+# first: a hang's culprit before the scripts that wait on it
+watchdog_tasks() {
+	sed -n '/^# rdmachan watchdog: the VM/,/^# rdmachan watchdog: end of dump/p' "$1" |
+		sed -n '/^# task /,$p' | awk '
+		/^# rdmachan watchdog: end of dump/ { next }
+		/^# task / { n++; hot[n] = / state [DR]:/ }
+		{ text[n] = text[n] $0 "\n" }
+		END {
+			for (i = 1; i <= n; i++) if (hot[i]) printf "%s", text[i]
+			for (i = 1; i <= n; i++) if (!hot[i]) printf "%s", text[i]
+		}'
+}
+
 vm_report() {
 	local name=$1 dir=$2 rc=$3 want=$4 before=$FAILED bad
 	count_cases "$name" "$dir/results.ktap" "$want" ||
@@ -173,15 +188,15 @@ vm_report() {
 		mapfile -t -O "${#KREPORTS[@]}" KREPORTS < <(first_report "$dir/console.log")
 	fi
 	if [ "$FAILED" != "$before" ]; then
-		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
 		# a VM its timeout killed: the tasks the guest's watchdog found
-		# (tests/vm/init), which the console's end may not reach
+		# (tests/vm/init), which the console's end may not reach; first,
+		# as a report cut short keeps its head
 		if grep -aq '^# rdmachan watchdog: end of dump' "$dir/console.log"; then
 			echo "    --- the watchdog's tasks ($dir/console.log)"
-			sed -n '/^# rdmachan watchdog: the VM/,/^# rdmachan watchdog: end of dump/p' \
-				"$dir/console.log" | sed -n '/^# task /,$p' |
-				head -n 100 | sed 's/^/    /'
+			watchdog_tasks "$dir/console.log" | head -n 100 |
+				sed 's/^/    /'
 		fi
+		grep -a '^#' "$dir/results.ktap" | head -n 60 | sed 's/^/    /'
 		echo "    --- console tail ($dir/console.log)"
 		tail -n 40 "$dir/console.log" | sed 's/^/    /'
 	fi

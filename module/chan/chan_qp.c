@@ -420,15 +420,25 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
  * IB_POLL_SOFTIRQ CQ this waits until no poll is scheduled and none
  * still runs (a softirq handler is an RCU reader), and only then lets
  * ib_free_cq() have it.  The handler re-schedules itself only while
- * completions are left, so this ends.
+ * completions are left, so this ends; a wait of over 10 s is logged,
+ * every 10 s, as the teardown's wait for a poller is.
  *
  * Context: process context.
  */
 void rdmachan_free_cq(struct ib_cq *cq)
 {
+	unsigned long next = jiffies + 10 * HZ;
+
 	while (cq->poll_ctx == IB_POLL_SOFTIRQ) {
-		while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
+		while (test_bit(IRQ_POLL_F_SCHED, &cq->iop.state)) {
 			usleep_range(100, 200);
+			/* completions that never stop: a QP left on it */
+			if (time_after(jiffies, next)) {
+				pr_warn("%s: freeing a completion queue still waits for its poll to end\n",
+					dev_name(&cq->device->dev));
+				next = jiffies + 10 * HZ;
+			}
+		}
 		synchronize_rcu();
 		if (!test_bit(IRQ_POLL_F_SCHED, &cq->iop.state))
 			break;
