@@ -98,14 +98,20 @@ server_half() {
 # ---- the client's half ------------------------------------------------------
 
 # hw_snap: the client's soft-RoCE hardware counters, its interrupts (in
-# all and by source), context switches and softirqs of each kind, "NAME
-# VALUE"
+# all and by source), context switches (in all and those of the threads
+# fio takes turns with: ksoftirqd, the kworkers) and softirqs
+# of each kind, "NAME VALUE"
 hw_snap() {
 	for _f in /sys/class/infiniband/$DEV1/ports/1/hw_counters/*; do
 		[ -f "$_f" ] && echo "${_f##*/} $(cat $_f)"
 	done
 	awk '$1 == "intr" { print "interrupts", $2 }
 		$1 == "ctxt" { print "ctxt", $2 }' /proc/stat
+	cat /proc/[0-9]*/status 2>/dev/null | awk '
+		$1 == "Name:" { split($2, n, "/"); k = n[1] }
+		$1 ~ /ctxt_switches:$/ && k ~ /^(ksoftirqd|kworker)$/ {
+			c[k] += $2 }
+		END { for (k in c) print "ctxt_" k, c[k] }'
 	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i
 		print "softirq_" tolower(substr($1, 1, length($1) - 1)), s }' \
 		/proc/softirqs
@@ -195,9 +201,9 @@ fio_job() {
 	_c=$(cpu_busy $T/cpu.before)
 	hw_snap > $T/hw.after
 	srv_stat > $T/srv.after
-	diag "$2 on $1: client cpu busy $_c, server $(cpu_busy $T/srv.before $T/srv.after); fio $(jq -r '.jobs[0] |
-		(if .read.total_ios > 0 then .read else .write end) |
-		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us"' \
+	diag "$2 on $1: client cpu busy $_c, server $(cpu_busy $T/srv.before $T/srv.after); fio $(jq -r '.jobs[0] as $j |
+		($j | if .read.total_ios > 0 then .read else .write end) |
+		"\(.total_ios) I/Os, clat mean \(.clat_ns.mean / 1000 | floor) us, its context switches \(if .total_ios > 0 then $j.ctx * 100 / .total_ios | floor / 100 else 0 end) per I/O"' \
 		"$6" 2>/dev/null)" >&2
 	diag "$2 on $1, $DEV1 per I/O: $(hw_delta "$6")" >&2
 	if [ -f $T/perf.data ]; then
