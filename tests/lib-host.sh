@@ -158,24 +158,24 @@ boot_errors() {
 		grep -aE "$KERNEL_ERRORS"
 }
 
-# vm_report NAME DIR RC WANT: the results of the VM run in DIR (qemu's
-# exit status RC, the guest scripts WANT as for count_cases), then its
-# console; on a failure the diagnostics and the console's end.
 # watchdog_tasks CONSOLE: the tasks of the guest watchdog's dump in
 # CONSOLE (tests/vm/init's hang_dump), those blocked (D) or running (R)
 # first: a hang's culprit before the scripts that wait on it
 watchdog_tasks() {
-	sed -n '/^# rdmachan watchdog: the VM/,/^# rdmachan watchdog: end of dump/p' "$1" |
-		sed -n '/^# task /,$p' | awk '
-		/^# rdmachan watchdog: end of dump/ { next }
+	awk '/^# rdmachan watchdog: the VM/ { on = 1; next }
+		/^# rdmachan watchdog: end of dump/ { on = 0 }
+		!on { next }
 		/^# task / { n++; hot[n] = / state [DR]:/ }
-		{ text[n] = text[n] $0 "\n" }
+		n { text[n] = text[n] $0 "\n" }
 		END {
 			for (i = 1; i <= n; i++) if (hot[i]) printf "%s", text[i]
 			for (i = 1; i <= n; i++) if (!hot[i]) printf "%s", text[i]
-		}'
+		}' "$1"
 }
 
+# vm_report NAME DIR RC WANT: the results of the VM run in DIR (qemu's
+# exit status RC, the guest scripts WANT as for count_cases), then its
+# console; on a failure the diagnostics and the console's end.
 vm_report() {
 	local name=$1 dir=$2 rc=$3 want=$4 before=$FAILED bad
 	count_cases "$name" "$dir/results.ktap" "$want" ||
