@@ -23,15 +23,19 @@
 #   randread QD32 IOPS, on the remote disks mapped again with queues of
 #   polled I/O (BENCH_BLK_POLL_QUEUES, default 1: "blk map
 #   --poll-queues", "nvme connect --nr-poll-queues"; the libaio jobs run
-#   on the disks mapped without: bench_disk_pass, lib/measure.sh); not
+#   on the disks mapped without: bench_pass, lib/measure.sh); not
 #   on the null_blk, which has none.
 # Both remote disks get the same hardware queues and depth: BENCH_BLK_QUEUES
 # (default 2, nvme's default of one I/O queue per CPU in this 2-CPU VM)
 # and BENCH_BLK_DEPTH (default 128, nvme-rdma's default queue size).
-# BENCH_RUNS passes, each running rcblk, nvme and local in turn; each
-# remote disk is set up and torn down within its turn, so that nothing of
-# the other is connected while one runs.  A remote run whose traffic did
-# not cross the wire (rxe1 sent no packet) or that failed reports 0s.
+# BENCH_RUNS passes.  In each, both remote disks are mapped at once and
+# each job runs on them in BENCH_BLK_SLICES slices each (default 2) of
+# BENCH_BLK_SECS / slices seconds, in turns A B B A A B ... (rcblk is A
+# in odd passes, nvme in even ones; slice_job, tests/vm/lib/measure.sh):
+# the VM's speed drifts by a factor of two over minutes, and a disk's
+# figure is that of its slices together.  Then the jobs run on the
+# null_blk alone, unsliced.  A remote job with a slice that failed or
+# whose traffic did not cross the wire (rxe1 sent no packet) reports 0s.
 # Each figure is one line "RESULT NAME VALUE" on the results port.
 # Placement: fio runs on CPU 0 and the wire's receive work (RPS on both
 # veths, the FIFO wire of lib.sh's wire_fifo steered to one CPU) on CPU
@@ -279,11 +283,12 @@ hw_snap() {
 	echo "softnet dropped $_hs"
 }
 
-# hw_delta DEV JOB: diagnostics: the counters that moved during JOB on DEV,
-# per I/O completed (the ramp's I/O moves the counters too, not the count)
+# hw_delta DEV JOB JSON: diagnostics: the counters that moved during JOB
+# on DEV (fio's JSON output), per I/O completed (the ramp's I/O moves the
+# counters too, not the count)
 hw_delta() {
 	_hn=$(jq -r '.jobs[0].read.total_ios + .jobs[0].write.total_ios' \
-		$T/$2.json 2>/dev/null)
+		"$3" 2>/dev/null)
 	[ "${_hn:-0}" -gt 0 ] 2>/dev/null || return 0
 	_hd=$(awk -v n="$_hn" 'NR == FNR { b[$1 " " $2] = $3; next }
 		($1 " " $2) in b && $3 != b[$1 " " $2] {
@@ -293,7 +298,7 @@ hw_delta() {
 	[ -z "$_hd" ] || diag "$2 on $1, per I/O ($_hn): $_hd"
 }
 
-# watch_start DEV / watch_end DEV JOB: diagnostics of a remote job: the
+# watch_start DEV / watch_end DEV JOB JSON: diagnostics of a remote job: the
 # disk's average queue while busy (iostat's aqu-sz over its %util:
 # time_in_queue over io_ticks of /sys/block/DEV/stat, snapshots before
 # and after the job; a multipath nvme disk counts on its path device),
@@ -322,12 +327,13 @@ watch_end() {
 	_l="$_l; fio $(jq -r '.jobs[0] | (if .read.total_ios > 0 then .read else .write end) as $d |
 		"clat mean \($d.clat_ns.mean / 1000 | floor) us, depth% " +
 		([.iodepth_level | to_entries[] | select(.value > 0) |
-		  "\(.key):\(.value | floor)"] | join(" "))' $T/$2.json 2>/dev/null)"
+		  "\(.key):\(.value | floor)"] | join(" "))' "$3" 2>/dev/null)"
 	diag "$2 on $1: $_l"
 }
 
-# fio_job DEV NAME RW BS DEPTH: one time-based job with ENGINE's fio
-# options (libaio, or io_uring polled); its JSON in $T/NAME.json
+# fio_job DEV NAME RW BS DEPTH JSON MS: one time-based job of MS
+# milliseconds after a 1 s ramp with ENGINE's fio options (libaio, or
+# io_uring polled); fio's json+ (its latency histogram too) in JSON
 fio_job() {
 	if [ "$2" = "$PROFILE" ]; then
 		_p="$PERF record -a ${CALLERS:+-g} -q -o $T/perf.data --"
@@ -349,9 +355,9 @@ fio_job() {
 	$_p timeout $((SECS + 60)) $FIO --name="$2" --filename="$1" --direct=1 \
 		$ENGINE --iodepth="$5" --rw="$3" --bs="$4" --numjobs=1 \
 		--cpus_allowed="$FIO_CPU" \
-		--time_based --runtime="$SECS" --ramp_time=1 --norandommap \
-		--randrepeat=0 --lat_percentiles=1 --output-format=json \
-		> "$T/$2.json" 2> "$T/$2.err"
+		--time_based --runtime="$7ms" --ramp_time=1 --norandommap \
+		--randrepeat=0 --lat_percentiles=1 --output-format=json+ \
+		> "$6" 2> "$T/$2.err"
 	_r=$?
 	if [ "$_traced" = 1 ]; then
 		stages_off
@@ -359,8 +365,8 @@ fio_job() {
 	fi
 	[ "$_ours" = 0 ] || diag "latency of $2 on $1: $(hist_diag "$1")" >&2
 	hw_snap > $T/hw.after
-	[ "$1" = "$B" ] || watch_end "$1" "$2" >&2
-	hw_delta "$1" "$2" >&2
+	[ "$1" = "$B" ] || watch_end "$1" "$2" "$6" >&2
+	hw_delta "$1" "$2" "$6" >&2
 	if [ -f $T/perf.data ]; then
 		diag "perf profile of $2 on $1:" >&2
 		diag "$(perf_top $T/perf.data 60)" >&2
@@ -391,113 +397,99 @@ FIO_CPU=0
 WIRE_CPUS=2	# CPU 1
 [ "$NCPU" -ge 2 ] || WIRE_CPUS=1
 
-# fio_all DEV / fio_polled DEV: the libaio / polled jobs on DEV; print
-# the figures in the order of LIBAIO / POLLED, 0 for a job that failed
-# or did not run
-LIBAIO="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
+# The sliced jobs' settings (tests/vm/lib/measure.sh, slice_job): the
+# figures of each set, in the order of its jobs (bench_set)
+BENCH_KEY=blk
+SLICES=${BENCH_BLK_SLICES:-2}
+RATE_JOBS="rr32 rw32 sr sw rr32c"
+LIBAIO_FIGS="randread_4k_qd1_p50_us randread_4k_qd1_p99_us randread_4k_qd32_iops
 	randwrite_4k_qd32_iops seqread_128k_MBps seqwrite_128k_MBps
 	randread_4k_qd32_onecpu_iops"
-POLLED="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
+POLLED_FIGS="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
 	randread_4k_qd32_polled_iops"
 ENGINE=--ioengine=libaio
 
-# lat_job DEV NAME: a 4k random read job at QD1; prints its p50 and p99
-# (us), 0 0 when it failed or is not wanted
+# slice_one KIND DEV NAME I: slice I of job NAME on KIND's remote disk
+# DEV (SECS / SLICES seconds), fio's JSON in $T/KIND.NAME.I.json;
+# $T/KIND.NAME.bad when it failed or its traffic did not cross the wire
+# (rxe1 sent no packet).  rr32c: the wire's work on fio's CPU too.
+slice_one() {
+	_sj=$T/$1.$3.$4.json
+	_ss=$(rxe1_sent)
+	[ "$3" != rr32c ] || wire_fifo 1
+	# shellcheck disable=SC2046 # RW BS DEPTH, three words
+	fio_job "$2" "$3" $(job_args "$3") "$_sj" $((SECS * 1000 / SLICES)) ||
+		{ fio_fail "$3" "$_sj"; : > "$T/$1.$3.bad"; }
+	[ "$3" != rr32c ] || wire_fifo $WIRE_CPUS
+	[ "$(rxe1_sent)" != "$_ss" ] && return 0
+	diag "bench_blk: $3 on $1's disk did not cross the wire" >&2
+	: > "$T/$1.$3.bad"
+}
+
+# lat_job NAME / rate_job NAME DIR KIND: job NAME on the null_blk itself
+# (BENCH_BLK_SECS, one slice); print its p50 and p99 (us) / its IOPS
+# (KIND iops) or MB/s (bw_bytes) of direction DIR, 0s when it failed or
+# is not wanted
 lat_job() {
-	if ! bench_want "$2"; then
+	if ! bench_want "$1"; then
 		echo 0 0
-	elif fio_job "$1" "$2" randread 4k 1; then
+	elif fio_job "$B" "$1" randread 4k 1 "$T/$1.json" $((SECS * 1000)); then
 		jq -r '.jobs[0].read.lat_ns.percentile |
-			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' $T/$2.json
+			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' "$T/$1.json"
 	else
-		fio_fail "$2"
+		fio_fail "$1" "$T/$1.json"
 		echo 0 0
 	fi
 }
-
-# rate_job DEV NAME RW BS DIR KIND: a job at QD32; prints its IOPS (KIND
-# iops) or MB/s (bw_bytes) of direction DIR, 0 when it failed or is not
-# wanted
 rate_job() {
-	if ! bench_want "$2"; then
+	# shellcheck disable=SC2046 # RW BS DEPTH, three words
+	if ! bench_want "$1"; then
 		echo 0
-	elif fio_job "$1" "$2" "$3" "$4" 32; then
-		if [ "$6" = iops ]; then
-			jq -r ".jobs[0].$5.iops" $T/$2.json
+	elif fio_job "$B" "$1" $(job_args "$1") "$T/$1.json" $((SECS * 1000)); then
+		if [ "$3" = iops ]; then
+			jq -r ".jobs[0].$2.iops" "$T/$1.json"
 		else
-			jq -r ".jobs[0].$5.bw_bytes / 1e6" $T/$2.json
+			jq -r ".jobs[0].$2.bw_bytes / 1e6" "$T/$1.json"
 		fi
 	else
-		fio_fail "$2"
+		fio_fail "$1" "$T/$1.json"
 		echo 0
 	fi
 }
 
-fio_all() {
-	_d=$1
-	ENGINE=--ioengine=libaio
-	lat_job "$_d" rr1
-	for _j in "rr32 randread 4k read iops" "rw32 randwrite 4k write iops" \
-		"sr read 128k read bw_bytes" "sw write 128k write bw_bytes" \
-		"rr32c randread 4k read iops"; do
-		set -- $_j
+# local_all: the libaio jobs on the null_blk; print the figures in the
+# order of LIBAIO_FIGS
+local_all() {
+	lat_job rr1
+	for _j in $RATE_JOBS; do
+		# shellcheck disable=SC2046 # DIR UNIT FIGURE, three words
+		set -- $(rate_args "$_j")
 		# rr32c: the wire's work on fio's CPU, for that job only
-		bench_want "$1" && [ "$1" = rr32c ] && wire_fifo 1
-		rate_job "$_d" "$@"
-		bench_want "$1" && [ "$1" = rr32c ] && wire_fifo $WIRE_CPUS
+		bench_want "$_j" && [ "$_j" = rr32c ] && wire_fifo 1
+		rate_job "$_j" "$1" "$2"
+		bench_want "$_j" && [ "$_j" = rr32c ] && wire_fifo $WIRE_CPUS
 	done
 }
 
-fio_polled() {
-	ENGINE="--ioengine=io_uring --hipri"
-	lat_job "$1" pr1
-	rate_job "$1" pr32 randread 4k read iops
-	ENGINE=--ioengine=libaio
-}
-
-# fio_fail NAME: diagnostics of a failed job (on stderr as well as the
-# results port: fio_all's stdout carries the figures)
+# fio_fail NAME JSON: diagnostics of a failed job (on stderr as well as
+# the results port: local_all's stdout carries the figures)
 fio_fail() {
 	{
 		diag "fio job $1 failed:"
-		diag "$(tail -n 20 $T/$1.err; jq -r '.jobs[0].error' $T/$1.json 2>/dev/null)"
+		diag "$(tail -n 20 $T/$1.err; jq -r '.jobs[0].error' "$2" 2>/dev/null)"
 		diag "$(dmesg | grep -E 'rdmachan|rcblk|nvme|null_blk|rxe' | tail -n 20)"
 	} >&2
 }
 
-# report KIND SET FIGURES...: one RESULT per figure of SET ($LIBAIO or
-# $POLLED), blk_KIND_FIGURE, 0 for those not given
+# report KIND FIGURES...: one RESULT per figure of LIBAIO_FIGS,
+# blk_KIND_FIGURE, 0 for those not given
 report() {
 	_k=$1
-	_set=$2
-	shift 2
-	for _f in $_set; do
+	shift
+	for _f in $LIBAIO_FIGS; do
 		result "blk_${_k}_$_f" "${1:-0}"
 		[ $# -gt 0 ] && shift
 	done
-}
-
-# remote KIND DEV SET JOBS: JOBS (fio_all, fio_polled) on a remote disk,
-# figures of SET, checked to cross the wire
-remote() {
-	_s=$(rxe1_sent)
-	_r=$($4 "$2")
-	if [ "$(rxe1_sent)" = "$_s" ]; then
-		diag "bench_blk: $1 did not cross the wire"
-		_r=
-	fi
-	report "$1" "$3" $_r
-}
-
-# bench_disk_pass's sets of jobs (tests/vm/lib/measure.sh)
-bench_libaio() { remote "$1" "$2" "$LIBAIO" fio_all; }
-bench_polled() { remote "$1" "$2" "$POLLED" fio_polled; }
-bench_none() {
-	if [ "$2" = libaio ]; then
-		report "$1" "$LIBAIO"
-	else
-		report "$1" "$POLLED"
-	fi
 }
 
 # ---- rdmachan_blk -------------------------------------------------------
@@ -524,19 +516,6 @@ rcblk_down() {
 	diag "$($TOOL -sd blk show exports)"
 	blk_chan_stats "$1"
 	$TOOL blk unmap "$1" || diag "blk unmap $1 failed"
-}
-
-rcblk_pass() {
-	# a traced run keeps the mapping's histograms too (off by default)
-	[ -z "$TRACE" ] || echo 1 > /sys/module/rdmachan/parameters/latency_hist
-	if ! $TOOL blk export bench "$B" --allow 192.0.2.0/24; then
-		diag "blk export failed"
-		bench_none rcblk libaio
-		bench_none rcblk polled
-		return
-	fi
-	bench_disk_pass rcblk
-	$TOOL blk unexport bench || diag "blk unexport failed"
 }
 
 # ---- nvme-rdma ----------------------------------------------------------
@@ -590,26 +569,31 @@ check "nvmet: subsystem $NQN on $B, rdma port $BLK_SRV:4420" \
 	nvmet_up $NQN "$B" $BLK_SRV
 
 result blk_secs "$SECS"
+result blk_slices "$SLICES"
 result blk_queues "$QUEUES"
 result blk_poll_queues "$POLLQ"
 result blk_depth "$DEPTH"
 result blk_mb "$SIZE_MB"
 result blk_runs "$RUNS"
-# odd passes rcblk first, even ones nvme first: a VM that speeds up or
-# slows down over a pass favours neither
+# the export serves every pass; a traced run keeps the mapping's
+# histograms too (off by default)
+[ -z "$TRACE" ] || echo 1 > /sys/module/rdmachan/parameters/latency_hist
+check "blk export bench $B" $TOOL blk export bench "$B" --allow 192.0.2.0/24
+# odd passes rcblk's slice first, even ones nvme's: a VM that speeds up
+# or slows down over a job favours neither
 for pass in $(seq "$RUNS"); do
 	diag "block pass $pass of $RUNS"
 	if [ $((pass % 2)) = 1 ]; then
-		rcblk_pass
-		bench_disk_pass nvme
+		bench_pass rcblk nvme
 	else
-		bench_disk_pass nvme
-		rcblk_pass
+		bench_pass nvme rcblk
 	fi
 	# shellcheck disable=SC2046 # the figures, one word each
-	report local "$LIBAIO" $(fio_all "$B")
-	report local "$POLLED"
+	report local $(local_all)
+	bench_none local polled
 done
+diag "$($TOOL -sd blk show)"
+check "blk unexport bench" $TOOL blk unexport bench
 diag "$($TOOL -sd blk show)"
 
 nvmet_down $NQN

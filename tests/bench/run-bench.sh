@@ -43,7 +43,7 @@
 # per fio job, default 5; BENCH_BLK_QUEUES and BENCH_BLK_DEPTH, the
 # remote disks' queues and requests per queue, default 2 and 128;
 # BENCH_BLK_POLL_QUEUES, their queues of polled I/O, default 1;
-# BENCH_BLK_SLICES, the slices of a job between two hosts, default 2).
+# BENCH_BLK_SLICES, the slices of a job on each remote disk, default 2).
 # The network rows' guest half is tests/bench/bench_net.sh (BENCH_NET_MB,
 # MiB per TCP run, default 256; BENCH_NET_PROFILE=1, the netdev's TCP
 # runs under perf; BENCH_NET_PIN=0, the programs and the wire's work
@@ -108,13 +108,14 @@ fi
 # BENCH_BLK=pair: the two-host block rows without the one-VM ones
 if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 	CASES=${CASES:+$CASES,}bench_blk
-	# 3 disks x 5 jobs of ramp + BLK_SECS + fio's start, and the setup
-	TIMEOUT=$((TIMEOUT + RUNS * (15 * (BLK_SECS + 8) + 120)))
+	# 2 remote disks x 8 jobs of BLK_SECS and, for each of their SLICES
+	# slices, a ramp and fio's start; the null_blk's 6 jobs; the setup
+	TIMEOUT=$((TIMEOUT + RUNS * (16 * (BLK_SECS + 8 * SLICES) + 6 * (BLK_SECS + 8) + 120)))
 fi
 [ -n "$CASES" ] || [ "${BENCH_BLK:-1}" = pair ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] || [ -z "$CASES" ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -464,7 +465,8 @@ if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 		blkpass "$l" "$f" "$u" "$h" "$t"
 	done <<< "$BLK_ROWS"
 	echo
-	echo "Medians of $(runs blk_runs) passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS) after a 1 s ramp,"
+	echo "Medians of $(runs blk_runs) passes (BENCH_RUNS), $(val blk_secs) s a job (BENCH_BLK_SECS), on the remote disks in $(val blk_slices)"
+	echo "slices (A B B A ...; BENCH_BLK_SLICES), each after a 1 s ramp;"
 	echo "one fio thread, libaio; both remote disks $(val blk_queues) queues of $(val blk_depth) requests;"
 	echo "a $(val blk_mb) MiB memory-backed null_blk (filled) behind all three; remote runs cross rxe1 -> veth -> rxe0."
 	echo "fio on CPU 0, the wire's receive work (RPS) on CPU 1, but in the one-CPU row (testing.rst, \"One CPU for both hosts\")."
