@@ -13,8 +13,9 @@
 #           192.0.2.2" (rxe1 -> rxe0)
 #   local   the null_blk itself
 #
-# Jobs (fio --output-format=json, parsed with jq), BENCH_BLK_SECS each
-# (default 5) after a 1 s ramp, one job thread, libaio:
+# Jobs (fio --output-format=json+, parsed with jq), BENCH_BLK_SECS each
+# (default 5; on a remote disk split among its slices, below), each run
+# after a 1 s ramp, one job thread, libaio:
 #   4k randread QD1: total latency (lat, submission included) p50 and
 #   p99 (us; --lat_percentiles: a driver that completes a request within
 #   io_submit() shows it in slat, not clat); 4k randread and randwrite
