@@ -410,10 +410,11 @@ POLLED_FIGS="randread_4k_qd1_polled_p50_us randread_4k_qd1_polled_p99_us
 	randread_4k_qd32_polled_iops"
 ENGINE=--ioengine=libaio
 
-# slice_one KIND DEV NAME I: slice I of job NAME on KIND's remote disk
-# DEV (SECS / SLICES seconds), fio's JSON in $T/KIND.NAME.I.json;
-# $T/KIND.NAME.bad when it failed or its traffic did not cross the wire
-# (rxe1 sent no packet).  rr32c: the wire's work on fio's CPU too.
+# slice_one KIND DEV NAME I: slice I of job NAME on KIND's disk DEV
+# (SECS / SLICES seconds), fio's JSON in $T/KIND.NAME.I.json;
+# $T/KIND.NAME.bad when it failed or, on a remote disk, its traffic did
+# not cross the wire (rxe1 sent no packet).  rr32c: the wire's work on
+# fio's CPU too.
 slice_one() {
 	_sj=$T/$1.$3.$4.json
 	_ss=$(rxe1_sent)
@@ -422,53 +423,28 @@ slice_one() {
 	fio_job "$2" "$3" $(job_args "$3") "$_sj" $((SECS * 1000 / SLICES)) ||
 		{ fio_fail "$3" "$_sj"; : > "$T/$1.$3.bad"; }
 	[ "$3" != rr32c ] || wire_fifo $WIRE_CPUS
-	[ "$(rxe1_sent)" != "$_ss" ] && return 0
+	{ [ "$2" = "$B" ] || [ "$(rxe1_sent)" != "$_ss" ]; } && return 0
 	diag "bench_blk: $3 on $1's disk did not cross the wire" >&2
 	: > "$T/$1.$3.bad"
 }
 
-# lat_job NAME / rate_job NAME DIR KIND: job NAME on the null_blk itself
-# (BENCH_BLK_SECS, one slice); print its p50 and p99 (us) / its IOPS
-# (KIND iops) or MB/s (bw_bytes) of direction DIR, 0s when it failed or
-# is not wanted
-lat_job() {
-	if ! bench_want "$1"; then
-		echo 0 0
-	elif fio_job "$B" "$1" randread 4k 1 "$T/$1.json" $((SECS * 1000)); then
-		jq -r '.jobs[0].read.lat_ns.percentile |
-			"\(.["50.000000"] / 1000) \(.["99.000000"] / 1000)"' "$T/$1.json"
-	else
-		fio_fail "$1" "$T/$1.json"
-		echo 0 0
-	fi
-}
-rate_job() {
-	# shellcheck disable=SC2046 # RW BS DEPTH, three words
-	if ! bench_want "$1"; then
-		echo 0
-	elif fio_job "$B" "$1" $(job_args "$1") "$T/$1.json" $((SECS * 1000)); then
-		if [ "$3" = iops ]; then
-			jq -r ".jobs[0].$2.iops" "$T/$1.json"
-		else
-			jq -r ".jobs[0].$2.bw_bytes / 1e6" "$T/$1.json"
-		fi
-	else
-		fio_fail "$1" "$T/$1.json"
-		echo 0
-	fi
-}
-
-# local_all: the libaio jobs on the null_blk; print the figures in the
-# order of LIBAIO_FIGS
+# local_all: the libaio jobs on the null_blk itself, each one slice of
+# BENCH_BLK_SECS (kind local); print the figures in the order of
+# LIBAIO_FIGS (lat_figs, rate_fig: 0s for a job that failed or is not
+# wanted)
 local_all() {
-	lat_job rr1
+	_sl=$SLICES
+	SLICES=1
+	for _j in rr1 $RATE_JOBS; do
+		rm -f "$T/local.$_j".*
+		! bench_want "$_j" || slice_one local "$B" "$_j" 0
+	done
+	SLICES=$_sl
+	lat_figs local rr1
 	for _j in $RATE_JOBS; do
 		# shellcheck disable=SC2046 # DIR UNIT FIGURE, three words
 		set -- $(rate_args "$_j")
-		# rr32c: the wire's work on fio's CPU, for that job only
-		bench_want "$_j" && [ "$_j" = rr32c ] && wire_fifo 1
-		rate_job "$_j" "$1" "$2"
-		bench_want "$_j" && [ "$_j" = rr32c ] && wire_fifo $WIRE_CPUS
+		rate_fig local "$_j" "$1" "$2"
 	done
 }
 
