@@ -48,6 +48,8 @@
 # BENCH_BLK_JOBS=JOB,JOB... runs only these of the jobs (rr1, rr32, rw32,
 # sr, sw, rr32c, pr1 and pr32 the polled ones; the others
 # report 0, left out of the tables), for a quicker A/B of one figure.
+# BENCH_BLK_SCHED=none|mq-deadline sets both remote disks' I/O scheduler
+# (each keeps its driver's default otherwise; disk_sched, measure.sh).
 # BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32, sr, sw; needs perf in the
 # initramfs: RDMACHAN_EXTRA_PROGRAMS=/usr/bin/perf) runs that job of each
 # disk under "perf record -a" and prints the top of its report, by

@@ -27,7 +27,8 @@
 # pr32).  Its results: RESULT pair_rcblk_FIGURE and
 # pair_nvme_FIGURE, one a pass, of a job's slices together.
 # BENCH_BLK_SECS (a job's seconds on each disk, split among its slices),
-# BENCH_BLK_DEPTH as for bench_blk.sh; one queue each (one CPU).
+# BENCH_BLK_DEPTH and BENCH_BLK_SCHED as for bench_blk.sh; one queue
+# each (one CPU).
 # BENCH_BLK_PROFILE=JOB (rr1, rr32, rw32; perf in the initramfs)
 # profiles each slice of that job on the client and on the server (for
 # the slice's seconds, asked over TCP port 7001: srv_perf), at

@@ -193,6 +193,30 @@ bench_none() {
 	done
 }
 
+# disk_sched DEV: DEV's I/O scheduler, first set to BENCH_BLK_SCHED when
+# that is given (none, mq-deadline: both disks alike); otherwise each disk
+# keeps its driver's default (rdmachan_blk: none; nvme-rdma: mq-deadline
+# on a queue of one hardware queue).  An nvme namespace's disk is its
+# multipath node, whose bios go to its paths' hidden disks: theirs too.
+disk_sched() {
+	_n=${1#/dev/}
+	_l=$_n
+	case $_n in
+	nvme*n*)
+		for _p in /sys/block/$(echo "$_n" | sed 's/n[0-9]*$//')c*n${_n##*n}; do
+			[ ! -e "$_p" ] || _l="$_l ${_p##*/}"
+		done ;;
+	esac
+	_o=
+	for _d in $_l; do
+		_s=/sys/block/$_d/queue/scheduler
+		[ -z "${BENCH_BLK_SCHED:-}" ] || echo "$BENCH_BLK_SCHED" > "$_s" ||
+			diag "scheduler $BENCH_BLK_SCHED on $_d refused" >&2
+		_o="$_o${_o:+, }$_d $(sed 's/.*\[\(.*\)\].*/\1/' "$_s")"
+	done
+	echo "$_o"
+}
+
 # bench_pass A B: a pass, A's job first at each step: the libaio set on
 # both disks set up without queues of polled I/O, then the polled set on
 # both set up again with POLLQ of them (beside nvme-rdma's one queue, a
@@ -213,6 +237,7 @@ bench_pass() {
 		_db=''
 		if [ -n "$_q" ] && _da=$("$1_up" "$_q") &&
 			_db=$("$2_up" "$_q"); then
+			diag "$_set, I/O schedulers: $1 $(disk_sched "$_da"); $2 $(disk_sched "$_db")"
 			bench_set "$1" "$_da" "$2" "$_db" $_set
 		else
 			bench_none "$1" $_set
