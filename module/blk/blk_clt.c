@@ -123,7 +123,8 @@ int rcblk_clt_make_disk(struct rcblk_clt_map *map)
 	set->queue_depth = map->queue_depth;
 	set->numa_node = NUMA_NO_NODE;
 	set->cmd_size = sizeof(struct rcblk_clt_req);
-	set->flags = BLK_MQ_F_SHOULD_MERGE;
+	/* no I/O scheduler unless one is set: the server's disk has its own */
+	set->flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	set->driver_data = map;
 	set->timeout = 30 * HZ;
 	ret = blk_mq_alloc_tag_set(set);

@@ -14,10 +14,11 @@
 # more requests than slots, and 4k WRITEs whose replies come several to
 # a message; and one of depth 64 whose grant, from 16,
 # reaches the depth under fio at QD16 once a request was refused (the
-# client asks).  Between the fio and ext4 parts, where the
-# server's work is woken: at high priority from the wire's CPU, at normal
-# priority from the softirq work of the client's own post, when fio and
-# the wire's work share a CPU.
+# client asks).  The disks have no I/O scheduler unless one is set (the
+# one-queue disk runs its first fio under mq-deadline).  Between the fio
+# and ext4 parts, where the server's work is woken: at high priority from
+# the wire's CPU, at normal priority from the softirq work of the
+# client's own post, when fio and the wire's work share a CPU.
 
 # Debian's kernel only: the debug kernel has no ext4 (blk_cycle.sh runs there)
 requires() {
@@ -253,17 +254,23 @@ D=$(timeout 60 $TOOL blk map $BLK_SRV basic --src $BLK_CLI --queues 1 --depth 16
 check "blk map --queues 1 --depth 16 ($D)" test -b "$D"
 check_eq "blk show: 1 queue, depth 16" "1 16" \
 	"$($TOOL -j blk show maps | jq -r --arg d "$D" '.maps[] | select(.dev == $d) | "\(.queues) \(.depth)"')"
+# no I/O scheduler by default, one queue or many; one set by hand holds
+SCHED=/sys/block/${D#/dev/}/queue/scheduler
+check "its I/O scheduler is none by default" grep -q '\[none\]' $SCHED
+check "mq-deadline can be set on it" sh -c "echo mq-deadline > $SCHED && grep -q '\[mq-deadline\]' $SCHED"
 if timeout 300 $FIO --name=q1 --filename="$D" --direct=1 --ioengine=libaio --iodepth=32 \
 	--rw=randwrite --bsrange=4k-128k --size=8M --offset=200M --verify=crc32c \
 	--verify_fatal=1 > $T/fio_q1.out 2>&1; then
-	ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16"
+	ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16, mq-deadline"
 else
-	not_ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16"
+	not_ok "fio randwrite verify=crc32c at QD32 on one queue of depth 16, mq-deadline"
 	diag "$(grep -E 'err=|error|verify|fio:' $T/fio_q1.out | head -n 5)"
 	diag "$($TOOL -sd blk show maps)"
 fi
 # inline WRITEs, whose replies the server sends several to a message
-# when one pass of its work has them ready (blk-server.rst, "Replies")
+# when one pass of its work has them ready (blk-server.rst, "Replies"),
+# without a scheduler again
+check "back to none" sh -c "echo none > $SCHED && grep -q '\[none\]' $SCHED"
 b0=$(cat /sys/block/${D#/dev/}/rdmachan/batched_replies)
 if timeout 300 $FIO --name=q1b --filename="$D" --direct=1 --ioengine=libaio \
 	--iodepth=32 --rw=randwrite --bs=4k --size=8M --offset=100M \
