@@ -203,7 +203,7 @@ disk_sched() {
 	_l=$_n
 	case $_n in
 	nvme*n*)
-		for _p in /sys/block/$(echo "$_n" | sed 's/n[0-9]*$//')c*n${_n##*n}; do
+		for _p in /sys/block/${_n%n*}c*n${_n##*n}; do
 			[ ! -e "$_p" ] || _l="$_l ${_p##*/}"
 		done ;;
 	esac
