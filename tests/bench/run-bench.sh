@@ -114,9 +114,21 @@ if [ "${BENCH_BLK:-1}" != 0 ] && [ "${BENCH_BLK:-1}" != pair ]; then
 	TIMEOUT=$((TIMEOUT + RUNS * (16 * (BLK_SECS + 8 * SLICES) + 6 * (BLK_SECS + 8) + 120)))
 fi
 [ -n "$CASES" ] || [ "${BENCH_BLK:-1}" = pair ] || { echo "run-bench.sh: BENCH_MSG=0, BENCH_NET=0, BENCH_SCALE=0 and BENCH_BLK=0: nothing to run" >&2; exit 2; }
+# given NAME...: " NAME=value" for each of these variables that is set,
+# for the guest's kernel command line (which hands them to its
+# environment) or the results' settings line
+given() {
+	local n
+	for n; do
+		[ -z "${!n:-}" ] || printf ' %s=%s' "$n" "${!n}"
+	done
+}
+# the block variables both block benches take (the two-host one maps a
+# queue a disk and has no tracepoint stages: bench_blk_pair.sh)
+BLK_GIVEN="BENCH_BLK_DEPTH BENCH_BLK_POLL_QUEUES BENCH_BLK_PROFILE BENCH_BLK_CALLERS BENCH_BLK_JOBS BENCH_BLK_SCHED"
 # BENCH_VM=0: no VM, only the tables of the last run's results
 [ "${BENCH_VM:-1}" = 0 ] || [ -z "$CASES" ] ||
-RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4}${BENCH_NET_MB:+ BENCH_NET_MB=$BENCH_NET_MB}${BENCH_NET_PROFILE:+ BENCH_NET_PROFILE=$BENCH_NET_PROFILE}${BENCH_NET_PIN:+ BENCH_NET_PIN=$BENCH_NET_PIN} BENCH_PINGS=${BENCH_PINGS:-5000}${BENCH_RPINGS:+ BENCH_RPINGS=$BENCH_RPINGS} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES${BENCH_BLK_QUEUES:+ BENCH_BLK_QUEUES=$BENCH_BLK_QUEUES}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_TRACE:+ BENCH_BLK_TRACE=$BENCH_BLK_TRACE}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}${BENCH_BLK_SCHED:+ BENCH_BLK_SCHED=$BENCH_BLK_SCHED}" \
+RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_RUNS=$RUNS BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_SETUP_PASSES=$SETUP_PASSES BENCH_SETUP_PAIRS=$SETUP_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES$(given BENCH_NET_MB BENCH_NET_PROFILE BENCH_NET_PIN BENCH_RPINGS BENCH_BLK_QUEUES $BLK_GIVEN BENCH_BLK_TRACE)" \
 	tests/vm/run-vm.sh --cases "$CASES" --out "$OUT" --timeout "$TIMEOUT" || true
 R=$OUT/results.ktap
 
@@ -137,7 +149,7 @@ if [ "$PAIR" = 1 ] && [ "${BENCH_VM:-1}" != 0 ]; then
 	# SLICES slices, a ramp and fio's start; a map and a connect; and the
 	# two boots
 	RDMACHAN_SMP=1 \
-	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES${BENCH_BLK_DEPTH:+ BENCH_BLK_DEPTH=$BENCH_BLK_DEPTH}${BENCH_BLK_POLL_QUEUES:+ BENCH_BLK_POLL_QUEUES=$BENCH_BLK_POLL_QUEUES}${BENCH_BLK_PROFILE:+ BENCH_BLK_PROFILE=$BENCH_BLK_PROFILE}${BENCH_BLK_CALLERS:+ BENCH_BLK_CALLERS=$BENCH_BLK_CALLERS}${BENCH_BLK_JOBS:+ BENCH_BLK_JOBS=$BENCH_BLK_JOBS}${BENCH_BLK_SCHED:+ BENCH_BLK_SCHED=$BENCH_BLK_SCHED}" \
+	RDMACHAN_APPEND="${RDMACHAN_APPEND:-} BENCH_RUNS=$RUNS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES$(given $BLK_GIVEN)" \
 		tests/vm/run-pair.sh --initrd "$INITRD" --kver "$KVER" \
 		--out "$PAIR_OUT" --timeout $((300 + RUNS * (14 * (BLK_SECS + 8 * SLICES) + 60))) \
 		--cases bench_blk_pair > "$OUT/pair.log" 2>&1 || true
@@ -531,7 +543,7 @@ results_header() {
 	echo "commit: $(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "kernel: $(scripts/kver.sh) (guest), qemu TCG, 2 vCPUs, 1 GiB; two hosts: 2 x 1 vCPU"
 	echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(qemu-system-x86_64 --version 2>/dev/null | head -n 1)"
-	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_BLK=${BENCH_BLK:-1} BENCH_PAIR=$PAIR${BENCH_BLK_SCHED:+ BENCH_BLK_SCHED=$BENCH_BLK_SCHED}"
+	echo "settings: BENCH_RUNS=$RUNS BENCH_SECS=${BENCH_SECS:-4} BENCH_PINGS=${BENCH_PINGS:-5000} BENCH_LAT_PAIRS=$LAT_PAIRS BENCH_BLK_SECS=$BLK_SECS BENCH_BLK_SLICES=$SLICES BENCH_NET_MB=${BENCH_NET_MB:-256} BENCH_BLK=${BENCH_BLK:-1} BENCH_PAIR=$PAIR$(given BENCH_BLK_SCHED)"
 }
 
 # The results file: a VM run's tables and every raw figure (RESULT
