@@ -155,8 +155,10 @@ stage_legs() {
 	}
 	ev == "rcblk_clt_reply" {
 		k = last[$(i + 3) " " $(i + 5)]
-		if (k != "")
+		if (k != "") {
 			t["crep", k] = ts
+			by[k] = $(i + 9) == "write_imm"
+		}
 		next
 	}
 	ev ~ /^rcblk_srv_/ {
@@ -174,13 +176,14 @@ stage_legs() {
 		    !(("submit", k) in t) || !(("bio_end", k) in t) ||
 		    !(("reply", k) in t) || !(("crep", k) in t))
 			next
-		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f\n",
+		printf "%.1f %.1f %.1f %.1f %.1f %.1f %.1f %d\n",
 		       t["arrive", k] - t["send", k],
 		       t["submit", k] - t["arrive", k],
 		       t["bio_end", k] - t["submit", k],
 		       t["reply", k] - t["bio_end", k],
 		       t["crep", k] - t["reply", k],
-		       ts - t["crep", k], ts - t["send", k]
+		       ts - t["crep", k], ts - t["send", k], by[k]
+		delete by[k]
 		split("send arrive submit bio_end reply crep", names, " ")
 		for (n in names)
 			delete t[names[n], k]
@@ -191,7 +194,19 @@ stage_legs() {
 	done | awk -v n="$(wc -l < $T/stages)" '{
 		printf "%d requests, p50/p99 (us): to the server %s, queued there %s, backing device %s, to the reply %s, back %s, to the end %s; whole %s\n",
 		       n, $1, $2, $3, $4, $5, $6, $7 }'
-	rm -f $T/stages
+	# a READ's reply with its data (WRITE_WITH_IMM) or as a message
+	for _by in 1 0; do
+		awk -v by=$_by '$8 == by' $T/stages > $T/stages_by
+		[ -s $T/stages_by ] || continue
+		printf '%s %s ' "$(wc -l < $T/stages_by)" $_by
+		for _c in 4 5 7; do
+			p50_p99 $T/stages_by $_c
+		done
+		echo
+	done | awk '{
+		printf "  %d replied by %s, p50/p99 (us): to the reply %s, back %s; whole %s\n",
+		       $1, $2 ? "write_imm" : "a message", $3, $4, $5 }'
+	rm -f $T/stages $T/stages_by
 }
 
 # hist_diag DEV: the mapping's read and write latency histograms since the
