@@ -144,6 +144,14 @@ enum rdmachan_state {
  *	on one host) fills its queue before the peer runs; a lone message
  *	waits for a scheduler round trip.  A block client's queue sets it.
  *	No effect with a hardware provider.
+ * @imm_credit: the immediates of the user's RDMA WRITE_WITH_IMMs fit 31
+ *	bits (rdmachan_rdma_start() refuses one with bit 31 set).  Where the
+ *	peer's user says so too, the channel returns a credit in that bit
+ *	of each (wire feature IMM_CREDIT) and strips it from those received:
+ *	a request/reply user whose answers are WRITE_WITH_IMMs (a block
+ *	server's READs) then returns each request's credit with its answer
+ *	instead of in explicit CREDIT messages.  Both ends of a block
+ *	queue set it.
  */
 struct rdmachan_opts {
 	u32 queue_depth;
@@ -157,6 +165,7 @@ struct rdmachan_opts {
 	bool rx_frags;
 	u32 min_grant;
 	bool post_defer;
+	bool imm_credit;
 };
 
 /*
@@ -389,7 +398,8 @@ struct rdmachan_seg {
  *	takes one 8-byte segment for the old value (local write)
  * @nr_segs: up to RDMACHAN_MAX_SGE and the device's limit; 0 only for
  *	a zero-length WRITE
- * @imm: WRITE_IMM: the immediate the peer receives
+ * @imm: WRITE_IMM: the immediate the peer receives (31 bits on a channel
+ *	whose user set &rdmachan_opts.imm_credit)
  * @remote_addr: the peer's address (its struct rdmachan_remote_mr.addr
  *	plus an offset); 8-byte aligned for atomics
  * @rkey: the peer's remote key

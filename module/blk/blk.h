@@ -41,9 +41,11 @@ extern char *rcblk_param_exports;
 /*
  * Credits a queue's channel grants at the least, both sides
  * (&rdmachan_opts.min_grant): READs are answered by RDMA WRITE_WITH_IMM,
- * which returns no credit, so the server returns them in explicit
- * messages, one per min_grant / 2 requests at low depths (at QD1 one of
- * every two requests with a grant of one)
+ * which returns a credit only where both ends' channels set
+ * &rdmachan_opts.imm_credit (an older peer's do not); elsewhere the
+ * server returns them in explicit messages, one per min_grant / 2
+ * requests at low depths (at QD1 one of every two requests with a grant
+ * of one)
  */
 #define RCBLK_MIN_GRANT		16
 

@@ -262,6 +262,7 @@ static int rcblk_clt_connect(struct rcblk_clt_map *map, u16 qid)
 		.max_send_regs	= 1,
 		.zc_send	= true,	/* inline WRITEs (blk_clt_inline.c) */
 		.min_grant	= RCBLK_MIN_GRANT,
+		.imm_credit	= true,
 		/* a poller runs the provider's work as it polls */
 		.post_defer	= !rcblk_clt_queue_polled(map, qid),
 	};

@@ -130,7 +130,12 @@ enum rcblk_status {
  */
 #define RCBLK_TAG_NOTICE	0xffff
 
-/* The reply's immediate: tag in the high 16 bits, status in the low 8 */
+/*
+ * The reply's immediate: tag in the high 16 bits, status in the low 8.
+ * A READ's tag is below its queue's depth, so a WRITE_WITH_IMM's leaves
+ * bit 31 clear, the channel's on a queue opened with
+ * &rdmachan_opts.imm_credit (rdmachan_rdma_start() refuses it set).
+ */
 static inline u32 rcblk_reply_imm(u16 tag, u8 status)
 {
 	return (u32)tag << 16 | status;

@@ -71,7 +71,9 @@
  * wait for.  Nor when the client's credits are due back
  * (rdmachan_credits_due()): a reply message returns them in its header,
  * where the WRITE_WITH_IMM would leave them to a CREDIT message of their
- * own, posted as the client's next request arrives.
+ * own, posted as the client's next request arrives.  Where both ends set
+ * &rdmachan_opts.imm_credit, each WRITE_WITH_IMM returns the credit its
+ * request took, and they are seldom due.
  */
 static bool rcblk_srv_read_imm(const struct rcblk_srv_queue *q,
 			       struct rdmachan *ch,

@@ -65,6 +65,7 @@ static int rcblk_srv_listen(const char **where)
 				rcblk_param(inline_kb) * 1024,
 		.max_send_regs = 0,
 		.min_grant = RCBLK_MIN_GRANT,
+		.imm_credit = true,
 	};
 	int ret;
 

@@ -84,7 +84,8 @@ static int rdmachan_route_resolved(struct rdmachan *ch)
 	ch->conn.params.features = (rdmachan_param_imm_header() ?
 				    RDMACHAN_WIRE_F_HDR_IMM : 0) |
 				   RDMACHAN_WIRE_F_SEND_INV |
-				   RDMACHAN_WIRE_F_GROW;
+				   RDMACHAN_WIRE_F_GROW |
+				   RDMACHAN_WIRE_F_IMM_CREDIT;
 	ret = rdmachan_setup_resources(ch, ch->conn.cm_id);
 	if (ret)
 		return ret;

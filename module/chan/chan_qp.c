@@ -25,6 +25,7 @@
 #include "device.h"
 #include "chan_sbuf.h"
 #include "chan_rxbuf.h"
+#include "params.h"
 
 static int rdmachan_map(struct ib_device *ibdev, void *buf, size_t len,
 			enum dma_data_direction dir, u64 *dma)
@@ -312,6 +313,10 @@ int rdmachan_setup_resources(struct rdmachan *ch, struct rdma_cm_id *cm_id)
 	/* iWARP has no SEND_WITH_IMM: immediates go in band */
 	if (ch->res.iwarp)
 		ch->conn.params.features &= ~RDMACHAN_WIRE_F_HDR_IMM;
+	/* ... nor WRITE_WITH_IMM; elsewhere where the user's fit 31 bits */
+	if (ch->res.iwarp || !ch->opts.imm_credit ||
+	    !rdmachan_param_imm_credit())
+		ch->conn.params.features &= ~RDMACHAN_WIRE_F_IMM_CREDIT;
 	ch->conn.hdr_imm = ch->conn.params.features & RDMACHAN_WIRE_F_HDR_IMM;
 	/* ... and so do they when the immediate carries the header */
 	ch->send.imm_inband = ch->res.iwarp || ch->conn.hdr_imm;

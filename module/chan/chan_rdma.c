@@ -349,6 +349,46 @@ static bool rdmachan_rdma_can_post(struct rdmachan *ch, u32 nr, u32 credits,
 }
 
 /*
+ * RDMACHAN_WIRE_F_IMM_CREDIT: each WRITE_WITH_IMM of @req returns a credit
+ * owed in its immediate's top bit, while any is owed.  Under ch->lock,
+ * right before the post.
+ */
+static void rdmachan_rdma_imm_credits_locked(struct rdmachan *ch,
+					     struct rdmachan_rdma_req *req)
+{
+	u32 i;
+
+	if (!req->credits ||
+	    !(ch->conn.params.features & RDMACHAN_WIRE_F_IMM_CREDIT))
+		return;
+	for (i = 0; i < req->nr; i++) {
+		struct ib_send_wr *wr = &req->w[i].wr.send;
+
+		if (wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM &&
+		    rdmachan_credits_take_one(&ch->credits))
+			wr->ex.imm_data |= cpu_to_be32(RDMACHAN_IMM_CREDIT);
+	}
+}
+
+/* The credits of the WRITE_WITH_IMMs that were not posted are owed again */
+static void rdmachan_rdma_imm_untake_locked(struct rdmachan *ch,
+					    struct rdmachan_rdma_req *req)
+{
+	u32 i, n = 0;
+
+	for (i = req->posted; i < req->nr; i++) {
+		struct ib_send_wr *wr = &req->w[i].wr.send;
+
+		if (wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM &&
+		    (wr->ex.imm_data & cpu_to_be32(RDMACHAN_IMM_CREDIT))) {
+			wr->ex.imm_data &= ~cpu_to_be32(RDMACHAN_IMM_CREDIT);
+			n++;
+		}
+	}
+	rdmachan_credits_untake(&ch->credits, n);
+}
+
+/*
  * Wait for room (unless @nowait: -EAGAIN, and ->writable runs once room is
  * back) and post.  Return: 0, or errno with nothing posted.
  */
@@ -415,6 +455,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 	/* spending credits is use: not idle (chan_grant.c) */
 	if (req->credits)
 		ch->send.retire_since = jiffies;
+	rdmachan_rdma_imm_credits_locked(ch, req);
 	ret = rdmachan_post_send_locked(ch, first, &bad);
 	post_err = ret;
 	if (ret) {
@@ -426,6 +467,7 @@ static int rdmachan_rdma_post(struct rdmachan_rdma_req *req, bool nowait)
 			i = 0;
 		req->posted = i;
 		rdmachan_credits_refund(&ch->credits, req->credits);
+		rdmachan_rdma_imm_untake_locked(ch, req);
 	} else {
 		req->posted = req->nr;
 	}

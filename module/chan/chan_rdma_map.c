@@ -130,6 +130,10 @@ static int rdmachan_rdma_build(struct rdmachan *ch, struct rdmachan_rdma_wr *w,
 	}
 	if (op->opcode == RDMACHAN_OP_WRITE_IMM && ch->res.iwarp)
 		return -EOPNOTSUPP;
+	/* its top bit is the channel's (&rdmachan_opts.imm_credit) */
+	if (op->opcode == RDMACHAN_OP_WRITE_IMM && ch->opts.imm_credit &&
+	    (op->imm & RDMACHAN_IMM_CREDIT))
+		return -EINVAL;
 
 	for (i = 0; i < op->nr_segs; i++) {
 		ret = rdmachan_rdma_seg(ch, w, &op->segs[i], need, &w->sge[i]);

@@ -325,11 +325,15 @@ static void rdmachan_rx_queued(struct rdmachan *ch, u32 len)
 /*
  * The peer's RDMA WRITE_WITH_IMM took a receive buffer (and a credit,
  * returned when it is released) but carries no header: it reaches the
- * reader as an empty message flagged rdma_imm.
+ * reader as an empty message flagged rdma_imm.  Under
+ * RDMACHAN_WIRE_F_IMM_CREDIT the immediate's top bit returned a credit.
  */
 static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 				 u32 imm)
 {
+	bool credit = (ch->conn.params.features & RDMACHAN_WIRE_F_IMM_CREDIT) &&
+		      (imm & RDMACHAN_IMM_CREDIT);
+	bool writable = false;
 	unsigned long flags;
 	bool report;
 
@@ -337,7 +341,7 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 	rx->msg.len = 0;
 	rx->msg.frag_len = 0;
 	rx->next = NULL;
-	rx->msg.imm = imm;
+	rx->msg.imm = imm & ~(credit ? RDMACHAN_IMM_CREDIT : 0);
 	rx->msg.has_imm = true;
 	rx->msg.rdma_imm = true;
 	rx->msg.invalidated = false;
@@ -349,6 +353,14 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 		rdmachan_protocol_error(ch, "WRITE_WITH_IMM between fragments");
 		return;
 	}
+	if (credit) {
+		if (rdmachan_credits_grant(&ch->credits, 1)) {
+			spin_unlock_irqrestore(&ch->lock, flags);
+			rdmachan_protocol_error(ch, "more credits than granted");
+			return;
+		}
+		writable = rdmachan_writable_due_locked(ch);
+	}
 	report = rdmachan_credits_took_one(&ch->credits);
 	rdmachan_ask_data(&ch->recv.ask);
 	/* before the report: what the peer has out with us, owed included */
@@ -357,6 +369,9 @@ static void rdmachan_rx_rdma_imm(struct rdmachan *ch, struct rdmachan_rx *rx,
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_CREDIT);
 	rdmachan_rx_queue_locked(ch, rx);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	/* before the message, as for a header's credits (rdmachan_rx_done()) */
+	if (writable)
+		rdmachan_call_writable(ch);
 	rdmachan_rx_queued(ch, 0);
 }
 

@@ -12,7 +12,9 @@
  * as they come; elsewhere report_at is threshold).  A receiver whose
  * replies carry no header (a block server answering reads with RDMA
  * WRITE_WITH_IMM) then sends one CREDIT for every depth/2 requests, not
- * every depth/8, while the peer keeps at least half its credits in hand.
+ * every depth/8, while the peer keeps at least half its credits in hand;
+ * under RDMACHAN_WIRE_F_IMM_CREDIT none, each WRITE_WITH_IMM returning
+ * one credit owed in its immediate.
  * A peer that returns more credits than were spent is broken or
  * malicious.
  *
@@ -190,6 +192,27 @@ static inline u16 rdmachan_credits_take_owed(struct rdmachan_credits *c)
 	c->owed -= n;
 	c->out -= min(n, c->out);
 	return n;
+}
+
+/*
+ * RDMACHAN_WIRE_F_IMM_CREDIT: take one credit owed, for the immediate of
+ * an RDMA WRITE_WITH_IMM about to be posted.  Return: whether one was
+ * owed.
+ */
+static inline bool rdmachan_credits_take_one(struct rdmachan_credits *c)
+{
+	if (!c->owed)
+		return false;
+	c->owed--;
+	c->out--;	/* >= owed */
+	return true;
+}
+
+/* Put back @n credits taken for immediates whose WRITEs were not posted */
+static inline void rdmachan_credits_untake(struct rdmachan_credits *c, u32 n)
+{
+	c->owed += n;
+	c->out += n;
 }
 
 /*

@@ -140,6 +140,13 @@ module_param_cb(imm_header, &rdmachan_uint_param_ops, &imm_header, 0644);
 MODULE_PARM_DESC(imm_header,
 		 "New outgoing channels offer the message header in the immediate data, 0..1 (default 1)");
 
+static struct rdmachan_uint_param imm_credit = {
+	.val = 1, .min = 0, .max = 1, .base = 10,
+};
+module_param_cb(imm_credit, &rdmachan_uint_param_ops, &imm_credit, 0644);
+MODULE_PARM_DESC(imm_credit,
+		 "New channels whose user asks offer and accept a credit in each RDMA WRITE_WITH_IMM's immediate, 0..1 (default 1)");
+
 /* off by default: its cost is over 2% of a small message's time */
 static struct rdmachan_uint_param latency_hist = {
 	.val = 0, .min = 0, .max = 1, .base = 10,
@@ -245,6 +252,15 @@ bool rdmachan_param_latency_hist(void)
 bool rdmachan_param_imm_header(void)
 {
 	return READ_ONCE(imm_header.val);
+}
+
+/**
+ * rdmachan_param_imm_credit() - offer and accept RDMACHAN_WIRE_F_IMM_CREDIT
+ *	where the channel's user asks (&rdmachan_opts.imm_credit)
+ */
+bool rdmachan_param_imm_credit(void)
+{
+	return READ_ONCE(imm_credit.val);
 }
 
 /** rdmachan_param_connect_timeout_ms() - rdma_cm resolve/connect timeout */

@@ -19,6 +19,7 @@ unsigned int rdmachan_param_connect_timeout_ms(void);
 unsigned int rdmachan_param_keepalive_ms(void);
 unsigned int rdmachan_param_shrink_idle_ms(void);
 bool rdmachan_param_imm_header(void);
+bool rdmachan_param_imm_credit(void);
 bool rdmachan_param_latency_hist(void);
 unsigned int rdmachan_param_max_mr_size(void);
 u64 rdmachan_param_chan_mem(void);

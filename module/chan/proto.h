@@ -64,10 +64,23 @@
  * accepted in a version 4 reply.
  */
 #define RDMACHAN_WIRE_F_FRAG	BIT_ULL(3)
+/*
+ * The top bit of an RDMA WRITE_WITH_IMM's immediate (RDMACHAN_IMM_CREDIT)
+ * returns one credit, as a message header's @credits would; the user's
+ * immediate is the other 31 bits.  Offered and accepted by a side whose
+ * user's immediates fit 31 bits (&rdmachan_opts.imm_credit), never on
+ * iWARP (no WRITE_WITH_IMM): a request/reply user that answers with
+ * WRITE_WITH_IMMs then needs no CREDIT messages, one answer returning
+ * the credit its request took.
+ */
+#define RDMACHAN_WIRE_F_IMM_CREDIT	BIT_ULL(4)
 #define RDMACHAN_WIRE_F_KNOWN	(RDMACHAN_WIRE_F_HDR_IMM | \
 				 RDMACHAN_WIRE_F_SEND_INV | \
 				 RDMACHAN_WIRE_F_GROW | \
-				 RDMACHAN_WIRE_F_FRAG)
+				 RDMACHAN_WIRE_F_FRAG | \
+				 RDMACHAN_WIRE_F_IMM_CREDIT)
+/* RDMACHAN_WIRE_F_IMM_CREDIT: the immediate's bit that returns a credit */
+#define RDMACHAN_IMM_CREDIT	BIT(31)
 
 /* A fragment's payload under F_FRAG, and the buffer that holds it */
 #define RDMACHAN_FRAG_PAYLOAD	4096

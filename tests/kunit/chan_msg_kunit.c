@@ -3,8 +3,8 @@
  * KUnit suite "rdmachan_chan_msg" of rdmachan_chan_kunit.ko: messages over
  * a connected pair (chan_fixture.h) as rdmachan.ko's exported API hands
  * them over: pushed in each completion context (softirq, workqueue,
- * polled by the caller), pulled, message sizes and credits, and
- * fragments one way.
+ * polled by the caller), pulled, message sizes and credits, fragments
+ * one way, and credits returned in WRITE_WITH_IMM immediates.
  */
 #include <linux/delay.h>
 #include <linux/errno.h>
@@ -493,6 +493,87 @@ static void chan_test_frag_oneway(struct kunit *test)
 	}
 }
 
+/**
+ * struct ct_imm_mode - which ends' users set &rdmachan_opts.imm_credit
+ * @name: shown as the parameter
+ * @srv: the listener's
+ * @cli: the connecting one's
+ * @port: the test's port
+ */
+struct ct_imm_mode {
+	const char *name;
+	bool srv;
+	bool cli;
+	u16 port;
+};
+
+static const struct ct_imm_mode ct_imm_modes[] = {
+	{ "both ends", true, true, CT_PORT_IMM_CREDIT_BOTH },
+	{ "accepting end only", true, false, CT_PORT_IMM_CREDIT_SRV },
+	{ "connecting end only", false, true, CT_PORT_IMM_CREDIT_CLI },
+};
+
+static void ct_imm_desc(const struct ct_imm_mode *m, char *desc)
+{
+	strscpy(desc, m->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ct_imm, ct_imm_modes, ct_imm_desc);
+
+/*
+ * IMM_CREDIT: a request of the client's (grant 4), released by the
+ * server, leaves a credit owed, due back at the next request
+ * (rdmachan_credits_due()); the server's answer, a zero-length RDMA
+ * WRITE_WITH_IMM, returns it where both ends asked for the feature, and
+ * the client sees the immediate as sent either way.  An immediate with
+ * bit 31 set is refused where the sender's user asked.
+ */
+static void chan_test_imm_credit(struct kunit *test)
+{
+	const struct ct_imm_mode *m = test->param_value;
+	struct rdmachan_opts sopts = { .queue_depth = 4, .max_msg_size = 256,
+				       .min_grant = 4, .imm_credit = m->srv };
+	struct rdmachan_opts copts = sopts;
+	struct ct_ctx *c = test->priv;
+	struct rdmachan_msg *msg = NULL;
+	struct rdmachan *srv, *cli;
+	struct rdmachan_op op;
+	struct kvec v;
+	int i, ret;
+
+	copts.imm_credit = m->cli;
+	ct_pair(test, m->port, &sopts, NULL, &copts, NULL);
+	srv = c->ch[CT_SRV];
+	cli = c->ch[CT_CLI];
+	op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE_IMM,
+				   .imm = BIT(31) };
+	KUNIT_EXPECT_EQ(test, rdmachan_rdma(srv, &op, 1), m->srv ? -EINVAL : 0);
+	if (!m->srv) {
+		KUNIT_ASSERT_EQ(test, ct_pull(cli, &msg, false), 0);
+		KUNIT_EXPECT_EQ(test, msg->imm, BIT(31));
+		rdmachan_msg_release(cli, msg);
+	}
+	v = (struct kvec){ .iov_base = ct_payload(test, 8, 0, 0), .iov_len = 8 };
+	for (i = 0; i < 12; i++) {
+		ct_wd_arm(c, CT_TIMEOUT);
+		ret = rdmachan_send(cli, &v, 1, 0, 0);
+		KUNIT_EXPECT_FALSE(test, ct_wd_disarm(c));
+		KUNIT_ASSERT_EQ(test, ret, 0);
+		KUNIT_ASSERT_EQ(test, ct_pull(srv, &msg, false), 0);
+		rdmachan_msg_release(srv, msg);
+		KUNIT_EXPECT_TRUE(test, rdmachan_credits_due(srv));
+		op = (struct rdmachan_op){ .opcode = RDMACHAN_OP_WRITE_IMM,
+					   .imm = 0x7fff0000 | i };
+		KUNIT_ASSERT_EQ(test, rdmachan_rdma(srv, &op, 1), 0);
+		KUNIT_EXPECT_EQ(test, rdmachan_credits_due(srv),
+				!(m->srv && m->cli));
+		KUNIT_ASSERT_EQ(test, ct_pull(cli, &msg, false), 0);
+		KUNIT_EXPECT_TRUE(test, msg->rdma_imm);
+		KUNIT_EXPECT_EQ(test, msg->imm, 0x7fff0000U | i);
+		rdmachan_msg_release(cli, msg);
+	}
+}
+
 static struct kunit_case chan_msg_cases[] = {
 	KUNIT_CASE_PARAM(chan_test_exchange, ct_mode_gen_params),
 	KUNIT_CASE(chan_test_direct),
@@ -500,6 +581,7 @@ static struct kunit_case chan_msg_cases[] = {
 	KUNIT_CASE(chan_test_msgsize),
 	KUNIT_CASE(chan_test_credits),
 	KUNIT_CASE_PARAM(chan_test_frag_oneway, ct_frag_gen_params),
+	KUNIT_CASE_PARAM(chan_test_imm_credit, ct_imm_gen_params),
 	{}
 };
 

@@ -641,6 +641,49 @@ static void credit_test_return_due(struct kunit *test)
 }
 
 /*
+ * RDMACHAN_WIRE_F_IMM_CREDIT, a block server's end (grant 16 of 128):
+ * each request arrives and its buffer is reposted before its answer, a
+ * WRITE_WITH_IMM that takes the credit owed.  Nothing is ever due, and
+ * the client keeps its whole grant.  With nothing owed an immediate
+ * returns none; credits of WRITEs not posted are owed again.
+ */
+static void credit_test_imm_credit(struct kunit *test)
+{
+	struct rdmachan_credits srv, clt;
+	u32 i, due = 0;
+
+	rdmachan_credits_rx_reset(&srv);
+	rdmachan_credits_init(&srv, 128, true, 16, 16);
+	rdmachan_credits_rx_reset(&clt);
+	rdmachan_credits_init(&clt, 128, true, 16, 16);
+	KUNIT_EXPECT_FALSE(test, rdmachan_credits_take_one(&srv));
+	for (i = 0; i < 1000; i++) {
+		KUNIT_EXPECT_EQ(test, rdmachan_credits_spend(&clt, 1, 1), 1U);
+		due += rdmachan_credits_took_one(&srv);
+		due += rdmachan_credits_owe_one(&srv);
+		due += rdmachan_credits_return_due(&srv);
+		KUNIT_EXPECT_TRUE(test, rdmachan_credits_take_one(&srv));
+		KUNIT_EXPECT_EQ(test, rdmachan_credits_grant(&clt, 1), 0);
+	}
+	KUNIT_EXPECT_EQ(test, due, 0U);
+	KUNIT_EXPECT_EQ(test, clt.avail, 16U);
+	KUNIT_EXPECT_EQ(test, srv.owed, 0U);
+	KUNIT_EXPECT_EQ(test, srv.out, 0U);
+
+	/* two owed, one taken by a WRITE that was not posted: two again */
+	rdmachan_credits_took_one(&srv);
+	rdmachan_credits_owe_one(&srv);
+	rdmachan_credits_took_one(&srv);
+	rdmachan_credits_owe_one(&srv);
+	KUNIT_EXPECT_TRUE(test, rdmachan_credits_take_one(&srv));
+	KUNIT_EXPECT_EQ(test, srv.owed, 1U);
+	rdmachan_credits_untake(&srv, 1);
+	KUNIT_EXPECT_EQ(test, srv.owed, 2U);
+	KUNIT_EXPECT_EQ(test, srv.out, 2U);
+	KUNIT_EXPECT_EQ(test, rdmachan_credits_take_owed(&srv), 2);
+}
+
+/*
  * The stuck clock of a standing ask (struct rdmachan_grant_ask): stuck
  * after a whole tick's interval with nothing of the peer's, kept by a
  * second ask, restarted by a part of the ask granted, ended by the whole;
@@ -807,6 +850,7 @@ static struct kunit_case credit_cases[] = {
 	KUNIT_CASE(credit_test_reader_holds),
 	KUNIT_CASE(credit_test_ask_clock),
 	KUNIT_CASE(credit_test_return_due),
+	KUNIT_CASE(credit_test_imm_credit),
 	KUNIT_CASE_PARAM(credit_test_grow_model, depth_gen_params),
 	{}
 };

@@ -87,7 +87,7 @@ static void proto_test_conn_encode_bytes(struct kunit *test)
 /* The feature bits are wire format: their values never change */
 static void proto_test_feature_bits(struct kunit *test)
 {
-	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x0f };
+	static const u8 want[8] = { 0, 0, 0, 0, 0, 0, 0, 0x1f };
 	struct rdmachan_conn_params p = { 1, 1, RDMACHAN_WIRE_F_KNOWN };
 	struct rdmachan_wire_conn w;
 
@@ -95,7 +95,9 @@ static void proto_test_feature_bits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_SEND_INV, BIT_ULL(1));
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_GROW, BIT_ULL(2));
 	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_FRAG, BIT_ULL(3));
-	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 15ULL);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_IMM_CREDIT, BIT_ULL(4));
+	KUNIT_EXPECT_EQ(test, RDMACHAN_WIRE_F_KNOWN, 31ULL);
+	KUNIT_EXPECT_EQ(test, RDMACHAN_IMM_CREDIT, BIT(31));
 	rdmachan_wire_conn_encode(&w, &p);
 	expect_bytes(test, &w.features, want, sizeof(want));
 }

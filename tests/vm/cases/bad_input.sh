@@ -25,6 +25,8 @@ check_fail "max_msg_size=63 is refused" "Invalid argument" sh -c "echo 63 > $PAR
 check "max_msg_size=1048576 is accepted" sh -c "echo 1048576 > $PARAMS/max_msg_size"
 check_eq "imm_header defaults to 1" 1 "$(cat $PARAMS/imm_header)"
 check_fail "imm_header=yes is refused" "Invalid argument" sh -c "echo yes > $PARAMS/imm_header"
+check_eq "imm_credit defaults to 1" 1 "$(cat $PARAMS/imm_credit)"
+check_fail "imm_credit=2 is refused" "Invalid argument" sh -c "echo 2 > $PARAMS/imm_credit"
 check_fail "connect_timeout_ms=-1 is refused" "Invalid argument" sh -c "echo -1 > $PARAMS/connect_timeout_ms"
 check_eq "connect_timeout_ms defaults to 5000" 5000 "$(cat $PARAMS/connect_timeout_ms)"
 check_eq "dev_mode reads as octal 0600" 0600 "$(cat $PARAMS/dev_mode)"

@@ -16,9 +16,17 @@
 #                         the reply was a SEND
 #   64 KiB WRITE          client: send (data remote), reply, done; server:
 #                         arrive, rdma (the pull), submit, bio_end, reply
-#   21 4 KiB READs        one at a time: some answered by a reply message,
-#                         where the client's credits were due back, and no
-#                         CREDIT message either way (rdmachan_chan_recv)
+#   21 4 KiB READs        one at a time, more than the 16 credits granted:
+#                         each answered by its RDMA WRITE_WITH_IMM, which
+#                         returns its credit (the channel's IMM_CREDIT,
+#                         Documentation/protocol.rst), with no reply
+#                         message and no CREDIT message either way
+#                         (rdmachan_chan_recv)
+#   the same 21, mapped   some answered by a reply message instead, where
+#   again with rdmachan's the client's credits were due back
+#   imm_credit 0          (rdmachan_credits_due()), and still no CREDIT
+#                         message: the server's way with a peer whose
+#                         module predates IMM_CREDIT
 #
 # every event naming the I/O's operation, sector and length where it
 # carries them; with the events disabled an I/O records nothing.  The
@@ -159,10 +167,7 @@ check_eq "one tag" 1 "$(tags $T/w64k)"
 check "each names WRITE, sector 128, 65536 bytes" io_is $T/w64k WRITE 128 65536
 check_eq "the client registered it (remote)" remote "$(field $T/w64k rcblk_clt_send data)"
 
-# ---- READs one at a time: the credits go back in reply messages ----------
-# The READs' WRITE_WITH_IMM replies carry no header: the server answers
-# the READ at which the client's credits are due back with a reply
-# message (rdmachan_credits_due()), and never needs a CREDIT message
+# ---- READs one at a time: the credits go back in the immediates --------
 echo 1 > $TR/events/rdmachan/rdmachan_chan_recv/enable
 check "21 4 KiB reads, one at a time" traced_io r21 if="$D" of=/dev/null bs=4k count=21 iflag=direct
 echo 0 > $TR/events/rdmachan/rdmachan_chan_recv/enable
@@ -170,7 +175,7 @@ sed -n 's/.*\(rdmachan_chan_recv\): /\1 /p' $TR/trace > $T/r21.chan
 check_eq "all 21 ended" 21 "$(grep -c '^rcblk_clt_done' $T/r21)"
 n=$(awk '$1 == "rcblk_clt_reply" { for (i = 2; i < NF; i++)
 	if ($i == "by" && $(i + 1) == "send") n++ } END { print n + 0 }' $T/r21)
-check "some were answered by a reply message ($n)" test "$n" -ge 2
+check_eq "none was answered by a reply message" 0 "$n"
 check_eq "no CREDIT message went either way" 0 \
 	"$(grep -c ' CREDIT ' $T/r21.chan)"
 
@@ -178,6 +183,27 @@ check_eq "no CREDIT message went either way" 0 \
 echo 0 > $TR/events/rdmachan_blk/enable
 check "an I/O with the events disabled" traced_io off if="$D" of=/dev/null bs=4k count=1 iflag=direct
 check_eq "records nothing" 0 "$(wc -l < $T/off)"
+
+# ---- without IMM_CREDIT: the credits go back in reply messages ----------
+check "blk unmap" timeout 60 $TOOL blk unmap "$D"
+check "imm_credit=0 is taken" sh -c \
+	'echo 0 > /sys/module/rdmachan/parameters/imm_credit'
+D=$(timeout 60 $TOOL blk map $BLK_SRV trace --src $BLK_CLI --queues 1 2> $T/map.err)
+[ -b "$D" ] || { diag "$(cat $T/map.err)"; blk_bail "no mapping"; }
+ok "blk map --queues 1 again ($D)"
+echo 1 > $TR/events/rdmachan_blk/enable
+echo 1 > $TR/events/rdmachan/rdmachan_chan_recv/enable
+check "21 4 KiB reads, one at a time" traced_io r21old if="$D" of=/dev/null bs=4k count=21 iflag=direct
+echo 0 > $TR/events/rdmachan/rdmachan_chan_recv/enable
+echo 0 > $TR/events/rdmachan_blk/enable
+sed -n 's/.*\(rdmachan_chan_recv\): /\1 /p' $TR/trace > $T/r21old.chan
+check_eq "all 21 ended" 21 "$(grep -c '^rcblk_clt_done' $T/r21old)"
+n=$(awk '$1 == "rcblk_clt_reply" { for (i = 2; i < NF; i++)
+	if ($i == "by" && $(i + 1) == "send") n++ } END { print n + 0 }' $T/r21old)
+check "some were answered by a reply message ($n)" test "$n" -ge 2
+check_eq "no CREDIT message went either way" 0 \
+	"$(grep -c ' CREDIT ' $T/r21old.chan)"
+echo 1 > /sys/module/rdmachan/parameters/imm_credit
 echo local > $TR/trace_clock
 echo 1 > $TR/tracing_on
 
