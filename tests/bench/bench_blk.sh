@@ -63,10 +63,13 @@
 # the arrival to the bio's submission, the backing device (submission to
 # bio end), the bio's end to the server's reply (or the RDMA WRITE that
 # carries a READ's data and reply), that to the client's reply, the
-# reply to the request's end, and the whole.  Where perf is in the
-# initramfs, the nvme disk's job (and the rdmachan disk's, for the
-# comparison) runs under "perf record" of the block layer's issue and
-# completion events too, for the legs both disks have (p50, p99): the remote
+# reply to the request's end, and the whole; under them, the legs to
+# the reply and back and the whole of the READs answered by their data's
+# WRITE_WITH_IMM and of those answered by a reply message, apart.
+# Where perf is in the initramfs, the nvme disk's job (and the rdmachan
+# disk's, for the comparison) runs under "perf record" of the block
+# layer's issue and completion events too, for the legs both disks have
+# (p50, p99): the remote
 # disk's issue to the backing device's issue, the backing device's own
 # time, its completion to the remote disk's, the whole; the context
 # switches and softirq runs per I/O on each CPU; and, event by event
