@@ -392,7 +392,7 @@ int rdmachan_connect_net(struct net *net, bool account,
 		goto out_put;
 	}
 	ch->conn.cm_id = id;
-	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
+	rdma_set_ack_timeout(id, rdmachan_param_ack_timeout());
 
 	deadline = jiffies + msecs_to_jiffies(o.timeout_ms);
 	ret = rdma_resolve_addr(id, src && src->sa_family ?

@@ -311,7 +311,7 @@ static int rdmachan_accept_build(struct rdmachan *ch, struct rdma_cm_id *id)
 	param.flow_control = 1;
 	param.retry_count = RDMACHAN_RETRY_COUNT;
 	param.rnr_retry_count = RDMACHAN_RNR_RETRY;
-	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
+	rdma_set_ack_timeout(id, rdmachan_param_ack_timeout());
 	ret = rdma_accept(id, &param);
 	if (ret)
 		rdmachan_info_rl(ch, "accept failed: %d\n", ret);
@@ -601,7 +601,7 @@ int rdmachan_listen_net(struct net *net, bool account,
 		goto out_put;
 	}
 	l->cm_id = id;
-	rdma_set_ack_timeout(id, RDMACHAN_ACK_TIMEOUT);
+	rdma_set_ack_timeout(id, rdmachan_param_ack_timeout());
 	ret = rdma_bind_addr(id, (struct sockaddr *)addr);
 	if (ret)
 		goto out_destroy;

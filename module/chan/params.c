@@ -125,6 +125,22 @@ module_param_cb(keepalive_ms, &rdmachan_uint_param_ops, &keepalive_ms, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe an idle channel's peer every this many ms, 0..3600000, 0 = off (default 1000)");
 
+/*
+ * RC ACK timeout exponent of new channels' queue pairs (4.096 us * 2^n).
+ * 19 is rdma_cm's own for RoCE, which nvme-rdma, rtrs and RDS keep: on
+ * soft-RoCE, whose retransmission timer is not pushed back by later
+ * sends, a shorter one fires while a message's ACK is on its way and
+ * sends it again (Documentation/protocol.rst).  At most 19: the
+ * RDMACHAN_RETRY_COUNT + 1 tries of a send then end within 15 s, inside
+ * RDMACHAN_KEEPALIVE_STUCK.
+ */
+static struct rdmachan_uint_param ack_timeout = {
+	.val = 19, .min = 12, .max = 19, .base = 10,
+};
+module_param_cb(ack_timeout, &rdmachan_uint_param_ops, &ack_timeout, 0644);
+MODULE_PARM_DESC(ack_timeout,
+		 "RC ACK timeout of new channels, 4.096 us * 2^N, N = 12..19 (default 19, about 2.1 s)");
+
 static struct rdmachan_uint_param shrink_idle_ms = {
 	.val = 5000, .min = 0, .max = 3600000, .base = 10,
 };
@@ -231,6 +247,15 @@ unsigned int rdmachan_param_max_msg_size(void)
 unsigned int rdmachan_param_keepalive_ms(void)
 {
 	return READ_ONCE(keepalive_ms.val);
+}
+
+/**
+ * rdmachan_param_ack_timeout() - RC ACK timeout exponent for a new
+ *	channel's queue pair (rdma_set_ack_timeout())
+ */
+u8 rdmachan_param_ack_timeout(void)
+{
+	return READ_ONCE(ack_timeout.val);
 }
 
 /**

@@ -17,6 +17,7 @@ unsigned int rdmachan_param_queue_depth(void);
 unsigned int rdmachan_param_max_msg_size(void);
 unsigned int rdmachan_param_connect_timeout_ms(void);
 unsigned int rdmachan_param_keepalive_ms(void);
+u8 rdmachan_param_ack_timeout(void);
 unsigned int rdmachan_param_shrink_idle_ms(void);
 bool rdmachan_param_imm_header(void);
 bool rdmachan_param_imm_credit(void);

@@ -33,19 +33,19 @@ struct net;
 #define RDMACHAN_HDR_LEN	sizeof(struct rdmachan_wire_hdr)
 
 /*
- * RC transport timers of both ends' QPs.  ACK timeout exponent: 4.096 us *
- * 2^16 = 268 ms, 6 retries, so a peer that vanished fails the next send
- * (or keepalive) within about 2 s.  Not 7: rxe retransmits forever with
- * a retry count of 7.  The timeout is set on the passive side's cm_id
- * too, as rdma_cm does not carry it over from the listener.
+ * RC transport timers of both ends' QPs: the ACK timeout is the ack_timeout
+ * parameter (rdmachan_param_ack_timeout(), default about 2.1 s), with 6
+ * retries, so a peer that vanished fails the next send (or keepalive)
+ * within 7 timeouts, about 15 s.  Not 7: rxe retransmits forever with a
+ * retry count of 7.  The timeout is set on the passive side's cm_id too,
+ * as rdma_cm does not carry it over from the listener.
  */
-#define RDMACHAN_ACK_TIMEOUT	16
 #define RDMACHAN_RETRY_COUNT	6
 #define RDMACHAN_RNR_RETRY	7	/* infinite: wait for a reposted buffer */
 
 /*
  * A keepalive probe neither completed nor failed this long after its post
- * means the transport is stuck (RC retries end within about 2 s): the
+ * means the transport is stuck (RC retries end within about 15 s): the
  * channel fails with -ETIMEDOUT.
  */
 #define RDMACHAN_KEEPALIVE_STUCK	(30 * HZ)

@@ -140,7 +140,7 @@ static void params_test_defaults(struct kunit *test)
 {
 	const struct rdmachan_uint_param *all[] = {
 		&dev_mode, &queue_depth, &max_msg_size, &connect_timeout_ms,
-		&keepalive_ms, &imm_header,
+		&keepalive_ms, &imm_header, &ack_timeout,
 	};
 	int i;
 
@@ -158,6 +158,9 @@ static void params_test_defaults(struct kunit *test)
 			connect_timeout_ms.val);
 	KUNIT_EXPECT_EQ(test, rdmachan_param_keepalive_ms(), keepalive_ms.val);
 	KUNIT_EXPECT_EQ(test, rdmachan_param_imm_header(), !!imm_header.val);
+	KUNIT_EXPECT_EQ(test, rdmachan_param_ack_timeout(), ack_timeout.val);
+	/* rdma_cm's own for RoCE (CMA_IBOE_PACKET_LIFETIME + 1) */
+	KUNIT_EXPECT_EQ(test, ack_timeout.val, 19U);
 	/* A channel's queue depth must be negotiable on the wire. */
 	KUNIT_EXPECT_LE(test, queue_depth.max, RDMACHAN_MAX_DEPTH);
 }

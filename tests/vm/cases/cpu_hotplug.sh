@@ -14,8 +14,8 @@
 # within 30 s.  At the end fio stops with no I/O or verify error and no
 # request failed on either disk.  How many requests timed out, how many
 # links were lost and what rdmachan logged of them is reported, not
-# judged: under TCG a round of hotplugs can stall the wire for the 2 s
-# that fail a queue pair (RDMACHAN_ACK_TIMEOUT), which is the transport
+# judged: under TCG a round of hotplugs can stall the wire for the 7 ACK
+# timeouts that fail a queue pair (ack_timeout), which is the transport
 # working; that each loss was recovered the rounds' checks tell.  Then
 # the network channel: four TCP streams of 48 MiB between the two
 # namespaces, checked byte for byte, with a loop running as long as they

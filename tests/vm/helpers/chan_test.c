@@ -16,7 +16,8 @@
  *   chan_test errors       no listener, unreachable, bad arguments
  *   chan_test many N       N concurrent channels
  *   chan_test devremove    rdma link delete under live channels
- *   chan_test deadpeer     the peer vanishes silently: keepalive notices
+ *   chan_test deadpeer [MIN MAX]  the peer vanishes silently: keepalive
+ *                          notices, MIN to MAX s after
  *   chan_test bench        RDMACHAN_IOC_BENCH: blast/sink, ping-pong/echo,
  *                          counters in sysfs, bad arguments
  *   chan_test rdmabench    RDMACHAN_IOC_BENCH one-sided: WRITE and READ
@@ -152,7 +153,7 @@ static const struct subcmd cmds[] = {
 	{ "many", cmd_many, "[N]", "N (64) concurrent channels", 0 },
 	{ "devremove", cmd_devremove, NULL,
 	  "rdma link delete under live channels", 0 },
-	{ "deadpeer", cmd_deadpeer, NULL,
+	{ "deadpeer", cmd_deadpeer, "[MIN MAX]",
 	  "the peer vanishes silently: keepalive notices", 0 },
 	{ "bench", cmd_bench, NULL,
 	  "RDMACHAN_IOC_BENCH two-sided, its counters, bad arguments", 0 },

@@ -88,14 +88,18 @@ int cmd_devremove(SUBCMD_ARGS)
  * MAC nobody has, so every packet between the ends is silently dropped
  * (links stay up, as when the far host dies or the network partitions).
  * Only the keepalive's unanswered retries can tell; both blocked readers
- * must learn ECONNRESET.  The case script restores the neighbours.
+ * must learn ECONNRESET.  With MIN and MAX (seconds) the server's must
+ * learn it between MIN and MAX seconds after the drop: the case script
+ * sets the RC ACK timeout (module parameter ack_timeout) that bounds it.
+ * The case script restores the neighbours.
  */
 int cmd_deadpeer(SUBCMD_ARGS)
 {
+	double lo = argc > 2 ? atof(argv[1]) : 0, hi = argc > 2 ? atof(argv[2]) : 0;
 	struct blocked bs = {}, bc = {};
 	pthread_t ts, tc;
 	struct chan_pair p;
-	double t0;
+	double t0, t;
 	int r;
 
 	if (pair_open(&p, NULL))
@@ -110,9 +114,14 @@ int cmd_deadpeer(SUBCMD_ARGS)
 		   "/usr/sbin/ip neigh replace 192.0.2.1 lladdr 02:00:00:00:00:02 dev veth1 nud permanent");
 	ktap_result(r == 0, "every packet between the ends is dropped from now on", "status %d", r);
 	pthread_join(ts, NULL);
+	t = now() - t0;
 	ktap_result(bs.ret < 0 && bs.err == ECONNRESET,
 	       "the server's blocked reader learns the peer is gone (ECONNRESET)",
-	       "read %d %s after %.1fs", bs.ret, strerror(bs.err), now() - t0);
+	       "read %d %s after %.1fs", bs.ret, strerror(bs.err), t);
+	if (hi > 0)
+		ktap_result(t >= lo && t <= hi,
+			    "it learns it as the ACK timeout says",
+			    "after %.1f s, not within %.1f..%.1f s", t, lo, hi);
 	pthread_join(tc, NULL);
 	ktap_result(bc.ret < 0 && bc.err == ECONNRESET,
 	       "the client's blocked reader learns the peer is gone (ECONNRESET)",

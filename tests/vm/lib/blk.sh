@@ -19,8 +19,10 @@ DD=/usr/bin/dd
 CMP=/usr/bin/cmp
 FIO=/usr/bin/fio
 
+# blk_load [PARAM=VALUE...]: the in-order wire, rdmachan (with the module
+# parameters given) and rdmachan_blk
 blk_load() {
-	wire_fifo && rdmachan_load && $MODPROBE rdmachan_blk
+	wire_fifo && rdmachan_load "$@" && $MODPROBE rdmachan_blk
 }
 
 blk_unload() {
