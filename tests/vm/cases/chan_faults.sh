@@ -23,26 +23,29 @@ requires() {
 
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads with a 200 ms keepalive" rdmachan_load keepalive_ms=200
+# deadpeer WHAT [MIN MAX]: a peer vanishes (chan_test deadpeer, noticed
+# MIN to MAX s after), then the wire and the channels are as before
+deadpeer() {
+	_what=$1
+	shift
+	run_checks $HELPERS/chan_test deadpeer "$@"
+	check "the neighbours are restored ($_what)" wire_neighbours_up
+	check "no channel is left ($_what)" \
+		sh -c '! ls /sys/class/rdmachan | grep -q chan'
+}
+
 # rxe: the default ACK timeout, 2.1 s: 7 tries take about 15 s (rxe's
 # first timer may be due early); then 67 ms (ack_timeout=14), under a
 # second.  siw: TCP's retries (tcp_retries2, the fixture's 3) decide.
 if [ "$RDMA_DRIVER" = rxe ]; then
-	run_checks $HELPERS/chan_test deadpeer 8 40
-else
-	run_checks $HELPERS/chan_test deadpeer
-fi
-check "the neighbours are restored" wire_neighbours_up
-check "no channel is left after the dead-peer run" \
-	sh -c '! ls /sys/class/rdmachan | grep -q chan'
-if [ "$RDMA_DRIVER" = rxe ]; then
+	deadpeer "ACK timeout 2.1 s" 8 40
 	check "ack_timeout=14" \
 		sh -c "echo 14 > /sys/module/rdmachan/parameters/ack_timeout"
-	run_checks $HELPERS/chan_test deadpeer 0 6
-	check "the neighbours are restored again" wire_neighbours_up
-	check "no channel is left after the second dead-peer run" \
-		sh -c '! ls /sys/class/rdmachan | grep -q chan'
+	deadpeer "ACK timeout 67 ms" 0 6
 	check "ack_timeout back to its default" \
 		sh -c "echo 19 > /sys/module/rdmachan/parameters/ack_timeout"
+else
+	deadpeer "TCP's retries"
 fi
 
 # user buffers that fault, alone and among another thread's sends
