@@ -20,8 +20,8 @@
  * ctrl.pending until returns come; one that waits for RDMACHAN_KEEPALIVE_STUCK
  * fails the channel, as a probe that never completes does.
  *
- * KEEPALIVE probes a peer nothing was heard from for a period, and
- * flushes the send ring before a close.  CLOSE tells the peer the end is
+ * KEEPALIVE probes a peer nothing was heard from for five keepalive
+ * ticks (keepalive.h), and flushes the send ring before a close.  CLOSE tells the peer the end is
  * orderly (the close handshake: rdmachan_say_close()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -34,6 +34,7 @@
 #include "chan_grant.h"
 #include "params.h"
 #include "chan_sbuf.h"
+#include "keepalive.h"
 
 static const u8 rdmachan_ctrl_type[RDMACHAN_CTRL_SLOTS] = {
 	[RDMACHAN_CTRL_CREDIT]		= RDMACHAN_MSG_CREDIT,
@@ -390,7 +391,11 @@ int rdmachan_say_close(struct rdmachan *ch, unsigned long timeout)
 	return 0;
 }
 
-/* Periodic probe: when nothing arrived for a period, send a keepalive. */
+/*
+ * The keepalive tick, every keepalive_ms: a probe once nothing arrived
+ * for RDMACHAN_KEEPALIVE_QUIET_TICKS ticks (keepalive.h), the idle
+ * channel's housekeeping, the stuck-transport checks.
+ */
 void rdmachan_keepalive_work(struct work_struct *work)
 {
 	struct rdmachan *ch = container_of(to_delayed_work(work),
@@ -399,7 +404,7 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	unsigned int period = rdmachan_param_keepalive_ms();
 	unsigned long flags;
 	bool bh = rdmachan_bh_off();
-	bool stuck, starved, seen;
+	bool stuck, starved, seen, probe;
 
 	spin_lock_irqsave(&ch->lock, flags);
 	if (ch->state != RDMACHAN_CONNECTED ||
@@ -414,7 +419,8 @@ void rdmachan_keepalive_work(struct work_struct *work)
 	 * the next tick frees their buffers (chan_sbuf.c)
 	 */
 	seen = test_and_clear_bit(RDMACHAN_F_RX_SEEN, &ch->flags);
-	if ((!seen && period) || rdmachan_sbuf_unretired_locked(ch))
+	probe = rdmachan_keepalive_probe_due(&ch->ctrl.quiet_ticks, seen);
+	if ((probe && period) || rdmachan_sbuf_unretired_locked(ch))
 		rdmachan_post_ctrl_locked(ch, RDMACHAN_CTRL_KEEPALIVE);
 	rdmachan_sbuf_idle_locked(ch);
 	rdmachan_retire_idle_locked(ch);

@@ -123,7 +123,7 @@ static struct rdmachan_uint_param keepalive_ms = {
 };
 module_param_cb(keepalive_ms, &rdmachan_uint_param_ops, &keepalive_ms, 0644);
 MODULE_PARM_DESC(keepalive_ms,
-		 "Probe an idle channel's peer every this many ms, 0..3600000, 0 = off (default 1000)");
+		 "Keepalive tick in ms: a channel that received nothing for 5 ticks probes its peer, 0..3600000, 0 = no probes (default 1000)");
 
 /*
  * RC ACK timeout exponent of new channels' queue pairs (4.096 us * 2^n).

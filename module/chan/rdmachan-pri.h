@@ -446,6 +446,8 @@ struct rdmachan_recv_queue {
  *	rdmachan.lock
  * @keepalive_work: periodic liveness probe; queued when I/O starts,
  *	cancelled by teardown
+ * @quiet_ticks: keepalive ticks in a row that found nothing arrived
+ *	(keepalive.h); @keepalive_work's, under rdmachan.lock
  * @close_handshake: iWARP: a send completion does not mean delivery, so
  *	CLOSE is answered with CLOSE, and the closing side waits for it;
  *	set once before I/O starts
@@ -469,6 +471,7 @@ struct rdmachan_ctrl_slots {
 	unsigned long		busy;
 	unsigned long		keepalive_posted;
 	struct delayed_work	keepalive_work;
+	u8			quiet_ticks;
 	bool			close_handshake;
 	bool			want_grant;
 	bool			flush_owed;

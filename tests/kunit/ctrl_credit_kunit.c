@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite for the control credits of module/chan/credit.h (wire
- * version 6): case by case, and as a model of two ends whose receive
+ * KUnit suite for the control messages: when a keepalive probe goes
+ * (module/chan/keepalive.h), and the control credits of
+ * module/chan/credit.h (wire version 6): case by case, and as a model of two ends whose receive
  * completions lag behind what arrives, where no control message may ever
  * find its receive buffers all taken, and no end may be left with a
  * control message waiting once everything under way has landed.
  */
 #include "../../module/chan/credit.h"
+#include "../../module/chan/keepalive.h"
 #include "../../module/chan/proto.h"
 
 #include <kunit/test.h>
@@ -289,7 +291,47 @@ static void ctrl_test_model(struct kunit *test)
 		ctrl_model_run(test, seed, lag);
 }
 
+/* An idle channel probes every RDMACHAN_KEEPALIVE_QUIET_TICKS ticks */
+static void keepalive_test_quiet(struct kunit *test)
+{
+	u8 quiet = 0;
+	int round, i;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 1; i < RDMACHAN_KEEPALIVE_QUIET_TICKS; i++)
+			KUNIT_EXPECT_FALSE(test,
+					   rdmachan_keepalive_probe_due(&quiet,
+									false));
+		KUNIT_EXPECT_TRUE(test, rdmachan_keepalive_probe_due(&quiet,
+								     false));
+		KUNIT_EXPECT_EQ(test, quiet, 0);
+	}
+}
+
+/* Whatever arrives (the peer's probe too) starts the quiet count again */
+static void keepalive_test_seen(struct kunit *test)
+{
+	u8 quiet = 0;
+	int i;
+
+	for (i = 1; i < RDMACHAN_KEEPALIVE_QUIET_TICKS; i++)
+		KUNIT_EXPECT_FALSE(test, rdmachan_keepalive_probe_due(&quiet,
+								      false));
+	KUNIT_EXPECT_FALSE(test, rdmachan_keepalive_probe_due(&quiet, true));
+	KUNIT_EXPECT_EQ(test, quiet, 0);
+	/* a busy channel never probes */
+	for (i = 0; i < 100; i++)
+		KUNIT_EXPECT_FALSE(test, rdmachan_keepalive_probe_due(&quiet,
+								      true));
+	for (i = 1; i < RDMACHAN_KEEPALIVE_QUIET_TICKS; i++)
+		KUNIT_EXPECT_FALSE(test, rdmachan_keepalive_probe_due(&quiet,
+								      false));
+	KUNIT_EXPECT_TRUE(test, rdmachan_keepalive_probe_due(&quiet, false));
+}
+
 static struct kunit_case ctrl_credit_cases[] = {
+	KUNIT_CASE(keepalive_test_quiet),
+	KUNIT_CASE(keepalive_test_seen),
 	KUNIT_CASE(ctrl_test_init),
 	KUNIT_CASE(ctrl_test_last_credit),
 	KUNIT_CASE(ctrl_test_owed),

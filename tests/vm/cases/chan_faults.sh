@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Channels meeting trouble: a peer that vanishes silently (keepalive
+# Channels meeting trouble: an idle pair's keepalive (a probe once per
+# five 200 ms ticks, both ends together: chan_test idleprobe), a peer that
+# vanishes silently (keepalive
 # notices; on rxe in about 15 s with the default ACK timeout and under
 # 6 s with ack_timeout=14), user buffers that fault in the middle of a batch, a peer
 # slow to repost the buffers of control messages (ctrl_hold), a QP
@@ -23,6 +25,7 @@ requires() {
 
 check "rxe pair comes up" rxe_pair_up
 check "rdmachan loads with a 200 ms keepalive" rdmachan_load keepalive_ms=200
+run_checks $HELPERS/chan_test idleprobe 200 4
 # deadpeer WHAT [MIN MAX]: a peer vanishes (chan_test deadpeer, noticed
 # MIN to MAX s after), then the wire and the channels are as before
 deadpeer() {

@@ -18,6 +18,8 @@
  *   chan_test devremove    rdma link delete under live channels
  *   chan_test deadpeer [MIN MAX]  the peer vanishes silently: keepalive
  *                          notices, MIN to MAX s after
+ *   chan_test idleprobe TICK_MS SECS  an idle pair probes once per five
+ *                          keepalive ticks, both ends together
  *   chan_test bench        RDMACHAN_IOC_BENCH: blast/sink, ping-pong/echo,
  *                          counters in sysfs, bad arguments
  *   chan_test rdmabench    RDMACHAN_IOC_BENCH one-sided: WRITE and READ
@@ -155,6 +157,9 @@ static const struct subcmd cmds[] = {
 	  "rdma link delete under live channels", 0 },
 	{ "deadpeer", cmd_deadpeer, "[MIN MAX]",
 	  "the peer vanishes silently: keepalive notices", 0 },
+	{ "idleprobe", cmd_idleprobe, "TICK_MS SECS",
+	  "an idle pair probes once per five keepalive ticks, both ends together",
+	  0 },
 	{ "bench", cmd_bench, NULL,
 	  "RDMACHAN_IOC_BENCH two-sided, its counters, bad arguments", 0 },
 	{ "rdmabench", cmd_rdmabench, NULL,

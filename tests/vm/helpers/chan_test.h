@@ -50,6 +50,7 @@ int cmd_concurrent(int argc, char **argv);
 
 int cmd_devremove(int argc, char **argv);
 int cmd_deadpeer(int argc, char **argv);
+int cmd_idleprobe(int argc, char **argv);
 int cmd_faultloop(int argc, char **argv);
 int cmd_hold(int argc, char **argv);
 int cmd_qperror(int argc, char **argv);

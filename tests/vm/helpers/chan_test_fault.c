@@ -2,7 +2,8 @@
 /*
  * chan_test_fault.c: channels meeting trouble: the device removed under
  * them (devremove, and over and over under traffic: unplug), a peer that
- * vanishes (deadpeer), allocations that fail (faultloop), QP and CQ
+ * vanishes (deadpeer), an idle pair's keepalive probes (idleprobe),
+ * allocations that fail (faultloop), QP and CQ
  * failures (qperror), a peer slow to repost for control messages
  * (ctrlhold), and a pair held open for the case (hold).
  */
@@ -135,6 +136,46 @@ int cmd_deadpeer(SUBCMD_ARGS)
 	return ktap_failures() ? 1 : 0;
 }
 
+/*
+ * idleprobe TICK_MS SECS: the ends of an idle channel pair, their
+ * keepalive ticking every TICK_MS (the case's keepalive_ms), send a probe
+ * once nothing arrived for five ticks, a probe arriving counting
+ * (module/chan/keepalive.h): both together about SECS * 1000 /
+ * (5 * TICK_MS) probes in SECS seconds, two more at most (what the setup
+ * left unretired, the two ends' first ticks); a probe every tick would be
+ * five times as many.
+ */
+int cmd_idleprobe(SUBCMD_ARGS)
+{
+	unsigned int tick = argc > 2 ? atoi(argv[1]) : 200;
+	unsigned int secs = argc > 2 ? atoi(argv[2]) : 4;
+	struct rdmachan_chan_info s0, c0, s1, c1;
+	unsigned long long n, want;
+	struct chan_pair p;
+
+	if (!tick || !secs)
+		return 2;
+	want = secs * 1000ULL / (5ULL * tick);
+	if (pair_open(&p, NULL))
+		return 1;
+	ioc_chan_info(p.srv, &s0);
+	ioc_chan_info(p.cli, &c0);
+	sleep(secs);
+	ioc_chan_info(p.srv, &s1);
+	ioc_chan_info(p.cli, &c1);
+	n = s1.keepalives_tx - s0.keepalives_tx +
+	    c1.keepalives_tx - c0.keepalives_tx;
+	ktap_result(n >= 1 && n <= want + 2,
+		    "an idle channel pair probes once per five keepalive ticks, both ends together",
+		    "%llu probes in %u s of %u ms ticks (%llu expected, +2 at most)",
+		    n, secs, tick, want);
+	ktap_diag("idle pair: %llu probes (server %llu, client %llu) in %u s",
+		  n, (unsigned long long)(s1.keepalives_tx - s0.keepalives_tx),
+		  (unsigned long long)(c1.keepalives_tx - c0.keepalives_tx),
+		  secs);
+	chan_pair_close(&p);
+	return ktap_failures() ? 1 : 0;
+}
 
 /*
  * faultloop N: N cycles of listen, connect, accept, one message and
