@@ -21,8 +21,9 @@
  * fails the channel, as a probe that never completes does.
  *
  * KEEPALIVE probes a peer nothing was heard from for five keepalive
- * ticks (keepalive.h), and flushes the send ring before a close.  CLOSE tells the peer the end is
- * orderly (the close handshake: rdmachan_say_close()).
+ * ticks (keepalive.h), and flushes the send ring before a close.  CLOSE
+ * tells the peer the end is orderly (the close handshake:
+ * rdmachan_say_close()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
