@@ -2,10 +2,11 @@
 /*
  * KUnit suite for the control messages: when a keepalive probe goes
  * (module/chan/keepalive.h), and the control credits of
- * module/chan/credit.h (wire version 6): case by case, and as a model of two ends whose receive
- * completions lag behind what arrives, where no control message may ever
- * find its receive buffers all taken, and no end may be left with a
- * control message waiting once everything under way has landed.
+ * module/chan/credit.h (wire version 6): case by case, and as a model
+ * of two ends whose receive completions lag behind what arrives, where
+ * no control message may ever find its receive buffers all taken, and no
+ * end may be left with a control message waiting once everything under
+ * way has landed.
  */
 #include "../../module/chan/credit.h"
 #include "../../module/chan/keepalive.h"

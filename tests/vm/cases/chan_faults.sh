@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Channels meeting trouble: an idle pair's keepalive (a probe once per
-# five 200 ms ticks, both ends together: chan_test idleprobe), a peer that
-# vanishes silently (keepalive
-# notices; on rxe in about 15 s with the default ACK timeout and under
-# 6 s with ack_timeout=14), user buffers that fault in the middle of a batch, a peer
-# slow to repost the buffers of control messages (ctrl_hold), a QP
-# forced into the error state behind the channel's back, fatal QP/CQ
-# events and a keepalive probe that never ends, through
+# five 200 ms ticks, both ends together: chan_test idleprobe), a peer
+# that vanishes silently (keepalive notices; on rxe in about 15 s with
+# the default ACK timeout and under 6 s with ack_timeout=14), user
+# buffers that fault in the middle of a batch, a peer slow to repost
+# the buffers of control messages (ctrl_hold), a QP forced into the
+# error state behind the channel's back, fatal QP/CQ events and a
+# keepalive probe that never ends, through
 # /sys/kernel/debug/rdmachan/inject (both ends poll EPOLLERR within 5 s;
 # the injected end fails with ECONNRESET, EIO or ETIMEDOUT, the peer with
 # ECONNRESET; qp_events and cq_events count them),
