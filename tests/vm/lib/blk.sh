@@ -80,6 +80,42 @@ blk_map_state_is() {
 	[ "$(blk_map_attr "$1" state)" = "$2" ]
 }
 
+# blk_map_show_state DEV: the mapping DEV's state as "blk show -j" says it
+blk_map_show_state() {
+	$TOOL -j blk show maps | jq -r --arg d "$1" '.maps[] | select(.dev == $d) | .state'
+}
+
+# blk_map_export EXPORT ARGS...: maps export EXPORT of $BLK_SRV from
+# $BLK_CLI with ARGS and sets D to its device (an ok line), or ends the
+# case saying why (blk_bail)
+blk_map_export() {
+	_x=$1
+	shift
+	D=$(timeout 60 $TOOL blk map $BLK_SRV "$_x" --src $BLK_CLI "$@" 2> /tmp/blk_map.err)
+	[ -b "$D" ] || { diag "$(cat /tmp/blk_map.err)"; blk_bail "no mapping"; }
+	ok "blk map $* ($D)"
+}
+
+# blk_link_trace_on: the trace restarts with the mappings' link events
+# alone (rdmachan:rdmachan_link_state, _attempt, _fast_fail)
+blk_link_trace_on() {
+	_tr=/sys/kernel/tracing
+	[ -e $_tr/trace ] || mount -t tracefs nodev $_tr || return 1
+	echo 0 > $_tr/tracing_on
+	echo 0 > $_tr/events/enable
+	echo > $_tr/trace
+	echo 1 > $_tr/events/rdmachan/rdmachan_link_state/enable &&
+	echo 1 > $_tr/events/rdmachan/rdmachan_link_attempt/enable &&
+	echo 1 > $_tr/events/rdmachan/rdmachan_link_fast_fail/enable &&
+	echo 1 > $_tr/tracing_on
+}
+
+# blk_link_trace DEV: the trace's lines of DEV's link, from "rcblkN " on
+blk_link_trace() {
+	sed -n "s/.*rdmachan_link_[a-z_]*: \($(basename "$1") .*\)/\1/p" \
+		/sys/kernel/tracing/trace
+}
+
 # blk_counter DEV KEY: counter KEY of the mapping DEV (client side)
 blk_counter() {
 	$TOOL -j blk show maps | jq -r --arg d "$1" ".maps[] | select(.dev == \$d) | .counters.$2"
