@@ -30,9 +30,12 @@ fail() { FAILED=$((FAILED + 1)); FAILED_NAMES+=("$1"); echo "not ok - $1"; }
 
 # fail_diag LINE [I]: a diagnostic of the last failure ("# ..." after
 # its "not ok"), or of failure I (counted from 0), up to 8 of them,
-# repeated under its name by summary
+# repeated under its name by summary.  In one of run_jobs's jobs
+# (IN_JOB set), also a "#diag: LINE" line of its output, which recount
+# gives the job's last failure in the caller.
 fail_diag() {
 	local i=${2:-$((${#FAILED_NAMES[@]} - 1))}
+	[ -z "${IN_JOB:-}" ] || [ -n "${2:-}" ] || printf '#diag: %s\n' "$1"
 	[ "$i" -ge 0 ] && [ "$i" -lt "${#FAILED_NAMES[@]}" ] || return 0
 	[ "$(printf '%s' "${FAILED_NAMES[$i]}" | grep -c '^')" -le 8 ] || return 0
 	FAILED_NAMES[i]+=$'\n    '"$1"
@@ -82,7 +85,7 @@ count_tap() {
 # run, space-separated, in order.  Returns 1 if a block is missing,
 # unfinished or short.
 count_cases() {
-	local name=$1 file=$2 want=$3 line seg='' n=0 plan='' rc=0 label seen=''
+	local name=$1 file=$2 want=$3 line seg='' n=0 plan='' rc=0 label seen='' last=''
 	local failing=
 	while IFS= read -r line; do
 		line=${line%$'\r'}
@@ -104,6 +107,7 @@ count_cases() {
 			seg=
 			;;
 		"ok "* | "not ok "*)
+			last=$line
 			label=$name
 			[ "$seg" = "${name##*/}" ] || label="$name/$seg"
 			failing=
@@ -118,6 +122,7 @@ count_cases() {
 	done < "$file"
 	if [ -n "$seg" ]; then
 		fail "$name: $seg ran to completion (the VM stopped in it)"
+		fail_diag "# its last result: ${last:-none}"
 		rc=1
 	fi
 	if [ "$seen" != " $want" ]; then
@@ -173,13 +178,34 @@ watchdog_tasks() {
 		}' "$1"
 }
 
+# watchdog_waiters CONSOLE: of the watchdog's dump in CONSOLE, each task
+# but the guest's shells (init, sh) and sleeps, a line each with its
+# innermost kernel frames, at most 6: where a VM that timed out waited,
+# for the summary (CI may keep only a log's end)
+watchdog_waiters() {
+	watchdog_tasks "$1" | awk '
+		/^# task / {
+			if (t != "") print t
+			t = ""
+			if ($4 ~ /^\((init|sh|sleep)\)$/) next
+			h = substr($0, index($0, " state ") + 7)
+			sub(/ +$/, "", h)
+			t = "# waits: " $4 " " substr(h, 1, 60); f = 0; next }
+		t != "" && f < 4 && /^\[<0>\]/ { t = t (f++ ? " < " : " in ") $2 }
+		END { if (t != "") print t }' | head -n 6
+}
+
 # vm_report NAME DIR RC WANT: the results of the VM run in DIR (qemu's
 # exit status RC, the guest scripts WANT as for count_cases), then its
 # console; on a failure the diagnostics and the console's end.
 vm_report() {
-	local name=$1 dir=$2 rc=$3 want=$4 before=$FAILED bad
-	count_cases "$name" "$dir/results.ktap" "$want" ||
+	local name=$1 dir=$2 rc=$3 want=$4 before=$FAILED bad l
+	if ! count_cases "$name" "$dir/results.ktap" "$want"; then
 		fail "$name: VM ran to completion (qemu exit $rc)"
+		while IFS= read -r l; do
+			fail_diag "$l"
+		done < <(watchdog_waiters "$dir/console.log")
+	fi
 	bad=$(console_errors "$dir/console.log")
 	if [ -n "$bad" ]; then
 		fail "$name: console shows no kernel error"
@@ -360,13 +386,15 @@ case_named() {
 JOBS=${RDMACHAN_JOBS:-2}
 
 # recount FILE: a job's output, its "ok - " and "not ok - " lines counted
-# here as pass and fail, the rest printed as it is
+# here as pass and fail, its "#diag: " lines as fail_diag's, the rest
+# printed as it is
 recount() {
 	local line
 	while IFS= read -r line; do
 		case "$line" in
 		"ok - "*) pass "${line#ok - }" ;;
 		"not ok - "*) fail "${line#not ok - }" ;;
+		"#diag: "*) fail_diag "${line#\#diag: }" ;;
 		*) printf '%s\n' "$line" ;;
 		esac
 	done < "$1"
@@ -411,7 +439,7 @@ run_jobs() {
 		while [ "${#running[@]}" -ge "$JOBS" ]; do
 			run_jobs_reap
 		done
-		( "$fn" "$arg" > "$tmp/$i" 2>&1; : > "$tmp/$i.end" ) &
+		( IN_JOB=1; "$fn" "$arg" > "$tmp/$i" 2>&1; : > "$tmp/$i.end" ) &
 		running[$!]=$tmp/$i
 		args[$!]=$arg
 		i=$((i + 1))
