@@ -239,6 +239,29 @@ int rcblk_clt_set_policy(struct rcblk_clt_map *map, size_t off, u32 ms)
 	return ret;
 }
 
+/* Is @ss an address of this host (in the initial namespace)? */
+static bool rcblk_addr_local(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return inet_addr_type(&init_net, sin->sin_addr.s_addr) ==
+		       RTN_LOCAL;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 =
+			(const struct sockaddr_in6 *)ss;
+
+		if (ipv6_addr_v4mapped(&sin6->sin6_addr))
+			return inet_addr_type(&init_net,
+					      sin6->sin6_addr.s6_addr32[3]) ==
+			       RTN_LOCAL;
+		return ipv6_chk_addr(&init_net, &sin6->sin6_addr, NULL, 0);
+	}
+#endif
+	return false;
+}
+
 /**
  * rcblk_clt_map() - map a remote export as /dev/rcblk<index>
  * @m: what to map (checked by the caller: size, flags, name); m->index out
@@ -314,6 +337,7 @@ int rcblk_clt_map(struct rdmachan_blk_map *m)
 	if (sin6->sin6_family == AF_INET6 && !sin6->sin6_port)
 		((struct sockaddr_in6 *)&map->server)->sin6_port =
 			htons(RCBLK_DEFAULT_PORT);
+	map->server_local = rcblk_addr_local(&map->server);
 	memcpy(&map->src, &m->src, sizeof(map->src));
 	strscpy(map->name, m->name, sizeof(map->name));
 	get_random_bytes(map->session, sizeof(map->session));
@@ -368,29 +392,6 @@ out_map:
 out_put:
 	module_put(THIS_MODULE);
 	return ret;
-}
-
-/* Is @ss an address of this host (in the initial namespace)? */
-static bool rcblk_addr_local(const struct sockaddr_storage *ss)
-{
-	const struct sockaddr_in *sin = (const struct sockaddr_in *)ss;
-
-	if (ss->ss_family == AF_INET)
-		return inet_addr_type(&init_net, sin->sin_addr.s_addr) ==
-		       RTN_LOCAL;
-#if IS_ENABLED(CONFIG_IPV6)
-	if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *sin6 =
-			(const struct sockaddr_in6 *)ss;
-
-		if (ipv6_addr_v4mapped(&sin6->sin6_addr))
-			return inet_addr_type(&init_net,
-					      sin6->sin6_addr.s6_addr32[3]) ==
-			       RTN_LOCAL;
-		return ipv6_chk_addr(&init_net, &sin6->sin6_addr, NULL, 0);
-	}
-#endif
-	return false;
 }
 
 /**

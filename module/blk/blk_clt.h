@@ -124,6 +124,8 @@ struct rcblk_clt_stage {
  *	from the registrations' completions, blk_clt_poll.c)
  * @poll_work: ends them when no poller did within a jiffy; made with the
  *	queue
+ * @idle_posts: posts in a row that found nothing on the wire
+ *	(rcblk_clt_post_now(); dispatch only, a hint without a lock)
  */
 struct rcblk_clt_queue {
 	struct rcblk_clt_map *map;
@@ -142,6 +144,7 @@ struct rcblk_clt_queue {
 	struct work_struct zc_work;
 	struct llist_head poll_ends;
 	struct delayed_work poll_work;
+	u8 idle_posts;
 };
 
 /**
@@ -167,6 +170,8 @@ struct rcblk_clt_queue {
  * @local_inv: registrations invalidated here (LOCAL_INV) after the reply
  * @starved: dispatches put off because the queue's pool had no registration
  * @busy: dispatches put off for want of a credit or send queue room
+ * @posts_now: dispatches whose provider work ran before queue_rq
+ *	returned (rcblk_clt_post_now())
  * @batched: replies that came behind another in one message
  *	(RCBLK_F_REPLY_BATCH)
  * @inflight: requests on the wire now
@@ -192,6 +197,7 @@ struct rcblk_clt_stats {
 	atomic64_t local_inv;
 	atomic64_t starved;
 	atomic64_t busy;
+	atomic64_t posts_now;
 	atomic64_t batched;
 	atomic_t inflight;
 };
@@ -214,6 +220,7 @@ struct rcblk_clt_stats {
  * @ro: mapped read-only (RDMACHAN_BLK_RO)
  * @removing: unmap began: opens are refused (under disk->open_mutex)
  * @server: the server's address and port
+ * @server_local: @server is an address of this host (set at creation)
  * @src: the local address, or AF_UNSPEC
  * @name: the export
  * @session: random, sent on every channel of every connection
@@ -254,6 +261,7 @@ struct rcblk_clt_map {
 	bool ro;
 	bool removing;
 	struct sockaddr_storage server;
+	bool server_local;
 	struct sockaddr_storage src;
 	char name[RCBLK_NAME_MAX];
 	u8 session[RCBLK_SESSION_LEN];

@@ -660,12 +660,30 @@ static blk_status_t rcblk_clt_queue_rq(struct blk_mq_hw_ctx *hctx,
 				       const struct blk_mq_queue_data *bd)
 {
 	struct rcblk_clt_queue *q = hctx->driver_data;
-	blk_status_t sts = rcblk_clt_send_rq(hctx, bd);
+	struct rcblk_clt_map *map = q->map;
+	bool now = !map->server_local &&
+		   !rcblk_clt_queue_polled(map, q->qid) &&
+		   rcblk_clt_post_now(&q->idle_posts,
+				      !atomic_read(&map->st.inflight));
+	blk_status_t sts;
+
+	/*
+	 * Alone on the wire: the provider's work goes before we return
+	 * (blk-client.rst, "Where a post's work runs"); never with the
+	 * server on this host, whose receive work would run here too.
+	 */
+	if (now) {
+		local_bh_disable();
+		atomic64_inc(&map->st.posts_now);
+	}
+	sts = rcblk_clt_send_rq(hctx, bd);
+	if (now)
+		local_bh_enable();
 
 	/* failed before the wire: blk-mq ends it with @sts (not requeued) */
 	if (sts != BLK_STS_OK && sts != BLK_STS_DEV_RESOURCE &&
 	    sts != BLK_STS_RESOURCE)
-		atomic64_inc(&q->map->st.errors);
+		atomic64_inc(&map->st.errors);
 	return sts;
 }
 

@@ -465,6 +465,7 @@ RCBLK_CLT_CTR_ATTR(remote_inv, remote_inv);
 RCBLK_CLT_CTR_ATTR(local_inv, local_inv);
 RCBLK_CLT_CTR_ATTR(starved, starved);
 RCBLK_CLT_CTR_ATTR(busy, busy);
+RCBLK_CLT_CTR_ATTR(posts_now, posts_now);
 RCBLK_CLT_CTR_ATTR(batched_replies, batched);
 
 /*
@@ -568,6 +569,7 @@ static struct attribute *rcblk_clt_disk_attrs[] = {
 	&dev_attr_local_inv.attr,
 	&dev_attr_starved.attr,
 	&dev_attr_busy.attr,
+	&dev_attr_posts_now.attr,
 	&dev_attr_batched_replies.attr,
 	NULL,
 };

@@ -58,6 +58,35 @@ static inline u32 rcblk_clt_queue_counts(u32 want, u32 want_poll, u32 cpus,
 	return nr + *poll;
 }
 
+/* Posts in a row that must find the mapping idle before one runs at once */
+#define RCBLK_CLT_IDLE_POSTS	8
+
+/**
+ * rcblk_clt_post_now() - run a post's provider work now, or leave it?
+ * @idle_posts: the queue's count of posts in a row that found no request
+ *	of the mapping on the wire; updated
+ * @idle: whether this post found none
+ *
+ * A queue's channel leaves a software provider's work for a post to the
+ * next softirq run (&rdmachan_opts.post_defer), so that the posts of a
+ * busy queue go out in one run.  A request alone on the wire pays for
+ * it the wakeup of ksoftirqd.  Once RCBLK_CLT_IDLE_POSTS posts in a row
+ * found nothing on the wire (a queue depth of 1), the next ones run that
+ * work at once, until one finds a request on the wire: a stray idle post
+ * under load does not switch, and one busy post switches back.
+ *
+ * Context: any; @idle_posts is a hint, a racing dispatch may lose a count.
+ * Return: true when the post should run its provider work at once.
+ */
+static inline bool rcblk_clt_post_now(u8 *idle_posts, bool idle)
+{
+	u8 n = READ_ONCE(*idle_posts);
+
+	n = idle ? min_t(u8, n + 1, RCBLK_CLT_IDLE_POSTS) : 0;
+	WRITE_ONCE(*idle_posts, n);
+	return n == RCBLK_CLT_IDLE_POSTS;
+}
+
 void rcblk_clt_encode_open(struct rcblk_wire_open *o, u16 flags, u32 features,
 			   u32 max_io, u16 queue, u16 nr_queues, u32 gen,
 			   const u8 *session, const char *name);

@@ -5,8 +5,8 @@
  * check with every refusal and every malformed field, the
  * same-answer comparison of a mapping's queues, the bounds of a batch of
  * replies (blk_proto.h), which refusals of a
- * channel mean a lost link, and how many queues (and polled queues) a
- * mapping gets.
+ * channel mean a lost link, how many queues (and polled queues) a
+ * mapping gets, and when a queue's post runs its provider work at once.
  *
  * blk_proto_kunit.c compiles blk_proto.c into this module; this file
  * only calls the client's functions (blk_proto_clt.h).
@@ -362,9 +362,36 @@ static void clt_test_queue_counts(struct kunit *test)
 	}
 }
 
+/*
+ * When a post runs its provider work at once: after RCBLK_CLT_IDLE_POSTS
+ * idle posts in a row, until a busy one; the count saturates
+ */
+static void clt_test_post_now(struct kunit *test)
+{
+	u8 n = 0;
+	int i;
+
+	for (i = 1; i < RCBLK_CLT_IDLE_POSTS; i++)
+		KUNIT_EXPECT_FALSE_MSG(test, rcblk_clt_post_now(&n, true),
+				       "idle post %d", i);
+	for (i = 0; i < 300; i++)	/* past the u8's range: saturates */
+		KUNIT_EXPECT_TRUE(test, rcblk_clt_post_now(&n, true));
+	KUNIT_EXPECT_EQ(test, n, RCBLK_CLT_IDLE_POSTS);
+	/* one busy post switches back, and the count starts again */
+	KUNIT_EXPECT_FALSE(test, rcblk_clt_post_now(&n, false));
+	KUNIT_EXPECT_EQ(test, n, 0);
+	for (i = 1; i < RCBLK_CLT_IDLE_POSTS; i++)
+		KUNIT_EXPECT_FALSE(test, rcblk_clt_post_now(&n, true));
+	KUNIT_EXPECT_FALSE(test, rcblk_clt_post_now(&n, false));
+	/* a stray idle post among busy ones never switches */
+	for (i = 0; i < 100; i++)
+		KUNIT_EXPECT_FALSE(test, rcblk_clt_post_now(&n, i % 3 == 0));
+}
+
 static struct kunit_case blk_proto_clt_cases[] = {
 	KUNIT_CASE(clt_test_refusal_lost),
 	KUNIT_CASE(clt_test_queue_counts),
+	KUNIT_CASE(clt_test_post_now),
 	KUNIT_CASE(clt_test_encode_open),
 	KUNIT_CASE(clt_test_encode_open_long_name),
 	KUNIT_CASE(clt_test_encode_io),

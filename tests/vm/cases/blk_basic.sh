@@ -7,7 +7,8 @@
 # "rdmachan blk map" from 192.0.2.2 as /dev/rcblkN: size and block size,
 # random data both ways compared with the backing device, ext4 (mkfs,
 # files with checksums, e2fsck clean, remount), fio verify at QD1 and
-# QD32 with two jobs, FLUSH/FUA/DISCARD/WRITE_ZEROES counted and seen on
+# QD32 with two jobs, no post's provider work run at once at depth 1
+# (the server is on this host), FLUSH/FUA/DISCARD/WRITE_ZEROES counted and seen on
 # the backing device, "blk show --json", unmap refused while mounted
 # and unexport while mapped (EBUSY); last, a mapping of one queue of
 # depth 16 under a verifying fio at QD32: every request on one channel,
@@ -154,6 +155,12 @@ else
 	not_ok "fio randwrite verify=crc32c and a verifying read, QD32, 2 jobs"
 	diag "$(tail -n 30 $T/fio_qd32.out)"
 fi
+# the server is on this host: no post runs its provider work at once,
+# not even at depth 1 (blk-client.rst, "Where a post's work runs")
+check "200 reads of 4 KiB, one at a time" \
+	dd if="$D" of=/dev/null bs=4k count=200 iflag=direct status=none
+check_eq "with the server on this host no post ran its provider work at once (posts_now)" \
+	0 "$(cat /sys/block/${D#/dev/}/rdmachan/posts_now)"
 check "the counters: no errors, nothing rejected, nothing in flight" sh -c \
 	"$TOOL -j blk show | jq -e --arg d '$D' '(.maps[] | select(.dev == \$d) | .counters |
 		.errors == 0 and .rejected == 0 and .inflight == 0 and .reads > 0 and .writes > 0) and

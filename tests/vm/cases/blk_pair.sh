@@ -5,6 +5,9 @@
 # tests/vm/run-pair.sh; Documentation/testing.rst, "Two hosts"): a server
 # VM exports its virtio disk, the client VM maps it over the link, and
 #
+#   depth1  200 reads of 4k one at a time: all but the first few posts
+#           run soft-RoCE's work before they return (posts_now), and a
+#           random read fio at QD32 has few of its posts do so;
 #   killed  the server's qemu is terminated under a verifying fio (random
 #           writes of 4k-64k, crc32c, QD32, two jobs), then booted again
 #           and the disk exported again: the mapping says "reconnecting"
@@ -126,6 +129,30 @@ stuck() {
 	done
 }
 
+# depth1: when a post runs its provider work at once (blk-client.rst,
+# "Where a post's work runs"): at depth 1 to this server, all but the
+# first 8 posts and any that a reader of the new disk (udev) overlapped;
+# and not under fio's QD32 (at most a tenth of its reads: the first may)
+depth1() {
+	_p0=$(attr posts_now)
+	check "200 reads of 4 KiB, one at a time" \
+		dd if="$D" of=/dev/null bs=4k count=200 iflag=direct status=none
+	_p1=$(attr posts_now)
+	diag "posts_now +$((_p1 - _p0)) over 200 reads at depth 1"
+	check "at depth 1 the posts ran their provider work at once (180 of 200)" \
+		test $((_p1 - _p0)) -ge 180
+	_r0=$(attr reads)
+	check "fio randread at QD32, 2 s" timeout 60 $FIO --name=qd32 \
+		--filename="$D" --direct=1 --ioengine=libaio --iodepth=32 \
+		--rw=randread --bs=4k --size=64M --runtime=2 --time_based \
+		--output=$T/qd32.out
+	_p2=$(attr posts_now)
+	_r1=$(attr reads)
+	diag "posts_now +$((_p2 - _p1)) over $((_r1 - _r0)) reads at QD32"
+	check "at QD32 few did (a tenth of the reads at most)" \
+		test $(((_p2 - _p1) * 10)) -le $((_r1 - _r0))
+}
+
 client_half() {
 	pair_up && ok "the client's end of the link comes up" ||
 		{ not_ok "the client's end of the link comes up"; blk_bail "no link"; }
@@ -136,6 +163,7 @@ client_half() {
 
 	# ---- killed ---------------------------------------------------------
 	map $PAIR_SRV --queues 2 --reconnect-delay 500 --loss-timeout 180000
+	depth1
 	check "1 MiB written at 200 MiB" pattern_put before 200
 	fio_verify_start 600
 	sleep 5

@@ -153,7 +153,7 @@ blk_chan_stats() {
 	done
 	_m=/sys/block/${1##*/}/rdmachan
 	_l="${1##*/}:"
-	for _s in remote_inv local_inv starved busy batched_replies; do
+	for _s in remote_inv local_inv starved busy posts_now batched_replies; do
 		_l="$_l $_s $(cat $_m/$_s)"
 	done
 	diag "$_l"
