@@ -2,7 +2,8 @@
 /*
  * rdmachan_blk: the client's pure helpers of the wire protocol
  * (blk_proto.c, client block): encode OPEN and IO, check OPEN_RSP; how
- * a channel's refusal reads, and how many queues a mapping gets.
+ * a channel's refusal reads, how many queues a mapping gets, and when a
+ * queue's post runs its provider work at once.
  */
 #ifndef RCBLK_PROTO_CLT_H
 #define RCBLK_PROTO_CLT_H
