@@ -8,9 +8,9 @@
 # random data both ways compared with the backing device, ext4 (mkfs,
 # files with checksums, e2fsck clean, remount), fio verify at QD1 and
 # QD32 with two jobs, no post's provider work run at once at depth 1
-# (the server is on this host), FLUSH/FUA/DISCARD/WRITE_ZEROES counted and seen on
-# the backing device, "blk show --json", unmap refused while mounted
-# and unexport while mapped (EBUSY); last, a mapping of one queue of
+# (the server is on this host), FLUSH/FUA/DISCARD/WRITE_ZEROES counted
+# and seen on the backing device, "blk show --json", unmap refused while
+# mounted and unexport while mapped (EBUSY); last, a mapping of one queue of
 # depth 16 under a verifying fio at QD32: every request on one channel,
 # more requests than slots, and 4k WRITEs whose replies come several to
 # a message; and one of depth 64 whose grant, from 16,
