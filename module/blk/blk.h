@@ -35,7 +35,8 @@ extern struct rdmachan_uint_param rcblk_param_clt_queue_depth,
 	rcblk_param_port, rcblk_param_queue_depth, rcblk_param_max_io_kb,
 	rcblk_param_inline_kb, rcblk_param_open_timeout_ms,
 	rcblk_param_max_queues, rcblk_param_max_peer_queues,
-	rcblk_param_max_session_queues, rcblk_param_max_export_queues;
+	rcblk_param_max_session_queues, rcblk_param_max_export_queues,
+	rcblk_param_pull_window_kb;
 extern char *rcblk_param_exports;
 
 /*

@@ -106,6 +106,13 @@ RCBLK_PARAM(inline_kb, 4, 0, 64, 0444);
 MODULE_PARM_DESC(inline_kb,
 		 "largest inline WRITE in KiB, 0..64 (default 4), read at load");
 /*
+ * bytes of RDMA READ one queue has in flight pulling WRITEs' data, read
+ * in pieces of half of it (blk_srv_pull.c); read at each piece
+ */
+RCBLK_PARAM(pull_window_kb, 64, 0, 65536, 0644);
+MODULE_PARM_DESC(pull_window_kb,
+		 "RDMA READ bytes of WRITE data one queue has in flight, read in pieces of half of it (0: each request in one READ, unbounded; 0..65536, default 64)");
+/*
  * a channel accepted must bring its OPEN within this time, or it is
  * closed (a client that connects and says nothing holds a channel's
  * buffers for nothing); read at each accept

@@ -8,6 +8,8 @@
 #ifndef RCBLK_PROTO_SRV_H
 #define RCBLK_PROTO_SRV_H
 
+#include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/types.h>
 
@@ -100,5 +102,38 @@ int rcblk_cidr_parse(const char *s, size_t len, struct rdmachan_blk_cidr *c);
 bool rcblk_cidr_match(const struct rdmachan_blk_cidr *allow, u32 nr_allow,
 		      const struct sockaddr *sa);
 bool rcblk_same_host(const struct sockaddr *a, const struct sockaddr *b);
+
+/**
+ * rcblk_window_fits() - may a queue start an RDMA READ piece of a
+ *	WRITE's data now (blk_srv_pull.c)
+ * @inflight: bytes of the queue's READ pieces in flight
+ * @len: the piece's bytes
+ * @window: the queue's pull window in bytes (0: none)
+ *
+ * One piece always may, whatever its size.
+ *
+ * Return: true when @len may start.
+ */
+static inline bool rcblk_window_fits(u32 inflight, u32 len, u32 window)
+{
+	return !window || !inflight || (u64)inflight + len <= window;
+}
+
+/**
+ * rcblk_pull_piece() - the bytes of a WRITE's next RDMA READ piece
+ * @left: the request's bytes not yet read (or posted)
+ * @window: the queue's pull window in bytes (0: none)
+ *
+ * Half the window, in whole 4 KiB, at least 4 KiB: two pieces are in
+ * flight at a time.
+ *
+ * Return: at most @left; @left when there is no window.
+ */
+static inline u32 rcblk_pull_piece(u32 left, u32 window)
+{
+	u32 piece = max_t(u32, window / 2 & ~(SZ_4K - 1), SZ_4K);
+
+	return window ? min(left, piece) : left;
+}
 
 #endif /* RCBLK_PROTO_SRV_H */

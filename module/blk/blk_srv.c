@@ -345,6 +345,7 @@ static struct rcblk_srv_queue *rcblk_srv_queue_alloc(void)
 	INIT_LIST_HEAD(&q->work_list);
 	INIT_LIST_HEAD(&q->retry);
 	INIT_LIST_HEAD(&q->parked);
+	INIT_LIST_HEAD(&q->pull_wait);
 	INIT_LIST_HEAD(&q->rejects);
 	INIT_WORK(&q->open_work, rcblk_srv_open_work);
 	INIT_WORK(&q->io_work, rcblk_srv_io_work);

@@ -141,6 +141,9 @@ struct rcblk_srv_sess {
 	u32 gen;
 };
 
+/* RDMA READs of one request's data in flight at most (blk_srv_pull.c) */
+#define RCBLK_SRV_PULL_OPS	2
+
 /* struct rcblk_srv_req.stage: what a request waits for */
 enum rcblk_srv_stage {
 	RCBLK_ST_FREE,		/* on the free list */
@@ -162,8 +165,9 @@ enum rcblk_srv_stage {
  * @status: the reply's enum rcblk_status
  * @buf: pages of max_io bytes, registered once as @mr
  * @mr: local-write registration of @buf
- * @seg: the one segment of @op
- * @op: the RDMA READ or WRITE of the data
+ * @seg: the segment of each of @op
+ * @op: the RDMA WRITE of a READ's data (the first), or the RDMA READs of
+ *	a WRITE's data in flight (blk_srv_pull.c)
  * @bio: its bio while in flight
  * @rdma: an RDMA READ or WRITE of @mr may be in flight
  * @holds: what must end before the slot is free: its reply's post, and
@@ -171,6 +175,13 @@ enum rcblk_srv_stage {
  *	posted right behind it, not after its completion)
  * @push_err: the RDMA WRITE of a pushed READ failed (after its reply
  *	was posted: the queue pair failed, so that reply never arrives)
+ * @pull_next: a WRITE's bytes whose RDMA READ was posted, under the
+ *	queue's lock as the three below
+ * @pulls: its READ pieces in flight (at most RCBLK_SRV_PULL_OPS)
+ * @pull_seq: its pieces posted, which picks each one's @op
+ * @pull_err: a piece or a post failed: the request is answered REMOTE
+ *	(RESOURCE: no memory to post) once none is in flight
+ * @pull_busy: a caller of rcblk_srv_pull() posts its pieces
  * @t_ns: with the export's histograms, when the request arrived
  */
 struct rcblk_srv_req {
@@ -181,12 +192,17 @@ struct rcblk_srv_req {
 	u8 status;
 	struct rcblk_pages buf;
 	struct rdmachan_mr *mr;
-	struct rdmachan_seg seg;
-	struct rdmachan_op op;
+	struct rdmachan_seg seg[RCBLK_SRV_PULL_OPS];
+	struct rdmachan_op op[RCBLK_SRV_PULL_OPS];
 	struct bio *bio;
 	bool rdma;
 	atomic_t holds;
 	bool push_err;
+	u32 pull_next;
+	u8 pulls;
+	u8 pull_seq;
+	bool pull_err;
+	bool pull_busy;
 	u64 t_ns;
 };
 
@@ -264,6 +280,9 @@ enum {
  * @retry: slots refused with -EAGAIN, retried by @io_work on writable
  * @parked: struct rcblk_srv_parked
  * @nr_parked: its entries, at most @depth
+ * @pull_wait: slots whose next RDMA READ piece waits for room in the
+ *	pull window, none of theirs in flight (blk_srv_pull.c)
+ * @pull_bytes: bytes of the RDMA READ pieces in flight
  * @rejects: struct rcblk_srv_reject
  * @nr_rejects: its entries, at most twice @depth (then the queue closes)
  * @slots: @depth slots
@@ -299,6 +318,8 @@ struct rcblk_srv_queue {
 	struct list_head retry;
 	struct list_head parked;
 	u32 nr_parked;
+	struct list_head pull_wait;
+	u32 pull_bytes;
 	struct list_head rejects;
 	u32 nr_rejects;
 	struct rcblk_srv_req *slots;
@@ -350,12 +371,18 @@ u16 rcblk_srv_open_limits(struct rcblk_srv_queue *q, struct rcblk_export *exp,
 /* blk_srv_io.c */
 extern const struct rdmachan_ops rcblk_srv_chan_ops;
 void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage);
+void rcblk_srv_io_kick(struct rcblk_srv_queue *q);
 void rcblk_srv_replied(struct rcblk_srv_queue *q, struct rcblk_srv_req *req);
 void rcblk_srv_io_work(struct work_struct *work);
 void rcblk_srv_io_yield_work(struct work_struct *work);
 void rcblk_srv_io_flush(struct rcblk_srv_queue *q, bool cancel);
 void rcblk_srv_drain(struct rcblk_srv_queue *q);
 void rcblk_srv_unreg(struct rcblk_srv_queue *q);
+
+/* blk_srv_pull.c: a WRITE's data, in pieces under the pull window */
+int rcblk_srv_pull(struct rcblk_srv_queue *q, struct rdmachan *ch,
+		   struct rcblk_srv_req *req);
+void rcblk_srv_pull_retry(struct rcblk_srv_queue *q, struct rcblk_srv_req *req);
 
 /* blk_srv_reply.c: replies, refusals, batches */
 int rcblk_srv_send_reply(struct rdmachan *ch, u16 tag, u8 status,

@@ -103,7 +103,8 @@ static bool rcblk_srv_io_yields(void)
 	return in_serving_softirq() && !(current->flags & PF_KTHREAD);
 }
 
-static void rcblk_srv_io_kick(struct rcblk_srv_queue *q)
+/* Run @q's io_work (again); any context */
+void rcblk_srv_io_kick(struct rcblk_srv_queue *q)
 {
 	set_bit(RCBLK_Q_IO_AGAIN, &q->flags);
 	/* pairs with the barrier after rcblk_srv_io_run()'s clear of RUN */
@@ -129,21 +130,6 @@ void rcblk_srv_to_work(struct rcblk_srv_req *req, u8 stage)
 	rcblk_srv_io_kick(q);
 }
 
-/* The RDMA READ of a WRITE's data ended (completion context) */
-static void rcblk_srv_pull_end(struct rdmachan_op *ops, unsigned int count,
-			       int err, void *ctx)
-{
-	struct rcblk_srv_req *req = ctx;
-
-	WRITE_ONCE(req->rdma, false);
-	if (err) {
-		req->status = RCBLK_S_REMOTE;
-		rcblk_srv_to_work(req, RCBLK_ST_REPLY);
-	} else {
-		rcblk_srv_to_work(req, RCBLK_ST_SUBMIT);
-	}
-}
-
 static void rcblk_srv_done(struct rcblk_srv_queue *q,
 			   struct rcblk_srv_req *req, bool kick);
 
@@ -165,35 +151,34 @@ static void rcblk_srv_push_end(struct rdmachan_op *ops, unsigned int count,
 }
 
 /*
- * Start the RDMA READ (@opcode RDMACHAN_OP_READ: pull a WRITE's data)
- * or WRITE (push a READ's data; RDMACHAN_OP_WRITE_IMM: with its reply
- * of status OK in the immediate) of @req.  Never sleeps.  -EAGAIN: retry
- * on writable; other errors: the transfer failed.
+ * Start the RDMA WRITE that pushes a READ's data (@opcode
+ * RDMACHAN_OP_WRITE, or RDMACHAN_OP_WRITE_IMM: with its reply of status
+ * OK in the immediate).  Never sleeps.  -EAGAIN: retry on writable;
+ * other errors: the transfer failed.  A WRITE's data is pulled by
+ * rcblk_srv_pull() (blk_srv_pull.c).
  */
 static int rcblk_srv_rdma(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			  struct rcblk_srv_req *req, u32 opcode)
 {
-	rdmachan_rdma_end_t end = opcode == RDMACHAN_OP_READ ?
-				  rcblk_srv_pull_end : rcblk_srv_push_end;
 	int ret;
 
-	req->seg.mr = req->mr;
-	req->seg.offset = 0;
-	req->seg.length = req->io.len;
-	memset(&req->op, 0, sizeof(req->op));
-	req->op.opcode = opcode;
-	req->op.flags = RDMACHAN_OPF_SIGNALED;
-	req->op.segs = &req->seg;
-	req->op.nr_segs = 1;
-	req->op.remote_addr = req->io.addr;
-	req->op.rkey = req->io.rkey;
+	req->seg[0].mr = req->mr;
+	req->seg[0].offset = 0;
+	req->seg[0].length = req->io.len;
+	memset(&req->op[0], 0, sizeof(req->op[0]));
+	req->op[0].opcode = opcode;
+	req->op[0].flags = RDMACHAN_OPF_SIGNALED;
+	req->op[0].segs = &req->seg[0];
+	req->op[0].nr_segs = 1;
+	req->op[0].remote_addr = req->io.addr;
+	req->op[0].rkey = req->io.rkey;
 	if (opcode == RDMACHAN_OP_WRITE_IMM)
-		req->op.imm = rcblk_reply_imm(req->io.tag, RCBLK_S_OK);
+		req->op[0].imm = rcblk_reply_imm(req->io.tag, RCBLK_S_OK);
 	WRITE_ONCE(req->rdma, true);
 	/* before the post: its end may run before the post returns */
 	trace_rcblk_srv_rdma(q->exp->name, req->io.tag, req->io.op,
 			     req->io.sector, req->io.len, req->status);
-	ret = rdmachan_rdma_start(ch, &req->op, 1, end, req);
+	ret = rdmachan_rdma_start(ch, &req->op[0], 1, rcblk_srv_push_end, req);
 	if (ret)
 		WRITE_ONCE(req->rdma, false);
 	return ret;
@@ -221,9 +206,6 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			    struct rcblk_srv_req *req,
 			    const struct rcblk_io_req *io, const void *data)
 {
-	unsigned long flags;
-	int ret;
-
 	req->io = *io;
 	req->status = RCBLK_S_OK;
 	req->push_err = false;
@@ -235,18 +217,13 @@ static void rcblk_srv_begin(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		rcblk_srv_to_work(req, RCBLK_ST_SUBMIT);
 		return;
 	}
-	ret = rcblk_srv_rdma(q, ch, req, RDMACHAN_OP_READ);
-	if (!ret)
-		return;
-	if (ret == -EAGAIN) {
-		spin_lock_irqsave(&q->lock, flags);
-		req->stage = RCBLK_ST_PULL;
-		list_add_tail(&req->node, &q->retry);
-		spin_unlock_irqrestore(&q->lock, flags);
-		return;
-	}
-	req->status = ret == -ENOMEM ? RCBLK_S_RESOURCE : RCBLK_S_REMOTE;
-	rcblk_srv_to_work(req, RCBLK_ST_REPLY);
+	req->pull_next = 0;
+	req->pulls = 0;
+	req->pull_seq = 0;
+	req->pull_err = false;
+	req->pull_busy = false;
+	if (rcblk_srv_pull(q, ch, req) == -EAGAIN)
+		rcblk_srv_pull_retry(q, req);
 }
 
 /*
@@ -488,7 +465,7 @@ void rcblk_srv_replied(struct rcblk_srv_queue *q, struct rcblk_srv_req *req)
 static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			   struct rcblk_srv_req *req)
 {
-	bool push, imm;
+	bool imm;
 	int ret;
 
 	switch (req->stage) {
@@ -496,17 +473,17 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 		rcblk_srv_submit(q, req);
 		return true;
 	case RCBLK_ST_PULL:
+		if (rcblk_srv_pull(q, ch, req) == -EAGAIN)
+			break;
+		return true;
 	case RCBLK_ST_PUSH:
-		push = req->stage == RCBLK_ST_PUSH;
 		/* the reply rides the WRITE: its completion alone frees */
-		imm = push && rcblk_srv_read_imm(q, ch, req);
-		if (push && !imm)
+		imm = rcblk_srv_read_imm(q, ch, req);
+		if (!imm)
 			atomic_inc(&req->holds);	/* the WRITE's */
-		ret = rcblk_srv_rdma(q, ch, req,
-				     !push ? RDMACHAN_OP_READ :
-				     imm ? RDMACHAN_OP_WRITE_IMM :
-				     RDMACHAN_OP_WRITE);
-		if (ret && push && !imm)
+		ret = rcblk_srv_rdma(q, ch, req, imm ? RDMACHAN_OP_WRITE_IMM :
+						       RDMACHAN_OP_WRITE);
+		if (ret && !imm)
 			atomic_dec(&req->holds);	/* not posted */
 		if (ret == -EAGAIN)
 			break;
@@ -516,10 +493,10 @@ static bool rcblk_srv_step(struct rcblk_srv_queue *q, struct rdmachan *ch,
 			rcblk_srv_to_work(req, RCBLK_ST_REPLY);
 			return true;
 		}
-		if (imm)	/* the WRITE_WITH_IMM is the reply */
+		if (imm) {	/* the WRITE_WITH_IMM is the reply */
 			rcblk_srv_hist(q, req);
-		if (!push || imm)
 			return true;
+		}
 		/* the reply goes right behind the data (see the top) */
 		req->stage = RCBLK_ST_REPLY;
 		fallthrough;
@@ -678,6 +655,8 @@ static void rcblk_srv_io_pass(struct rcblk_srv_queue *q)
 	dead = test_bit(RCBLK_Q_DEAD, &q->flags);
 	list_splice_init(&q->retry, &todo);
 	list_splice_tail_init(&q->work_list, &todo);
+	if (dead)
+		list_splice_tail_init(&q->pull_wait, &todo);
 	spin_unlock_irq(&q->lock);
 
 	/* the run's submissions reach the backing device as one batch */

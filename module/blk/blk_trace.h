@@ -167,9 +167,9 @@ TRACE_EVENT(rcblk_clt_done,
 /*
  * A server's request at one of its stages: arrived (checked, with a
  * slot or parked), its bio submitted, its bio ended, the RDMA of its data
- * about to be posted (a READ's push, a WRITE's pull; again after the
- * channel had no room), its reply posted; the status so far (enum
- * rcblk_status)
+ * about to be posted (a READ's push; each RDMA READ piece of a WRITE's
+ * pull, naming the piece's sector and length; again after the channel
+ * had no room), its reply posted; the status so far (enum rcblk_status)
  */
 DECLARE_EVENT_CLASS(rcblk_srv_class,
 		    TP_PROTO(const char *exp, u16 tag, u8 op, u64 sector,

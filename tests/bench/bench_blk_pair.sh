@@ -36,6 +36,10 @@
 # BENCH_BLK_PROFILE_LINES (default 50) heaviest symbols, after the
 # share of each object (the kernel, each module, fio);
 # BENCH_BLK_CALLERS=SYM,SYM... as for bench_blk.sh.
+# Before the passes, perftest's ib_write_bw and ib_read_bw from the
+# server (128 KiB, 32 outstanding, BENCH_BLK_SECS) give the link's own
+# figures for what the 128k rows do (the server pushes a READ's data
+# with RDMA WRITE and pulls a WRITE's with RDMA READ), as diagnostics.
 
 . /tests/lib.sh
 
@@ -90,6 +94,10 @@ server_half() {
 		/usr/bin/nc -ll -p 7001 -e $T/srv_perf.sh &
 		_nc="$_nc $!"
 	fi
+	# and runs a perftest client against the client's server (link_bw)
+	link_script > $T/link_bw.sh && chmod +x $T/link_bw.sh
+	/usr/bin/nc -ll -p 7002 -e $T/link_bw.sh &
+	_nc="$_nc $!"
 	ctl_open || blk_bail "no control line"
 	echo ready >&4
 	while read -r _cmd <&4; do
@@ -176,6 +184,32 @@ if [ -n "${PERF_REPORT:-}" ]; then
 	perf_report "$PERF_REPORT"
 	exit 0
 fi
+
+# link_script: the server's answer on port 7002: reads "PROGRAM SECS",
+# runs that perftest program's client (128 KiB, 32 outstanding) against
+# the client host's server, prints its report
+link_script() {
+	cat <<-EOF
+	#!/bin/sh
+	read -r prog secs
+	case "\$prog" in ib_write_bw|ib_read_bw) ;; *) exit 1 ;; esac
+	timeout \$((secs + 30)) /usr/bin/\$prog -R -d $DEV0 -s 131072 -t 32 \
+		-D "\$secs" $PAIR_CLI 2>&1
+	EOF
+}
+
+# link_bw PROGRAM: MB/s of the link for 128 KiB transfers of PROGRAM
+# (ib_write_bw: the server writes, as it pushes a READ's data;
+# ib_read_bw: it reads, as it pulls a WRITE's), its server here
+link_bw() {
+	timeout 60 /usr/bin/$1 -R -d $DEV1 -s 131072 -t 32 -D "$SECS" \
+		> $T/link_srv.out 2>&1 &
+	sleep 2
+	{ echo "$1 $SECS"; sleep $((SECS + 30)); } |
+		timeout $((SECS + 30)) /usr/bin/nc $PAIR_SRV 7002 > $T/link_cli.out
+	wait
+	awk '$1 == 131072 && NF >= 5 { print $4; exit }' $T/link_cli.out
+}
 
 # srv_stat: the server's CPUs as cpu_snap prints them (nothing when it
 # does not answer within 5 s)
@@ -305,6 +339,12 @@ client_half() {
 	result pair_runs "$RUNS"
 	result pair_poll_queues "$POLLQ"
 	result pair_cpus "$(grep -c ^processor /proc/cpuinfo)"
+	# the link's own figures for the 128k rows, as diagnostics
+	for _p in ib_write_bw ib_read_bw; do
+		_bw=$(link_bw $_p)
+		diag "the link, perftest $_p 128k from the server: ${_bw:-no figure} MB/s"
+		[ -n "$_bw" ] || diag "$(tail -n 5 $T/link_cli.out)"
+	done
 	# odd passes rcblk's job first, even ones nvme's: a host that speeds
 	# up or slows down over a job favours neither
 	for pass in $(seq "$RUNS"); do

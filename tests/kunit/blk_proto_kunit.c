@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 
 #include "../../module/compat.h"	/* put_unaligned_be*() */
@@ -846,6 +847,33 @@ static void blk_test_export_id(struct kunit *test)
 			(u8)RCBLK_S_GONE);
 }
 
+/*
+ * rcblk_window_fits(): a piece starts while the window holds it, one
+ * always does on an empty window, and no window bounds nothing; no
+ * overflow at the top of the range.  rcblk_pull_piece(): half the
+ * window in whole 4 KiB, at least 4 KiB, at most what is left; no window:
+ * all of it.
+ */
+static void blk_test_pull_window(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, rcblk_window_fits(0, SZ_1M, SZ_64K));
+	KUNIT_EXPECT_TRUE(test, rcblk_window_fits(SZ_32K, SZ_32K, SZ_64K));
+	KUNIT_EXPECT_FALSE(test, rcblk_window_fits(SZ_32K + 1, SZ_32K,
+						   SZ_64K));
+	KUNIT_EXPECT_FALSE(test, rcblk_window_fits(512, SZ_64K, SZ_64K));
+	KUNIT_EXPECT_TRUE(test, rcblk_window_fits(U32_MAX, U32_MAX, 0));
+	KUNIT_EXPECT_FALSE(test, rcblk_window_fits(U32_MAX, U32_MAX,
+						   U32_MAX));
+
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_128K, SZ_64K), SZ_32K);
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_8K + 512, SZ_64K),
+			SZ_8K + 512);
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_128K, 12 * SZ_1K), SZ_4K);
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_128K, SZ_4K), SZ_4K);
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_1M, 0), SZ_1M);
+	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_1M, 65536 * SZ_1K), SZ_1M);
+}
+
 static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_layout),
 	KUNIT_CASE(blk_test_name),
@@ -865,6 +893,7 @@ static struct kunit_case blk_proto_cases[] = {
 	KUNIT_CASE(blk_test_cidr_match),
 	KUNIT_CASE(blk_test_same_host),
 	KUNIT_CASE(blk_test_export_id),
+	KUNIT_CASE(blk_test_pull_window),
 	{}
 };
 

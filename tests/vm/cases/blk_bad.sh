@@ -9,8 +9,8 @@
 # requests (each answered with its status, the server still serving,
 # the backing devices untouched: a checksum before and after; what may
 # end a channel - a request of another type, one cut shorter than the
-# header, a READ into rkey 0 - each on a session of its own, followed by
-# a new one), and its flood of requests on a slow export (the excess
+# header, a READ into rkey 0, a 64 KiB WRITE from rkey 0 (both pieces of
+# its pull fail) - each on a session of its own, followed by a new one), and its flood of requests on a slow export (the excess
 # refused with RESOURCE at once, counted in errors and logged; the first
 # OK within 2 s of the last send: the replies must not wait behind
 # submissions waiting for the device's tags); and a read-only mapping

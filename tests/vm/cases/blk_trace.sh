@@ -15,7 +15,11 @@
 #                         rdma (the push), and a reply event only where
 #                         the reply was a SEND
 #   64 KiB WRITE          client: send (data remote), reply, done; server:
-#                         arrive, rdma (the pull), submit, bio_end, reply
+#                         arrive, rdma twice (the pull, in two RDMA READs
+#                         of 32 KiB: half the default pull window each,
+#                         Documentation/blk-server.rst "Pulls"), submit,
+#                         bio_end, reply; with pull_window_kb=0, one rdma
+#                         of all 64 KiB
 #   21 4 KiB READs        one at a time, more than the 16 credits granted:
 #                         each answered by its RDMA WRITE_WITH_IMM, which
 #                         returns its credit (the channel's IMM_CREDIT,
@@ -161,10 +165,22 @@ head -c 65536 /dev/urandom > $T/data64k
 check "a 64 KiB write" traced_io w64k if=$T/data64k of="$D" bs=64k seek=1 count=1 oflag=direct
 diag "$(cat $T/w64k)"
 check_eq "client: send, reply, done" "send reply done" "$(seq $T/w64k clt)"
-check_eq "server: arrive, rdma, submit, bio_end, reply" \
-	"arrive rdma submit bio_end reply" "$(seq $T/w64k srv)"
+check_eq "server: arrive, rdma twice, submit, bio_end, reply" \
+	"arrive rdma rdma submit bio_end reply" "$(seq $T/w64k srv)"
 check_eq "one tag" 1 "$(tags $T/w64k)"
-check "each names WRITE, sector 128, 65536 bytes" io_is $T/w64k WRITE 128 65536
+grep -v '^rcblk_srv_rdma ' $T/w64k > $T/w64k.req
+check "each other names WRITE, sector 128, 65536 bytes" io_is $T/w64k.req WRITE 128 65536
+check_eq "the pieces: WRITE at sectors 128 and 192, 32768 bytes each" \
+	"WRITE 128 32768 WRITE 192 32768" "$(awk '$1 == "rcblk_srv_rdma" {
+		for (i = 2; i < NF; i++) if ($i == "sector")
+			printf "%s%s %s %s", n++ ? " " : "", $(i - 1), $(i + 1), $(i + 3) }
+		END { print "" }' $T/w64k)"
+check "pull_window_kb=0" sh -c "echo 0 > /sys/module/rdmachan_blk/parameters/pull_window_kb"
+check "a 64 KiB write, no pull window" traced_io w64k0 if=$T/data64k of="$D" bs=64k seek=1 count=1 oflag=direct
+check_eq "server: arrive, rdma, submit, bio_end, reply" \
+	"arrive rdma submit bio_end reply" "$(seq $T/w64k0 srv)"
+check "each names WRITE, sector 128, 65536 bytes" io_is $T/w64k0 WRITE 128 65536
+check "pull_window_kb=64 again" sh -c "echo 64 > /sys/module/rdmachan_blk/parameters/pull_window_kb"
 check_eq "the client registered it (remote)" remote "$(field $T/w64k rcblk_clt_send data)"
 
 # reads21 NAME: 21 4 KiB READs one at a time, traced with the channel's

@@ -653,6 +653,18 @@ int main(int argc, char **argv)
 		if (st < 0)
 			ktap_diag("READ into rkey 0 ended the channel: %s", why);
 	}
+	sess_open(&s, rw_name, 0);
+	{
+		char why[256];
+		int st;
+
+		/* pulled in pieces (blk-server.rst, "Pulls"): two fail at once */
+		io_fill(&io, OP_WRITE, 0, 65536, DATA_REMOTE);
+		st = io_send(&s, &io, sizeof(io), NULL, 0, why, sizeof(why));
+		ktap_result(st == S_REMOTE || st == S_INVAL || (st < 0 && last_broke),
+			    "a 64 KiB WRITE from rkey 0: REMOTE or INVAL, or the channel ends",
+			    "%s", st < 0 ? why : status_name(st));
+	}
 	if (sess_open(&s, rw_name, 0))
 		ktap_result(0, "a new session after the channel-ending requests", "OPEN failed");
 	else
