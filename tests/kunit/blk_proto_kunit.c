@@ -847,13 +847,7 @@ static void blk_test_export_id(struct kunit *test)
 			(u8)RCBLK_S_GONE);
 }
 
-/*
- * rcblk_window_fits(): a piece starts while the window holds it, one
- * always does on an empty window, and no window bounds nothing; no
- * overflow at the top of the range.  rcblk_pull_piece(): half the
- * window in whole 4 KiB, at least 4 KiB, at most what is left; no window:
- * all of it.
- */
+/* rcblk_window_fits(), rcblk_pull_piece(): their kernel-doc's rules */
 static void blk_test_pull_window(struct kunit *test)
 {
 	KUNIT_EXPECT_TRUE(test, rcblk_window_fits(0, SZ_1M, SZ_64K));
@@ -864,7 +858,6 @@ static void blk_test_pull_window(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, rcblk_window_fits(U32_MAX, U32_MAX, 0));
 	KUNIT_EXPECT_FALSE(test, rcblk_window_fits(U32_MAX, U32_MAX,
 						   U32_MAX));
-
 	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_128K, SZ_64K), SZ_32K);
 	KUNIT_EXPECT_EQ(test, rcblk_pull_piece(SZ_8K + 512, SZ_64K),
 			SZ_8K + 512);
