@@ -8,8 +8,8 @@
  * request takes a free slot - never the slot of its tag: a client may
  * reuse tags - and goes through these stages (enum rcblk_srv_stage):
  *
- *   WRITE, remote data:  PULL (RDMA READ into the slot) -> SUBMIT -> BIO
- *                        -> REPLY
+ *   WRITE, remote data:  PULL (RDMA READs into the slot, in pieces:
+ *                        blk_srv_pull.c) -> SUBMIT -> BIO -> REPLY
  *   WRITE, inline data:  copied into the slot in the receive callback ->
  *                        SUBMIT -> BIO -> REPLY
  *   READ:                SUBMIT -> BIO -> PUSH (RDMA WRITE from the slot)
@@ -26,7 +26,9 @@
  * with its message (holding the client's credit) until a slot frees.
  * What may sleep (bio allocation and submission) or must wait for room
  * runs in the queue's io_work; the RDMA ends and the bio's end_io only
- * move the slot to io_work's list.  Replies (blk_srv_reply.c): a
+ * move the slot to io_work's list (a pull piece's end may post the
+ * request's next pieces first, as the receive callback posts its
+ * first).  Replies (blk_srv_reply.c): a
  * zero-length message whose immediate is rcblk_reply_imm(tag, status),
  * or several in one message (RCBLK_F_REPLY_BATCH); -EAGAIN puts the slot
  * on the retry list, which io_work runs again when the channel calls
