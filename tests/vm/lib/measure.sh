@@ -217,13 +217,14 @@ disk_sched() {
 	echo "$_o"
 }
 
-# bench_pass A B: a pass, A's job first at each step: the libaio set on
-# both disks set up without queues of polled I/O, then the polled set on
-# both set up again with POLLQ of them (beside nvme-rdma's one queue, a
-# queue of polled I/O doubled its libaio QD1 latency between two hosts).
+# bench_pass A B [SETS]: a pass, A's job first at each step: the libaio
+# set on both disks set up without queues of polled I/O, then the polled
+# set on both set up again with POLLQ of them (beside nvme-rdma's one
+# queue, a queue of polled I/O doubled its libaio QD1 latency between two
+# hosts); SETS (default "libaio polled") the sets to run.
 # A set that one disk could not take reports 0s for both (bench_none).
 bench_pass() {
-	for _set in libaio polled; do
+	for _set in ${3:-libaio polled}; do
 		_q=0
 		if [ $_set = libaio ]; then
 			bench_want rr1 || bench_want rr32 || bench_want rw32 ||
