@@ -28,6 +28,10 @@
 # no packet can leave it, or leave 127.0.0.1.  Serial port 0 is the
 # console, serial port 1 carries results.
 #
+# RDMACHAN_QMP=1 gives the VM a QMP socket, --out's qmp.sock, for a look
+# at a running VM from outside (e.g. "info virtio-queue-status" through
+# human-monitor-command: a stuck link's virtio rings; testing.rst).
+#
 # RDMACHAN_APPEND adds to the kernel command line (e.g. rdmachan_rdma=siw,
 # which the guest's fixture reads).  RDMACHAN_SMP sets the VM's vCPUs
 # (default 2; the two-host block bench boots two VMs of one each).
@@ -71,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--pidfile) DEVICES+=(-pidfile "$2"); shift ;;
 	--demo) MODE=demo ;;
 	--shell) MODE=shell ;;
-	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,/^set -e/{/^set -e/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "run-vm.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 	shift
@@ -130,8 +134,10 @@ APPEND="console=ttyS0 panic=-1 quiet cryptomgr.notests=1 rdmachan_mode=$MODE"
 ACCEL=tcg
 case "$KVER" in 6.12.*) ACCEL=tcg,thread=single ;; esac
 
+QMP=()
+[ "${RDMACHAN_QMP:-0}" = 0 ] || QMP=(-qmp "unix:$OUT/qmp.sock,server=on,wait=off")
 QEMU=(qemu-system-x86_64 -machine pc -accel "$ACCEL" -cpu max -smp "${RDMACHAN_SMP:-2}"
-	-m "$MEMORY" -nic none -no-reboot -display none "${MONITOR[@]}"
+	-m "$MEMORY" -nic none -no-reboot -display none "${MONITOR[@]}" "${QMP[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD" "${DEVICES[@]}")
 # the control line is the third serial port, after console and results
 CTL_SERIAL=()
