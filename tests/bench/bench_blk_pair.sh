@@ -348,10 +348,10 @@ client_half() {
 	# odd passes rcblk's job first, even ones nvme's: a host that speeds
 	# up or slows down over a job favours neither.  The polled rows run
 	# after every pass of the others: a polled QD32 job keeps the
-	# client's one vCPU busy (97-99%), and it is where runs have lost
-	# the link or a driver (nvme-rdma's keep-alive expiring, the virtio
-	# NIC's transmit queue timing out), which would end the passes of
-	# the rows with targets
+	# client's one vCPU busy (97-99%), and runs have lost the link or a
+	# driver there more than once (nvme-rdma's keep-alive expiring, the
+	# virtio NIC's transmit queue timing out); last, such a loss ends no
+	# pass of the rows with targets
 	for _set in libaio polled; do
 		for pass in $(seq "$RUNS"); do
 			diag "two-host block pass $pass of $RUNS, $_set"
